@@ -1,0 +1,110 @@
+"""One exception family for everything spelbok raises on purpose.
+
+>>> str(SpecError("unknown key 'deel'", path="g.yaml", line=3, col=1, hint="deal"))
+"g.yaml:3:1: unknown key 'deel' (did you mean 'deal'?)"
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class SpelbokError(Exception):
+    """Base of every error spelbok raises deliberately."""
+
+
+class SpecError(SpelbokError):
+    """A located problem in a spec, a variant or a reading file.
+
+    ``str()`` reads ``path:line:col: message`` (parts that are unknown are left out),
+    followed by ``(did you mean 'x'?)`` when a hint is known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.col = col
+        self.hint = hint
+
+    def located(
+        self, path: str | None = None, line: int | None = None, col: int | None = None
+    ) -> SpecError:
+        """Fill in location parts that are still unknown; returns self."""
+        if self.path is None:
+            self.path = path
+        if self.line is None:
+            self.line = line
+        if self.col is None:
+            self.col = col
+        return self
+
+    @property
+    def location(self) -> str:
+        parts = [self.path or "<spec>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.col is not None:
+                parts.append(str(self.col))
+        return ":".join(parts)
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}"
+        if self.hint:
+            text += f" (did you mean '{self.hint}'?)"
+        return text
+
+
+class SpecErrors(SpecError):
+    """Several spec errors at once (validation reports them all)."""
+
+    def __init__(self, errors: Iterable[SpecError]) -> None:
+        self.errors = list(errors)
+        first = self.errors[0] if self.errors else SpecError("invalid spec")
+        super().__init__(first.message, first.path, first.line, first.col, first.hint)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class FormulaError(SpecError):
+    """A formula that does not parse or does not make sense (column is inside the formula)."""
+
+
+class ActionError(SpelbokError, ValueError):
+    """An action that cannot be applied in the current state."""
+
+
+class InvalidActionError(ActionError):
+    """The text is not action notation at all (cannot be parsed)."""
+
+
+class IllegalActionError(ActionError):
+    """A well-formed action that the rules do not allow here."""
+
+
+class AmbiguousActionError(ActionError):
+    """The notation matches more than one legal action."""
+
+
+class ReadingError(SpelbokError):
+    """A rule-reading (scenario) file that cannot be run."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to ``word``, if any is close enough.
+
+    >>> did_you_mean("scroe", ["score", "tricks"])
+    'score'
+    """
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
