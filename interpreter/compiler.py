@@ -1,0 +1,525 @@
+"""Compile a canonical spec tree, for one player count, into a :class:`Program`.
+
+Names in formulas are resolved here, once: each becomes a getter closure over
+the state's lists, so nothing on the hot path looks a name up.  Errors found
+while compiling (unknown names, a formula that does not parse, an option
+value that does not exist) are located in the spec's own file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .cards import RANK_INDEX, SUIT_INDEX, SUITS
+from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
+from .formula import NameInfo, compile_formula
+from .order import NO_TRUMP, build_tables
+from .program import Program
+from .steps import (
+    Deal,
+    Decide,
+    DecideStart,
+    EndHand,
+    Instr,
+    Jump,
+    JumpUnless,
+    Redeal,
+    RepeatInit,
+    RepeatTest,
+    SetVars,
+    TrickPlay,
+    TricksStart,
+    TurnUp,
+)
+
+Fn = Callable[[Any, int], Any]
+Path = tuple[Any, ...]
+Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
+
+TRICK_FLAGS = (
+    "follow", "head", "head_after_trump", "void_trump", "void_beat",
+    "first_trick_trumps", "abstain_lead", "abstain_with_suit",
+)
+TRICK_DEFAULTS = {
+    "follow": True, "head": False, "head_after_trump": False, "void_trump": False,
+    "void_beat": False, "first_trick_trumps": True, "abstain_lead": True,
+    "abstain_with_suit": True,
+}
+
+PLAYER_BUILTINS = ("seat", "out", "tricks", "cards", "is_dealer", "order")
+GLOBAL_BUILTINS = (
+    "hand_number", "trump", "tricks_played", "talon", "turn_up", "seats", "dealer",
+    "choice", "count", "card_suit", "card_rank", "card_is_trump", "led_suit",
+    "trumps_broken", "trick_number",
+)
+BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
+
+
+def _const(v: Any) -> Fn:
+    return lambda st, p: v
+
+
+class Resolver:
+    """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
+
+    def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
+                 gvars: dict[str, int]) -> None:
+        self.nseats = n
+        self.options = options
+        self.pvars = pvars
+        self.gvars = gvars
+        self.table: dict[str, NameInfo] = {}
+        for name, value in options.items():
+            self.table[name] = NameInfo("const", value, _type(value))
+        for name, row in pvars.items():
+            self.table[name] = NameInfo("player", _prow(row), None)
+        for name, slot in gvars.items():
+            self.table[name] = NameInfo("global", _gslot(slot), None)
+        P = "player"
+        G = "global"
+        b = self.table
+        b["seat"] = NameInfo(P, lambda st, p: p, int)
+        b["out"] = NameInfo(P, lambda st, p: st.out[p], bool)
+        b["tricks"] = NameInfo(P, lambda st, p: st.won[p], int)
+        b["cards"] = NameInfo(P, lambda st, p: st.hands[p].bit_count(), int)
+        b["is_dealer"] = NameInfo(P, lambda st, p: p == st.dealer, bool)
+        b["order"] = NameInfo(P, lambda st, p: (p - st.dealer - 1) % st.n + 1, int)
+        b["hand_number"] = NameInfo(G, lambda st: st.hand_number, int)
+        b["trump"] = NameInfo(G, lambda st: st.trump_letter(), str)
+        b["tricks_played"] = NameInfo(G, lambda st: st.trick_no, int)
+        b["talon"] = NameInfo(G, lambda st: len(st.stock), int)
+        b["turn_up"] = NameInfo(G, lambda st: len(st.turn_up), int)
+        b["seats"] = NameInfo("const", n, int)
+        b["dealer"] = NameInfo(G, lambda st: st.dealer, int)
+        b["choice"] = NameInfo(G, lambda st: st.choice, str)
+        b["count"] = NameInfo(G, lambda st: st.count, int)
+        b["card_suit"] = NameInfo(G, lambda st: SUITS[st.tables.suit[st.cand]], str)
+        b["card_rank"] = NameInfo(G, lambda st: _RANK_TEXT[st.cand % 13], str)
+        b["card_is_trump"] = NameInfo(G, lambda st: st.tables.trump[st.cand], bool)
+        b["led_suit"] = NameInfo(G, lambda st: SUITS[st.led] if st.led >= 0 else "none", str)
+        b["trumps_broken"] = NameInfo(G, lambda st: st.broken, bool)
+        b["trick_number"] = NameInfo(G, lambda st: st.trick_no + 1, int)
+
+    def resolve(self, name: str) -> NameInfo | None:
+        return self.table.get(name)
+
+    def names(self) -> Iterable[str]:
+        return self.table.keys()
+
+
+_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _type(v: Any) -> type:
+    return bool if isinstance(v, bool) else int if isinstance(v, int) else str
+
+
+def _prow(row: int) -> Callable[[Any, int], Any]:
+    return lambda st, p: st.pv_rows[row][p]
+
+
+def _gslot(slot: int) -> Callable[[Any], Any]:
+    return lambda st: st.gv[slot]
+
+
+class Compiler:
+    """Builds the Program of one game for ``n`` players."""
+
+    def __init__(self, tree: dict[str, Any], n: int, options: dict[str, Any] | None,
+                 locate: Locator) -> None:
+        self.tree = tree
+        self.n = n
+        self.locate = locate
+        self.errors: list[SpecError] = []
+        self.options = self._options(options or {})
+        self.counters = 0
+
+    # -- errors ---------------------------------------------------------------
+
+    def error(self, path: Path, message: str, hint: str | None = None) -> None:
+        file, line, col = self.locate(path)
+        self.errors.append(SpecError(message, file, line, col, hint))
+
+    # -- options ----------------------------------------------------------------
+
+    def _options(self, given: dict[str, Any]) -> dict[str, Any]:
+        declared = self.tree.get("options", {})
+        values: dict[str, Any] = {}
+        for name, opt in declared.items():
+            values[name] = opt.get("default")
+        for name, value in given.items():
+            if name not in declared:
+                raise SpecError(f"unknown option '{name}'",
+                                hint=did_you_mean(name, declared))
+            allowed = declared[name].get("values")
+            value = _coerce(value, allowed)
+            if allowed and value not in allowed:
+                raise SpecError(
+                    f"option '{name}' cannot be {value!r}; choose one of "
+                    + ", ".join(str(a) for a in allowed)
+                )
+            values[name] = value
+        return values
+
+    # -- formulas -------------------------------------------------------------------
+
+    def formula(self, text: Any, path: Path, per_player: bool) -> Fn:
+        if isinstance(text, (bool, int)):
+            return _const(text)
+        try:
+            compiled = compile_formula(str(text), self.resolver, per_player=per_player)
+        except FormulaError as e:
+            file, line, col = self.locate(path)
+            if line is not None and e.line in (None, 1) and col is not None and e.col is not None:
+                col = col + e.col - 1
+            elif line is not None and e.line is not None and e.line > 1:
+                line = line + e.line - 1
+                col = e.col
+            self.errors.append(SpecError(e.message, file, line, col, e.hint))
+            return _const(0)
+        fn: Fn = compiled.fn
+        return fn
+
+    def constant(self, value: Any, path: Path, allowed: tuple[Any, ...]) -> Any:
+        """An enum-or-option field: a literal, or a formula over options only."""
+        if value in allowed and not (isinstance(value, bool) and True not in allowed):
+            return value
+        if isinstance(value, str):
+            try:
+                compiled = compile_formula(value, self.resolver, per_player=False)
+            except FormulaError as e:
+                file, line, col = self.locate(path)
+                self.errors.append(SpecError(
+                    f"expected one of {', '.join(map(str, allowed))} or an option: {e.message}",
+                    file, line, col, e.hint or did_you_mean(value, [str(a) for a in allowed])))
+                return allowed[0]
+            if not compiled.constant:
+                self.error(path, f"'{value}' must be fixed when the game is loaded (use an option)")
+                return allowed[0]
+            v = compiled.value
+            if v in allowed:
+                return v
+            self.error(path, f"'{value}' gives {v!r}; expected one of {', '.join(map(str, allowed))}")
+            return allowed[0]
+        self.error(path, f"expected one of {', '.join(map(str, allowed))}")
+        return allowed[0]
+
+    # -- the whole game -----------------------------------------------------------------
+
+    def compile(self) -> Program:
+        t = self.tree
+        n = self.n
+        deck_entry = None
+        for entry in t["deck"]:
+            lo, hi = entry["players"]
+            if lo <= n <= hi:
+                deck_entry = entry
+        if deck_entry is None:
+            raise SpecError(f"no deck is given for {n} players")
+        suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
+        ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
+        deck = sorted(s * 13 + r for s in suits for r in ranks)
+        deck_mask = 0
+        for c in deck:
+            deck_mask |= 1 << c
+        ranking = t.get("ranking", {})
+        rank_order = [str(r) for r in ranking.get("ranks", ["A", "K", "Q", "J", "10", "9", "8",
+                                                             "7", "6", "5", "4", "3", "2"])]
+        top = [str(x) for x in ranking.get("top_trumps", [])]
+
+        # variables
+        variables = t.get("variables", {})
+        pvars: dict[str, int] = {}
+        player_init: list[Any] = []
+        hand_rows: list[int] = []
+        for scope in ("player", "hand_player"):
+            for name, init in variables.get(scope, {}).items():
+                pvars[name] = len(player_init)
+                if scope == "hand_player":
+                    hand_rows.append(len(player_init))
+                player_init.append(init)
+        gvars: dict[str, int] = {}
+        global_init: list[Any] = []
+        hand_slots: list[int] = []
+        for scope in ("match", "hand"):
+            for name, init in variables.get(scope, {}).items():
+                gvars[name] = len(global_init)
+                if scope == "hand":
+                    hand_slots.append(len(global_init))
+                global_init.append(init)
+        self.pvars = pvars
+        self.gvars = gvars
+        self.resolver = Resolver(n, self.options, pvars, gvars)
+
+        follow_printed = self.constant(
+            ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
+            ("trump", "printed")) == "printed"
+        tables = build_tables(deck_mask, rank_order, top, follow_printed)
+        cut_power = [0] * 52
+        cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
+        for i, r in enumerate(cut_ranks):
+            for s in range(4):
+                cut_power[s * 13 + RANK_INDEX[r]] = len(cut_ranks) - i
+
+        prog = Program(n=n, deck=deck, deck_mask=deck_mask, tables=tables)
+        prog.player_init = player_init
+        prog.player_hand_rows = hand_rows
+        prog.global_init = global_init
+        prog.global_hand_slots = hand_slots
+        prog.cut_power = tuple(cut_power)
+
+        dealer = t.get("dealer", {})
+        first = dealer.get("first", "cut_low")
+        if isinstance(first, bool) or not isinstance(first, int):
+            first = self.constant(first, ("dealer", "first"), ("cut_low", "cut_high", "random"))
+        prog.first_dealer = first
+        rotate = self.constant(dealer.get("rotate", "left"), ("dealer", "rotate"),
+                               ("left", "right", "none"))
+        prog.rotate = {"left": 1, "right": -1, "none": 0}[rotate]
+        prog.skip_out = bool(dealer.get("skip_out", True))
+
+        code: list[Instr] = []
+        self.compile_steps(t["hand"], ("hand",), code)
+        prog.code = code
+        prog.n_counters = self.counters
+
+        end = t["end"]
+        prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
+        prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
+        prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
+        prog.max_hands = int(end.get("max_hands", 1000))
+        if self.errors:
+            raise SpecErrors(self.errors)
+        return prog
+
+    # -- steps -------------------------------------------------------------------------
+
+    def compile_steps(self, steps: list[dict[str, Any]], path: Path, code: list[Instr]) -> None:
+        for i, step in enumerate(steps):
+            self.compile_step(step, (*path, i), code)
+
+    def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        guard: JumpUnless | None = None
+        if "when" in step:
+            guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
+            code.append(guard)
+        start = len(code)
+        kind = next(k for k in KINDS if k in step)
+        getattr(self, "step_" + kind)(step, path, code)
+        if code and start < len(code):
+            code[start].source = step.get("source")
+        if guard is not None:
+            guard.target = len(code)
+
+    def step_deal(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["deal"]
+        p = (*path, "deal")
+        code.append(Deal(
+            self.formula(d.get("size", "0"), (*p, "size"), True),
+            [int(x) for x in d.get("packets", [1])] or [1],
+            self.formula(d.get("to", "not out"), (*p, "to"), True),
+        ))
+
+    def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["turn_up"]
+        code.append(TurnUp(bool(d.get("trump", True)) if isinstance(d, dict) else True))
+
+    def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
+                 ) -> Callable[[Any], list[int]]:
+        where_fn = self.formula(where, (*path, "where"), True) if where is not None else None
+        if isinstance(who, dict):
+            expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
+            ties = who.get("ties", "cut")
+
+            def most(st: Any) -> list[int]:
+                cands = st.forehand_order()
+                if where_fn is not None:
+                    cands = [p for p in cands if where_fn(st, p)]
+                if not cands:
+                    return []
+                vals = {p: expr(st, p) for p in cands}
+                best = max(vals.values())
+                tied = [p for p in cands if vals[p] == best]
+                if len(tied) > 1 and ties == "cut":
+                    pick = tied[st.random().randrange(len(tied))]
+                    st.event("cut_tie", among=tied, chosen=pick)
+                    return [pick]
+                return [tied[0]]
+
+            return most
+        if who == "each":
+            return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
+        if who not in ("dealer", "forehand"):
+            self.error((*path, "who"), f"unknown player selector '{who}'",
+                       did_you_mean(str(who), ["dealer", "forehand", "each"]))
+
+        def single(st: Any) -> list[int]:
+            order = st.forehand_order()
+            if not order:
+                return []
+            if who == "dealer":
+                i = order.index(st.dealer) if st.dealer in order else len(order) - 1
+                order = order[i:] + order[:i]
+            if where_fn is None:
+                return [order[0]]
+            for p in order:
+                if where_fn(st, p):
+                    return [p]
+            return []
+
+        return single
+
+    def assigns(self, mapping: dict[str, Any], path: Path, per_player: bool
+                ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:
+        out = []
+        for name, expr in mapping.items():
+            fn = self.formula(expr, (*path, name), per_player)
+            setter = self.setter(name, (*path, name), per_player)
+            out.append((setter, fn, name))
+        return out
+
+    def setter(self, name: str, path: Path, per_player: bool) -> Callable[[Any, int, Any], None]:
+        if name in self.pvars:
+            if not per_player:
+                self.error(path, f"'{name}' is a per-player variable: set it with 'for:'")
+            row = self.pvars[name]
+
+            def set_p(st: Any, p: int, v: Any) -> None:
+                st.pv_rows[row][p] = v
+
+            return set_p
+        if name in self.gvars:
+            slot = self.gvars[name]
+
+            def set_g(st: Any, p: int, v: Any) -> None:
+                st.gv[slot] = v
+
+            return set_g
+        if name == "out":
+            if not per_player:
+                self.error(path, "'out' is per player: set it with 'for:'")
+
+            def set_out(st: Any, p: int, v: Any) -> None:
+                st.out[p] = bool(v)
+                if v:
+                    st.event("eliminated", seat=p)
+
+            return set_out
+        if name == "trump":
+
+            def set_trump(st: Any, p: int, v: Any) -> None:
+                s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
+                st.game.program.set_trump(st, s)
+                st.event("trump", trump=st.trump_letter(), chosen_by=p)
+
+            return set_trump
+        known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
+        if name in BUILTINS:
+            self.error(path, f"'{name}' is read-only")
+        else:
+            self.error(path, f"unknown variable '{name}' (declare it under variables:)",
+                       did_you_mean(name, known))
+        return lambda st, p, v: None
+
+    def step_decide(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        name = str(step["decide"])
+        who = step.get("who", "each")
+        where = step.get("where")
+        choose = step.get("choose")
+        single = who != "each"
+        code.append(DecideStart(self.selector(who, where if single else None, path)))
+        where_fn = None if single or where is None else self.formula(where, (*path, "where"), True)
+        then = self.assigns(step.get("then", {}), (*path, "then"), True)
+        if isinstance(choose, list):
+            code.append(Decide(name, "words", where_fn, then, words=[str(w).lower() for w in choose]))
+        elif choose == "suit":
+            suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
+            code.append(Decide(name, "suit", where_fn, then, suits=suits))
+        elif choose == "exchange":
+            ex = step.get("exchange", {})
+            draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
+                                 ("stock", "turn_up"))
+            max_fn = self.formula(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
+            min_fn = self.formula(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
+            code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,
+                               min_fn=min_fn, max_fn=max_fn))
+        else:
+            self.error((*path, "choose"), "choose a word list, 'suit' or 'exchange'")
+
+    def step_tricks(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        t = step["tricks"]
+        p = (*path, "tricks")
+        flags: dict[str, Fn] = {}
+        for key in TRICK_FLAGS:
+            v = t.get(key, TRICK_DEFAULTS[key])
+            flags[key] = self.formula(v, (*p, key), False) if not isinstance(v, bool) else _const(v)
+        lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
+                                    ("any", "broken"))
+        flags["lead_broken"] = _const(lead_trumps == "broken")
+        abstain = t.get("abstain")
+        abstain_fn = None
+        if abstain not in (None, False, "false"):
+            abstain_fn = self.formula(abstain, (*p, "abstain"), True)
+        allow = t.get("allow")
+        allow_fn = None
+        if allow not in (None, True, "true"):
+            allow_fn = self.formula(allow, (*p, "allow"), True)
+        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn)
+        leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
+        players = self.formula(t.get("players", "not out"), (*p, "players"), True)
+        code.append(TricksStart(players, leader, flags, play))
+        code.append(play)
+
+    def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        each = step.get("for")
+        per_player = each is not None
+        assigns = self.assigns(step["set"], (*path, "set"), per_player)
+        each_fn = self.formula(each, (*path, "for"), True) if per_player else None
+        code.append(SetVars(assigns, each_fn))
+
+    def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
+        code.append(test)
+        self.compile_steps(step.get("then", []), (*path, "then"), code)
+        if step.get("else"):
+            skip = Jump()
+            code.append(skip)
+            test.target = len(code)
+            self.compile_steps(step["else"], (*path, "else"), code)
+            skip.target = len(code)
+        else:
+            test.target = len(code)
+
+    def step_repeat(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        slot = self.counters
+        self.counters += 1
+        code.append(RepeatInit(slot))
+        top = len(code)
+        cond = self.formula(step["while"], (*path, "while"), False) if "while" in step else None
+        test = RepeatTest(slot, self.formula(step["repeat"], (*path, "repeat"), False), cond)
+        code.append(test)
+        self.compile_steps(step.get("steps", []), (*path, "steps"), code)
+        code.append(Jump(top))
+        test.target = len(code)
+
+    def step_redeal(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["redeal"] if isinstance(step["redeal"], dict) else {}
+        who = self.constant(d.get("dealer", "same"), (*path, "redeal", "dealer"), ("same", "next"))
+        code.append(Redeal(who == "next"))
+
+    def step_end_hand(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        code.append(EndHand())
+
+
+KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand")
+
+
+def _coerce(value: Any, allowed: list[Any] | None) -> Any:
+    """Option values given as text on a command line: 'true' -> True, '3' -> 3."""
+    if not isinstance(value, str) or not allowed:
+        return value
+    for a in allowed:
+        if str(a).lower() == value.lower():
+            return a
+    return value

@@ -1,0 +1,143 @@
+"""A loaded game: a spec compiled for one player count and one set of options.
+
+>>> import spelbok
+>>> game = spelbok.load("knektpass", players=3)
+>>> game.name, game.players, len(game.deck)
+('Knektpass', 3, 36)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .cards import CARD_NAMES, parse_card
+from .errors import SpecError
+from .program import Program
+from .state import State
+
+
+class Game:
+    """The rules of one game at one player count, ready to start matches."""
+
+    def __init__(self, doc: Any, players: int, options: dict[str, Any] | None = None) -> None:
+        from .compiler import Compiler
+
+        self.doc = doc
+        self.tree: dict[str, Any] = doc.tree
+        self.name: str = self.tree.get("name", "game")
+        lo = self.tree["players"]["min"]
+        hi = self.tree["players"]["max"]
+        if not isinstance(players, int) or not lo <= players <= hi:
+            raise SpecError(f"{self.name} is for {lo} to {hi} players, not {players}",
+                            path=getattr(doc, "path", None))
+        self.players = players
+        self.option_overrides = dict(options or {})
+        compiler = Compiler(self.tree, players, self.option_overrides, doc.locate)
+        self.options = compiler.options
+        self.program: Program = compiler.compile()
+
+    @property
+    def deck(self) -> list[str]:
+        """The cards of the pack at this player count."""
+        return [CARD_NAMES[c] for c in self.program.deck]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}, {self.players} players>"
+
+    # -- matches ------------------------------------------------------------------------
+
+    def new_state(
+        self,
+        seed: int = 0,
+        deck: list[str] | None = None,
+        dealer: int | None = None,
+        position: dict[str, Any] | None = None,
+    ) -> State:
+        """Start a match.
+
+        ``seed`` drives every shuffle and cut; ``deck`` stacks the first deal
+        (top card first, every card of the pack once); ``dealer`` fixes the
+        first dealer; ``position`` starts from a described moment (see
+        :mod:`spelbok.position`).
+        """
+        start: dict[str, Any] = {"seed": int(seed), "dealer": dealer}
+        if deck is not None:
+            start["deck"] = self._check_deck(deck)
+        if position is not None:
+            start["position"] = position
+        return self._start(start, record=False)
+
+    def _check_deck(self, deck: list[str]) -> list[str]:
+        ids = []
+        for text in deck:
+            c = parse_card(str(text))
+            if c is None:
+                raise SpecError(f"'{text}' in the stacked deck is not a card")
+            ids.append(c)
+        if sorted(ids) != sorted(self.program.deck) or len(set(ids)) != len(ids):
+            want = set(self.program.deck)
+            extra = [CARD_NAMES[c] for c in ids if c not in want]
+            dup = sorted({CARD_NAMES[c] for c in ids if ids.count(c) > 1})
+            missing = [CARD_NAMES[c] for c in self.program.deck if c not in ids]
+            parts = []
+            if extra:
+                parts.append("not in this pack: " + " ".join(extra))
+            if dup:
+                parts.append("given twice: " + " ".join(dup))
+            if missing:
+                parts.append(f"missing {len(missing)} card(s): " + " ".join(missing[:8]))
+            raise SpecError("the stacked deck must hold every card of the pack once; " + "; ".join(parts))
+        return [CARD_NAMES[c] for c in ids]
+
+    def _start(self, start: dict[str, Any], record: bool) -> State:
+        st = State.__new__(State)
+        st.game = self
+        st.n = self.players
+        st.seed = start["seed"]
+        st.rng_n = 0
+        st.start = start
+        st.hist = None
+        st.terminal = False
+        st.limit_reached = False
+        st.winner_seats = []
+        st.current = None
+        st.cand = 0
+        st.rec = [] if record else None
+        deck = start.get("deck")
+        st.stacked = [parse_card(c) for c in deck] if deck else None  # type: ignore[misc]
+        dealer = start.get("dealer")
+        if start.get("position") is not None:
+            from .position import start_from_position
+
+            start_from_position(self, st, start["position"])
+        else:
+            self.program.start_match(st, dealer)
+        self.program.advance(st)
+        return st
+
+    def restore(self, data: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`State.to_dict`."""
+        from .snapshot import from_dict
+
+        return from_dict(self, data)
+
+
+def load(
+    spec: str | os.PathLike[str],
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> Game:
+    """Load a spec (path, shipped name like ``"knektpass"``, or spec text) and compile it.
+
+    ``players`` defaults to the spec's minimum.  Raises SpecError on a bad spec.
+
+    >>> load("knektpass", players=4).deck[:3]
+    ['2C', '3C', '4C']
+    """
+    from .loader import read_spec
+
+    doc = read_spec(spec)
+    if players is None:
+        players = int(doc.tree["players"]["min"])
+    return Game(doc, players, options)

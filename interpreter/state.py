@@ -1,0 +1,339 @@
+"""A match in progress: the mutable state and its public API.
+
+The state is plain data (ints, bitmasks, small lists) so that ``clone()`` is a
+handful of list copies.  What happens next is decided by the compiled program
+of the game (:mod:`spelbok.steps`): ``pc`` points at the running step, and the
+state waits at a decision until ``apply()`` supplies an action.
+
+>>> import spelbok
+>>> game = spelbok.load("knektpass", players=2)
+>>> state = game.new_state(seed=1)
+>>> state.current_player is not None and len(state.legal_actions()) > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, parse_action
+from .cards import CARD_NAMES, SUITS, cards_in, names
+from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
+from .order import NO_TRUMP
+from .tricks import TrickFlags
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .order import TrumpTables
+
+_COPY_LISTS = (
+    "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows",
+    "gv", "out", "queue", "counters", "known", "voids", "history_tricks",
+)
+
+
+class State:
+    """One match of a game: whose turn it is, what they may do, and the result.
+
+    Create it with :meth:`spelbok.Game.new_state`.
+    """
+
+    __slots__ = (
+        "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
+        "won", "trick", "trick_order", "trick_pos", "tricks_left", "led", "best_key",
+        "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
+        "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
+        "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
+        "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
+    )
+
+    game: Game
+    n: int
+    seed: int
+    rng_n: int
+    hands: list[int]
+    stock: list[int]
+    turn_up: list[int]
+    discards: int
+    discarded: list[int]
+    won: list[int]
+    trick: list[tuple[int, int]]
+    trick_order: list[int]
+    trick_pos: int
+    tricks_left: int
+    led: int
+    best_key: int
+    best_seat: int
+    best_led: int
+    best_trumped: bool
+    trick_no: int
+    broken: bool
+    trump: int
+    tables: TrumpTables
+    tf: TrickFlags
+    participants: int
+    pv_rows: list[list[Any]]
+    gv: list[Any]
+    out: list[bool]
+    dealer: int
+    hand_number: int
+    hands_played: int
+    pc: int
+    queue: list[int]
+    counters: list[int]
+    current: int | None
+    choice: str
+    count: int
+    cand: int
+    known: list[int]
+    voids: list[int]
+    hist: tuple[Any, ...] | None
+    terminal: bool
+    winner_seats: list[int]
+    rec: list[dict[str, Any]] | None
+    start: dict[str, Any]
+    stacked: list[int] | None
+    history_tricks: list[Any]
+    limit_reached: bool
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+        return self.current
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's score, as the spec's ``end.score`` formula defines it."""
+        f = self.game.program.score_fn
+        return [f(self, p) for p in range(self.n)]
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats once the match is over (empty before)."""
+        return list(self.winner_seats)
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """A summary of the result, or None while the match runs."""
+        if not self.terminal:
+            return None
+        return {
+            "winners": list(self.winner_seats),
+            "scores": self.scores,
+            "hands": self.hands_played,
+            "limit_reached": self.limit_reached,
+        }
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take (empty when terminal)."""
+        if self.current is None:
+            return []
+        return self.game.program.code[self.pc].legal(self)
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            self._resolve(action)
+        except (IllegalActionError, InvalidActionError, AmbiguousActionError):
+            return False
+        return True
+
+    def parse_action(self, text: str) -> Action:
+        """The legal action written as ``text``.
+
+        Raises InvalidActionError (not notation), IllegalActionError (not allowed
+        now, with the reason) or AmbiguousActionError.
+        """
+        return self._resolve(text)
+
+    def _resolve(self, action: Action | str) -> Action:
+        if self.current is None:
+            raise IllegalActionError(f"{action}: the match is over")
+        ins = self.game.program.code[self.pc]
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, Action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        reason = ins.check(self, action)
+        if reason is None:
+            return action
+        # notation that names a legal action another way (``exchange`` = keep all)
+        text = str(action)
+        for a in ins.legal(self):
+            if str(a) == text:
+                return a
+        raise IllegalActionError(f"{action} is not allowed: {reason}")
+
+    # -- moves -------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an Action or its notation) for the current player.
+
+        >>> import spelbok
+        >>> s = spelbok.load("knektpass", players=2).new_state(seed=3)
+        >>> a = s.legal_actions()[0]; s.apply(a)
+        """
+        a = action if action.__class__ is Action and self._fast_ok(action) else self._resolve(action)
+        seat = self.current
+        assert seat is not None
+        self.hist = (self.hist, a)
+        self.game.program.code[self.pc].apply(self, seat, a)
+        self.current = None
+        self.game.program.advance(self)
+
+    def _fast_ok(self, action: Any) -> bool:
+        if self.current is None:
+            return False
+        return self.game.program.code[self.pc].check(self, action) is None
+
+    def apply_action(self, action: Action | str) -> None:
+        """OpenSpiel-style alias of :meth:`apply`."""
+        self.apply(action)
+
+    def clone(self) -> State:
+        """An independent copy (cheap: lists of ints)."""
+        c = State.__new__(State)
+        for name in State.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.hands = self.hands[:]
+        c.stock = self.stock[:]
+        c.turn_up = self.turn_up[:]
+        c.discarded = self.discarded[:]
+        c.won = self.won[:]
+        c.trick = self.trick[:]
+        c.trick_order = self.trick_order[:]
+        c.pv_rows = [row[:] for row in self.pv_rows]
+        c.gv = self.gv[:]
+        c.out = self.out[:]
+        c.queue = self.queue[:]
+        c.counters = self.counters[:]
+        c.known = self.known[:]
+        c.voids = self.voids[:]
+        c.winner_seats = self.winner_seats[:]
+        c.history_tricks = self.history_tricks[:]
+        c.rec = None if self.rec is None else self.rec[:]
+        return c
+
+    __copy__ = clone
+
+    # -- history and logs -----------------------------------------------------------
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied since the start, in order."""
+        out: list[Action] = []
+        h = self.hist
+        while h is not None:
+            h, a = h
+            out.append(a)
+        out.reverse()
+        return out
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """JSON-serialisable events of the whole match (deals, decisions, tricks, scores).
+
+        Rebuilt by replaying the match from its start, so that the hot path
+        never pays for logging.
+        """
+        if self.rec is not None:
+            return list(self.rec)
+        replay = self.game._start(self.start, record=True)
+        for a in self.actions:
+            replay.apply(a)
+        assert replay.rec is not None
+        return list(replay.rec)
+
+    def event(self, kind: str, **data: Any) -> None:
+        if self.rec is not None:
+            data["event"] = kind
+            self.rec.append(data)
+
+    def random(self) -> random.Random:
+        """The generator for the next random event of the match."""
+        from .rng import derive
+
+        self.rng_n += 1
+        return derive(self.seed, self.rng_n)
+
+    # -- observation ---------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` can see, as JSON-serialisable data: no hidden card.
+
+        Own hand and own discards; the turn-up, the trick in progress, the
+        tricks of this hand and every public variable; sizes (not contents) of
+        other hands, the talon and the discard pile.
+        """
+        from .observe import view
+
+        return view(self, seat)
+
+    def information_state(self, seat: int) -> str:
+        """A string identifying what ``seat`` knows (OpenSpiel-style)."""
+        import json
+
+        return json.dumps(self.view(seat), sort_keys=True)
+
+    def determinize(self, seat: int, rng: random.Random | None = None) -> State:
+        """A clone whose cards hidden from ``seat`` are re-dealt at random.
+
+        Consistent with everything ``seat`` has seen: its own hand, public cards,
+        cards known to be in a hand (a taken turn-up), hand and talon sizes, and
+        suits a player has shown to lack.
+        """
+        from .observe import determinize
+
+        return determinize(self, seat, rng or random.Random())
+
+    resample_from_infostate = determinize
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A complete JSON-serialisable snapshot; ``game.restore(d)`` rebuilds it."""
+        from .snapshot import to_dict
+
+        return to_dict(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        from .snapshot import to_dict
+
+        return to_dict(self) == to_dict(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        who = "over" if self.terminal else f"seat {self.current} to act"
+        return f"<State {self.game.name} hand {self.hand_number}, {who}>"
+
+    # -- helpers for steps -------------------------------------------------------------
+
+    def order_from(self, seat: int) -> list[int]:
+        """All seats clockwise starting at ``seat``."""
+        n = self.n
+        return [(seat + i) % n for i in range(n)]
+
+    def forehand_order(self) -> list[int]:
+        """Seats still in, from the dealer's left round to the dealer."""
+        n = self.n
+        out = self.out
+        return [s for s in ((self.dealer + i) % n for i in range(1, n + 1)) if not out[s]]
+
+    def trump_letter(self) -> str:
+        return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
+
+    def describe_cards(self, mask: int) -> list[str]:
+        return names(mask)
+
+
+def card_list(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_in(mask)]

@@ -1,0 +1,536 @@
+"""The executable steps of a hand, and the loop that runs them.
+
+A spec's ``hand:`` list compiles (in :mod:`spelbok.compiler`) into a flat
+list of instructions with jumps, like a tiny virtual machine.  Each
+instruction's ``run(st)`` does its work and moves ``st.pc`` on, or returns
+False to wait for a decision; a waiting instruction also answers ``legal``,
+``check`` and ``apply`` for the player to act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from .actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
+from .cards import CARD_NAMES, SUITS, cards_in
+from .order import NO_TRUMP
+from .tricks import TrickFlags, card_key, legal_cards
+
+if TYPE_CHECKING:
+    from .state import State
+
+Fn = Callable[[Any, int], Any]
+Setter = Callable[[Any, int, Any], None]
+
+
+class Instr:
+    """Base instruction: ``run`` returns True to continue, False to wait."""
+
+    source: str | None = None
+
+    def run(self, st: State) -> bool:
+        raise NotImplementedError
+
+    def legal(self, st: State) -> list[Action]:
+        return []
+
+    def check(self, st: State, a: Action) -> str | None:
+        return "nothing to decide"
+
+    def apply(self, st: State, seat: int, a: Action) -> None:
+        raise NotImplementedError
+
+
+# -- flow ----------------------------------------------------------------------
+
+
+class Jump(Instr):
+    def __init__(self, target: int = -1) -> None:
+        self.target = target
+
+    def run(self, st: State) -> bool:
+        st.pc = self.target
+        return True
+
+
+class JumpUnless(Instr):
+    """Go on if the condition holds, else jump (compiles ``if`` and ``when``)."""
+
+    def __init__(self, cond: Fn, target: int = -1) -> None:
+        self.cond = cond
+        self.target = target
+
+    def run(self, st: State) -> bool:
+        st.pc = st.pc + 1 if self.cond(st, 0) else self.target
+        return True
+
+
+class RepeatInit(Instr):
+    def __init__(self, slot: int) -> None:
+        self.slot = slot
+
+    def run(self, st: State) -> bool:
+        st.counters[self.slot] = 0
+        st.pc += 1
+        return True
+
+
+class RepeatTest(Instr):
+    """Start another round while rounds remain and ``while`` holds."""
+
+    def __init__(self, slot: int, times: Fn, cond: Fn | None, target: int = -1) -> None:
+        self.slot = slot
+        self.times = times
+        self.cond = cond
+        self.target = target
+
+    def run(self, st: State) -> bool:
+        done = st.counters[self.slot]
+        if done >= self.times(st, 0) or (self.cond is not None and not self.cond(st, 0)):
+            st.pc = self.target
+        else:
+            st.counters[self.slot] = done + 1
+            st.pc += 1
+        return True
+
+
+class EndHand(Instr):
+    def run(self, st: State) -> bool:
+        st.event("end_hand_early")
+        st.pc = len(st.game.program.code)
+        return True
+
+
+class Redeal(Instr):
+    def __init__(self, next_dealer: bool) -> None:
+        self.next_dealer = next_dealer
+
+    def run(self, st: State) -> bool:
+        st.event("redeal", dealer=st.dealer)
+        st.game.program.redeal(st, self.next_dealer)
+        return True
+
+
+# -- assignments -------------------------------------------------------------------
+
+
+class SetVars(Instr):
+    """Assign variables: once, or for each player satisfying ``for``, from forehand."""
+
+    def __init__(self, assigns: list[tuple[Setter, Fn, str]], each: Fn | None) -> None:
+        self.assigns = assigns
+        self.each = each
+
+    def run(self, st: State) -> bool:
+        if self.each is None:
+            for setter, fn, _name in self.assigns:
+                setter(st, 0, fn(st, 0))
+        else:
+            each = self.each
+            rec = st.rec
+            for p in st.order_from((st.dealer + 1) % st.n):
+                if each(st, p):
+                    for setter, fn, name in self.assigns:
+                        value = fn(st, p)
+                        setter(st, p, value)
+                        if rec is not None:
+                            st.event("set", seat=p, var=name, value=value)
+        st.pc += 1
+        return True
+
+
+# -- dealing -------------------------------------------------------------------------
+
+
+class Deal(Instr):
+    def __init__(self, size: Fn, packets: list[int], to: Fn) -> None:
+        self.size = size
+        self.packets = packets
+        self.to = to
+
+    def run(self, st: State) -> bool:
+        to = self.to
+        order = [p for p in st.order_from((st.dealer + 1) % st.n) if to(st, p)]
+        need = {p: max(0, int(self.size(st, p))) for p in order}
+        stock = st.stock
+        hands = st.hands
+        i = 0
+        packets = self.packets
+        while stock and any(need.values()):
+            k = packets[i % len(packets)]
+            i += 1
+            for p in order:
+                take = min(k, need[p], len(stock))
+                for _ in range(take):
+                    hands[p] |= 1 << stock.pop()
+                need[p] -= take
+        if st.rec is not None:
+            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in hands])
+        st.pc += 1
+        return True
+
+
+class TurnUp(Instr):
+    def __init__(self, sets_trump: bool) -> None:
+        self.sets_trump = sets_trump
+
+    def run(self, st: State) -> bool:
+        if st.stock:
+            card = st.stock.pop()
+            st.turn_up.append(card)
+            if self.sets_trump:
+                st.game.program.set_trump(st, card // 13)
+            st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
+        st.pc += 1
+        return True
+
+
+# -- decisions -----------------------------------------------------------------------
+
+Selector = Callable[["State"], list[int]]
+
+
+class DecideStart(Instr):
+    """Work out who decides, in which order."""
+
+    def __init__(self, select: Selector) -> None:
+        self.select = select
+
+    def run(self, st: State) -> bool:
+        st.queue = self.select(st)
+        st.pc += 1
+        return True
+
+
+class Decide(Instr):
+    """Wait for each player in the queue to choose one of the options."""
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        where: Fn | None,
+        then: list[tuple[Setter, Fn, str]],
+        words: list[str] | None = None,
+        suits: list[int] | None = None,
+        draw_from: str = "stock",
+        min_fn: Fn | None = None,
+        max_fn: Fn | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.where = where
+        self.then = then
+        self.word_actions = [Action(WORD, w) for w in (words or [])]
+        self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
+        self.draw_from = draw_from
+        self.min_fn = min_fn
+        self.max_fn = max_fn
+        self._subsets: dict[tuple[int, int, int], list[Action]] = {}
+
+    def run(self, st: State) -> bool:
+        q = st.queue
+        while q:
+            p = q[0]
+            if st.out[p] or (self.where is not None and not self.where(st, p)):
+                q.pop(0)
+                continue
+            st.current = p
+            return False
+        st.pc += 1
+        return True
+
+    def _bounds(self, st: State, seat: int) -> tuple[int, int]:
+        source = len(st.stock) if self.draw_from == "stock" else len(st.turn_up)
+        hand = st.hands[seat].bit_count()
+        hi = min(source, hand)
+        if self.max_fn is not None:
+            hi = min(hi, int(self.max_fn(st, seat)))
+        lo = int(self.min_fn(st, seat)) if self.min_fn is not None else 0
+        return max(0, min(lo, hi)), max(0, hi)
+
+    def legal(self, st: State) -> list[Action]:
+        if self.kind == "words":
+            return list(self.word_actions)
+        if self.kind == "suit":
+            return list(self.suit_actions)
+        seat = st.current
+        assert seat is not None
+        lo, hi = self._bounds(st, seat)
+        hand = st.hands[seat]
+        key = (hand, lo, hi)
+        got = self._subsets.get(key)
+        if got is None:
+            cards = list(cards_in(hand))
+            got = []
+            for k in range(lo, hi + 1):
+                for combo in combinations(cards, k):
+                    m = 0
+                    for c in combo:
+                        m |= 1 << c
+                    got.append(Action(CARDS, self.name, m))
+            if len(self._subsets) < 50_000:
+                self._subsets[key] = got
+        return list(got)
+
+    def check(self, st: State, a: Action) -> str | None:
+        if self.kind == "words":
+            if a.kind == WORD and a in self.word_actions:
+                return None
+            return f"the choice is {_or_list([str(w) for w in self.word_actions])}"
+        if self.kind == "suit":
+            if a.kind == SUIT and a.verb == self.name and a in self.suit_actions:
+                return None
+            return f"name a suit: {_or_list([str(w) for w in self.suit_actions])}"
+        if a.kind == WORD and a.verb == self.name:
+            a = Action(CARDS, self.name, 0)
+        if a.kind != CARDS or a.verb != self.name:
+            return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
+        seat = st.current
+        assert seat is not None
+        if a.value & ~st.hands[seat]:
+            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
+        lo, hi = self._bounds(st, seat)
+        k = a.value.bit_count()
+        if k > hi:
+            return f"at most {hi} card{'s' if hi != 1 else ''} may be exchanged now"
+        if k < lo:
+            return f"at least {lo} cards must be exchanged"
+        return None
+
+    def apply(self, st: State, seat: int, a: Action) -> None:
+        if self.kind == "words":
+            st.choice = a.verb
+            st.count = 0
+        elif self.kind == "suit":
+            st.choice = SUITS[a.value]
+            st.count = 0
+        else:
+            mask = a.value if a.kind == CARDS else 0
+            k = mask.bit_count()
+            st.hands[seat] &= ~mask
+            st.discards |= mask
+            st.discarded[seat] |= mask
+            st.known[seat] &= ~mask
+            source = st.stock if self.draw_from == "stock" else st.turn_up
+            drawn = 0
+            for _ in range(k):
+                drawn |= 1 << source.pop()
+            st.hands[seat] |= drawn
+            if self.draw_from == "stock":
+                if k:
+                    st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
+            else:
+                st.known[seat] |= drawn
+            st.choice = ""
+            st.count = k
+            if st.rec is not None:
+                st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
+        if st.rec is not None and self.kind != "exchange":
+            st.event("decision", seat=seat, decision=self.name, action=str(a))
+        st.queue.pop(0)
+        for setter, fn, _name in self.then:
+            setter(st, seat, fn(st, seat))
+
+
+# -- tricks --------------------------------------------------------------------------
+
+
+class TricksStart(Instr):
+    """Fix the trick rules and participants for this hand, and start the first trick."""
+
+    def __init__(
+        self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay
+    ) -> None:
+        self.players = players
+        self.leader = leader
+        self.flags = flags
+        self.play = play
+
+    def run(self, st: State) -> bool:
+        st.tf = TrickFlags(**{k: bool(f(st, 0)) for k, f in self.flags.items()})
+        mask = 0
+        for p in range(st.n):
+            if not st.out[p] and self.players(st, p):
+                mask |= 1 << p
+        st.participants = mask
+        st.trick_no = 0
+        st.broken = False
+        leaders = self.leader(st)
+        lead = leaders[0] if leaders else (st.dealer + 1) % st.n
+        st.pc += 1
+        self.play.begin_trick(st, lead)
+        return True
+
+
+class TrickPlay(Instr):
+    """Play tricks until every participant's hand is empty."""
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None) -> None:
+        self.abstain = abstain
+        self.knock = Action(WORD, abstain_word)
+        self.allow = allow
+
+    def begin_trick(self, st: State, leader: int) -> None:
+        n = st.n
+        part = st.participants
+        hands = st.hands
+        order = []
+        most = 0
+        for i in range(n):
+            p = (leader + i) % n
+            if (part >> p) & 1 and hands[p]:
+                order.append(p)
+                c = hands[p].bit_count()
+                if c > most:
+                    most = c
+        st.trick_order = order
+        st.trick_pos = 0
+        st.trick = []
+        st.led = -1
+        st.best_key = 0
+        st.best_seat = -1
+        st.best_led = 0
+        st.best_trumped = False
+        st.tricks_left = most
+
+    def run(self, st: State) -> bool:
+        if not st.trick_order:
+            st.pc += 1
+            return True
+        st.current = st.trick_order[st.trick_pos]
+        return False
+
+    def _card_mask(self, st: State, seat: int) -> int:
+        m = legal_cards(st, seat)
+        allow = self.allow
+        if allow is not None:
+            kept = 0
+            for c in cards_in(m):
+                st.cand = c
+                if allow(st, seat):
+                    kept |= 1 << c
+            if kept:
+                m = kept
+        return m
+
+    def _may_knock(self, st: State, seat: int) -> bool:
+        if self.abstain is None or not self.abstain(st, seat):
+            return False
+        if st.hands[seat].bit_count() >= st.tricks_left:
+            return False
+        if st.led < 0:
+            return st.tf.abstain_lead and st.trick_pos < len(st.trick_order) - 1
+        return not (not st.tf.abstain_with_suit and st.hands[seat] & st.tables.suit_mask[st.led])
+
+    def legal(self, st: State) -> list[Action]:
+        seat = st.current
+        assert seat is not None
+        m = self._card_mask(st, seat)
+        out = []
+        while m:
+            low = m & -m
+            out.append(CARD_ACTIONS[low.bit_length() - 1])
+            m ^= low
+        if self.abstain is not None and self._may_knock(st, seat):
+            out.append(self.knock)
+        return out
+
+    def check(self, st: State, a: Action) -> str | None:
+        seat = st.current
+        assert seat is not None
+        if a.kind == CARD:
+            c = a.value
+            if not (st.hands[seat] >> c) & 1:
+                return f"{CARD_NAMES[c]} is not in your hand"
+            if (self._card_mask(st, seat) >> c) & 1:
+                return None
+            return self._why_not(st, seat, c)
+        if a == self.knock:
+            if self._may_knock(st, seat):
+                return None
+            return f"you may not {self.knock.verb} now"
+        return "play a card from your hand"
+
+    def _why_not(self, st: State, seat: int, c: int) -> str:
+        t = st.tables
+        f = st.tf
+        hand = st.hands[seat]
+        if st.led < 0:
+            if t.trump[c]:
+                return "trumps may not be led yet"
+            return "that card may not be led"
+        same = hand & t.suit_mask[st.led]
+        if f.follow and same:
+            if t.suit[c] != st.led:
+                return f"you must follow suit ({SUITS[st.led]})"
+            return "you must head the trick (play a higher card of the suit)"
+        if t.trump[c]:
+            return "no trump may be played to this trick"
+        return "you must play a trump" + (" that beats the trick" if f.void_beat else "")
+
+    def apply(self, st: State, seat: int, a: Action) -> None:
+        if a.kind == WORD:
+            if st.rec is not None:
+                st.event("knock", seat=seat)
+            st.trick_pos += 1
+            if st.trick_pos >= len(st.trick_order):
+                self._finish(st)
+            return
+        c = a.value
+        st.hands[seat] &= ~(1 << c)
+        st.known[seat] &= ~(1 << c)
+        t = st.tables
+        if st.led < 0:
+            st.led = t.suit[c]
+        elif st.tf.follow and t.suit[c] != st.led:
+            st.voids[seat] |= 1 << st.led
+        key = card_key(st, c)
+        if t.trump[c]:
+            st.broken = True
+        if key > st.best_key:
+            st.best_key = key
+            st.best_seat = seat
+            st.best_trumped = t.trump[c] and t.suit[c] != st.led and key >= 100
+        if t.suit[c] == st.led and not t.trump[c] and key > st.best_led:
+            st.best_led = key
+        st.trick.append((seat, c))
+        st.trick_pos += 1
+        if st.trick_pos >= len(st.trick_order):
+            self._finish(st)
+
+    def _finish(self, st: State) -> None:
+        winner = st.best_seat
+        if winner < 0:  # everyone knocked: nobody wins, the lead passes on
+            nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
+            self.begin_trick(st, nxt)
+            return
+        st.won[winner] += 1
+        st.trick_no += 1
+        st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
+        if st.rec is not None:
+            st.event(
+                "trick",
+                number=st.trick_no,
+                cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
+                winner=winner,
+            )
+        self.begin_trick(st, winner)
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_in(mask)]
+
+
+def _or_list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+__all__ = [
+    "Instr", "Jump", "JumpUnless", "RepeatInit", "RepeatTest", "EndHand", "Redeal", "SetVars",
+    "Deal", "TurnUp", "DecideStart", "Decide", "TricksStart", "TrickPlay", "NO_TRUMP",
+]
