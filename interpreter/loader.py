@@ -1,0 +1,646 @@
+"""Reading spec files: sources, surfaces, ``extends``, schema validation.
+
+:func:`read_spec` is the one entry point: it finds the text (a file, a shipped
+spec name, or raw text), parses it with the right surface (YAML, or the DSL
+for ``.spel`` files), merges ``extends`` parents, checks the format version,
+validates against the JSON Schema (collecting *all* errors, each located at
+its YAML line and column) and returns a :class:`~spelbok.model.SpecDoc` whose
+``tree`` is the canonical model.
+
+>>> doc = read_spec("knektpass")
+>>> doc.tree["name"], doc.surface, doc.tree["hand"][0]["deal"]["size"]
+('Knektpass', 'yaml', '5')
+>>> read_spec("spelbok: 1\\nname: x\\nplayers: {min: 2, max: 4}\\n")
+Traceback (most recent call last):
+...
+spelbok.errors.SpecErrors: <spec>:1:1: missing required keys 'deck', 'hand', 'end' at the top level
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from collections.abc import Callable, Iterable
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .errors import SpecError, SpecErrors, did_you_mean
+from .model import STEP_KINDS, Position, SpecDoc, normalize
+from .yamlio import MAX_BYTES, check_text, decode_spec_bytes, key_path, load_yaml
+
+__all__ = [
+    "FORMAT_VERSION",
+    "load_schema",
+    "read_spec",
+    "schema_errors",
+    "shipped_spec_names",
+]
+
+#: The only spec format version this spelbok reads.
+FORMAT_VERSION = 1
+_MAX_EXTENDS_DEPTH = 32
+_NAME_RE = re.compile(r"[A-Za-z0-9_\-]+(/[A-Za-z0-9_\-]+)*\Z")
+_SUFFIXES = (".yaml", ".yml", ".spel")
+
+PosTable = dict[tuple[Any, ...], Position]
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@functools.cache
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the YAML surface, shipped as package data.
+
+    The result is cached and shared: do not mutate it.
+
+    >>> load_schema()["$schema"]
+    'https://json-schema.org/draft/2020-12/schema'
+    """
+    text = resources.files("spelbok").joinpath("spec.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(load_schema())
+
+
+_TYPE_WORDS = {
+    "string": "a text",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "a map",
+    "array": "a list",
+    "null": "nothing",
+}
+
+
+def _describe(value: Any) -> str:
+    """How a YAML value reads in an error message."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the text {shown!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a map"
+    return type(value).__name__
+
+
+def _expect(schema: dict[str, Any]) -> str:
+    if "x-expect" in schema:
+        return str(schema["x-expect"])
+    types = schema.get("type", [])
+    if isinstance(types, str):
+        types = [types]
+    words = [_TYPE_WORDS.get(t, t) for t in types]
+    if not words:
+        return "something else"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _quoted_list(items: Iterable[Any]) -> str:
+    return ", ".join(f"'{i}'" for i in items)
+
+
+def _context(schema: dict[str, Any], path: tuple[Any, ...]) -> str:
+    template = schema.get("x-name")
+    if template is None:
+        return "at the top level" if not path else f"in '{path[-1]}'"
+    key = path[-1] if path else ""
+    return str(template).replace("{key}", str(key))
+
+
+_STEP_COMMON = ("when", "label", "source")
+
+
+class _Reporter:
+    """Turns jsonschema errors into located SpecErrors."""
+
+    def __init__(self, locate: Callable[[tuple[Any, ...], bool], Position]) -> None:
+        self.locate = locate
+        self.out: list[SpecError] = []
+
+    def at(
+        self, path: tuple[Any, ...], message: str, hint: str | None = None, *, key: bool = False
+    ) -> None:
+        file, line, col = self.locate(path, key)
+        self.out.append(SpecError(message, path=file, line=line, col=col, hint=hint))
+
+    def report(self, err: ValidationError) -> None:
+        path = tuple(err.absolute_path)
+        schema = err.schema if isinstance(err.schema, dict) else {}
+        inst = err.instance
+        v = err.validator
+        kind = schema.get("x-kind")
+        if "propertyNames" in list(err.relative_schema_path):
+            self.at(
+                (*path, inst),
+                f"'{inst}' is not a valid name (use letters, digits and _, not starting with a digit)",
+                key=True,
+            )
+        elif v == "additionalProperties" and isinstance(inst, dict):
+            allowed = list(schema.get("properties", {}))
+            for extra in inst:
+                if extra in allowed:
+                    continue
+                self.at(
+                    (*path, extra),
+                    f"unknown key '{extra}' {_context(schema, path)}",
+                    hint=did_you_mean(str(extra), allowed),
+                    key=True,
+                )
+        elif v == "required" and isinstance(inst, dict):
+            missing = [k for k in schema.get("required", []) if k not in inst]
+            if missing == ["spelbok"] and not path:
+                self.at(path, "missing 'spelbok: 1' format version")
+                return
+            noun = "key" if len(missing) == 1 else "keys"
+            self.at(
+                path, f"missing required {noun} {_quoted_list(missing)} {_context(schema, path)}"
+            )
+        elif v in ("oneOf", "anyOf") and kind == "step":
+            self.report_step(err, path)
+        elif v in ("oneOf", "anyOf"):
+            self.report_alternatives(err, path)
+        elif v == "type" or v == "const":
+            self.at(path, f"expected {_expect(schema)}, got {_describe(inst)}")
+        elif v == "enum":
+            options = list(err.validator_value)
+            self.at(
+                path,
+                f"expected one of {_quoted_list(options)}, got {_describe(inst)}",
+                hint=did_you_mean(str(inst), [str(o) for o in options]),
+            )
+        elif kind in ("rank", "suit", "card", "top_trump", "word", "range") or v == "pattern":
+            self.report_kind(kind, v, inst, path)
+        elif v in ("minimum", "maximum"):
+            word = "at least" if v == "minimum" else "at most"
+            self.at(path, f"expected {word} {err.validator_value}, got {_describe(inst)}")
+        elif v == "minItems":
+            self.at(path, "the list must not be empty")
+        elif v == "minLength":
+            self.at(path, "the text must not be empty")
+        elif v == "minProperties":
+            self.at(path, "the map must not be empty")
+        else:  # pragma: no cover - every schema keyword in use is handled above
+            self.at(path, err.message)
+
+    def report_kind(self, kind: Any, v: str, inst: Any, path: tuple[Any, ...]) -> None:
+        if kind == "rank":
+            self.at(path, f"unknown rank {inst!r} (ranks are 2-10, J, Q, K, A)")
+        elif kind == "suit":
+            self.at(path, f"unknown suit {inst!r} (suits are C, S, H, D)")
+        elif kind == "card":
+            self.at(path, f"unknown card {inst!r} (a card is a rank then a suit: 10H, JC, J♣)")
+        elif kind == "top_trump":
+            text = str(inst)
+            hint = None
+            if "@" in text:
+                rank = text.partition("@")[0]
+                hint = did_you_mean(text, [f"{rank}@trump", f"{rank}@trump_colour"])
+            self.at(
+                path,
+                f"unknown card {inst!r} (a card like JC, or a relative trump like J@trump or J@trump_colour)",
+                hint=hint,
+            )
+        elif kind == "word":
+            self.at(path, f"a word cannot be empty or contain spaces: {inst!r}")
+        elif kind == "range":
+            self.at(path, f"expected a range [min, max] of player counts, got {_describe(inst)}")
+        else:
+            self.at(path, f"{_describe(inst)} does not have the expected form")
+
+    def branch_errors(self, err: ValidationError) -> dict[int, list[ValidationError]]:
+        groups: dict[int, list[ValidationError]] = {}
+        for sub in err.context or []:
+            index = sub.relative_schema_path[0]
+            if isinstance(index, int):
+                groups.setdefault(index, []).append(sub)
+        return groups
+
+    def report_alternatives(self, err: ValidationError, path: tuple[Any, ...]) -> None:
+        groups = self.branch_errors(err)
+        fitting = [
+            subs
+            for subs in groups.values()
+            if not any(s.validator == "type" and tuple(s.absolute_path) == path for s in subs)
+        ]
+        if len(fitting) == 1:
+            for sub in fitting[0]:
+                self.report(sub)
+            return
+        schema = err.schema if isinstance(err.schema, dict) else {}
+        self.at(path, f"expected {_expect(schema)}, got {_describe(err.instance)}")
+
+    def report_step(self, err: ValidationError, path: tuple[Any, ...]) -> None:
+        inst = err.instance
+        needs = "a step needs exactly one of " + ", ".join(STEP_KINDS)
+        if not isinstance(inst, dict):
+            self.at(path, f"{needs}; got {_describe(inst)} instead of a map")
+            return
+        kinds = [k for k in inst if k in STEP_KINDS]
+        if not kinds:
+            known: set[str] = set(_STEP_COMMON)
+            for branch in (err.schema or {}).get("oneOf", []):
+                known.update(branch.get("properties", {}))
+            unknown = [k for k in inst if k not in known]
+            hints = [(k, did_you_mean(str(k), STEP_KINDS)) for k in unknown]
+            hinted = [(k, h) for k, h in hints if h] or hints
+            if hinted:
+                k, hint = hinted[0]
+                self.at((*path, k), f"{needs} (unknown key '{k}')", hint=hint, key=True)
+            else:
+                self.at(path, needs)
+            return
+        if len(kinds) > 1:
+            self.at(
+                (*path, kinds[1]),
+                f"{needs}; this one has {_quoted_list(kinds)}",
+                key=True,
+            )
+            return
+        index = STEP_KINDS.index(kinds[0])
+        for sub in self.branch_errors(err).get(index, []):
+            self.report(sub)
+
+
+def schema_errors(
+    tree: Any,
+    locate: Callable[[tuple[Any, ...], bool], Position],
+) -> list[SpecError]:
+    """Validate ``tree`` against the schema; all problems as located SpecErrors.
+
+    ``locate(path, key)`` gives ``(file, line, col)`` of a node (of its key
+    when ``key`` is true).  The errors are sorted by position.
+
+    >>> errs = schema_errors({"spelbok": 1, "name": "x", "players": {"min": 2, "max": "four"},
+    ...     "deck": [{"ranks": ["A"]}], "hand": [{"deel": {}}], "end": {"when": 1, "winners": 1}},
+    ...     lambda path, key: ("g.yaml", None, None))
+    >>> for e in errs: print(e)
+    g.yaml: expected an integer, got the text 'four'
+    g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand (unknown key 'deel') (did you mean 'deal'?)
+    """
+    reporter = _Reporter(locate)
+    for err in _validator().iter_errors(tree):
+        reporter.report(err)
+    seen: set[tuple[Any, ...]] = set()
+    unique: list[SpecError] = []
+    for e in reporter.out:
+        ident = (e.path, e.line, e.col, e.message, e.hint)
+        if ident not in seen:
+            seen.add(ident)
+            unique.append(e)
+    unique.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
+    return unique
+
+
+# --------------------------------------------------------------------------- sources
+
+
+class _Source:
+    """One spec text to read: a display path, a reader, a folder for ``extends``."""
+
+    def __init__(
+        self,
+        display: str,
+        identity: str,
+        folder: Path | Traversable | None,
+        read: Callable[[], bytes] | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.display = display
+        self.identity = identity
+        self.folder = folder
+        self.read = read
+        self.text = text
+
+    @property
+    def surface(self) -> str:
+        return "dsl" if self.display.endswith(".spel") else "yaml"
+
+    def load_text(self) -> str:
+        if self.text is not None:
+            check_text(self.text, self.display)
+            return self.text
+        assert self.read is not None
+        return decode_spec_bytes(self.read(), self.display)
+
+
+def _read_file(path: Path, display: str) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise SpecError(
+                f"the file is too large ({size} bytes; a spec may have at most {MAX_BYTES})",
+                path=display,
+            )
+        with path.open("rb") as f:
+            return f.read(MAX_BYTES + 1)
+    except SpecError:
+        raise
+    except FileNotFoundError:
+        raise SpecError("no such spec file", path=display) from None
+    except IsADirectoryError:
+        raise SpecError("this is a directory, not a spec file", path=display) from None
+    except PermissionError:
+        raise SpecError("cannot read the spec file: permission denied", path=display) from None
+    except OSError as exc:
+        raise SpecError(f"cannot read the spec file: {exc.strerror or exc}", path=display) from None
+
+
+def _file_source(path: Path) -> _Source:
+    display = str(path)
+    if path.is_dir():
+        raise SpecError("this is a directory, not a spec file", path=display)
+    try:
+        identity = str(path.resolve())
+    except OSError:
+        identity = os.path.abspath(display)
+    return _Source(display, identity, path.parent, lambda: _read_file(path, display))
+
+
+def shipped_spec_names() -> list[str]:
+    """Names of the specs shipped in ``spelbok.specs`` (and its subfolders).
+
+    >>> "knektpass" in shipped_spec_names()
+    True
+    """
+    names: list[str] = []
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for item in sorted(folder.iterdir(), key=lambda t: t.name):
+            if item.is_dir():
+                if not item.name.startswith(("_", ".")):
+                    walk(item, f"{prefix}{item.name}/")
+            elif item.name.endswith(_SUFFIXES):
+                names.append(prefix + item.name.rsplit(".", 1)[0])
+
+    walk(resources.files("spelbok.specs"), "")
+    return names
+
+
+def _shipped_source(name: str) -> _Source | None:
+    base = name
+    for suffix in _SUFFIXES:
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+            break
+    if not _NAME_RE.match(base):
+        return None
+    root = resources.files("spelbok.specs")
+    for suffix in _SUFFIXES:
+        item = root.joinpath(*f"{base}{suffix}".split("/"))
+        if item.is_file():
+            if isinstance(item, Path):
+                return _file_source(item)
+            folder = root.joinpath(*base.split("/")[:-1]) if "/" in base else root
+            display = f"spelbok.specs/{base}{suffix}"
+            return _Source(display, display, folder, item.read_bytes)
+    return None
+
+
+def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
+    if text is not None:
+        display = os.fspath(source)
+        folder = Path(display).parent if display else Path.cwd()
+        return _Source(display or "<spec>", os.path.abspath(display or "<spec>"), folder, text=text)
+    if isinstance(source, str) and "\n" in source:
+        return _Source("<spec>", "<spec>", Path.cwd(), text=source)
+    path = Path(os.fspath(source))
+    if path.is_dir():
+        raise SpecError("this is a directory, not a spec file", path=str(path))
+    if path.exists():
+        return _file_source(path)
+    shipped = _shipped_source(os.fspath(source))
+    if shipped is not None:
+        return shipped
+    name = os.fspath(source)
+    hint = did_you_mean(name, shipped_spec_names()) if _NAME_RE.match(name) else None
+    raise SpecError("no such spec file or shipped spec", path=name, hint=hint)
+
+
+def _resolve_extends(value: str, folder: Path | Traversable | None) -> _Source | None:
+    candidates = [value] if value.endswith(_SUFFIXES) else [value, *(value + s for s in _SUFFIXES)]
+    if isinstance(folder, Path):
+        for cand in candidates:
+            path = folder / cand
+            if path.is_file():
+                return _file_source(path)
+    elif folder is not None:
+        for cand in candidates:
+            item = folder.joinpath(*cand.split("/"))
+            if item.is_file():
+                display = f"{folder}/{cand}"
+                return _Source(display, display, folder, item.read_bytes)
+    return _shipped_source(value)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _parse(src: _Source) -> tuple[Any, PosTable]:
+    text = src.load_text()
+    if src.surface == "dsl":
+        try:
+            from . import dsl  # noqa: PLC0415 - optional, lazily imported
+        except ImportError:
+            raise SpecError("DSL support is not available", path=src.display) from None
+        parse = getattr(dsl, "parse_dsl", None)
+        if parse is None:
+            raise SpecError("DSL support is not available", path=src.display)
+        tree, raw_positions = parse(text, src.display)
+        if not isinstance(tree, dict):
+            raise SpecError("the spec is empty", path=src.display, line=1, col=1)
+    else:
+        tree, raw_positions = load_yaml(text, src.display)
+    positions: PosTable = {}
+    for path, pos in dict(raw_positions or {}).items():
+        if isinstance(pos, tuple) and len(pos) == 3:
+            positions[tuple(path)] = (str(pos[0]), pos[1], pos[2])
+        elif isinstance(pos, tuple) and len(pos) == 2:
+            positions[tuple(path)] = (src.display, pos[0], pos[1])
+    return tree, positions
+
+
+def _at(positions: PosTable, path: tuple[Any, ...], display: str) -> Position:
+    return positions.get(path) or positions.get(()) or (display, None, None)
+
+
+def _check_version(tree: dict[str, Any], positions: PosTable, display: str) -> None:
+    if "spelbok" not in tree:
+        return
+    version = tree["spelbok"]
+    file, line, col = _at(positions, ("spelbok",), display)
+    if isinstance(version, int) and not isinstance(version, bool):
+        if version != FORMAT_VERSION:
+            raise SpecError(
+                f"unsupported spec format version {version} (this spelbok reads version {FORMAT_VERSION})",
+                path=file,
+                line=line,
+                col=col,
+            )
+        return
+    raise SpecError(
+        f"the format version must be the integer {FORMAT_VERSION} ('spelbok: {FORMAT_VERSION}'), "
+        f"got {_describe(version)}",
+        path=file,
+        line=line,
+        col=col,
+    )
+
+
+def _copy_positions(value: Any, path: tuple[Any, ...], src: PosTable, dst: PosTable) -> None:
+    for p in (path, key_path(path)):
+        if p in src:
+            dst[p] = src[p]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _copy_positions(v, (*path, k), src, dst)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _copy_positions(v, (*path, i), src, dst)
+
+
+def _merge(
+    parent: dict[str, Any] | None,
+    child: dict[str, Any],
+    path: tuple[Any, ...],
+    ppos: PosTable,
+    cpos: PosTable,
+    out: PosTable,
+) -> dict[str, Any]:
+    """Merge ``child`` over ``parent``: maps recursively, lists replace, null removes."""
+    base = parent or {}
+    result: dict[str, Any] = {}
+    for k in [*base, *(k for k in child if k not in base)]:
+        sub = (*path, k)
+        if k in child:
+            value = child[k]
+            if value is None:
+                continue
+            if isinstance(value, dict):
+                prior = base.get(k)
+                result[k] = _merge(
+                    prior if isinstance(prior, dict) else None, value, sub, ppos, cpos, out
+                )
+                for p in (sub, key_path(sub)):
+                    if p in cpos:
+                        out[p] = cpos[p]
+            else:
+                result[k] = value
+                _copy_positions(value, sub, cpos, out)
+        else:
+            result[k] = base[k]
+            _copy_positions(base[k], sub, ppos, out)
+    return result
+
+
+def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable, list[str]]:
+    tree, positions = _parse(src)
+    _check_version(tree, positions, src.display)
+    if "extends" not in tree:
+        return tree, positions, []
+    value = tree["extends"]
+    file, line, col = _at(positions, ("extends",), src.display)
+    if not isinstance(value, str) or not value.strip():
+        raise SpecError(
+            f"'extends' must name a base spec (a path or a shipped spec name), got {_describe(value)}",
+            path=file,
+            line=line,
+            col=col,
+        )
+    parent_src = _resolve_extends(value.strip(), src.folder)
+    if parent_src is None:
+        raise SpecError(
+            f"cannot find the base spec {value!r} (looked next to this file and among the shipped specs)",
+            path=file,
+            line=line,
+            col=col,
+            hint=did_you_mean(value, shipped_spec_names()),
+        )
+    seen = [s.identity for s in (*chain, src)]
+    if parent_src.identity in seen:
+        names = [s.display for s in (*chain, src)][seen.index(parent_src.identity) :]
+        loop = " -> ".join([*names, parent_src.display])
+        raise SpecError(f"'extends' makes a cycle: {loop}", path=file, line=line, col=col)
+    if len(chain) >= _MAX_EXTENDS_DEPTH:
+        raise SpecError(
+            f"'extends' chain is too long (more than {_MAX_EXTENDS_DEPTH} files)",
+            path=file,
+            line=line,
+            col=col,
+        )
+    ptree, ppos, pparents = _load(parent_src, [*chain, src])
+    child = {k: v for k, v in tree.items() if k != "extends"}
+    merged_pos: PosTable = {}
+    merged = _merge(ptree, child, (), ppos, positions, merged_pos)
+    merged_pos[()] = positions.get(()) or (src.display, 1, 1)
+    return merged, merged_pos, [parent_src.display, *pparents]
+
+
+def read_spec(source: str | os.PathLike[str], *, text: str | None = None) -> SpecDoc:
+    """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
+
+    ``source`` is a file path, a shipped spec name (``"knektpass"``), or raw
+    YAML spec text (any string holding a newline).  With ``text=``, ``source``
+    only names the file (for messages, the surface and relative ``extends``).
+    Files ending in ``.spel`` use the DSL surface; everything else is YAML.
+
+    Every problem is raised as a located :class:`SpecError`; schema problems
+    are collected and raised together as :class:`SpecErrors`.
+
+    >>> read_spec("no/such/file.yaml")
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecError: no/such/file.yaml: no such spec file or shipped spec
+    >>> read_spec("x.yaml", text="spelbok: 2\\nname: x\\n")
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecError: x.yaml:1:10: unsupported spec format version 2 (this spelbok reads version 1)
+    """
+    src = _resolve(source, text)
+    tree, positions, parents = _load(src, [])
+    if "spelbok" not in tree:
+        file, line, col = _at(positions, (), src.display)
+        raise SpecError("missing 'spelbok: 1' format version", path=file, line=line, col=col)
+
+    def locate(path: tuple[Any, ...], key: bool) -> Position:
+        if key and key_path(path) in positions:
+            return positions[key_path(path)]
+        p = path
+        while p and p not in positions:
+            p = p[:-1]
+        return positions.get(p) or (src.display, None, None)
+
+    errors = schema_errors(tree, locate)
+    if errors:
+        raise SpecErrors(errors)
+    return SpecDoc(
+        tree=normalize(tree),
+        raw=tree,
+        positions=positions,
+        path=src.display,
+        surface=src.surface,
+        parents=tuple(parents),
+    )
