@@ -648,7 +648,7 @@ def bool_exprs(draw: Any, depth: int = 5) -> Node:
     return IfExpr(draw(sub), draw(sub), draw(sub))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(int_exprs(), bool_exprs()))
 def test_compiled_matches_reference(tree: Node) -> None:
     text = unparse(tree)
@@ -663,7 +663,7 @@ def test_compiled_matches_reference(tree: Node) -> None:
         assert compiled.value == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab01 +-*/%()<=>!,'\"ifthenlsorandt\n", max_size=40))
 def test_any_text_parses_or_raises_formula_error(text: str) -> None:
     try:
