@@ -19,6 +19,7 @@ spelbok.errors.SpecErrors: <spec>:1:1: missing required keys 'deck', 'hand', 'en
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 import re
@@ -462,8 +463,8 @@ def _resolve_extends(value: str, folder: Path | Traversable | None) -> _Source |
 def _parse(src: _Source) -> tuple[Any, PosTable]:
     text = src.load_text()
     if src.surface == "dsl":
-        try:
-            from . import dsl  # noqa: PLC0415 - optional, lazily imported
+        try:  # imported lazily: the DSL (and lark) are only needed for .spel files
+            dsl = importlib.import_module(f"{__package__}.dsl")
         except ImportError:
             raise SpecError("DSL support is not available", path=src.display) from None
         parse = getattr(dsl, "parse_dsl", None)

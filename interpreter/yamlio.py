@@ -35,12 +35,18 @@ them.
 
 from __future__ import annotations
 
+import importlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 from .errors import SpecError
 
@@ -176,11 +182,21 @@ def _mark_pos(mark: Any) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML reader/scanner/parser/composer with limits; no construction."""
+class _SpecComposer(Composer, Resolver):
+    """PyYAML's composer with limits and no anchors/aliases/tags; no construction."""
 
-    def __init__(self, stream: str, path: str) -> None:
-        super().__init__(stream)
+    spec_path = "<spec>"
+    depth = 0
+    nodes = 0
+
+    if TYPE_CHECKING:  # provided by the parser half of the concrete loaders
+
+        def check_event(self, *choices: Any) -> bool: ...
+        def peek_event(self) -> Any: ...
+
+    def setup(self, path: str) -> None:
+        Composer.__init__(self)
+        Resolver.__init__(self)
         self.spec_path = path
         self.depth = 0
         self.nodes = 0
@@ -229,6 +245,35 @@ class _Loader(yaml.SafeLoader):
             return node
         finally:
             self.depth -= 1
+
+
+class _PyLoader(Reader, Scanner, Parser, _SpecComposer):
+    """Pure-Python event source."""
+
+    def __init__(self, stream: str, path: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        self.setup(path)
+
+
+try:
+    _CParser: Any = getattr(importlib.import_module("yaml.cyaml"), "CParser", None)
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
+
+if _CParser is not None:
+
+    class _CLoader(_SpecComposer, _CParser):
+        """libyaml event source (much faster); composition stays in Python."""
+
+        def __init__(self, stream: str, path: str) -> None:
+            _CParser.__init__(self, stream)
+            self.setup(path)
+
+    _Loader: Any = _CLoader
+else:  # pragma: no cover
+    _Loader = _PyLoader
 
 
 def _scalar(node: ScalarNode) -> Any:
@@ -298,11 +343,18 @@ def _leading_tab(text: str, line: int) -> bool:
     return "\t" in src[: len(src) - len(stripped)]
 
 
+def _char_at(text: str, line: int, col: int | None) -> str:
+    lines = text.split("\n")
+    if col is None or not 1 <= line <= len(lines) or not 1 <= col <= len(lines[line - 1]):
+        return ""
+    return lines[line - 1][col - 1]
+
+
 def _translate(exc: yaml.MarkedYAMLError, text: str, path: str) -> SpecError:
     mark = exc.problem_mark or exc.context_mark
     line, col = _mark_pos(mark) if mark is not None else (None, None)
     problem = exc.problem or exc.context or "malformed YAML"
-    if "'\\t'" in problem:
+    if "'\\t'" in problem or (line is not None and _char_at(text, line, col) == "\t"):
         if line is not None and _leading_tab(text, line):
             msg = "a tab character is used for indentation; YAML indentation must use spaces"
         else:

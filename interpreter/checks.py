@@ -1,0 +1,530 @@
+"""Structural semantic checks on a loaded spec (no formula compilation).
+
+:func:`structural_checks` looks at the canonical tree of a
+:class:`~spelbok.model.SpecDoc` and returns every located problem the schema
+cannot express: player ranges, deck coverage, repeated ranks, top trumps
+missing from the deck, a deck too small for the deal, option defaults, name
+clashes, enum-or-option fields, and flow that can never run or never end.
+Formula names and types are checked by the game compiler, not here.
+
+>>> from spelbok.loader import read_spec
+>>> structural_checks(read_spec("knektpass"))
+[]
+>>> doc = read_spec("g.yaml", text='''spelbok: 1
+... name: Tiny
+... players: {min: 2, max: 6}
+... deck: [{ranks: [A, K, Q, J]}]
+... hand: [{deal: {size: 5}}, {tricks: {}}]
+... end: {when: "true", winners: "true"}
+... ''')
+>>> for e in structural_checks(doc): print(e)
+g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the deck for 2-6 players has 16 cards
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .cards import RANKS as _RANKS
+from .cards import SUITS as _SUITS
+from .cards import parse_card, rank_of, suit_of
+from .errors import SpecError, SpecErrors, did_you_mean
+from .model import STEP_KINDS, SpecDoc
+
+__all__ = [
+    "BUILTIN_NAMES",
+    "FUNCTION_NAMES",
+    "KEYWORDS",
+    "ENUMS",
+    "check_structure",
+    "structural_checks",
+]
+
+#: Names the formula language defines (state and context builtins).
+BUILTIN_NAMES = frozenset(
+    [
+        "seat",
+        "out",
+        "tricks",
+        "cards",
+        "is_dealer",
+        "order",
+        "hand_number",
+        "trump",
+        "tricks_played",
+        "talon",
+        "turn_up",
+        "seats",
+        "dealer",
+        "choice",
+        "count",
+        "card_suit",
+        "card_rank",
+        "card_is_trump",
+        "led_suit",
+        "trumps_broken",
+        "trick_number",
+    ]
+)
+#: Functions of the formula language.
+FUNCTION_NAMES = frozenset(["count", "any", "all", "sum", "max", "min", "abs"])
+#: Words of the formula language.
+KEYWORDS = frozenset(["if", "then", "else", "and", "or", "not", "true", "false"])
+_RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
+
+#: Enum literals of the enum-or-option fields (each may instead name an option).
+ENUMS: dict[str, tuple[str, ...]] = {
+    "top_trumps_follow": ("trump", "printed"),
+    "dealer.first": ("cut_low", "cut_high", "random"),
+    "dealer.rotate": ("left", "right", "none"),
+    "decide.who": ("dealer", "forehand", "each"),
+    "tricks.leader": ("dealer", "forehand"),
+    "ties": ("cut", "forehand"),
+    "exchange.draw_from": ("stock", "turn_up"),
+    "tricks.lead_trumps": ("any", "broken"),
+    "redeal.dealer": ("same", "next"),
+}
+
+_CONST_INT = re.compile(r"\s*\d+\s*\Z")
+_SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
+
+Path = tuple[Any, ...]
+
+
+def _span(a: int, b: int) -> str:
+    return f"{a}" if a == b else f"{a}-{b}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _walk(steps: list[dict[str, Any]], path: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
+    for i, step in enumerate(steps):
+        here = (*path, i)
+        yield here, step
+        if "if" in step:
+            yield from _walk(step["then"], (*here, "then"))
+            yield from _walk(step["else"], (*here, "else"))
+        elif "repeat" in step:
+            yield from _walk(step["steps"], (*here, "steps"))
+
+
+def _kind(step: dict[str, Any]) -> str:
+    return next((k for k in STEP_KINDS if k in step), "")
+
+
+def _terminates(steps: list[dict[str, Any]]) -> bool:
+    """True when the list always ends the hand (end_hand / redeal) before finishing."""
+    return any(_step_terminates(s) for s in steps)
+
+
+def _step_terminates(step: dict[str, Any]) -> bool:
+    if step.get("when") != "true":
+        return False
+    kind = _kind(step)
+    if kind in ("end_hand", "redeal"):
+        return True
+    if kind == "if":
+        cond = step["if"].strip()
+        if cond == "true":
+            return _terminates(step["then"])
+        if cond == "false":
+            return _terminates(step["else"])
+        return _terminates(step["then"]) and _terminates(step["else"])
+    return False
+
+
+class _Checker:
+    def __init__(self, doc: SpecDoc) -> None:
+        self.doc = doc
+        self.tree = doc.tree
+        self.errors: list[SpecError] = []
+        self.options: dict[str, Any] = self.tree.get("options", {})
+
+    def err(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        self.errors.append(self.doc.error(path, message, hint, key=key))
+
+    def run(self) -> list[SpecError]:
+        self.players()
+        self.deck()
+        self.ranking()
+        self.deck_size()
+        self.options_()
+        self.variables()
+        self.dealer()
+        self.steps()
+        self.end()
+        self.sources()
+        return self.errors
+
+    # ----------------------------------------------------------------- players & deck
+
+    def players(self) -> None:
+        p = self.tree["players"]
+        lo, hi = p["min"], p["max"]
+        if lo < 2:
+            self.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
+        if hi > 10:
+            self.err(("players", "max"), f"spelbok supports at most 10 players (max is {hi})")
+        if lo > hi:
+            self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
+
+    def deck(self) -> None:
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        deck = self.tree["deck"]
+        if lo > hi:
+            return
+        cover: dict[int, list[int]] = {}
+        for i, entry in enumerate(deck):
+            a, b = entry["players"]
+            at = ("deck", i, "players")
+            if a > b:
+                self.err(at, f"the player range [{a}, {b}] is reversed (write [{b}, {a}])")
+                a, b = b, a
+            if a < lo or b > hi:
+                self.err(
+                    at,
+                    f"the deck entry for {_span(a, b)} players goes outside "
+                    f"players.min..players.max ({_span(lo, hi)})",
+                )
+            for n in range(max(a, lo), min(b, hi) + 1):
+                cover.setdefault(n, []).append(i)
+            self.no_repeats(entry["ranks"], ("deck", i, "ranks"), "rank")
+            self.no_repeats(entry["suits"], ("deck", i, "suits"), "suit")
+        reported: set[tuple[int, int]] = set()
+        for n in range(lo, hi + 1):
+            entries = cover.get(n, [])
+            for j in entries[1:]:
+                pair = (entries[0], j)
+                if pair not in reported:
+                    reported.add(pair)
+                    self.err(
+                        ("deck", j, "players"),
+                        f"deck entries overlap: {n} players is covered by entries "
+                        f"{entries[0] + 1} and {j + 1}",
+                    )
+        gaps = [n for n in range(lo, hi + 1) if n not in cover]
+        if gaps and lo <= hi:
+            runs: list[list[int]] = []
+            for n in gaps:
+                if runs and runs[-1][1] == n - 1:
+                    runs[-1][1] = n
+                else:
+                    runs.append([n, n])
+            text = ", ".join(_span(a, b) for a, b in runs)
+            self.err(("deck",), f"no deck entry for {text} players")
+
+    def no_repeats(self, items: list[Any], path: Path, what: str) -> None:
+        seen: set[Any] = set()
+        for j, item in enumerate(items):
+            if item in seen:
+                self.err((*path, j), f"the {what} '{item}' is listed twice")
+            seen.add(item)
+
+    def ranking(self) -> None:
+        ranking = self.tree["ranking"]
+        self.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
+        self.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
+        self.no_repeats(ranking["top_trumps"], ("ranking", "top_trumps"), "top trump")
+        for field in ("ranks", "cut_ranks"):
+            if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
+                continue  # same order: any problem was reported for ranks
+            order = set(ranking[field])
+            missing: set[str] = set()
+            for i, entry in enumerate(self.tree["deck"]):
+                for j, rank in enumerate(entry["ranks"]):
+                    if rank not in order and rank not in missing:
+                        missing.add(rank)
+                        self.err(
+                            ("deck", i, "ranks", j),
+                            f"the rank '{rank}' is in the deck but not in ranking.{field}",
+                        )
+        for j, name in enumerate(ranking["top_trumps"]):
+            for entry in self.tree["deck"]:
+                a, b = entry["players"]
+                where = f"{_span(a, b)} players"
+                if "@" in name:
+                    rank = name.partition("@")[0]
+                    if rank not in entry["ranks"]:
+                        self.err(
+                            ("ranking", "top_trumps", j),
+                            f"the top trump '{name}' names the rank {rank}, which is not in "
+                            f"the deck for {where}",
+                        )
+                        break
+                    continue
+                card = parse_card(name)
+                if card is None:
+                    continue
+                rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                if rank not in entry["ranks"] or suit not in entry["suits"]:
+                    self.err(
+                        ("ranking", "top_trumps", j),
+                        f"the top trump '{name}' is not in the deck for {where}",
+                    )
+                    break
+        self.enum(
+            ("ranking", "top_trumps_follow"),
+            ranking["top_trumps_follow"],
+            "top_trumps_follow",
+        )
+
+    def deck_size(self) -> None:
+        hand = self.tree["hand"]
+        sizes: list[tuple[Path, int]] = []
+        turn_ups = 0
+        for i, step in enumerate(hand):
+            if step.get("when") != "true":
+                continue
+            if "deal" in step:
+                deal = step["deal"]
+                if _CONST_INT.match(deal["size"]) and deal["to"].strip() in ("not out", "true"):
+                    sizes.append((("hand", i, "deal", "size"), int(deal["size"])))
+            elif "turn_up" in step:
+                turn_ups += 1
+        if not sizes:
+            return
+        per_player = sum(s for _, s in sizes)
+        hi = self.tree["players"]["max"]
+        for entry in self.tree["deck"]:
+            a, b = entry["players"]
+            n = min(b, hi)
+            if n < a:
+                continue
+            cards = len(entry["ranks"]) * len(entry["suits"])
+            need = n * per_player + turn_ups
+            if need > cards:
+                extra = f" + {_plural(turn_ups, 'turn-up')}" if turn_ups else ""
+                self.err(
+                    sizes[0][0],
+                    f"the deck is too small: {n} players × {per_player} cards{extra} = {need} "
+                    f"cards, but the deck for {_span(a, b)} players has {cards} cards",
+                )
+
+    # ----------------------------------------------------------------- names
+
+    def options_(self) -> None:
+        for name, opt in self.options.items():
+            if name in _RESERVED:
+                self.err(
+                    ("options", name),
+                    f"the option name '{name}' clashes with a builtin name of the formula language",
+                    key=True,
+                )
+            values = opt["values"]
+            self.no_repeats(values, ("options", name, "values"), "value")
+            default = opt["default"]
+            if not any(type(v) is type(default) and v == default for v in values):
+                shown = ", ".join(str(v) for v in values)
+                self.err(
+                    ("options", name, "default"),
+                    f"the default {default!r} of option '{name}' is not one of its values ({shown})",
+                    hint=did_you_mean(str(default), [str(v) for v in values]),
+                )
+
+    def variables(self) -> None:
+        seen: dict[str, str] = {}
+        for scope, names in self.tree["variables"].items():
+            if not isinstance(names, dict):
+                continue
+            for name in names:
+                at = ("variables", scope, name)
+                if name in _RESERVED:
+                    self.err(
+                        at,
+                        f"the variable '{name}' clashes with a builtin name of the formula language",
+                        key=True,
+                    )
+                elif name in self.options:
+                    self.err(
+                        at, f"the variable '{name}' clashes with the option '{name}'", key=True
+                    )
+                elif name in seen:
+                    self.err(
+                        at,
+                        f"the variable '{name}' is declared both in '{seen[name]}' and in '{scope}'",
+                        key=True,
+                    )
+                seen.setdefault(name, scope)
+
+    def enum(self, path: Path, value: Any, field: str) -> None:
+        allowed = ENUMS[field]
+        if field == "dealer.first" and isinstance(value, int):
+            return
+        if value in allowed:
+            return
+        label = field.rpartition(".")[2]
+        words = " or ".join(", ".join(allowed).rsplit(", ", 1))
+        if value in self.options:
+            bad = [
+                v
+                for v in self.options[value]["values"]
+                if v not in allowed and not (field == "dealer.first" and type(v) is int)
+            ]
+            if bad:
+                self.err(
+                    path,
+                    f"the option '{value}' can be {bad[0]!r}, which is not a valid {label} "
+                    f"(expected {words})",
+                )
+            return
+        self.err(
+            path,
+            f"unknown {label} '{value}': expected {words}, or the name of an option",
+            hint=did_you_mean(str(value), [*allowed, *self.options]),
+        )
+
+    def who(self, path: Path, value: Any, field: str) -> None:
+        if isinstance(value, dict):
+            self.enum((*path, "ties"), value["ties"], "ties")
+        else:
+            self.enum(path, value, field)
+
+    def dealer(self) -> None:
+        dealer = self.tree["dealer"]
+        first = dealer["first"]
+        self.enum(("dealer", "first"), first, "dealer.first")
+        lo = self.tree["players"]["min"]
+        if isinstance(first, int) and not 0 <= first < lo:
+            self.err(
+                ("dealer", "first"),
+                f"seat {first} does not exist with {lo} players (seats are 0..{lo - 1})",
+            )
+        self.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
+
+    # ----------------------------------------------------------------- flow
+
+    def steps(self) -> None:
+        hand = self.tree["hand"]
+        kinds = {_kind(step) for _, step in _walk(hand, ("hand",))}
+        if "tricks" not in kinds and "end_hand" not in kinds:
+            self.err(
+                ("hand",),
+                "the hand has no 'tricks' step and no 'end_hand': the cards are never played",
+            )
+        self.step_list(hand, ("hand",))
+        for path, step in _walk(hand, ("hand",)):
+            self.step(path, step)
+
+    def step_list(self, steps: list[dict[str, Any]], path: Path) -> None:
+        for i, step in enumerate(steps):
+            if _step_terminates(step) and i + 1 < len(steps):
+                what = _kind(step)
+                self.err(
+                    (*path, i + 1),
+                    f"this step can never run: the '{what}' step before it always ends the hand",
+                )
+                break
+        for i, step in enumerate(steps):
+            if "if" in step:
+                self.step_list(step["then"], (*path, i, "then"))
+                self.step_list(step["else"], (*path, i, "else"))
+            elif "repeat" in step:
+                self.step_list(step["steps"], (*path, i, "steps"))
+
+    def step(self, path: Path, step: dict[str, Any]) -> None:
+        kind = _kind(step)
+        if step["when"].strip() == "false":
+            self.err((*path, "when"), "this step can never run: its 'when' is false")
+        if kind == "decide":
+            self.who((*path, "who"), step["who"], "decide.who")
+            choose = step["choose"]
+            if isinstance(choose, list):
+                self.no_repeats(choose, (*path, "choose"), "word")
+            if "exchange" in step:
+                if choose != "exchange":
+                    self.err(
+                        (*path, "exchange"),
+                        "'exchange' is only used with 'choose: exchange'",
+                        key=True,
+                    )
+                else:
+                    self.enum(
+                        (*path, "exchange", "draw_from"),
+                        step["exchange"]["draw_from"],
+                        "exchange.draw_from",
+                    )
+            if "suits" in step:
+                if choose != "suit":
+                    self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
+                else:
+                    self.no_repeats(step["suits"], (*path, "suits"), "suit")
+        elif kind == "tricks":
+            body = step["tricks"]
+            self.who((*path, "tricks", "leader"), body["leader"], "tricks.leader")
+            self.enum((*path, "tricks", "lead_trumps"), body["lead_trumps"], "tricks.lead_trumps")
+        elif kind == "redeal":
+            self.enum((*path, "redeal", "dealer"), step["redeal"]["dealer"], "redeal.dealer")
+        elif kind == "repeat":
+            if step["repeat"].strip() == "0":
+                self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
+            elif step["while"].strip() == "false":
+                self.err((*path, "while"), "this repeat never runs its steps: its 'while' is false")
+        elif kind == "if":
+            cond = step["if"].strip()
+            if cond == "false" and step["then"]:
+                self.err((*path, "then"), "these steps can never run: the condition is false")
+            if cond == "true" and step["else"]:
+                self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def end(self) -> None:
+        end = self.tree["end"]
+        if end["when"].strip() == "false" and "max_hands" not in end:
+            self.err(
+                ("end", "when"),
+                "the match can never end: end.when is false and there is no max_hands",
+            )
+
+    def sources(self) -> None:
+        ids = self.tree.get("sources") or {}
+        if not ids:
+            return
+        for path, text in _source_fields(self.tree, ()):
+            m = _SOURCE_ID.match(text)
+            if m and m.group(1) not in ids:
+                self.err(
+                    path,
+                    f"unknown source id '{m.group(1)}' (declared in 'sources': "
+                    + ", ".join(ids)
+                    + ")",
+                    hint=did_you_mean(m.group(1), list(ids)),
+                )
+
+
+def _source_fields(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "source" and isinstance(v, str):
+                yield (*path, k), v
+            elif isinstance(v, dict) and (
+                k in ("sources", "then", "set") or path == ("variables",)
+            ):
+                continue  # maps keyed by the author: a key named 'source' is a name
+            else:
+                yield from _source_fields(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _source_fields(v, (*path, i))
+
+
+def structural_checks(doc: SpecDoc) -> list[SpecError]:
+    """Every structural problem of ``doc``, located, in a stable order (see module doc)."""
+    errors = _Checker(doc).run()
+    errors.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
+    return errors
+
+
+def check_structure(doc: SpecDoc) -> SpecDoc:
+    """Raise :class:`SpecErrors` when :func:`structural_checks` finds anything; else return ``doc``.
+
+    >>> from spelbok.loader import read_spec
+    >>> check_structure(read_spec("knektpass")).tree["name"]
+    'Knektpass'
+    """
+    errors = structural_checks(doc)
+    if errors:
+        raise SpecErrors(errors)
+    return doc
