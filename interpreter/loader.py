@@ -76,7 +76,7 @@ def _validator() -> Draft202012Validator:
 
 
 _TYPE_WORDS = {
-    "string": "a text",
+    "string": "a string",
     "integer": "an integer",
     "number": "a number",
     "boolean": "true or false",
@@ -93,12 +93,12 @@ def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return f"the integer {value}"
+        return f"an integer {value}"
     if isinstance(value, float):
-        return f"the number {value}"
+        return f"a number {value}"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"the text {shown!r}"
+        return f"a string {shown!r}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -201,7 +201,7 @@ class _Reporter:
         elif v == "minItems":
             self.at(path, "the list must not be empty")
         elif v == "minLength":
-            self.at(path, "the text must not be empty")
+            self.at(path, "the string must not be empty")
         elif v == "minProperties":
             self.at(path, "the map must not be empty")
         else:  # pragma: no cover - every schema keyword in use is handled above
@@ -299,7 +299,7 @@ def schema_errors(
     ...     "deck": [{"ranks": ["A"]}], "hand": [{"deel": {}}], "end": {"when": 1, "winners": 1}},
     ...     lambda path, key: ("g.yaml", None, None))
     >>> for e in errs: print(e)
-    g.yaml: expected an integer, got the text 'four'
+    g.yaml: expected an integer, got a string 'four'
     g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand (unknown key 'deel') (did you mean 'deal'?)
     """
     reporter = _Reporter(locate)

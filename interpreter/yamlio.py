@@ -379,10 +379,12 @@ def _describe(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    return f"the text {value!r}"
+        return f"a boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"an integer {value}"
+    if isinstance(value, float):
+        return f"a number {value}"
+    return f"a string {value!r}"
 
 
 def load_yaml(text: str, path: str) -> tuple[Any, Positions]:

@@ -287,7 +287,7 @@ def test_non_scalar_key() -> None:
     assert "map key must be a plain word" in info.value.message
 
 
-MUTATIONS = 60
+MUTATIONS = 150
 
 
 def test_mutated_knektpass_never_escapes() -> None:
