@@ -61,16 +61,27 @@ class _Lines:
         self.local = threading.local()
 
     @property
+    def last_type(self) -> str:
+        """The type of the last token handed to the parser (this thread)."""
+        return getattr(self.local, "last_type", "")
+
+    @property
     def open_parens(self) -> list[Any]:
         """The '(' tokens not yet closed where the last parse stopped (this thread)."""
         return getattr(self.local, "open_parens", [])
 
     def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        for tok in self._process(stream):
+            self.local.last_type = tok.type
+            yield tok
+
+    def _process(self, stream: Iterator[Any]) -> Iterator[Any]:
         from lark import Token
 
         levels = [0]
         open_parens: list[Any] = []
         self.local.open_parens = open_parens
+        self.local.last_type = ""
         first = True
         last: Any = None
         for tok in stream:
@@ -84,37 +95,40 @@ class _Lines:
                         1,
                     )
             last = tok
-            if tok.type == "_NL":
-                if open_parens:
-                    continue
+            if tok.type != "_NL":
+                if tok.type == "LPAR":
+                    open_parens.append(tok)
+                elif tok.type == "RPAR" and open_parens:
+                    open_parens.pop()
                 yield tok
-                indent_str = tok.value.rsplit("\n", 1)[1]
-                width = len(indent_str.expandtabs(8))
-                line = (tok.end_line or tok.line) if "\n" in tok.value else tok.line
-                col = len(indent_str) + 1
-                if width > levels[-1]:
-                    levels.append(width)
-                    yield Token("_INDENT", indent_str, tok.end_pos, line, col, line, col, tok.end_pos)
-                else:
-                    while width < levels[-1]:
-                        levels.pop()
-                        yield Token("_DEDENT", indent_str, tok.end_pos, line, col, line, col, tok.end_pos)
-                    if width != levels[-1]:
-                        raise SpecError(
-                            "the indentation does not match any outer line: indent it like the"
-                            f" lines of the block it belongs to ({levels[-1]} spaces"
-                            + (f" or {levels[-2]}" if len(levels) > 1 else "")
-                            + ")",
-                            None,
-                            line,
-                            col,
-                        )
                 continue
-            if tok.type == "LPAR":
-                open_parens.append(tok)
-            elif tok.type == "RPAR" and open_parens:
-                open_parens.pop()
+            if open_parens:
+                continue  # a formula continues on the next line
             yield tok
+            indent_str = tok.value.rsplit("\n", 1)[1]
+            width = len(indent_str.expandtabs(8))
+            line = tok.end_line or tok.line
+            col = len(indent_str) + 1
+
+            def make(kind: str, tok: Any = tok, line: int = line, col: int = col) -> Any:
+                return Token(kind, "", tok.end_pos, line, col, line, col, tok.end_pos)
+
+            if width > levels[-1]:
+                levels.append(width)
+                yield make("_INDENT")
+                continue
+            if width not in levels:
+                widths = " or ".join(str(w) for w in reversed(levels))
+                raise SpecError(
+                    f"bad indentation: this line is indented by {width} spaces, which matches"
+                    f" no enclosing block (indent it by {widths} spaces)",
+                    None,
+                    line,
+                    col,
+                )
+            while width < levels[-1]:
+                levels.pop()
+                yield make("_DEDENT")
         while len(levels) > 1:
             levels.pop()
             if last is not None:
@@ -169,7 +183,7 @@ def _terminal_words(names: set[str]) -> tuple[list[str], list[str]]:
     parser = _parser()
     by_name = {t.name: t for t in parser.terminals}
     names = set(names)
-    if len(names - _QUIET) > 0:
+    if "_NL" in names:  # a trailing citation is possible at almost every line end
         names -= _QUIET
     out: list[str] = []
     keywords: list[str] = []
@@ -235,6 +249,36 @@ def _strip_comment(line: str) -> str:
     return line
 
 
+def _expected(exc: Any, fallback: Any) -> set[str]:
+    """The terminals the parser could take where it stopped (not just what the lexer tried)."""
+    from copy import copy
+
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+
+    state = getattr(exc, "state", None)
+    try:
+        keys = state.parse_conf.states[state.position].keys()  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        return set(fallback)
+    terminals = {k for k in keys if k.split("__")[-1].isupper() or k == "$END"}
+    # LALR merges look-aheads of similar states: keep only what really goes on from here
+    conf = copy(state.parse_conf)  # type: ignore[union-attr]
+    conf.callbacks = {}
+    accepted: set[str] = set()
+    for name in terminals:
+        trial = state.copy(deepcopy_values=False)  # type: ignore[union-attr]
+        trial.parse_conf = conf
+        try:
+            trial.feed_token(Token(name, ""), is_end=name == "$END")
+        except UnexpectedToken:
+            continue
+        except Exception:  # pragma: no cover - be generous: an error message is at stake
+            pass
+        accepted.add(name)
+    return accepted or terminals
+
+
 _WORD_AT = re.compile(r"[^\s,:()#\"']+|\S")
 
 
@@ -250,11 +294,11 @@ def _translate(exc: Exception, text: str, path: str, lines_pp: _Lines) -> SpecEr
             col = len(lines[-1]) + 1
         else:
             line, col = tok.line, tok.column
-        expected = set(exc.expected)
+        expected = _expected(exc, exc.expected)
         value = str(tok.value)
     elif isinstance(exc, UnexpectedCharacters):
         line, col = exc.line, exc.column
-        expected = set(exc.allowed or ())
+        expected = _expected(exc, exc.allowed or ())
         src = lines[line - 1] if 0 < line <= len(lines) else ""
         m = _WORD_AT.match(src, col - 1)
         value = m.group() if m else src[col - 1 : col]
@@ -298,8 +342,15 @@ def _translate(exc: Exception, text: str, path: str, lines_pp: _Lines) -> SpecEr
         hint = did_you_mean(value, keywords)
         if hint is None and value.lower() in keywords:
             hint = value.lower()
-        if not {"NAME", "WORD", "TEXT"} & expected:
+        if not {"NAME", "WORD"} & expected:
             problem = f"unknown word '{value}'"
+    if (
+        hint is None
+        and lines_pp.last_type == "_INDENT"
+        and kind not in ("_INDENT", "_DEDENT", "_NL", "$END")
+        and "_INDENT" not in expected
+    ):
+        problem += " (or is this line indented too far?)"
     if lines_pp.open_parens and kind not in ("_NL",):
         paren = lines_pp.open_parens[-1]
         if paren.line < line:
@@ -512,9 +563,10 @@ class _Builder:
 
     def s_bibliography(self, st: Any) -> None:
         name = st.children[0]
+        key = self.word(name)
         sources = self.section("sources", st)
-        self.put(sources, ("sources", str(name)), self.text_of(st.children[1:]), name,
-                 f"the source '{name}'")
+        self.put(sources, ("sources", key), self.text_of(st.children[1:]), name,
+                 f"the source '{key}'")
 
     def s_players(self, st: Any) -> None:
         ints = [c for c in st.children if _tok(c, "INT")]
@@ -715,7 +767,7 @@ class _Builder:
             if _is(c, "turn_trump"):
                 conds = [x for x in c.children if _is(x, "cond")]
                 turn["trump"] = self.formula(conds[0].children[0]) if conds else True
-                self.mark((*path, "turn_up", "trump"), conds[0] if conds else c)
+                self.mark((*path, "turn_up", "trump"), _cond_at(c.children, c))
             elif _is(c, "turn_no_trump"):
                 turn["trump"] = False
                 self.mark((*path, "turn_up", "trump"), c)
@@ -822,16 +874,16 @@ class _Builder:
             elif kind in _DUTY_FIELDS:
                 duty, *rest = c.children
                 key = _DUTY_FIELDS[kind]
-                self.put(tricks, (*tp, key), self.flag(duty.data == "must", rest, c), c,
-                         f"the rule '{key}'")
+                self.put(tricks, (*tp, key), self.flag(duty.data == "must", rest, c),
+                         _cond_at(rest, c), f"the rule '{key}'")
             elif kind in ("lead_any", "lead_broken", "lead_word"):
                 value = ("any" if kind == "lead_any" else "broken" if kind == "lead_broken"
                          else self.word(c.children[0]))
                 self.put(tricks, (*tp, "lead_trumps"), value, c, "the rule on leading trumps")
             elif kind in ("first_trick_yes", "first_trick_no"):
                 self.put(tricks, (*tp, "first_trick_trumps"),
-                         self.flag(kind == "first_trick_yes", c.children, c), c,
-                         "the rule on trumps in the first trick")
+                         self.flag(kind == "first_trick_yes", c.children, c),
+                         _cond_at(c.children, c), "the rule on trumps in the first trick")
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)
@@ -839,13 +891,14 @@ class _Builder:
                          "the word for abstaining")
                 conds = [x for x in c.children if _is(x, "cond")]
                 value = self.formula(conds[0].children[0]) if conds else "true"
-                self.put(tricks, (*tp, "abstain"), value, c, "the rule on abstaining")
+                self.put(tricks, (*tp, "abstain"), value, _cond_at(c.children, c),
+                         "the rule on abstaining")
             elif kind in ("abstain_lead", "abstain_with_suit"):
                 may = not any(_is(x, "may_not") for x in c.children)
                 rest = [x for x in c.children if not _is(x, "may_not")]
                 verbs.append(rest[0])
-                self.put(tricks, (*tp, kind), self.flag(may, rest[1:], c), c,
-                         f"the rule '{kind}'")
+                self.put(tricks, (*tp, kind), self.flag(may, rest[1:], c),
+                         _cond_at(rest, c), f"the rule '{kind}'")
             elif kind == "allow":
                 f = c.children[0]
                 self.put(tricks, (*tp, "allow"), self.formula(f), f, "the rule 'allow'")
@@ -938,6 +991,14 @@ _DUTY_FIELDS = {
 }
 
 
+def _cond_at(children: list[Any], default: Any) -> Any:
+    """The formula of an ``if …`` among children (to locate it), else ``default``."""
+    for c in children:
+        if _is(c, "cond"):
+            return c.children[0]
+    return default
+
+
 def _is(node: Any, data: str) -> bool:
     return getattr(node, "data", None) == data
 
@@ -995,10 +1056,10 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
 
     >>> parse_dsl('spelbok 1\\ngame "Demo"\\nplayers 2 to 5\\n', "d.spel")[0]
     {'spelbok': 1, 'name': 'Demo', 'players': {'min': 2, 'max': 5}}
-    >>> parse_dsl('spelbok 1\\nplayers 2 two 5\\n', "d.spel")
+    >>> parse_dsl('spelbok 1\\nranks from high to low: A K 1\\n', "d.spel")
     Traceback (most recent call last):
     ...
-    spelbok.errors.SpecError: d.spel:2:11: unexpected 'two': expected 'to', 'source' or the end of the line after 'players 2'
+    spelbok.errors.SpecError: d.spel:2:29: '1' is not a card rank (ranks are 2 3 4 5 6 7 8 9 10 J Q K A): expected a card rank like A, K, 10 or the end of the line after 'ranks from high to low: A K'
     """
     from lark.exceptions import UnexpectedInput, VisitError
 
