@@ -724,6 +724,9 @@ class _Builder:
             elif _is(c, "winners"):
                 f = c.children[0]
                 self.put(end, ("end", "winners"), self.formula(f), f, "the winners")
+            elif _is(c, "score"):
+                f = c.children[0]
+                self.put(end, ("end", "score"), self.formula(f), f, "the score of each player")
             elif _is(c, "max_hands"):
                 tok = c.children[0]
                 self.put(end, ("end", "max_hands"), int(tok), tok, "the most hands")

@@ -378,11 +378,13 @@ def _dealer(out: _Out, dealer: Mapping[str, Any]) -> None:
 
 
 def _end(out: _Out, end: Mapping[str, Any]) -> None:
-    _check(end, ("when", "winners", "max_hands", "source"), "in 'end'")
+    _check(end, ("when", "winners", "score", "max_hands", "source"), "in 'end'")
     out.blank()
     out.add(0, "the match ends" + (f" when {_f(end['when'])}" if "when" in end else ""))
     if "winners" in end:
         out.add(1, f"the winners are the players where {_f(end['winners'])}")
+    if "score" in end and _f(end["score"]) != "0":
+        out.add(1, f"the score of each player is {_f(end['score'])}")
     if end.get("max_hands") is not None:
         out.add(1, f"at most {int(end['max_hands'])} hands")
     _source(out, 1, end)
@@ -442,13 +444,14 @@ def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step, "turn-up")
 
 
-def _single_who(who: Any) -> str:
+def _single_who(who: Any, more: bool) -> str:
+    """One player; ``more``: words follow (a comma then closes the ties phrase)."""
     if isinstance(who, Mapping):
         _check(who, ("most", "ties"), "in a 'most' player choice")
         text = f"the player with the most {_f(who.get('most', '0'))}"
         ties = who.get("ties")
         if ties is not None and str(ties) != "forehand":
-            text += f", ties broken by {_word(ties)}"
+            text += f", ties broken by {_word(ties)}" + ("," if more else "")
         return text
     if who == "dealer":
         return "the dealer"
@@ -457,12 +460,13 @@ def _single_who(who: Any) -> str:
     return _quote(str(who))
 
 
-def _who(who: Any, where: Any) -> str:
+def _who(who: Any, where: Any, more: bool) -> str:
     cond = None if where is None or _f(where) == "true" else _f(where)
     if who == "each":
         return "each player" + (f" where {cond}" if cond else "")
-    base = _single_who(who)
-    return f"the first player from {base} where {cond}" if cond else base
+    if cond:
+        return f"the first player from {_single_who(who, True)} where {cond}"
+    return _single_who(who, more)
 
 
 def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -495,7 +499,7 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
     if choose != "exchange" and step.get("exchange"):
         raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")
-    who = _who(step.get("who", "each"), step.get("where"))
+    who = _who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
     then = step.get("then") or {}
     _assignments(out, indent + 1, "then ", then, "then ")
@@ -545,7 +549,7 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     leader = t.get("leader", "forehand")
     where = t.get("leader_where")
     if leader != "forehand" or (where is not None and _f(where) != "true"):
-        line += f", led by {_who(leader, where)}"
+        line += f", led by {_who(leader, where, False)}"
     out.add(indent, line)
     ind = indent + 1
     for key, default, yes, no in _FLAGS:

@@ -1,0 +1,493 @@
+"""The DSL surface: parse_dsl, to_dsl, the Knektpass twin, round trips, error messages."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import spelbok.dsl
+import spelbok.dslwrite
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from spelbok.dsl import parse_dsl
+from spelbok.dslwrite import to_dsl
+from spelbok.errors import SpecError
+from spelbok.model import normalize
+from spelbok.yamlio import load_yaml
+
+ROOT = Path(__file__).parents[1]
+KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
+KNEKTPASS_SPEL = ROOT / "specs" / "knektpass.spel"
+DOCS = ROOT / "docs" / "dsl.md"
+
+
+def yaml_tree(path: Path = KNEKTPASS_YAML) -> dict[str, Any]:
+    return load_yaml(path.read_text(encoding="utf-8"), str(path))[0]
+
+
+def roundtrip(canonical: dict[str, Any]) -> dict[str, Any]:
+    text = to_dsl(canonical)
+    return normalize(parse_dsl(text, "roundtrip.spel")[0])
+
+
+@pytest.mark.parametrize("module", [spelbok.dsl, spelbok.dslwrite])
+def test_doctests(module: Any) -> None:
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+# ------------------------------------------------------------------ Knektpass
+
+
+def test_knektpass_spel_parses_with_positions() -> None:
+    tree, pos = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "knektpass.spel")
+    assert tree["name"] == "Knektpass"
+    assert tree["players"] == {"min": 2, "max": 10, "source": tree["players"]["source"]}
+    assert tree["ranking"]["top_trumps"] == ["JC", "JS", "JH", "JD"]
+    assert len(tree["hand"]) == 9
+    assert tree["hand"][7]["tricks"]["leader_where"] == "plays"
+    assert pos[()] == ("knektpass.spel", 1, 1)
+    lines = KNEKTPASS_SPEL.read_text(encoding="utf-8").split("\n")
+    # every recorded position points into the file, at a non-blank character
+    for path, (file, line, col) in pos.items():
+        assert file == "knektpass.spel"
+        assert lines[line - 1][col - 1 :].strip(), path
+    # a formula's position is its first character
+    file, line, col = pos[("hand", 3, "then", "plays")]
+    assert lines[line - 1][col - 1 :].startswith("choice == 'play'")
+    file, line, col = pos[("hand", 7, "tricks", "void_trump")]
+    assert lines[line - 1][col - 1 :].startswith("void_rule != 'any'")
+
+
+def test_knektpass_spel_equals_yaml() -> None:
+    spel = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "knektpass.spel")[0]
+    assert normalize(spel) == normalize(yaml_tree())
+
+
+def test_knektpass_yaml_roundtrip() -> None:
+    canonical = normalize(yaml_tree())
+    assert roundtrip(canonical) == canonical
+
+
+def test_printing_is_stable() -> None:
+    canonical = normalize(yaml_tree())
+    text = to_dsl(canonical)
+    assert to_dsl(normalize(parse_dsl(text, "x.spel")[0])) == text
+
+
+def test_knektpass_spel_loads_and_plays() -> None:
+    import spelbok
+
+    game = spelbok.load(str(KNEKTPASS_SPEL), players=4)
+    state = game.new_state(seed=3)
+    for _ in range(2000):
+        if state.is_terminal:
+            break
+        state.apply(state.legal_actions()[0])
+    assert state.is_terminal
+
+
+# ------------------------------------------------------------------ table-driven round trips
+
+BASE: dict[str, Any] = {
+    "spelbok": 1,
+    "name": "Mini",
+    "players": {"min": 2, "max": 4},
+    "deck": [{"players": [2, 4], "ranks": ["A", "K", "Q", "J", "10", "9", "8", "7"]}],
+    "hand": [{"deal": {"size": 5}}, {"tricks": {}}],
+    "end": {"when": "hand_number >= 3", "winners": "tricks == max(tricks)"},
+}
+
+STEPS: list[dict[str, Any]] = [
+    {"deal": {"size": "8 - hand_number", "packets": [3, 2, 3], "to": "not out and seat > 0",
+              "source": "deal map source"}, "when": "hand_number > 1", "label": "first deal",
+     "source": "step source"},
+    {"deal": {"size": 1}},
+    {"turn_up": {"trump": True, "source": "t"}},
+    {"turn_up": {"trump": False}},
+    {"turn_up": {"trump": "jack_suit == 'trump'"}, "label": 'say "hi"\\'},
+    {"decide": "trump", "who": {"most": "tricks", "ties": "cut"}, "choose": "suit",
+     "suits": ["H", "D"], "then": {"x": "1"}},
+    {"decide": "trump", "who": {"most": "tricks + seat"}, "where": "not out", "choose": "suit"},
+    {"decide": "bid", "who": "forehand", "where": "cards > 0", "choose": ["pass", "1", "2"]},
+    {"decide": "swap", "who": "dealer", "choose": "exchange",
+     "exchange": {"draw_from": "turn_up", "max": 1, "min": 1, "source": "ex"},
+     "then": {"x": "x + count", "y": "choice == 'a'"}},
+    {"decide": "odd", "who": "each", "choose": ["a", "exchange", "or", "the", "Ünï", "x-y", "'"]},
+    {"decide": "w", "who": "somebody", "choose": ["yes"], "when": "false"},
+    {"decide": "z", "who": "each", "choose": "exchange", "exchange": {"draw_from": "widow"}},
+    {"tricks": {"players": "plays", "leader": "dealer", "leader_where": "plays",
+                "follow": "jack_suit == 'trump'", "head": True, "head_after_trump": "h",
+                "void_trump": True, "void_beat": "v", "lead_trumps": "broken",
+                "first_trick_trumps": False, "abstain": "cards > 1", "abstain_word": "wait",
+                "abstain_lead": False, "abstain_with_suit": "x > 0", "allow": "card_rank != 'A'",
+                "source": "tricks map"}, "source": "tricks step", "label": "play"},
+    {"tricks": {"follow": False, "leader": {"most": "tricks", "ties": "cut"},
+                "lead_trumps": "lead_rule", "first_trick_trumps": "ftt",
+                "abstain": "true", "abstain_lead": "y"}},
+    {"tricks": {"leader": "each", "leader_where": "x", "abstain_word": "not", "abstain": "false"}},
+    {"set": {"x": "1", "y": "x + 1"}},
+    {"set": {"score": "score - tricks", "out": "score > 20"}, "for": "true", "source": "s"},
+    {"set": {"score": "if a then max(0, score - 5) else score - 5" + " + 0" * 30}, "for": "plays"},
+    {"set": {f"v{i}": f"v{i} + {i} * (cards - tricks)" for i in range(8)}, "for": "plays"},
+    {"if": "count(plays) == 0", "then": [{"redeal": {"dealer": "same"}}],
+     "else": [{"end_hand": True, "source": "e"}], "source": "if source", "when": "x"},
+    {"if": "true", "then": []},
+    {"if": "a", "then": [{"if": "b", "then": [{"end_hand": True}], "label": "inner"}]},
+    {"repeat": 3, "while": "talon > 0", "steps": [{"set": {"x": "x + 1"}}], "source": "r"},
+    {"repeat": "seats - 1", "steps": []},
+    {"redeal": {"dealer": "next", "source": "rd"}},
+    {"redeal": {"dealer": "redeal_dealer"}},
+    {"redeal": {}},
+    {"end_hand": True, "when": "count(plays) == 1", "label": "early"},
+]
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: next(iter(s)))
+def test_step_roundtrip(step: dict[str, Any]) -> None:
+    tree = {**BASE, "hand": [step]}
+    canonical = normalize(tree)
+    assert roundtrip(canonical) == canonical
+
+
+TOP_LEVEL: list[dict[str, Any]] = [
+    {"about": "A text with \"quotes\", a back\\slash, a\nline break, a\ttab and  two spaces. " * 4,
+     "extends": "knektpass.yaml", "sources": {"en": "English", "of": "x", "two words": "y"}},
+    {"players": {"min": 3, "max": 3, "source": "p"},
+     "options": {"n": {"values": [1, -2, 3], "default": -2},
+                 "t": {"values": ["true", "default", "x y", True, "3"], "default": "3",
+                       "about": "abc", "source": "o"},
+                 "b": {"values": [False]}}},
+    {"deck": [{"players": [2, 2], "ranks": ["A", "10", "2"], "suits": ["S", "H"], "source": "d"},
+              {"players": [3, 4], "ranks": ["K"]}]},
+    {"ranking": {"ranks": ["A", "10", "K"], "top_trumps": ["JC", "J@trump", "J@trump_colour"],
+                 "top_trumps_follow": "printed", "cut_ranks": ["2", "A"], "source": "r"}},
+    {"ranking": {"top_trumps_follow": "jack_suit"}},
+    {"ranking": {"source": "only a source"}},
+    {"variables": {"player": {"score": 12, "name": "x \"y\""}, "hand_player": {"plays": False},
+                   "hand": {"bid": -1}, "match": {"dog": True}, "source": "v"}},
+    {"dealer": {"first": 2, "rotate": "right", "skip_out": False, "source": "dl"}},
+    {"dealer": {"first": "random", "rotate": "none", "skip_out": True}},
+    {"dealer": {"first": "cut_high", "rotate": "dealer_rule"}},
+    {"dealer": {"first": "first_rule", "source": "only"}},
+    {"end": {"when": "any(score <= 0)", "winners": "score == min(score)", "max_hands": 7,
+             "source": "en"}},
+]
+
+
+@pytest.mark.parametrize("extra", TOP_LEVEL, ids=lambda e: "+".join(e))
+def test_top_level_roundtrip(extra: dict[str, Any]) -> None:
+    canonical = normalize({**BASE, **extra})
+    assert roundtrip(canonical) == canonical
+
+
+def test_to_dsl_refuses_unknown_keys() -> None:
+    with pytest.raises(ValueError, match="cannot write"):
+        to_dsl({**normalize(BASE), "colour": "red"})
+    bad = normalize(BASE)
+    bad["hand"][0]["deal"]["speed"] = 3
+    with pytest.raises(ValueError, match="speed"):
+        to_dsl(bad)
+
+
+# ------------------------------------------------------------------ property-based round trips
+
+NAMES = st.sampled_from(["x", "score", "plays", "the", "cards", "deal", "tricks", "bonus_2"])
+WORDS = st.sampled_from(["play", "pass", "a", "exchange", "or", "the", "not", "suit", "true",
+                         "default", "source", "Knock", "x-y", "é", "10", "of", "same"])
+TEXTS = st.text(
+    alphabet=st.sampled_from(list("ab cd\"\\\n\t'#:—♣é,")), min_size=0, max_size=40
+) | st.sampled_from(["", "en: Play", "x " * 60])
+
+
+def _formulas() -> st.SearchStrategy[str]:
+    atoms = st.one_of(
+        NAMES, st.integers(0, 99).map(str), st.sampled_from(["'C'", '"x y"', "true", "false"])
+    )
+
+    def p(text: str) -> str:  # an operand: bracketed unless it is one word
+        return text if " " not in text else f"({text})"
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(["+", "-", "*", "==", "<=", "and", "or"]), inner)
+            .map(lambda t: f"{p(t[0])} {t[1]} {p(t[2])}"),
+            inner.map(lambda a: f"({a})"),
+            inner.map(lambda a: f"not {p(a)}"),
+            st.tuples(st.sampled_from(["max", "count", "min"]), inner)
+            .map(lambda t: f"{t[0]}({t[1]})"),
+            st.tuples(inner, inner, inner).map(lambda t: f"if {t[0]} then {t[1]} else {t[2]}"),
+        )
+
+    return st.recursive(atoms, extend, max_leaves=5)
+
+
+FORMULAS = _formulas()
+CONDS = st.one_of(st.booleans(), FORMULAS)
+
+
+def _optional(d: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries({}, optional=d)
+
+
+def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:
+    common = {"when": FORMULAS, "label": TEXTS, "source": TEXTS}
+    who = st.one_of(
+        st.sampled_from(["dealer", "forehand", "each", "someone"]),
+        _optional({"ties": st.sampled_from(["cut", "forehand"])}).flatmap(
+            lambda d: FORMULAS.map(lambda f: {"most": f, **d})
+        ),
+    )
+    assigns = st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3)
+    kinds = [
+        st.fixed_dictionaries(
+            {"deal": st.fixed_dictionaries(
+                {"size": FORMULAS},
+                optional={"packets": st.lists(st.integers(1, 5), min_size=1, max_size=3),
+                          "to": FORMULAS, "source": TEXTS})},
+            optional=common),
+        st.fixed_dictionaries({"turn_up": _optional({"trump": CONDS, "source": TEXTS})},
+                              optional=common),
+        st.fixed_dictionaries(
+            {"decide": NAMES, "choose": st.one_of(
+                st.lists(WORDS, min_size=1, max_size=4), st.just("suit"), st.just("exchange"))},
+            optional={"who": who, "where": FORMULAS, "then": assigns, **common},
+        ).flatmap(_decide_extras),
+        st.fixed_dictionaries(
+            {"tricks": _optional({
+                "players": FORMULAS, "leader": who, "leader_where": FORMULAS,
+                "follow": CONDS, "head": CONDS, "head_after_trump": CONDS, "void_trump": CONDS,
+                "void_beat": CONDS, "lead_trumps": st.sampled_from(["any", "broken", "rule"]),
+                "first_trick_trumps": CONDS, "abstain": FORMULAS, "abstain_word": WORDS,
+                "abstain_lead": CONDS, "abstain_with_suit": CONDS, "allow": FORMULAS,
+                "source": TEXTS})},
+            optional=common),
+        st.fixed_dictionaries({"set": assigns}, optional={"for": FORMULAS, **common}),
+        st.fixed_dictionaries({"redeal": _optional({"dealer": WORDS, "source": TEXTS})},
+                              optional=common),
+        st.fixed_dictionaries({"end_hand": st.just(True)}, optional=common),
+    ]
+    if depth > 0:
+        inner = _steps(depth - 1)
+        kinds.append(st.fixed_dictionaries({"if": FORMULAS, "then": inner},
+                                           optional={"else": inner, **common}))
+        kinds.append(st.fixed_dictionaries({"repeat": FORMULAS, "steps": inner},
+                                           optional={"while": FORMULAS, **common}))
+    return st.lists(st.one_of(kinds), min_size=0 if depth < 2 else 1, max_size=3)
+
+
+def _decide_extras(step: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    if step["choose"] == "suit":
+        return _optional({"suits": st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4,
+                                            unique=True)}).map(lambda d: {**step, **d})
+    if step["choose"] == "exchange":
+        return _optional({"exchange": _optional({
+            "draw_from": st.sampled_from(["stock", "turn_up", "widow"]),
+            "max": FORMULAS, "min": FORMULAS, "source": TEXTS})}).map(lambda d: {**step, **d})
+    return st.just(step)
+
+
+SCALARS = st.one_of(st.integers(-5, 50), st.booleans(), WORDS, TEXTS)
+
+TREES = st.fixed_dictionaries(
+    {
+        "spelbok": st.just(1),
+        "name": TEXTS,
+        "players": st.fixed_dictionaries({"min": st.integers(2, 4), "max": st.integers(4, 10)},
+                                         optional={"source": TEXTS}),
+        "deck": st.lists(st.fixed_dictionaries(
+            {"ranks": st.lists(st.sampled_from(["A", "K", "10", "2", "J"]), min_size=1,
+                               max_size=5)},
+            optional={"players": st.tuples(st.integers(2, 4), st.integers(4, 10)).map(list),
+                      "suits": st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4),
+                      "source": TEXTS}), min_size=1, max_size=2),
+        "hand": _steps(2),
+        "end": st.fixed_dictionaries({"when": FORMULAS, "winners": FORMULAS},
+                                     optional={"max_hands": st.integers(1, 500),
+                                               "source": TEXTS}),
+    },
+    optional={
+        "about": TEXTS,
+        "extends": TEXTS,
+        "sources": st.dictionaries(WORDS, TEXTS, max_size=2),
+        "options": st.dictionaries(NAMES, st.fixed_dictionaries(
+            {"values": st.lists(SCALARS, min_size=1, max_size=3)},
+            optional={"about": TEXTS, "source": TEXTS}), max_size=2),
+        "ranking": _optional({
+            "ranks": st.lists(st.sampled_from(["A", "K", "10", "2"]), min_size=1, max_size=4),
+            "top_trumps": st.lists(st.sampled_from(["JC", "J♠", "10H", "J@trump"]), max_size=3),
+            "top_trumps_follow": WORDS,
+            "cut_ranks": st.lists(st.sampled_from(["A", "3"]), min_size=1, max_size=2),
+            "source": TEXTS}),
+        "variables": _optional({
+            scope: st.dictionaries(NAMES, SCALARS, max_size=2)
+            for scope in ("player", "hand_player", "hand", "match")
+        } | {"source": TEXTS}),
+        "dealer": _optional({"first": st.one_of(st.integers(0, 3), WORDS),
+                             "rotate": WORDS, "skip_out": st.booleans(), "source": TEXTS}),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TREES)
+def test_generated_trees_roundtrip(tree: dict[str, Any]) -> None:
+    canonical = normalize(tree)
+    text = to_dsl(canonical)
+    try:
+        back = normalize(parse_dsl(text, "gen.spel")[0])
+    except SpecError as exc:  # pragma: no cover - shows the text on failure
+        raise AssertionError(f"{exc}\n{text}") from exc
+    assert back == canonical, text
+
+
+# ------------------------------------------------------------------ surface details
+
+HEAD = 'spelbok 1\ngame "X"\n'
+
+
+def test_comments_blank_lines_and_continued_formulas() -> None:
+    text = HEAD + (
+        "# a comment line\n"
+        "players 2 to 4   # a trailing comment\n"
+        "\n"
+        "each hand:\n"
+        "    # comment inside a block\n"
+        "\n"
+        "    deal 5 cards — source \"en: Deal\"\n"
+        "    set score = max(0,          # never below zero\n"
+        "                    score - 5)\n"
+        "the match ends when true\n"
+        "    the winners are the players where true\n"
+    )
+    tree, pos = parse_dsl(text, "c.spel")
+    assert tree["hand"][0] == {"deal": {"size": 5}, "source": "en: Deal"}
+    assert tree["hand"][1] == {"set": {"score": "max(0, score - 5)"}}
+    assert pos[("hand", 1, "set", "score")] == ("c.spel", 10, 17)
+
+
+def test_card_notation_and_aliases() -> None:
+    text = HEAD + (
+        "deck: a k 10 t of ♣ s\n"
+        "top trumps: J♣ js 10♥ J@trump\n"
+        "based on \"knektpass\"\n"
+    )
+    tree, _ = parse_dsl(text, "c.spel")
+    assert tree["deck"] == [{"ranks": ["A", "K", "10", "10"], "suits": ["C", "S"]}]
+    assert tree["ranking"]["top_trumps"] == ["JC", "JS", "10H", "J@trump"]
+    assert tree["extends"] == "knektpass"
+
+
+def test_long_texts_join_with_spaces() -> None:
+    text = HEAD + 'about\n    "one"\n    "two  three"\nsource en:\n    "a"\n    "b"\n'
+    tree, _ = parse_dsl(text, "t.spel")
+    assert tree["about"] == "one two  three"
+    assert tree["sources"] == {"en": "a b"}
+
+
+def test_parser_is_built_lazily() -> None:
+    code = "import spelbok.dsl as d; assert d._parser.cache_info().currsize == 0; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"
+
+
+def test_size_limit() -> None:
+    with pytest.raises(SpecError, match="too large"):
+        parse_dsl(HEAD + "# " + "x" * (1024 * 1024) + "\n", "big.spel")
+
+
+# ------------------------------------------------------------------ errors
+
+BAD: list[tuple[str, str, int, int, str, str | None]] = [
+    # (name, text, line, col, message fragment, did-you-mean)
+    ("unknown step", HEAD + "each hand:\n    deel 5 cards\n", 4, 5, "unknown word 'deel'", "deal"),
+    ("unknown rule", HEAD + "playres 2 to 4\n", 3, 1, "unknown word 'playres'", "players"),
+    ("unknown trick rule", HEAD + "each hand:\n    play tricks\n        must folow suit\n",
+     5, 14, "expected 'follow' or 'head' after 'must'", "follow"),
+    ("missing colon", HEAD + "option jack_suit trump or printed\n", 3, 18,
+     "expected ':' after 'option jack_suit'", None),
+    ("bad card", HEAD + "top trumps: J♣ X♠\n", 3, 16,
+     "'X' is not a card (a card is a rank 2-10, J, Q, K or A followed by a suit", None),
+    ("bad rank", HEAD + "ranks from high to low: A K 1\n", 3, 29,
+     "expected a card rank like A, K, 10 or the end of the line after 'ranks from high to low:"
+     " A K'", None),
+    ("bad suit", HEAD + "deck: A K of ♣ X\n", 3, 16, "'X' is not a suit", None),
+    ("unclosed string", HEAD + 'about "Swedish game\n', 3, 7, "unclosed quoted text", None),
+    ("bad indentation", HEAD + "each hand:\n    deal 5 cards\n  turn up a card\n", 5, 3,
+     "bad indentation: this line is indented by 2 spaces", None),
+    ("unexpected indentation", HEAD + "players 2 to 4\n      deck: A K\n", 4, 7,
+     "indented too far", None),
+    ("missing block", HEAD + "each hand:\ndeal 5 cards\n", 4, 1,
+     "expected an indented block of lines after 'each hand:'", None),
+    ("formula syntax", HEAD + "each hand:\n    if count(plays) == = 0:\n        end the hand\n",
+     4, 24, "unexpected '=': expected a formula after 'if count(plays) =='", None),
+    ("formula in a trick rule", HEAD + "each hand:\n    play tricks\n"
+     "        a void player must trump if void_rule != \n", 5, 49,
+     "the line ends too early: expected a formula", None),
+    ("unclosed parenthesis", HEAD + "each hand:\n    if count(plays == 0\n        end the hand\n",
+     5, 9, "the '(' on line 4, column 13, is never closed", None),
+    ("empty file", "  \n# only a comment\n", 1, 1, "the spec is empty", None),
+    ("stray text", HEAD + "each hand:\n    deal 5 cards in packets of 2 then 3 banana\n", 4, 41,
+     "unknown word 'banana': expected ',', 'then', 'to' or the end of the line", None),
+    ("wrong number", HEAD + "players two to ten\n", 3, 9,
+     "unexpected 'two': expected a whole number after 'players'", None),
+    ("decimal number", HEAD + "players 2 to 4.5\n", 3, 15, "unexpected '.5'", None),
+    ("ends too early", HEAD + "each hand:\n", 4, 1, "the spec ends too early", None),
+    ("first line indented", "  spelbok 1\n", 1, 1, "the first line must start at column 1", None),
+    ("bad escape", HEAD + 'about "a \\q b"\n', 3, 10, "unknown escape '\\q'", None),
+    ("given twice", HEAD + 'game "Y"\n', 3, 6, "the game's name is given twice (first given on"
+     " line 2)", None),
+    ("two sources", HEAD + 'players 2 to 4 source "a"\n    source "b"\n', 4, 12,
+     "the source of this rule is given twice", None),
+    ("abstain words differ", HEAD + "each hand:\n    play tricks\n        a player may knock if true\n"
+     "        a player may not wait when due to lead\n", 6, 26, "use one word", None),
+    ("negative rule with condition", HEAD + "each hand:\n    play tricks\n"
+     "        need not follow suit if x\n", 5, 30, "must be written positively", None),
+    ("misplaced part source", HEAD + "each hand:\n    end the hand\n"
+     '        source of the deal "x"\n', 5, 23, "belongs under a rule that has a deal", None),
+]
+
+
+@pytest.mark.parametrize("case", BAD, ids=[c[0] for c in BAD])
+def test_bad_dsl(case: tuple[str, str, int, int, str, str | None]) -> None:
+    _, text, line, col, fragment, hint = case
+    with pytest.raises(SpecError) as info:
+        parse_dsl(text, "bad.spel")
+    err = info.value
+    assert (err.path, err.line, err.col) == ("bad.spel", line, col), str(err)
+    assert fragment in err.message, str(err)
+    assert err.hint == hint, str(err)
+    assert "Traceback" not in str(err) and "Token(" not in str(err)
+
+
+def test_every_error_names_what_was_expected() -> None:
+    """Chop the Knektpass twin at many points: each failure is a located, readable error."""
+    text = KNEKTPASS_SPEL.read_text(encoding="utf-8")
+    cuts = sorted({m.start() for m in re.finditer(r"\s\S", text)})[::37]
+    for cut in cuts:
+        broken = text[:cut] + " ¤" + text[cut:]
+        try:
+            parse_dsl(broken, "cut.spel")
+        except SpecError as err:
+            assert err.line is not None and err.col is not None
+            assert "expected" in err.message or "unclosed" in err.message, str(err)
+            assert "__" not in err.message and "_NL" not in err.message, str(err)
+
+
+# ------------------------------------------------------------------ the reference
+
+
+def test_docs_examples_parse() -> None:
+    """Every complete spec (a block starting with 'spelbok 1') in docs/dsl.md parses."""
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = re.findall(r"```spel\n(.*?)```", text, flags=re.S)
+    complete = [b for b in blocks if b.startswith("spelbok 1")]
+    assert complete
+    for block in complete:
+        tree, _ = parse_dsl(block, "docs.spel")
+        assert normalize(tree)["name"]
