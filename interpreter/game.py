@@ -20,7 +20,13 @@ from .state import State
 class Game:
     """The rules of one game at one player count, ready to start matches."""
 
-    def __init__(self, doc: Any, players: int, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        doc: Any,
+        players: int,
+        options: dict[str, Any] | None = None,
+        max_hands: int | None = None,
+    ) -> None:
         from .compiler import Compiler
 
         self.doc = doc
@@ -36,6 +42,9 @@ class Game:
         compiler = Compiler(self.tree, players, self.option_overrides, doc.locate)
         self.options = compiler.options
         self.program: Program = compiler.compile()
+        if max_hands is not None:
+            # a tighter safety bound, e.g. for quick conformance runs
+            self.program.max_hands = min(self.program.max_hands, int(max_hands))
 
     @property
     def deck(self) -> list[str]:
@@ -127,17 +136,21 @@ def load(
     spec: str | os.PathLike[str],
     players: int | None = None,
     options: dict[str, Any] | None = None,
+    max_hands: int | None = None,
 ) -> Game:
     """Load a spec (path, shipped name like ``"knektpass"``, or spec text) and compile it.
 
-    ``players`` defaults to the spec's minimum.  Raises SpecError on a bad spec.
+    ``players`` defaults to the spec's minimum; ``options`` picks readings
+    (``{"void_rule": "any"}``); ``max_hands`` tightens the spec's bound on
+    match length.  Raises SpecError on a bad spec.
 
     >>> load("knektpass", players=4).deck[:3]
     ['2C', '3C', '4C']
     """
+    from .checks import check_structure
     from .loader import read_spec
 
-    doc = read_spec(spec)
+    doc = check_structure(read_spec(spec))
     if players is None:
         players = int(doc.tree["players"]["min"])
-    return Game(doc, players, options)
+    return Game(doc, players, options, max_hands=max_hands)

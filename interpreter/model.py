@@ -342,6 +342,7 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     end_out: Tree = {
         "when": formula_text(end.get("when", "false")),
         "winners": formula_text(end.get("winners", "false")),
+        "score": formula_text(end.get("score", "0")),
     }
     if "max_hands" in end and end["max_hands"] is not None:
         end_out["max_hands"] = int(end["max_hands"])

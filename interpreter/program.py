@@ -109,6 +109,11 @@ class Program:
         st.trick_order = []
         st.trick_pos = 0
         st.led = -1
+        st.tricks_left = 0
+        st.best_key = 0
+        st.best_seat = -1
+        st.best_led = 0
+        st.best_trumped = False
         st.trick_no = 0
         st.broken = False
         st.participants = 0

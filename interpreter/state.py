@@ -33,6 +33,9 @@ _COPY_LISTS = (
 )
 
 
+_NOT_COMPARED = frozenset(("game", "rec", "start", "hist", "stacked", "tables"))
+
+
 class State:
     """One match of a game: whose turn it is, what they may do, and the result.
 
@@ -302,12 +305,20 @@ class State:
 
         return to_dict(self)
 
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(
+            getattr(self, name, None) for name in State.__slots__ if name not in _NOT_COMPARED
+        )
+
     def __eq__(self, other: object) -> bool:
+        """Equal when every field of the match and the action history agree."""
         if not isinstance(other, State):
             return NotImplemented
-        from .snapshot import to_dict
-
-        return to_dict(self) == to_dict(other)
+        if self.game is not other.game and self.game.name != other.game.name:
+            return False
+        if self._key() != other._key():
+            return False
+        return self.hist is other.hist or self.actions == other.actions
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -1,0 +1,51 @@
+"""Validate a spec: schema, then structural checks, then compiling it.
+
+>>> validate("knektpass")
+[]
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .errors import SpecError, SpecErrors
+
+
+def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
+    """The player counts whose compilation covers every deck entry."""
+    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
+    for entry in tree.get("deck", []):
+        counts.add(int(entry["players"][0]))
+    return sorted(counts)
+
+
+def validate(source: str | os.PathLike[str]) -> list[SpecError]:
+    """Every problem found in a spec, located; an empty list means valid."""
+    from .checks import structural_checks
+    from .game import Game
+    from .loader import read_spec
+
+    try:
+        doc = read_spec(source)
+    except SpecErrors as e:
+        return list(e.errors)
+    except SpecError as e:
+        return [e]
+    errors = list(structural_checks(doc))
+    if errors:
+        return errors
+    seen: set[str] = set()
+    for n in player_counts_to_compile(doc.tree):
+        try:
+            Game(doc, n)
+        except SpecErrors as e:
+            for err in e.errors:
+                if str(err) not in seen:
+                    seen.add(str(err))
+                    errors.append(err)
+        except SpecError as err:
+            if str(err) not in seen:
+                seen.add(str(err))
+                errors.append(err)
+    return errors
