@@ -32,13 +32,15 @@ from typing import Any
 from .cards import SUIT_INDEX, SUITS, normalize_rank
 from .errors import SpecError, did_you_mean
 
-__all__ = ["parse_dsl", "Positions", "MAX_BYTES"]
+__all__ = ["parse_dsl", "Positions", "MAX_BYTES", "MAX_DEPTH"]
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
 
 #: Largest DSL text accepted (characters of UTF-8 text, checked as bytes).
 MAX_BYTES = 1024 * 1024
+#: Deepest indentation (blocks within blocks) accepted.
+MAX_DEPTH = 64
 
 # Formula-valued fields whose YAML form is naturally a number: a formula that is
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
@@ -115,6 +117,13 @@ class _Lines:
 
             if width > levels[-1]:
                 levels.append(width)
+                if len(levels) > MAX_DEPTH:
+                    raise SpecError(
+                        f"the spec is nested too deeply (more than {MAX_DEPTH} indented levels)",
+                        None,
+                        line,
+                        col,
+                    )
                 yield make("_INDENT")
                 continue
             if width not in levels:
@@ -283,10 +292,14 @@ _WORD_AT = re.compile(r"[^\s,:()#\"']+|\S")
 
 
 def _translate(exc: Exception, text: str, path: str, lines_pp: _Lines) -> SpecError:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     lines = text.split("\n")
-    if isinstance(exc, UnexpectedToken):
+    if isinstance(exc, UnexpectedEOF):  # not raised by LALR, handled all the same
+        line, col = len(lines), len(lines[-1]) + 1
+        kind, value = "$END", ""
+        expected = {getattr(e, "name", str(e)) for e in exc.expected or ()}
+    elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         kind = tok.type
         if kind == "$END":
@@ -395,6 +408,13 @@ class _Builder:
     def mark(self, path: tuple[Any, ...], node: Any) -> None:
         line, col = self.where(node)
         self.pos[path] = (self.path, line, col)
+
+    def mark_items(self, path: tuple[Any, ...], nodes: list[Any]) -> None:
+        """Positions of a list (at its first item) and of each item."""
+        if nodes:
+            self.mark(path, nodes[0])
+        for i, node in enumerate(nodes):
+            self.mark((*path, i), node)
 
     def put(self, container: dict[str, Any], path: tuple[Any, ...], value: Any, node: Any,
             what: str) -> None:
@@ -605,29 +625,34 @@ class _Builder:
         self.mark(path, st)
         if ints:
             entry["players"] = [int(ints[0]), int(ints[-1])]
-            self.mark((*path, "players"), ints[0])
+            self.mark_items((*path, "players"), [ints[0], ints[-1]])
         ranks = [c for c in st.children if _is(c, "rank")]
         entry["ranks"] = self.ranks(ranks)
-        self.mark((*path, "ranks"), ranks[0])
+        self.mark_items((*path, "ranks"), ranks)
         for c in st.children:
             if _is(c, "deck_suits"):
                 entry["suits"] = [self.suit(s) for s in c.children]
-                self.mark((*path, "suits"), c)
+                self.mark_items((*path, "suits"), c.children)
         self.citation(st, entry, path)
 
-    def _ranking(self, st: Any, key: str, value: Any) -> None:
+    def _ranking(self, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
         ranking = self.section("ranking", st)
         self.put(ranking, ("ranking", key), value, st, f"the ranking's '{key}'")
+        if items:
+            self.mark_items(("ranking", key), items)
         self.citation(st, ranking, ("ranking",))
 
     def s_ranks(self, st: Any) -> None:
-        self._ranking(st, "ranks", self.ranks([c for c in st.children if _is(c, "rank")]))
+        items = [c for c in st.children if _is(c, "rank")]
+        self._ranking(st, "ranks", self.ranks(items), items)
 
     def s_cut_ranks(self, st: Any) -> None:
-        self._ranking(st, "cut_ranks", self.ranks([c for c in st.children if _is(c, "rank")]))
+        items = [c for c in st.children if _is(c, "rank")]
+        self._ranking(st, "cut_ranks", self.ranks(items), items)
 
     def s_top_trumps(self, st: Any) -> None:
-        self._ranking(st, "top_trumps", [self.card(c) for c in st.children if _is(c, "card")])
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "top_trumps", [self.card(c) for c in items], items)
 
     def s_top_follow(self, st: Any) -> None:
         what = st.children[0]
@@ -755,7 +780,7 @@ class _Builder:
         for c in st.children[1:]:
             if _is(c, "packets"):
                 deal["packets"] = [int(t) for t in c.children]
-                self.mark((*path, "deal", "packets"), c)
+                self.mark_items((*path, "deal", "packets"), c.children)
             elif _is(c, "deal_to"):
                 f = c.children[0]
                 deal["to"] = self.formula(f)
@@ -821,7 +846,7 @@ class _Builder:
             step["choose"] = "suit"
             if choice.children:
                 step["suits"] = [self.suit(s) for s in choice.children]
-                self.mark((*path, "suits"), choice.children[0])
+                self.mark_items((*path, "suits"), choice.children)
         elif choice.data == "choose_exchange":
             step["choose"] = "exchange"
             zone = choice.children[0]
@@ -1081,10 +1106,15 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
         raise _translate(exc, text, path, parser.options.postlex) from None
     except SpecError as exc:
         raise exc.located(path) from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise SpecError("the spec is nested too deeply", path) from None
     except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
         raise SpecError(str(exc.orig_exc), path) from None
     builder = _Builder(text, path)
-    builder.build(root)
+    try:
+        builder.build(root)
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise SpecError("the spec is nested too deeply", path) from None
     return builder.tree, builder.pos
 
 

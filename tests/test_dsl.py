@@ -396,6 +396,37 @@ def test_parser_is_built_lazily() -> None:
     assert out.stdout.strip() == "ok"
 
 
+def test_every_node_has_a_position() -> None:
+    tree, pos = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "k.spel")
+
+    def walk(value: Any, path: tuple[Any, ...]) -> None:
+        assert path in pos, path
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, (*path, i))
+
+    walk(tree, ())
+    assert pos[("ranking", "top_trumps", 2)][1:] == (71, 36)  # J♥ in "top trumps …: J♣ J♠ J♥"
+
+
+def test_windows_line_ends_and_tabs() -> None:
+    text = HEAD.replace("\n", "\r\n") + "each hand:\r\n\tdeal 5 cards\r\n\tend the hand\r\n"
+    tree, pos = parse_dsl(text, "w.spel")
+    assert tree["hand"] == [{"deal": {"size": 5}}, {"end_hand": True}]
+    assert pos[("hand", 1)] == ("w.spel", 5, 2)
+
+
+def test_depth_limit() -> None:
+    text = HEAD + "each hand:\n" + "".join(
+        "    " * (i + 1) + "if true:\n" for i in range(70)
+    ) + "    " * 71 + "end the hand\n"
+    with pytest.raises(SpecError, match="nested too deeply"):
+        parse_dsl(text, "deep.spel")
+
+
 def test_size_limit() -> None:
     with pytest.raises(SpecError, match="too large"):
         parse_dsl(HEAD + "# " + "x" * (1024 * 1024) + "\n", "big.spel")
