@@ -342,8 +342,9 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     end_out: Tree = {
         "when": formula_text(end.get("when", "false")),
         "winners": formula_text(end.get("winners", "false")),
-        "score": formula_text(end.get("score", "0")),
     }
+    if "score" in end and end["score"] is not None:
+        end_out["score"] = formula_text(end["score"])
     if "max_hands" in end and end["max_hands"] is not None:
         end_out["max_hands"] = int(end["max_hands"])
     out["end"] = _with_source(end_out, end)
