@@ -147,3 +147,40 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         new_discards |= m
     c.discards = new_discards
     return c
+
+
+class Observation:
+    """Everything a bot may use to decide: the seat's view, the legal actions,
+    the rules, and sampling of hidden cards consistent with the view.
+
+    The real state is kept private: a bot reads :attr:`view` and calls
+    :meth:`sample`, which re-deals every card the seat cannot see.
+    """
+
+    __slots__ = ("seat", "game", "legal", "_state", "_view")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        self.game = state.game
+        self.legal = state.legal_actions() if state.current_player == seat else []
+        self._state = state
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self._state, self.seat)
+        return self._view
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state consistent with what this seat has seen (hidden cards re-dealt)."""
+        return determinize(self._state, self.seat, rng)
+
+
+def observe(state: State, seat: int | None = None) -> Observation:
+    """The observation of ``seat`` (default: the player to act)."""
+    if seat is None:
+        seat = state.current_player
+        if seat is None:
+            raise ValueError("the match is over: nobody to observe for")
+    return Observation(state, seat)
