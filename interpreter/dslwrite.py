@@ -13,6 +13,7 @@ printed exactly as stored.  A raw (not yet normalized) tree prints too.
 >>> print(text)
 spelbok 1
 game "Mini"
+<BLANKLINE>
 players 2 to 4
 <BLANKLINE>
 deck for 2 to 4 players: A K Q
@@ -217,6 +218,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     players = tree.get("players")
     if players:
         _check(players, ("min", "max", "source"), "in 'players'")
+        out.blank()
         out.add(0, f"players {players['min']} to {players['max']}")
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
