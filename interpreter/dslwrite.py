@@ -385,7 +385,7 @@ def _end(out: _Out, end: Mapping[str, Any]) -> None:
     out.add(0, "the match ends" + (f" when {_f(end['when'])}" if "when" in end else ""))
     if "winners" in end:
         out.add(1, f"the winners are the players where {_f(end['winners'])}")
-    if "score" in end and _f(end["score"]) != "0":
+    if end.get("score") is not None:  # optional: absent and "0" differ in the model
         out.add(1, f"the score of each player is {_f(end['score'])}")
     if end.get("max_hands") is not None:
         out.add(1, f"at most {int(end['max_hands'])} hands")

@@ -177,6 +177,7 @@ TOP_LEVEL: list[dict[str, Any]] = [
     {"dealer": {"first": "first_rule", "source": "only"}},
     {"end": {"when": "any(score <= 0)", "winners": "score == min(score)", "max_hands": 7,
              "source": "en"}},
+    {"end": {"when": "false", "winners": "true", "score": "0"}},
 ]
 
 
@@ -309,7 +310,7 @@ TREES = st.fixed_dictionaries(
         "hand": _steps(2),
         "end": st.fixed_dictionaries({"when": FORMULAS, "winners": FORMULAS},
                                      optional={"max_hands": st.integers(1, 500),
-                                               "source": TEXTS}),
+                                               "score": FORMULAS, "source": TEXTS}),
     },
     optional={
         "about": TEXTS,
