@@ -268,6 +268,9 @@ class Compiler:
         prog.global_init = global_init
         prog.global_hand_slots = hand_slots
         prog.cut_power = tuple(cut_power)
+        prog.pvar_names = list(pvars)
+        prog.gvar_names = list(gvars)
+        prog.options = dict(self.options)
 
         dealer = t.get("dealer", {})
         first = dealer.get("first", "cut_low")

@@ -25,11 +25,9 @@ def _names(mask: int) -> list[str]:
 def public_vars(st: State) -> dict[str, Any]:
     prog = st.game.program
     out: dict[str, Any] = {}
-    comp_p = getattr(prog, "pvar_names", None) or []
-    for name, row in zip(comp_p, st.pv_rows, strict=False):
+    for name, row in zip(prog.pvar_names, st.pv_rows, strict=True):
         out[name] = list(row)
-    comp_g = getattr(prog, "gvar_names", None) or []
-    for name, value in zip(comp_g, st.gv, strict=False):
+    for name, value in zip(prog.gvar_names, st.gv, strict=True):
         out[name] = value
     return out
 

@@ -34,6 +34,9 @@ class Program:
     player_init: list[Any] = field(default_factory=list)  # initial values of per-player vars
     player_hand_rows: list[int] = field(default_factory=list)  # rows reset each hand
     global_init: list[Any] = field(default_factory=list)
+    pvar_names: list[str] = field(default_factory=list)  # per-player rows, in pv_rows order
+    gvar_names: list[str] = field(default_factory=list)  # hand/match slots, in gv order
+    options: dict[str, Any] = field(default_factory=dict)
     global_hand_slots: list[int] = field(default_factory=list)
     first_dealer: str | int = "random"
     cut_power: tuple[int, ...] = ()
