@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 import spelbok
 from spelbok.cards import card_id, names
 from spelbok.errors import IllegalActionError

@@ -6,10 +6,9 @@ import json
 import random
 
 import pytest
+import spelbok
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import spelbok
 from spelbok.actions import parse_action
 from spelbok.cards import cards_in, names
 from spelbok.conformance import check_cards, check_game, check_view
