@@ -27,6 +27,7 @@ class Action:
     kind: int
     verb: str
     value: int
+    _text: str | None
 
     def __init__(self, kind: int, verb: str = "", value: int = 0) -> None:
         object.__setattr__(self, "kind", kind)

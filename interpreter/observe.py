@@ -108,8 +108,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         ok = True
         for p in order:
             bad = forbidden[p] if use_voids else 0
-            picked = []
-            rest = []
+            picked: list[int] = []
+            rest: list[int] = []
             for card in remaining:
                 if len(picked) < need[p] and not (bad >> card) & 1:
                     picked.append(card)

@@ -76,9 +76,10 @@ def build_tables(
         if t != NO_TRUMP:
             k = len(top_trumps)
             for i, entry in enumerate(top_trumps):
-                c = resolve_top_trump(entry, t)
-                if c is None or not (deck_mask >> c) & 1:
+                found = resolve_top_trump(entry, t)
+                if found is None or not (deck_mask >> found) & 1:
                     continue
+                c = found
                 top_mask |= 1 << c
                 is_trump[c] = True
                 power[c] = 200 + (k - i)

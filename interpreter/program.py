@@ -77,7 +77,7 @@ class Program:
         if isinstance(first, int):
             return first % st.n
         if first == "random":
-            d = st.random().randrange(st.n)
+            d = st.next_rng().randrange(st.n)
             st.event("first_dealer", dealer=d, how="random")
             return d
         # cut: everyone draws a card; lowest (or highest) deals, ties cut again
@@ -86,7 +86,7 @@ class Program:
         contenders = list(range(st.n))
         while True:
             cards = self.deck[:]
-            st.random().shuffle(cards)
+            st.next_rng().shuffle(cards)
             drawn = {p: cards[i] for i, p in enumerate(contenders)}
             best = min(sign * power[c] for c in drawn.values())
             st.event("cut", cards=[[p, CARD_NAMES[c]] for p, c in drawn.items()])
@@ -132,7 +132,7 @@ class Program:
             st.stacked = None
         else:
             stock = self.deck[:]
-            st.random().shuffle(stock)
+            st.next_rng().shuffle(stock)
         st.stock = stock
         st.pc = 0
         st.event("hand", number=st.hand_number, dealer=st.dealer)

@@ -258,7 +258,7 @@ class State:
             data["event"] = kind
             self.rec.append(data)
 
-    def random(self) -> random.Random:
+    def next_rng(self) -> random.Random:
         """The generator for the next random event of the match."""
         from .rng import derive
 
