@@ -1,0 +1,119 @@
+"""Throughput of random playouts through the public API (run by hand, not in CI).
+
+    python bench/bench.py            # all cases, ~1 minute
+    python bench/bench.py --quick    # fewer matches
+
+Prints, per case: spec load time, matches/s, decisions/s (every action a
+player takes, forced ones included) and peak memory (tracemalloc), then the
+cost of clone() and determinize() on a mid-hand state, and the wall time of
+`import spelbok` and `spelbok validate` in fresh processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import spelbok
+
+ROOT = Path(__file__).resolve().parent.parent
+KO = ROOT / "specs" / "knockout-whist.yaml"
+
+
+def playouts(game: spelbok.Game, seconds: float, single_deal: bool) -> tuple[int, int, float]:
+    rng = random.Random(1)
+    matches = decisions = 0
+    t0 = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - t0 < seconds:
+        state = game.new_state(seed=seed)
+        seed += 1
+        legal = state.legal_actions
+        apply = state.apply
+        choice = rng.choice
+        while not state.is_terminal:
+            apply(choice(legal()))
+            decisions += 1
+            if single_deal and state.hands_played:
+                break
+        matches += 1
+    return matches, decisions, time.perf_counter() - t0
+
+
+def case(label: str, spec: str | Path, players: int, seconds: float, single_deal: bool = False,
+         max_hands: int | None = None) -> None:
+    t0 = time.perf_counter()
+    game = spelbok.load(spec, players=players, max_hands=max_hands)
+    load_ms = (time.perf_counter() - t0) * 1000
+    tracemalloc.start()
+    m, d, dt = playouts(game, seconds, single_deal)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"{label:<38} load {load_ms:6.1f} ms  {m / dt:9.1f} matches/s  "
+          f"{d / dt / 1000:7.1f} k decisions/s  peak {peak / 1e6:5.2f} MB")
+
+
+def mid_hand(game: spelbok.Game) -> spelbok.State:
+    rng = random.Random(3)
+    s = game.new_state(seed=3)
+    while not (s.trick and s.current_player is not None):
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def micro(game: spelbok.Game, label: str) -> None:
+    s = mid_hand(game)
+    n = 20000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        s.clone()
+    clone_us = (time.perf_counter() - t0) / n * 1e6
+    rng = random.Random(0)
+    seat = s.current_player or 0
+    t0 = time.perf_counter()
+    for _ in range(2000):
+        s.determinize(seat, rng)
+    det_us = (time.perf_counter() - t0) / 2000 * 1e6
+    print(f"{label:<38} clone() {clone_us:6.2f} µs   determinize() {det_us:7.1f} µs")
+
+
+def wall(cmd: list[str], repeat: int = 5) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    secs = 1.5 if args.quick else 5.0
+    print(f"python {sys.version.split()[0]}, {secs:.1f} s per case, uniform random legal actions")
+    case("Knektpass 2p, single deals", "knektpass", 2, secs, single_deal=True)
+    case("Knektpass 2p, whole matches", "knektpass", 2, secs)
+    case("Knektpass 4p, single deals", "knektpass", 4, secs, single_deal=True)
+    case("Knektpass 4p, whole matches", "knektpass", 4, secs)
+    if KO.exists():
+        case("Knock-out Whist 4p, whole matches", KO, 4, secs)
+        case("Knock-out Whist 7p, whole matches", KO, 7, secs)
+    micro(spelbok.load("knektpass", players=4), "Knektpass 4p mid-hand")
+    if KO.exists():
+        micro(spelbok.load(KO, players=4), "Knock-out Whist 4p mid-hand")
+    imp = wall([sys.executable, "-c", "import spelbok"])
+    print(f"import spelbok                          {imp:.3f} s wall (best of 5, includes interpreter start)")
+    base = wall([sys.executable, "-c", "pass"])
+    print(f"python -c pass                          {base:.3f} s wall (interpreter start alone)")
+    val = wall([sys.executable, "-m", "spelbok.cli.main", "validate", str(ROOT / "specs" / "knektpass.yaml")], 3)
+    print(f"spelbok validate specs/knektpass.yaml   {val:.3f} s wall (best of 3)")
+
+
+if __name__ == "__main__":
+    main()
