@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .actions import WORD, Action, parse_action
+from .actions import Action, parse_action
 from .cards import CARD_NAMES, SUIT_INDEX, parse_card
 from .errors import ActionError, SpecError, did_you_mean
 from .order import NO_TRUMP
