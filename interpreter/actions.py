@@ -19,51 +19,57 @@ from .errors import InvalidActionError
 CARD, WORD, SUIT, CARDS = 0, 1, 2, 3
 
 
-class Action:
-    """One player action.  Compare and hash by value; ``str()`` is its notation."""
+class Action(tuple):  # type: ignore[type-arg]
+    """One player action: an immutable ``(kind, verb, value)`` tuple; ``str()`` is its notation.
 
-    __slots__ = ("kind", "verb", "value", "_text")
+    Equal actions have equal notation.  An exchange of no cards is the bare
+    word (``exchange``), so text and action always map one to one.
+    """
 
-    kind: int
-    verb: str
-    value: int
-    _text: str | None
+    __slots__ = ()
 
-    def __init__(self, kind: int, verb: str = "", value: int = 0) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "verb", verb)
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "_text", None)
+    def __new__(cls, kind: int, verb: str = "", value: int = 0) -> Action:
+        if kind == CARDS and value == 0:
+            kind = WORD
+        return tuple.__new__(cls, (kind, verb, value))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Action is immutable")
+    @property
+    def kind(self) -> int:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def verb(self) -> str:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def value(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
 
     @property
     def card(self) -> int | None:
         """The card played, for a card action."""
-        return self.value if self.kind == CARD else None
+        return self[2] if self[0] == CARD else None
 
     @property
     def cards(self) -> list[int]:
         """The cards given away, for an exchange action (ascending ids)."""
-        return list(cards_in(self.value)) if self.kind == CARDS else []
+        return list(cards_in(self[2])) if self[0] == CARDS else []
 
     def __str__(self) -> str:
-        text = self._text
-        if text is None:
-            text = self._render()
-            object.__setattr__(self, "_text", text)
-        return text
+        if self[0] == CARD:
+            return CARD_NAMES[self[2]]
+        return self._render()
 
     def _render(self, symbols: bool = False) -> str:
-        if self.kind == CARD:
-            return card_symbol(self.value) if symbols else CARD_NAMES[self.value]
-        if self.kind == WORD:
-            return self.verb
-        if self.kind == SUIT:
-            return f"{self.verb} {SUITS[self.value]}"
-        names = [card_symbol(c) if symbols else CARD_NAMES[c] for c in _display_order(self.value)]
-        return " ".join([self.verb, *names])
+        kind, verb, value = self
+        if kind == CARD:
+            return card_symbol(value) if symbols else CARD_NAMES[value]
+        if kind == WORD:
+            return verb  # type: ignore[no-any-return]
+        if kind == SUIT:
+            return f"{verb} {SUITS[value]}"
+        names = [card_symbol(c) if symbols else CARD_NAMES[c] for c in _display_order(value)]
+        return " ".join([verb, *names])
 
     def pretty(self) -> str:
         """Notation with suit symbols (``J♣``)."""
@@ -72,20 +78,8 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        # Equal when the notation is: ``exchange`` read from text (a word) is the
-        # same action as an exchange of no cards.
-        if self is other:
-            return True
-        if not isinstance(other, Action):
-            return NotImplemented
-        return str(self) == str(other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    def __reduce__(self) -> tuple[type[Action], tuple[int, str, int]]:
-        return (Action, (self.kind, self.verb, self.value))
+    def __getnewargs__(self) -> tuple[int, str, int]:  # type: ignore[override]
+        return (self[0], self[1], self[2])
 
 
 def _display_order(mask: int) -> list[int]:

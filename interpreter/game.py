@@ -112,6 +112,7 @@ class Game:
         st.winner_seats = []
         st.current = None
         st.cand = 0
+        st.legal_cache = None
         st.rec = [] if record else None
         deck = start.get("deck")
         st.stacked = [parse_card(c) for c in deck] if deck else None  # type: ignore[misc]

@@ -77,6 +77,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     result is still consistent with every size and every seen card).
     """
     c = st.clone()
+    c.legal_cache = None  # hands change below
     n = st.n
     pool = 0
     need: list[int] = [0] * n

@@ -102,6 +102,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     st.start = dict(d["start"])
     st.stacked = None
     st.rec = None
+    st.legal_cache = None
     hist: tuple[Any, ...] | None = None
     for text in d["actions"]:
         hist = (hist, parse_action(text))

@@ -33,7 +33,7 @@ _COPY_LISTS = (
 )
 
 
-_NOT_COMPARED = frozenset(("game", "rec", "start", "hist", "stacked", "tables"))
+_NOT_COMPARED = frozenset(("game", "rec", "start", "hist", "stacked", "tables", "legal_cache"))
 
 
 class State:
@@ -49,6 +49,7 @@ class State:
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
+        "legal_cache",
     )
 
     game: Game
@@ -99,6 +100,7 @@ class State:
     stacked: list[int] | None
     history_tricks: list[Any]
     limit_reached: bool
+    legal_cache: list[Action] | None
 
     # -- queries ---------------------------------------------------------------
 
@@ -138,7 +140,9 @@ class State:
         """Every action the current player may take (empty when terminal)."""
         if self.current is None:
             return []
-        return self.game.program.code[self.pc].legal(self)
+        legal = self.game.program.code[self.pc].legal(self)
+        self.legal_cache = legal
+        return legal[:]
 
     def is_legal(self, action: Action | str) -> bool:
         try:
@@ -182,7 +186,14 @@ class State:
         >>> s = spelbok.load("knektpass", players=2).new_state(seed=3)
         >>> a = s.legal_actions()[0]; s.apply(a)
         """
-        a = action if action.__class__ is Action and self._fast_ok(action) else self._resolve(action)
+        cache = self.legal_cache
+        if cache is not None and action.__class__ is Action and action in cache:
+            a = action  # just listed by legal_actions(): no need to check again
+        elif action.__class__ is Action and self._fast_ok(action):
+            a = action
+        else:
+            a = self._resolve(action)
+        self.legal_cache = None
         seat = self.current
         assert seat is not None
         self.hist = (self.hist, a)

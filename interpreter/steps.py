@@ -10,7 +10,6 @@ False to wait for a decision; a waiting instruction also answers ``legal``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
@@ -263,16 +262,18 @@ class Decide(Instr):
         key = (hand, lo, hi)
         got = self._subsets.get(key)
         if got is None:
-            cards = list(cards_in(hand))
-            got = []
-            for k in range(lo, hi + 1):
-                for combo in combinations(cards, k):
-                    m = 0
-                    for c in combo:
-                        m |= 1 << c
-                    got.append(Action(CARDS, self.name, m))
-            if len(self._subsets) < 50_000:
-                self._subsets[key] = got
+            # every subset mask of the hand, then those of an allowed size (by size, then order)
+            masks = [0]
+            for c in cards_in(hand):
+                b = 1 << c
+                masks += [m | b for m in masks]
+            name = self.name
+            got = [_mk(Action, (WORD, name, 0))] if lo == 0 else []
+            got += [_mk(Action, (CARDS, name, masks[i]))
+                    for i in _subset_order(len(masks).bit_length() - 1, max(lo, 1), hi)]
+            if len(self._subsets) > 256:
+                self._subsets.clear()
+            self._subsets[key] = got
         return list(got)
 
     def check(self, st: State, a: Action) -> str | None:
@@ -284,9 +285,7 @@ class Decide(Instr):
             if a.kind == SUIT and a.verb == self.name and a in self.suit_actions:
                 return None
             return f"name a suit: {_or_list([str(w) for w in self.suit_actions])}"
-        if a.kind == WORD and a.verb == self.name:
-            a = Action(CARDS, self.name, 0)
-        if a.kind != CARDS or a.verb != self.name:
+        if a.verb != self.name or a.kind not in (CARDS, WORD):
             return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
         seat = st.current
         assert seat is not None
@@ -522,6 +521,20 @@ class TrickPlay(Instr):
 
 def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_in(mask)]
+
+
+_mk = tuple.__new__
+_ORDER: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _subset_order(n: int, lo: int, hi: int) -> list[int]:
+    """Indexes of the subsets of ``n`` items with ``lo..hi`` members, smallest first."""
+    key = (n, lo, hi)
+    got = _ORDER.get(key)
+    if got is None:
+        got = [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
+        _ORDER[key] = got
+    return got
 
 
 def _or_list(items: list[str]) -> str:
