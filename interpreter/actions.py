@@ -19,7 +19,7 @@ from .errors import InvalidActionError
 CARD, WORD, SUIT, CARDS = 0, 1, 2, 3
 
 
-class Action(tuple):  # type: ignore[type-arg]
+class Action(tuple):
     """One player action: an immutable ``(kind, verb, value)`` tuple; ``str()`` is its notation.
 
     Equal actions have equal notation.  An exchange of no cards is the bare
@@ -35,15 +35,15 @@ class Action(tuple):  # type: ignore[type-arg]
 
     @property
     def kind(self) -> int:
-        return self[0]  # type: ignore[no-any-return]
+        return self[0]
 
     @property
     def verb(self) -> str:
-        return self[1]  # type: ignore[no-any-return]
+        return self[1]
 
     @property
     def value(self) -> int:
-        return self[2]  # type: ignore[no-any-return]
+        return self[2]
 
     @property
     def card(self) -> int | None:
@@ -65,7 +65,7 @@ class Action(tuple):  # type: ignore[type-arg]
         if kind == CARD:
             return card_symbol(value) if symbols else CARD_NAMES[value]
         if kind == WORD:
-            return verb  # type: ignore[no-any-return]
+            return verb
         if kind == SUIT:
             return f"{verb} {SUITS[value]}"
         names = [card_symbol(c) if symbols else CARD_NAMES[c] for c in _display_order(value)]
@@ -78,7 +78,7 @@ class Action(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
-    def __getnewargs__(self) -> tuple[int, str, int]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[int, str, int]:
         return (self[0], self[1], self[2])
 
 
