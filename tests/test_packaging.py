@@ -1,0 +1,55 @@
+"""The built wheel carries its specs, grammars and schemas, read via importlib.resources."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = r"""
+import json, sys
+import spelbok
+from importlib import resources
+assert spelbok.__file__.startswith(sys.argv[1]), spelbok.__file__
+from spelbok.loader import load_schema
+from spelbok.dsl import parse_dsl
+schema = load_schema()
+assert schema["$schema"].endswith("2020-12/schema"), schema["$schema"]
+game = spelbok.load("knektpass", players=2)          # shipped YAML by name
+text = (resources.files("spelbok.specs") / "knektpass.spel").read_text("utf-8")
+tree, _ = parse_dsl(text, "knektpass.spel")          # shipped DSL + grammars
+assert (resources.files("spelbok.grammar") / "formula.lark").is_file()
+state = game.new_state(seed=1)
+while not state.is_terminal:
+    state.apply(state.legal_actions()[0])
+print(json.dumps({"winners": state.winners, "name": tree["name"]}))
+"""
+
+
+def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+         "-q", "-w", str(wheels)],
+        check=True, cwd=tmp_path, capture_output=True,
+    )
+    (wheel,) = wheels.glob("spelbok-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for must in ("spelbok/spec.schema.json", "spelbok/grammar/spec.lark",
+                 "spelbok/grammar/formula.lark", "spelbok/specs/knektpass.yaml",
+                 "spelbok/specs/knektpass.spel", "spelbok/cli/main.py"):
+        assert must in names, must
+    assert not any(n.startswith(("interpreter/", "cli/")) for n in names)
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run([sys.executable, "-c", PROBE, str(site)], cwd=tmp_path, env=env,
+                         check=True, capture_output=True, text=True)
+    assert '"name": "Knektpass"' in out.stdout
+    import shutil
+
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
