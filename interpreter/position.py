@@ -23,9 +23,10 @@ sensible default, so a historian writes only what the rule under test needs::
     round: 2                  # inside a `repeat`: which round (default 1)
     trumps_broken: true       # for `lead_trumps: broken`
 
-When no ``tricks`` step variable is given, a spec whose trick players are a
-plain per-player flag (Knektpass's ``players: plays``) gets that flag set for
-exactly the seats holding cards.  Cards not placed anywhere are out of play
+When a spec's trick players are a plain per-player flag (Knektpass's
+``players: plays``) and the position does not set it, the flag is set for
+exactly the seats holding cards (for ``phase: after tricks``: every seat
+still in).  Cards not placed anywhere are out of play
 (in the discard pile) when ``talon`` is given, else they make up the talon.
 
 Impossible positions raise :class:`PositionError` (a :class:`SpecError`)
@@ -320,7 +321,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     vars_map = position.get("vars", {}) or {}
     if not isinstance(vars_map, dict):
         raise PositionError("vars: expected a map {name: values}", ("vars",))
-    entries = [(k, v, ("vars", k)) for k, v in vars_map.items()]
+    entries: list[tuple[Any, Any, KeyPath]] = [(k, v, ("vars", k)) for k, v in vars_map.items()]
     entries += [(k, v, (k,)) for k, v in position.items()
                 if k in prog.pvar_names or k in prog.gvar_names]
     for name, value, key in entries:
@@ -413,10 +414,12 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         raise PositionError("trumps_broken is true or false", ("trumps_broken",))
 
     # -- where in the hand
-    key = "phase" if "phase" in position else "step"
-    phase = find_phase(game, position.get(key, "tricks")) if key in position or prog.code else None
-    if phase is None:  # pragma: no cover - a spec always has a tricks step
-        raise PositionError("this game has no step to start from", ())
+    phase_key = "phase" if "phase" in position else "step"
+    try:
+        phase = find_phase(game, position.get(phase_key, "tricks"))
+    except PositionError as e:
+        e.key = (phase_key,)
+        raise
     for name in ("leader", "trick"):
         if name in position and phase.kind != "tricks":
             raise PositionError(f"'{name}' belongs to a position in trick play, not at "
@@ -433,11 +436,16 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         for s in range(n):
             if hands[s]:
                 raise PositionError("after the tricks every hand is empty", ("hands", s))
+        flag = _bare_flag(phase.step["tricks"].get("players", "not out"), game)
+        if flag is not None and flag not in given_vars:
+            # no word on who played: everyone still in did
+            st.pv_rows[prog.pvar_names.index(flag)] = [not o for o in st.out]
         st.trick_no = sum(st.won)
         st.pc = phase.pc
     else:
         _place_decision(game, st, position, phase)
-    st.event("position", phase=phase.label)
+    if st.rec is not None:
+        st.event("position", phase=phase.label, scores=st.scores)
     # keep the start JSON-like and independent of the caller's dict
     st.start = dict(st.start)
 
