@@ -290,18 +290,12 @@ class CaseResult:
     note: str = ""
     compared: CaseResult | None = None
     spec_reading: dict[str, Any] = field(default_factory=dict)
+    separates: bool | None = None
+    compare_text: str = ""
 
     @property
     def ok(self) -> bool:
         return self.status == "pass"
-
-    @property
-    def separates(self) -> bool | None:
-        """None when the spec reads the rule as the case assumes; else whether the
-        case fails under the spec's own reading (it tells the two readings apart)."""
-        if self.compared is None:
-            return None
-        return not self.compared.ok
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -317,10 +311,13 @@ class CaseResult:
                      mismatches=[m.to_dict() for m in self.mismatches], message=self.message)
         if self.note:
             d["note"] = self.note
-        if self.compared is not None:
+        if self.separates is not None:
             d["separates"] = self.separates
-            d["spec_reading"] = self.spec_reading
-            d["under_spec_reading"] = self.compared.to_dict()
+            d["compared"] = self.compare_text
+            if self.spec_reading:
+                d["spec_reading"] = self.spec_reading
+            if self.compared is not None:
+                d["other_run"] = self.compared.to_dict()
         return d
 
 
@@ -333,6 +330,7 @@ class ReadingReport:
     title: str
     cases: list[CaseResult]
     players: int | None = None
+    versus: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -360,6 +358,7 @@ class ReadingReport:
             "ok": self.ok,
             "passed": self.passed,
             "failed": self.failed,
+            "versus": self.versus,
             "separating": [c.name for c in self.separating],
             "cases": [c.to_dict() for c in self.cases],
         }
@@ -371,7 +370,8 @@ class ReadingReport:
         """
         st = style or (lambda text, **kw: text)
         lines = [st(f"{self.path}", bold=True) + (f" — {self.title}" if self.title else ""),
-                 f"  spec: {self.spec}"]
+                 f"  spec: {self.spec}" + (f"  (compared with the file's {self.versus})"
+                                          if self.versus else "")]
         for c in self.cases:
             tag = {"pass": st("PASS ", fg="green"), "fail": st("FAIL ", fg="red", bold=True),
                    "error": st("ERROR", fg="red", bold=True)}[c.status]
@@ -385,28 +385,41 @@ class ReadingReport:
                     lines.append(f"        cites: {cite}")
             if c.status != "pass":
                 lines.extend(_detail(c, "        "))
-            if c.compared is not None:
-                other = _opts_text(c.spec_reading)
-                if c.separates:
-                    lines.append("        " + st("SEPARATES", fg="yellow", bold=True)
-                                 + f" the readings: under this spec's {other} it fails:")
+            if c.separates:
+                lines.append("        " + st("SEPARATES", fg="yellow", bold=True)
+                             + (f" the readings: {c.compare_text}:" if self.versus else
+                                f" the readings: {c.compare_text} it fails:"))
+                if c.compared is not None:
                     lines.extend(_detail(c.compared, "          "))
-                else:
-                    lines.append("        " + st("same", fg="cyan")
-                                 + f" under this spec's {other}: this case does not tell them apart")
+            elif c.separates is False and not self.versus:
+                lines.append("        " + st("same", fg="cyan")
+                             + f" {c.compare_text}: this case does not tell them apart")
             if c.note:
                 lines.append(f"        note: {c.note}")
         sep = self.separating
         summary = f"  {self.passed} passed, {self.failed} failed"
-        compared = [c for c in self.cases if c.compared is not None]
-        if compared:
-            summary += (f"; {len(compared)} case(s) assume another reading than the spec's, "
-                        f"{len(sep)} separate it")
+        if self.versus:
+            summary += f"; {len(sep)} case(s) separate {self.versus} from {self.spec}"
+        else:
+            compared = [c for c in self.cases if c.separates is not None]
+            if compared:
+                summary += (f"; {len(compared)} case(s) assume another reading than the "
+                            f"spec's, {len(sep)} separate it")
         lines.append(st(summary, bold=True, fg="green" if self.ok else "red"))
         if sep:
-            lines.append("  separating cases: " + "; ".join(
-                f"{c.name} [{_opts_text(c.reading)} vs {_opts_text(c.spec_reading)}]" for c in sep))
+            lines.append("  separating cases:")
+            for c in sep:
+                what = c.compare_text if self.versus else (
+                    f"{_opts_text(c.reading)} vs {_opts_text(c.spec_reading)}")
+                lines.append(f"    - {c.name}  [{what}]")
         return "\n".join(lines)
+
+
+def _option_diff(a: dict[str, Any], b: dict[str, Any]
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options on which two games differ, as two maps (a's values, b's values)."""
+    keys = [k for k in {**a, **b} if not (k in a and k in b and _same_value(a[k], b[k]))]
+    return ({k: a[k] for k in keys if k in a}, {k: b[k] for k in keys if k in b})
 
 
 def _opts_text(opts: dict[str, Any]) -> str:
@@ -512,34 +525,59 @@ class _Runner:
         options = {**self.cli_options, **(data.get("options") or {}), **(case.get("options") or {})}
         reading = dict(case.get("reading") or {})
         result.reading = {**(case.get("options") or {}), **reading}
+        opt_where = ("cases", i, "options") if case.get("options") else spec_where
         try:
-            base = self.game(spec, players, options, ("cases", i, "options")
-                             if case.get("options") else spec_where)
-            differs = {k: base.options.get(k) for k in reading
-                       if not _same_value(base.options.get(k), reading[k])}
+            base = self.game(spec, players, options, opt_where)
             for k in reading:
                 if k not in base.options:
                     raise self.loc.error(("cases", i, "reading", k),
                                          f"{base.name} has no option '{k}'",
                                          hint=did_you_mean(str(k), base.options), key=True)
+            differs = {k: base.options.get(k) for k in reading
+                       if not _same_value(base.options.get(k), reading[k])}
             verdict_game = (self.game(spec, players, {**options, **reading},
                                       ("cases", i, "reading")) if differs else base)
+            file_game = None
+            if self.spec_override is not None and "spec" not in case:
+                file_spec = self._resolve(str(data["spec"]))
+                file_game = self.game(file_spec, players, options, ("spec",))
         except ReadingFileError as e:
             result.status = "error"
             result.message = str(e)
             return result
         result.options = dict(verdict_game.options)
         self.play(verdict_game, i, case, result)
+        unforced = result
         if differs:
-            other = CaseResult(name=result.name, status="pass", cites=result.cites,
-                               line=result.line, options=dict(base.options))
-            self.play(base, i, case, other)
-            result.compared = other
+            unforced = self.fresh(result, base)
+            self.play(base, i, case, unforced)
+        if file_game is not None:
+            # --spec: does the case tell the file's spec and the given one apart?
+            on_file = self.fresh(result, file_game)
+            self.play(file_game, i, case, on_file)
+            result.separates = on_file.ok != unforced.ok
+            changed = _option_diff(file_game.options, base.options)
+            a = f"{self._resolve(str(data['spec']))}" + (f" ({_opts_text(changed[0])})" if changed[0] else "")
+            b = f"{self.spec_override}" + (f" ({_opts_text(changed[1])})" if changed[1] else "")
+            if result.separates:
+                failing, passing = (unforced, a) if on_file.ok else (on_file, b)
+                result.compared = failing
+                result.compare_text = (f"passes under {a}, fails under {b}" if on_file.ok
+                                       else f"fails under {a}, passes under {b}")
+                del passing
+            if not result.ok and not reading and "spec" not in case:
+                result.note = ("this case fails against the spec given with --spec; if it "
+                               "depends on how a rule is read, say so with `reading:`")
+        elif differs:
+            result.compared = unforced
+            result.separates = not unforced.ok
             result.spec_reading = differs
-        elif self.spec_override is not None and not result.ok and not reading and "spec" not in case:
-            result.note = ("this case fails against the spec given with --spec; if it "
-                           "depends on how a rule is read, say so with `reading:`")
+            result.compare_text = f"under this spec's {_opts_text(differs)}"
         return result
+
+    def fresh(self, like: CaseResult, game: Game) -> CaseResult:
+        return CaseResult(name=like.name, status="pass", cites=like.cites, line=like.line,
+                          options=dict(game.options))
 
     def play(self, game: Game, i: int, case: dict[str, Any], result: CaseResult) -> None:
         try:
@@ -1207,5 +1245,6 @@ def run_reading(
         spec_text = spec
     else:
         spec_text = runner._resolve(str(rf.data["spec"]))
+    versus = runner._resolve(str(rf.data["spec"])) if spec is not None else None
     return ReadingReport(path=rf.path, spec=spec_text, title=rf.title, cases=results,
-                         players=rf.data.get("players"))
+                         players=rf.data.get("players"), versus=versus)
