@@ -1,0 +1,278 @@
+"""The ``spelbok`` command: a click group whose commands load on demand.
+
+Every command lives in its own module and is imported only when it runs (or
+when its own ``--help`` is asked for), so ``spelbok --help`` stays fast and a
+command whose module is missing still shows up with a short help text.
+
+Errors: the group's :meth:`SpelbokGroup.invoke` is the one place that turns a
+:class:`spelbok.SpelbokError` into ``error: ...`` (or located
+``path:line:col: message`` lines) on stderr and exit status 1; usage errors
+exit with 2 (click), an interrupt with 130, and none of them shows a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+from spelbok import __version__
+from spelbok.errors import SpecError, SpecErrors, SpelbokError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: command name -> ("module:attribute", short help shown without importing the module)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("spelbok.cli.spec_commands:validate_cmd", "Check specs: schema, structure, formulas."),
+    "describe": ("spelbok.cli.spec_commands:describe_cmd", "Explain a spec's rules in prose, with citations."),
+    "convert": ("spelbok.cli.spec_commands:convert_cmd", "Convert a spec between YAML and the DSL."),
+    "schema": ("spelbok.cli.spec_commands:schema_cmd", "Print the JSON Schema of YAML specs."),
+    "play": ("spelbok.cli.play:play_cmd", "Play a game in the terminal against bots (or watch bots)."),
+    "replay": ("spelbok.cli.play:replay_cmd", "Replay a match saved with 'play --log' and check it."),
+    "simulate": ("spelbok.cli.simulate:simulate_cmd", "Play many matches between bots and report measures."),
+    "compare": ("spelbok.cli.simulate:compare_cmd", "Compare specs or readings on the same measures."),
+    "verify": ("spelbok.cli.verify:verify_cmd", "Run rule-reading scenario files."),
+}
+
+
+def use_color(stream: Any = None, no_color: bool = False) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR`` set or ``--no-color``."""
+    stream = sys.stdout if stream is None else stream
+    if no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def error_lines(exc: BaseException) -> list[str]:
+    """How an error reads on stderr: located spec errors as ``path:line:col: message``,
+    everything else as ``error: message``.
+
+    >>> error_lines(SpecError("bad key", path="g.yaml", line=3, col=1))
+    ['g.yaml:3:1: bad key']
+    >>> error_lines(SpecError("unknown option 'x'"))
+    ["error: unknown option 'x'"]
+    >>> error_lines(SpelbokError("no such bot"))
+    ['error: no such bot']
+    """
+    if isinstance(exc, SpecErrors) and exc.errors:
+        return [line for e in exc.errors for line in error_lines(e)]
+    if isinstance(exc, SpecError):
+        if exc.line is not None:
+            return [str(exc)]
+        text = str(exc)
+        if exc.path is None and text.startswith("<spec>: "):
+            text = text[len("<spec>: "):]
+        return [f"error: {text}"]
+    text = str(exc) or type(exc).__name__
+    return [f"error: {line}" if i == 0 else f"  {line}" for i, line in enumerate(text.splitlines())]
+
+
+def report_error(exc: BaseException) -> None:
+    """Print ``exc`` to stderr the one way spelbok prints errors."""
+    color = use_color(sys.stderr)
+    for line in error_lines(exc):
+        if color and line.startswith("error:"):
+            line = click.style("error:", fg="red", bold=True) + line[len("error:"):]
+        click.echo(line, err=True, color=color)
+
+
+class _Unavailable(click.Command):
+    """Stands in for a command whose module cannot be imported."""
+
+    def __init__(self, name: str, help_text: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            name,
+            help=f"{help_text}\n\n(Not available in this installation: {reason}.)",
+            short_help=help_text,
+            context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+            params=[click.Argument(["args"], nargs=-1, required=False)],
+            callback=self._fail,
+        )
+
+    def _fail(self, args: Sequence[str] = ()) -> None:
+        raise SpelbokError(f"the '{self.name}' command is not available: {self.reason}")
+
+
+class SpelbokGroup(click.Group):
+    """A click group that imports each command's module only when needed,
+    and handles every :class:`SpelbokError` in one place.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.lazy, *(n for n in super().list_commands(ctx) if n not in self.lazy)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if cmd_name not in self.lazy:
+            return None
+        target, help_text = self.lazy[cmd_name]
+        module_name, _, attr = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            missing = getattr(exc, "name", None)
+            reason = (f"module {module_name} is not installed" if missing == module_name
+                      else f"importing {module_name} failed ({exc})")
+            return _Unavailable(cmd_name, help_text, reason)
+        command = getattr(module, attr, None)
+        if not isinstance(command, click.Command):
+            return _Unavailable(cmd_name, help_text, f"{module_name} has no command '{attr}'")
+        self.commands[cmd_name] = command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy:
+                rows.append((name, self.lazy[name][1]))
+            else:
+                cmd = self.commands[name]
+                if not cmd.hidden:
+                    rows.append((name, cmd.get_short_help_str(80)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if (name and not name.startswith("-") and not ctx.resilient_parsing
+                and self.get_command(ctx, name) is None):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            ctx.fail(f"no such command '{name}'{hint}; see 'spelbok --help'")
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SpelbokError as exc:
+            report_error(exc)
+            ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo("", err=True)
+            ctx.exit(130)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            ctx.exit(1)
+
+
+# -- options shared by commands ---------------------------------------------------------
+
+
+def parse_options(values: Sequence[str]) -> dict[str, str]:
+    """``--option name=value`` pairs as a dict (the values stay text; the game
+    converts them to the option's declared values).
+
+    >>> parse_options(["void_rule=any", "floor_zero = true"])
+    {'void_rule': 'any', 'floor_zero': 'true'}
+    """
+    out: dict[str, str] = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise click.BadParameter(f"'{item}': write name=value, e.g. void_rule=any",
+                                     param_hint="'--option'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def parse_bots(text: str) -> list[str]:
+    """A comma-separated list of bot names.
+
+    >>> parse_bots("random, greedy")
+    ['random', 'greedy']
+    """
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise click.BadParameter("name at least one bot, e.g. random", param_hint="'--bots'")
+    return names
+
+
+def _options_callback(ctx: click.Context, param: click.Parameter, value: Any) -> dict[str, str]:
+    return parse_options(value or ())
+
+
+def _bots_callback(ctx: click.Context, param: click.Parameter, value: Any) -> list[str] | None:
+    return None if value is None else parse_bots(value)
+
+
+def spec_argument(nargs: int = 1) -> Callable[[F], F]:
+    """The SPEC argument: a file or a shipped spec name."""
+    return click.argument("spec", nargs=nargs, required=True, metavar="SPEC" + ("..." if nargs != 1 else ""))
+
+
+def players_option(f: F) -> F:
+    return click.option("--players", "-n", type=click.IntRange(1, 64), default=None, metavar="N",
+                        help="Number of players (default: the spec's minimum).")(f)
+
+
+def seed_option(f: F) -> F:
+    return click.option("--seed", "-s", type=int, default=None, metavar="S",
+                        help="Seed for every shuffle and bot (default: a random one, printed).")(f)
+
+
+def option_option(f: F) -> F:
+    return click.option("--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
+                        callback=_options_callback,
+                        help="Choose a reading: set a spec option (repeatable).")(f)
+
+
+def bots_option(f: F) -> F:
+    return click.option("--bots", "-b", default=None, metavar="LIST", callback=_bots_callback,
+                        help="Comma-separated bots for the other seats, repeated as needed "
+                             "(random, greedy, ...; default: greedy, or random without greedy).")(f)
+
+
+def no_color_option(f: F) -> F:
+    return click.option("--no-color", is_flag=True, default=False,
+                        help="Never colour the output (also: the NO_COLOR variable).")(f)
+
+
+def _quiet_broken_pipe() -> None:
+    # stdout was closed early (``spelbok play --auto | head``): say nothing more
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+@click.group(
+    cls=SpelbokGroup,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, "--version", prog_name="spelbok")
+def cli() -> None:
+    """spelbok runs trick-taking card games from declarative specs.
+
+    SPEC arguments take a file (.yaml or .spel) or the name of a shipped spec,
+    such as 'knektpass'.  Exit status: 0 success, 1 a spec, reading or rule
+    failure, 2 a usage error.
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``spelbok`` console script."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="spelbok")
+    except KeyboardInterrupt:  # before a command started
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,526 @@
+"""``spelbok play`` (a human against bots, or bots alone) and ``spelbok replay``."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+from spelbok.errors import ActionError, InvalidActionError, SpelbokError
+
+from .main import (
+    bots_option,
+    no_color_option,
+    option_option,
+    players_option,
+    seed_option,
+    spec_argument,
+)
+
+if TYPE_CHECKING:
+    from spelbok.actions import Action
+    from spelbok.game import Game
+    from spelbok.render import Style
+    from spelbok.state import State
+
+LOG_FORMAT = 1
+_CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.actions)
+_MENU_LIMIT = 10  # exchanges with more choices than this are typed, not picked from a menu
+
+HELP = """\
+How to answer:
+  a menu number        picks that choice (1, 2, ...)
+  a card               10h, JC, j♣, 7S (rank then suit; case does not matter)
+  a word               play, pass, knock, ... as listed
+  an exchange          exchange 7h 9s gives away those cards; the cards alone (7h 9s) work
+                       too; 'keep' (or the word alone) keeps every card
+  show                 shows the table again
+  help                 shows this text
+  quit                 abandons the match"""
+
+
+def default_bots() -> list[str]:
+    """``greedy`` when the installed bots have it, else ``random``."""
+    try:
+        from spelbok.bots import BOT_NAMES
+    except ImportError:
+        return ["random"]
+    return ["greedy"] if "greedy" in BOT_NAMES else ["random"]
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the match seed and its seat."""
+    return seed * 1000 + seat
+
+
+def _start_scores(game: Game, seed: int) -> list[Any]:
+    try:
+        return list(game.new_state(seed=seed).scores)
+    except Exception:
+        return []
+
+
+def _header(game: Game, seed: int, options: dict[str, str]) -> str:
+    parts = [game.name, f"{game.players} players", f"seed {seed}"]
+    if options:
+        parts.append("options " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    return " · ".join(parts)
+
+
+# ----------------------------------------------------------------------------- play
+
+
+@click.command("play")
+@spec_argument()
+@players_option
+@click.option("--seat", "-k", type=int, default=0, show_default=True, metavar="K",
+              help="Your seat (0 is the first).")
+@bots_option
+@seed_option
+@option_option
+@click.option("--auto", is_flag=True,
+              help="Bots take every seat; print a transcript of the whole match.")
+@click.option("--log", "log_file", default=None, metavar="FILE",
+              help="Save the match (spec, seed, actions, events) as JSON for 'spelbok replay'.")
+@click.option("--max-hands", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop the match after N hands (redeals count) if it has not ended.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="With --auto: also the dealt hands, exchanged cards and variable changes.")
+@no_color_option
+def play_cmd(
+    spec: str, players: int | None, seat: int, bots: list[str] | None, seed: int | None,
+    options: dict[str, str], auto: bool, log_file: str | None, max_hands: int | None,
+    verbose: bool, no_color: bool,
+) -> None:
+    """Play SPEC in the terminal: you take seat K, bots the others.
+
+    Before each of your decisions you see the hand number, the dealer, the
+    trump, your hand sorted by suit, the trick so far and the scores; answer
+    with a menu number or in notation (JC, 10h, pass, exchange 7h 9s).  With
+    --auto, bots play every seat and the whole match is printed as a
+    transcript.  The same seed always gives the same match.
+    """
+    import spelbok
+    from spelbok.bots import make_bot
+    from spelbok.render import Style
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    game = spelbok.load(spec, players=players, options=options or None, max_hands=max_hands)
+    n = game.players
+    if not auto and not 0 <= seat < n:
+        raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
+                                 param_hint="'--seat'")
+    names = bots or default_bots()
+    human = None if auto else seat
+    seat_bots = {}
+    for i, p in enumerate(p for p in range(n) if p != human):
+        seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
+    style = Style.for_stream(None, no_color=no_color)
+    state = game.new_state(seed=seed)
+    start_scores = list(state.scores)
+    record = {"spec": spec, "players": n, "options": dict(options), "seed": seed,
+              "max_hands": max_hands,
+              "bots": {str(p): b.name for p, b in seat_bots.items()},
+              "human": human}
+    if auto:
+        _run_bots(state, seat_bots)
+        from spelbok.render import transcript
+
+        click.echo(_header(game, seed, options))
+        click.echo(" · ".join(f"P{p} {seat_bots[p].name}" for p in range(n)))
+        click.echo("")
+        for line in transcript(state.log, n, style=style, verbose=verbose,
+                               start_scores=start_scores):
+            click.echo(line, color=style.color)
+        if log_file:
+            write_log(log_file, record, state)
+        return
+    finished = _interactive(game, state, human, seat_bots, style, seed, options, start_scores)
+    if log_file:
+        write_log(log_file, record, state)
+    if not finished:
+        click.echo(f"Match abandoned in hand {state.hand_number} (seed {seed}).")
+
+
+def _run_bots(state: State, seat_bots: dict[int, Any], until: int | None = None) -> None:
+    """Let bots play until the match ends or seat ``until`` must decide."""
+    from spelbok.observe import observe
+
+    while not state.is_terminal:
+        p = state.current_player
+        if p is None or p == until:
+            return
+        state.apply(seat_bots[p].choose(observe(state, p)))
+
+
+# ----------------------------------------------------------------------------- the human
+
+
+def _decision_name(state: State, legal: Sequence[Action]) -> str:
+    kinds = {a.kind for a in legal}
+    if kinds <= {_CARD, _WORD} and _CARD in kinds:
+        return "your card"
+    verbs = {a.verb for a in legal if a.kind in (_SUIT, _CARDS)}
+    if len(verbs) == 1:
+        return verbs.pop()
+    try:  # the decision's name from the running step, when the engine tells it
+        name = state.game.program.code[state.pc].name
+        if isinstance(name, str) and name:
+            return name
+    except Exception:
+        pass
+    return "your choice"
+
+
+def _menu(legal: Sequence[Action], game: Game, trump: str | None) -> list[Action]:
+    """The actions offered by number: cards in the order the hand is shown."""
+    from spelbok.render import sort_hand
+
+    card_actions = [a for a in legal if a.kind == _CARD]
+    if card_actions:
+        order = [c for group in sort_hand([str(a) for a in card_actions], game, trump)
+                 for c in group]
+        by_name = {str(a): a for a in card_actions}
+        rest = [a for a in legal if a.kind != _CARD]
+        return [by_name[c] for c in order if c in by_name] + rest
+    exchanges = [a for a in legal if a.kind == _CARDS]
+    if len(exchanges) > _MENU_LIMIT:
+        return [a for a in legal if a.kind != _CARDS or not a.cards]
+    return list(legal)
+
+
+def _exchange_verb(legal: Sequence[Action]) -> str | None:
+    return next((a.verb for a in legal if a.kind == _CARDS), None)
+
+
+def _action_text(a: Action, style: Style, exchange_verb: str | None = None) -> str:
+    from spelbok.render import card, cards, suit
+
+    if a.kind == _CARD:
+        return card(str(a), style)
+    if a.kind == _SUIT:
+        return f"{a.verb} {suit(str(a).split()[-1], style)}"
+    if a.kind == _CARDS:
+        return f"give {cards(str(a).split()[1:], style)}"
+    if a.kind == _WORD and a.verb == exchange_verb:
+        return "keep all"
+    return str(a)
+
+
+def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list[str]:
+    from spelbok.render import card, hand_line, scores_line, suit, trick_line
+
+    v = state.view(human)
+    trump = v.get("trump")
+    head = [f"hand {v['hand_number']}", f"dealer {names[v['dealer']]}"]
+    if trump:
+        t = f"trump {suit(trump, style)}"
+        if v.get("turn_up"):
+            t += f" (turn-up {' '.join(card(c, style) for c in v['turn_up'])})"
+        head.append(t)
+    elif v.get("turn_up"):
+        head.append(f"turn-up {' '.join(card(c, style) for c in v['turn_up'])}")
+    if v.get("talon"):
+        head.append(f"talon {v['talon']}")
+    title = "── " + " · ".join(head) + " "
+    lines = ["", style.paint(title + "─" * max(3, 70 - len(title)), bold=True)]
+    lines.append(f"  your hand  {hand_line(v['hand'], state.game, trump, style)}")
+    legal = state.legal_actions()
+    card_turn = any(a.kind == _CARD for a in legal)
+    if v.get("trick") or card_turn:
+        shown = trick_line(v["trick"], names, style) if v.get("trick") else "(you lead)"
+        lines.append(f"  trick      {shown}")
+    if card_turn or any(v.get("tricks") or []):
+        won = " · ".join(f"{names[p]} {t}" for p, t in enumerate(v.get("tricks") or [])
+                         if not v["out"][p])
+        lines.append(f"  tricks     {won}")
+    lines.append(f"  scores     {scores_line(v['scores'], names, v['out'], style=style)}")
+    return lines
+
+
+def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
+                  style: Style) -> list[str]:
+    name = _decision_name(state, legal)
+    xverb = _exchange_verb(legal)
+    items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
+    from spelbok.render import wrap_items
+
+    lines = wrap_items(f"{style.paint(name, bold=True)}: ", items, sep="  ", indent=4)
+    exchanges = [a for a in legal if a.kind == _CARDS]
+    if exchanges and len(menu) < len(legal):
+        most = max(len(a.cards) for a in exchanges)
+        verb = exchanges[0].verb
+        from spelbok.render import sort_hand
+
+        v = state.view(state.current_player or 0)
+        flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump")) for c in g]
+        cards_text = " ".join(flat[-min(2, most):]).lower()  # the lowest cards, as an example
+        lines.append(f"    or write the cards to give away (up to {most}), e.g. "
+                     f"{verb} {cards_text} or just {cards_text}")
+    return lines
+
+
+def _read(prompt: str) -> str | None:
+    click.echo(prompt, nl=False)
+    try:
+        return input()
+    except EOFError:
+        click.echo("")
+        return None
+
+
+def _interpret(text: str, state: State, menu: Sequence[Action],
+               legal: Sequence[Action]) -> Action:
+    """The action the player means by ``text``; ActionError with the reason if none."""
+    word = text.strip()
+    low = word.lower()
+    if low.isdigit():
+        k = int(low)
+        if 1 <= k <= len(menu):
+            return menu[k - 1]
+        raise InvalidActionError(f"there is no choice {k}: pick 1 to {len(menu)}"
+                                 if len(menu) > 1 else f"there is no choice {k}: only 1")
+    xverb = _exchange_verb(legal)
+    if xverb and low in ("keep", "keep all", "none", "0"):
+        return state.parse_action(xverb)
+    try:
+        return state.parse_action(word)
+    except ActionError:
+        if not xverb or low.split()[0] == xverb:
+            raise
+        # the cards alone, at an exchange: "7h 9s" means "exchange 7H 9S"
+        return state.parse_action(f"{xverb} {word}")
+
+
+def _ask(state: State, human: int, names: Sequence[str], style: Style) -> Action | None:
+    """Show the table, ask until the answer is a legal action; None to abandon."""
+    legal = state.legal_actions()
+    v = state.view(human)
+    menu = _menu(legal, state.game, v.get("trump"))
+
+    def show() -> None:
+        for line in _panel(state, human, names, style) + _prompt_lines(state, menu, legal, style):
+            click.echo(line, color=style.color)
+
+    show()
+    while True:
+        text = _read("> ")
+        if text is None:
+            return None
+        low = text.strip().lower()
+        if not low:
+            continue
+        named = {str(a).lower() for a in legal}
+        if low not in named:
+            if low in ("quit", "exit", "q"):
+                return None
+            if low in ("help", "?", "h"):
+                click.echo(HELP)
+                continue
+            if low in ("show", "table"):
+                show()
+                continue
+        try:
+            return _interpret(text, state, menu, legal)
+        except ActionError as exc:
+            click.echo(f"  {style.paint('✗', fg='red')} {exc}", color=style.color)
+
+
+def _interactive(
+    game: Game, state: State, human: int | None, seat_bots: dict[int, Any], style: Style,
+    seed: int, options: dict[str, str], start_scores: list[Any],
+) -> bool:
+    """Play with a human at ``human``; True when the match ended, False if abandoned."""
+    from spelbok.render import Narrator, player_names
+
+    assert human is not None
+    names = player_names(game.players, human)
+    click.echo(_header(game, seed, options))
+    others = ", ".join(f"{names[p]} {b.name}" for p, b in sorted(seat_bots.items()))
+    click.echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
+               "notation; 'help' explains, 'quit' stops.")
+    narrator = Narrator(names, style=style, viewer=human, start_scores=start_scores)
+    shown = 0
+
+    def catch_up() -> None:
+        nonlocal shown
+        events = state.log
+        lines: list[str] = []
+        for event in events[shown:]:
+            lines += narrator.feed(event)
+        lines += narrator.flush()
+        shown = len(events)
+        for line in lines:
+            click.echo(line, color=style.color)
+
+    while not state.is_terminal:
+        _run_bots(state, seat_bots, until=human)
+        catch_up()
+        if state.is_terminal:
+            break
+        action = _ask(state, human, names, style)
+        if action is None:
+            return False
+        state.apply(action)
+    winners = state.winners
+    if human in winners:
+        click.echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
+                               bold=True, fg="green"), color=style.color)
+    return True
+
+
+# ----------------------------------------------------------------------------- logs
+
+
+def write_log(path: str, record: dict[str, Any], state: State) -> None:
+    """Save a match as JSON: enough to replay it, plus its events and result."""
+    data = {
+        "spelbok_log": LOG_FORMAT,
+        **record,
+        "actions": [str(a) for a in state.actions],
+        "events": state.log,
+        "winners": state.winners,
+        "scores": state.scores,
+        "finished": state.is_terminal,
+    }
+    head = {k: v for k, v in data.items() if k != "events"}
+    parts = ["{"]
+    for k, v in head.items():
+        parts.append(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
+    parts.append(' "events": [')
+    events = data["events"]
+    for i, e in enumerate(events):
+        parts.append("  " + json.dumps(e, ensure_ascii=False) + ("," if i < len(events) - 1 else ""))
+    parts.append(" ]")
+    parts.append("}")
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write("\n".join(parts) + "\n")
+    except OSError as exc:
+        raise SpelbokError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+    click.echo(f"log written to {path}", err=True)
+
+
+def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise SpelbokError(f"{path}: not a valid spelbok log: '{key}' is missing or malformed")
+    return value
+
+
+def read_log(path: str) -> dict[str, Any]:
+    """Read and check a log written by ``play --log`` (SpelbokError if it is not one)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(64 * 1024 * 1024)
+    except FileNotFoundError:
+        raise SpelbokError(f"{path}: no such log file") from None
+    except IsADirectoryError:
+        raise SpelbokError(f"{path}: this is a directory, not a log file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpelbokError(f"{path}: cannot read the log: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpelbokError(f"{path}:{exc.lineno}:{exc.colno}: not a spelbok log "
+                           f"(invalid JSON: {exc.msg})") from None
+    if not isinstance(data, dict) or data.get("spelbok_log") != LOG_FORMAT:
+        raise SpelbokError(f"{path}: not a spelbok log (no \"spelbok_log\": {LOG_FORMAT})")
+    _need(data, "spec", str, path)
+    _need(data, "players", int, path)
+    _need(data, "seed", int, path)
+    actions = _need(data, "actions", list, path)
+    if not all(isinstance(a, str) for a in actions):
+        raise SpelbokError(f"{path}: not a valid spelbok log: 'actions' must be notation texts")
+    _need(data, "events", list, path)
+    if data.get("options") is not None and not isinstance(data["options"], dict):
+        raise SpelbokError(f"{path}: not a valid spelbok log: 'options' must be a map")
+    return data
+
+
+def _log_spec(data: dict[str, Any], path: str, override: str | None) -> str:
+    if override:
+        return override
+    spec = str(data["spec"])
+    if os.path.isabs(spec) or os.path.exists(spec):
+        return spec
+    beside = os.path.join(os.path.dirname(os.path.abspath(path)), spec)
+    return beside if os.path.exists(beside) else spec
+
+
+def _first_difference(a: list[Any], b: list[Any]) -> int:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
+def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
+               ) -> tuple[Game, State]:
+    """Re-create a logged match and check that it gives the logged events."""
+    import spelbok
+
+    spec = _log_spec(data, path, spec_override)
+    max_hands = data.get("max_hands")
+    game = spelbok.load(spec, players=data["players"], options=data.get("options") or None,
+                        max_hands=max_hands if isinstance(max_hands, int) else None)
+    state = game.new_state(seed=data["seed"])
+    for i, text in enumerate(data["actions"], 1):
+        try:
+            state.apply(text)
+        except ActionError as exc:
+            raise SpelbokError(f"{path}: action {i} ({text!r}) cannot be replayed: {exc}") from None
+    events = json.loads(json.dumps(state.log))
+    recorded = data["events"]
+    if events != recorded:
+        i = _first_difference(events, recorded)
+        want = json.dumps(recorded[i], ensure_ascii=False) if i < len(recorded) else "(no event)"
+        got = json.dumps(events[i], ensure_ascii=False) if i < len(events) else "(no event)"
+        raise SpelbokError(
+            f"{path}: the replay differs from the log at event {i + 1}: the log has {want}, "
+            f"the replay gives {got} (was the spec or spelbok changed?)")
+    for key, value in (("winners", state.winners), ("scores", state.scores)):
+        if key in data and data[key] != json.loads(json.dumps(value)):
+            raise SpelbokError(f"{path}: the replay gives {key} {value}, the log has {data[key]}")
+    return game, state
+
+
+@click.command("replay")
+@click.argument("log_file", metavar="FILE")
+@click.option("--spec", "spec_override", default=None, metavar="SPEC",
+              help="Use SPEC instead of the spec named in the log (e.g. after moving it).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also the dealt hands, exchanged cards and variable changes.")
+@no_color_option
+def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color: bool) -> None:
+    """Replay a match saved with 'spelbok play --log FILE'.
+
+    The match is re-created from the spec, players, options, seed and actions
+    in the log; spelbok checks that it gives exactly the logged events and
+    prints the transcript.  Exits with 1 when the log cannot be read or the
+    replay differs.
+    """
+    from spelbok.render import Style, player_names, transcript
+
+    data = read_log(log_file)
+    game, state = replay_log(data, log_file, spec_override)
+    style = Style.for_stream(None, no_color=no_color)
+    options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+    human = data.get("human")
+    names = player_names(game.players)
+    click.echo(_header(game, data["seed"], options))
+    if isinstance(human, int) and 0 <= human < game.players:
+        click.echo(f"P{human} was played by a person")
+    click.echo("")
+    for line in transcript(state.log, names, style=style, verbose=verbose,
+                           start_scores=_start_scores(game, data["seed"])):
+        click.echo(line, color=style.color)
+    if not state.is_terminal:
+        click.echo(f"\n(the match was abandoned in hand {state.hand_number})")
+    click.echo(f"replay ok: {len(data['actions'])} actions, {len(data['events'])} events "
+               "match the log", err=True)
+

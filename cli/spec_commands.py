@@ -1,0 +1,165 @@
+"""Commands about specs themselves: ``validate``, ``describe``, ``convert``, ``schema``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import click
+from spelbok.errors import SpelbokError
+
+from .main import players_option
+
+_SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
+
+
+@click.command("validate")
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the errors.")
+@click.pass_context
+def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> None:
+    """Check each SPEC: the schema, the structure, every formula, every deck size.
+
+    Prints 'SPEC: ok' for a valid spec and one 'path:line:col: message' line
+    per problem otherwise; exits with 1 when any spec has an error.
+    """
+    from spelbok.validate import validate
+
+    failed = 0
+    for spec in specs:
+        errors = validate(spec)
+        if errors:
+            failed += 1
+            for err in errors:
+                click.echo(str(err))
+        elif not quiet:
+            click.echo(f"{spec}: ok")
+    if failed:
+        if len(specs) > 1:
+            click.echo(f"{failed} of {len(specs)} specs have errors", err=True)
+        ctx.exit(1)
+
+
+@click.command("describe")
+@click.argument("spec")
+@players_option
+def describe_cmd(spec: str, players: int | None) -> None:
+    """Explain the rules of SPEC in prose, with the source citations.
+
+    With --players, the cards section shows that player count's pack and how
+    it divides between the hands, the turn-up and the stock.
+    """
+    from spelbok.describe import describe
+    from spelbok.loader import read_spec
+
+    click.echo(describe(read_spec(spec), players=players), nl=False)
+
+
+@click.command("schema")
+def schema_cmd() -> None:
+    """Print the JSON Schema (draft 2020-12) that YAML specs follow."""
+    import json
+
+    from spelbok.loader import load_schema
+
+    click.echo(json.dumps(load_schema(), indent=2, ensure_ascii=False))
+
+
+def schema_reference(output: str | None) -> str:
+    """What a converted YAML file's ``$schema`` comment points to: the shipped schema,
+    relative to the output's folder (or the current folder), else the schema's ``$id``.
+    """
+    item = resources.files("spelbok").joinpath("spec.schema.json")
+    if isinstance(item, Path) and item.is_file():
+        base = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+        try:
+            rel = Path(os.path.relpath(item, base)).as_posix()
+        except ValueError:  # another drive
+            return item.as_uri()
+        return rel if rel.count("../") <= 2 else item.as_posix()
+    from spelbok.loader import load_schema
+
+    return str(load_schema().get("$id", "spec.schema.json"))
+
+
+def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
+    """A canonical tree as a YAML spec: the schema comment, ``spelbok: 1`` first.
+
+    >>> print(yaml_text({"name": "x", "spelbok": 1}, "spec.schema.json"), end="")
+    # yaml-language-server: $schema=spec.schema.json
+    spelbok: 1
+    name: x
+    """
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        """Short lists of plain values on one line (``ranks: [A, K, Q]``)."""
+
+    def represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+        flow = all(isinstance(x, str | int | bool) for x in data) and \
+            sum(len(str(x)) + 2 for x in data) < 70
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+    Dumper.add_representer(list, represent_list)
+    ordered = {"spelbok": tree.get("spelbok", 1), **{k: v for k, v in tree.items() if k != "spelbok"}}
+    body = yaml.dump(ordered, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=88,
+                     default_flow_style=False)
+    return f"# yaml-language-server: $schema={schema_ref}\n{body}"
+
+
+def _write(path: str, text: str, force: bool) -> None:
+    if os.path.exists(path) and not force:
+        raise click.BadParameter(f"'{path}' already exists; add --force to overwrite it",
+                                 param_hint="'-o' / '--output'")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".spelbok-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise SpelbokError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@click.command("convert")
+@click.argument("spec")
+@click.option("--to", "to", type=click.Choice(["yaml", "dsl"], case_sensitive=False),
+              help="The surface to write (default: from the output's suffix, else the other "
+                   "surface than SPEC's).")
+@click.option("--output", "-o", default=None, metavar="FILE",
+              help="Write to FILE instead of standard output.")
+@click.option("--force", "-f", is_flag=True, help="Overwrite FILE if it exists.")
+def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> None:
+    """Convert SPEC between YAML and the DSL, without loss.
+
+    The result is the spec's canonical model: 'extends' is merged in and every
+    default is written out, so both surfaces describe exactly the same game.
+    """
+    from spelbok.loader import read_spec
+
+    doc = read_spec(spec)
+    if to is None:
+        suffix = os.path.splitext(output)[1].lower() if output else ""
+        to = _SUFFIX_SURFACE.get(suffix) or ("yaml" if doc.surface == "dsl" else "dsl")
+    to = to.lower()
+    if to == "dsl":
+        try:
+            from spelbok.dslwrite import to_dsl
+        except ImportError as exc:
+            raise SpelbokError(f"DSL output is not available: {exc}") from None
+        try:
+            text = to_dsl(doc.tree)
+        except ValueError as exc:
+            raise SpelbokError(f"{doc.path}: cannot be written as DSL: {exc}") from None
+    else:
+        text = yaml_text(doc.tree, schema_reference(output))
+    if not text.endswith("\n"):
+        text += "\n"
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    _write(output, text, force)
+    click.echo(f"wrote {output} ({'DSL' if to == 'dsl' else 'YAML'})", err=True)

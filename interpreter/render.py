@@ -1,0 +1,650 @@
+"""Terminal rendering: cards with suit symbols, hands, tricks, scores, transcripts.
+
+Everything here returns plain strings (colour, when asked for, as ANSI codes
+made by :func:`click.style`), so the command line decides where text goes.
+
+>>> card("10H"), cards(["JC", "AS"])
+('10♥', 'J♣ A♠')
+>>> card("QD", Style(symbols=False))
+'QD'
+>>> transcript([{"event": "hand", "number": 1, "dealer": 0},
+...             {"event": "turn_up", "card": "9H", "trump": "H"},
+...             {"event": "trick", "number": 1, "cards": [[1, "AH"], [0, "9H"]], "winner": 1},
+...             {"event": "end_hand", "tricks": [0, 1], "scores": [12, 11], "out": [False, False]},
+...             {"event": "match_end", "winners": [1], "scores": [12, 11]}], ["P0", "P1"])
+... # doctest: +NORMALIZE_WHITESPACE
+['Hand 1 · dealer P0 · turn-up 9♥, trump ♥',
+ '  trick 1: P1 A♥ · P0 9♥ → P1',
+ '  tricks P0 0 · P1 1 | scores P0 12 · P1 11',
+ '',
+ 'Match over after 1 hand. Winner: P1 · final scores P0 12 · P1 11']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+__all__ = [
+    "Narrator",
+    "Style",
+    "card",
+    "cards",
+    "hand_line",
+    "player_names",
+    "scores_line",
+    "sort_hand",
+    "suit",
+    "transcript",
+    "trick_line",
+    "wrap_items",
+]
+
+SUITS = "CSHD"
+SYMBOLS = "♣♠♥♦"
+_RED = "HD"
+#: Display order of suits: colours alternate (♠ ♥ ♣ ♦); a trump suit comes first.
+_DISPLAY = "SHCD"
+_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_WIDTH = 100
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to draw: suit symbols or letters, and whether to colour red suits.
+
+    >>> Style().color, Style().symbols
+    (False, True)
+    >>> Style.for_stream(None).color
+    False
+    """
+
+    color: bool = False
+    symbols: bool = True
+
+    @classmethod
+    def for_stream(cls, stream: IO[str] | None = None, *, no_color: bool = False) -> Style:
+        """The style a stream supports: colour only on a terminal and without ``NO_COLOR``;
+        symbols unless the stream's encoding cannot write them.
+        """
+        stream = sys.stdout if stream is None else stream
+        color = (
+            not no_color
+            and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb"
+            and bool(getattr(stream, "isatty", lambda: False)())
+        )
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            SYMBOLS.encode(encoding)
+            symbols = True
+        except (LookupError, UnicodeEncodeError):
+            symbols = False
+        return cls(color=color, symbols=symbols)
+
+    def paint(self, text: str, **styles: Any) -> str:
+        """``text`` styled with :func:`click.style` when colour is on, else unchanged."""
+        if not self.color:
+            return text
+        import click
+
+        return click.style(text, **styles)
+
+
+PLAIN = Style()
+
+
+def suit(letter: str, style: Style = PLAIN) -> str:
+    """A suit letter as its symbol (``H`` -> ``♥``); other text unchanged.
+
+    >>> suit("H"), suit("none"), suit("S", Style(symbols=False))
+    ('♥', 'none', 'S')
+    """
+    text = str(letter)
+    if len(text) != 1 or text.upper() not in SUITS:
+        return text
+    s = text.upper()
+    shown = SYMBOLS[SUITS.index(s)] if style.symbols else s
+    return style.paint(shown, fg="red") if s in _RED else shown
+
+
+def card(name: str, style: Style = PLAIN) -> str:
+    """A card in notation (``10H``, ``J♣``) as shown in the terminal.
+
+    >>> card("10H"), card("jc"), card("not a card")
+    ('10♥', 'J♣', 'not a card')
+    """
+    text = str(name).strip()
+    if len(text) < 2:
+        return text
+    rank = text[:-1].upper()
+    s = text[-1].upper()
+    if s in SYMBOLS:
+        s = SUITS[SYMBOLS.index(s)]
+    if rank == "T":
+        rank = "10"
+    if s not in SUITS or rank not in _RANKS:
+        return text
+    shown = rank + (SYMBOLS[SUITS.index(s)] if style.symbols else s)
+    return style.paint(shown, fg="red") if s in _RED else shown
+
+
+def cards(names: Iterable[str], style: Style = PLAIN, sep: str = " ") -> str:
+    """Several cards, separated by spaces.
+
+    >>> cards(["7S", "KD"])
+    '7♠ K♦'
+    """
+    return sep.join(card(c, style) for c in names)
+
+
+def _card_id(name: str) -> int | None:
+    text = str(name).strip().upper()
+    if len(text) < 2 or text[-1] not in SUITS or text[:-1] not in _RANKS:
+        return None
+    return SUITS.index(text[-1]) * 13 + _RANKS.index(text[:-1])
+
+
+def _tables(game: Any, trump: str | None) -> Any:
+    index = SUITS.index(trump) if trump in tuple(SUITS) else 4
+    try:
+        return game.program.tables[index]
+    except (AttributeError, IndexError, TypeError):
+        return None
+
+
+def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) -> list[list[str]]:
+    """A hand grouped by (effective) suit, the trump suit first, each group high to low.
+
+    With a loaded ``game`` the game's own ranking decides: permanent trumps
+    join the trump suit and rank above it.  Without one, the natural order
+    (A high) and printed suits are used.
+
+    >>> import spelbok
+    >>> game = spelbok.load("knektpass", players=2)
+    >>> sort_hand(["7H", "JC", "AS", "JD", "9H", "KS"], game, "H")
+    [['JC', 'JD', '9H', '7H'], ['AS', 'KS']]
+    >>> sort_hand(["7H", "AS", "KS", "2C"])
+    [['AS', 'KS'], ['7H'], ['2C']]
+    """
+    tables = _tables(game, trump) if game is not None else None
+    groups: dict[int, list[tuple[int, str]]] = {}
+    odd: list[str] = []
+    for name in names:
+        c = _card_id(name)
+        if c is None:
+            odd.append(str(name))
+            continue
+        if tables is not None:
+            s, power = tables.suit[c], tables.power[c]
+        else:
+            s, power = c // 13, c % 13
+        groups.setdefault(s, []).append((power, name))
+    order = _DISPLAY
+    if trump in tuple(SUITS):
+        i = order.index(trump)
+        order = order[i:] + order[:i]
+    out = [
+        [n for _p, n in sorted(groups[SUITS.index(s)], key=lambda x: -x[0])]
+        for s in order
+        if SUITS.index(s) in groups
+    ]
+    if odd:
+        out.append(odd)
+    return out
+
+
+def hand_line(
+    names: Iterable[str], game: Any = None, trump: str | None = None, style: Style = PLAIN
+) -> str:
+    """A hand sorted by suit, suits separated by a bar.
+
+    >>> hand_line(["7H", "AS", "9H", "KS"], trump="H")
+    '9♥ 7♥ │ A♠ K♠'
+    """
+    bar = " │ " if style.symbols else " | "
+    groups = sort_hand(names, game, trump)
+    return bar.join(cards(g, style) for g in groups) if groups else "(no cards)"
+
+
+def player_names(n: int, human: int | None = None) -> list[str]:
+    """Names for the seats: ``P0``, ``P1``, ... and ``you`` for a human seat.
+
+    >>> player_names(3, human=1)
+    ['P0', 'you', 'P2']
+    """
+    return ["you" if i == human else f"P{i}" for i in range(n)]
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"P{seat}"
+
+
+def trick_line(
+    trick: Iterable[Sequence[Any]], names: Sequence[str], style: Style = PLAIN,
+    winner: int | None = None,
+) -> str:
+    """The cards of a trick in play order (``[[seat, card], ...]``), and its winner.
+
+    >>> trick_line([[1, "AS"], [0, "7S"]], ["you", "P1"], winner=1)
+    'P1 A♠ · you 7♠ → P1'
+    """
+    parts = [f"{_name(names, p)} {card(c, style)}" for p, c in trick]
+    text = " · ".join(parts) if parts else "(no cards)"
+    if winner is not None:
+        text += f" → {style.paint(_name(names, winner), bold=True)}"
+    return text
+
+
+def scores_line(
+    scores: Sequence[Any], names: Sequence[str], out: Sequence[bool] | None = None,
+    before: Sequence[Any] | None = None, style: Style = PLAIN,
+) -> str:
+    """Each seat's score, the change since ``before`` and who is out.
+
+    >>> scores_line([7, 17, 12], ["P0", "P1", "P2"], out=[False, True, False], before=[9, 12, 12])
+    'P0 7 (−2) · P1 17 (+5, out) · P2 12'
+    """
+    parts = []
+    for p, score in enumerate(scores):
+        notes = []
+        if before is not None and p < len(before):
+            try:
+                delta = int(score) - int(before[p])
+            except (TypeError, ValueError):
+                delta = 0
+            if delta:
+                notes.append(f"+{delta}" if delta > 0 else f"−{-delta}")
+        if out is not None and p < len(out) and out[p]:
+            notes.append("out")
+        text = f"{_name(names, p)} {score}"
+        if notes:
+            text += f" ({', '.join(notes)})"
+        parts.append(text)
+    return " · ".join(parts)
+
+
+def _visible_len(text: str) -> int:
+    import re
+
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
+
+
+def wrap_items(
+    head: str, items: Sequence[str], sep: str = " · ", width: int = _WIDTH, indent: int = 4
+) -> list[str]:
+    """``head`` followed by ``items``, wrapped between items to ``width`` columns.
+
+    >>> wrap_items("dealt: ", ["a" * 10, "b" * 10, "c" * 10], width=30)
+    ['dealt: aaaaaaaaaa · bbbbbbbbbb', '    cccccccccc']
+    """
+    lines: list[str] = []
+    line = head
+    fresh = True
+    for item in items:
+        piece = item if fresh else sep + item
+        if not fresh and _visible_len(line) + _visible_len(piece) > width:
+            lines.append(line)
+            line = " " * indent + item
+        else:
+            line += piece
+        fresh = False
+    lines.append(line)
+    return lines
+
+
+# ------------------------------------------------------------------------ transcripts
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt_value(v) for v in value) + "]"
+    return str(value)
+
+
+@dataclass
+class Narrator:
+    """Turns match events (``state.log``) into readable lines, one event at a time.
+
+    ``viewer`` tells whose eyes to use: ``None`` sees everything (a
+    transcript), a seat sees only its own hand and discards (live play).
+    ``verbose`` adds the dealt hands, exchanged cards and variable changes.
+    Consecutive decisions of one kind share a line (a new line per round).
+    Unknown events are shown generically; no event makes it fail.
+
+    >>> n = Narrator(["P0", "P1"])
+    >>> n.feed({"event": "decision", "seat": 0, "decision": "announce", "action": "play"})
+    []
+    >>> n.feed({"event": "decision", "seat": 1, "decision": "announce", "action": "pass"})
+    []
+    >>> n.feed({"event": "dance", "seat": 1}) + n.flush()
+    ['  announce: P0 play · P1 pass', '  dance: seat=1']
+    """
+
+    names: Sequence[str]
+    style: Style = PLAIN
+    viewer: int | None = None
+    verbose: bool = False
+    start_scores: Sequence[Any] | None = None
+    _group: tuple[str, str] | None = field(default=None, init=False)
+    _items: list[str] = field(default_factory=list, init=False)
+    _seen: set[Any] = field(default_factory=set, init=False)
+    _header: list[str] | None = field(default=None, init=False)
+    _scores: list[Any] | None = field(default=None, init=False)
+    _turned: set[str] = field(default_factory=set, init=False)
+    _knocks: list[Any] = field(default_factory=list, init=False)
+    _cut: str | None = field(default=None, init=False)
+    _last_hand: Any = field(default=None, init=False)
+    _hands: int = field(default=0, init=False)
+    _out: set[int] = field(default_factory=set, init=False)
+    _any: bool = field(default=False, init=False)
+    _dealt: list[str] = field(default_factory=list, init=False)
+    _named: tuple[Any, str] | None = field(default=None, init=False)
+    _flags: dict[tuple[Any, Any], Any] = field(default_factory=dict, init=False)
+    _totals: dict[Any, tuple[list[str], list[str]]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self._scores = list(self.start_scores) if self.start_scores is not None else None
+
+    # -- helpers ------------------------------------------------------------------
+
+    def who(self, seat: Any) -> str:
+        return _name(self.names, seat)
+
+    def verb(self, seat: Any, third_person: str) -> str:
+        """``keeps`` for a player, ``keep`` for ``you``."""
+        if self.who(seat) != "you":
+            return third_person
+        return {"is": "are", "has": "have"}.get(third_person, third_person.removesuffix("s"))
+
+    def _cards(self, names: Iterable[str]) -> str:
+        return cards(names, self.style)
+
+    def _flush_group(self) -> list[str]:
+        out: list[str] = []
+        if self._totals:
+            self._items = [self._total_item(seat, *t) for seat, t in self._totals.items()]
+            self._totals = {}
+        if self._group is not None and self._items:
+            out = wrap_items(f"  {self._group[1]}: ", self._items)
+        self._group = None
+        self._items = []
+        self._seen = set()
+        return out
+
+    def _flush_header(self) -> list[str]:
+        out = [" · ".join(self._header)] if self._header is not None else []
+        self._header = None
+        out += self._dealt
+        self._dealt = []
+        return out
+
+    def flush(self) -> list[str]:
+        """Lines still held back (a pending header, a line of decisions, a cut)."""
+        out = self._flush_header() + self._flush_group()
+        if self._cut is not None:
+            out.append(self._cut)
+            self._cut = None
+        return out
+
+    def _grouped(self, kind: str, label: str, seat: Any, item: str) -> list[str]:
+        out: list[str] = []
+        key = (kind, label)
+        if self._group != key or seat in self._seen:
+            out = self._flush_group()
+            self._group = key
+        self._items.append(item)
+        self._seen.add(seat)
+        return out
+
+    # -- events ---------------------------------------------------------------------
+
+    def feed(self, event: Mapping[str, Any]) -> list[str]:
+        """The lines completed by ``event`` (some lines wait for the next event)."""
+        kind = str(event.get("event", "?")) if isinstance(event, Mapping) else "?"
+        handler = getattr(self, "_ev_" + kind, None)
+        grouped = kind in ("decision", "exchange")
+        pre: list[str] = []
+        if kind not in ("deal", "turn_up"):
+            pre += self._flush_header()
+        if not grouped:
+            pre += self._flush_group()
+        if kind not in ("cut", "first_dealer") and self._cut is not None:
+            pre.append(self._cut)
+            self._cut = None
+        try:
+            if handler is None or not isinstance(event, Mapping):
+                lines = pre + self._generic(event)
+            else:
+                lines = pre + list(handler(event))
+        except Exception:  # never fail on an odd event: show it as it is
+            lines = pre + self._generic(event)
+        if lines:
+            self._any = True
+        return lines
+
+    def _generic(self, event: Any) -> list[str]:
+        if not isinstance(event, Mapping):
+            return [f"  {event!r}"]
+        kind = event.get("event", "event")
+        rest = ", ".join(f"{k}={_fmt_value(v)}" for k, v in event.items() if k != "event")
+        return [f"  {kind}: {rest}" if rest else f"  {kind}"]
+
+    def _ev_cut(self, e: Mapping[str, Any]) -> list[str]:
+        out = [self._cut] if self._cut is not None else []
+        drawn = [f"{self.who(p)} {card(c, self.style)}" for p, c in e["cards"]]
+        self._cut = "Cut for the deal: " + " · ".join(drawn)
+        return out
+
+    def _ev_first_dealer(self, e: Mapping[str, Any]) -> list[str]:
+        how = {"random": " (chosen at random)", "cut_low": " (lowest card)",
+               "cut_high": " (highest card)"}.get(str(e.get("how")), "")
+        text = f"first dealer: {self.who(e['dealer'])}{how}"
+        if self._cut is not None:
+            text = f"{self._cut} → {text}"
+            self._cut = None
+        return [text]
+
+    def _ev_hand(self, e: Mapping[str, Any]) -> list[str]:
+        number = e.get("number")
+        again = number is not None and number == self._last_hand
+        self._last_hand = number
+        self._turned = set()
+        self._knocks = []
+        title = f"Hand {number}" + (" (dealt again)" if again else "")
+        self._header = [self.style.paint(title, bold=True), f"dealer {self.who(e['dealer'])}"]
+        return [""] if self._any else []
+
+    def _ev_deal(self, e: Mapping[str, Any]) -> list[str]:
+        hands = e.get("hands") or []
+        if self.viewer is not None or not self.verbose:
+            return []  # live play shows the player's hand with each decision
+        items = [f"{self.who(p)} {self._cards(h)}" for p, h in enumerate(hands) if h]
+        lines = wrap_items("  dealt: ", items) if items else []
+        if self._header is not None:
+            self._dealt += lines
+            return []
+        return lines
+
+    def _ev_turn_up(self, e: Mapping[str, Any]) -> list[str]:
+        c = str(e["card"])
+        self._turned.add(c)
+        trump = e.get("trump")
+        text = f"turn-up {card(c, self.style)}"
+        if trump and trump != "none":
+            text += f", trump {suit(str(trump), self.style)}"
+        if self._header is not None:
+            self._header.append(text)
+            return []
+        return [f"  {text}"]
+
+    def _ev_decision(self, e: Mapping[str, Any]) -> list[str]:
+        action = str(e.get("action", ""))
+        words = action.split()
+        if len(words) == 2 and words[1].upper() in SUITS:  # a suit named
+            self._named = (e.get("seat"), words[1].upper())
+            shown = f"{self.verb(e.get('seat'), 'names')} {suit(words[1], self.style)}"
+        else:
+            shown = " ".join(card(w, self.style) for w in words)
+        return self._grouped("decision", str(e.get("decision", "decision")), e.get("seat"),
+                             f"{self.who(e['seat'])} {shown}")
+
+    def _total_item(self, seat: Any, gave: list[str], got: list[str]) -> str:
+        public = [c for c in got if c in self._turned]
+        if not gave:
+            return f"{self.who(seat)} {self.verb(seat, 'keeps')}"
+        if public and len(public) == len(got):
+            return (f"{self.who(seat)} {self.verb(seat, 'takes')} {self._cards(public)} "
+                    f"for {self._cards(gave)}")
+        return f"{self.who(seat)} {_plural(len(gave), 'card')}"
+
+    def _ev_exchange(self, e: Mapping[str, Any]) -> list[str]:
+        seat = e["seat"]
+        gave = list(e.get("gave") or [])
+        got = list(e.get("got") or [])
+        if self.viewer is None and not self.verbose:
+            # a transcript: each player's cards exchanged over all rounds of the decision
+            key = ("exchange", str(e.get("decision", "exchange")))
+            out = self._flush_group() if self._group != key else []
+            self._group = key
+            before = self._totals.get(seat, ([], []))
+            self._totals[seat] = (before[0] + gave, before[1] + got)
+            return out
+        public = [c for c in got if c in self._turned]
+        if not gave:
+            item = f"{self.who(seat)} {self.verb(seat, 'keeps')}"
+        elif self.verbose or (self.viewer is not None and seat == self.viewer):
+            item = f"{self.who(seat)} {self._cards(gave)} → {self._cards(got)}"
+        elif public and len(public) == len(got):
+            item = f"{self.who(seat)} {self.verb(seat, 'takes')} {self._cards(public)}"
+            if self.viewer is None:
+                item += f" for {self._cards(gave)}"
+        else:
+            item = f"{self.who(seat)} {_plural(len(gave), 'card')}"
+        return self._grouped("exchange", str(e.get("decision", "exchange")), seat, item)
+
+    def _ev_set(self, e: Mapping[str, Any]) -> list[str]:
+        who = f"{self.who(e['seat'])} " if "seat" in e else ""
+        var, value = e.get("var"), e.get("value")
+        if self.verbose:
+            return [f"  {who}{var} = {_fmt_value(value)}"]
+        # briefly: only yes/no marks that change (a dog's life, say); never 'out',
+        # which has its own event, nor numbers, which the scores line shows
+        key = (e.get("seat"), var)
+        before = self._flags.get(key, False)
+        self._flags[key] = value
+        if var == "out" or not isinstance(value, bool) or value == before:
+            return []
+        return [f"  {who.strip()}: {var} is now {_fmt_value(value)}"]
+
+    def _ev_redeal(self, e: Mapping[str, Any]) -> list[str]:
+        return ["  no play: the cards are dealt again"]
+
+    def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
+        return ["  the hand ends early"]
+
+    def _ev_knock(self, e: Mapping[str, Any]) -> list[str]:
+        self._knocks.append(e["seat"])
+        return []
+
+    def _ev_trick(self, e: Mapping[str, Any]) -> list[str]:
+        text = f"  trick {e.get('number', '?')}: " + trick_line(
+            e["cards"], self.names, self.style, e.get("winner")
+        )
+        if self._knocks:
+            text += f" ({', '.join(self.who(p) for p in self._knocks)} knocked)"
+            self._knocks = []
+        return [text]
+
+    def _ev_trump(self, e: Mapping[str, Any]) -> list[str]:
+        by = e.get("chosen_by")
+        named, self._named = self._named, None
+        if named is not None and named == (by, str(e.get("trump")).upper()):
+            return []  # the decision just said it
+        who = f"{self.who(by)} names" if by is not None else "the trump is now"
+        return [f"  {who} trump {suit(str(e.get('trump')), self.style)}"]
+
+    def _ev_cut_tie(self, e: Mapping[str, Any]) -> list[str]:
+        among = ", ".join(self.who(p) for p in e.get("among", []))
+        return [f"  tie between {among}: the cut picks {self.who(e.get('chosen'))}"]
+
+    def _ev_eliminated(self, e: Mapping[str, Any]) -> list[str]:
+        seat = e["seat"]
+        self._out.add(seat)
+        return [f"  {self.style.paint(self.who(seat), bold=True)} {self.verb(seat, 'is')} "
+                "out of the match"]
+
+    def _ev_end_hand(self, e: Mapping[str, Any]) -> list[str]:
+        self._hands += 1
+        scores = list(e.get("scores") or [])
+        out = list(e.get("out") or [])
+        won = list(e.get("tricks") or [])
+        parts = []
+        if any(won):
+            tricks = " · ".join(f"{self.who(p)} {t}" for p, t in enumerate(won)
+                                if not (p < len(out) and out[p]) or t)
+            parts.append(f"tricks {tricks}")
+        before = self._scores if self._scores is not None and len(self._scores) == len(scores) else None
+        parts.append("scores " + scores_line(scores, self.names, out, before, self.style))
+        self._scores = scores
+        return ["  " + " | ".join(parts)]
+
+    def _ev_match_end(self, e: Mapping[str, Any]) -> list[str]:
+        winners = list(e.get("winners") or [])
+        scores = list(e.get("scores") or [])
+        who = " and ".join(self.who(p) for p in winners) or "nobody"
+        label = "Winners" if len(winners) > 1 else "Winner"
+        text = (f"Match over after {_plural(self._hands, 'hand')}. "
+                f"{label}: {self.style.paint(who, bold=True)}")
+        if scores:
+            text += " · final scores " + " · ".join(
+                f"{self.who(p)} {s}" for p, s in enumerate(scores))
+        lines = ["", text]
+        if e.get("limit_reached"):
+            lines.append("(the match was stopped at the spec's limit on the number of hands)")
+        return lines
+
+
+def transcript(
+    events: Iterable[Mapping[str, Any]],
+    players: int | Sequence[str],
+    *,
+    style: Style = PLAIN,
+    verbose: bool = False,
+    viewer: int | None = None,
+    start_scores: Sequence[Any] | None = None,
+) -> list[str]:
+    """A readable transcript of a match from its events (``state.log``).
+
+    ``players`` is the number of seats (named ``P0``, ``P1``, ...) or their
+    names.  One line per trick, a line for each round of decisions, the
+    scores after each hand (with the change when ``start_scores`` or an
+    earlier hand tells it) and the winner at the end.
+
+    >>> import spelbok
+    >>> state = spelbok.load("knektpass", players=2).new_state(seed=1)
+    >>> while not state.is_terminal:
+    ...     state.apply(state.legal_actions()[0])
+    >>> lines = transcript(state.log, 2)
+    >>> lines[0].startswith("Cut for the deal:"), lines[-1].startswith("Match over")
+    (True, True)
+    """
+    names = player_names(players) if isinstance(players, int) else list(players)
+    narrator = Narrator(names, style=style, verbose=verbose, viewer=viewer,
+                        start_scores=start_scores)
+    out: list[str] = []
+    for event in events:
+        out += narrator.feed(event)
+    out += narrator.flush()
+    return out
