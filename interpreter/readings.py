@@ -976,14 +976,16 @@ def _c_chooser(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     from .steps import Decide
 
     ins = ctx.pending()
-    exp = ctx.seat(want, where)
+    seats = {ctx.seat(w, (*where, k)) for k, w in enumerate(want)} if isinstance(want, list) \
+        else {ctx.seat(want, where)}
+    shown = " or ".join(str(s) for s in sorted(seats))
     if isinstance(ins, Decide) and ins.kind == "suit":
         got = ctx.st.current_player
-        return None if got == exp else Mismatch("chooser", str(exp), str(got))
+        return None if got in seats else Mismatch("chooser", shown, str(got))
     what = "no trump choice is pending" if ins is None else (
         f"no trump choice is pending ({ctx.st.current_player} to act at "
         f"'{getattr(ins, 'name', 'tricks')}')")
-    return Mismatch("chooser", str(exp), what)
+    return Mismatch("chooser", shown, what)
 
 
 def _c_trick_winner(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
