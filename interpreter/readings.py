@@ -489,13 +489,10 @@ class _Runner:
 
     def _resolve(self, spec: str) -> str:
         if self.rf.folder is not None:
-            p = self.rf.folder / spec
-            if p.is_file():
-                return os.path.relpath(p) if not p.is_absolute() else str(p)
-            for suffix in (".yaml", ".spel"):
-                q = self.rf.folder / (spec + suffix)
-                if q.is_file():
-                    return str(q)
+            for cand in (spec, spec + ".yaml", spec + ".spel"):
+                p = self.rf.folder / cand
+                if p.is_file():
+                    return _display_path(p)
         return spec
 
     def game(self, spec: str, players: int | None, options: dict[str, Any], where: Path_) -> Game:
@@ -570,7 +567,8 @@ class _Runner:
                                "depends on how a rule is read, say so with `reading:`")
         elif differs:
             result.compared = unforced
-            result.separates = not unforced.ok
+            # a case that fails under its own reading tells nothing apart
+            result.separates = (not unforced.ok) if result.ok else None
             result.spec_reading = differs
             result.compare_text = f"under this spec's {_opts_text(differs)}"
         return result
@@ -714,6 +712,16 @@ class _Runner:
                 self.cards(game, case["talon"], where), where, "the talon")
         rest = iter(c for c in pack if c not in used)
         return [c if c is not None else next(rest) for c in deck]
+
+
+def _display_path(p: Path) -> str:
+    """A path as short as it can be said: relative to the working folder when inside it."""
+    full = os.path.normpath(os.path.abspath(p))
+    try:
+        rel = os.path.relpath(full)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return full
+    return full if rel.startswith("..") else rel
 
 
 def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
