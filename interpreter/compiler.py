@@ -280,7 +280,8 @@ class Compiler:
         rotate = self.constant(dealer.get("rotate", "left"), ("dealer", "rotate"),
                                ("left", "right", "none"))
         prog.rotate = {"left": 1, "right": -1, "none": 0}[rotate]
-        prog.skip_out = bool(dealer.get("skip_out", True))
+        prog.skip_out = bool(self.constant(dealer.get("skip_out", True), ("dealer", "skip_out"),
+                                           (True, False)))
 
         code: list[Instr] = []
         self.compile_steps(t["hand"], ("hand",), code)
@@ -351,11 +352,11 @@ class Compiler:
                 return [tied[0]]
 
             return most
+        if who not in ("dealer", "forehand", "each"):
+            # a formula over options naming a selector (a reading switch)
+            who = self.constant(who, (*path, "who"), ("dealer", "forehand", "each"))
         if who == "each":
             return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
-        if who not in ("dealer", "forehand"):
-            self.error((*path, "who"), f"unknown player selector '{who}'",
-                       did_you_mean(str(who), ["dealer", "forehand", "each"]))
 
         def single(st: Any) -> list[int]:
             order = st.forehand_order()

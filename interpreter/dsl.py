@@ -684,6 +684,8 @@ class _Builder:
         for c in st.children:
             if _is(c, "skip_yes") or _is(c, "skip_no"):
                 self._dealer(st, "skip_out", c.data == "skip_yes", c)
+            elif _is(c, "skip_if"):
+                self._dealer(st, "skip_out", self.formula(c.children[-1]), c)
 
     def s_rotation(self, st: Any) -> None:
         what = st.children[0]

@@ -358,6 +358,7 @@ def _dealer(out: _Out, dealer: Mapping[str, Any]) -> None:
     skip = dealer.get("skip_out")
     skip_phrase = (
         "" if skip is None else
+        f", skipping players who are out if {skip}" if isinstance(skip, str) else
         ", skipping players who are out" if skip else ", not skipping players who are out"
     )
     if "rotate" in dealer:

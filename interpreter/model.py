@@ -331,7 +331,7 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
             if isinstance(first, int) and not isinstance(first, bool)
             else str(first),
             "rotate": str(dealer.get("rotate", "left")),
-            "skip_out": bool(dealer.get("skip_out", True)),
+            "skip_out": condition_value(dealer.get("skip_out", True)),
         },
         dealer,
     )
