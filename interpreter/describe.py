@@ -205,8 +205,9 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     top = list(r.get("top_trumps") or [])
     lines = _title("Ranking")
     if top:
+        sep = ", " if any("@" in t for t in top) else " "
         lines += _wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
-                       f"{' '.join(_card(t) for t in top)}.")
+                       f"{sep.join(_card(t) for t in top)}.")
         follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
         if follow == "printed":
             lines += _wrap("They follow, and are led as, their printed suit, but win as top "
@@ -220,8 +221,9 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     taken = {t[:-1] for t in top if "@" not in t
              and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
     plain = [x for x in order if x not in taken]
+    in_trumps = [x for x in plain if f"{x}@trump" not in top]
     if top:
-        lines += _wrap(f"Below them the trump suit ranks {' '.join(plain)}.")
+        lines += _wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
     lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
                    + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
     cut = list(r.get("cut_ranks") or [])
@@ -372,7 +374,7 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
             who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
             text = f"For {who}, from forehand:"
         else:
-            text = "Set:" if len(assigns) > 1 else ""
+            text = "Once (not per player):" if len(assigns) > 1 else ""
         for name, formula in assigns.items():
             body += _assign(name, formula, sub + (2 if text else 0))
         if not text:
@@ -385,8 +387,9 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
             body += _step_lines(s, f"{number}.{i}", sub, ctx)
         if step.get("else"):
             body.append(" " * sub + "Otherwise:")
-            for i, s in enumerate(step["else"], 1):
-                body += _step_lines(s, f"{number}.{chr(96 + i) if i <= 26 else i}", sub, ctx)
+            first_else = len(step.get("then") or []) + 1
+            for i, s in enumerate(step["else"], first_else):
+                body += _step_lines(s, f"{number}.{i}", sub, ctx)
         citation = []
     elif kind == "repeat":
         times = str(step.get("repeat"))
@@ -480,13 +483,20 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
     if lead == "broken":
         rules.append("Trumps may not be led until a trump has been played to a trick of another "
                      f"suit (\"broken\"), unless the leader holds only trumps{note}.")
+    elif note:
+        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until a trump has "
+                     "been played to a trick of another suit.")
     ftt = t.get("first_trick_trumps", True)
+    rule = ("no trump may be played to the first trick of a hand unless a player has nothing "
+            "else; such a trump counts as a plain card")
     if ftt is False:
-        rules.append("No trump may be played to the first trick of a hand unless a player has "
-                     "nothing else; such a trump counts as a plain card.")
+        rules.append(rule[0].upper() + rule[1:] + ".")
     elif ftt is not True:
-        rules.append(f"When {_f(ftt)} is false{ctx.option_note(ftt)}, no trump may be played to "
-                     "the first trick of a hand unless a player has nothing else.")
+        value = ctx.default_of(ftt)
+        note = {True: " (with the default options it is true: trumps may be played)",
+                False: " (with the default options it is false)"}.get(value, "") \
+            if isinstance(value, bool) else ""
+        rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")
@@ -562,15 +572,22 @@ def spec_changes(base: Any, variant: Any, path: tuple[Any, ...] = ()) -> list[tu
                 out += spec_changes(base[key], variant[key], sub)
         return out
     if isinstance(base, list) and isinstance(variant, list):
+        import difflib
+
         out = []
-        for i in range(max(len(base), len(variant))):
-            sub = (*path, i)
-            if i >= len(variant):
-                out.append((_path_text(sub), f"{_short(base[i])} → (removed)"))
-            elif i >= len(base):
-                out.append((_path_text(sub), f"(new) {_short(variant[i])}"))
-            else:
-                out += spec_changes(base[i], variant[i], sub)
+        keys_a = [json.dumps(x, sort_keys=True) for x in base]
+        keys_b = [json.dumps(x, sort_keys=True) for x in variant]
+        matcher = difflib.SequenceMatcher(a=keys_a, b=keys_b, autojunk=False)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal":
+                continue
+            pairs = min(a1 - a0, b1 - b0) if op == "replace" else 0
+            for k in range(pairs):
+                out += spec_changes(base[a0 + k], variant[b0 + k], (*path, b0 + k))
+            for i in range(a0 + pairs, a1):
+                out.append((_path_text((*path, i)), f"{_short(base[i])} → (removed)"))
+            for i in range(b0 + pairs, b1):
+                out.append((_path_text((*path, i)), f"(new) {_short(variant[i])}"))
         return out
     if base == variant and type(base) is type(variant):
         return []
@@ -595,9 +612,9 @@ def _section_changes(doc: Any) -> list[str]:
         base = _read_base(base_name)
     except Exception as exc:  # the base loaded once already; report rather than fail
         return lines + _wrap(f"(cannot read the base spec {base_name}: {exc})")
-    changes = [(p, c) for p, c in spec_changes(base.tree, doc.tree) if p != "name"]
+    changes = [(p, c) for p, c in spec_changes(base.tree, doc.tree) if p not in ("name", "about")]
     name_change = base.tree.get("name") != doc.tree.get("name")
-    lines += _wrap(f"This spec extends {base_name}"
+    lines += _wrap(f"This spec extends {os.path.normpath(base_name)}"
                    + (f" ({base.tree.get('name')})" if name_change else "") + ".")
     if not changes:
         return lines + _wrap("It changes no rule.")

@@ -1,0 +1,110 @@
+"""``spelbok play`` driven through a real pseudo-terminal, as a person would use it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from typing import Any
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+SPELBOK = shutil.which("spelbok")
+pytestmark = pytest.mark.skipif(SPELBOK is None or os.name != "posix",
+                                reason="needs the installed spelbok command and a POSIX pty")
+
+ARGS = ["play", "knektpass", "--players", "2", "--seed", "3"]
+SYMBOL_TO_LETTER = {"♣": "c", "♠": "s", "♥": "h", "♦": "d"}
+
+
+def spawn() -> Any:
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "PYTHONIOENCODING": "utf-8"}
+    assert SPELBOK is not None
+    return pexpect.spawn(SPELBOK, ARGS, env=env, encoding="utf-8", timeout=30,
+                         dimensions=(50, 160))
+
+
+def next_prompt(child: Any) -> str:
+    """Wait for the '> ' prompt; the text shown since the last answer."""
+    child.expect(r"\n> ")
+    return str(child.before)
+
+
+def notation(shown: str) -> str:
+    """A card as shown (``10♥``) in lower-case notation (``10h``)."""
+    return shown[:-1].lower() + SYMBOL_TO_LETTER[shown[-1]]
+
+
+def hand_cards(screen: str) -> list[str]:
+    line = re.findall(r"your hand  (.*)", screen)[-1]
+    return [c for c in line.replace("│", " ").split() if c]
+
+
+def menu_cards(screen: str) -> list[str]:
+    line = re.findall(r"your card: (.*)", screen)[-1]
+    return re.findall(r"\d+ (\S+)", line)
+
+
+def test_a_person_plays_through_a_terminal() -> None:
+    child = spawn()
+    try:
+        screen = next_prompt(child)
+        assert "Knektpass · 2 players · seed 3" in screen
+        assert "your hand  " in screen and "scores     you 12 · P1 12" in screen
+        assert "announce: 1 play  2 pass" in screen
+        child.sendline("1")  # a menu number: play
+
+        refused = answered_in_notation = False
+        for _ in range(120):
+            screen = next_prompt(child)
+            assert "Traceback" not in screen
+            if "keep all" in screen:  # an exchange
+                child.sendline("exchange")  # notation: keep every card
+                answered_in_notation = True
+                continue
+            if "announce: 1 play  2 pass" in screen:
+                child.sendline("play")
+                continue
+            if "your card: " not in screen:
+                child.sendline("1")
+                continue
+            hand, legal = hand_cards(screen), menu_cards(screen)
+            illegal = [c for c in hand if c not in legal]
+            if not illegal:
+                child.sendline(notation(legal[-1]).upper())  # notation, upper case
+                answered_in_notation = True
+                continue
+            child.sendline(notation(illegal[0]))  # a card the rules forbid here
+            again = next_prompt(child)
+            assert "is not allowed: you must" in again  # the reason
+            assert "✗" in again
+            child.sendline(notation(legal[0]))
+            refused = True
+            break
+        assert refused and answered_in_notation
+
+        next_prompt(child)
+        child.sendline("help")
+        screen = next_prompt(child)
+        assert "How to answer" in screen and "quit" in screen
+        child.sendline("quit")
+        child.expect(r"Match abandoned in hand \d+ \(seed 3\)\.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in str(child.before)
+
+
+def test_interrupt_exits_130_without_a_traceback() -> None:
+    child = spawn()
+    try:
+        next_prompt(child)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in str(child.before)
