@@ -540,8 +540,10 @@ def _merge(
             value = child[k]
             if value is None:
                 continue
-            if isinstance(value, dict):
-                prior = base.get(k)
+            prior = base.get(k)
+            if isinstance(value, dict) and isinstance(prior, list):
+                result[k] = _merge_by_label(prior, value, sub, ppos, cpos, out)
+            elif isinstance(value, dict):
                 result[k] = _merge(
                     prior if isinstance(prior, dict) else None, value, sub, ppos, cpos, out
                 )
@@ -555,6 +557,81 @@ def _merge(
             result[k] = base[k]
             _copy_positions(base[k], sub, ppos, out)
     return result
+
+
+def _merge_by_label(
+    parent: list[Any],
+    child: dict[str, Any],
+    path: tuple[Any, ...],
+    ppos: PosTable,
+    cpos: PosTable,
+    out: PosTable,
+) -> list[Any]:
+    """A map given for a list of steps changes the parent's steps by their ``label``.
+
+    Each key names a labelled step of the parent list: a map merges into that
+    step (maps merge, lists replace, null removes a key), null removes the step.
+    """
+    labels = {
+        item.get("label"): i
+        for i, item in enumerate(parent)
+        if isinstance(item, dict) and isinstance(item.get("label"), str)
+    }
+    for name in child:
+        if name not in labels:
+            file, line, col = _at(cpos, key_path((*path, name)), "")
+            if line is None:
+                file, line, col = _at(cpos, (*path, name), "")
+            raise SpecError(
+                f"the base has no step labelled {name!r} here"
+                + (f" (labels: {', '.join(map(str, labels))})" if labels else " (it labels no step)"),
+                path=file or None,
+                line=line,
+                col=col,
+                hint=did_you_mean(str(name), [str(x) for x in labels]),
+            )
+    result: list[Any] = []
+    for i, item in enumerate(parent):
+        label = item.get("label") if isinstance(item, dict) else None
+        j = len(result)
+        if label in child:
+            change = child[label]
+            if change is None:
+                continue
+            if not isinstance(change, dict):
+                file, line, col = _at(cpos, (*path, label), "")
+                raise SpecError(
+                    f"a change to step {label!r} must be a map of keys (or null to remove it)",
+                    path=file or None, line=line, col=col,
+                )
+            moved: PosTable = {}
+            _copy_positions(item, (*path, i), ppos, moved)
+            shifted = {(*path, j, *p[len(path) + 1:]): v for p, v in moved.items()
+                       if p[: len(path) + 1] == (*path, i)}
+            result.append(_merge(item, change, (*path, j), {**ppos, **shifted}, _rebase(cpos, (*path, label), (*path, j)), out))
+        else:
+            result.append(item)
+            _copy_positions(item, (*path, i), ppos, _Shift(out, (*path, i), (*path, j)))
+    return result
+
+
+class _Shift(dict):  # type: ignore[type-arg]
+    """Writes positions of ``old`` paths under ``new`` (a step moved up after a removal)."""
+
+    def __init__(self, target: PosTable, old: tuple[Any, ...], new: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.target, self.old, self.new = target, old, new
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if key[: len(self.old)] == self.old:
+            key = (*self.new, *key[len(self.old):])
+        self.target[key] = value
+
+
+def _rebase(pos: PosTable, old: tuple[Any, ...], new: tuple[Any, ...]) -> PosTable:
+    return {
+        ((*new, *p[len(old):]) if p[: len(old)] == old else p): v for p, v in pos.items()
+    }
 
 
 def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable, list[str]]:
