@@ -615,7 +615,7 @@ def _merge_by_label(
     return result
 
 
-class _Shift(dict):  # type: ignore[type-arg]
+class _Shift(dict):
     """Writes positions of ``old`` paths under ``new`` (a step moved up after a removal)."""
 
     def __init__(self, target: PosTable, old: tuple[Any, ...], new: tuple[Any, ...]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import spelbok
 from spelbok.loader import read_spec
 from spelbok.validate import validate
