@@ -167,7 +167,7 @@ class SpelbokGroup(click.Group):
             ctx.exit(130)
         except BrokenPipeError:
             _quiet_broken_pipe()
-            ctx.exit(1)
+            ctx.exit(141)  # as a shell reports a pipe closed early (128 + SIGPIPE)
 
 
 # -- options shared by commands ---------------------------------------------------------
@@ -216,7 +216,7 @@ def spec_argument(nargs: int = 1) -> Callable[[F], F]:
 
 
 def players_option(f: F) -> F:
-    return click.option("--players", "-n", type=click.IntRange(1, 64), default=None, metavar="N",
+    return click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
                         help="Number of players (default: the spec's minimum).")(f)
 
 
@@ -226,7 +226,7 @@ def seed_option(f: F) -> F:
 
 
 def option_option(f: F) -> F:
-    return click.option("--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
+    return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                         callback=_options_callback,
                         help="Choose a reading: set a spec option (repeatable).")(f)
 

@@ -362,6 +362,14 @@ def _interactive(
         catch_up()
         if state.is_terminal:
             break
+        legal = state.legal_actions()
+        if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
+            from spelbok.render import card
+
+            click.echo(f"  you play {card(str(legal[0]), style)}, your only legal card",
+                       color=style.color)
+            state.apply(legal[0])
+            continue
         action = _ask(state, human, names, style)
         if action is None:
             return False

@@ -11,8 +11,6 @@ from typing import Any
 import click
 from spelbok.errors import SpelbokError
 
-from .main import players_option
-
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 
 
@@ -45,7 +43,8 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> Non
 
 @click.command("describe")
 @click.argument("spec")
-@players_option
+@click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Describe the game for N players only (the pack, how it is divided).")
 def describe_cmd(spec: str, players: int | None) -> None:
     """Explain the rules of SPEC in prose, with the source citations.
 

@@ -614,7 +614,14 @@ def _section_changes(doc: Any) -> list[str]:
         return lines + _wrap(f"(cannot read the base spec {base_name}: {exc})")
     changes = [(p, c) for p, c in spec_changes(base.tree, doc.tree) if p not in ("name", "about")]
     name_change = base.tree.get("name") != doc.tree.get("name")
-    lines += _wrap(f"This spec extends {os.path.normpath(base_name)}"
+    shown = os.path.normpath(base_name)
+    if os.path.isabs(shown):
+        try:
+            rel = os.path.relpath(shown)
+            shown = shown if rel.startswith("..") else rel
+        except ValueError:
+            pass
+    lines += _wrap(f"This spec extends {shown}"
                    + (f" ({base.tree.get('name')})" if name_change else "") + ".")
     if not changes:
         return lines + _wrap("It changes no rule.")

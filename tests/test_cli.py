@@ -327,7 +327,7 @@ def test_replay_errors(tmp_path: Path) -> None:
 
 
 def test_play_options_and_usage_errors() -> None:
-    ok = run(*QUICK, "--auto", "--seed", "4", "--option", "void_rule=any", "-O", "floor_zero=true")
+    ok = run(*QUICK, "--auto", "--seed", "4", "--option", "void_rule=any", "-o", "floor_zero=true")
     assert ok.exit_code == 0 and "options void_rule=any, floor_zero=true" in ok.output
     bad_value = run(*QUICK, "--auto", "--option", "void_rule=maybe")
     assert bad_value.exit_code == 1 and "error: option 'void_rule' cannot be" in bad_value.stderr
