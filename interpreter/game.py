@@ -102,6 +102,7 @@ class Game:
     def _start(self, start: dict[str, Any], record: bool) -> State:
         st = State.__new__(State)
         st.game = self
+        st.prog = self.program
         st.n = self.players
         st.seed = start["seed"]
         st.rng_n = 0

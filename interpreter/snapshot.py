@@ -68,6 +68,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
 
     st = State.__new__(State)
     st.game = game
+    st.prog = game.program
     st.n = d["players"]
     if st.n != game.players or d.get("game") != game.name:
         from .errors import SpecError

@@ -26,6 +26,7 @@ from .tricks import TrickFlags
 if TYPE_CHECKING:
     from .game import Game
     from .order import TrumpTables
+    from .program import Program
 
 _COPY_LISTS = (
     "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows",
@@ -33,7 +34,9 @@ _COPY_LISTS = (
 )
 
 
-_NOT_COMPARED = frozenset(("game", "rec", "start", "hist", "stacked", "tables", "legal_cache"))
+_NOT_COMPARED = frozenset(
+    ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache")
+)
 
 
 class State:
@@ -49,7 +52,7 @@ class State:
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-        "legal_cache",
+        "legal_cache", "prog",
     )
 
     game: Game
@@ -101,6 +104,7 @@ class State:
     history_tricks: list[Any]
     limit_reached: bool
     legal_cache: list[Action] | None
+    prog: Program
 
     # -- queries ---------------------------------------------------------------
 
@@ -140,7 +144,7 @@ class State:
         """Every action the current player may take (empty when terminal)."""
         if self.current is None:
             return []
-        legal = self.game.program.code[self.pc].legal(self)
+        legal = self.prog.code[self.pc].legal(self)
         self.legal_cache = legal
         return legal[:]
 
@@ -162,7 +166,7 @@ class State:
     def _resolve(self, action: Action | str) -> Action:
         if self.current is None:
             raise IllegalActionError(f"{action}: the match is over")
-        ins = self.game.program.code[self.pc]
+        ins = self.prog.code[self.pc]
         if isinstance(action, str):
             action = parse_action(action)
         elif not isinstance(action, Action):
@@ -197,14 +201,14 @@ class State:
         seat = self.current
         assert seat is not None
         self.hist = (self.hist, a)
-        self.game.program.code[self.pc].apply(self, seat, a)
+        self.prog.code[self.pc].apply(self, seat, a)
         self.current = None
-        self.game.program.advance(self)
+        self.prog.advance(self)
 
     def _fast_ok(self, action: Any) -> bool:
         if self.current is None:
             return False
-        return self.game.program.code[self.pc].check(self, action) is None
+        return self.prog.code[self.pc].check(self, action) is None
 
     def apply_action(self, action: Action | str) -> None:
         """OpenSpiel-style alias of :meth:`apply`."""

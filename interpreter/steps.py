@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
 from .order import NO_TRUMP
-from .tricks import TrickFlags, card_key, legal_cards
+from .tricks import TrickFlags, legal_cards
 
 if TYPE_CHECKING:
     from .state import State
@@ -427,11 +427,12 @@ class TrickPlay(Instr):
     def legal(self, st: State) -> list[Action]:
         seat = st.current
         assert seat is not None
-        m = self._card_mask(st, seat)
+        m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
         out = []
+        actions = CARD_ACTIONS
         while m:
             low = m & -m
-            out.append(CARD_ACTIONS[low.bit_length() - 1])
+            out.append(actions[low.bit_length() - 1])
             m ^= low
         if self.abstain is not None and self._may_knock(st, seat):
             out.append(self.knock)
@@ -478,23 +479,38 @@ class TrickPlay(Instr):
             if st.trick_pos >= len(st.trick_order):
                 self._finish(st)
             return
-        c = a.value
-        st.hands[seat] &= ~(1 << c)
-        st.known[seat] &= ~(1 << c)
+        c = a[2]
+        bit = 1 << c
+        st.hands[seat] &= ~bit
+        st.known[seat] &= ~bit
         t = st.tables
-        if st.led < 0:
-            st.led = t.suit[c]
-        elif st.tf.follow and t.suit[c] != st.led:
-            st.voids[seat] |= 1 << st.led
-        key = card_key(st, c)
+        suit = t.suit[c]
+        led = st.led
+        if led < 0:
+            st.led = led = suit
+        elif suit != led and st.tf.follow:
+            st.voids[seat] |= 1 << led
+        # the card's bid for the trick (see tricks.card_key)
         if t.trump[c]:
             st.broken = True
-        if key > st.best_key:
-            st.best_key = key
-            st.best_seat = seat
-            st.best_trumped = t.trump[c] and t.suit[c] != st.led and key >= 100
-        if t.suit[c] == st.led and not t.trump[c] and key > st.best_led:
-            st.best_led = key
+            if st.tf.first_trick_trumps or st.trick_no > 0:
+                key = t.power[c]
+                if key > st.best_key:
+                    st.best_key = key
+                    st.best_seat = seat
+                    st.best_trumped = suit != led
+            elif suit == led and t.power[c] > st.best_key:
+                st.best_key = t.power[c]
+                st.best_seat = seat
+                st.best_trumped = False
+        elif suit == led:
+            key = t.power[c]
+            if key > st.best_key:
+                st.best_key = key
+                st.best_seat = seat
+                st.best_trumped = False
+            if key > st.best_led:
+                st.best_led = key
         st.trick.append((seat, c))
         st.trick_pos += 1
         if st.trick_pos >= len(st.trick_order):
