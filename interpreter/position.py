@@ -446,8 +446,6 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         _place_decision(game, st, position, phase)
     if st.rec is not None:
         st.event("position", phase=phase.label, scores=st.scores)
-    # keep the start JSON-like and independent of the caller's dict
-    st.start = dict(st.start)
 
 
 def _as_list(value: Any, key: KeyPath) -> list[Any]:

@@ -323,7 +323,14 @@ class CaseResult:
 
 @dataclass
 class ReadingReport:
-    """Every case of one reading file run against one spec."""
+    """Every case of one reading file run against one spec.
+
+    >>> r = run_reading("knektpass-1847", only=lambda name: name.startswith("a void player may"))
+    >>> print(r.format().splitlines()[-3])
+      1 passed, 0 failed; 1 case(s) assume another reading than the spec's, 1 separate it
+    >>> r.to_dict()["separating"]
+    ['a void player may play any card']
+    """
 
     path: str
     spec: str
