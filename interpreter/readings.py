@@ -513,7 +513,8 @@ class _Runner:
             except SpecError as e:
                 if e.line is not None:  # a problem inside the spec file itself
                     raise
-                raise self.loc.error(where, e.message, hint=e.hint) from None
+                what = f"{e.path}: {e.message}" if e.path else e.message
+                raise self.loc.error(where, what, hint=e.hint) from None
             self.games[key] = g
         return g
 
@@ -1253,6 +1254,19 @@ def run_reading(
     """
     rf = load_reading(path, text=text)
     runner = _Runner(rf, spec, options)
+    # the spec (and the options given) must load before any case runs
+    target = spec if spec is not None else runner._resolve(str(rf.data["spec"]))
+    players = rf.data.get("players")
+    from .game import load
+
+    if spec is None:
+        runner.game(target, players, {}, ("spec",))
+    else:
+        load(target, players=players)
+    if options:
+        load(target, players=players, options=dict(options))  # an unknown option: a plain error
+    if rf.data.get("options"):
+        runner.game(target, players, {**(options or {}), **rf.data["options"]}, ("options",))
     results = []
     for i, case in enumerate(rf.data.get("cases") or []):
         if only is not None and not only(str(case.get("name", ""))):

@@ -260,6 +260,12 @@ def test_cli_through_the_main_group() -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["verify", str(KNEKTPASS), "-k", "two players"])
     assert result.exit_code == 0, result.output
-    bad = runner.invoke(cli, ["verify", "no-such-reading"])
-    assert bad.exit_code == 1
-    assert "no such reading file" in (bad.output + (bad.stderr if bad.stderr_bytes else ""))
+    for args, words in [
+        (["verify", "no-such-reading"], "no such reading file"),
+        (["verify", "-o", "void_rul=any", str(KNEKTPASS)], "unknown option 'void_rul'"),
+        (["verify", "--spec", "no/such/spec.yaml", str(KNEKTPASS)], "no such spec file"),
+    ]:
+        bad = runner.invoke(cli, args)
+        assert bad.exit_code == 1, bad.output
+        assert words in bad.output
+        assert "Traceback" not in bad.output
