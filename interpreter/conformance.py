@@ -36,6 +36,7 @@ def zones_mask(st: State) -> tuple[int, int]:
     """(union of every zone, total count) — equal sizes mean no card is in two places."""
     masks = list(st.hands)
     masks.append(st.discards)
+    masks.append(st.widow)
     for c in st.stock:
         masks.append(1 << c)
     for c in st.turn_up:
@@ -71,6 +72,7 @@ def check_view(st: State, seat: int) -> str | None:
         if p != seat:
             hidden |= st.hands[p] & ~st.known[p]
     hidden |= st.discards & ~st.discarded[seat]
+    hidden |= st.widow
     for c in st.stock:
         hidden |= 1 << c
     for c in cards_in(hidden):

@@ -62,20 +62,22 @@ class Game:
         deck: list[str] | None = None,
         dealer: int | None = None,
         position: dict[str, Any] | None = None,
+        record: bool = False,
     ) -> State:
         """Start a match.
 
         ``seed`` drives every shuffle and cut; ``deck`` stacks the first deal
         (top card first, every card of the pack once); ``dealer`` fixes the
         first dealer; ``position`` starts from a described moment (see
-        :mod:`spelbok.position`).
+        :mod:`spelbok.position`); ``record`` keeps the event log as the match
+        goes (otherwise ``state.log`` rebuilds it by replaying).
         """
         start: dict[str, Any] = {"seed": int(seed), "dealer": dealer}
         if deck is not None:
             start["deck"] = self._check_deck(deck)
         if position is not None:
             start["position"] = position
-        return self._start(start, record=False)
+        return self._start(start, record=record)
 
     def _check_deck(self, deck: list[str]) -> list[str]:
         ids = []

@@ -47,6 +47,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "known_cards": hidden_known,
         "turn_up": [CARD_NAMES[c] for c in st.turn_up],
         "talon": len(st.stock),
+        "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
         "own_discards": _names(st.discarded[seat]),
         "trick": [[p, CARD_NAMES[c]] for p, c in st.trick],
@@ -59,6 +60,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "vars": public_vars(st),
         "scores": st.scores,
         "current_player": st.current,
+        "decision": st.decision_name,
         "terminal": st.terminal,
         "winners": list(st.winner_seats),
     }
@@ -71,7 +73,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
     Hidden places: other players' hands (less their publicly known cards),
-    the stock, and other players' discards.  Sizes stay; suits a player has
+    the stock, the widow, and other players' discards.  Sizes stay; suits a player has
     shown to lack (under the current trump) are respected.  If no consistent
     deal is found after many tries, the void constraints are dropped (the
     result is still consistent with every size and every seen card).
@@ -89,6 +91,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         need[p] = free.bit_count()
     other_discards = st.discards & ~st.discarded[seat]
     pool |= other_discards
+    pool |= st.widow
     for c_ in st.stock:
         pool |= 1 << c_
     cards = list(cards_in(pool))
@@ -129,10 +132,14 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             for card in hands.get(p, []):
                 m |= 1 << card
             c.hands[p] = m
-    # the rest fill the stock (same size, random order) and the hidden discards
+    # the rest fill the stock (same size, random order), the widow and the hidden discards
     k = len(st.stock)
     c.stock = remaining[:k]
-    disc = remaining[k:]
+    w = st.widow.bit_count()
+    c.widow = 0
+    for card in remaining[k:k + w]:
+        c.widow |= 1 << card
+    disc = remaining[k + w:]
     new_discards = st.discarded[seat]
     for p in range(n):
         if p == seat:

@@ -104,6 +104,8 @@ class Program:
         st.hands = [0] * n
         st.won = [0] * n
         st.discards = 0
+        st.widow = 0
+        st.last_winner = -1
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n

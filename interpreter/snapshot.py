@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 _INTS = ("seed", "rng_n", "trick_pos", "tricks_left", "led", "best_key", "best_seat",
          "best_led", "trick_no", "trump", "participants", "dealer", "hand_number",
-         "hands_played", "pc", "count", "cand")
+         "hands_played", "pc", "count", "cand", "last_winner")
 _BOOLS = ("best_trumped", "broken", "terminal", "limit_reached")
 
 
@@ -43,6 +43,7 @@ def to_dict(st: State) -> dict[str, Any]:
     d["stock"] = [CARD_NAMES[c] for c in st.stock]
     d["turn_up"] = [CARD_NAMES[c] for c in st.turn_up]
     d["discards"] = _names(st.discards)
+    d["widow"] = _names(st.widow)
     d["discarded"] = [_names(m) for m in st.discarded]
     d["known"] = [_names(m) for m in st.known]
     d["voids"] = list(st.voids)
@@ -84,6 +85,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     st.stock = [parse_card(c) for c in d["stock"]]  # type: ignore[misc]
     st.turn_up = [parse_card(c) for c in d["turn_up"]]  # type: ignore[misc]
     st.discards = _mask(d["discards"])
+    st.widow = _mask(d.get("widow", []))
     st.discarded = [_mask(h) for h in d["discarded"]]
     st.known = [_mask(h) for h in d["known"]]
     st.voids = list(d["voids"])

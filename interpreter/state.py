@@ -52,7 +52,7 @@ class State:
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-        "legal_cache", "prog",
+        "legal_cache", "prog", "widow", "last_winner",
     )
 
     game: Game
@@ -105,6 +105,8 @@ class State:
     limit_reached: bool
     legal_cache: list[Action] | None
     prog: Program
+    widow: int
+    last_winner: int
 
     # -- queries ---------------------------------------------------------------
 
@@ -139,6 +141,13 @@ class State:
             "hands": self.hands_played,
             "limit_reached": self.limit_reached,
         }
+
+    @property
+    def decision_name(self) -> str | None:
+        """The name of the pending decision (``announce``, ``exchange``…; ``play`` in a trick)."""
+        if self.current is None:
+            return None
+        return getattr(self.prog.code[self.pc], "name", "play")
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take (empty when terminal)."""

@@ -144,15 +144,21 @@ class SetVars(Instr):
 
 
 class Deal(Instr):
-    def __init__(self, size: Fn, packets: list[int], to: Fn) -> None:
+    """Deal packets in turn from the dealer's left; a widow (spare hand) is dealt last in each round."""
+
+    def __init__(self, size: Fn, packets: list[int], to: Fn, widow: Fn | None = None) -> None:
         self.size = size
         self.packets = packets
         self.to = to
+        self.widow = widow
 
     def run(self, st: State) -> bool:
         to = self.to
         order = [p for p in st.order_from((st.dealer + 1) % st.n) if to(st, p)]
         need = {p: max(0, int(self.size(st, p))) for p in order}
+        if self.widow is not None:
+            need[-1] = max(0, int(self.widow(st, 0)))
+            order.append(-1)
         stock = st.stock
         hands = st.hands
         i = 0
@@ -163,10 +169,103 @@ class Deal(Instr):
             for p in order:
                 take = min(k, need[p], len(stock))
                 for _ in range(take):
-                    hands[p] |= 1 << stock.pop()
+                    if p < 0:
+                        st.widow |= 1 << stock.pop()
+                    else:
+                        hands[p] |= 1 << stock.pop()
                 need[p] -= take
         if st.rec is not None:
-            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in hands])
+            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in hands],
+                     widow=_names(st.widow))
+        st.pc += 1
+        return True
+
+
+ZONES = ("hand", "widow", "stock", "turn_up", "discards")
+
+
+class Move(Instr):
+    """Move cards between zones: a player's hand, the widow, the stock (talon),
+    the turn-up and the discard pile.  ``count`` None moves every card of the source.
+
+    Public knowledge follows the cards: cards taken from the turn-up are known
+    to be in the taker's hand; cards from hidden zones stay hidden.
+    """
+
+    def __init__(self, source: str, target: str, count: Fn | None, each: Fn | None) -> None:
+        self.source = source
+        self.target = target
+        self.count = count
+        self.each = each
+
+    def _take(self, st: State, seat: int, k: int | None) -> tuple[int, list[int]]:
+        """Remove up to ``k`` cards (all if None) from the source: (mask, ordered list)."""
+        src = self.source
+        if src in ("stock", "turn_up"):
+            pile = st.stock if src == "stock" else st.turn_up
+            n = len(pile) if k is None else min(k, len(pile))
+            got = [pile.pop() for _ in range(n)]
+            m = 0
+            for c in got:
+                m |= 1 << c
+            return m, got
+        if src == "hand":
+            mask = st.hands[seat]
+        elif src == "widow":
+            mask = st.widow
+        else:
+            mask = st.discards
+        cards = list(cards_in(mask))
+        if k is not None:
+            cards = cards[:k]  # lowest ids first: deterministic
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if src == "hand":
+            st.hands[seat] &= ~m
+            st.known[seat] &= ~m
+        elif src == "widow":
+            st.widow &= ~m
+        else:
+            st.discards &= ~m
+            for p in range(st.n):
+                st.discarded[p] &= ~m
+        return m, cards
+
+    def _put(self, st: State, seat: int, m: int, cards: list[int]) -> None:
+        dst = self.target
+        if dst == "hand":
+            st.hands[seat] |= m
+            if self.source == "turn_up":
+                st.known[seat] |= m
+            elif m:
+                st.voids[seat] = 0  # unseen cards arrived: earlier voids no longer certain
+        elif dst == "widow":
+            st.widow |= m
+        elif dst == "discards":
+            st.discards |= m
+            if self.source == "hand":
+                st.discarded[seat] |= m
+        elif dst == "stock":
+            for c in reversed(cards):
+                st.stock.append(c)
+        else:
+            st.turn_up.extend(cards)
+
+    def _one(self, st: State, seat: int) -> None:
+        k = None if self.count is None else max(0, int(self.count(st, seat)))
+        m, cards = self._take(st, seat, k)
+        self._put(st, seat, m, cards)
+        if st.rec is not None and m:
+            st.event("move", seat=seat, source=self.source, target=self.target, cards=len(cards))
+
+    def run(self, st: State) -> bool:
+        if self.each is None:
+            self._one(st, -1)
+        else:
+            for p in st.order_from((st.dealer + 1) % st.n):
+                if self.each(st, p):
+                    self._one(st, p)
         st.pc += 1
         return True
 
