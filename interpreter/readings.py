@@ -652,8 +652,9 @@ class _Runner:
             if dealer is None:
                 start["dealer"] = 0
             start["deck"] = self.deal_to_deck(game, case, i, start)
-        st = game._start(start, record=True)
-        return st
+        return game.new_state(seed=start["seed"], deck=start.get("deck"),
+                              dealer=start["dealer"], position=start.get("position"),
+                              record=True)
 
     def cards(self, game: Game, value: Any, where: Path_) -> list[str]:
         items = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
