@@ -7,6 +7,7 @@ sensible default, so a historian writes only what the rule under test needs::
     trump: H                  # suit letter or 'none'; default: the turn-up's suit, else none
     hands: {1: "JS 7C", 2: "JC 8C"}    # or a list per seat; seats left out hold nothing
     turn_up: "7H"             # the public turn-up zone; default empty
+    widow: "9D 9C"            # a spare hand dealt face down (for games that have one)
     talon: "9S 8H"            # the stock, top card first; default: every card not
                               # placed elsewhere, shuffled with the seed
     leader: 1                 # who leads the current trick; default as the rules say
@@ -66,6 +67,7 @@ __all__ = ["POSITION_KEYS", "PositionError", "start_from_position", "hand_steps"
 POSITION_KEYS = (
     "dealer", "trump", "hands", "turn_up", "talon", "leader", "trick", "tricks", "out",
     "hand_number", "vars", "phase", "step", "to_act", "round", "trumps_broken", "discarded",
+    "widow",
 )
 
 KeyPath = tuple[Any, ...]
@@ -371,6 +373,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         if len(cs) != 1:
             raise PositionError("one card per entry of the trick", ("trick", i))
         trick.append((cs[0], ("trick", i)))
+    widow = rd.cards(position.get("widow"), ("widow",), "widow")
     talon_given = position.get("talon")
     talon = rd.cards(talon_given, ("talon",), "talon")
     rest = [c for c in prog.deck if c not in rd.placed]
@@ -385,6 +388,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     st.stock = stock
     st.turn_up = turn_up
     st.discarded = discarded
+    st.widow = sum(1 << c for c in widow)
     st.discards = leftover
     for m in discarded:
         st.discards |= m
