@@ -1,5 +1,14 @@
 """Bots: players that choose actions from an :class:`~spelbok.observe.Observation`.
 
+A bot never sees the state: only its seat's view, the legal actions, the rules
+(``obs.game``) and determinized samples of what it cannot see
+(``obs.sample(rng)``).  Three bots ship:
+
+* ``random``: a uniformly random legal action;
+* ``greedy``: rules of thumb read from the rules (:mod:`spelbok.bots.greedy`);
+* ``ismcts`` / ``ismcts:N``: information-set Monte Carlo tree search with N
+  iterations per decision, 200 by default (:mod:`spelbok.bots.ismcts`).
+
 >>> import spelbok
 >>> from spelbok.bots import make_bot
 >>> from spelbok.observe import observe
@@ -7,6 +16,8 @@
 >>> bot = make_bot("random", seed=1)
 >>> bot.choose(observe(state)) in state.legal_actions()
 True
+>>> make_bot("ismcts:50", seed=2).name
+'ismcts:50'
 """
 
 from __future__ import annotations
@@ -15,11 +26,15 @@ import random
 from typing import Protocol
 
 from ..actions import Action
-from ..errors import SpelbokError
+from ..errors import SpelbokError, did_you_mean
 from ..observe import Observation
+from .greedy import GreedyBot
+from .ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 
 
 class Bot(Protocol):
+    """Anything with a ``name`` and a ``choose(obs) -> Action`` method."""
+
     name: str
 
     def choose(self, obs: Observation) -> Action: ...
@@ -37,12 +52,61 @@ class RandomBot:
         return self.rng.choice(obs.legal)
 
 
-BOT_NAMES = ["random"]
+BOT_NAMES = ["random", "greedy", "ismcts"]
+"""The bot names :func:`make_bot` knows (``ismcts`` also as ``ismcts:N``)."""
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name (``random``)."""
-    name = spec.strip().lower()
-    if name == "random":
+    """A bot from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:N``.
+
+    Raises SpelbokError for an unknown name (with a suggestion) or a bad budget.
+
+    >>> make_bot("greedy", seed=3).name
+    'greedy'
+    >>> make_bot("gredy")
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpelbokError: unknown bot 'gredy' (did you mean 'greedy'?); choose one of random, greedy, ismcts, ismcts:N
+    """
+    text = str(spec).strip().lower()
+    name, sep, arg = text.partition(":")
+    name = name.strip()
+    arg = arg.strip()
+    if name == "random" and not sep:
         return RandomBot(seed)
-    raise SpelbokError(f"unknown bot '{spec}'; choose one of {', '.join(BOT_NAMES)}")
+    if name == "greedy" and not sep:
+        return GreedyBot(seed)
+    if name == "ismcts":
+        if not sep:
+            return ISMCTSBot(DEFAULT_ITERATIONS, seed)
+        if not arg.isdigit() or int(arg) < 1:
+            raise SpelbokError(
+                f"bad bot '{spec}': the ismcts budget is a positive number of iterations, "
+                "e.g. ismcts:500"
+            )
+        return ISMCTSBot(int(arg), seed)
+    if sep and name in ("random", "greedy"):
+        raise SpelbokError(f"bad bot '{spec}': {name} takes no ':' parameter")
+    hint = did_you_mean(name, BOT_NAMES)
+    extra = f" (did you mean '{hint}'?)" if hint else ""
+    raise SpelbokError(
+        f"unknown bot '{spec}'{extra}; choose one of {', '.join(BOT_NAMES)}, ismcts:N"
+    )
+
+
+def parse_bots(text: str | list[str]) -> list[str]:
+    """Split a comma-separated bot list and check every name (SpelbokError if bad).
+
+    >>> parse_bots("random, greedy,ismcts:50")
+    ['random', 'greedy', 'ismcts:50']
+    """
+    items = text.split(",") if isinstance(text, str) else list(text)
+    names = [s.strip() for s in items if s.strip()]
+    if not names:
+        raise SpelbokError("no bot named; choose from " + ", ".join(BOT_NAMES))
+    for n in names:
+        make_bot(n)
+    return [n.lower() for n in names]
+
+
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "parse_bots"]
