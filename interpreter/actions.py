@@ -16,7 +16,7 @@ from __future__ import annotations
 from .cards import CARD_NAMES, SUITS, card_symbol, cards_in, parse_card
 from .errors import InvalidActionError
 
-CARD, WORD, SUIT, CARDS = 0, 1, 2, 3
+CARD, WORD, SUIT, CARDS, NUMBER = 0, 1, 2, 3, 4
 
 
 class Action(tuple):
@@ -68,6 +68,8 @@ class Action(tuple):
             return verb
         if kind == SUIT:
             return f"{verb} {SUITS[value]}"
+        if kind == NUMBER:
+            return f"{verb} {value}"
         names = [card_symbol(c) if symbols else CARD_NAMES[c] for c in _display_order(value)]
         return " ".join([verb, *names])
 
@@ -118,6 +120,8 @@ def parse_action(text: str) -> Action:
         from .cards import SUIT_INDEX
 
         return Action(SUIT, verb, SUIT_INDEX[words[1].upper()])
+    if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 4:
+        return Action(NUMBER, verb, int(words[1]))
     mask = 0
     for w in words[1:]:
         c = parse_card(w)

@@ -66,6 +66,11 @@ BUILTIN_NAMES = frozenset(
         "led_suit",
         "trumps_broken",
         "trick_number",
+        "turn_up_suit",
+        "last_winner",
+        "team",
+        "partner",
+        "team_tricks",
     ]
 )
 #: Functions of the formula language.
@@ -85,6 +90,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "exchange.draw_from": ("stock", "turn_up"),
     "tricks.lead_trumps": ("any", "broken"),
     "redeal.dealer": ("same", "next"),
+    "move.from": ("hand", "widow", "stock", "turn_up", "discards"),
+    "move.to": ("hand", "widow", "stock", "turn_up", "discards"),
 }
 
 _CONST_INT = re.compile(r"\s*\d+\s*\Z")
@@ -110,6 +117,8 @@ def _walk(steps: list[dict[str, Any]], path: Path) -> Iterator[tuple[Path, dict[
             yield from _walk(step["else"], (*here, "else"))
         elif "repeat" in step:
             yield from _walk(step["steps"], (*here, "steps"))
+        elif "tricks" in step and step["tricks"].get("after_each"):
+            yield from _walk(step["tricks"]["after_each"], (*here, "tricks", "after_each"))
 
 
 def _kind(step: dict[str, Any]) -> str:
@@ -424,6 +433,8 @@ class _Checker:
                 self.step_list(step["else"], (*path, i, "else"))
             elif "repeat" in step:
                 self.step_list(step["steps"], (*path, i, "steps"))
+            elif "tricks" in step and step["tricks"].get("after_each"):
+                self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
 
     def step(self, path: Path, step: dict[str, Any]) -> None:
         kind = _kind(step)
@@ -433,7 +444,8 @@ class _Checker:
             self.who((*path, "who"), step["who"], "decide.who")
             choose = step["choose"]
             if isinstance(choose, list):
-                self.no_repeats(choose, (*path, "choose"), "word")
+                words = [w["word"] if isinstance(w, dict) else w for w in choose]
+                self.no_repeats(words, (*path, "choose"), "word")
             if "exchange" in step:
                 if choose != "exchange":
                     self.err(
@@ -458,6 +470,9 @@ class _Checker:
             self.enum((*path, "tricks", "lead_trumps"), body["lead_trumps"], "tricks.lead_trumps")
         elif kind == "redeal":
             self.enum((*path, "redeal", "dealer"), step["redeal"]["dealer"], "redeal.dealer")
+        elif kind == "move":
+            self.enum((*path, "move", "from"), step["move"]["from"], "move.from")
+            self.enum((*path, "move", "to"), step["move"]["to"], "move.to")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")

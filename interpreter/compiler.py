@@ -24,10 +24,12 @@ from .steps import (
     Instr,
     Jump,
     JumpUnless,
+    Move,
     Redeal,
     RepeatInit,
     RepeatTest,
     SetVars,
+    TrickNext,
     TrickPlay,
     TricksStart,
     TurnUp,
@@ -47,11 +49,12 @@ TRICK_DEFAULTS = {
     "abstain_with_suit": True,
 }
 
-PLAYER_BUILTINS = ("seat", "out", "tricks", "cards", "is_dealer", "order")
+PLAYER_BUILTINS = ("seat", "out", "tricks", "cards", "is_dealer", "order", "team", "partner",
+                   "team_tricks")
 GLOBAL_BUILTINS = (
     "hand_number", "trump", "tricks_played", "talon", "turn_up", "seats", "dealer",
     "choice", "count", "card_suit", "card_rank", "card_is_trump", "led_suit",
-    "trumps_broken", "trick_number",
+    "trumps_broken", "trick_number", "turn_up_suit", "last_winner",
 )
 BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
 
@@ -64,7 +67,7 @@ class Resolver:
     """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
-                 gvars: dict[str, int]) -> None:
+                 gvars: dict[str, int], teams: list[list[int]] | None = None) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -92,7 +95,7 @@ class Resolver:
         b["turn_up"] = NameInfo(G, lambda st: len(st.turn_up), int)
         b["seats"] = NameInfo("const", n, int)
         b["dealer"] = NameInfo(G, lambda st: st.dealer, int)
-        b["choice"] = NameInfo(G, lambda st: st.choice, str)
+        b["choice"] = NameInfo(G, lambda st: st.choice, None)  # a word, a suit letter or a number
         b["count"] = NameInfo(G, lambda st: st.count, int)
         b["card_suit"] = NameInfo(G, lambda st: SUITS[st.tables.suit[st.cand]], str)
         b["card_rank"] = NameInfo(G, lambda st: _RANK_TEXT[st.cand % 13], str)
@@ -100,6 +103,28 @@ class Resolver:
         b["led_suit"] = NameInfo(G, lambda st: SUITS[st.led] if st.led >= 0 else "none", str)
         b["trumps_broken"] = NameInfo(G, lambda st: st.broken, bool)
         b["trick_number"] = NameInfo(G, lambda st: st.trick_no + 1, int)
+        b["turn_up_suit"] = NameInfo(
+            G, lambda st: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none", str)
+        b["last_winner"] = NameInfo(G, lambda st: st.last_winner, int)
+        # partnerships: without `teams`, every seat is its own team
+        team_of = list(range(n))
+        partner_of = [-1] * n
+        members: list[list[int]] = [[p] for p in range(n)]
+        for i, team in enumerate(teams or []):
+            for p in team:
+                team_of[p] = i
+        if teams:
+            members = [list(t) for t in teams]
+            for team in teams:
+                for p in team:
+                    others = [q for q in team if q != p]
+                    partner_of[p] = others[0] if others else -1
+        tof = tuple(team_of)
+        pof = tuple(partner_of)
+        mates = tuple(tuple(members[tof[p]]) for p in range(n))
+        b["team"] = NameInfo(P, lambda st, p: tof[p], int)
+        b["partner"] = NameInfo(P, lambda st, p: pof[p], int)
+        b["team_tricks"] = NameInfo(P, lambda st, p: sum(st.won[q] for q in mates[p]), int)
 
     def resolve(self, name: str) -> NameInfo | None:
         return self.table.get(name)
@@ -250,7 +275,8 @@ class Compiler:
                 global_init.append(init)
         self.pvars = pvars
         self.gvars = gvars
-        self.resolver = Resolver(n, self.options, pvars, gvars)
+        teams = self.teams(t.get("teams"))
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
@@ -297,6 +323,17 @@ class Compiler:
             raise SpecErrors(self.errors)
         return prog
 
+    def teams(self, spec: Any) -> list[list[int]] | None:
+        """Partnerships: a list of seat lists (every seat in exactly one), or none."""
+        if not spec:
+            return None
+        seats = [p for team in spec for p in team]
+        if sorted(seats) != list(range(self.n)):
+            self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once "
+                       f"(got {spec})")
+            return None
+        return [[int(p) for p in team] for team in spec]
+
     # -- steps -------------------------------------------------------------------------
 
     def compile_steps(self, steps: list[dict[str, Any]], path: Path, code: list[Instr]) -> None:
@@ -305,7 +342,7 @@ class Compiler:
 
     def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         guard: JumpUnless | None = None
-        if "when" in step:
+        if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
         start = len(code)
@@ -323,6 +360,8 @@ class Compiler:
             self.formula(d.get("size", "0"), (*p, "size"), True),
             [int(x) for x in d.get("packets", [1])] or [1],
             self.formula(d.get("to", "not out"), (*p, "to"), True),
+            self.formula(d["widow"], (*p, "widow"), False)
+            if d.get("widow") not in (None, 0, "0") else None,
         ))
 
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
@@ -435,11 +474,33 @@ class Compiler:
         code.append(DecideStart(self.selector(who, where if single else None, path)))
         where_fn = None if single or where is None else self.formula(where, (*path, "where"), True)
         then = self.assigns(step.get("then", {}), (*path, "then"), True)
+        allow = step.get("allow")
+        allow_fn = (self.formula(allow, (*path, "allow"), True)
+                    if allow not in (None, True, "true") else None)
         if isinstance(choose, list):
-            code.append(Decide(name, "words", where_fn, then, words=[str(w).lower() for w in choose]))
+            words: list[str] = []
+            when: list[Fn | None] = []
+            for i, w in enumerate(choose):
+                if isinstance(w, dict):
+                    words.append(str(w["word"]).lower())
+                    cond = w.get("when", True)
+                    when.append(None if cond in (True, "true")
+                                else self.formula(cond, (*path, "choose", i, "when"), True))
+                else:
+                    words.append(str(w).lower())
+                    when.append(None)
+            code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
+                               allow=allow_fn))
         elif choose == "suit":
             suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
-            code.append(Decide(name, "suit", where_fn, then, suits=suits))
+            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn))
+        elif choose == "number":
+            code.append(Decide(
+                name, "number", where_fn, then,
+                min_fn=self.formula(step.get("min", "0"), (*path, "min"), True),
+                max_fn=self.formula(step.get("max", "0"), (*path, "max"), True),
+                allow=allow_fn,
+            ))
         elif choose == "exchange":
             ex = step.get("exchange", {})
             draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
@@ -449,7 +510,7 @@ class Compiler:
             code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,
                                min_fn=min_fn, max_fn=max_fn))
         else:
-            self.error((*path, "choose"), "choose a word list, 'suit' or 'exchange'")
+            self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 
     def step_tricks(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         t = step["tricks"]
@@ -472,8 +533,18 @@ class Compiler:
         play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         players = self.formula(t.get("players", "not out"), (*p, "players"), True)
-        code.append(TricksStart(players, leader, flags, play))
+        count = t.get("count", "all")
+        count_fn = None if count in ("all", None) else self.formula(count, (*p, "count"), False)
+        scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
+        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored)))
+        at = len(code)
         code.append(play)
+        after = t.get("after_each") or []
+        if after:
+            play.has_after = True
+            self.compile_steps(after, (*p, "after_each"), code)
+            code.append(TrickNext(play, at))
+        play.end = len(code)
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")
@@ -515,8 +586,23 @@ class Compiler:
     def step_end_hand(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         code.append(EndHand())
 
+    def step_move(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        m = step["move"]
+        p = (*path, "move")
+        zones = ("hand", "widow", "stock", "turn_up", "discards")
+        source = self.constant(m.get("from", "stock"), (*p, "from"), zones)
+        target = self.constant(m.get("to", "hand"), (*p, "to"), zones)
+        each = step.get("for")
+        if "hand" in (source, target) and each is None:
+            self.error(p, "moving cards from or to a hand needs 'for:' (whose hand)")
+        count = m.get("count", "all")
+        count_fn = None if count == "all" else self.formula(count, (*p, "count"), each is not None)
+        each_fn = self.formula(each, (*path, "for"), True) if each is not None else None
+        code.append(Move(source, target, count_fn, each_fn))
 
-KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand")
+
+KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
+         "move")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

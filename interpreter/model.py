@@ -66,6 +66,7 @@ STEP_KINDS: tuple[str, ...] = (
     "repeat",
     "redeal",
     "end_hand",
+    "move",
 )
 
 Tree = dict[str, Any]
@@ -181,7 +182,23 @@ def _tricks(body: Mapping[str, Any]) -> Tree:
     out["abstain_lead"] = condition_value(body.get("abstain_lead", True))
     out["abstain_with_suit"] = condition_value(body.get("abstain_with_suit", True))
     out["allow"] = formula_text(body.get("allow", "true"))
+    # optional parts, kept only when given (so older canonical trees stay as they were)
+    if body.get("count", "all") != "all":
+        out["count"] = formula_text(body["count"])
+    if "scored" in body and condition_value(body["scored"]) is not True:
+        out["scored"] = condition_value(body["scored"])
+    if body.get("after_each"):
+        out["after_each"] = _steps(body["after_each"])
     return _with_source(out, body)
+
+
+def _word(value: Any) -> str | Tree:
+    """A word option of a decision: plain, or ``{word, when}`` when it has a condition."""
+    if isinstance(value, Mapping):
+        when = formula_text(value.get("when", "true"))
+        word = str(value.get("word", ""))
+        return word if when.strip() == "true" else {"word": word, "when": when}
+    return str(value)
 
 
 def _step(step: Mapping[str, Any]) -> Tree:
@@ -197,6 +214,8 @@ def _step(step: Mapping[str, Any]) -> Tree:
             },
             body,
         )
+        if body.get("widow") not in (None, 0, "0"):
+            out["deal"]["widow"] = formula_text(body["widow"])
     elif kind == "turn_up":
         body = _map(step["turn_up"])
         out["turn_up"] = _with_source({"trump": condition_value(body.get("trump", True))}, body)
@@ -205,7 +224,10 @@ def _step(step: Mapping[str, Any]) -> Tree:
         out["who"] = _who(step.get("who"), "each")
         out["where"] = formula_text(step.get("where", "true"))
         choose = step.get("choose", [])
-        out["choose"] = [str(w) for w in choose] if isinstance(choose, list) else str(choose)
+        out["choose"] = [_word(w) for w in choose] if isinstance(choose, list) else str(choose)
+        if choose == "number" or "min" in step or "max" in step:
+            out["min"] = formula_text(step.get("min", "0"))
+            out["max"] = formula_text(step.get("max", "0"))
         if "suits" in step or choose == "suit":
             out["suits"] = [_suit(s) for s in _list(step.get("suits", list(SUITS)))]
         if "exchange" in step or choose == "exchange":
@@ -218,7 +240,22 @@ def _step(step: Mapping[str, Any]) -> Tree:
                 },
                 body,
             )
+        if step.get("allow", "true") not in ("true", True):
+            out["allow"] = formula_text(step["allow"])
         out["then"] = _assignments(step.get("then"))
+    elif kind == "move":
+        body = _map(step["move"])
+        count = body.get("count", "all")
+        out["move"] = _with_source(
+            {
+                "from": str(body.get("from", "stock")),
+                "to": str(body.get("to", "hand")),
+                "count": "all" if count == "all" else formula_text(count),
+            },
+            body,
+        )
+        if "for" in step:
+            out["for"] = formula_text(step["for"])
     elif kind == "tricks":
         out["tricks"] = _tricks(_map(step["tricks"]))
     elif kind == "set":
@@ -301,6 +338,8 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
             )
         )
     out["deck"] = deck
+    if tree.get("teams"):
+        out["teams"] = [[int(p) for p in _list(team)] for team in _list(tree["teams"])]
 
     ranking = _map(tree.get("ranking"))
     ranks = [_rank(r) for r in _list(ranking.get("ranks", ALL_RANKS_HIGH_LOW))]

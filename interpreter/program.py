@@ -106,6 +106,8 @@ class Program:
         st.discards = 0
         st.widow = 0
         st.last_winner = -1
+        st.trick_stop = 1 << 30
+        st.trick_scored = True
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n

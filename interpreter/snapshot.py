@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 _INTS = ("seed", "rng_n", "trick_pos", "tricks_left", "led", "best_key", "best_seat",
          "best_led", "trick_no", "trump", "participants", "dealer", "hand_number",
-         "hands_played", "pc", "count", "cand", "last_winner")
-_BOOLS = ("best_trumped", "broken", "terminal", "limit_reached")
+         "hands_played", "pc", "count", "cand", "last_winner", "trick_stop")
+_BOOLS = ("best_trumped", "broken", "terminal", "limit_reached", "trick_scored")
 
 
 def _names(mask: int) -> list[str]:

@@ -52,7 +52,7 @@ class State:
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-        "legal_cache", "prog", "widow", "last_winner",
+        "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored",
     )
 
     game: Game
@@ -90,7 +90,7 @@ class State:
     queue: list[int]
     counters: list[int]
     current: int | None
-    choice: str
+    choice: str | int
     count: int
     cand: int
     known: list[int]
@@ -107,6 +107,8 @@ class State:
     prog: Program
     widow: int
     last_winner: int
+    trick_stop: int
+    trick_scored: bool
 
     # -- queries ---------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
+from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
 from .order import NO_TRUMP
 from .tricks import TrickFlags, legal_cards
@@ -193,14 +193,14 @@ class Move(Instr):
     """
 
     def __init__(self, source: str, target: str, count: Fn | None, each: Fn | None) -> None:
-        self.source = source
-        self.target = target
+        self.from_zone = source
+        self.to_zone = target
         self.count = count
         self.each = each
 
     def _take(self, st: State, seat: int, k: int | None) -> tuple[int, list[int]]:
         """Remove up to ``k`` cards (all if None) from the source: (mask, ordered list)."""
-        src = self.source
+        src = self.from_zone
         if src in ("stock", "turn_up"):
             pile = st.stock if src == "stock" else st.turn_up
             n = len(pile) if k is None else min(k, len(pile))
@@ -233,10 +233,10 @@ class Move(Instr):
         return m, cards
 
     def _put(self, st: State, seat: int, m: int, cards: list[int]) -> None:
-        dst = self.target
+        dst = self.to_zone
         if dst == "hand":
             st.hands[seat] |= m
-            if self.source == "turn_up":
+            if self.from_zone == "turn_up":
                 st.known[seat] |= m
             elif m:
                 st.voids[seat] = 0  # unseen cards arrived: earlier voids no longer certain
@@ -244,7 +244,7 @@ class Move(Instr):
             st.widow |= m
         elif dst == "discards":
             st.discards |= m
-            if self.source == "hand":
+            if self.from_zone == "hand":
                 st.discarded[seat] |= m
         elif dst == "stock":
             for c in reversed(cards):
@@ -257,7 +257,7 @@ class Move(Instr):
         m, cards = self._take(st, seat, k)
         self._put(st, seat, m, cards)
         if st.rec is not None and m:
-            st.event("move", seat=seat, source=self.source, target=self.target, cards=len(cards))
+            st.event("move", seat=seat, source=self.from_zone, target=self.to_zone, cards=len(cards))
 
     def run(self, st: State) -> bool:
         if self.each is None:
@@ -316,17 +316,46 @@ class Decide(Instr):
         draw_from: str = "stock",
         min_fn: Fn | None = None,
         max_fn: Fn | None = None,
+        word_when: list[Fn | None] | None = None,
+        allow: Fn | None = None,
     ) -> None:
         self.name = name
         self.kind = kind
         self.where = where
         self.then = then
         self.word_actions = [Action(WORD, w) for w in (words or [])]
+        self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
         self.draw_from = draw_from
         self.min_fn = min_fn
         self.max_fn = max_fn
+        self.allow = allow
+        self.filtered = allow is not None or any(f is not None for f in self.word_when)
         self._subsets: dict[tuple[int, int, int], list[Action]] = {}
+
+    def _choices(self, st: State) -> list[Action]:
+        """Word, suit or number options that pass their conditions and ``allow``."""
+        seat = st.current
+        assert seat is not None
+        if self.kind == "words":
+            opts = [a for a, f in zip(self.word_actions, self.word_when, strict=True)
+                    if f is None or f(st, seat)]
+        elif self.kind == "suit":
+            opts = list(self.suit_actions)
+        else:
+            lo = int(self.min_fn(st, seat)) if self.min_fn is not None else 0
+            hi = int(self.max_fn(st, seat)) if self.max_fn is not None else lo
+            opts = [Action(NUMBER, self.name, k) for k in range(max(lo, 0), hi + 1)]
+        allow = self.allow
+        if allow is None:
+            return opts
+        kept = []
+        for a in opts:
+            st.choice = _choice_value(a)
+            if allow(st, seat):
+                kept.append(a)
+        st.choice = ""
+        return kept
 
     def run(self, st: State) -> bool:
         q = st.queue
@@ -350,10 +379,12 @@ class Decide(Instr):
         return max(0, min(lo, hi)), max(0, hi)
 
     def legal(self, st: State) -> list[Action]:
-        if self.kind == "words":
+        if self.kind == "words" and not self.filtered:
             return list(self.word_actions)
-        if self.kind == "suit":
+        if self.kind == "suit" and not self.filtered:
             return list(self.suit_actions)
+        if self.kind != "exchange":
+            return self._choices(st)
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
@@ -376,14 +407,19 @@ class Decide(Instr):
         return list(got)
 
     def check(self, st: State, a: Action) -> str | None:
-        if self.kind == "words":
-            if a.kind == WORD and a in self.word_actions:
+        if self.kind != "exchange":
+            if self.kind == "words" and not self.filtered:
+                options = self.word_actions
+            elif self.kind == "suit" and not self.filtered:
+                options = self.suit_actions
+            else:
+                options = self._choices(st)
+            if a in options:
                 return None
-            return f"the choice is {_or_list([str(w) for w in self.word_actions])}"
-        if self.kind == "suit":
-            if a.kind == SUIT and a.verb == self.name and a in self.suit_actions:
-                return None
-            return f"name a suit: {_or_list([str(w) for w in self.suit_actions])}"
+            listed = _or_list([str(w) for w in options])
+            if self.kind == "suit":
+                return f"name a suit: {listed}"
+            return f"the choice is {listed}"
         if a.verb != self.name or a.kind not in (CARDS, WORD):
             return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
         seat = st.current
@@ -399,11 +435,8 @@ class Decide(Instr):
         return None
 
     def apply(self, st: State, seat: int, a: Action) -> None:
-        if self.kind == "words":
-            st.choice = a.verb
-            st.count = 0
-        elif self.kind == "suit":
-            st.choice = SUITS[a.value]
+        if self.kind != "exchange":
+            st.choice = _choice_value(a)
             st.count = 0
         else:
             mask = a.value if a.kind == CARDS else 0
@@ -440,12 +473,15 @@ class TricksStart(Instr):
     """Fix the trick rules and participants for this hand, and start the first trick."""
 
     def __init__(
-        self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay
+        self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay,
+        count: Fn | None = None, scored: bool = True,
     ) -> None:
         self.players = players
         self.leader = leader
         self.flags = flags
         self.play = play
+        self.count = count
+        self.scored = scored
 
     def run(self, st: State) -> bool:
         st.tf = TrickFlags(**{k: bool(f(st, 0)) for k, f in self.flags.items()})
@@ -454,8 +490,9 @@ class TricksStart(Instr):
             if not st.out[p] and self.players(st, p):
                 mask |= 1 << p
         st.participants = mask
-        st.trick_no = 0
-        st.broken = False
+        st.trick_stop = (st.trick_no + max(0, int(self.count(st, 0)))
+                         if self.count is not None else 1 << 30)
+        st.trick_scored = self.scored
         leaders = self.leader(st)
         lead = leaders[0] if leaders else (st.dealer + 1) % st.n
         st.pc += 1
@@ -465,6 +502,9 @@ class TricksStart(Instr):
 
 class TrickPlay(Instr):
     """Play tricks until every participant's hand is empty."""
+
+    end = -1  # where the hand goes on when this step's tricks are over
+    has_after = False  # steps run after each trick (then TrickNext starts the next)
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None) -> None:
         self.abstain = abstain
@@ -484,6 +524,8 @@ class TrickPlay(Instr):
                 c = hands[p].bit_count()
                 if c > most:
                     most = c
+        if st.trick_no >= st.trick_stop:
+            order = []
         st.trick_order = order
         st.trick_pos = 0
         st.trick = []
@@ -496,7 +538,7 @@ class TrickPlay(Instr):
 
     def run(self, st: State) -> bool:
         if not st.trick_order:
-            st.pc += 1
+            st.pc = self.end
             return True
         st.current = st.trick_order[st.trick_pos]
         return False
@@ -621,7 +663,9 @@ class TrickPlay(Instr):
             nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
             self.begin_trick(st, nxt)
             return
-        st.won[winner] += 1
+        if st.trick_scored:
+            st.won[winner] += 1
+        st.last_winner = winner
         st.trick_no += 1
         st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
         if st.rec is not None:
@@ -631,7 +675,27 @@ class TrickPlay(Instr):
                 cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
                 winner=winner,
             )
+        if self.has_after:
+            # the trick is over: run the after-trick steps, then TrickNext deals the next one
+            st.trick = []
+            st.trick_order = []
+            st.led = -1
+            st.pc += 1
+            return
         self.begin_trick(st, winner)
+
+
+class TrickNext(Instr):
+    """After the after-trick steps: start the next trick, led by the last winner."""
+
+    def __init__(self, play: TrickPlay, play_at: int) -> None:
+        self.play = play
+        self.play_at = play_at
+
+    def run(self, st: State) -> bool:
+        self.play.begin_trick(st, st.last_winner)
+        st.pc = self.play_at
+        return True
 
 
 def _names(mask: int) -> list[str]:
@@ -650,6 +714,16 @@ def _subset_order(n: int, lo: int, hi: int) -> list[int]:
         got = [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
         _ORDER[key] = got
     return got
+
+
+def _choice_value(a: Action) -> str | int:
+    """What ``choice`` reads in formulas for an action: the word, suit letter or number."""
+    kind = a[0]
+    if kind == WORD:
+        return a[1]
+    if kind == SUIT:
+        return SUITS[a[2]]
+    return a[2]
 
 
 def _or_list(items: list[str]) -> str:
