@@ -204,3 +204,22 @@ def test_reaching_zero_wins() -> None:
 
 def test_jack_card_ids_are_consistent() -> None:
     assert card_id("J♣") == card_id("jc")
+
+
+def test_lowest_cut_deals_first_and_ties_cut_again() -> None:
+    game = spelbok.load("knektpass", players=4)
+    order = game.program.cut_power
+    ties = 0
+    for seed in range(60):
+        log = game.new_state(seed=seed, record=True).log
+        cuts = [e for e in log if e["event"] == "cut"]
+        first = next(e for e in log if e["event"] == "first_dealer")
+        last = {p: card_id(c) for p, c in cuts[-1]["cards"]}
+        low = min(order[c] for c in last.values())
+        assert [p for p, c in last.items() if order[c] == low] == [first["dealer"]]
+        ties += len(cuts) > 1
+        if len(cuts) > 1:  # only the tied players cut again
+            prev = {p: card_id(c) for p, c in cuts[-2]["cards"]}
+            low_prev = min(order[c] for c in prev.values())
+            assert sorted(last) == sorted(p for p, c in prev.items() if order[c] == low_prev)
+    assert ties > 0  # the seeds above include re-cuts
