@@ -362,7 +362,7 @@ def test_the_dog_leads_or_knocks_when_due_to_lead() -> None:
     assert legal(st) == ["AH", "knock"]
     st.apply("knock")
     assert st.current_player == 1  # the lead passes to the left
-    assert legal(st) == sorted("2C 3C 4C 5C 6C 7C".split())
+    assert legal(st) == sorted(["2C", "3C", "4C", "5C", "6C", "7C"])
 
 
 # ============================================================================ end of the match
@@ -488,7 +488,7 @@ def test_option_lead_trumps_broken() -> None:
     free = start(load(3), hands, "2H")
     assert "AH" in legal(free)
     st = start(load(3, lead_trumps="broken"), hands, "2H")
-    assert legal(st) == sorted("2S 3S 4S 5S 6S".split())
+    assert legal(st) == sorted(["2S", "3S", "4S", "5S", "6S"])
     with pytest.raises(IllegalActionError, match="trumps may not be led"):
         st.apply("AH")
     st.apply("2S")
@@ -510,9 +510,9 @@ def test_option_no_trumps_in_the_first_trick() -> None:
     }
     st = start(load(3, first_trick_trumps=False), hands, "2H")
     st.apply("8C")
-    assert legal(st) == sorted("2S 3S 4S 5S 6S 7S".split())  # the trump ace is barred
+    assert legal(st) == sorted(["2S", "3S", "4S", "5S", "6S", "7S"])  # the trump ace is barred
     st.apply("7S")
-    assert legal(st) == sorted("KH QH JH 10H 9H 8H 7H".split())  # nothing but trumps: forced
+    assert legal(st) == sorted(["KH", "QH", "JH", "10H", "9H", "8H", "7H"])  # nothing but trumps: forced
     st.apply("KH")
     trick = [e for e in st.log if e["event"] == "trick"][0]
     assert trick["winner"] == 1  # the forced trump counts as a plain card
