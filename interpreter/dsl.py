@@ -44,7 +44,7 @@ MAX_DEPTH = 64
 
 # Formula-valued fields whose YAML form is naturally a number: a formula that is
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
-_INT_FIELDS = frozenset({"size", "max", "min", "repeat"})
+_INT_FIELDS = frozenset({"size", "max", "min", "repeat", "widow", "count"})
 
 
 # ---------------------------------------------------------------------------- parser
@@ -166,10 +166,10 @@ def _parser() -> Any:
 # ---------------------------------------------------------------------------- errors
 
 _FORMULA_START = {"NAME", "INT", "formula__STRING", "LPAR", "MINUS", "NOT", "IF", "TRUE", "FALSE"}
-_OPERATORS = {
-    "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "LESSTHAN", "MORETHAN", "AND", "OR",
-    "__ANON_0", "__ANON_1", "__ANON_2", "__ANON_3",
-}
+_OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "LESSTHAN", "MORETHAN", "AND", "OR"}
+# terminals Lark names __ANON_n (the number depends on the grammar): found by their text
+_OPERATOR_TEXTS = {"==", "!=", "<=", ">="}
+_QUIET_TEXTS = {"—"}
 _DESCRIBE = {
     "NAME": "a name",
     "INT": "a whole number",
@@ -179,29 +179,33 @@ _DESCRIBE = {
     "RANK": "a card rank like A, K, 10",
     "SUIT": "a suit like ♣ or C",
     "CARD": "a card like J♣ or 10H",
+    "ALL_CARDS": "'all cards'",
     "_NL": "the end of the line",
     "_INDENT": "an indented block of lines",
     "_DEDENT": "the end of the indented block",
     "$END": "the end of the file",
 }
-_QUIET = {"SOURCE", "__ANON_4", "COMMENT"}  # the trailing citation is possible almost anywhere
+_QUIET = {"SOURCE", "COMMENT"}  # the trailing citation is possible almost anywhere
 
 
 def _terminal_words(names: set[str]) -> tuple[list[str], list[str]]:
     """(readable descriptions, keyword texts) for a set of expected terminal names."""
     parser = _parser()
     by_name = {t.name: t for t in parser.terminals}
+    by_text = {t.pattern.value: t.name for t in parser.terminals if t.pattern.type == "str"}
+    operators = _OPERATORS | {by_text[v] for v in _OPERATOR_TEXTS if v in by_text}
+    quiet = _QUIET | {by_text[v] for v in _QUIET_TEXTS if v in by_text}
     names = set(names)
     if "_NL" in names:  # a trailing citation is possible at almost every line end
-        names -= _QUIET
+        names -= quiet
     out: list[str] = []
     keywords: list[str] = []
     if "NAME" in names and "LPAR" in names:
         out.append("a formula")
         names -= _FORMULA_START
-    if len(names & _OPERATORS) >= 3:
+    if len(names & operators) >= 3:
         out.append("an operator like + or ==")
-        names -= _OPERATORS
+        names -= operators
     ordered = sorted(names, key=lambda n: (n in _DESCRIBE, n))
     for n in ordered:
         if n in _DESCRIBE:
@@ -471,7 +475,7 @@ class _Builder:
         src = self.text[meta.start_pos : meta.end_pos]
         if "\n" in src or "#" in src:
             src = _join_formula_lines(src)
-        if field in _INT_FIELDS and src.isdigit():
+        if field in _INT_FIELDS and src.isdigit() and str(int(src)) == src:
             return int(src)
         return src
 
@@ -635,6 +639,17 @@ class _Builder:
                 self.mark_items((*path, "suits"), c.children)
         self.citation(st, entry, path)
 
+    def s_teams(self, st: Any) -> None:
+        teams: list[list[int]] = []
+        self.put(self.tree, ("teams",), teams, st, "the teams")
+        for c in st.children:
+            tok = c.children[0]
+            if c.data == "team_start":
+                self.mark(("teams", len(teams)), c)
+                teams.append([])
+            self.mark(("teams", len(teams) - 1, len(teams[-1])), tok)
+            teams[-1].append(int(tok))
+
     def _ranking(self, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
         ranking = self.section("ranking", st)
         self.put(ranking, ("ranking", key), value, st, f"the ranking's '{key}'")
@@ -779,14 +794,19 @@ class _Builder:
         size = st.children[0]
         deal["size"] = self.formula(size, "size")
         self.mark((*path, "deal", "size"), size)
+        packets = [c for c in st.children if _is(c, "packet")]
+        if packets:
+            deal["packets"] = [int(c.children[0]) for c in packets]
+            self.mark_items((*path, "deal", "packets"), packets)
         for c in st.children[1:]:
-            if _is(c, "packets"):
-                deal["packets"] = [int(t) for t in c.children]
-                self.mark_items((*path, "deal", "packets"), c.children)
-            elif _is(c, "deal_to"):
+            if _is(c, "deal_to"):
                 f = c.children[0]
                 deal["to"] = self.formula(f)
                 self.mark((*path, "deal", "to"), f)
+            elif _is(c, "widow"):
+                f = c.children[0]
+                deal["widow"] = self.formula(f, "widow")
+                self.mark((*path, "deal", "widow"), f)
         self.attrs(st, step, path)
 
     def k_turn_up(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
@@ -849,18 +869,18 @@ class _Builder:
             if choice.children:
                 step["suits"] = [self.suit(s) for s in choice.children]
                 self.mark_items((*path, "suits"), choice.children)
+        elif choice.data == "choose_number":
+            step["choose"] = "number"
+            for key, f in zip(("min", "max"), choice.children, strict=True):
+                step[key] = self.formula(f, key)
+                self.mark((*path, key), f)
         elif choice.data == "choose_exchange":
             step["choose"] = "exchange"
             zone = choice.children[0]
             exch: dict[str, Any] = {}
             step["exchange"] = exch
             self.mark((*path, "exchange"), zone)
-            if zone.data == "zone_stock":
-                exch["draw_from"] = "stock"
-            elif zone.data == "zone_turn_up":
-                exch["draw_from"] = "turn_up"
-            else:
-                exch["draw_from"] = self.word(zone.children[0])
+            exch["draw_from"] = self.zone(zone)
             self.mark((*path, "exchange", "draw_from"), zone)
             for b in choice.children[1:]:
                 key = "max" if b.data == "bound_max" else "min"
@@ -868,16 +888,34 @@ class _Builder:
                 self.put(exch, (*path, "exchange", key), self.formula(f, key), f,
                          f"the exchange's {'most' if key == 'max' else 'least'} number of cards")
         else:
-            step["choose"] = [self.word(w) for w in choice.children]
+            words: list[Any] = []
+            step["choose"] = words
             for i, w in enumerate(choice.children):
+                word, *cond = w.children
                 self.mark((*path, "choose", i), w)
+                if cond:
+                    words.append({"word": self.word(word), "when": self.formula(cond[0])})
+                    self.mark((*path, "choose", i, "word"), word)
+                    self.mark((*path, "choose", i, "when"), cond[0])
+                else:
+                    words.append(self.word(word))
         for c in st.children[3:]:
             if _is(c, "then_line"):
                 then = step.setdefault("then", {})
                 if len(then) == 0:
                     self.mark((*path, "then"), c)
                 self.assigns(c.children, then, (*path, "then"))
+            elif _is(c, "decide_allow"):
+                f = c.children[0]
+                self.put(step, (*path, "allow"), self.formula(f), f,
+                         "the condition on the choices ('allowed when')")
         self.attrs(st, step, path)
+
+    def zone(self, node: Any) -> str:
+        """A zone's name: ``the stock`` -> ``stock``, ``zone WORD`` -> the word."""
+        if node.data == "zone_word":
+            return self.word(node.children[0])
+        return node.data[len("zone_"):]
 
     def assigns(self, nodes: list[Any], target: dict[str, Any], path: tuple[Any, ...]) -> None:
         for a in nodes:
@@ -896,7 +934,17 @@ class _Builder:
         verbs: list[Any] = []
         for c in st.children:
             kind = getattr(c, "data", None)
-            if kind == "formula":
+            if kind in ("trick_count", "count_line"):
+                f = c.children[0].children[0] if kind == "count_line" else c.children[0]
+                self.put(tricks, (*tp, "count"), self.formula(f, "count"), f,
+                         "the number of tricks")
+            elif kind in ("scored_yes", "scored_no"):
+                self.put(tricks, (*tp, "scored"), self.flag(kind == "scored_yes", c.children, c),
+                         _cond_at(c.children, c), "whether these tricks count")
+            elif kind == "after_each":
+                self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
+                tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
+            elif kind == "formula":
                 tricks["players"] = self.formula(c)
                 self.mark((*tp, "players"), c)
             elif kind in ("who", "who_each", "who_first"):
@@ -967,6 +1015,36 @@ class _Builder:
                     step["for"] = "true"
                     self.mark((*path, "for"), c)
         self.assigns(st.children, values, (*path, "set"))
+        self.attrs(st, step, path)
+
+    def k_move(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        move: dict[str, Any] = {}
+        step["move"] = move
+        mp = (*path, "move")
+        self.mark(mp, st)
+        zones = iter(("from", "to"))
+        for c in st.children:
+            kind = getattr(c, "data", None)
+            if kind == "move_all":
+                move["count"] = "all"
+                self.mark((*mp, "count"), c)
+            elif kind == "move_some":
+                f = c.children[0]
+                move["count"] = self.formula(f, "count")
+                self.mark((*mp, "count"), f)
+            elif kind is not None and kind.startswith("zone_"):
+                key = next(zones)
+                move[key] = self.zone(c)
+                self.mark((*mp, key), c)
+            elif kind in ("for_each", "move_whose"):
+                if c.children:
+                    value, node = self.formula(c.children[0]), c.children[0]
+                else:
+                    value, node = "true", c
+                self.put(step, (*path, "for"), value, node, "whose hand ('of each player')")
+        for key in ("from", "to", "count"):  # the order of the YAML surface
+            if key in move:
+                move[key] = move.pop(key)
         self.attrs(st, step, path)
 
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:

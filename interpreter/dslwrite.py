@@ -42,7 +42,10 @@ _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ALL_SUITS = ["C", "S", "H", "D"]
 _WIDTH = 100  # longest line for inline texts and assignments
 _TEXT_WIDTH = 76  # a long text is cut into quoted lines of about this width
-_STEP_KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand")
+_STEP_KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
+               "move")
+_ZONES = {"stock": "the stock", "turn_up": "the turn-up", "widow": "the widow", "hand": "the hand",
+          "discards": "the discards"}
 _STEP_COMMON = {"when", "label", "source"}
 
 
@@ -199,7 +202,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     _check(
         tree,
         ("spelbok", "name", "about", "extends", "sources", "players", "options", "deck",
-         "ranking", "variables", "dealer", "hand", "end"),
+         "teams", "ranking", "variables", "dealer", "hand", "end"),
         "at the top level",
     )
     out = _Out()
@@ -223,6 +226,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
     _deck(out, tree.get("deck") or [])
+    _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
     _variables(out, tree.get("variables") or {})
     _dealer(out, tree.get("dealer") or {})
@@ -276,6 +280,24 @@ def _deck(out: _Out, deck: list[Any]) -> None:
             line += " of " + _suits(suits)
         out.add(0, line)
         _source(out, 1, entry)
+
+
+def _teams(out: _Out, teams: list[Any]) -> None:
+    """``teams: seats 0 and 2, seats 1 and 3`` (a team of one: ``seat 4``)."""
+    if not teams:
+        return
+    parts: list[str] = []
+    for team in teams:
+        seats = [str(int(s)) for s in team]
+        if not seats:
+            raise ValueError("to_dsl: a team without seats")
+        if len(seats) == 1:
+            parts.append(f"seat {seats[0]}")
+        else:
+            parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}")
+    if not out.lines or not out.lines[-1].startswith("deck"):
+        out.blank()
+    out.add(0, "teams: " + ", ".join(parts))
 
 
 def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
@@ -421,7 +443,7 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
 def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _check(step, {"deal"} | _STEP_COMMON, "in a deal step")
     deal = step["deal"] or {}
-    _check(deal, ("size", "packets", "to", "source"), "in 'deal'")
+    _check(deal, ("size", "packets", "to", "widow", "source"), "in 'deal'")
     line = f"deal {_f(deal.get('size', '0'))} cards"
     packets = deal.get("packets")
     if packets is not None and list(packets) != [1]:
@@ -429,8 +451,21 @@ def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     to = deal.get("to")
     if to is not None and _f(to) != "not out":
         line += f" to players where {_f(to)}"
+    widow = deal.get("widow")
+    if widow not in (None, 0, "0"):
+        line += f", and {_cards(widow)} to the widow"
     out.add(indent, line)
     _attrs(out, indent + 1, step, "deal")
+
+
+def _cards(count: Any) -> str:
+    """``1 card``, ``N cards``."""
+    text = _f(count)
+    return f"{text} card" if text == "1" else f"{text} cards"
+
+
+def _zone(zone: Any) -> str:
+    return _ZONES.get(str(zone), f"zone {_word(zone)}")
 
 
 def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -473,8 +508,8 @@ def _who(who: Any, where: Any, more: bool) -> str:
 
 
 def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"decide", "who", "where", "choose", "suits", "exchange", "then"} | _STEP_COMMON,
-           "in a decide step")
+    _check(step, {"decide", "who", "where", "choose", "suits", "exchange", "min", "max", "allow",
+                  "then"} | _STEP_COMMON, "in a decide step")
     choose = step.get("choose")
     if choose == "suit":
         choice = "a suit"
@@ -484,16 +519,15 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     elif choose == "exchange":
         exch = step.get("exchange") or {}
         _check(exch, ("draw_from", "max", "min", "source"), "in 'exchange'")
-        zone = str(exch.get("draw_from", "stock"))
-        choice = "exchange with " + {"stock": "the stock", "turn_up": "the turn-up"}.get(
-            zone, f"zone {_word(zone)}"
-        )
+        choice = "exchange with " + _zone(exch.get("draw_from", "stock"))
         if "max" in exch and _f(exch["max"]) != "cards":
             choice += f", at most {_f(exch['max'])}"
         if "min" in exch and _f(exch["min"]) != "0":
             choice += f", at least {_f(exch['min'])}"
+    elif choose == "number":
+        choice = f"a number from {_f(step.get('min', '0'))} to {_f(step.get('max', '0'))}"
     elif isinstance(choose, list) and choose:
-        words = [_word(w, ("a", "exchange")) for w in choose]
+        words = [_word_option(w) for w in choose]
         choice = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
     else:
         raise ValueError(f"to_dsl: cannot write the choice {choose!r} of decide '{step['decide']}'")
@@ -502,11 +536,26 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
     if choose != "exchange" and step.get("exchange"):
         raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")
+    if choose != "number" and ("min" in step or "max" in step):
+        raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
     who = _who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
+    allow = step.get("allow")
+    if allow is not None and _cond(allow) is not True:
+        out.add(indent + 1, f"allowed when {_f(allow)}")
     then = step.get("then") or {}
     _assignments(out, indent + 1, "then ", then, "then ")
     _attrs(out, indent + 1, step, "exchange")
+
+
+def _word_option(option: Any) -> str:
+    """A word of a decision, with ``(only when …)`` when it is offered on a condition."""
+    if isinstance(option, Mapping):
+        _check(option, ("word", "when"), "in a word option")
+        text = _word(option.get("word", ""), ("a", "exchange"))
+        when = _f(option.get("when", "true"))
+        return text if when == "true" else f"{text} (only when {when})"
+    return _word(option, ("a", "exchange"))
 
 
 def _assignments(out: _Out, indent: int, head: str, values: Mapping[str, Any],
@@ -544,9 +593,16 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     t = step["tricks"] or {}
     _check(t, ("players", "leader", "leader_where", "follow", "head", "head_after_trump",
                "void_trump", "void_beat", "lead_trumps", "first_trick_trumps", "abstain",
-               "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "source"),
+               "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "count", "scored",
+               "after_each", "source"),
            "in 'tricks'")
+    count = t.get("count", "all")
+    count = None if count == "all" else _f(count)
+    # a count starting with the name 'tricks' would read as the keyword: it goes on a line
+    count_line = count is not None and re.match(r"tricks?\b", count) is not None
     line = "play tricks"
+    if count is not None and not count_line:
+        line = f"play {count} trick" + ("" if count == "1" else "s")
     if "players" in t and _f(t["players"]) != "not out":
         line += f" among players where {_f(t['players'])}"
     leader = t.get("leader", "forehand")
@@ -576,7 +632,15 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
                   f"a player may not {verb} {phrase}")
     if "allow" in t and _f(t["allow"]) != "true":
         out.add(ind, f"a card may be played only if {_f(t['allow'])}")
+    if count_line:
+        out.add(ind, f"play {count} tricks")
+    if "scored" in t and _cond(t["scored"]) is not True:
+        _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
     _attrs(out, ind, step, "tricks")
+    after = list(t.get("after_each") or [])
+    if after:
+        out.add(ind, "after each trick:")
+        _steps(out, ind + 1, after)
 
 
 def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -595,6 +659,28 @@ def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         for part in parts:
             out.add(indent + 1, part)
     _attrs(out, indent + 1, step)
+
+
+def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
+    _check(step, {"move", "for"} | _STEP_COMMON, "in a move step")
+    body = step["move"] or {}
+    _check(body, ("from", "to", "count", "source"), "in 'move'")
+    count = body.get("count", "all")
+    what = "all cards" if count == "all" else _cards(count)
+    source, target = _zone(body.get("from", "stock")), _zone(body.get("to", "hand"))
+    head = ""
+    if "for" in step:
+        cond = _f(step["for"])
+        whose = "of each player" + ("" if cond == "true" else f" where {cond}")
+        if body.get("from", "stock") == "hand":
+            source += " " + whose
+        elif body.get("to", "hand") == "hand":
+            target += " " + whose
+        else:
+            head = "for each player, " if cond == "true" else f"for each player where {cond}, "
+    out.add(indent, f"{head}move {what} from {source} to {target}")
+    _attrs(out, indent + 1, step, "move")
 
 
 def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
