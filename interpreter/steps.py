@@ -154,26 +154,40 @@ class Deal(Instr):
 
     def run(self, st: State) -> bool:
         to = self.to
-        order = [p for p in st.order_from((st.dealer + 1) % st.n) if to(st, p)]
-        need = {p: max(0, int(self.size(st, p))) for p in order}
+        size = self.size
+        n = st.n
+        start = st.dealer + 1
+        order = []
+        need = []
+        for i in range(n):
+            p = (start + i) % n
+            if to(st, p):
+                order.append(p)
+                need.append(max(0, int(size(st, p))))
         if self.widow is not None:
-            need[-1] = max(0, int(self.widow(st, 0)))
             order.append(-1)
+            need.append(max(0, int(self.widow(st, 0))))
         stock = st.stock
         hands = st.hands
-        i = 0
         packets = self.packets
-        while stock and any(need.values()):
+        left = sum(need)
+        i = 0
+        while stock and left:
             k = packets[i % len(packets)]
             i += 1
-            for p in order:
-                take = min(k, need[p], len(stock))
+            for j, p in enumerate(order):
+                take = min(k, need[j], len(stock))
+                if not take:
+                    continue
+                m = 0
                 for _ in range(take):
-                    if p < 0:
-                        st.widow |= 1 << stock.pop()
-                    else:
-                        hands[p] |= 1 << stock.pop()
-                need[p] -= take
+                    m |= 1 << stock.pop()
+                if p < 0:
+                    st.widow |= m
+                else:
+                    hands[p] |= m
+                need[j] -= take
+                left -= take
         if st.rec is not None:
             st.event("deal", dealer=st.dealer, hands=[_names(h) for h in hands],
                      widow=_names(st.widow))
