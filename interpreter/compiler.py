@@ -366,7 +366,11 @@ class Compiler:
 
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         d = step["turn_up"]
-        code.append(TurnUp(bool(d.get("trump", True)) if isinstance(d, dict) else True))
+        value = d.get("trump", True) if isinstance(d, dict) else True
+        if isinstance(value, bool):
+            code.append(TurnUp(_const(value)))
+        else:  # a condition, e.g. on an option
+            code.append(TurnUp(self.formula(value, (*path, "turn_up", "trump"), False)))
 
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:
@@ -391,9 +395,9 @@ class Compiler:
                 return [tied[0]]
 
             return most
-        if who not in ("dealer", "forehand", "each"):
+        if who not in SELECTORS:
             # a formula over options naming a selector (a reading switch)
-            who = self.constant(who, (*path, "who"), ("dealer", "forehand", "each"))
+            who = self.constant(who, (*path, "who"), SELECTORS)
         if who == "each":
             return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
 
@@ -403,6 +407,9 @@ class Compiler:
                 return []
             if who == "dealer":
                 i = order.index(st.dealer) if st.dealer in order else len(order) - 1
+                order = order[i:] + order[:i]
+            elif who == "last_winner" and st.last_winner in order:
+                i = order.index(st.last_winner)
                 order = order[i:] + order[:i]
             if where_fn is None:
                 return [order[0]]
@@ -601,6 +608,7 @@ class Compiler:
         code.append(Move(source, target, count_fn, each_fn))
 
 
+SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
          "move")
 

@@ -80,7 +80,38 @@ def formula_text(value: Any) -> str:
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return _squeeze(str(value))
+
+
+def _squeeze(text: str) -> str:
+    """Runs of white space outside quotes become one space, so that the same
+    formula written over several lines (YAML blocks, DSL continuations) has
+    one canonical text.
+
+    >>> _squeeze("a  +   b == 'x  y'")
+    "a + b == 'x  y'"
+    """
+    if "\n" not in text and "  " not in text and "\t" not in text:
+        return text.strip()
+    out: list[str] = []
+    quote = ""
+    space = False
+    for ch in text.strip():
+        if quote:
+            out.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in " \t\r\n":
+            space = True
+            continue
+        if space:
+            out.append(" ")
+            space = False
+        if ch in "'\"":
+            quote = ch
+        out.append(ch)
+    return "".join(out)
 
 
 def condition_value(value: Any) -> bool | str:

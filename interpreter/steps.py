@@ -285,14 +285,14 @@ class Move(Instr):
 
 
 class TurnUp(Instr):
-    def __init__(self, sets_trump: bool) -> None:
+    def __init__(self, sets_trump: Fn) -> None:
         self.sets_trump = sets_trump
 
     def run(self, st: State) -> bool:
         if st.stock:
             card = st.stock.pop()
             st.turn_up.append(card)
-            if self.sets_trump:
+            if self.sets_trump(st, 0):
                 st.game.program.set_trump(st, card // 13)
             st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
         st.pc += 1
