@@ -144,6 +144,11 @@ def _section_players(tree: Mapping[str, Any]) -> list[str]:
     lines = _title("Players")
     lines += _wrap(f"{_range(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
                    "(to the left).")
+    teams = tree.get("teams")
+    if teams:
+        parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
+        lines += _wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
+                       "(team_tricks).")
     return lines + _cite(p, 2)
 
 
@@ -312,7 +317,8 @@ def _who(who: Any, where: Any, single: bool) -> str:
     if who == "each":
         text = "each player in turn from forehand"
         return text + (f", among those where {_f(where)}," if cond else "")
-    base = {"dealer": "the dealer", "forehand": "forehand"}.get(str(who), _f(who))
+    base = {"dealer": "the dealer", "forehand": "forehand",
+            "last_winner": "the winner of the last trick"}.get(str(who), _f(who))
     if cond and single:
         start = "the dealer" if who == "dealer" else "forehand"
         return f"the first player from {start} (round to the left) where {_f(where)}"
@@ -328,7 +334,7 @@ def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
 
 def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) -> list[str]:
     kind = next((k for k in ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat",
-                             "redeal", "end_hand") if k in step), None)
+                             "redeal", "end_hand", "move") if k in step), None)
     first = " " * indent + f"{number}. "
     sub = indent + len(number) + 2
     prefix = ""
@@ -347,8 +353,14 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
         packets = [int(p) for p in d.get("packets", [1])]
         how = "one at a time" if packets == [1] else \
             f"in packets of {' then '.join(str(p) for p in packets)}"
-        text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left. "
-                "The rest of the pack is the stock (talon).")
+        widow = d.get("widow")
+        spare = ""
+        if widow not in (None, "0", 0):
+            n = str(widow)
+            spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
+                     "dealt too, last in each round.")
+        text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
+                f"{spare} The rest of the pack is the stock (talon).")
         citation = _cite(d, sub)
     elif kind == "turn_up":
         t = step["turn_up"]
@@ -409,6 +421,25 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     elif kind == "end_hand":
         text = "The hand ends here (its remaining steps are skipped)."
         citation = []
+    elif kind == "move":
+        m = step["move"]
+        zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
+                "turn_up": "the turn-up", "discards": "the discard pile"}
+        count = str(m.get("count", "all"))
+        what = ("all cards" if count == "all" else
+                f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
+                f"{_f(count)} cards")
+        each = step.get("for")
+        whose = "" if each is None else (
+            " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
+        src = zone.get(str(m.get("from")), str(m.get("from")))
+        dst = zone.get(str(m.get("to")), str(m.get("to")))
+        if m.get("from") == "hand":
+            src += whose
+        elif m.get("to") == "hand":
+            dst += whose
+        text = f"Move {what} from {src} to {dst}."
+        citation = _cite(m, sub)
     else:
         text = "(a step spelbok does not know)"
         citation = []
@@ -425,8 +456,16 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
     choose = step.get("choose")
     body: list[str] = []
     if isinstance(choose, list):
-        words = [str(w) for w in choose]
+        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
         text = f"Decision '{name}': {whom} chooses {_or(words)} (write: {', '.join(words)})."
+        for w in choose:
+            if isinstance(w, Mapping):
+                body += _wrap(f"'{w['word']}' is offered only when {_f(w.get('when'))}.", sub + 2,
+                              first=" " * sub + "- ")
+    elif choose == "number":
+        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
+        text = (f"Decision '{name}': {whom} names a number from {_f(lo)} to {_f(hi)} "
+                f"(write: {name} 2).")
     elif choose == "suit":
         suits = step.get("suits") or ["C", "S", "H", "D"]
         text = (f"Decision '{name}': {whom} names a suit, {_or([_SYMBOLS.get(s, s) for s in suits])} "
@@ -445,6 +484,10 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
                 f"{'' if most == '1' else ' 9S'}, or "
                 f"{name} alone to keep every card.")
         body += _cite(ex, sub)
+    allow = step.get("allow")
+    if allow not in (None, "true", True):
+        body += _wrap(f"Only choices where {_f(allow)} are allowed.", sub + 2,
+                      first=" " * sub + "- ")
     for var, formula in (step.get("then") or {}).items():
         body += _assign(var, formula, sub, head="Then ")
     return text, body
@@ -467,9 +510,16 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
     players = t.get("players", "not out")
     among = "the players still in" if players == "not out" else f"the players where {_f(players)}"
     leader = _who(t.get("leader", "forehand"), t.get("leader_where"), True)
-    text = (f"Play tricks among {among} until their hands are empty. {leader[0].upper()}"
+    count = str(t.get("count", "all"))
+    how_many = ("until their hands are empty" if count == "all" else
+                f"for {count} tricks" if count.isdigit() else f"for {_f(count)} tricks")
+    text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
     rules: list[str] = []
+    if t.get("scored", True) is False:
+        rules.append("These tricks do not count towards the tricks a player takes.")
+    elif t.get("scored", True) is not True:
+        rules.append(f"These tricks count only when {_f(t['scored'])}.")
     for key, yes, no in _TRICK_RULES:
         value = t.get(key)
         if value is True:
@@ -516,6 +566,11 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
     body: list[str] = []
     for rule in rules:
         body += _wrap(rule, sub + 2, first=" " * sub + "- ")
+    after = t.get("after_each") or []
+    if after:
+        body.append(" " * sub + "After each trick (last_winner is its winner):")
+        for i, s in enumerate(after, 1):
+            body += _step_lines(s, f"{i}", sub + 2, ctx)
     return text, body
 
 
