@@ -641,7 +641,7 @@ class _Builder:
 
     def s_teams(self, st: Any) -> None:
         teams: list[list[int]] = []
-        self.put(self.tree, ("teams",), teams, st, "the teams")
+        self.put(self.tree, ("teams",), teams, st, "the list of teams")
         for c in st.children:
             tok = c.children[0]
             if c.data == "team_start":
@@ -848,6 +848,8 @@ class _Builder:
             step[key] = "dealer"
         elif kind == "who_forehand":
             step[key] = "forehand"
+        elif kind == "who_last_winner":
+            step[key] = "last_winner"
         elif kind == "who_text":
             step[key] = self.string(node.children[0])
         else:  # who_most
@@ -1123,6 +1125,8 @@ def _join_formula_lines(src: str) -> str:
 
     >>> _join_formula_lines("max(0,   # never below zero\\n      score - 5)")
     'max(0, score - 5)'
+    >>> _join_formula_lines("max(\\n    0, x\\n)")
+    'max( 0, x )'
     """
     out: list[str] = []
     i = 0
@@ -1138,12 +1142,12 @@ def _join_formula_lines(src: str) -> str:
             j = src.find("\n", i)
             i = n if j < 0 else j
         elif ch == "\n":
-            while out and out[-1] in " \t":
+            while out and out[-1] in " \t\r":
                 out.pop()
             i += 1
             while i < n and src[i] in " \t\r\n":
                 i += 1
-            if out and out[-1] not in "(" and i < n and src[i] != ")":
+            if out and i < n:  # one space, as in the canonical text of a folded formula
                 out.append(" ")
         else:
             out.append(ch)

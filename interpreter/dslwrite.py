@@ -495,6 +495,8 @@ def _single_who(who: Any, more: bool) -> str:
         return "the dealer"
     if who == "forehand":
         return "forehand"
+    if who == "last_winner":
+        return "the last winner"
     return _quote(str(who))
 
 

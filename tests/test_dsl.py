@@ -24,6 +24,8 @@ ROOT = Path(__file__).parents[1]
 KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
 KNEKTPASS_SPEL = ROOT / "specs" / "knektpass.spel"
 DOCS = ROOT / "docs" / "dsl.md"
+SPECS = ROOT / "tests" / "specs"
+TWINS = ["draw_after_trick", "bids_and_teams"]
 
 
 def yaml_tree(path: Path = KNEKTPASS_YAML) -> dict[str, Any]:
@@ -92,6 +94,48 @@ def test_knektpass_spel_loads_and_plays() -> None:
     assert state.is_terminal
 
 
+# ------------------------------------------------------------------ the twins of the new constructs
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_twin_spel_equals_yaml(name: str) -> None:
+    spel = SPECS / f"{name}.spel"
+    tree, pos = parse_dsl(spel.read_text(encoding="utf-8"), spel.name)
+    assert normalize(tree) == normalize(yaml_tree(SPECS / f"{name}.yaml"))
+    _assert_positions(tree, pos)
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_twin_yaml_roundtrip(name: str) -> None:
+    canonical = normalize(yaml_tree(SPECS / f"{name}.yaml"))
+    assert roundtrip(canonical) == canonical
+    text = to_dsl(canonical)
+    assert to_dsl(normalize(parse_dsl(text, "x.spel")[0])) == text
+
+
+def test_twin_positions_of_new_constructs() -> None:
+    text = (SPECS / "bids_and_teams.spel").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    _, pos = parse_dsl(text, "b.spel")
+
+    def at(*path: Any) -> str:
+        _, line, col = pos[path]
+        return lines[line - 1][col - 1 :]
+
+    assert at("teams", 1, 1).startswith("3")
+    assert at("hand", 0, "deal", "widow").startswith("2 cards to the widow")
+    assert at("hand", 2, "choose", 0, "when").startswith("not general), play")
+    assert at("hand", 3, "max").startswith("cards")
+    assert at("hand", 3, "allow").startswith("not (count(not has_bid)")
+    assert at("hand", 4, "move", "to").startswith("the discards")
+    text = (SPECS / "draw_after_trick.spel").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    _, pos = parse_dsl(text, "d.spel")
+    assert at("hand", 2, "tricks", "count").startswith("13 tricks")
+    assert at("hand", 2, "tricks", "after_each", 1, "for").startswith("seat != last_winner")
+    assert at("hand", 2, "tricks", "after_each", 2, "when").startswith("talon > 0")
+
+
 # ------------------------------------------------------------------ table-driven round trips
 
 BASE: dict[str, Any] = {
@@ -145,6 +189,55 @@ STEPS: list[dict[str, Any]] = [
     {"redeal": {"dealer": "redeal_dealer"}},
     {"redeal": {}},
     {"end_hand": True, "when": "count(plays) == 1", "label": "early"},
+    # the deal's widow
+    {"deal": {"size": 10, "packets": [3, 4, 3], "widow": 2}},
+    {"deal": {"size": "cards", "to": "seat > 0", "widow": "seats - 2", "source": "w"}},
+    {"deal": {"size": 5, "widow": 1}},
+    {"deal": {"size": 5, "widow": "00"}},
+    # numeric decisions, allow, words on a condition
+    {"decide": "bid", "choose": "number", "min": 0, "max": "cards",
+     "allow": "not (count(not has_bid) == 1 and sum(bid) + choice == cards)",
+     "then": {"bid": "choice"}},
+    {"decide": "bid", "who": "dealer", "where": "plays", "choose": "number",
+     "min": "max(0, 1 - tricks)", "max": "to"},
+    {"decide": "bid", "choose": "number"},
+    {"decide": "call", "choose": [{"word": "general", "when": "not general"}, "play",
+                                  {"word": "pass", "when": "count(plays) < (seats - 1)"},
+                                  {"word": "x-y", "when": "true"}, {"word": "a", "when": "z"}],
+     "allow": "choice != 'play' or cards > 3"},
+    {"decide": "trump", "choose": "suit", "allow": "choice != turn_up_suit"},
+    {"decide": "take", "choose": "exchange", "exchange": {"draw_from": "widow", "max": 2}},
+    {"decide": "take", "choose": "exchange", "exchange": {"draw_from": "talon"}},
+    # move
+    {"move": {"from": "widow", "to": "discards"}},
+    {"move": {"from": "widow", "to": "hand", "count": "all"}, "for": "took_widow"},
+    {"move": {"from": "turn_up", "to": "hand", "count": 1}, "for": "seat == last_winner",
+     "when": "turn_up > 0", "label": "take", "source": "step"},
+    {"move": {"from": "hand", "to": "discards", "count": "cards - 5", "source": "map"},
+     "for": "true"},
+    {"move": {"from": "hand", "to": "hand", "count": "all(plays)"}, "for": "x"},
+    {"move": {"from": "stock", "to": "widow", "count": "cards"}, "for": "plays"},
+    {"move": {"from": "stock", "to": "turn_up", "count": 2}, "for": "true"},
+    {"move": {"from": "the pile", "to": "of", "count": "1 + 1"}},
+    {"move": {"from": "stock", "to": "hand"}},
+    # trick count, scored, after each trick
+    {"tricks": {"count": 13, "scored": False}},
+    {"tricks": {"count": 13, "leader": "last_winner", "leader_where": "plays"}},
+    {"tricks": {"leader": "last_winner"}},
+    {"decide": "trump", "who": "last_winner", "choose": "suit"},
+    {"tricks": {"count": 1, "scored": "hand_number > 1", "players": "plays",
+                "leader": "dealer"}},
+    {"tricks": {"count": "tricks_played + 2"}},
+    {"tricks": {"count": "tricks + 1"}},
+    {"tricks": {"count": "trick"}},
+    {"tricks": {"count": "all", "scored": True}},
+    {"tricks": {"follow": False, "count": "seats", "source": "ts", "after_each": [
+        {"move": {"from": "turn_up", "to": "hand", "count": 1}, "for": "seat == last_winner"},
+        {"move": {"from": "stock", "to": "hand", "count": 1}, "for": "seat != last_winner"},
+        {"turn_up": {"trump": False}, "when": "talon > 0"},
+        {"if": "talon == 0", "then": [{"set": {"x": "1"}}], "else": [{"end_hand": True}]},
+        {"tricks": {"count": 1, "after_each": [{"set": {"y": "y + 1"}}]}},
+    ]}, "label": "phase one", "source": "step", "when": "x"},
 ]
 
 
@@ -178,6 +271,9 @@ TOP_LEVEL: list[dict[str, Any]] = [
     {"end": {"when": "any(score <= 0)", "winners": "score == min(score)", "max_hands": 7,
              "source": "en"}},
     {"end": {"when": "false", "winners": "true", "score": "0"}},
+    {"teams": [[0, 2], [1, 3]]},
+    {"teams": [[0], [1, 2, 3]], "ranking": {"source": "r"}},
+    {"teams": [[3, 4, 5], [0, 1, 2]], "deck": [{"ranks": ["A"]}]},
 ]
 
 
@@ -194,6 +290,9 @@ def test_to_dsl_refuses_unknown_keys() -> None:
     bad["hand"][0]["deal"]["speed"] = 3
     with pytest.raises(ValueError, match="speed"):
         to_dsl(bad)
+    words_with_bounds = normalize({**BASE, "hand": [{"decide": "x", "choose": ["a"], "min": 1}]})
+    with pytest.raises(ValueError, match="'min' and 'max' only go with 'choose: number'"):
+        to_dsl(words_with_bounds)
 
 
 # ------------------------------------------------------------------ property-based round trips
@@ -236,10 +335,15 @@ def _optional(d: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({}, optional=d)
 
 
+ZONES = st.sampled_from(["hand", "widow", "stock", "turn_up", "discards", "talon", "x-y"])
+COUNTS = st.one_of(st.just("all"), st.integers(0, 3), FORMULAS,
+                   st.sampled_from(["all(plays)", "tricks + 1", "trick", "cards"]))
+
+
 def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:
     common = {"when": FORMULAS, "label": TEXTS, "source": TEXTS}
     who = st.one_of(
-        st.sampled_from(["dealer", "forehand", "each", "someone"]),
+        st.sampled_from(["dealer", "forehand", "each", "someone", "last_winner"]),
         _optional({"ties": st.sampled_from(["cut", "forehand"])}).flatmap(
             lambda d: FORMULAS.map(lambda f: {"most": f, **d})
         ),
@@ -250,14 +354,18 @@ def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:
             {"deal": st.fixed_dictionaries(
                 {"size": FORMULAS},
                 optional={"packets": st.lists(st.integers(1, 5), min_size=1, max_size=3),
-                          "to": FORMULAS, "source": TEXTS})},
+                          "to": FORMULAS, "widow": st.one_of(st.integers(0, 3), FORMULAS),
+                          "source": TEXTS})},
             optional=common),
         st.fixed_dictionaries({"turn_up": _optional({"trump": CONDS, "source": TEXTS})},
                               optional=common),
         st.fixed_dictionaries(
             {"decide": NAMES, "choose": st.one_of(
-                st.lists(WORDS, min_size=1, max_size=4), st.just("suit"), st.just("exchange"))},
-            optional={"who": who, "where": FORMULAS, "then": assigns, **common},
+                st.lists(st.one_of(WORDS, st.fixed_dictionaries(
+                    {"word": WORDS}, optional={"when": FORMULAS})), min_size=1, max_size=4),
+                st.just("suit"), st.just("exchange"), st.just("number"))},
+            optional={"who": who, "where": FORMULAS, "allow": FORMULAS, "then": assigns,
+                      **common},
         ).flatmap(_decide_extras),
         st.fixed_dictionaries(
             {"tricks": _optional({
@@ -266,8 +374,12 @@ def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:
                 "void_beat": CONDS, "lead_trumps": st.sampled_from(["any", "broken", "rule"]),
                 "first_trick_trumps": CONDS, "abstain": FORMULAS, "abstain_word": WORDS,
                 "abstain_lead": CONDS, "abstain_with_suit": CONDS, "allow": FORMULAS,
-                "source": TEXTS})},
+                "count": COUNTS, "scored": CONDS, "source": TEXTS,
+                **({"after_each": _steps(0)} if depth > 0 else {})})},
             optional=common),
+        st.fixed_dictionaries(
+            {"move": _optional({"from": ZONES, "to": ZONES, "count": COUNTS, "source": TEXTS})},
+            optional={"for": FORMULAS, **common}),
         st.fixed_dictionaries({"set": assigns}, optional={"for": FORMULAS, **common}),
         st.fixed_dictionaries({"redeal": _optional({"dealer": WORDS, "source": TEXTS})},
                               optional=common),
@@ -286,6 +398,8 @@ def _decide_extras(step: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     if step["choose"] == "suit":
         return _optional({"suits": st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4,
                                             unique=True)}).map(lambda d: {**step, **d})
+    if step["choose"] == "number":
+        return _optional({"min": FORMULAS, "max": FORMULAS}).map(lambda d: {**step, **d})
     if step["choose"] == "exchange":
         return _optional({"exchange": _optional({
             "draw_from": st.sampled_from(["stock", "turn_up", "widow"]),
@@ -331,6 +445,7 @@ TREES = st.fixed_dictionaries(
         } | {"source": TEXTS}),
         "dealer": _optional({"first": st.one_of(st.integers(0, 3), WORDS),
                              "rotate": WORDS, "skip_out": st.booleans(), "source": TEXTS}),
+        "teams": st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=3), max_size=3),
     },
 )
 
@@ -397,8 +512,8 @@ def test_parser_is_built_lazily() -> None:
     assert out.stdout.strip() == "ok"
 
 
-def test_every_node_has_a_position() -> None:
-    tree, pos = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "k.spel")
+def _assert_positions(tree: dict[str, Any], pos: dict[tuple[Any, ...], Any]) -> None:
+    """Every node of the raw tree has a position."""
 
     def walk(value: Any, path: tuple[Any, ...]) -> None:
         assert path in pos, path
@@ -410,6 +525,11 @@ def test_every_node_has_a_position() -> None:
                 walk(item, (*path, i))
 
     walk(tree, ())
+
+
+def test_every_node_has_a_position() -> None:
+    tree, pos = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "k.spel")
+    _assert_positions(tree, pos)
     assert pos[("ranking", "top_trumps", 2)][1:] == (71, 36)  # J♥ in "top trumps …: J♣ J♠ J♥"
 
 
@@ -482,6 +602,46 @@ BAD: list[tuple[str, str, int, int, str, str | None]] = [
      "        need not follow suit if x\n", 5, 30, "must be written positively", None),
     ("misplaced part source", HEAD + "each hand:\n    end the hand\n"
      '        source of the deal "x"\n', 5, 23, "belongs under a rule that has a deal", None),
+    # the new constructs
+    ("unknown zone", HEAD + "each hand:\n    move 1 card from the pile to the hand\n", 4, 26,
+     "unknown word 'pile': expected 'discards', 'hand', 'stock', 'talon', 'turn_up', 'widow'"
+     " or 'turn-up' after 'move 1 card from the'", None),
+    ("move without a count word", HEAD + "each hand:\n    move 2 from the widow to the hand\n",
+     4, 12, "unknown word 'from': expected an operator like + or ==, 'cards' or 'card'", None),
+    ("whose hand twice", HEAD + "each hand:\n    for each player where y, move all cards from"
+     " the widow to the hand of each player where x\n", 4, 93,
+     "whose hand ('of each player') is given twice (first given on line 4)", None),
+    ("teams without seats", HEAD + "teams: 0 and 2, 1 and 3\n", 3, 8,
+     "unexpected number 0: expected 'seat' or 'seats' after 'teams:'", None),
+    ("teams cut short", HEAD + "teams: seats 0 and\n", 3, 19,
+     "the line ends too early: expected a whole number after 'teams: seats 0 and'", None),
+    ("teams separator", HEAD + "teams: seats 0 and 2; seats 1 and 3\n", 3, 21,
+     "unexpected ';': expected 'and', ',' or the end of the line", None),
+    ("number without a top", HEAD + "each hand:\n    each player decides bid: a number from 0\n",
+     4, 45, "the line ends too early: expected 'to' after 'each player decides bid: a number"
+     " from 0'", None),
+    ("word condition unclosed", HEAD + "each hand:\n    each player decides x: general"
+     " (only when not general, play\n", 4, 58, "unexpected ',': expected ')'", None),
+    ("word condition wording", HEAD + "each hand:\n    each player decides x: general (when y)\n",
+     4, 37, "unknown word 'when': expected 'only'", None),
+    ("allowed wording", HEAD + "each hand:\n    each player decides bid: a number from 0 to 3\n"
+     "        allowed if x\n", 5, 17, "unknown word 'if': expected 'when' after 'allowed'", None),
+    ("widow wording", HEAD + "each hand:\n    deal 5 cards, and 2 to the kitty\n", 4, 32,
+     "unknown word 'kitty': expected 'widow' after 'deal 5 cards, and 2 to the'", None),
+    ("widow without a comma", HEAD + "each hand:\n    deal 5 cards and 2 to the widow\n", 4, 18,
+     "unknown word 'and': expected ',', 'in', 'to' or the end of the line", None),
+    ("scored wording", HEAD + "each hand:\n    play tricks\n        these tricks do count\n",
+     5, 25, "unknown word 'count': expected 'not' after 'these tricks do'", None),
+    ("after each trick without colon", HEAD + "each hand:\n    play tricks\n"
+     "        after each trick\n            end the hand\n", 5, 25,
+     "the line ends too early: expected ':' after 'after each trick'", None),
+    ("after each trick without steps", HEAD + "each hand:\n    play tricks\n"
+     "        after each trick:\n        end the hand\n", 6, 9,
+     "expected an indented block of lines after 'after each trick:'", None),
+    ("trick count twice", HEAD + "each hand:\n    play 3 tricks\n        play 4 tricks\n", 5, 14,
+     "the number of tricks is given twice (first given on line 4)", None),
+    ("teams twice", HEAD + "teams: seats 0 and 2\nteams: seat 1\n", 4, 1,
+     "the list of teams is given twice", None),
 ]
 
 
@@ -497,10 +657,12 @@ def test_bad_dsl(case: tuple[str, str, int, int, str, str | None]) -> None:
     assert "Traceback" not in str(err) and "Token(" not in str(err)
 
 
-def test_every_error_names_what_was_expected() -> None:
-    """Chop the Knektpass twin at many points: each failure is a located, readable error."""
-    text = KNEKTPASS_SPEL.read_text(encoding="utf-8")
-    cuts = sorted({m.start() for m in re.finditer(r"\s\S", text)})[::37]
+@pytest.mark.parametrize("spel", [KNEKTPASS_SPEL, *(SPECS / f"{n}.spel" for n in TWINS)],
+                         ids=lambda p: p.stem)
+def test_every_error_names_what_was_expected(spel: Path) -> None:
+    """Chop a twin at many points: each failure is a located, readable error."""
+    text = spel.read_text(encoding="utf-8")
+    cuts = sorted({m.start() for m in re.finditer(r"\s\S", text)})[::37 if spel == KNEKTPASS_SPEL else 7]
     for cut in cuts:
         broken = text[:cut] + " ¤" + text[cut:]
         try:
@@ -522,4 +684,7 @@ def test_docs_examples_parse() -> None:
     assert complete
     for block in complete:
         tree, _ = parse_dsl(block, "docs.spel")
-        assert normalize(tree)["name"]
+        canonical = normalize(tree)
+        assert canonical["name"]
+        if canonical["hand"]:  # not a variant (its hand comes from the base spec)
+            assert roundtrip(canonical) == canonical
