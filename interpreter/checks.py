@@ -87,7 +87,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "decide.who": ("dealer", "forehand", "each", "last_winner"),
     "tricks.leader": ("dealer", "forehand", "last_winner"),
     "ties": ("cut", "forehand"),
-    "exchange.draw_from": ("stock", "turn_up"),
+    "exchange.draw_from": ("stock", "turn_up", "none"),
     "tricks.lead_trumps": ("any", "broken"),
     "redeal.dealer": ("same", "next"),
     "move.from": ("hand", "widow", "stock", "turn_up", "discards"),

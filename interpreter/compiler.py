@@ -511,7 +511,7 @@ class Compiler:
         elif choose == "exchange":
             ex = step.get("exchange", {})
             draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
-                                 ("stock", "turn_up"))
+                                 ("stock", "turn_up", "none"))
             max_fn = self.formula(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
             min_fn = self.formula(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
             code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,

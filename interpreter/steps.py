@@ -384,8 +384,9 @@ class Decide(Instr):
         return True
 
     def _bounds(self, st: State, seat: int) -> tuple[int, int]:
-        source = len(st.stock) if self.draw_from == "stock" else len(st.turn_up)
         hand = st.hands[seat].bit_count()
+        draw = self.draw_from
+        source = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
         hi = min(source, hand)
         if self.max_fn is not None:
             hi = min(hi, int(self.max_fn(st, seat)))
@@ -459,15 +460,16 @@ class Decide(Instr):
             st.discards |= mask
             st.discarded[seat] |= mask
             st.known[seat] &= ~mask
-            source = st.stock if self.draw_from == "stock" else st.turn_up
             drawn = 0
-            for _ in range(k):
-                drawn |= 1 << source.pop()
+            if self.draw_from != "none":  # "none": discard only
+                source = st.stock if self.draw_from == "stock" else st.turn_up
+                for _ in range(k):
+                    drawn |= 1 << source.pop()
             st.hands[seat] |= drawn
             if self.draw_from == "stock":
                 if k:
                     st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
-            else:
+            elif self.draw_from == "turn_up":
                 st.known[seat] |= drawn
             st.choice = ""
             st.count = k
