@@ -8,7 +8,7 @@ decides whether the action is legal.
 
 >>> a = parse_action("exchange 9s 7h")
 >>> str(a), a == parse_action("exchange 7H 9S")
-('exchange 7H 9S', True)
+('exchange 9S 7H', True)
 """
 
 from __future__ import annotations
