@@ -534,7 +534,7 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     else:
         raise ValueError(f"to_dsl: cannot write the choice {choose!r} of decide '{step['decide']}'")
     suits = step.get("suits")
-    if choose != "suit" and suits is not None and [str(s).upper() for s in suits] != _ALL_SUITS:
+    if choose != "suit" and suits is not None:
         raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
     if choose != "exchange" and step.get("exchange"):
         raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")

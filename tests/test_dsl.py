@@ -293,6 +293,10 @@ def test_to_dsl_refuses_unknown_keys() -> None:
     words_with_bounds = normalize({**BASE, "hand": [{"decide": "x", "choose": ["a"], "min": 1}]})
     with pytest.raises(ValueError, match="'min' and 'max' only go with 'choose: number'"):
         to_dsl(words_with_bounds)
+    words_with_suits = normalize({**BASE, "hand": [{"decide": "x", "choose": ["a"],
+                                                    "suits": ["C", "S", "H", "D"]}]})
+    with pytest.raises(ValueError, match="'suits' only goes with 'choose: suit'"):
+        to_dsl(words_with_suits)
 
 
 # ------------------------------------------------------------------ property-based round trips
