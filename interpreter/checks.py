@@ -459,9 +459,10 @@ class _Checker:
                         step["exchange"]["draw_from"],
                         "exchange.draw_from",
                     )
-            for key in ("min", "max"):
-                if key in step and choose != "number":
-                    self.err((*path, key), f"'{key}' is only used with 'choose: number'", key=True)
+            if ("min" in step or "max" in step) and choose != "number":
+                key = "max" if "max" in step else "min"
+                self.err((*path, key), "'min' and 'max' are only used with 'choose: number'",
+                         key=True)
             if "suits" in step:
                 if choose != "suit":
                     self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
