@@ -10,7 +10,8 @@
 * **Words** (play/pass, bids, …) and **exchanges**: each option (for
   exchanges: keep all, or give away the k weakest cards, for each k) is played
   out to the end of the hand in a few determinized worlds with the same quick
-  rules, and the best mean reward wins.
+  rules; the option with the best mean reward less one standard error wins
+  (a cautious choice: risky options pay for their spread).
 
 >>> import spelbok
 >>> from spelbok.observe import observe
@@ -36,7 +37,7 @@ from .heuristics import (
     unseen_mask,
 )
 from .profile import game_profile
-from .rollout import evaluate_options
+from .rollout import option_stats
 
 
 class GreedyBot:
@@ -48,7 +49,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 8) -> None:
+    def __init__(self, seed: int = 0, samples: int = 12) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
 
@@ -77,7 +78,8 @@ class GreedyBot:
             options = exchange_candidates(hand, legal, tables, want, limit=0)
         if len(options) == 1:
             return options[0]
-        values = evaluate_options(obs, options, self.rng, self.samples, prof)
-        best = max(range(len(options)), key=lambda i: (values[i], -i))
+        stats = option_stats(obs, options, self.rng, self.samples, prof)
+        # cautious: the best mean less one standard error (risky options pay for their spread)
+        best = max(range(len(options)), key=lambda i: (stats[i][0] - stats[i][1], -i))
         return options[best]
 

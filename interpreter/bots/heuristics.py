@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from ..state import State
 
 
+BLIND_EXCHANGE_MAX = 2
+"""At most this many cards are given away blind in one quick exchange."""
+
+
 def keep_value(tables: TrumpTables, c: int, want: bool = True) -> int:
     """How much a card is worth keeping: trumps 100+, top trumps 200+, plain 1..13.
 
@@ -219,7 +223,8 @@ def exchange_pick(
     hand: int, legal: list[Action], tables: TrumpTables, want: bool, incoming: int | None
 ) -> Action:
     """A quick exchange: swap the weakest card for a better face-up card
-    (``incoming``), or, drawing blind, give away the weak non-trump cards."""
+    (``incoming``), or, drawing blind, give away the weak non-trump cards
+    (at most :data:`BLIND_EXCHANGE_MAX`)."""
     sizes = sorted({a.value.bit_count() for a in legal})
     order = sorted(cards_in(hand), key=lambda c: (keep_value(tables, c, want), c))
     if incoming is not None:
@@ -228,7 +233,7 @@ def exchange_pick(
         k = 0
         for c in order:
             high = tables.trump[c] or tables.power[c] >= 11
-            if high == want:
+            if high == want or k >= BLIND_EXCHANGE_MAX:
                 break
             k += 1
     k = min(max(k, sizes[0]), sizes[-1])

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..state import State
 
-ELIMINATION_PENALTY = 3.0
+ELIMINATION_PENALTY = 6.0
+SPREAD = 3.0
 
 
 @dataclass(frozen=True)
@@ -185,5 +186,5 @@ def hand_rewards(
             rel = values[p] - (total - values[p]) / (k - 1)
         else:
             rel = values[p]
-        rewards.append(0.5 + 0.5 * math.tanh(rel))
+        rewards.append(0.5 + 0.5 * math.tanh(rel / SPREAD))
     return rewards

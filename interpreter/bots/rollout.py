@@ -63,8 +63,23 @@ def evaluate_options(
 ) -> list[float]:
     """Mean end-of-hand reward of each option for ``obs.seat`` over ``samples``
     determinizations (the same worlds and rollout seeds for every option)."""
+    return [m for m, _ in option_stats(obs, options, rng, samples, prof, epsilon)]
+
+
+def option_stats(
+    obs: Observation,
+    options: list[Action],
+    rng: random.Random,
+    samples: int,
+    prof: GameProfile,
+    epsilon: float = 0.0,
+) -> list[tuple[float, float]]:
+    """(mean, standard error) of each option's end-of-hand reward, as in
+    :func:`evaluate_options`."""
     seat = obs.seat
-    totals = [0.0] * len(options)
+    k = len(options)
+    sums = [0.0] * k
+    squares = [0.0] * k
     want = prof.want_tricks
     for _ in range(samples):
         base = sample_world(obs, rng)
@@ -74,5 +89,13 @@ def evaluate_options(
         for j, a in enumerate(options):
             s = base.clone()
             won = play_out_hand(s, random.Random(rseed), want, first=a, epsilon=epsilon)
-            totals[j] += hand_rewards(prof, before, out_before, s, won)[seat]
-    return [t / max(1, samples) for t in totals]
+            r = hand_rewards(prof, before, out_before, s, won)[seat]
+            sums[j] += r
+            squares[j] += r * r
+    n = max(1, samples)
+    out = []
+    for j in range(k):
+        mean = sums[j] / n
+        var = max(0.0, squares[j] / n - mean * mean) * n / max(1, n - 1)
+        out.append((mean, (var / n) ** 0.5))
+    return out
