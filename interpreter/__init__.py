@@ -1,7 +1,7 @@
 """spelbok: run traditional trick-taking card games from declarative specs.
 
 >>> import spelbok
->>> game = spelbok.load("knektpass", players=2)
+>>> game = spelbok.load("example", players=2)
 >>> state = game.new_state(seed=7)
 >>> while not state.is_terminal:
 ...     state.apply(state.legal_actions()[0])

@@ -8,7 +8,7 @@ clashes, enum-or-option fields, and flow that can never run or never end.
 Formula names and types are checked by the game compiler, not here.
 
 >>> from spelbok.loader import read_spec
->>> structural_checks(read_spec("knektpass"))
+>>> structural_checks(read_spec("example"))
 []
 >>> doc = read_spec("g.yaml", text='''spelbok: 1
 ... name: Tiny
@@ -540,8 +540,8 @@ def check_structure(doc: SpecDoc) -> SpecDoc:
     """Raise :class:`SpecErrors` when :func:`structural_checks` finds anything; else return ``doc``.
 
     >>> from spelbok.loader import read_spec
-    >>> check_structure(read_spec("knektpass")).tree["name"]
-    'Knektpass'
+    >>> check_structure(read_spec("example")).tree["name"]
+    'Example'
     """
     errors = structural_checks(doc)
     if errors:

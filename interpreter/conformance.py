@@ -1,7 +1,7 @@
 """One conformance check for every game: random playouts with invariants.
 
 >>> import spelbok
->>> report = check_game(spelbok.load("knektpass", players=2), matches=2, seed=1)
+>>> report = check_game(spelbok.load("example", players=2), matches=2, seed=1)
 >>> report.matches, report.failures
 (2, [])
 """

@@ -8,10 +8,10 @@ between backticks.  A spec that extends another also gets a section listing
 what it changes against its base.
 
 >>> from spelbok.loader import read_spec
->>> text = describe(read_spec("knektpass"))
+>>> text = describe(read_spec("example"))
 >>> text.splitlines()[0]
-'Knektpass'
->>> "J♣ J♠ J♥ J♦" in text and "[en: Cards" in text
+'Example'
+>>> "J♣" in text and "[doc: the jack of clubs" in text
 True
 """
 
@@ -695,8 +695,8 @@ def describe(doc: Any, players: int | None = None) -> str:
     ``players`` narrows the cards to that player count and adds how the pack
     divides between hands, turn-up and stock.
 
-    >>> text = describe("knektpass", players=3)
-    >>> "With 3 players: 5 cards each (15 in all), 1 turned up, 20 left in the stock" in text
+    >>> text = describe("example", players=3)
+    >>> "With 3 players: 5 cards each (15 in all), 1 turned up, 16 left in the stock" in text
     True
     >>> "Changes against" in text
     False

@@ -1,9 +1,9 @@
 """A loaded game: a spec compiled for one player count and one set of options.
 
 >>> import spelbok
->>> game = spelbok.load("knektpass", players=3)
+>>> game = spelbok.load("example", players=3)
 >>> game.name, game.players, len(game.deck)
-('Knektpass', 3, 36)
+('Example', 3, 32)
 """
 
 from __future__ import annotations
@@ -142,14 +142,14 @@ def load(
     options: dict[str, Any] | None = None,
     max_hands: int | None = None,
 ) -> Game:
-    """Load a spec (path, shipped name like ``"knektpass"``, or spec text) and compile it.
+    """Load a spec (path, shipped name like ``"example"``, or spec text) and compile it.
 
     ``players`` defaults to the spec's minimum; ``options`` picks readings
     (``{"void_rule": "any"}``); ``max_hands`` tightens the spec's bound on
     match length.  Raises SpecError on a bad spec.
 
-    >>> load("knektpass", players=4).deck[:3]
-    ['2C', '3C', '4C']
+    >>> load("example", players=4).deck[:3]
+    ['7C', '8C', '9C']
     """
     from .checks import check_structure
     from .loader import read_spec

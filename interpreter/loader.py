@@ -7,9 +7,9 @@ validates against the JSON Schema (collecting *all* errors, each located at
 its YAML line and column) and returns a :class:`~spelbok.model.SpecDoc` whose
 ``tree`` is the canonical model.
 
->>> doc = read_spec("knektpass")
+>>> doc = read_spec("example")
 >>> doc.tree["name"], doc.surface, doc.tree["hand"][0]["deal"]["size"]
-('Knektpass', 'yaml', '5')
+('Example', 'yaml', '5')
 >>> read_spec("spelbok: 1\\nname: x\\nplayers: {min: 2, max: 4}\\n")
 Traceback (most recent call last):
 ...
@@ -384,7 +384,7 @@ def _file_source(path: Path) -> _Source:
 def shipped_spec_names() -> list[str]:
     """Names of the specs shipped in ``spelbok.specs`` (and its subfolders).
 
-    >>> "knektpass" in shipped_spec_names()
+    >>> "example" in shipped_spec_names()
     True
     """
     names: list[str] = []
@@ -680,7 +680,7 @@ def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable,
 def read_spec(source: str | os.PathLike[str], *, text: str | None = None) -> SpecDoc:
     """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
 
-    ``source`` is a file path, a shipped spec name (``"knektpass"``), or raw
+    ``source`` is a file path, a shipped spec name (``"example"``), or raw
     YAML spec text (any string holding a newline).  With ``text=``, ``source``
     only names the file (for messages, the surface and relative ``extends``).
     Files ending in ``.spel`` use the DSL surface; everything else is YAML.

@@ -24,7 +24,7 @@ sensible default, so a historian writes only what the rule under test needs::
     round: 2                  # inside a `repeat`: which round (default 1)
     trumps_broken: true       # for `lead_trumps: broken`
 
-When a spec's trick players are a plain per-player flag (Knektpass's
+When a spec's trick players are a plain per-player flag (such as
 ``players: plays``) and the position does not set it, the flag is set for
 exactly the seats holding cards (for ``phase: after tricks``: every seat
 still in).  Cards not placed anywhere are out of play
@@ -35,7 +35,7 @@ naming the key inside the position that is wrong; :mod:`spelbok.readings`
 locates it in the reading file.
 
 >>> import spelbok
->>> game = spelbok.load("knektpass", players=3)
+>>> game = spelbok.load("example", players=3)
 >>> st = game.new_state(position={"trump": "H", "leader": 1,
 ...     "hands": {0: "7C 8C", 1: "9C", 2: "AH KC"}, "trick": ["JS"]})
 >>> st.current_player, [str(a) for a in st.legal_actions()]
@@ -99,7 +99,7 @@ def hand_steps(tree: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Each step of the hand as ``(kind, step)``, depth first, in compile order.
 
     >>> import spelbok
-    >>> [k for k, _ in hand_steps(spelbok.load("knektpass").tree)][:4]
+    >>> [k for k, _ in hand_steps(spelbok.load("example").tree)][:4]
     ['deal', 'turn_up', 'decide', 'decide']
     """
 
@@ -133,13 +133,13 @@ def find_phase(game: Game, text: Any) -> Phase:
     """Resolve a ``phase`` value (``tricks``, ``after tricks``, ``exchange``, ``announce 2``).
 
     >>> import spelbok
-    >>> g = spelbok.load("knektpass")
+    >>> g = spelbok.load("example")
     >>> p = find_phase(g, "exchange"); (p.kind, type(g.program.code[p.pc]).__name__)
     ('decide', 'DecideStart')
     >>> find_phase(g, "bid")
     Traceback (most recent call last):
     ...
-    spelbok.position.PositionError: position phase: Knektpass has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange
+    spelbok.position.PositionError: position phase: Example has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange
     """
     code = game.program.code
     tricks_pcs = [i for i, ins in enumerate(code) if isinstance(ins, TricksStart)]
@@ -285,7 +285,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     runs the program from ``st.pc``.  Raises :class:`PositionError`.
 
     >>> import spelbok
-    >>> g = spelbok.load("knektpass", players=3)
+    >>> g = spelbok.load("example", players=3)
     >>> st = g.new_state(position={"phase": "exchange", "hands": {0: "7C 8C 9C 10C QC",
     ...     1: "7S 8S 9S 10S QS", 2: "7H 8H 9H 10H QH"}, "talon": "AC AS", "trump": "D",
     ...     "vars": {"plays": [True, True, False]}, "to_act": 1})

@@ -13,14 +13,14 @@ reading: if it fails there, the case *separates* the two readings.
 
 >>> text = '''
 ... reading: 1
-... spec: knektpass
+... spec: example
 ... players: 3
 ... cases:
 ...   - name: the jack of clubs is the highest trump
-...     cites: "Cards: JC, JS, JH and JD rank in that order"
-...     position: {trump: H, hands: {0: "JS", 1: "JC", 2: "AH"}, leader: 0}
+...     cites: "the jack of clubs is the highest trump"
+...     position: {trump: H, hands: {0: "KH", 1: "JC", 2: "AH"}, leader: 0}
 ...     steps:
-...       - play: [JS, JC, AH]
+...       - play: [KH, JC, AH]
 ...       - expect: {trick_winner: 1}
 ... '''
 >>> report = run_reading("demo.yaml", text=text)
@@ -216,11 +216,11 @@ def _find_file(path: str | os.PathLike[str]) -> tuple[str, Path | None, str]:
 
 
 def load_reading(path: str | os.PathLike[str], text: str | None = None) -> ReadingFile:
-    """Read and check a reading file (a path, or a shipped name like ``knektpass-1847``).
+    """Read and check a reading file (a path, or a shipped name like ``example``).
 
     Raises :class:`ReadingFileErrors` (located) for a file that breaks the schema.
 
-    >>> load_reading("r.yaml", text="reading: 1\\nspec: knektpass\\ncases: []\\nfoo: 1\\n")
+    >>> load_reading("r.yaml", text="reading: 1\\nspec: example\\ncases: []\\nfoo: 1\\n")
     Traceback (most recent call last):
     ...
     spelbok.readings.ReadingFileErrors: r.yaml:4:1: unknown key 'foo' at the top of a reading file
@@ -325,7 +325,7 @@ class CaseResult:
 class ReadingReport:
     """Every case of one reading file run against one spec.
 
-    >>> r = run_reading("knektpass-1847", only=lambda name: name.startswith("a void player may"))
+    >>> r = run_reading("example", only=lambda name: name.startswith("a void player may"))
     >>> print(r.format().splitlines()[-3])
       1 passed, 0 failed; 1 case(s) assume another reading than the spec's, 1 separate it
     >>> r.to_dict()["separating"]
@@ -1249,7 +1249,7 @@ def run_reading(
     :class:`ReadingFileErrors` / :class:`ReadingError`; a case whose set-up is
     impossible is reported with status ``error``.
 
-    >>> r = run_reading("knektpass-1847", only=lambda name: "36-card" in name)
+    >>> r = run_reading("example", only=lambda name: "32-card" in name)
     >>> r.ok, len(r.cases) >= 1
     (True, True)
     """

@@ -164,9 +164,9 @@ def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) 
     (A high) and printed suits are used.
 
     >>> import spelbok
-    >>> game = spelbok.load("knektpass", players=2)
+    >>> game = spelbok.load("example", players=2)
     >>> sort_hand(["7H", "JC", "AS", "JD", "9H", "KS"], game, "H")
-    [['JC', 'JD', '9H', '7H'], ['AS', 'KS']]
+    [['JC', '9H', '7H'], ['JD'], ['AS', 'KS']]
     >>> sort_hand(["7H", "AS", "KS", "2C"])
     [['AS', 'KS'], ['7H'], ['2C']]
     """
@@ -633,7 +633,7 @@ def transcript(
     earlier hand tells it) and the winner at the end.
 
     >>> import spelbok
-    >>> state = spelbok.load("knektpass", players=2).new_state(seed=1)
+    >>> state = spelbok.load("example", players=2).new_state(seed=1)
     >>> while not state.is_terminal:
     ...     state.apply(state.legal_actions()[0])
     >>> lines = transcript(state.log, 2)

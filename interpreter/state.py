@@ -6,7 +6,7 @@ of the game (:mod:`spelbok.steps`): ``pc`` points at the running step, and the
 state waits at a decision until ``apply()`` supplies an action.
 
 >>> import spelbok
->>> game = spelbok.load("knektpass", players=2)
+>>> game = spelbok.load("example", players=2)
 >>> state = game.new_state(seed=1)
 >>> state.current_player is not None and len(state.legal_actions()) > 0
 True
@@ -198,7 +198,7 @@ class State:
         """Play ``action`` (an Action or its notation) for the current player.
 
         >>> import spelbok
-        >>> s = spelbok.load("knektpass", players=2).new_state(seed=3)
+        >>> s = spelbok.load("example", players=2).new_state(seed=3)
         >>> a = s.legal_actions()[0]; s.apply(a)
         """
         cache = self.legal_cache

@@ -1,6 +1,6 @@
 """Validate a spec: schema, then structural checks, then compiling it.
 
->>> validate("knektpass")
+>>> validate("example")
 []
 """
 

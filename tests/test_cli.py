@@ -371,7 +371,7 @@ def test_play_interactive_end_of_input_abandons(tmp_path: Path) -> None:
     data = json.loads(log.read_text(encoding="utf-8"))
     assert data["finished"] is False and data["human"] == 0 and data["actions"]
     replay = run("replay", str(log))
-    assert replay.exit_code == 0 and "abandoned in hand 1" in replay.output
+    assert replay.exit_code == 0 and "abandoned in hand " in replay.output
 
 
 def test_play_interactive_to_the_end() -> None:
