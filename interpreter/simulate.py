@@ -69,7 +69,9 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     den = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / den
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def two_proportion_p(s1: int, n1: int, s2: int, n2: int) -> float:
