@@ -4,7 +4,9 @@
     python bench/bench.py --quick    # fewer matches
 
 Prints, per case: spec load time, matches/s, decisions/s (every action a
-player takes, forced ones included) and peak memory (tracemalloc), then the
+player takes, forced ones included; CPU time of this process, so that other
+load on the machine disturbs the figures less) and peak memory (tracemalloc,
+measured in a separate shorter run), then the
 cost of clone() and determinize() on a mid-hand state, and the wall time of
 `import spelbok` and `spelbok validate` in fresh processes.
 """
@@ -29,8 +31,9 @@ def playouts(game: spelbok.Game, seconds: float, single_deal: bool) -> tuple[int
     rng = random.Random(1)
     matches = decisions = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     seed = 0
-    while time.perf_counter() - t0 < seconds:
+    while time.process_time() - c0 < seconds:
         state = game.new_state(seed=seed)
         seed += 1
         legal = state.legal_actions
@@ -42,7 +45,7 @@ def playouts(game: spelbok.Game, seconds: float, single_deal: bool) -> tuple[int
             if single_deal and state.hands_played:
                 break
         matches += 1
-    return matches, decisions, time.perf_counter() - t0
+    return matches, decisions, time.process_time() - c0
 
 
 def case(label: str, spec: str | Path, players: int, seconds: float, single_deal: bool = False,
@@ -50,8 +53,10 @@ def case(label: str, spec: str | Path, players: int, seconds: float, single_deal
     t0 = time.perf_counter()
     game = spelbok.load(spec, players=players, max_hands=max_hands)
     load_ms = (time.perf_counter() - t0) * 1000
-    tracemalloc.start()
     m, d, dt = playouts(game, seconds, single_deal)
+    # memory in a separate, shorter run: tracemalloc slows Python down several times
+    tracemalloc.start()
+    playouts(game, min(1.0, seconds / 4), single_deal)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"{label:<38} load {load_ms:6.1f} ms  {m / dt:9.1f} matches/s  "
