@@ -22,6 +22,13 @@ def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_in(mask)]
 
 
+def _public_decision(p: int, name: str, x: Any, seat: int) -> list[Any]:
+    """A decision of this hand as ``seat`` saw it: exchanged cards only by number."""
+    if isinstance(x, int):  # an exchange of x cards: what they were is hidden from others
+        return [p, name, f"{x} card{'s' if x != 1 else ''}"]
+    return [p, name, str(x)]
+
+
 def public_vars(st: State) -> dict[str, Any]:
     prog = st.game.program
     out: dict[str, Any] = {}
@@ -55,6 +62,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "tricks_played": [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
                           for lead, cards, w in st.history_tricks],
         "tricks": list(st.won),
+        "decisions": [_public_decision(p, name, x, seat) for p, name, x in st.public],
         "voids": [[SUITS[s] for s in range(4) if (st.voids[p] >> s) & 1] for p in range(st.n)],
         "out": list(st.out),
         "vars": public_vars(st),

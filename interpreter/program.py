@@ -127,6 +127,7 @@ class Program:
         st.queue = []
         st.counters = [0] * self.n_counters
         st.history_tricks = []
+        st.public = []
         st.choice = ""
         st.count = 0
         st.tf = TrickFlags()

@@ -52,6 +52,7 @@ def to_dict(st: State) -> dict[str, Any]:
     d["trick_order"] = list(st.trick_order)
     d["tricks_history"] = [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
                            for lead, cards, w in st.history_tricks]
+    d["public"] = [[p, name, x if isinstance(x, int) else str(x)] for p, name, x in st.public]
     d["pv_rows"] = [list(r) for r in st.pv_rows]
     d["gv"] = list(st.gv)
     d["out"] = list(st.out)
@@ -94,6 +95,8 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     st.trick_order = list(d["trick_order"])
     st.history_tricks = [(lead, tuple((p, parse_card(c)) for p, c in cards), w)
                          for lead, cards, w in d["tricks_history"]]
+    st.public = [(p, name, x if isinstance(x, int) else parse_action(x))
+                 for p, name, x in d.get("public", [])]
     st.pv_rows = [list(r) for r in d["pv_rows"]]
     st.gv = list(d["gv"])
     st.out = list(d["out"])

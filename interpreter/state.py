@@ -52,7 +52,7 @@ class State:
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-        "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored",
+        "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
     )
 
     game: Game
@@ -109,6 +109,7 @@ class State:
     last_winner: int
     trick_stop: int
     trick_scored: bool
+    public: list[tuple[int, str, Action | int]]
 
     # -- queries ---------------------------------------------------------------
 
@@ -246,6 +247,7 @@ class State:
         c.voids = self.voids[:]
         c.winner_seats = self.winner_seats[:]
         c.history_tricks = self.history_tricks[:]
+        c.public = self.public[:]
         c.rec = None if self.rec is None else self.rec[:]
         return c
 

@@ -453,6 +453,7 @@ class Decide(Instr):
         if self.kind != "exchange":
             st.choice = _choice_value(a)
             st.count = 0
+            st.public.append((seat, self.name, a))
         else:
             mask = a.value if a.kind == CARDS else 0
             k = mask.bit_count()
@@ -473,6 +474,7 @@ class Decide(Instr):
                 st.known[seat] |= drawn
             st.choice = ""
             st.count = k
+            st.public.append((seat, self.name, k if mask else a))
             if st.rec is not None:
                 st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
         if st.rec is not None and self.kind != "exchange":
