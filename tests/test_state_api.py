@@ -179,3 +179,20 @@ def test_property_random_playouts_conform(seed: int, players: int) -> None:
 
 def test_masks_and_card_lists_agree() -> None:
     assert list(cards_in(0b1011)) == [0, 1, 3]
+
+
+def test_views_list_public_decisions_but_not_exchanged_cards() -> None:
+    game = spelbok.load("knektpass", players=3)
+    s = game.new_state(seed=2)
+    for a in ["swap", "play", "play", "pass"]:
+        s.apply(a)
+    mover = s.current_player
+    give = next(a for a in s.legal_actions() if len(a.cards) == 2)
+    s.apply(give)
+    for seat in range(3):
+        decisions = s.view(seat)["decisions"]
+        assert [d[1] for d in decisions] == ["swap", "announce", "announce", "announce", "exchange"]
+        assert decisions[-1] == [mover, "exchange", "2 cards"]
+        if seat != mover:
+            assert not any(name in json.dumps(s.view(seat)) for name in names(give.value))
+    assert s.view(mover)["own_discards"] == names(give.value)
