@@ -213,9 +213,9 @@ class State:
         seat = self.current
         assert seat is not None
         self.hist = (self.hist, a)
-        self.prog.code[self.pc].apply(self, seat, a)
-        self.current = None
-        self.prog.advance(self)
+        if not self.prog.code[self.pc].apply(self, seat, a):
+            self.current = None
+            self.prog.advance(self)
 
     def _fast_ok(self, action: Any) -> bool:
         if self.current is None:

@@ -38,7 +38,8 @@ class Instr:
     def check(self, st: State, a: Action) -> str | None:
         return "nothing to decide"
 
-    def apply(self, st: State, seat: int, a: Action) -> None:
+    def apply(self, st: State, seat: int, a: Action) -> bool | None:
+        """Carry out ``a``; True when it already named the next player to act."""
         raise NotImplementedError
 
 
@@ -449,7 +450,7 @@ class Decide(Instr):
             return f"at least {lo} cards must be exchanged"
         return None
 
-    def apply(self, st: State, seat: int, a: Action) -> None:
+    def apply(self, st: State, seat: int, a: Action) -> bool:
         if self.kind != "exchange":
             st.choice = _choice_value(a)
             st.count = 0
@@ -482,6 +483,8 @@ class Decide(Instr):
         st.queue.pop(0)
         for setter, fn, _name in self.then:
             setter(st, seat, fn(st, seat))
+        # name the next decider here when there is one (spares the step loop)
+        return not self.run(st)
 
 
 # -- tricks --------------------------------------------------------------------------
@@ -630,14 +633,14 @@ class TrickPlay(Instr):
             return "no trump may be played to this trick"
         return "you must play a trump" + (" that beats the trick" if f.void_beat else "")
 
-    def apply(self, st: State, seat: int, a: Action) -> None:
+    def apply(self, st: State, seat: int, a: Action) -> bool:
         if a.kind == WORD:
             if st.rec is not None:
                 st.event("knock", seat=seat)
             st.trick_pos += 1
             if st.trick_pos >= len(st.trick_order):
                 self._finish(st)
-            return
+            return False
         c = a[2]
         bit = 1 << c
         st.hands[seat] &= ~bit
@@ -671,9 +674,13 @@ class TrickPlay(Instr):
             if key > st.best_led:
                 st.best_led = key
         st.trick.append((seat, c))
-        st.trick_pos += 1
-        if st.trick_pos >= len(st.trick_order):
-            self._finish(st)
+        pos = st.trick_pos = st.trick_pos + 1
+        if pos < len(st.trick_order):
+            # the trick goes on: name the next player here and spare the step loop
+            st.current = st.trick_order[pos]
+            return True
+        self._finish(st)
+        return False
 
     def _finish(self, st: State) -> None:
         winner = st.best_seat
