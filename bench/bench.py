@@ -30,7 +30,6 @@ KO = ROOT / "specs" / "knockout-whist.yaml"
 def playouts(game: spelbok.Game, seconds: float, single_deal: bool) -> tuple[int, int, float]:
     rng = random.Random(1)
     matches = decisions = 0
-    t0 = time.perf_counter()
     c0 = time.process_time()
     seed = 0
     while time.process_time() - c0 < seconds:
