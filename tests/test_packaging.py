@@ -23,9 +23,14 @@ game = spelbok.load("knektpass", players=2)          # shipped YAML by name
 text = (resources.files("spelbok.specs") / "knektpass.spel").read_text("utf-8")
 tree, _ = parse_dsl(text, "knektpass.spel")          # shipped DSL + grammars
 assert (resources.files("spelbok.grammar") / "formula.lark").is_file()
+from spelbok.bots import make_bot
+from spelbok.observe import observe
+bot = make_bot("greedy", seed=1)
 state = game.new_state(seed=1)
 while not state.is_terminal:
-    state.apply(state.legal_actions()[0])
+    state.apply(bot.choose(observe(state)))
+import spelbok.readings, spelbok.simulate, spelbok.cli.main, spelbok.cli.play  # every module imports
+assert spelbok.readings.run_reading("example").ok
 print(json.dumps({"winners": state.winners, "name": tree["name"]}))
 """
 
@@ -41,9 +46,18 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for must in ("spelbok/spec.schema.json", "spelbok/grammar/spec.lark",
                  "spelbok/grammar/formula.lark", "spelbok/specs/knektpass.yaml",
-                 "spelbok/specs/knektpass.spel", "spelbok/cli/main.py"):
+                 "spelbok/specs/knektpass.spel", "spelbok/cli/main.py",
+                 "spelbok/bots/ismcts.py", "spelbok/reading.schema.json",
+                 "spelbok/specs/readings/example.yaml", "spelbok/specs/spelbok.schema.json"):
         assert must in names, must
     assert not any(n.startswith(("interpreter/", "cli/")) for n in names)
+    # every source module and data file is in the wheel (a subpackage missing from
+    # pyproject's package list would be lost in a non-editable install)
+    for src, dst in (("interpreter", "spelbok"), ("cli", "spelbok/cli"), ("grammar", "spelbok/grammar"),
+                     ("specs", "spelbok/specs")):
+        for f in (ROOT / src).rglob("*"):
+            if f.suffix in (".py", ".lark", ".json", ".yaml", ".spel") and "__pycache__" not in f.parts:
+                assert f"{dst}/{f.relative_to(ROOT / src).as_posix()}" in names, f
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     env = dict(os.environ, PYTHONPATH=str(site))
