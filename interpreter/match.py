@@ -8,7 +8,7 @@ the same results however it is split between processes.
 
 >>> import spelbok
 >>> from spelbok.bots import make_bot
->>> game = spelbok.load("knektpass", players=2)
+>>> game = spelbok.load("example", players=2)
 >>> final = play_match(game, [make_bot("greedy", 1), make_bot("random", 2)], seed=7)
 >>> final.is_terminal and final.winners != []
 True
@@ -68,7 +68,7 @@ def play_match(
 
     >>> import spelbok
     >>> from spelbok.bots import make_bot
-    >>> g = spelbok.load("knektpass", players=3)
+    >>> g = spelbok.load("example", players=3)
     >>> s = play_match(g, [make_bot("random", i) for i in range(3)], seed=1, record=True)
     >>> s.log[-1]["event"]
     'match_end'

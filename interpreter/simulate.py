@@ -21,7 +21,7 @@ measures computed from each match's event log:
 and tests each difference from the first spec: a two-proportion z-test for
 rates, Welch's t-test for means.
 
->>> s = simulate("knektpass", games=4, players=2, bots=["greedy", "random"], seed=1)
+>>> s = simulate("example", games=4, players=2, bots=["greedy", "random"], seed=1)
 >>> s.games, len(s.wins_by_seat())
 (4, 2)
 >>> s.to_dict()["schema"]
@@ -531,7 +531,7 @@ def simulate(
     ``progress(k)`` is called as k more matches finish.  Raises SpelbokError
     (SpecError for a bad spec or option, unknown bots).
 
-    >>> s = simulate("knektpass", games=3, players=2, bots=["random"], seed=5)
+    >>> s = simulate("example", games=3, players=2, bots=["random"], seed=5)
     >>> [m.trials for m in s.wins_by_seat()]
     [3, 3]
     """
@@ -638,7 +638,7 @@ def compare(
     ``option_sets`` (one dict per spec) adds per-spec options on top of ``options``,
     so one spec can be compared with itself under another reading.
 
-    >>> c = compare(["knektpass", "knektpass"], games=2, players=2,
+    >>> c = compare(["example", "example"], games=2, players=2,
     ...             option_sets=[{}, {"void_rule": "any"}])
     >>> len(c.summaries), c.rows()[0][4][0] is None
     (2, True)

@@ -12,7 +12,7 @@ A bot never sees the state: only its seat's view, the legal actions, the rules
 >>> import spelbok
 >>> from spelbok.bots import make_bot
 >>> from spelbok.observe import observe
->>> state = spelbok.load("knektpass", players=2).new_state(seed=1)
+>>> state = spelbok.load("example", players=2).new_state(seed=1)
 >>> bot = make_bot("random", seed=1)
 >>> bot.choose(observe(state)) in state.legal_actions()
 True

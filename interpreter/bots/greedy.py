@@ -15,7 +15,7 @@
 
 >>> import spelbok
 >>> from spelbok.observe import observe
->>> state = spelbok.load("knektpass", players=3).new_state(seed=2)
+>>> state = spelbok.load("example", players=3).new_state(seed=2)
 >>> bot = GreedyBot(seed=1)
 >>> bot.choose(observe(state)) in state.legal_actions()
 True

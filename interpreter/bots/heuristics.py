@@ -11,7 +11,7 @@ determinized world, the other hands of that world.
 
 >>> import spelbok
 >>> from spelbok.observe import observe
->>> game = spelbok.load("knektpass", players=2)
+>>> game = spelbok.load("example", players=2)
 >>> st = game.new_state(seed=3)
 >>> while not any(a.kind == 0 for a in st.legal_actions()):   # up to the first trick
 ...     st.apply(policy_action(st, st.legal_actions(), __import__("random").Random(1), True))

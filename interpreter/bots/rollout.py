@@ -3,7 +3,7 @@
 >>> import random, spelbok
 >>> from spelbok.observe import observe
 >>> from spelbok.bots.profile import game_profile
->>> game = spelbok.load("knektpass", players=2)
+>>> game = spelbok.load("example", players=2)
 >>> st = game.new_state(seed=5)
 >>> obs = observe(st)
 >>> values = evaluate_options(obs, obs.legal, random.Random(1), 4, game_profile(game))
