@@ -10,6 +10,11 @@ of the **hand** with the greedy rollout policy
 end-of-hand reward of :func:`~spelbok.bots.profile.hand_rewards` of each
 node's mover.
 
+With three or more players, the other players' moves are not searched but
+drawn from the same rollout policy (an opponent model; a "paranoid" search of
+every opponent's move spreads a small budget too thin), so the tree holds
+the decider's own decisions; in two-player games both sides are searched.
+
 Exchanges are grouped: another player's exchange is known only by its size,
 so the tree keys it as "k cards" and the world picks the k weakest cards of
 that player's sampled hand; the decider's own exchanges are taken whole when
@@ -57,15 +62,20 @@ class ISMCTSBot:
     """Single-observer ISMCTS with ``iterations`` determinized playouts per decision.
 
     ``exploration`` is the UCB1 constant (rewards lie in [0, 1]); ``epsilon``
-    the share of random moves in rollouts.
+    the share of random moves in rollouts.  ``model_opponents``: True makes the
+    other players follow the rollout policy inside the tree as well (an
+    opponent model: only the decider's own moves are searched), False searches
+    their moves too; the default (None) models them in games of three or more
+    players and searches them in two-player games.
     """
 
     def __init__(
         self,
         iterations: int = DEFAULT_ITERATIONS,
         seed: int = 0,
-        exploration: float = 0.7,
+        exploration: float = 1.0,
         epsilon: float = 0.1,
+        model_opponents: bool | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -73,12 +83,13 @@ class ISMCTSBot:
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.epsilon = epsilon
+        self.model_opponents = model_opponents
         self.name = "ismcts" if iterations == DEFAULT_ITERATIONS else f"ismcts:{iterations}"
 
     # -- search --------------------------------------------------------------------------
 
-    def _moves(self, s: State, seat: int, at_root: bool, want: bool) -> list[tuple[Any, Action]]:
-        legal = s.legal_actions()
+    def _moves(self, s: State, seat: int, legal: list[Action], at_root: bool,
+               want: bool) -> list[tuple[Any, Action]]:
         if len(legal) == 1 or decision_kind(legal) != CARDS:
             return [(a, a) for a in legal]
         limit = ROOT_EXCHANGE_LIMIT if at_root else 0
@@ -98,6 +109,7 @@ class ISMCTSBot:
         root = _Node(root_seat)
         c = self.exploration
         eps = self.epsilon
+        model = self.model_opponents if self.model_opponents is not None else obs.game.players > 2
         log = math.log
         sqrt = math.sqrt
         before: list[int] | None = None
@@ -108,7 +120,7 @@ class ISMCTSBot:
             if before is None:
                 before = s.scores
                 out_before = s.out[:]
-                root_moves = dict(self._moves(s, root_seat, True, want))
+                root_moves = dict(self._moves(s, root_seat, s.legal_actions(), True, want))
             won = s.won
             hp = s.hands_played
             node = root
@@ -117,7 +129,11 @@ class ISMCTSBot:
             while not s.terminal and s.hands_played == hp:
                 seat = s.current
                 assert seat is not None
-                moves = self._moves(s, seat, at_root, want)
+                legal_now = s.legal_actions()
+                if model and seat != root_seat:
+                    s.apply(policy_action(s, legal_now, rng, want, eps))
+                    continue
+                moves = self._moves(s, seat, legal_now, at_root, want)
                 at_root = False
                 children = node.children
                 untried = []

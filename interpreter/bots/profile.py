@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 ELIMINATION_PENALTY = 6.0
 SPREAD = 3.0
+TRICKS_IN_SCORE = 0.3
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class GameProfile:
     scale: float
     trick_sign: int
     scores_move: bool
+    trick_weight: float = 0.0
     draw_from: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -92,7 +94,7 @@ def _corr(xs: list[float], ys: list[float]) -> float:
     return sxy / math.sqrt(sxx * syy)
 
 
-def _measure(game: Game, matches: int = 12, hands: int = 12) -> GameProfile:
+def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
     from ..steps import Decide
 
     prog = game.program
@@ -144,7 +146,10 @@ def _measure(game: Game, matches: int = 12, hands: int = 12) -> GameProfile:
               for _, d, out in trick_records]
     tricks = [float(t) for t, _, _ in trick_records]
     trick_sign = _sign(_corr(tricks, values), 0.05)
-    return GameProfile(direction, scale, trick_sign, scores_move, draw_from)
+    kept = [(float(t), float(direction * d)) for t, d, out in trick_records if not out]
+    in_score = abs(_corr([t for t, _ in kept], [d for _, d in kept])) if kept else 0.0
+    trick_weight = 0.0 if in_score > TRICKS_IN_SCORE else float(trick_sign)
+    return GameProfile(direction, scale, trick_sign, scores_move, trick_weight, draw_from)
 
 
 def hand_rewards(
@@ -167,7 +172,7 @@ def hand_rewards(
     after = st.scores
     d = prof.direction
     inv = 1.0 / prof.scale
-    trick_w = 0.0 if prof.scores_move else 0.5 * prof.trick_sign
+    trick_w = prof.trick_weight
     out = st.out
     values = []
     for p in range(n):
