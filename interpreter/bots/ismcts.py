@@ -22,7 +22,7 @@ there are at most a dozen, else grouped the same way.
 
 >>> import spelbok
 >>> from spelbok.observe import observe
->>> state = spelbok.load("knektpass", players=2).new_state(seed=4)
+>>> state = spelbok.load("example", players=2).new_state(seed=4)
 >>> bot = ISMCTSBot(iterations=50, seed=1)
 >>> bot.choose(observe(state)) in state.legal_actions()
 True

@@ -9,8 +9,8 @@ seeded random hands and measures three things:
 * ``scale``: the typical (median) size of a seat's score change *in the
   winning direction* in one hand (failures can be far larger);
 * ``trick_sign``: whether, among the players who took part in a hand's
-  tricks, taking more tricks goes with better hands (+1, e.g. Knektpass,
-  Knock-out Whist) or worse ones (-1, e.g. a misère reading).
+  tricks, taking more tricks goes with better hands (+1, most games) or
+  worse ones (-1, e.g. a misère reading).
 
 :func:`hand_rewards` turns the end of a hand into a reward in [0, 1] per seat:
 1 / 0 (shared on ties) when the match is over, else a squashed *relative*
@@ -20,7 +20,7 @@ tricks taken, signed, when the scores never move within a hand), compared
 with the mean of the other seats still in.
 
 >>> import spelbok
->>> p = game_profile(spelbok.load("knektpass", players=2))
+>>> p = game_profile(spelbok.load("example", players=2))
 >>> p.direction, p.trick_sign
 (-1, 1)
 """
@@ -66,7 +66,7 @@ def game_profile(game: Game) -> GameProfile:
     """The (cached) reward profile of ``game``; deterministic for a given game.
 
     >>> import spelbok
-    >>> game_profile(spelbok.load("knektpass", players=3)).draw_from["swap"]
+    >>> game_profile(spelbok.load("example", players=3)).draw_from["swap"]
     'turn_up'
     """
     prof = _CACHE.get(game)
