@@ -9,10 +9,10 @@ measures computed from each match's event log:
 * wins per seat and per bot, with Wilson 95 % intervals (a tie counts as a
   win for every tied seat);
 * match length in hands (deals, redeals included) and decisions;
-* per-hand rates: redeals, hands ended early (a sole player), hands in which
+* per-hand rates: redeals, hands ended early (e.g. a sole player), hands in which
   an exchange drew the last card of the talon;
 * per-hand means: eliminations, abstentions (knocks), tricks, ``set`` events
-  per variable (and those setting a flag true, e.g. a dog's life);
+  per variable (and those setting a flag true);
 * for each word or suit decision, the share of each choice; for each
   exchange, the share of exchanges that give cards away and the cards per hand;
 * final scores per seat and overall, with a histogram.
@@ -436,7 +436,7 @@ def build_measures(s: Summary) -> list[Measure]:
         return [r.counts.get(key, 0) / r.hands for r in recs if r.hands]
 
     for key, label in (("redeal", "hands redealt (all passed)"),
-                       ("end_hand_early", "hands ended early (a sole player)"),
+                       ("end_hand_early", "hands ended early (e.g. a sole player)"),
                        ("talon_exhausted", "hands where an exchange emptied the talon")):
         ms.append(_rate(f"hand.{key}", label, "per hand", total[key], hands))
     for key, label in (("trick", "tricks per hand"), ("eliminated", "eliminations per hand"),

@@ -1,6 +1,6 @@
 """The greedy bot: quick rules of thumb that read the game's rules.
 
-* **Cards** (and the abstain word, e.g. a dog's *knock*): from the trick in the
+* **Cards** (and the abstain word, such as *knock*): from the trick in the
   view and the rank tables of the trump in force: win the trick as cheaply as
   possible when it can be won with a card nobody still to play can beat (or
   when playing last), otherwise shed the lowest card; lead a top card when
