@@ -392,10 +392,13 @@ def shipped_spec_names() -> list[str]:
     def walk(folder: Traversable, prefix: str) -> None:
         for item in sorted(folder.iterdir(), key=lambda t: t.name):
             if item.is_dir():
-                if not item.name.startswith(("_", ".")):
+                # readings are scenario files, not specs
+                if not item.name.startswith(("_", ".")) and item.name != "readings":
                     walk(item, f"{prefix}{item.name}/")
             elif item.name.endswith(_SUFFIXES):
-                names.append(prefix + item.name.rsplit(".", 1)[0])
+                name = prefix + item.name.rsplit(".", 1)[0]
+                if name not in names:  # a YAML spec and its DSL twin share a name
+                    names.append(name)
 
     walk(resources.files("spelbok.specs"), "")
     return names

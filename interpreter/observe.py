@@ -88,6 +88,10 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """
     c = st.clone()
     c.legal_cache = None  # hands change below
+    # future shuffles of the sample must not follow the real match's seed,
+    # or a search would see the real cards of later deals
+    c.seed = rng.getrandbits(63)
+    c.rng_n = 0
     n = st.n
     pool = 0
     need: list[int] = [0] * n
