@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import COLOUR, RANK_INDEX, SUIT_INDEX, normalize_rank, parse_card
+from .cards import COLOUR, RANK_INDEX, normalize_rank, parse_card
 
 NO_TRUMP = 4
 
@@ -118,6 +118,3 @@ def trick_key(tables: TrumpTables, card: int, led: int, trumps_count: bool = Tru
         return tables.power[card]
     return 0
 
-
-def suit_letter_index(text: str) -> int:
-    return SUIT_INDEX[text.upper()]

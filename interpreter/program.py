@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARD_NAMES, SUITS
+from .cards import CARD_NAMES
 from .order import NO_TRUMP, TrumpTables
 from .tricks import TrickFlags
 
@@ -186,6 +186,3 @@ class Program:
         st.winner_seats = [p for p in range(st.n) if self.winners_fn(st, p)]
         st.event("match_end", winners=list(st.winner_seats), scores=st.scores, limit_reached=limit)
 
-
-def suit_letter(i: int) -> str:
-    return SUITS[i] if 0 <= i < 4 else "none"

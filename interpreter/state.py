@@ -18,7 +18,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, parse_action
-from .cards import CARD_NAMES, SUITS, cards_in, names
+from .cards import SUITS
 from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from .order import NO_TRUMP
 from .tricks import TrickFlags
@@ -370,9 +370,3 @@ class State:
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
 
-    def describe_cards(self, mask: int) -> list[str]:
-        return names(mask)
-
-
-def card_list(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_in(mask)]
