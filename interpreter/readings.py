@@ -1180,10 +1180,9 @@ def _c_var(ctx: _Context, want: Any, where: Path_) -> list[Mismatch] | None:
     for name, value in want.items():
         p = (*where, name)
         if name in prog.pvar_names:
-            got = list(st.pv_rows[prog.pvar_names.index(name)])
-            m = _seat_values(ctx, f"var {name}", value, p, got)
+            m = _seat_values(ctx, f"var {name}", value, p, st.var(name))
         elif name in prog.gvar_names:
-            g = st.gv[prog.gvar_names.index(name)]
+            g = st.var(name)
             m = None if g == value else Mismatch(f"var {name}", _show(value), _show(g))
         else:
             raise ctx.loc.error(p, f"{ctx.game.name} declares no variable '{name}'",

@@ -145,6 +145,21 @@ class State:
             "limit_reached": self.limit_reached,
         }
 
+    def var(self, name: str) -> Any:
+        """A declared variable's value: a list (one per seat) for a per-player
+        variable, else the single value.  Raises KeyError for an unknown name.
+
+        >>> import spelbok
+        >>> spelbok.load("example", players=2).new_state(seed=1).var("score")
+        [10, 10]
+        """
+        prog = self.prog
+        if name in prog.pvar_names:
+            return list(self.pv_rows[prog.pvar_names.index(name)])
+        if name in prog.gvar_names:
+            return self.gv[prog.gvar_names.index(name)]
+        raise KeyError(f"{self.game.name} declares no variable {name!r}")
+
     @property
     def decision_name(self) -> str | None:
         """The name of the pending decision (``announce``, ``exchange``…; ``play`` in a trick)."""

@@ -69,10 +69,7 @@ def held(state: spelbok.State, seat: int) -> list[str]:
 
 
 def var(state: spelbok.State, name: str) -> Any:
-    prog = state.game.program
-    if name in prog.pvar_names:
-        return list(state.pv_rows[prog.pvar_names.index(name)])
-    return state.gv[prog.gvar_names.index(name)]
+    return state.var(name)
 
 
 def after_tricks(tricks: list[int], maker: int, alone: bool = False,

@@ -55,10 +55,7 @@ def held(state: spelbok.State, seat: int) -> set[str]:
 
 
 def var(state: spelbok.State, name: str) -> Any:
-    prog = state.game.program
-    if name in prog.pvar_names:
-        return list(state.pv_rows[prog.pvar_names.index(name)])
-    return state.gv[prog.gvar_names.index(name)]
+    return state.var(name)
 
 
 def lowest(state: spelbok.State) -> str:

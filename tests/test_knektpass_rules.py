@@ -89,7 +89,7 @@ def test_announce_from_forehand_then_exchange_in_turn(g2: spelbok.Game) -> None:
     assert s.current_player == 1
     assert "exchange" in legal(s) and "exchange 6C 7C" in legal(s)
     s.apply("exchange 6C 7C")
-    assert s.pv_rows[s.game.program.pvar_names.index("exchanged")][1] == 2
+    assert s.var("exchanged")[1] == 2
     assert len(s.stock) == 25 - 2
     assert s.current_player == 0
 

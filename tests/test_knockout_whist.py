@@ -57,10 +57,7 @@ def legal(state: spelbok.State) -> list[str]:
 
 def var(state: spelbok.State, name: str) -> Any:
     """A declared variable: a list per seat, or one value."""
-    prog = state.game.program
-    if name in prog.pvar_names:
-        return list(state.pv_rows[prog.pvar_names.index(name)])
-    return state.gv[prog.gvar_names.index(name)]
+    return state.var(name)
 
 
 def held(state: spelbok.State, seat: int) -> list[str]:
