@@ -378,7 +378,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     talon = rd.cards(talon_given, ("talon",), "talon")
     rest = [c for c in prog.deck if c not in rd.placed]
     if talon_given is None:
-        st.next_rng().shuffle(rest)
+        st.shuffle(rest)
         stock = rest  # top card last
         leftover = 0
     else:

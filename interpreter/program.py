@@ -86,7 +86,7 @@ class Program:
         contenders = list(range(st.n))
         while True:
             cards = self.deck[:]
-            st.next_rng().shuffle(cards)
+            st.shuffle(cards)
             drawn = {p: cards[i] for i, p in enumerate(contenders)}
             best = min(sign * power[c] for c in drawn.values())
             st.event("cut", cards=[[p, CARD_NAMES[c]] for p, c in drawn.items()])
@@ -137,7 +137,7 @@ class Program:
             st.stacked = None
         else:
             stock = self.deck[:]
-            st.next_rng().shuffle(stock)
+            st.shuffle(stock)
         st.stock = stock
         st.pc = 0
         st.event("hand", number=st.hand_number, dealer=st.dealer)

@@ -21,6 +21,7 @@ from .actions import Action, parse_action
 from .cards import SUITS
 from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from .order import NO_TRUMP
+from .rng import shuffle as _shuffle
 from .tricks import TrickFlags
 
 if TYPE_CHECKING:
@@ -300,6 +301,11 @@ class State:
         if self.rec is not None:
             data["event"] = kind
             self.rec.append(data)
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Shuffle ``cards`` in place: the next random event of the match."""
+        self.rng_n += 1
+        _shuffle(cards, self.seed, self.rng_n)
 
     def next_rng(self) -> random.Random:
         """The generator for the next random event of the match."""
