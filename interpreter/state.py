@@ -174,7 +174,7 @@ class State:
             return []
         legal = self.prog.code[self.pc].legal(self)
         self.legal_cache = legal
-        return legal[:]
+        return legal.copy()  # the state keeps its own: a caller may change the list
 
     def is_legal(self, action: Action | str) -> bool:
         try:

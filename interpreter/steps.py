@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
 from .order import NO_TRUMP
+from .subsets import SubsetActions
 from .tricks import TrickFlags, legal_cards
 
 if TYPE_CHECKING:
@@ -346,7 +347,6 @@ class Decide(Instr):
         self.max_fn = max_fn
         self.allow = allow
         self.filtered = allow is not None or any(f is not None for f in self.word_when)
-        self._subsets: dict[tuple[int, int, int], list[Action]] = {}
 
     def _choices(self, st: State) -> list[Action]:
         """Word, suit or number options that pass their conditions and ``allow``."""
@@ -404,23 +404,7 @@ class Decide(Instr):
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
-        hand = st.hands[seat]
-        key = (hand, lo, hi)
-        got = self._subsets.get(key)
-        if got is None:
-            # every subset mask of the hand, then those of an allowed size (by size, then order)
-            masks = [0]
-            for c in cards_in(hand):
-                b = 1 << c
-                masks += [m | b for m in masks]
-            name = self.name
-            got = [_mk(Action, (WORD, name, 0))] if lo == 0 else []
-            got += [_mk(Action, (CARDS, name, masks[i]))
-                    for i in _subset_order(len(masks).bit_length() - 1, max(lo, 1), hi)]
-            if len(self._subsets) > 256:
-                self._subsets.clear()
-            self._subsets[key] = got
-        return list(got)
+        return SubsetActions(self.name, st.hands[seat], lo, hi)
 
     def check(self, st: State, a: Action) -> str | None:
         if self.kind != "exchange":
@@ -725,20 +709,6 @@ class TrickNext(Instr):
 
 def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_in(mask)]
-
-
-_mk = tuple.__new__
-_ORDER: dict[tuple[int, int, int], list[int]] = {}
-
-
-def _subset_order(n: int, lo: int, hi: int) -> list[int]:
-    """Indexes of the subsets of ``n`` items with ``lo..hi`` members, smallest first."""
-    key = (n, lo, hi)
-    got = _ORDER.get(key)
-    if got is None:
-        got = [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
-        _ORDER[key] = got
-    return got
 
 
 def _choice_value(a: Action) -> str | int:

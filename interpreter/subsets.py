@@ -1,0 +1,160 @@
+"""The legal exchanges of a hand, as a list that builds its actions on demand.
+
+A five-card hand has 32 subsets, and an exchange decision offers most of
+them; building every Action up front was the largest cost of a whole deal.
+:class:`SubsetActions` is a real ``list`` whose length, integer indexing and
+``in`` work from the hand alone, so ``random.choice(legal)`` and the legality
+check of ``apply`` build one action, not 32.  Anything else (iterating,
+slicing, comparing, printing, changing it) builds the whole list first, and
+from then on it is an ordinary list.
+
+>>> from spelbok.cards import parse_card
+>>> hand = (1 << parse_card("7H")) | (1 << parse_card("9S"))
+>>> legal = SubsetActions("exchange", hand, 0, 2)
+>>> len(legal), str(legal[0]), str(legal[-1])
+(4, 'exchange', 'exchange 9S 7H')
+>>> [str(a) for a in legal]
+['exchange', 'exchange 9S', 'exchange 7H', 'exchange 9S 7H']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import CARDS, WORD, Action
+from .cards import cards_in
+
+_mk = tuple.__new__
+_ORDER: dict[tuple[int, int, int], list[int]] = {}
+
+
+def subset_order(n: int, lo: int, hi: int) -> list[int]:
+    """Indexes of the subsets of ``n`` items with ``lo..hi`` members, smallest first.
+
+    >>> subset_order(3, 1, 2)
+    [1, 2, 4, 3, 5, 6]
+    """
+    key = (n, lo, hi)
+    got = _ORDER.get(key)
+    if got is None:
+        got = [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
+        _ORDER[key] = got
+    return got
+
+
+class SubsetActions(list[Action]):
+    """Every ``verb`` exchange of ``lo..hi`` cards of ``hand`` (by size, then card order)."""
+
+    __slots__ = ("verb", "hand", "lo", "hi", "bits", "order", "built")
+
+    def __init__(self, verb: str, hand: int, lo: int, hi: int) -> None:
+        super().__init__()
+        self.verb = verb
+        self.hand = hand
+        self.lo = lo
+        self.hi = hi
+        self.bits = [1 << c for c in cards_in(hand)]
+        self.order = subset_order(len(self.bits), lo, hi)
+        self.built = False
+
+    def _action(self, index: int) -> Action:
+        mask = 0
+        bits = self.bits
+        j = 0
+        while index:
+            if index & 1:
+                mask |= bits[j]
+            index >>= 1
+            j += 1
+        # an exchange of no cards is the bare word (see Action)
+        return _mk(Action, (CARDS, self.verb, mask) if mask else (WORD, self.verb, 0))
+
+    def _build(self) -> None:
+        if not self.built:
+            self.built = True
+            list.extend(self, [self._action(i) for i in self.order])
+
+    # -- what works without building -------------------------------------------
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self.built else len(self.order)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, i: Any) -> Any:
+        if self.built or i.__class__ is not int:
+            self._build()
+            return list.__getitem__(self, i)
+        return self._action(self.order[i])
+
+    def __contains__(self, a: object) -> bool:
+        if self.built:
+            return list.__contains__(self, a)
+        if not isinstance(a, Action):
+            return False
+        kind, verb, mask = a
+        if verb != self.verb or not (kind == CARDS or (kind == WORD and mask == 0)):
+            return False
+        return not mask & ~self.hand and self.lo <= mask.bit_count() <= self.hi
+
+    def copy(self) -> list[Action]:
+        """An independent copy (still unbuilt if this one is)."""
+        if self.built:
+            return list(list.__iter__(self))
+        return SubsetActions(self.verb, self.hand, self.lo, self.hi)
+
+    # -- everything else builds first ----------------------------------------------
+
+    def __iter__(self) -> Any:
+        self._build()
+        return list.__iter__(self)
+
+    def __reversed__(self) -> Any:
+        self._build()
+        return list.__reversed__(self)
+
+    def __repr__(self) -> str:
+        self._build()
+        return list.__repr__(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._build()
+        if isinstance(other, SubsetActions):
+            other._build()
+        return list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __radd__(self, other: list[Any]) -> list[Any]:
+        self._build()
+        return list(other) + list(list.__iter__(self))
+
+    def __reduce__(self) -> Any:
+        self._build()
+        return (list, (list(list.__iter__(self)),))
+
+    __hash__ = None
+
+
+def _building(name: str) -> Any:
+    base = getattr(list, name)
+
+    def method(self: SubsetActions, *args: Any, **kwargs: Any) -> Any:
+        self._build()
+        return base(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = base.__doc__
+    return method
+
+
+# list methods that read or change the items: build the list, then defer to list
+for _name in (
+    "__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__lt__", "__le__", "__gt__",
+    "__ge__", "__setitem__", "__delitem__", "append", "extend", "insert", "pop", "remove",
+    "clear", "index", "count", "sort", "reverse",
+):
+    setattr(SubsetActions, _name, _building(_name))
+
