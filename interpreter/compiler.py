@@ -389,7 +389,7 @@ class Compiler:
                 best = max(vals.values())
                 tied = [p for p in cands if vals[p] == best]
                 if len(tied) > 1 and ties == "cut":
-                    pick = tied[st.next_rng().randrange(len(tied))]
+                    pick = tied[st.random_below(len(tied))]
                     st.event("cut_tie", among=tied, chosen=pick)
                     return [pick]
                 return [tied[0]]

@@ -46,6 +46,11 @@ class Program:
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
     max_hands: int = 1000
+    rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat clockwise from s
+
+    def __post_init__(self) -> None:
+        n = self.n
+        self.rot = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
 
     # -- the loop ------------------------------------------------------------------
 
@@ -77,7 +82,7 @@ class Program:
         if isinstance(first, int):
             return first % st.n
         if first == "random":
-            d = st.next_rng().randrange(st.n)
+            d = st.random_below(st.n)
             st.event("first_dealer", dealer=d, how="random")
             return d
         # cut: everyone draws a card; lowest (or highest) deals, ties cut again

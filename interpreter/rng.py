@@ -28,6 +28,17 @@ def derive(seed: int, counter: int) -> random.Random:
     return random.Random(_key(seed, counter))
 
 
+def below(seed: int, counter: int, k: int) -> int:
+    """A number in ``0..k-1`` for the ``counter``-th random event of a match.
+
+    >>> below(7, 3, 4) == below(7, 3, 4) and 0 <= below(7, 3, 4) < 4
+    True
+    """
+    x = int.from_bytes(blake2b(_key(seed, counter).to_bytes(8, "little"), digest_size=16).digest(),
+                       "little")
+    return x % k  # a 128-bit draw: the modulo bias is below 2**-120
+
+
 def shuffle(cards: list[int], seed: int, counter: int) -> None:
     """Shuffle ``cards`` in place for the ``counter``-th random event of a match.
 

@@ -21,6 +21,7 @@ from .actions import Action, parse_action
 from .cards import SUITS
 from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from .order import NO_TRUMP
+from .rng import below as _below
 from .rng import shuffle as _shuffle
 from .tricks import TrickFlags
 
@@ -307,6 +308,11 @@ class State:
         self.rng_n += 1
         _shuffle(cards, self.seed, self.rng_n)
 
+    def random_below(self, k: int) -> int:
+        """A number in ``0..k-1``: the next random event of the match."""
+        self.rng_n += 1
+        return _below(self.seed, self.rng_n, k)
+
     def next_rng(self) -> random.Random:
         """The generator for the next random event of the match."""
         from .rng import derive
@@ -377,16 +383,14 @@ class State:
 
     # -- helpers for steps -------------------------------------------------------------
 
-    def order_from(self, seat: int) -> list[int]:
+    def order_from(self, seat: int) -> tuple[int, ...]:
         """All seats clockwise starting at ``seat``."""
-        n = self.n
-        return [(seat + i) % n for i in range(n)]
+        return self.prog.rot[seat]
 
     def forehand_order(self) -> list[int]:
         """Seats still in, from the dealer's left round to the dealer."""
-        n = self.n
         out = self.out
-        return [s for s in ((self.dealer + i) % n for i in range(1, n + 1)) if not out[s]]
+        return [s for s in self.prog.rot[(self.dealer + 1) % self.n] if not out[s]]
 
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"

@@ -153,16 +153,34 @@ class Deal(Instr):
         self.packets = packets
         self.to = to
         self.widow = widow
+        self.plans: dict[tuple[tuple[int, ...], int], list[list[int]]] = {}
+
+    def _plan(self, need: list[int], total: int) -> list[list[int]]:
+        """Which of the top ``total`` cards each recipient gets, as indexes into
+        ``stock[-total:]``: packets in turn, round after round, until every
+        need is met or the stock runs out."""
+        need = list(need)
+        packets = self.packets
+        where: list[list[int]] = [[] for _ in need]
+        dealt = 0
+        i = 0
+        while dealt < total:
+            k = packets[i % len(packets)]
+            i += 1
+            for j in range(len(need)):
+                take = min(k, need[j], total - dealt)
+                for _ in range(take):
+                    where[j].append(total - 1 - dealt)
+                    dealt += 1
+                need[j] -= take
+        return where
 
     def run(self, st: State) -> bool:
         to = self.to
         size = self.size
-        n = st.n
-        start = st.dealer + 1
         order = []
         need = []
-        for i in range(n):
-            p = (start + i) % n
+        for p in st.prog.rot[(st.dealer + 1) % st.n]:
             if to(st, p):
                 order.append(p)
                 need.append(max(0, int(size(st, p))))
@@ -170,32 +188,31 @@ class Deal(Instr):
             order.append(-1)
             need.append(max(0, int(self.widow(st, 0))))
         stock = st.stock
-        hands = st.hands
-        packets = self.packets
-        left = sum(need)
-        i = 0
-        while stock and left:
-            k = packets[i % len(packets)]
-            i += 1
-            for j, p in enumerate(order):
-                take = min(k, need[j], len(stock))
-                if not take:
-                    continue
-                m = 0
-                for _ in range(take):
-                    m |= 1 << stock.pop()
+        total = min(sum(need), len(stock))
+        if total:
+            key = (tuple(need), total)
+            plan = self.plans.get(key)
+            if plan is None:
+                plan = self.plans[key] = self._plan(need, total)
+            chunk = stock[-total:]  # the top card is the last
+            del stock[-total:]
+            bit = _BIT
+            hands = st.hands
+            for p, where in zip(order, plan):
+                # distinct cards have distinct bits, so their sum is their union
+                m = sum([bit[chunk[i]] for i in where])
                 if p < 0:
                     st.widow |= m
                 else:
                     hands[p] |= m
-                need[j] -= take
-                left -= take
         if st.rec is not None:
-            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in hands],
+            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in st.hands],
                      widow=_names(st.widow))
         st.pc += 1
         return True
 
+
+_BIT = tuple(1 << c for c in range(52))
 
 ZONES = ("hand", "widow", "stock", "turn_up", "discards")
 
@@ -487,9 +504,15 @@ class TricksStart(Instr):
         self.play = play
         self.count = count
         self.scored = scored
+        self.flag_fns = list(flags.values())
+        self.flag_sets: dict[tuple[bool, ...], TrickFlags] = {}
 
     def run(self, st: State) -> bool:
-        st.tf = TrickFlags(**{k: bool(f(st, 0)) for k, f in self.flags.items()})
+        values = tuple([bool(f(st, 0)) for f in self.flag_fns])
+        tf = self.flag_sets.get(values)
+        if tf is None:  # one TrickFlags per combination, built once
+            tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
+        st.tf = tf
         mask = 0
         for p in range(st.n):
             if not st.out[p] and self.players(st, p):
@@ -574,15 +597,12 @@ class TrickPlay(Instr):
         seat = st.current
         assert seat is not None
         m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
-        out = []
-        actions = CARD_ACTIONS
-        while m:
-            low = m & -m
-            out.append(actions[low.bit_length() - 1])
-            m ^= low
+        out = _CARD_LISTS.get(m)
+        if out is None:
+            out = _card_list(m)
         if self.abstain is not None and self._may_knock(st, seat):
-            out.append(self.knock)
-        return out
+            return [*out, self.knock]
+        return out  # shared: State.legal_actions hands out a copy
 
     def check(self, st: State, a: Action) -> str | None:
         seat = st.current
@@ -705,6 +725,23 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+_CARD_LISTS: dict[int, list[Action]] = {}
+
+
+def _card_list(mask: int) -> list[Action]:
+    """The card actions of ``mask``, ascending; remembered (the same masks recur)."""
+    out = []
+    m = mask
+    while m:
+        low = m & -m
+        out.append(CARD_ACTIONS[low.bit_length() - 1])
+        m ^= low
+    if len(_CARD_LISTS) >= 4096:
+        _CARD_LISTS.clear()
+    _CARD_LISTS[mask] = out
+    return out
 
 
 def _names(mask: int) -> list[str]:

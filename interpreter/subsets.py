@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CARDS, WORD, Action
-from .cards import cards_in
 
 _mk = tuple.__new__
 _ORDER: dict[tuple[int, int, int], list[int]] = {}
@@ -53,7 +52,13 @@ class SubsetActions(list[Action]):
         self.hand = hand
         self.lo = lo
         self.hi = hi
-        self.bits = [1 << c for c in cards_in(hand)]
+        bits = []
+        m = hand
+        while m:
+            low = m & -m
+            bits.append(low)
+            m ^= low
+        self.bits = bits
         self.order = subset_order(len(self.bits), lo, hi)
         self.built = False
 
@@ -102,7 +107,10 @@ class SubsetActions(list[Action]):
         """An independent copy (still unbuilt if this one is)."""
         if self.built:
             return list(list.__iter__(self))
-        return SubsetActions(self.verb, self.hand, self.lo, self.hi)
+        c = SubsetActions.__new__(SubsetActions)
+        c.verb, c.hand, c.lo, c.hi = self.verb, self.hand, self.lo, self.hi
+        c.bits, c.order, c.built = self.bits, self.order, False
+        return c
 
     # -- everything else builds first ----------------------------------------------
 
