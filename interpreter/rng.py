@@ -14,9 +14,13 @@ True
 from __future__ import annotations
 
 import random
-from hashlib import blake2b
+import sys
+from array import array
+from hashlib import blake2b, shake_128
 
 _MASK = (1 << 64) - 1
+_WORD = next(t for t in "ILH" if array(t).itemsize == 4)  # an unsigned 32-bit array code
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 def _key(seed: int, counter: int) -> int:
@@ -42,13 +46,15 @@ def below(seed: int, counter: int, k: int) -> int:
 def shuffle(cards: list[int], seed: int, counter: int) -> None:
     """Shuffle ``cards`` in place for the ``counter``-th random event of a match.
 
-    Fisher-Yates, with the swap indexes read as mixed-radix digits of one
-    512-bit hash of (seed, counter).  Seeding a Mersenne Twister costs more
-    than the whole shuffle, and one hash gives enough entropy for any pack of
-    up to 52 cards (log2 52! is about 226 bits): the leftover 286 bits make
-    every order equally likely to within 2**-286.
+    Fisher-Yates, with one 32-bit word of a SHAKE-128 stream of (seed,
+    counter) per swap: seeding a Mersenne Twister costs more than the whole
+    shuffle.  Reducing a 32-bit word modulo at most 52 favours no index by
+    more than 52 / 2**32 (about 1e-8).
     """
-    x = int.from_bytes(blake2b(_key(seed, counter).to_bytes(8, "little")).digest(), "little")
-    for i in range(len(cards) - 1, 0, -1):
-        x, j = divmod(x, i + 1)
+    n = len(cards)
+    words = array(_WORD, shake_128(_key(seed, counter).to_bytes(8, "little")).digest(4 * n))
+    if _BIG_ENDIAN:  # the same shuffle on every machine
+        words.byteswap()
+    for i in range(n - 1, 0, -1):
+        j = words[i] % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]

@@ -539,21 +539,14 @@ class TrickPlay(Instr):
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
 
-    def begin_trick(self, st: State, leader: int) -> None:
-        n = st.n
-        part = st.participants
-        hands = st.hands
-        order = []
-        most = 0
-        for i in range(n):
-            p = (leader + i) % n
-            if (part >> p) & 1 and hands[p]:
-                order.append(p)
-                c = hands[p].bit_count()
-                if c > most:
-                    most = c
+    def begin_trick(self, st: State, leader: int) -> bool:
+        """Set up the next trick, led by ``leader``; False when no trick is left to play."""
         if st.trick_no >= st.trick_stop:
             order = []
+        else:
+            part = st.participants
+            hands = st.hands
+            order = [p for p in st.prog.rot[leader] if (part >> p) & 1 and hands[p]]
         st.trick_order = order
         st.trick_pos = 0
         st.trick = []
@@ -562,7 +555,10 @@ class TrickPlay(Instr):
         st.best_seat = -1
         st.best_led = 0
         st.best_trumped = False
-        st.tricks_left = most
+        if self.abstain is not None:  # only knocking needs the number of tricks left
+            hands = st.hands
+            st.tricks_left = max([hands[p].bit_count() for p in order], default=0)
+        return bool(order)
 
     def run(self, st: State) -> bool:
         if not st.trick_order:
@@ -638,12 +634,12 @@ class TrickPlay(Instr):
         return "you must play a trump" + (" that beats the trick" if f.void_beat else "")
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
-        if a.kind == WORD:
+        if a[0] == WORD:
             if st.rec is not None:
                 st.event("knock", seat=seat)
             st.trick_pos += 1
             if st.trick_pos >= len(st.trick_order):
-                self._finish(st)
+                return self._finish(st)
             return False
         c = a[2]
         bit = 1 << c
@@ -683,15 +679,15 @@ class TrickPlay(Instr):
             # the trick goes on: name the next player here and spare the step loop
             st.current = st.trick_order[pos]
             return True
-        self._finish(st)
-        return False
+        return self._finish(st)
 
-    def _finish(self, st: State) -> None:
+    def _finish(self, st: State) -> bool:
+        """Close the trick; True when the next trick has started (its leader is to play)."""
         winner = st.best_seat
         if winner < 0:  # everyone knocked: nobody wins, the lead passes on
             nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
             self.begin_trick(st, nxt)
-            return
+            return False
         if st.trick_scored:
             st.won[winner] += 1
         st.last_winner = winner
@@ -710,8 +706,11 @@ class TrickPlay(Instr):
             st.trick_order = []
             st.led = -1
             st.pc += 1
-            return
-        self.begin_trick(st, winner)
+            return False
+        if self.begin_trick(st, winner):
+            st.current = st.trick_order[0]  # spares the step loop
+            return True
+        return False
 
 
 class TrickNext(Instr):
