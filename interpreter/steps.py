@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
 from .order import NO_TRUMP
-from .subsets import SubsetActions
+from .subsets import subset_actions
 from .tricks import TrickFlags, legal_cards
 
 if TYPE_CHECKING:
@@ -404,12 +404,19 @@ class Decide(Instr):
     def _bounds(self, st: State, seat: int) -> tuple[int, int]:
         hand = st.hands[seat].bit_count()
         draw = self.draw_from
-        source = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
-        hi = min(source, hand)
+        hi = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
+        if hand < hi:
+            hi = hand
         if self.max_fn is not None:
-            hi = min(hi, int(self.max_fn(st, seat)))
-        lo = int(self.min_fn(st, seat)) if self.min_fn is not None else 0
-        return max(0, min(lo, hi)), max(0, hi)
+            top = int(self.max_fn(st, seat))
+            if top < hi:
+                hi = top
+        if hi < 0:
+            hi = 0
+        if self.min_fn is None:
+            return 0, hi
+        lo = int(self.min_fn(st, seat))
+        return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
 
     def legal(self, st: State) -> list[Action]:
         if self.kind == "words" and not self.filtered:
@@ -421,7 +428,7 @@ class Decide(Instr):
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
-        return SubsetActions(self.name, st.hands[seat], lo, hi)
+        return subset_actions(self.name, st.hands[seat], lo, hi)
 
     def check(self, st: State, a: Action) -> str | None:
         if self.kind != "exchange":
