@@ -60,7 +60,10 @@ BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
 
 
 def _const(v: Any) -> Fn:
-    return lambda st, p: v
+    """A formula fixed when the game loads; steps read ``.value`` to skip calling it."""
+    fn: Any = lambda st, p: v  # noqa: E731
+    fn.value = v
+    return fn  # type: ignore[no-any-return]
 
 
 class Resolver:
@@ -203,6 +206,8 @@ class Compiler:
                 col = e.col
             self.errors.append(SpecError(e.message, file, line, col, e.hint))
             return _const(0)
+        if compiled.constant:
+            return _const(compiled.value)
         fn: Fn = compiled.fn
         return fn
 
@@ -359,7 +364,7 @@ class Compiler:
         code.append(Deal(
             self.formula(d.get("size", "0"), (*p, "size"), True),
             [int(x) for x in d.get("packets", [1])] or [1],
-            self.formula(d.get("to", "not out"), (*p, "to"), True),
+            self.formula(d["to"], (*p, "to"), True) if "to" in d else None,  # None: seats still in
             self.formula(d["widow"], (*p, "widow"), False)
             if d.get("widow") not in (None, 0, "0") else None,
         ))
@@ -539,7 +544,9 @@ class Compiler:
             allow_fn = self.formula(allow, (*p, "allow"), True)
         play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
-        players = self.formula(t.get("players", "not out"), (*p, "players"), True)
+        # seats out of the match never play: the default needs no formula
+        players = (self.formula(t["players"], (*p, "players"), True) if "players" in t
+                   else _const(True))
         count = t.get("count", "all")
         count_fn = None if count in ("all", None) else self.formula(count, (*p, "count"), False)
         scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))

@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 Fn = Callable[[Any, int], Any]
 Setter = Callable[[Any, int, Any], None]
 
+_UNSET = object()
+
+
+def fixed(fn: Fn | None) -> Any:
+    """The value of a formula fixed at load time (only options and literals), else _UNSET."""
+    return getattr(fn, "value", _UNSET)
+
 
 class Instr:
     """Base instruction: ``run`` returns True to continue, False to wait."""
@@ -148,10 +155,13 @@ class SetVars(Instr):
 class Deal(Instr):
     """Deal packets in turn from the dealer's left; a widow (spare hand) is dealt last in each round."""
 
-    def __init__(self, size: Fn, packets: list[int], to: Fn, widow: Fn | None = None) -> None:
+    def __init__(self, size: Fn, packets: list[int], to: Fn | None, widow: Fn | None = None,
+                 ) -> None:
         self.size = size
+        k = fixed(size)
+        self.fixed_size = None if k is _UNSET else max(0, int(k))
         self.packets = packets
-        self.to = to
+        self.to = to  # None: every seat still in
         self.widow = widow
         self.plans: dict[tuple[tuple[int, ...], int], list[list[int]]] = {}
 
@@ -177,13 +187,18 @@ class Deal(Instr):
 
     def run(self, st: State) -> bool:
         to = self.to
-        size = self.size
-        order = []
-        need = []
-        for p in st.prog.rot[(st.dealer + 1) % st.n]:
-            if to(st, p):
-                order.append(p)
-                need.append(max(0, int(size(st, p))))
+        seats = st.prog.rot[(st.dealer + 1) % st.n]
+        if to is None:
+            out = st.out
+            order = [p for p in seats if not out[p]]
+        else:
+            order = [p for p in seats if to(st, p)]
+        k = self.fixed_size
+        if k is not None:
+            need = [k] * len(order)
+        else:
+            size = self.size
+            need = [max(0, int(size(st, p))) for p in order]
         if self.widow is not None:
             order.append(-1)
             need.append(max(0, int(self.widow(st, 0))))
@@ -513,17 +528,31 @@ class TricksStart(Instr):
         self.scored = scored
         self.flag_fns = list(flags.values())
         self.flag_sets: dict[tuple[bool, ...], TrickFlags] = {}
+        values = [fixed(f) for f in self.flag_fns]
+        # flags that only read options are the same every hand: build them once
+        self.fixed_flags = (None if any(v is _UNSET for v in values)
+                            else TrickFlags(**{k: bool(v) for k, v in zip(flags, values, strict=True)}))
+        self.everyone = fixed(players) is True  # every seat still in plays
 
     def run(self, st: State) -> bool:
-        values = tuple([bool(f(st, 0)) for f in self.flag_fns])
-        tf = self.flag_sets.get(values)
-        if tf is None:  # one TrickFlags per combination, built once
-            tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
+        tf = self.fixed_flags
+        if tf is None:
+            values = tuple([bool(f(st, 0)) for f in self.flag_fns])
+            tf = self.flag_sets.get(values)
+            if tf is None:  # one TrickFlags per combination, built once
+                tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
         st.tf = tf
         mask = 0
-        for p in range(st.n):
-            if not st.out[p] and self.players(st, p):
-                mask |= 1 << p
+        out = st.out
+        if self.everyone:
+            for p in range(st.n):
+                if not out[p]:
+                    mask |= 1 << p
+        else:
+            players = self.players
+            for p in range(st.n):
+                if not out[p] and players(st, p):
+                    mask |= 1 << p
         st.participants = mask
         st.trick_stop = (st.trick_no + max(0, int(self.count(st, 0)))
                          if self.count is not None else 1 << 30)
