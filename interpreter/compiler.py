@@ -63,7 +63,7 @@ def _const(v: Any) -> Fn:
     """A formula fixed when the game loads; steps read ``.value`` to skip calling it."""
     fn: Any = lambda st, p: v  # noqa: E731
     fn.value = v
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 class Resolver:
