@@ -116,6 +116,8 @@ class Game:
         st.current = None
         st.cand = 0
         st.legal_cache = None
+        st.shuf = None
+        st.settled = 0
         st.rec = [] if record else None
         deck = start.get("deck")
         st.stacked = [parse_card(c) for c in deck] if deck else None  # type: ignore[misc]

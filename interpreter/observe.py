@@ -147,6 +147,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     # the rest fill the stock (same size, random order), the widow and the hidden discards
     k = len(st.stock)
     c.stock = remaining[:k]
+    c.shuf = None
+    c.settled = 0
     w = st.widow.bit_count()
     c.widow = 0
     for card in remaining[k:k + w]:

@@ -386,6 +386,8 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         leftover = sum(1 << c for c in rest)
     st.hands = hands
     st.stock = stock
+    st.shuf = None
+    st.settled = 0
     st.turn_up = turn_up
     st.discarded = discarded
     st.widow = sum(1 << c for c in widow)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_NAMES
 from .order import NO_TRUMP, TrumpTables
+from .rng import words
 from .tricks import TrickFlags
 
 if TYPE_CHECKING:
@@ -138,12 +139,16 @@ class Program:
         st.tf = TrickFlags()
         self.set_trump(st, NO_TRUMP)
         if st.stacked is not None:
-            stock = list(reversed(st.stacked))
+            st.stock = list(reversed(st.stacked))
             st.stacked = None
+            st.shuf = None
+            st.settled = 0
         else:
-            stock = self.deck[:]
-            st.shuffle(stock)
-        st.stock = stock
+            # shuffled lazily: only as deep as cards are dealt (see State.settle)
+            st.stock = self.deck[:]
+            st.rng_n += 1
+            st.shuf = words(st.seed, st.rng_n, len(st.stock))
+            st.settled = len(st.stock)
         st.pc = 0
         st.event("hand", number=st.hand_number, dealer=st.dealer)
 

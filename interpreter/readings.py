@@ -717,10 +717,16 @@ class _Runner:
                 where), where, "the turn-up")
         if "talon" in case:
             where = ("cases", i, "talon")
-            put([index[CARD_NAMES[c]] for c in reversed(probe.stock)],
+            put([index[CARD_NAMES[c]] for c in reversed(_settled(probe).stock)],
                 self.cards(game, case["talon"], where), where, "the talon")
         rest = iter(c for c in pack if c not in used)
         return [c if c is not None else next(rest) for c in deck]
+
+
+def _settled(st: Any) -> Any:
+    """The state, with its stock put in shuffled order (see State.settle)."""
+    st.settle()
+    return st
 
 
 def _display_path(p: Path) -> str:
@@ -1081,7 +1087,7 @@ def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     exp = [CARD_NAMES[c] for c in (parse_card(str(x)) for x in items) if c is not None]
     if len(exp) != len(items):
         raise ctx.loc.error(where, "the talon is a list of cards, top first")
-    got = [CARD_NAMES[c] for c in reversed(ctx.st.stock)]
+    got = [CARD_NAMES[c] for c in reversed(_settled(ctx.st).stock)]
     return None if exp == got else Mismatch("talon (top first)", " ".join(exp) or "(empty)",
                                             " ".join(got) or "(empty)")
 
@@ -1091,7 +1097,7 @@ def _c_talon_top(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     exp = [CARD_NAMES[c] for c in (parse_card(str(x)) for x in items) if c is not None]
     if len(exp) != len(items):
         raise ctx.loc.error(where, "talon_top is a list of cards, top first")
-    got = [CARD_NAMES[c] for c in reversed(ctx.st.stock)][:len(exp)]
+    got = [CARD_NAMES[c] for c in reversed(_settled(ctx.st).stock)][:len(exp)]
     return None if exp == got else Mismatch("talon_top", " ".join(exp),
                                             " ".join(got) or "(empty)")
 

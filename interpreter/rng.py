@@ -43,18 +43,31 @@ def below(seed: int, counter: int, k: int) -> int:
     return x % k  # a 128-bit draw: the modulo bias is below 2**-120
 
 
+def words(seed: int, counter: int, n: int) -> array:
+    """``n`` 32-bit words of a SHAKE-128 stream of (seed, counter): one per swap of a shuffle."""
+    w = array(_WORD, shake_128(_key(seed, counter).to_bytes(8, "little")).digest(4 * n))
+    if _BIG_ENDIAN:  # the same shuffle on every machine
+        w.byteswap()
+    return w
+
+
+def settle(cards: list[int], w: array, start: int, stop: int) -> None:
+    """Run the Fisher-Yates swaps for positions ``start-1`` down to ``stop`` of ``cards``.
+
+    The swap at position i draws from positions 0..i with word ``w[i]``, so
+    doing the positions in several goes (only as far as cards are dealt)
+    gives exactly the order a whole shuffle would.  Reducing a 32-bit word
+    modulo at most 52 favours no position by more than 52 / 2**32 (about 1e-8).
+    """
+    for i in range(start - 1, stop - 1 if stop > 0 else 0, -1):
+        j = w[i] % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def shuffle(cards: list[int], seed: int, counter: int) -> None:
     """Shuffle ``cards`` in place for the ``counter``-th random event of a match.
 
-    Fisher-Yates, with one 32-bit word of a SHAKE-128 stream of (seed,
-    counter) per swap: seeding a Mersenne Twister costs more than the whole
-    shuffle.  Reducing a 32-bit word modulo at most 52 favours no index by
-    more than 52 / 2**32 (about 1e-8).
+    Seeding a Mersenne Twister costs more than the whole shuffle, so the
+    swaps read one 32-bit word each of a SHAKE-128 stream (see :func:`settle`).
     """
-    n = len(cards)
-    words = array(_WORD, shake_128(_key(seed, counter).to_bytes(8, "little")).digest(4 * n))
-    if _BIG_ENDIAN:  # the same shuffle on every machine
-        words.byteswap()
-    for i in range(n - 1, 0, -1):
-        j = words[i] % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    settle(cards, words(seed, counter, len(cards)), len(cards), 0)

@@ -32,6 +32,7 @@ def _mask(names: list[str]) -> int:
 
 
 def to_dict(st: State) -> dict[str, Any]:
+    st.settle()  # the stock in its shuffled order (the lazy shuffle changes nothing else)
     d: dict[str, Any] = {"game": st.game.name, "players": st.n, "options": dict(st.game.options)}
     for k in _INTS:
         d[k] = getattr(st, k)
@@ -107,6 +108,8 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     st.tables = game.program.tables[st.trump]
     st.start = dict(d["start"])
     st.stacked = None
+    st.shuf = None
+    st.settled = 0
     st.rec = None
     st.legal_cache = None
     hist: tuple[Any, ...] | None = None

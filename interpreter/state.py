@@ -22,6 +22,7 @@ from .cards import SUITS
 from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from .order import NO_TRUMP
 from .rng import below as _below
+from .rng import settle as _settle
 from .rng import shuffle as _shuffle
 from .tricks import TrickFlags
 
@@ -37,7 +38,7 @@ _COPY_LISTS = (
 
 
 _NOT_COMPARED = frozenset(
-    ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache")
+    ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
 )
 
 
@@ -55,6 +56,7 @@ class State:
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
         "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
         "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
+        "shuf", "settled",
     )
 
     game: Game
@@ -112,6 +114,8 @@ class State:
     trick_stop: int
     trick_scored: bool
     public: list[tuple[int, str, Action | int]]
+    shuf: Any  # the words of this hand's shuffle (an array), or None once the order is fixed
+    settled: int  # stock[settled:] is in its final order; below it the shuffle is still to do
 
     # -- queries ---------------------------------------------------------------
 
@@ -308,6 +312,19 @@ class State:
         self.rng_n += 1
         _shuffle(cards, self.seed, self.rng_n)
 
+    def settle(self, k: int | None = None) -> None:
+        """Put the top ``k`` cards of the stock (all when None) in their shuffled order.
+
+        A hand's shuffle is done lazily, only as deep as cards are taken: the
+        rest of the stock waits in pack order, and the swaps still to do give
+        exactly the order a whole shuffle would.  Steps that take cards from
+        the stock call this first; so must anything that reads its order.
+        """
+        lo = 0 if k is None else len(self.stock) - k
+        if self.settled > lo:
+            _settle(self.stock, self.shuf, self.settled, lo)
+            self.settled = lo if lo > 0 else 0
+
     def random_below(self, k: int) -> int:
         """A number in ``0..k-1``: the next random event of the match."""
         self.rng_n += 1
@@ -361,6 +378,7 @@ class State:
         return to_dict(self)
 
     def _key(self) -> tuple[Any, ...]:
+        self.settle()  # the same match, whether or not its stock order was worked out yet
         return tuple(
             getattr(self, name, None) for name in State.__slots__ if name not in _NOT_COMPARED
         )

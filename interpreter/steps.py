@@ -205,6 +205,8 @@ class Deal(Instr):
         stock = st.stock
         total = min(sum(need), len(stock))
         if total:
+            if st.settled > len(stock) - total:
+                st.settle(total)
             key = (tuple(need), total)
             plan = self.plans.get(key)
             if plan is None:
@@ -252,6 +254,8 @@ class Move(Instr):
         if src in ("stock", "turn_up"):
             pile = st.stock if src == "stock" else st.turn_up
             n = len(pile) if k is None else min(k, len(pile))
+            if src == "stock":
+                st.settle(n)
             got = [pile.pop() for _ in range(n)]
             m = 0
             for c in got:
@@ -324,6 +328,7 @@ class TurnUp(Instr):
 
     def run(self, st: State) -> bool:
         if st.stock:
+            st.settle(1)
             card = st.stock.pop()
             st.turn_up.append(card)
             if self.sets_trump(st, 0):
@@ -488,6 +493,8 @@ class Decide(Instr):
             drawn = 0
             if self.draw_from != "none":  # "none": discard only
                 source = st.stock if self.draw_from == "stock" else st.turn_up
+                if self.draw_from == "stock":
+                    st.settle(k)
                 for _ in range(k):
                     drawn |= 1 << source.pop()
             st.hands[seat] |= drawn
