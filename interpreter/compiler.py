@@ -443,6 +443,7 @@ class Compiler:
             def set_p(st: Any, p: int, v: Any) -> None:
                 st.pv_rows[row][p] = v
 
+            set_p.row = row  # type: ignore[attr-defined]  # steps may store into the row directly
             return set_p
         if name in self.gvars:
             slot = self.gvars[name]

@@ -130,21 +130,31 @@ class SetVars(Instr):
     def __init__(self, assigns: list[tuple[Setter, Fn, str]], each: Fn | None) -> None:
         self.assigns = assigns
         self.each = each
+        # per-player variables are stored straight into their row (no setter call)
+        self.fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in assigns]
 
     def run(self, st: State) -> bool:
         if self.each is None:
             for setter, fn, _name in self.assigns:
                 setter(st, 0, fn(st, 0))
-        else:
+        elif st.rec is not None:
             each = self.each
-            rec = st.rec
-            for p in st.order_from((st.dealer + 1) % st.n):
+            for p in st.prog.rot[(st.dealer + 1) % st.n]:
                 if each(st, p):
                     for setter, fn, name in self.assigns:
                         value = fn(st, p)
                         setter(st, p, value)
-                        if rec is not None:
-                            st.event("set", seat=p, var=name, value=value)
+                        st.event("set", seat=p, var=name, value=value)
+        else:
+            each = self.each
+            rows = st.pv_rows
+            for p in st.prog.rot[(st.dealer + 1) % st.n]:
+                if each(st, p):
+                    for row, setter, fn in self.fast:
+                        if row >= 0:
+                            rows[row][p] = fn(st, p)
+                        else:
+                            setter(st, p, fn(st, p))
         st.pc += 1
         return True
 
@@ -376,6 +386,8 @@ class Decide(Instr):
         self.kind = kind
         self.where = where
         self.then = then
+        # per-player variables are stored straight into their row (no setter call)
+        self.then_fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in then]
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
@@ -479,42 +491,52 @@ class Decide(Instr):
         return None
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
+        kind = a[0]
         if self.kind != "exchange":
-            st.choice = _choice_value(a)
+            st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
             st.count = 0
             st.public.append((seat, self.name, a))
+            if st.rec is not None:
+                st.event("decision", seat=seat, decision=self.name, action=str(a))
         else:
-            mask = a.value if a.kind == CARDS else 0
-            k = mask.bit_count()
+            self._exchange(st, seat, a[2] if kind == CARDS else 0, a)
+        st.queue.pop(0)
+        for row, setter, fn in self.then_fast:
+            if row >= 0:
+                st.pv_rows[row][seat] = fn(st, seat)
+            else:
+                setter(st, seat, fn(st, seat))
+        # name the next decider here when there is one (spares the step loop)
+        return not self.run(st)
+
+    def _exchange(self, st: State, seat: int, mask: int, a: Action) -> None:
+        """Give away ``mask`` and draw as many cards (the exchange step)."""
+        k = mask.bit_count()
+        drawn = 0
+        if mask:
             st.hands[seat] &= ~mask
             st.discards |= mask
             st.discarded[seat] |= mask
             st.known[seat] &= ~mask
-            drawn = 0
-            if self.draw_from != "none":  # "none": discard only
-                source = st.stock if self.draw_from == "stock" else st.turn_up
-                if self.draw_from == "stock":
+            draw = self.draw_from
+            if draw == "stock":
+                stock = st.stock
+                if st.settled > len(stock) - k:
                     st.settle(k)
                 for _ in range(k):
+                    drawn |= 1 << stock.pop()
+                st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
+            elif draw == "turn_up":
+                source = st.turn_up
+                for _ in range(k):
                     drawn |= 1 << source.pop()
-            st.hands[seat] |= drawn
-            if self.draw_from == "stock":
-                if k:
-                    st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
-            elif self.draw_from == "turn_up":
                 st.known[seat] |= drawn
-            st.choice = ""
-            st.count = k
-            st.public.append((seat, self.name, k if mask else a))
-            if st.rec is not None:
-                st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
-        if st.rec is not None and self.kind != "exchange":
-            st.event("decision", seat=seat, decision=self.name, action=str(a))
-        st.queue.pop(0)
-        for setter, fn, _name in self.then:
-            setter(st, seat, fn(st, seat))
-        # name the next decider here when there is one (spares the step loop)
-        return not self.run(st)
+            st.hands[seat] |= drawn
+        st.choice = ""
+        st.count = k
+        st.public.append((seat, self.name, k if mask else a))
+        if st.rec is not None:
+            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
 
 
 # -- tricks --------------------------------------------------------------------------
