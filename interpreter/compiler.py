@@ -458,7 +458,7 @@ class Compiler:
 
             def set_out(st: Any, p: int, v: Any) -> None:
                 st.out[p] = bool(v)
-                if v:
+                if v and st.rec is not None:
                     st.event("eliminated", seat=p)
 
             return set_out
@@ -467,7 +467,8 @@ class Compiler:
             def set_trump(st: Any, p: int, v: Any) -> None:
                 s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
                 st.game.program.set_trump(st, s)
-                st.event("trump", trump=st.trump_letter(), chosen_by=p)
+                if st.rec is not None:
+                    st.event("trump", trump=st.trump_letter(), chosen_by=p)
 
             return set_trump
         known = list(self.pvars) + list(self.gvars) + ["out", "trump"]

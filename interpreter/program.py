@@ -150,7 +150,8 @@ class Program:
             st.shuf = words(st.seed, st.rng_n, len(st.stock))
             st.settled = len(st.stock)
         st.pc = 0
-        st.event("hand", number=st.hand_number, dealer=st.dealer)
+        if st.rec is not None:
+            st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
         st.trump = suit

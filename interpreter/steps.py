@@ -10,6 +10,7 @@ False to wait for a decision; a waiting instruction also answers ``legal``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
@@ -106,7 +107,8 @@ class RepeatTest(Instr):
 
 class EndHand(Instr):
     def run(self, st: State) -> bool:
-        st.event("end_hand_early")
+        if st.rec is not None:
+            st.event("end_hand_early")
         st.pc = len(st.game.program.code)
         return True
 
@@ -116,7 +118,8 @@ class Redeal(Instr):
         self.next_dealer = next_dealer
 
     def run(self, st: State) -> bool:
-        st.event("redeal", dealer=st.dealer)
+        if st.rec is not None:
+            st.event("redeal", dealer=st.dealer)
         st.game.program.redeal(st, self.next_dealer)
         return True
 
@@ -173,12 +176,12 @@ class Deal(Instr):
         self.packets = packets
         self.to = to  # None: every seat still in
         self.widow = widow
-        self.plans: dict[tuple[tuple[int, ...], int], list[list[int]]] = {}
+        self.plans: dict[tuple[tuple[int, ...], int], list[tuple[Any, int]]] = {}
 
-    def _plan(self, need: list[int], total: int) -> list[list[int]]:
-        """Which of the top ``total`` cards each recipient gets, as indexes into
-        ``stock[-total:]``: packets in turn, round after round, until every
-        need is met or the stock runs out."""
+    def _plan(self, need: list[int], total: int) -> list[tuple[Any, int]]:
+        """Which of the top ``total`` cards each recipient gets, as an itemgetter
+        over ``stock[-total:]`` and a count: packets in turn, round after round,
+        until every need is met or the stock runs out."""
         need = list(need)
         packets = self.packets
         where: list[list[int]] = [[] for _ in need]
@@ -193,7 +196,7 @@ class Deal(Instr):
                     where[j].append(total - 1 - dealt)
                     dealt += 1
                 need[j] -= take
-        return where
+        return [(itemgetter(*w) if w else None, len(w)) for w in where]
 
     def run(self, st: State) -> bool:
         to = self.to
@@ -225,9 +228,14 @@ class Deal(Instr):
             del stock[-total:]
             bit = _BIT
             hands = st.hands
-            for p, where in zip(order, plan):
-                # distinct cards have distinct bits, so their sum is their union
-                m = sum([bit[chunk[i]] for i in where])
+            for p, (get, size) in zip(order, plan):
+                if size > 1:
+                    # distinct cards have distinct bits, so their sum is their union
+                    m = sum(map(bit.__getitem__, get(chunk)))
+                elif size:
+                    m = bit[get(chunk)]
+                else:
+                    continue
                 if p < 0:
                     st.widow |= m
                 else:
@@ -343,7 +351,8 @@ class TurnUp(Instr):
             st.turn_up.append(card)
             if self.sets_trump(st, 0):
                 st.game.program.set_trump(st, card // 13)
-            st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
+            if st.rec is not None:
+                st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
         st.pc += 1
         return True
 
