@@ -210,8 +210,8 @@ class Deal(Instr):
         if k is not None:
             need = [k] * len(order)
         else:
-            size = self.size
-            need = [max(0, int(size(st, p))) for p in order]
+            size_fn = self.size
+            need = [max(0, int(size_fn(st, p))) for p in order]
         if self.widow is not None:
             order.append(-1)
             need.append(max(0, int(self.widow(st, 0))))
@@ -228,11 +228,11 @@ class Deal(Instr):
             del stock[-total:]
             bit = _BIT
             hands = st.hands
-            for p, (get, size) in zip(order, plan):
-                if size > 1:
+            for p, (get, many) in zip(order, plan):
+                if many > 1:
                     # distinct cards have distinct bits, so their sum is their union
                     m = sum(map(bit.__getitem__, get(chunk)))
-                elif size:
+                elif many:
                     m = bit[get(chunk)]
                 else:
                     continue
