@@ -79,36 +79,34 @@ class Resolver:
         for name, value in options.items():
             self.table[name] = NameInfo("const", value, _type(value))
         for name, row in pvars.items():
-            self.table[name] = NameInfo("player", _prow(row), None)
+            self.table[name] = NameInfo("player", _prow(row), None, column=("pv_rows", row))
         for name, slot in gvars.items():
-            self.table[name] = NameInfo("global", _gslot(slot), None)
+            self.table[name] = _global(_gslot(slot), None)
         P = "player"
-        G = "global"
         b = self.table
         b["seat"] = NameInfo(P, lambda st, p: p, int)
-        b["out"] = NameInfo(P, lambda st, p: st.out[p], bool)
-        b["tricks"] = NameInfo(P, lambda st, p: st.won[p], int)
+        b["out"] = NameInfo(P, lambda st, p: st.out[p], bool, column=("out", None))
+        b["tricks"] = NameInfo(P, lambda st, p: st.won[p], int, column=("won", None))
         b["cards"] = NameInfo(P, lambda st, p: st.hands[p].bit_count(), int)
         b["is_dealer"] = NameInfo(P, lambda st, p: p == st.dealer, bool)
         b["order"] = NameInfo(P, lambda st, p: (p - st.dealer - 1) % st.n + 1, int)
-        b["hand_number"] = NameInfo(G, lambda st: st.hand_number, int)
-        b["trump"] = NameInfo(G, lambda st: st.trump_letter(), str)
-        b["tricks_played"] = NameInfo(G, lambda st: st.trick_no, int)
-        b["talon"] = NameInfo(G, lambda st: len(st.stock), int)
-        b["turn_up"] = NameInfo(G, lambda st: len(st.turn_up), int)
+        b["hand_number"] = _global(lambda st, p: st.hand_number, int)
+        b["trump"] = _global(lambda st, p: st.trump_letter(), str)
+        b["tricks_played"] = _global(lambda st, p: st.trick_no, int)
+        b["talon"] = _global(lambda st, p: len(st.stock), int)
+        b["turn_up"] = _global(lambda st, p: len(st.turn_up), int)
         b["seats"] = NameInfo("const", n, int)
-        b["dealer"] = NameInfo(G, lambda st: st.dealer, int)
-        b["choice"] = NameInfo(G, lambda st: st.choice, None)  # a word, a suit letter or a number
-        b["count"] = NameInfo(G, lambda st: st.count, int)
-        b["card_suit"] = NameInfo(G, lambda st: SUITS[st.tables.suit[st.cand]], str)
-        b["card_rank"] = NameInfo(G, lambda st: _RANK_TEXT[st.cand % 13], str)
-        b["card_is_trump"] = NameInfo(G, lambda st: st.tables.trump[st.cand], bool)
-        b["led_suit"] = NameInfo(G, lambda st: SUITS[st.led] if st.led >= 0 else "none", str)
-        b["trumps_broken"] = NameInfo(G, lambda st: st.broken, bool)
-        b["trick_number"] = NameInfo(G, lambda st: st.trick_no + 1, int)
-        b["turn_up_suit"] = NameInfo(
-            G, lambda st: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none", str)
-        b["last_winner"] = NameInfo(G, lambda st: st.last_winner, int)
+        b["dealer"] = _global(lambda st, p: st.dealer, int)
+        b["choice"] = _global(lambda st, p: st.choice, None)  # a word, a suit letter or a number
+        b["count"] = _global(lambda st, p: st.count, int)
+        b["card_suit"] = _global(lambda st, p: SUITS[st.tables.suit[st.cand]], str)
+        b["card_rank"] = _global(lambda st, p: _RANK_TEXT[st.cand % 13], str)
+        b["card_is_trump"] = _global(lambda st, p: st.tables.trump[st.cand], bool)
+        b["led_suit"] = _global(lambda st, p: SUITS[st.led] if st.led >= 0 else "none", str)
+        b["trumps_broken"] = _global(lambda st, p: st.broken, bool)
+        b["trick_number"] = _global(lambda st, p: st.trick_no + 1, int)
+        b["turn_up_suit"] = _global(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none", str)
+        b["last_winner"] = _global(lambda st, p: st.last_winner, int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -147,8 +145,13 @@ def _prow(row: int) -> Callable[[Any, int], Any]:
     return lambda st, p: st.pv_rows[row][p]
 
 
-def _gslot(slot: int) -> Callable[[Any], Any]:
-    return lambda st: st.gv[slot]
+def _gslot(slot: int) -> Callable[[Any, int], Any]:
+    return lambda st, p: st.gv[slot]
+
+
+def _global(get: Callable[[Any, int], Any], type_: Any) -> NameInfo:
+    """A name with one value per state; ``get(state, seat)`` ignores the seat."""
+    return NameInfo("global", lambda st: get(st, 0), type_, direct=get)
 
 
 class Compiler:

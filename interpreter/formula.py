@@ -29,10 +29,11 @@ at run time otherwise); ``< <= > >=`` compare two ints or two strs.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import truth
+from operator import attrgetter, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, Union
 
 from .errors import FormulaError, did_you_mean
@@ -644,11 +645,22 @@ class NameInfo(NamedTuple):
     ``type`` is ``"int"``, ``"bool"``, ``"str"`` (or the Python class) or
     ``"any"``/None when unknown; it drives the static type check.  For constants it
     may be left out and is taken from the value.
+
+    Two optional fields let formulas run with fewer calls; both must agree with
+    ``value``:
+
+    - ``direct`` (``"global"``): the same getter taking ``(state, seat)``;
+    - ``column`` (``"player"``): where every seat's value lies, as
+      ``(attribute, row)``: the list ``state.<attribute>`` (``row`` None) or
+      ``state.<attribute>[row]``, one item per seat.  Aggregates then read the
+      list at once (``max(score)`` is one call of the built-in ``max``).
     """
 
     kind: str  # "const" | "global" | "player"
     value: Any
     type: Any = None
+    direct: Any = None
+    column: tuple[str, int | None] | None = None
 
 
 class Resolver(Protocol):
@@ -740,13 +752,22 @@ class Compiled:
 
 @dataclass(slots=True)
 class _C:
-    """A compiled sub-formula."""
+    """A compiled sub-formula.
+
+    ``shape`` records a few simple forms that aggregates and operators can run
+    with fewer calls: ``("col", get, row)`` a per-player name stored in a list
+    (see NameInfo.column), ``("not", get, row)`` its negation, and
+    ``("cmp", op, get, row, k)`` its comparison with ``k(st, p)``, a sub-formula
+    that does not depend on the seat.
+    """
 
     fn: Fn
     type: TypeName
     cost: int
     const: bool = False
     value: Any = None
+    shape: tuple[Any, ...] | None = None
+    seat_free: bool = False  # True only when known not to depend on the seat
 
 
 _ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "any": "a value"}
@@ -758,7 +779,7 @@ _EXPECT_WORDS = {
 
 
 def _const(value: Any, type_: TypeName, cost: int) -> _C:
-    return _C(lambda st, p: value, type_, cost, True, value)
+    return _C(lambda st, p: value, type_, cost, True, value, seat_free=True)
 
 
 def _folded(fn: Fn, type_: TypeName, cost: int) -> _C:
@@ -947,13 +968,15 @@ class _Compiler:
                 col=node.column,
                 hint=did_you_mean(node.name, self.resolver.names()),
             )
-        kind, target, type_ = info
+        kind, target, type_ = info.kind, info.value, info.type
         t = _norm_type(type_, target, kind)
         if kind == "const":
             return _const(target, t, 1)
         if kind == "global":
             g = target
-            return _C(lambda st, p: g(st), t, 1)
+            direct = info.direct
+            return _C(direct if direct is not None else (lambda st, p: g(st)), t, 1,
+                      seat_free=True)
         if kind == "player":
             if not (in_agg or self.per_player):
                 raise FormulaError(
@@ -962,6 +985,9 @@ class _Compiler:
                     line=node.line,
                     col=node.column,
                 )
+            if info.column is not None:
+                attr, row = info.column
+                return _C(target, t, 1, shape=("col", attrgetter(attr), row))
             return _C(target, t, 1)  # the getter itself: g(state, seat)
         raise ValueError(f"resolver gave an unknown kind {kind!r} for '{node.name}'")
 
@@ -1025,6 +1051,9 @@ class _Compiler:
             self._need(c, "int", arg_node, f"{name}()")
             t = "int"
         cost = self.budget(1 + n * c.cost, node)
+        fast = _column_aggregate(name, c)
+        if fast is not None:
+            return _C(fast, t, cost, seat_free=True)
         e = c.fn
         rng = range(n)
         fn: Fn
@@ -1066,9 +1095,16 @@ class _Compiler:
             self._need(c, "bool", node.operand, "'not'")
             t = "bool"
             fn = lambda st, p: not x(st, p)  # noqa: E731
+            if c.shape is not None and c.shape[0] == "col":
+                _, get, row = c.shape
+                if row is None:
+                    fn = lambda st, p: not get(st)[p]  # noqa: E731
+                else:
+                    fn = lambda st, p: not get(st)[row][p]  # noqa: E731
+                return _C(fn, t, c.cost + 1, shape=("not", get, row))
         if c.const:
             return _folded(fn, t, c.cost + 1)
-        return _C(fn, t, c.cost + 1)
+        return _C(fn, t, c.cost + 1, seat_free=c.seat_free)
 
     def _binary(self, node: Binary, in_agg: bool) -> _C:
         a = self.compile(node.left, in_agg)
@@ -1081,14 +1117,15 @@ class _Compiler:
         cost = 1 + a.cost + b.cost
         if a.const and b.const:
             return _folded(_ARITH[op](a.fn, b.fn), "int", cost)
+        free = a.seat_free and b.seat_free
         if b.const:
             k = b.value
             if op in ("/", "%") and k == 0:
                 return _const(0, "int", cost)
-            return _C(_ARITH_RIGHT_CONST[op](a.fn, k), "int", cost)
+            return _C(_ARITH_RIGHT_CONST[op](a.fn, k), "int", cost, seat_free=free)
         if a.const:
-            return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost)
-        return _C(_ARITH[op](a.fn, b.fn), "int", cost)
+            return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free)
+        return _C(_ARITH[op](a.fn, b.fn), "int", cost, seat_free=free)
 
     def _logic(self, node: Logic, in_agg: bool) -> _C:
         a = self.compile(node.left, in_agg)
@@ -1136,6 +1173,24 @@ class _Compiler:
             return _C(fn, "bool", cost)
         if a.const and b.const:
             return _folded(_COMPARE[op](a.fn, b.fn), "bool", cost)
+        # a per-player list against a value that is the same for every seat
+        side = None
+        if a.shape is not None and a.shape[0] == "col" and b.seat_free:
+            side, k_c, eff = a, b, op
+        elif b.shape is not None and b.shape[0] == "col" and a.seat_free:
+            side, k_c, eff = b, a, _FLIP[op]
+        if side is not None:
+            _, get, row = side.shape  # type: ignore[misc]
+            opf = _OPERATOR[eff]
+            if k_c.const:
+                kv = k_c.value
+                if row is None:
+                    fn = lambda st, p: opf(get(st)[p], kv)  # noqa: E731
+                else:
+                    fn = lambda st, p: opf(get(st)[row][p], kv)  # noqa: E731
+            else:
+                fn = _COMPARE[op](a.fn, b.fn)
+            return _C(fn, "bool", cost, shape=("cmp", eff, get, row, k_c.fn))
         if b.const:
             return _C(_COMPARE_RIGHT_CONST[op](a.fn, b.value), "bool", cost)
         if a.const:
@@ -1228,6 +1283,52 @@ _COMPARE_RIGHT_CONST: dict[str, Callable[[Fn, Any], Fn]] = {
     ">=": lambda a, k: lambda st, p: a(st, p) >= k,
 }
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_OPERATOR = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+             ">": operator.gt, ">=": operator.ge}
+
+
+def _column_aggregate(name: str, c: _C) -> Fn | None:
+    """An aggregate over a per-player list, run by built-ins over the whole list
+    (one Python call instead of one per seat), or None for other arguments."""
+    sh = c.shape
+    if sh is None:
+        return None
+    if sh[0] == "cmp":
+        _, op, get, row, k = sh
+    else:
+        _, get, row = sh
+    col: Callable[[Any], list[Any]] = (
+        get if row is None else (lambda st: get(st)[row]))  # noqa: E731
+    if sh[0] == "col":
+        if name == "sum":
+            return lambda st, p: sum(col(st))
+        if name == "max":
+            return lambda st, p: max(col(st))
+        if name == "min":
+            return lambda st, p: min(col(st))
+        if name == "count":
+            return lambda st, p: sum(map(truth, col(st)))
+        if name == "any":
+            return lambda st, p: any(col(st))
+        return lambda st, p: all(col(st))
+    if sh[0] == "not":
+        if name == "count":
+            return lambda st, p: sum(map(not_, col(st)))
+        if name == "any":
+            return lambda st, p: not all(col(st))
+        if name == "all":
+            return lambda st, p: not any(col(st))
+        return None
+    opf = _OPERATOR[op]
+    if name == "count":
+        if op == "==":
+            return lambda st, p: col(st).count(k(st, p))
+        return lambda st, p: sum(map(opf, col(st), repeat(k(st, p))))
+    if name == "any":
+        return lambda st, p: any(map(opf, col(st), repeat(k(st, p))))
+    if name == "all":
+        return lambda st, p: all(map(opf, col(st), repeat(k(st, p))))
+    return None
 
 
 # Aggregates unrolled for the usual seat counts (2..10): about twice as fast as map().
