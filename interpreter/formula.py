@@ -33,7 +33,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import attrgetter, not_, truth
+from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, Union
 
 from .errors import FormulaError, did_you_mean
@@ -754,11 +754,11 @@ class Compiled:
 class _C:
     """A compiled sub-formula.
 
-    ``shape`` records a few simple forms that aggregates and operators can run
-    with fewer calls: ``("col", get, row)`` a per-player name stored in a list
-    (see NameInfo.column), ``("not", get, row)`` its negation, and
-    ``("cmp", op, get, row, k)`` its comparison with ``k(st, p)``, a sub-formula
-    that does not depend on the seat.
+    ``shape`` is ``("col", get, row)`` for a per-player name stored in a list
+    (see NameInfo.column): ``not`` and comparisons with a constant read it in
+    one call.  ``vec(st, p)``, when set, gives the sub-formula's value for every
+    seat at once (an iterable, built by ``map`` over the lists): aggregates
+    then run as one built-in call instead of one call per seat.
     """
 
     fn: Fn
@@ -768,6 +768,7 @@ class _C:
     value: Any = None
     shape: tuple[Any, ...] | None = None
     seat_free: bool = False  # True only when known not to depend on the seat
+    vec: Callable[[Any, int], Iterable[Any]] | None = None
 
 
 _ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "any": "a value"}
@@ -987,7 +988,10 @@ class _Compiler:
                 )
             if info.column is not None:
                 attr, row = info.column
-                return _C(target, t, 1, shape=("col", attrgetter(attr), row))
+                get = attrgetter(attr)
+                vec: Callable[[Any, int], Iterable[Any]] = (
+                    (lambda st, p: get(st)) if row is None else (lambda st, p: get(st)[row]))
+                return _C(target, t, 1, shape=("col", get, row), vec=vec)
             return _C(target, t, 1)  # the getter itself: g(state, seat)
         raise ValueError(f"resolver gave an unknown kind {kind!r} for '{node.name}'")
 
@@ -1101,10 +1105,14 @@ class _Compiler:
                     fn = lambda st, p: not get(st)[p]  # noqa: E731
                 else:
                     fn = lambda st, p: not get(st)[row][p]  # noqa: E731
-                return _C(fn, t, c.cost + 1, shape=("not", get, row))
         if c.const:
             return _folded(fn, t, c.cost + 1)
-        return _C(fn, t, c.cost + 1, seat_free=c.seat_free)
+        vec = None
+        if c.vec is not None:
+            v = c.vec
+            vec = ((lambda st, p: map(neg, v(st, p))) if node.op == "-"  # noqa: E731
+                   else (lambda st, p: map(not_, v(st, p))))  # noqa: E731
+        return _C(fn, t, c.cost + 1, seat_free=c.seat_free, vec=vec)
 
     def _binary(self, node: Binary, in_agg: bool) -> _C:
         a = self.compile(node.left, in_agg)
@@ -1118,14 +1126,15 @@ class _Compiler:
         if a.const and b.const:
             return _folded(_ARITH[op](a.fn, b.fn), "int", cost)
         free = a.seat_free and b.seat_free
+        vec = _vec2(_VEC_ARITH[op], a, b) if op in _VEC_ARITH else None
         if b.const:
             k = b.value
             if op in ("/", "%") and k == 0:
                 return _const(0, "int", cost)
-            return _C(_ARITH_RIGHT_CONST[op](a.fn, k), "int", cost, seat_free=free)
+            return _C(_ARITH_RIGHT_CONST[op](a.fn, k), "int", cost, seat_free=free, vec=vec)
         if a.const:
-            return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free)
-        return _C(_ARITH[op](a.fn, b.fn), "int", cost, seat_free=free)
+            return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free, vec=vec)
+        return _C(_ARITH[op](a.fn, b.fn), "int", cost, seat_free=free, vec=vec)
 
     def _logic(self, node: Logic, in_agg: bool) -> _C:
         a = self.compile(node.left, in_agg)
@@ -1140,9 +1149,12 @@ class _Compiler:
                 return _const(a.value, a.type, cost)
             return _C(b.fn, b.type, cost, b.const, b.value)
         x, y = a.fn, b.fn
+        # on bools, & and | are 'and' and 'or'
+        vec = _vec2(operator.and_ if node.op == "and" else operator.or_, a, b) if t == "bool" else None
+        free = a.seat_free and b.seat_free
         if node.op == "and":
-            return _C(lambda st, p: x(st, p) and y(st, p), t, cost)
-        return _C(lambda st, p: x(st, p) or y(st, p), t, cost)
+            return _C(lambda st, p: x(st, p) and y(st, p), t, cost, seat_free=free, vec=vec)
+        return _C(lambda st, p: x(st, p) or y(st, p), t, cost, seat_free=free, vec=vec)
 
     def _compare(self, node: Compare, in_agg: bool) -> _C:
         a = self.compile(node.left, in_agg)
@@ -1173,24 +1185,19 @@ class _Compiler:
             return _C(fn, "bool", cost)
         if a.const and b.const:
             return _folded(_COMPARE[op](a.fn, b.fn), "bool", cost)
-        # a per-player list against a value that is the same for every seat
-        side = None
-        if a.shape is not None and a.shape[0] == "col" and b.seat_free:
-            side, k_c, eff = a, b, op
-        elif b.shape is not None and b.shape[0] == "col" and a.seat_free:
-            side, k_c, eff = b, a, _FLIP[op]
-        if side is not None:
+        vec = _vec2(_OPERATOR[op], a, b)
+        # a per-player list against a constant: one call per seat
+        if a.shape is not None and b.const or b.shape is not None and a.const:
+            side, kv, eff = (a, b.value, op) if b.const else (b, a.value, _FLIP[op])
             _, get, row = side.shape  # type: ignore[misc]
             opf = _OPERATOR[eff]
-            if k_c.const:
-                kv = k_c.value
-                if row is None:
-                    fn = lambda st, p: opf(get(st)[p], kv)  # noqa: E731
-                else:
-                    fn = lambda st, p: opf(get(st)[row][p], kv)  # noqa: E731
+            if row is None:
+                fn = lambda st, p: opf(get(st)[p], kv)  # noqa: E731
             else:
-                fn = _COMPARE[op](a.fn, b.fn)
-            return _C(fn, "bool", cost, shape=("cmp", eff, get, row, k_c.fn))
+                fn = lambda st, p: opf(get(st)[row][p], kv)  # noqa: E731
+            return _C(fn, "bool", cost, vec=vec)
+        if vec is not None:
+            return _C(_COMPARE[op](a.fn, b.fn), "bool", cost, vec=vec)
         if b.const:
             return _C(_COMPARE_RIGHT_CONST[op](a.fn, b.value), "bool", cost)
         if a.const:
@@ -1287,48 +1294,37 @@ _OPERATOR = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": opera
              ">": operator.gt, ">=": operator.ge}
 
 
-def _column_aggregate(name: str, c: _C) -> Fn | None:
-    """An aggregate over a per-player list, run by built-ins over the whole list
-    (one Python call instead of one per seat), or None for other arguments."""
-    sh = c.shape
-    if sh is None:
+_VEC_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_VEC_AGG: dict[str, Callable[[Iterable[Any]], Any]] = {
+    "sum": sum, "max": max, "min": min, "any": any, "all": all}
+
+
+def _vec2(opf: Callable[[Any, Any], Any], a: _C, b: _C) -> Callable[[Any, int], Iterable[Any]] | None:
+    """Every seat's ``opf(a, b)`` at once, when each side is per-seat lists or seat-free."""
+    if a.vec is None and b.vec is None:
         return None
-    if sh[0] == "cmp":
-        _, op, get, row, k = sh
-    else:
-        _, get, row = sh
-    col: Callable[[Any], list[Any]] = (
-        get if row is None else (lambda st: get(st)[row]))  # noqa: E731
-    if sh[0] == "col":
-        if name == "sum":
-            return lambda st, p: sum(col(st))
-        if name == "max":
-            return lambda st, p: max(col(st))
-        if name == "min":
-            return lambda st, p: min(col(st))
-        if name == "count":
-            return lambda st, p: sum(map(truth, col(st)))
-        if name == "any":
-            return lambda st, p: any(col(st))
-        return lambda st, p: all(col(st))
-    if sh[0] == "not":
-        if name == "count":
-            return lambda st, p: sum(map(not_, col(st)))
-        if name == "any":
-            return lambda st, p: not all(col(st))
-        if name == "all":
-            return lambda st, p: not any(col(st))
-        return None
-    opf = _OPERATOR[op]
-    if name == "count":
-        if op == "==":
-            return lambda st, p: col(st).count(k(st, p))
-        return lambda st, p: sum(map(opf, col(st), repeat(k(st, p))))
-    if name == "any":
-        return lambda st, p: any(map(opf, col(st), repeat(k(st, p))))
-    if name == "all":
-        return lambda st, p: all(map(opf, col(st), repeat(k(st, p))))
+    if a.vec is not None and b.vec is not None:
+        va, vb = a.vec, b.vec
+        return lambda st, p: map(opf, va(st, p), vb(st, p))
+    if a.vec is not None and b.seat_free:
+        va, k = a.vec, b.fn
+        return lambda st, p: map(opf, va(st, p), repeat(k(st, p)))
+    if b.vec is not None and a.seat_free:
+        vb, k = b.vec, a.fn
+        return lambda st, p: map(opf, repeat(k(st, p)), vb(st, p))
     return None
+
+
+def _column_aggregate(name: str, c: _C) -> Fn | None:
+    """An aggregate over every seat's value at once (see _C.vec): one built-in
+    call instead of one Python call per seat; None when the argument has no vec."""
+    v = c.vec
+    if v is None:
+        return None
+    if name == "count":
+        return lambda st, p: sum(map(truth, v(st, p)))
+    agg: Callable[[Iterable[Any]], Any] = _VEC_AGG[name]
+    return lambda st, p: agg(v(st, p))
 
 
 # Aggregates unrolled for the usual seat counts (2..10): about twice as fast as map().

@@ -78,3 +78,18 @@ def test_an_aggregate_is_one_call_over_the_list() -> None:
     st = Watch(x=[1, 5, 2, 0], f=[True] * N, rows=[[0] * N, [False] * N], g=1)
     assert compile_formula("any(x >= 5)", FAST, per_player=False).fn(st, 0) is True
     assert calls.count("x") == 1  # read once, not once per seat
+
+
+MIXED = [
+    "count(not f and x == k)", "count(f or rx > g)", "any(not rf and x + 1 >= k)", "all(x - g < 3)",
+    "sum(x * 2)", "max(x + rx)", "min(0 - x)", "count(x == max(x))", "sum(-x)",
+    "count(not (f and rf))", "any(x + g == rx)",
+]
+
+
+@pytest.mark.parametrize("text", MIXED)
+def test_combined_forms_agree(text: str) -> None:
+    fast = compile_formula(text, FAST, per_player=False)
+    plain = compile_formula(text, PLAIN, per_player=False)
+    for st in states(len(text) + 100):
+        assert fast.fn(st, 0) == plain.fn(st, 0), (text, vars(st))
