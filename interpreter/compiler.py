@@ -383,6 +383,8 @@ class Compiler:
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:
         where_fn = self.formula(where, (*path, "where"), True) if where is not None else None
+        if getattr(where_fn, "value", None) is True:  # 'where: true' filters nothing
+            where_fn = None
         if isinstance(who, dict):
             expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
             ties = who.get("ties", "cut")
@@ -490,6 +492,8 @@ class Compiler:
         single = who != "each"
         code.append(DecideStart(self.selector(who, where if single else None, path)))
         where_fn = None if single or where is None else self.formula(where, (*path, "where"), True)
+        if getattr(where_fn, "value", None) is True:
+            where_fn = None
         then = self.assigns(step.get("then", {}), (*path, "then"), True)
         allow = step.get("allow")
         allow_fn = (self.formula(allow, (*path, "allow"), True)

@@ -92,12 +92,17 @@ class RepeatTest(Instr):
     def __init__(self, slot: int, times: Fn, cond: Fn | None, target: int = -1) -> None:
         self.slot = slot
         self.times = times
+        k = fixed(times)
+        self.fixed_times = None if k is _UNSET else k
         self.cond = cond
         self.target = target
 
     def run(self, st: State) -> bool:
         done = st.counters[self.slot]
-        if done >= self.times(st, 0) or (self.cond is not None and not self.cond(st, 0)):
+        times = self.fixed_times
+        if times is None:
+            times = self.times(st, 0)
+        if done >= times or (self.cond is not None and not self.cond(st, 0)):
             st.pc = self.target
         else:
             st.counters[self.slot] = done + 1
@@ -343,14 +348,16 @@ class Move(Instr):
 class TurnUp(Instr):
     def __init__(self, sets_trump: Fn) -> None:
         self.sets_trump = sets_trump
+        v = fixed(sets_trump)
+        self.always = v is True  # the turn-up always names trump: no formula to ask
 
     def run(self, st: State) -> bool:
         if st.stock:
             st.settle(1)
             card = st.stock.pop()
             st.turn_up.append(card)
-            if self.sets_trump(st, 0):
-                st.game.program.set_trump(st, card // 13)
+            if self.always or self.sets_trump(st, 0):
+                st.prog.set_trump(st, card // 13)
             if st.rec is not None:
                 st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
         st.pc += 1
@@ -393,7 +400,6 @@ class Decide(Instr):
     ) -> None:
         self.name = name
         self.kind = kind
-        self.where = where
         self.then = then
         # per-player variables are stored straight into their row (no setter call)
         self.then_fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in then]
@@ -403,6 +409,11 @@ class Decide(Instr):
         self.draw_from = draw_from
         self.min_fn = min_fn
         self.max_fn = max_fn
+        k = fixed(max_fn)
+        self.max_fixed = None if k is _UNSET else int(k)
+        if fixed(where) is True:
+            where = None
+        self.where = where
         self.allow = allow
         self.filtered = allow is not None or any(f is not None for f in self.word_when)
 
@@ -449,7 +460,7 @@ class Decide(Instr):
         if hand < hi:
             hi = hand
         if self.max_fn is not None:
-            top = int(self.max_fn(st, seat))
+            top = self.max_fixed if self.max_fixed is not None else int(self.max_fn(st, seat))
             if top < hi:
                 hi = top
         if hi < 0:
