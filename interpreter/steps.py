@@ -472,9 +472,9 @@ class Decide(Instr):
 
     def legal(self, st: State) -> list[Action]:
         if self.kind == "words" and not self.filtered:
-            return list(self.word_actions)
+            return self.word_actions  # shared: State.legal_actions hands out a copy
         if self.kind == "suit" and not self.filtered:
-            return list(self.suit_actions)
+            return self.suit_actions
         if self.kind != "exchange":
             return self._choices(st)
         seat = st.current
