@@ -367,7 +367,8 @@ class Compiler:
         code.append(Deal(
             self.formula(d.get("size", "0"), (*p, "size"), True),
             [int(x) for x in d.get("packets", [1])] or [1],
-            self.formula(d["to"], (*p, "to"), True) if "to" in d else None,  # None: seats still in
+            # None: every seat still in (the usual case, which needs no formula)
+            self.formula(d["to"], (*p, "to"), True) if d.get("to", "not out") != "not out" else None,
             self.formula(d["widow"], (*p, "widow"), False)
             if d.get("widow") not in (None, 0, "0") else None,
         ))
@@ -554,8 +555,8 @@ class Compiler:
         play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
-        players = (self.formula(t["players"], (*p, "players"), True) if "players" in t
-                   else _const(True))
+        players = (self.formula(t["players"], (*p, "players"), True)
+                   if t.get("players", "not out") != "not out" else _const(True))
         count = t.get("count", "all")
         count_fn = None if count in ("all", None) else self.formula(count, (*p, "count"), False)
         scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
