@@ -149,6 +149,16 @@ def _gslot(slot: int) -> Callable[[Any, int], Any]:
     return lambda st, p: st.gv[slot]
 
 
+def _first(st: Any, order: list[int], where_fn: Fn | None) -> list[int]:
+    """The first seat of ``order`` meeting ``where_fn`` (any seat when None), as a list."""
+    if where_fn is None:
+        return order[:1]
+    for p in order:
+        if where_fn(st, p):
+            return [p]
+    return []
+
+
 def _global(get: Callable[[Any, int], Any], type_: Any) -> NameInfo:
     """A name with one value per state; ``get(state, seat)`` ignores the seat."""
     return NameInfo("global", lambda st: get(st, 0), type_, direct=get)
@@ -413,21 +423,18 @@ class Compiler:
             return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
 
         def single(st: Any) -> list[int]:
-            order = st.forehand_order()
-            if not order:
-                return []
-            if who == "dealer":
-                i = order.index(st.dealer) if st.dealer in order else len(order) - 1
-                order = order[i:] + order[:i]
-            elif who == "last_winner" and st.last_winner in order:
-                i = order.index(st.last_winner)
-                order = order[i:] + order[:i]
-            if where_fn is None:
-                return [order[0]]
-            for p in order:
-                if where_fn(st, p):
-                    return [p]
-            return []
+            # seats still in, clockwise from the named one (from forehand for 'forehand')
+            out = st.out
+            if who == "dealer" and not out[st.dealer]:
+                start = st.dealer
+            elif who == "last_winner" and st.last_winner >= 0 and not out[st.last_winner]:
+                start = st.last_winner
+            elif who == "dealer":  # a dealer who is out: the last seat still in before them
+                seats = [p for p in st.prog.rot[(st.dealer + 1) % st.n] if not out[p]]
+                return [] if not seats else _first(st, [seats[-1], *seats[:-1]], where_fn)
+            else:
+                start = (st.dealer + 1) % st.n
+            return _first(st, [p for p in st.prog.rot[start] if not out[p]], where_fn)
 
         return single
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .steps import Instr
 
 Fn = Callable[[Any, int], Any]
+_NO_FLAGS = TrickFlags()  # frozen: one instance serves every hand until its tricks start
 
 
 @dataclass
@@ -136,8 +137,9 @@ class Program:
         st.public = []
         st.choice = ""
         st.count = 0
-        st.tf = TrickFlags()
-        self.set_trump(st, NO_TRUMP)
+        st.tf = _NO_FLAGS
+        st.trump = NO_TRUMP
+        st.tables = self.tables[NO_TRUMP]
         if st.stacked is not None:
             st.stock = list(reversed(st.stacked))
             st.stacked = None
