@@ -181,7 +181,7 @@ class Deal(Instr):
         self.packets = packets
         self.to = to  # None: every seat still in
         self.widow = widow
-        self.plans: dict[tuple[tuple[int, ...], int], list[tuple[Any, int]]] = {}
+        self.plans: dict[Any, list[tuple[Any, int]]] = {}
 
     def _plan(self, need: list[int], total: int) -> list[tuple[Any, int]]:
         """Which of the top ``total`` cards each recipient gets, as an itemgetter
@@ -206,29 +206,37 @@ class Deal(Instr):
     def run(self, st: State) -> bool:
         to = self.to
         seats = st.prog.rot[(st.dealer + 1) % st.n]
-        if to is None:
-            out = st.out
+        out = st.out
+        if to is not None:
+            order: Any = [p for p in seats if to(st, p)]
+        elif True in out:
             order = [p for p in seats if not out[p]]
         else:
-            order = [p for p in seats if to(st, p)]
+            order = seats  # everyone is in
+        stock = st.stock
         k = self.fixed_size
-        if k is not None:
-            need = [k] * len(order)
+        if k is not None and self.widow is None:
+            # the usual deal: the same number of cards to each seat
+            total = min(k * len(order), len(stock))
+            key: Any = len(order) * 4096 + total
+            plan = self.plans.get(key)
+            if plan is None:
+                plan = self.plans[key] = self._plan([k] * len(order), total)
         else:
             size_fn = self.size
-            need = [max(0, int(size_fn(st, p))) for p in order]
-        if self.widow is not None:
-            order.append(-1)
-            need.append(max(0, int(self.widow(st, 0))))
-        stock = st.stock
-        total = min(sum(need), len(stock))
-        if total:
-            if st.settled > len(stock) - total:
-                st.settle(total)
+            need = [k] * len(order) if k is not None else [
+                max(0, int(size_fn(st, p))) for p in order]
+            if self.widow is not None:
+                order = [*order, -1]
+                need.append(max(0, int(self.widow(st, 0))))
+            total = min(sum(need), len(stock))
             key = (tuple(need), total)
             plan = self.plans.get(key)
             if plan is None:
                 plan = self.plans[key] = self._plan(need, total)
+        if total:
+            if st.settled > len(stock) - total:
+                st.settle(total)
             chunk = stock[-total:]  # the top card is the last
             del stock[-total:]
             bit = _BIT
