@@ -631,15 +631,24 @@ class TrickPlay(Instr):
         self.abstain = abstain
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
+        self.rotations: dict[int, tuple[int, ...]] = {}
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
+        hands = st.hands
         if st.trick_no >= st.trick_stop:
             order = []
         else:
-            part = st.participants
-            hands = st.hands
-            order = [p for p in st.prog.rot[leader] if (part >> p) & 1 and hands[p]]
+            key = leader << 16 | st.participants
+            seats = self.rotations.get(key)
+            if seats is None:  # the participants, clockwise from the leader
+                part = st.participants
+                seats = self.rotations[key] = tuple(
+                    p for p in st.prog.rot[leader] if (part >> p) & 1)
+            if all(map(hands.__getitem__, seats)):
+                order = list(seats)
+            else:  # someone has no card left
+                order = [p for p in seats if hands[p]]
         st.trick_order = order
         st.trick_pos = 0
         st.trick = []
@@ -649,8 +658,7 @@ class TrickPlay(Instr):
         st.best_led = 0
         st.best_trumped = False
         if self.abstain is not None:  # only knocking needs the number of tricks left
-            hands = st.hands
-            st.tricks_left = max([hands[p].bit_count() for p in order], default=0)
+            st.tricks_left = max(map(int.bit_count, map(hands.__getitem__, order)), default=0)
         return bool(order)
 
     def run(self, st: State) -> bool:
