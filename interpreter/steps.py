@@ -419,6 +419,8 @@ class Decide(Instr):
         self.max_fn = max_fn
         k = fixed(max_fn)
         self.max_fixed = None if k is _UNSET else int(k)
+        k = fixed(min_fn) if min_fn is not None else 0
+        self.min_fixed = None if k is _UNSET else int(k)
         if fixed(where) is True:
             where = None
         self.where = where
@@ -473,9 +475,11 @@ class Decide(Instr):
                 hi = top
         if hi < 0:
             hi = 0
-        if self.min_fn is None:
+        lo = self.min_fixed
+        if lo is None:
+            lo = int(self.min_fn(st, seat))  # type: ignore[misc]
+        elif lo == 0:
             return 0, hi
-        lo = int(self.min_fn(st, seat))
         return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
 
     def legal(self, st: State) -> list[Action]:
