@@ -107,7 +107,7 @@ class State:
     stacked: list[int] | None
     history_tricks: list[Any]
     limit_reached: bool
-    legal_cache: list[Action] | None
+    legal_cache: Any  # the last legal list (a list, or a SubsetActions checked by its rule)
     prog: Program
     widow: int
     last_winner: int
@@ -179,7 +179,9 @@ class State:
             return []
         legal = self.prog.code[self.pc].legal(self)
         self.legal_cache = legal
-        return legal.copy()  # the state keeps its own: a caller may change the list
+        if legal.__class__ is list:
+            return legal.copy()  # the state keeps its own: a caller may change the list
+        return legal  # a lazy list of exchanges: apply() checks by its rule (allows)
 
     def is_legal(self, action: Action | str) -> bool:
         try:
@@ -224,7 +226,8 @@ class State:
         >>> a = s.legal_actions()[0]; s.apply(a)
         """
         cache = self.legal_cache
-        if cache is not None and action.__class__ is Action and action in cache:
+        if cache is not None and action.__class__ is Action and (
+                action in cache if cache.__class__ is list else cache.allows(action)):
             a = action  # just listed by legal_actions(): no need to check again
         elif action.__class__ is Action and self._fast_ok(action):
             a = action

@@ -90,6 +90,11 @@ class SubsetActions(list[Action]):
     def __contains__(self, a: object) -> bool:
         if self.built:
             return list.__contains__(self, a)
+        return self.allows(a)
+
+    def allows(self, a: object) -> bool:
+        """Whether ``a`` is one of these exchanges, by the rule alone (whatever
+        a caller did to the list)."""
         if not isinstance(a, Action):
             return False
         kind, verb, mask = a
