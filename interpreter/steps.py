@@ -181,15 +181,18 @@ class Deal(Instr):
         self.packets = packets
         self.to = to  # None: every seat still in
         self.widow = widow
-        self.plans: dict[Any, list[tuple[Any, int]]] = {}
+        self.plans: dict[Any, tuple[list[tuple[Any, int]], list[int]]] = {}
 
-    def _plan(self, need: list[int], total: int) -> list[tuple[Any, int]]:
-        """Which of the top ``total`` cards each recipient gets, as an itemgetter
-        over ``stock[-total:]`` and a count: packets in turn, round after round,
-        until every need is met or the stock runs out."""
+    def _plan(self, need: list[int], total: int) -> tuple[list[tuple[Any, int]], list[int]]:
+        """Which of the top ``total`` cards each recipient gets: packets in turn,
+        round after round, until every need is met or the stock runs out.
+
+        Given twice: per recipient, an itemgetter over ``stock[-total:]`` and a
+        count; and per card from the top, the recipient's index."""
         need = list(need)
         packets = self.packets
         where: list[list[int]] = [[] for _ in need]
+        seq: list[int] = []
         dealt = 0
         i = 0
         while dealt < total:
@@ -199,9 +202,10 @@ class Deal(Instr):
                 take = min(k, need[j], total - dealt)
                 for _ in range(take):
                     where[j].append(total - 1 - dealt)
+                    seq.append(j)
                     dealt += 1
                 need[j] -= take
-        return [(itemgetter(*w) if w else None, len(w)) for w in where]
+        return [(itemgetter(*w) if w else None, len(w)) for w in where], seq
 
     def run(self, st: State) -> bool:
         to = self.to
@@ -234,14 +238,18 @@ class Deal(Instr):
             plan = self.plans.get(key)
             if plan is None:
                 plan = self.plans[key] = self._plan(need, total)
-        if total:
+        if not total:
+            pass
+        elif st.settled == len(stock):
+            self._shuffle_and_deal(st, order, plan[1], total)
+        else:
             if st.settled > len(stock) - total:
                 st.settle(total)
             chunk = stock[-total:]  # the top card is the last
             del stock[-total:]
             bit = _BIT
             hands = st.hands
-            for p, (get, many) in zip(order, plan):
+            for p, (get, many) in zip(order, plan[0]):
                 if many > 1:
                     # distinct cards have distinct bits, so their sum is their union
                     m = sum(map(bit.__getitem__, get(chunk)))
@@ -258,6 +266,31 @@ class Deal(Instr):
                      widow=_names(st.widow))
         st.pc += 1
         return True
+
+
+    @staticmethod
+    def _shuffle_and_deal(st: State, order: Any, seq: list[int], total: int) -> None:
+        """Deal the top ``total`` cards of a stock not yet shuffled (see State.settle):
+        each Fisher-Yates swap brings up the next card, which goes straight to
+        its recipient.  Same cards to the same seats as settling first."""
+        stock = st.stock
+        w = st.shuf
+        bit = _BIT
+        got = [0] * len(order)
+        i = len(stock)
+        for j in seq:
+            i -= 1
+            k = w[i] % (i + 1)
+            got[j] |= bit[stock[k]]
+            stock[k] = stock[i]  # the card at i is never looked at again
+        del stock[i:]
+        st.settled = i
+        hands = st.hands
+        for p, m in zip(order, got):
+            if p < 0:
+                st.widow |= m
+            else:
+                hands[p] |= m
 
 
 _BIT = tuple(1 << c for c in range(52))

@@ -82,3 +82,21 @@ def test_a_snapshot_keeps_the_stock_order_of_the_lazy_shuffle() -> None:
     t = s.clone()
     t.settle()
     assert back.stock == t.stock and back == s
+
+
+def test_dealing_while_shuffling_gives_the_same_hands_as_shuffling_first() -> None:
+    for spec, players in (("knektpass", 4), ("knockout-whist", 5), ("example", 3), ("rams", 3)):
+        game = spelbok.load(spec, players=players)
+        prog = game.program
+        for seed in range(20):
+            lazy = game.new_state(seed=seed)
+            prog.start_hand(lazy)
+            eager = lazy.clone()
+            eager.settle()  # the whole order fixed: the deal takes the top cards as they lie
+            assert eager.settled == 0 and lazy.settled == len(lazy.stock)
+            prog.advance(lazy)
+            prog.advance(eager)
+            assert lazy.hands == eager.hands and lazy.widow == eager.widow
+            assert lazy.turn_up == eager.turn_up
+            lazy.settle()
+            assert lazy.stock == eager.stock
