@@ -400,18 +400,24 @@ class Compiler:
             expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
             ties = who.get("ties", "cut")
 
+            same = getattr(expr, "value", None) is not None  # fixed: every seat ties
+
             def most(st: Any) -> list[int]:
                 cands = st.forehand_order()
                 if where_fn is not None:
                     cands = [p for p in cands if where_fn(st, p)]
                 if not cands:
                     return []
-                vals = {p: expr(st, p) for p in cands}
-                best = max(vals.values())
-                tied = [p for p in cands if vals[p] == best]
+                if same:
+                    tied = cands
+                else:
+                    vals = [expr(st, p) for p in cands]
+                    best = max(vals)
+                    tied = [p for p, v in zip(cands, vals, strict=True) if v == best]
                 if len(tied) > 1 and ties == "cut":
                     pick = tied[st.random_below(len(tied))]
-                    st.event("cut_tie", among=tied, chosen=pick)
+                    if st.rec is not None:
+                        st.event("cut_tie", among=tied, chosen=pick)
                     return [pick]
                 return [tied[0]]
 

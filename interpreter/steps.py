@@ -734,7 +734,7 @@ class TrickPlay(Instr):
         out = _CARD_LISTS.get(m)
         if out is None:
             out = _card_list(m)
-        if self.abstain is not None and self._may_knock(st, seat):
+        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             return [*out, self.knock]
         return out  # shared: State.legal_actions hands out a copy
 
