@@ -224,6 +224,21 @@ class Compiler:
         fn: Fn = compiled.fn
         return fn
 
+    def local_vec(self, text: Any) -> Any:
+        """Every seat's value of a per-player formula at once, when it reads only
+        the seat's own per-player values and constants (else None)."""
+        try:
+            compiled = compile_formula(str(text), self.resolver, per_player=True)
+        except FormulaError:
+            return None  # already reported by formula()
+        if compiled.vec is None or not all(self._seat_local(n) for n in compiled.names):
+            return None
+        return compiled.vec
+
+    def _seat_local(self, name: str) -> bool:
+        info = self.resolver.resolve(name)
+        return info is not None and (info.kind == "const" or info.column is not None)
+
     def constant(self, value: Any, path: Path, allowed: tuple[Any, ...]) -> Any:
         """An enum-or-option field: a literal, or a formula over options only."""
         if value in allowed and not (isinstance(value, bool) and True not in allowed):
@@ -480,6 +495,8 @@ class Compiler:
                 if v and st.rec is not None:
                     st.event("eliminated", seat=p)
 
+            set_out.own_seat = True  # type: ignore[attr-defined]  # changes only seat p
+
             return set_out
         if name == "trump":
 
@@ -588,7 +605,8 @@ class Compiler:
         per_player = each is not None
         assigns = self.assigns(step["set"], (*path, "set"), per_player)
         each_fn = self.formula(each, (*path, "for"), True) if per_player else None
-        code.append(SetVars(assigns, each_fn))
+        each_vec = self.local_vec(each) if per_player else None
+        code.append(SetVars(assigns, each_fn, each_vec))
 
     def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         test = JumpUnless(self.formula(step["if"], (*path, "if"), False))

@@ -734,6 +734,8 @@ class Compiled:
       its argument), at most :data:`STEP_BUDGET`.
     - ``constant``/``value``: True and the value when the formula folded to a
       constant (only literals and options); ``fn`` then just returns ``value``.
+    - ``vec(state, seat)``: when not None, every seat's value at once (an
+      iterable in seat order), read from per-player lists (NameInfo.column).
     """
 
     fn: Fn
@@ -745,6 +747,7 @@ class Compiled:
     value: Value | None
     type: TypeName
     per_player: bool
+    vec: Callable[[Any, int], Iterable[Any]] | None = None  # every seat's value at once
 
     def __call__(self, state: Any, seat: int = 0) -> Any:
         return self.fn(state, seat)
@@ -843,6 +846,7 @@ def compile_formula(
         value=c.value if c.const else None,
         type=c.type,
         per_player=per_player,
+        vec=c.vec,
     )
 
 

@@ -135,11 +135,17 @@ class Redeal(Instr):
 class SetVars(Instr):
     """Assign variables: once, or for each player satisfying ``for``, from forehand."""
 
-    def __init__(self, assigns: list[tuple[Setter, Fn, str]], each: Fn | None) -> None:
+    def __init__(self, assigns: list[tuple[Setter, Fn, str]], each: Fn | None,
+                 each_vec: Any = None) -> None:
         self.assigns = assigns
         self.each = each
         # per-player variables are stored straight into their row (no setter call)
         self.fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in assigns]
+        # When 'for' reads only each seat's own values and every assignment is to
+        # the seat's own per-player variables, no assignment can change another
+        # seat's answer: ask every seat at once.
+        self.each_vec = each_vec if all(
+            row >= 0 or getattr(setter, "own_seat", False) for row, setter, _ in self.fast) else None
 
     def run(self, st: State) -> bool:
         if self.each is None:
@@ -153,6 +159,16 @@ class SetVars(Instr):
                         value = fn(st, p)
                         setter(st, p, value)
                         st.event("set", seat=p, var=name, value=value)
+        elif self.each_vec is not None:
+            chosen = list(self.each_vec(st, 0))
+            rows = st.pv_rows
+            for p in st.prog.rot[(st.dealer + 1) % st.n]:
+                if chosen[p]:
+                    for row, setter, fn in self.fast:
+                        if row >= 0:
+                            rows[row][p] = fn(st, p)
+                        else:
+                            setter(st, p, fn(st, p))
         else:
             each = self.each
             rows = st.pv_rows

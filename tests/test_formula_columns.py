@@ -93,3 +93,26 @@ def test_combined_forms_agree(text: str) -> None:
     plain = compile_formula(text, PLAIN, per_player=False)
     for st in states(len(text) + 100):
         assert fast.fn(st, 0) == plain.fn(st, 0), (text, vars(st))
+
+
+@pytest.mark.parametrize(("spec", "players"), [("knockout-whist", 5), ("knektpass", 4), ("oh-hell", 4)])
+def test_set_for_asked_of_every_seat_at_once_changes_nothing(spec: str, players: int) -> None:
+    import spelbok
+    from spelbok.steps import SetVars
+
+    fast = spelbok.load(spec, players=players)
+    plain = spelbok.load(spec, players=players)
+    vectorised = [i for i in plain.program.code if isinstance(i, SetVars) and i.each_vec is not None]
+    for ins in vectorised:
+        ins.each_vec = None
+    if spec == "knockout-whist":
+        assert vectorised  # the elimination steps qualify
+    for seed in range(15):
+        a, b = fast.new_state(seed=seed), plain.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not a.is_terminal:
+            act = rng.choice(a.legal_actions())
+            a.apply(act)
+            b.apply(act)
+        assert b.is_terminal and a.scores == b.scores and a.winners == b.winners
+        assert a.out == b.out and a.pv_rows == b.pv_rows
