@@ -495,8 +495,6 @@ class Compiler:
                 if v and st.rec is not None:
                     st.event("eliminated", seat=p)
 
-            set_out.own_seat = True  # type: ignore[attr-defined]  # changes only seat p
-
             return set_out
         if name == "trump":
 

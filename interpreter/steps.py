@@ -141,11 +141,11 @@ class SetVars(Instr):
         self.each = each
         # per-player variables are stored straight into their row (no setter call)
         self.fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in assigns]
-        # When 'for' reads only each seat's own values and every assignment is to
-        # the seat's own per-player variables, no assignment can change another
-        # seat's answer: ask every seat at once.
-        self.each_vec = each_vec if all(
-            row >= 0 or getattr(setter, "own_seat", False) for row, setter, _ in self.fast) else None
+        # When 'for' reads only each seat's own per-player values, ask every seat
+        # at once: an assignment changes only the seat being set (or hand and
+        # match variables, which such a condition does not read), so no answer
+        # for a later seat can change.
+        self.each_vec = each_vec
 
     def run(self, st: State) -> bool:
         if self.each is None:
