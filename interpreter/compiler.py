@@ -588,7 +588,9 @@ class Compiler:
         count = t.get("count", "all")
         count_fn = None if count in ("all", None) else self.formula(count, (*p, "count"), False)
         scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
-        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored)))
+        players_vec = (self.local_vec(t["players"])
+                       if t.get("players", "not out") != "not out" else None)
+        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec))
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []

@@ -628,7 +628,7 @@ class TricksStart(Instr):
 
     def __init__(
         self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay,
-        count: Fn | None = None, scored: bool = True,
+        count: Fn | None = None, scored: bool = True, players_vec: Any = None,
     ) -> None:
         self.players = players
         self.leader = leader
@@ -643,6 +643,7 @@ class TricksStart(Instr):
         self.fixed_flags = (None if any(v is _UNSET for v in values)
                             else TrickFlags(**{k: bool(v) for k, v in zip(flags, values, strict=True)}))
         self.everyone = fixed(players) is True  # every seat still in plays
+        self.players_vec = players_vec  # every seat's answer at once (see SetVars)
 
     def run(self, st: State) -> bool:
         tf = self.fixed_flags
@@ -657,6 +658,10 @@ class TricksStart(Instr):
         if self.everyone:
             for p in range(st.n):
                 if not out[p]:
+                    mask |= 1 << p
+        elif self.players_vec is not None:
+            for p, plays in enumerate(self.players_vec(st, 0)):
+                if plays and not out[p]:
                     mask |= 1 << p
         else:
             players = self.players
