@@ -328,6 +328,30 @@ class State:
             _settle(self.stock, self.shuf, self.settled, lo)
             self.settled = lo if lo > 0 else 0
 
+    def draw(self, k: int) -> int:
+        """Take the top ``k`` cards of the stock (fewer if it runs out): their mask.
+
+        With the stock not yet shuffled this deep, each Fisher-Yates swap brings
+        up the next card (the same cards as settling first, see settle())."""
+        stock = self.stock
+        i = len(stock)
+        k = min(k, i)
+        got = 0
+        if self.settled == i and self.shuf is not None:
+            w = self.shuf
+            for _ in range(k):
+                i -= 1
+                j = w[i] % (i + 1)
+                got |= 1 << stock[j]
+                stock[j] = stock[i]  # the card at i is never looked at again
+            del stock[i:]
+            self.settled = i
+        else:
+            self.settle(k)
+            for _ in range(k):
+                got |= 1 << stock.pop()
+        return got
+
     def random_below(self, k: int) -> int:
         """A number in ``0..k-1``: the next random event of the match."""
         self.rng_n += 1

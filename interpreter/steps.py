@@ -410,8 +410,7 @@ class TurnUp(Instr):
 
     def run(self, st: State) -> bool:
         if st.stock:
-            st.settle(1)
-            card = st.stock.pop()
+            card = st.draw(1).bit_length() - 1
             st.turn_up.append(card)
             if self.always or self.sets_trump(st, 0):
                 st.prog.set_trump(st, card // 13)
@@ -601,11 +600,7 @@ class Decide(Instr):
             st.known[seat] &= ~mask
             draw = self.draw_from
             if draw == "stock":
-                stock = st.stock
-                if st.settled > len(stock) - k:
-                    st.settle(k)
-                for _ in range(k):
-                    drawn |= 1 << stock.pop()
+                drawn = st.draw(k)
                 st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
             elif draw == "turn_up":
                 source = st.turn_up
