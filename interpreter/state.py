@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, parse_action
@@ -30,12 +31,6 @@ if TYPE_CHECKING:
     from .game import Game
     from .order import TrumpTables
     from .program import Program
-
-_COPY_LISTS = (
-    "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows",
-    "gv", "out", "queue", "counters", "known", "voids", "history_tricks",
-)
-
 
 _NOT_COMPARED = frozenset(
     ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
@@ -252,9 +247,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (cheap: lists of ints)."""
-        c = State.__new__(State)
-        for name in State.__slots__:
-            setattr(c, name, getattr(self, name))
+        c = _new_state(State)
+        for name, value in zip(_SHARED, _get_shared(self)):  # immutable or shared values
+            setattr(c, name, value)
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
@@ -440,3 +435,13 @@ class State:
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
 
+
+# clone(): the slots copied by reference (the rest are lists, copied one by one)
+_COPIED = frozenset((
+    "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows", "gv",
+    "out", "queue", "counters", "known", "voids", "winner_seats", "history_tricks", "public",
+    "rec",
+))
+_SHARED = tuple(name for name in State.__slots__ if name not in _COPIED)
+_get_shared = attrgetter(*_SHARED)
+_new_state = object.__new__

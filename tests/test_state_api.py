@@ -196,3 +196,24 @@ def test_views_list_public_decisions_but_not_exchanged_cards() -> None:
         if seat != mover:
             assert not any(name in json.dumps(s.view(seat)) for name in names(give.value))
     assert s.view(mover)["own_discards"] == names(give.value)
+
+
+def test_clone_copies_every_list_a_move_can_change() -> None:
+    import random as _random
+
+    from spelbok.state import _COPIED
+
+    game = spelbok.load("knockout-whist", players=4)
+    s = game.new_state(seed=3, record=True)
+    rng = _random.Random(3)
+    while not (s.trick and s.current_player is not None):
+        s.apply(rng.choice(s.legal_actions()))
+    c = s.clone()
+    for name in type(s).__slots__:
+        value = getattr(s, name, None)
+        if isinstance(value, list) and name not in ("legal_cache", "stacked"):
+            assert name in _COPIED, name
+            assert getattr(c, name) is not value, name
+    assert all(a is not b for a, b in zip(c.pv_rows, s.pv_rows, strict=True))
+    c.apply(c.legal_actions()[0])
+    assert c != s and s == s.clone()
