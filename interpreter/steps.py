@@ -474,6 +474,10 @@ class Decide(Instr):
         self.where = where
         self.allow = allow
         self.filtered = allow is not None or any(f is not None for f in self.word_when)
+        self.is_exchange = kind == "exchange"
+        # the same options every time: words or suits with no condition on them
+        self.fixed_list = (None if self.filtered else self.word_actions if kind == "words"
+                           else self.suit_actions if kind == "suit" else None)
 
     def _choices(self, st: State) -> list[Action]:
         """Word, suit or number options that pass their conditions and ``allow``."""
@@ -531,11 +535,9 @@ class Decide(Instr):
         return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
 
     def legal(self, st: State) -> list[Action]:
-        if self.kind == "words" and not self.filtered:
-            return self.word_actions  # shared: State.legal_actions hands out a copy
-        if self.kind == "suit" and not self.filtered:
-            return self.suit_actions
-        if self.kind != "exchange":
+        if self.fixed_list is not None:
+            return self.fixed_list  # shared: State.legal_actions hands out a copy
+        if not self.is_exchange:
             return self._choices(st)
         seat = st.current
         assert seat is not None
@@ -572,7 +574,7 @@ class Decide(Instr):
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         kind = a[0]
-        if self.kind != "exchange":
+        if not self.is_exchange:
             st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
             st.count = 0
             st.public.append((seat, self.name, a))

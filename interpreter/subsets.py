@@ -6,7 +6,9 @@ them; building every Action up front was the largest cost of a whole deal.
 ``in`` work from the hand alone, so ``random.choice(legal)`` and the legality
 check of ``apply`` build one action, not 32.  Anything else (iterating,
 slicing, comparing, printing, changing it) builds the whole list first, and
-from then on it is an ordinary list.
+from then on it is an ordinary list.  (Until then its storage holds subset
+numbers: only C code that bypasses list methods, such as ``json.dumps``, could
+see them, and Actions are not JSON data anyway.)
 
 >>> from spelbok.cards import parse_card
 >>> hand = (1 << parse_card("7H")) | (1 << parse_card("9S"))
@@ -44,15 +46,18 @@ def subset_order(n: int, lo: int, hi: int) -> list[int]:
 class SubsetActions(list[Action]):
     """Every ``verb`` exchange of ``lo..hi`` cards of ``hand`` (by size, then card order)."""
 
+    # Until built, the list itself holds each subset's index, so len() and
+    # truth are the built-in ones; building swaps in the actions.
     __slots__ = ("verb", "hand", "lo", "hi", "order", "built")
 
     def __init__(self, verb: str, hand: int, lo: int, hi: int) -> None:
-        super().__init__()
+        order = subset_order(hand.bit_count(), lo, hi)
+        super().__init__(order)  # type: ignore[arg-type]  # subset numbers until built
         self.verb = verb
         self.hand = hand
         self.lo = lo
         self.hi = hi
-        self.order = subset_order(hand.bit_count(), lo, hi)
+        self.order = order
         self.built = False
 
     def _action(self, index: int) -> Action:
@@ -71,21 +76,24 @@ class SubsetActions(list[Action]):
     def _build(self) -> None:
         if not self.built:
             self.built = True
-            list.extend(self, [self._action(i) for i in self.order])
+            list.__setitem__(self, slice(None), [self._action(i) for i in self.order])
 
     # -- what works without building -------------------------------------------
-
-    def __len__(self) -> int:
-        return list.__len__(self) if self.built else len(self.order)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
 
     def __getitem__(self, i: Any) -> Any:
         if self.built or i.__class__ is not int:
             self._build()
             return list.__getitem__(self, i)
-        return self._action(self.order[i])
+        index: Any = list.__getitem__(self, i)  # IndexError as for any list
+        mask = 0
+        rest = self.hand
+        while index:  # as _action, inlined: random.choice() comes here
+            low = rest & -rest
+            if index & 1:
+                mask |= low
+            rest ^= low
+            index >>= 1
+        return _mk(Action, (CARDS, self.verb, mask) if mask else (WORD, self.verb, 0))
 
     def __contains__(self, a: object) -> bool:
         if self.built:
@@ -143,6 +151,7 @@ class SubsetActions(list[Action]):
 
 
 _new = list.__new__
+_extend: Any = list.extend
 
 
 def subset_actions(verb: str, hand: int, lo: int, hi: int, order: list[int] | None = None,
@@ -157,6 +166,7 @@ def subset_actions(verb: str, hand: int, lo: int, hi: int, order: list[int] | No
         order = _ORDER.get((hand.bit_count(), lo, hi)) or subset_order(hand.bit_count(), lo, hi)
     c.order = order
     c.built = False
+    _extend(c, order)
     return c
 
 
