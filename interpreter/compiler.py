@@ -378,11 +378,8 @@ class Compiler:
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
-        start = len(code)
         kind = next(k for k in KINDS if k in step)
         getattr(self, "step_" + kind)(step, path, code)
-        if code and start < len(code):
-            code[start].source = step.get("source")
         if guard is not None:
             guard.target = len(code)
 

@@ -36,8 +36,6 @@ def fixed(fn: Fn | None) -> Any:
 class Instr:
     """Base instruction: ``run`` returns True to continue, False to wait."""
 
-    source: str | None = None
-
     def run(self, st: State) -> bool:
         raise NotImplementedError
 
@@ -679,14 +677,13 @@ class TricksStart(Instr):
 class TrickPlay(Instr):
     """Play tricks until every participant's hand is empty."""
 
-    end = -1  # where the hand goes on when this step's tricks are over
-    has_after = False  # steps run after each trick (then TrickNext starts the next)
-
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None) -> None:
         self.abstain = abstain
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
         self.rotations: dict[int, tuple[int, ...]] = {}
+        self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
+        self.has_after = False  # steps run after each trick, then TrickNext starts the next
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
