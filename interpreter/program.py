@@ -123,7 +123,6 @@ class Program:
         st.trick_order = []
         st.trick_pos = 0
         st.led = -1
-        st.tricks_left = 0
         st.best_key = 0
         st.best_seat = -1
         st.best_led = 0

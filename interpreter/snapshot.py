@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .state import State
 
-_INTS = ("seed", "rng_n", "trick_pos", "tricks_left", "led", "best_key", "best_seat",
+_INTS = ("seed", "rng_n", "trick_pos", "led", "best_key", "best_seat",
          "best_led", "trick_no", "trump", "participants", "dealer", "hand_number",
          "hands_played", "pc", "count", "cand", "last_winner", "trick_stop")
 _BOOLS = ("best_trumped", "broken", "terminal", "limit_reached", "trick_scored")

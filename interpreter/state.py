@@ -45,7 +45,7 @@ class State:
 
     __slots__ = (
         "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
-        "won", "trick", "trick_order", "trick_pos", "tricks_left", "led", "best_key",
+        "won", "trick", "trick_order", "trick_pos", "led", "best_key",
         "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
@@ -67,7 +67,6 @@ class State:
     trick: list[tuple[int, int]]
     trick_order: list[int]
     trick_pos: int
-    tricks_left: int
     led: int
     best_key: int
     best_seat: int

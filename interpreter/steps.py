@@ -709,8 +709,6 @@ class TrickPlay(Instr):
         st.best_seat = -1
         st.best_led = 0
         st.best_trumped = False
-        if self.abstain is not None:  # only knocking needs the number of tricks left
-            st.tricks_left = max(map(int.bit_count, map(hands.__getitem__, order)), default=0)
         return bool(order)
 
     def run(self, st: State) -> bool:
@@ -736,7 +734,8 @@ class TrickPlay(Instr):
     def _may_knock(self, st: State, seat: int) -> bool:
         if self.abstain is None or not self.abstain(st, seat):
             return False
-        if st.hands[seat].bit_count() >= st.tricks_left:
+        # a seat may hold back only while it has fewer cards than tricks remain
+        if st.hands[seat].bit_count() >= _tricks_left(st):
             return False
         if st.led < 0:
             return st.tf.abstain_lead and st.trick_pos < len(st.trick_order) - 1
@@ -877,6 +876,16 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+def _tricks_left(st: State) -> int:
+    """Tricks still to play in this hand, counting the current one: the most
+    cards any seat of the trick held when it began."""
+    hands = st.hands
+    held = {p: hands[p].bit_count() for p in st.trick_order}
+    for p, _ in st.trick:
+        held[p] += 1
+    return max(held.values(), default=0)
 
 
 _CARD_LISTS: dict[int, list[Action]] = {}
