@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import os
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -556,14 +557,22 @@ def simulate(
         jobs = min(jobs, games)
         size = max(1, min(8, games // (jobs * 4)))
         chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(jobs, initializer=_worker_init,
-                      initargs=(ref, game.players, opts, max_hands)) as pool:
+        if sys.platform == "linux":
+            # fork: the workers start with the game already loaded (spawning
+            # means a fresh interpreter that imports and compiles it again)
+            ctx = mp.get_context("fork")
+            _WORKER["game"] = game
+            init, initargs = None, ()
+        else:
+            ctx = mp.get_context("spawn")
+            init, initargs = _worker_init, (ref, game.players, opts, max_hands)
+        with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
             for got in pool.imap_unordered(_worker_run, [(seats, seed, c) for c in chunks]):
                 records.extend(got)
                 if progress is not None:
                     progress(len(got))
         records.sort(key=lambda r: r.index)
+        _WORKER.pop("game", None)
     return Summary(
         spec=os.fspath(spec) if "\n" not in os.fspath(spec) else "<text>",
         game_name=game.name,
