@@ -85,15 +85,7 @@ class SubsetActions(list[Action]):
             self._build()
             return list.__getitem__(self, i)
         index: Any = list.__getitem__(self, i)  # IndexError as for any list
-        mask = 0
-        rest = self.hand
-        while index:  # as _action, inlined: random.choice() comes here
-            low = rest & -rest
-            if index & 1:
-                mask |= low
-            rest ^= low
-            index >>= 1
-        return _mk(Action, (CARDS, self.verb, mask) if mask else (WORD, self.verb, 0))
+        return self._action(index)
 
     def __contains__(self, a: object) -> bool:
         if self.built:
