@@ -122,8 +122,10 @@ def play_cmd(
     style = Style.for_stream(None, no_color=no_color)
     state = game.new_state(seed=seed)
     start_scores = list(state.scores)
+    from spelbok.rng import SHUFFLE
+
     record = {"spec": spec, "players": n, "options": dict(options), "seed": seed,
-              "max_hands": max_hands,
+              "shuffle": SHUFFLE, "max_hands": max_hands,
               "bots": {str(p): b.name for p, b in seat_bots.items()},
               "human": human}
     if auto:
@@ -476,6 +478,14 @@ def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
     max_hands = data.get("max_hands")
     game = spelbok.load(spec, players=data["players"], options=data.get("options") or None,
                         max_hands=max_hands if isinstance(max_hands, int) else None)
+    from spelbok.rng import SHUFFLE
+
+    made_with = data.get("shuffle")
+    if made_with != SHUFFLE:
+        raise SpelbokError(
+            f"{path}: the log was made by a spelbok that shuffles differently "
+            f"({made_with or 'an older shuffle'}; this one: {SHUFFLE}), so its seed "
+            "deals other cards here and the match cannot be replayed")
     state = game.new_state(seed=data["seed"])
     for i, text in enumerate(data["actions"], 1):
         try:

@@ -19,6 +19,9 @@ from array import array
 from hashlib import blake2b, shake_128
 
 _MASK = (1 << 64) - 1
+# Names the way a seed becomes cards; logs carry it, so that a replay under a
+# different shuffle says so instead of failing on the first card.
+SHUFFLE = "shake128-fisher-yates-1"
 _WORD = next(t for t in "ILH" if array(t).itemsize == 4)  # an unsigned 32-bit array code
 _BIG_ENDIAN = sys.byteorder == "big"
 

@@ -325,6 +325,19 @@ def test_replay_errors(tmp_path: Path) -> None:
     result = run("replay", str(tampered))
     assert result.exit_code == 1 and "action 1 ('AS') cannot be replayed" in result.stderr
 
+    # a log from a spelbok that turned seeds into cards another way
+    for made_with in (None, "mersenne-twister"):
+        data = json.loads(log.read_text(encoding="utf-8"))
+        assert data["shuffle"] == "shake128-fisher-yates-1"
+        if made_with is None:
+            del data["shuffle"]
+        else:
+            data["shuffle"] = made_with
+        tampered.write_text(json.dumps(data), encoding="utf-8")
+        result = run("replay", str(tampered))
+        assert result.exit_code == 1 and "shuffles differently" in result.stderr
+        assert (made_with or "an older shuffle") in result.stderr
+
 
 def test_play_options_and_usage_errors() -> None:
     ok = run(*QUICK, "--auto", "--seed", "4", "--option", "void_rule=any", "-o", "floor_zero=true")
