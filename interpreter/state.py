@@ -429,7 +429,10 @@ class State:
     def forehand_order(self) -> list[int]:
         """Seats still in, from the dealer's left round to the dealer."""
         out = self.out
-        return [s for s in self.prog.rot[(self.dealer + 1) % self.n] if not out[s]]
+        seats = self.prog.rot[(self.dealer + 1) % self.n]
+        if True in out:
+            return [s for s in seats if not out[s]]
+        return list(seats)  # nobody is out
 
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
