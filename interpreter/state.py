@@ -15,6 +15,8 @@ True
 from __future__ import annotations
 
 import random
+from collections import deque
+from itertools import repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -247,8 +249,7 @@ class State:
     def clone(self) -> State:
         """An independent copy (cheap: lists of ints)."""
         c = _new_state(State)
-        for name, value in zip(_SHARED, _get_shared(self)):  # immutable or shared values
-            setattr(c, name, value)
+        _consume(map(setattr, repeat(c), _SHARED, _get_shared(self)))  # values shared as they are
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
@@ -256,7 +257,7 @@ class State:
         c.won = self.won[:]
         c.trick = self.trick[:]
         c.trick_order = self.trick_order[:]
-        c.pv_rows = [row[:] for row in self.pv_rows]
+        c.pv_rows = list(map(list.copy, self.pv_rows))
         c.gv = self.gv[:]
         c.out = self.out[:]
         c.queue = self.queue[:]
@@ -447,3 +448,4 @@ _COPIED = frozenset((
 _SHARED = tuple(name for name in State.__slots__ if name not in _COPIED)
 _get_shared = attrgetter(*_SHARED)
 _new_state = object.__new__
+_consume: Any = deque(maxlen=0).extend  # runs an iterator to its end, in C
