@@ -2,6 +2,7 @@
 
     python bench/bench.py            # all cases, ~1 minute
     python bench/bench.py --quick    # fewer matches
+    python bench/bench.py --profile knektpass-4   # where the time goes, by function
 
 Prints, per case: spec load time, matches/s, decisions/s (every action a
 player takes, forced ones included; CPU time of this process, so that other
@@ -95,11 +96,41 @@ def wall(cmd: list[str], repeat: int = 5) -> float:
     return best
 
 
+PROFILES = {
+    "knektpass-2": ("knektpass", 2), "knektpass-4": ("knektpass", 4),
+    "knockout-whist-4": (KO, 4), "knockout-whist-7": (KO, 7),
+}
+
+
+def profile(name: str, seconds: float, top: int = 25) -> None:
+    """cProfile over random whole matches: the functions that cost most (own time),
+    and how many Python calls a decision makes."""
+    import cProfile
+    import pstats
+
+    spec, players = PROFILES[name]
+    game = spelbok.load(spec, players=players)
+    prof = cProfile.Profile()
+    prof.enable()
+    _, decisions, _ = playouts(game, seconds, single_deal=False)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    calls = sum(v[1] for v in stats.stats.values())  # type: ignore[attr-defined]
+    print(f"{name}: {decisions} decisions, {calls / decisions:.1f} calls per decision "
+          "(cProfile slows everything down; compare shares, not times)")
+    stats.sort_stats("tottime").print_stats(top)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--profile", choices=sorted(PROFILES),
+                    help="instead of the benchmark, profile one case with cProfile")
     args = ap.parse_args()
     secs = 1.5 if args.quick else 5.0
+    if args.profile:
+        profile(args.profile, secs)
+        return
     print(f"python {sys.version.split()[0]}, {secs:.1f} s per case, uniform random legal actions")
     case("Knektpass 2p, single deals", "knektpass", 2, secs, single_deal=True)
     case("Knektpass 2p, whole matches", "knektpass", 2, secs)

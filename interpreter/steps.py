@@ -889,17 +889,27 @@ def _tricks_left(st: State) -> int:
 
 
 _CARD_LISTS: dict[int, list[Action]] = {}
+# per suit, the card actions of each of its 8192 subsets, made when first needed
+_SUIT_LISTS: list[list[tuple[Action, ...] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_list(suit: int, part: int) -> tuple[Action, ...]:
+    got = tuple(CARD_ACTIONS[suit * 13 + r] for r in range(13) if (part >> r) & 1)
+    _SUIT_LISTS[suit][part] = got
+    return got
 
 
 def _card_list(mask: int) -> list[Action]:
-    """The card actions of ``mask``, ascending; remembered (the same masks recur)."""
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(CARD_ACTIONS[low.bit_length() - 1])
-        m ^= low
-    if len(_CARD_LISTS) >= 4096:
+    """The card actions of ``mask``, ascending; remembered (the same masks recur).
+
+    Built suit by suit from remembered per-suit pieces: a legal set is often
+    one suit (following), or a whole hand of a few suits."""
+    out: list[Action] = []
+    for suit in range(4):
+        part = (mask >> (13 * suit)) & 8191
+        if part:
+            out += _SUIT_LISTS[suit][part] or _suit_list(suit, part)
+    if len(_CARD_LISTS) >= 16384:
         _CARD_LISTS.clear()
     _CARD_LISTS[mask] = out
     return out

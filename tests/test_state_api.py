@@ -217,3 +217,18 @@ def test_clone_copies_every_list_a_move_can_change() -> None:
     assert all(a is not b for a, b in zip(c.pv_rows, s.pv_rows, strict=True))
     c.apply(c.legal_actions()[0])
     assert c != s and s == s.clone()
+
+
+def test_card_action_lists_follow_the_mask_card_by_card() -> None:
+    import random as _random
+
+    from spelbok.actions import CARD_ACTIONS
+    from spelbok.steps import _CARD_LISTS, _card_list
+
+    rng = _random.Random(1)
+    for _ in range(500):
+        m = rng.getrandbits(52) & rng.getrandbits(52)
+        _CARD_LISTS.clear()
+        first = _card_list(m)
+        assert first == [CARD_ACTIONS[c] for c in range(52) if (m >> c) & 1]
+        assert _CARD_LISTS[m] is first  # remembered
