@@ -1223,9 +1223,10 @@ class _Compiler:
             )
         t: TypeName = a.type if a.type == b.type else "any"
         cost = 1 + c.cost + max(a.cost, b.cost)
-        if c.const:
+        if c.const:  # decided by options: the branch taken, as it is
             pick = a if c.value else b
-            return _C(pick.fn, t, cost, pick.const, pick.value)
+            return _C(pick.fn, t, cost, pick.const, pick.value, pick.shape, pick.seat_free,
+                      pick.vec)
         cf, x, y = c.fn, a.fn, b.fn
         if a.const and b.const:
             va, vb = a.value, b.value
