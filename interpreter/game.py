@@ -110,7 +110,7 @@ class Game:
         st.rng_n = 0
         st.start = start
         st.hist = None
-        st.terminal = False
+        st.is_terminal = False
         st.limit_reached = False
         st.winner_seats = []
         st.current = None

@@ -78,7 +78,7 @@ def play_match(
                            f"got {len(bots)}")
     state = game._start({"seed": int(seed), "dealer": None}, record=record)
     steps = 0
-    while not state.terminal:
+    while not state.is_terminal:
         seat = state.current
         assert seat is not None
         bot = bots[seat]

@@ -69,7 +69,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "scores": st.scores,
         "current_player": st.current,
         "decision": st.decision_name,
-        "terminal": st.terminal,
+        "terminal": st.is_terminal,
         "winners": list(st.winner_seats),
     }
     if st.current == seat:

@@ -60,7 +60,7 @@ class Program:
         """Run steps until a player must decide or the match ends."""
         code = self.code
         end = len(code)
-        while not st.terminal:
+        while not st.is_terminal:
             pc = st.pc
             if pc >= end:
                 self.end_hand(st)
@@ -192,7 +192,7 @@ class Program:
         self.start_hand(st)
 
     def finish(self, st: State, limit: bool) -> None:
-        st.terminal = True
+        st.is_terminal = True
         st.current = None
         st.limit_reached = limit
         st.winner_seats = [p for p in range(st.n) if self.winners_fn(st, p)]

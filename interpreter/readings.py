@@ -879,11 +879,11 @@ class _Context:
 
         st = self.st
         rec = st.rec or []
-        in_play = not st.terminal and isinstance(st.game.program.code[st.pc], TrickPlay) \
+        in_play = not st.is_terminal and isinstance(st.game.program.code[st.pc], TrickPlay) \
             if st.pc < len(st.game.program.code) else False
         last_hand = max((k for k, e in enumerate(rec) if e.get("event") == "hand"), default=-1)
         tricks_now = any(e.get("event") == "trick" for e in rec[last_hand + 1:])
-        if not st.terminal and (in_play or tricks_now):
+        if not st.is_terminal and (in_play or tricks_now):
             return list(st.won)
         for e in reversed(rec):
             if e.get("event") == "end_hand":

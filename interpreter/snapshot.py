@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 _INTS = ("seed", "rng_n", "trick_pos", "led", "best_key", "best_seat",
          "best_led", "trick_no", "trump", "participants", "dealer", "hand_number",
          "hands_played", "pc", "count", "cand", "last_winner", "trick_stop")
-_BOOLS = ("best_trumped", "broken", "terminal", "limit_reached", "trick_scored")
+_BOOLS = ("best_trumped", "broken", "limit_reached", "trick_scored")
 
 
 def _names(mask: int) -> list[str]:
@@ -38,6 +38,7 @@ def to_dict(st: State) -> dict[str, Any]:
         d[k] = getattr(st, k)
     for k in _BOOLS:
         d[k] = bool(getattr(st, k))
+    d["terminal"] = st.is_terminal
     d["current"] = st.current
     d["choice"] = st.choice
     d["hands"] = [_names(m) for m in st.hands]
@@ -81,6 +82,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
         setattr(st, k, int(d[k]))
     for k in _BOOLS:
         setattr(st, k, bool(d[k]))
+    st.is_terminal = bool(d["terminal"])
     st.current = d["current"]
     st.choice = d["choice"]
     st.hands = [_mask(h) for h in d["hands"]]

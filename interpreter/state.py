@@ -51,7 +51,7 @@ class State:
         "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
         "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
         "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
-        "terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
+        "is_terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
         "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
         "shuf", "settled",
     )
@@ -96,7 +96,7 @@ class State:
     known: list[int]
     voids: list[int]
     hist: tuple[Any, ...] | None
-    terminal: bool
+    is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
     rec: list[dict[str, Any]] | None
     start: dict[str, Any]
@@ -121,10 +121,6 @@ class State:
         return self.current
 
     @property
-    def is_terminal(self) -> bool:
-        return self.terminal
-
-    @property
     def scores(self) -> list[int]:
         """Each seat's score, as the spec's ``end.score`` formula defines it."""
         f = self.game.program.score_fn
@@ -138,7 +134,7 @@ class State:
     @property
     def outcome(self) -> dict[str, Any] | None:
         """A summary of the result, or None while the match runs."""
-        if not self.terminal:
+        if not self.is_terminal:
             return None
         return {
             "winners": list(self.winner_seats),
@@ -418,7 +414,7 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        who = "over" if self.terminal else f"seat {self.current} to act"
+        who = "over" if self.is_terminal else f"seat {self.current} to act"
         return f"<State {self.game.name} hand {self.hand_number}, {who}>"
 
     # -- helpers for steps -------------------------------------------------------------

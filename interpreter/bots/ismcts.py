@@ -126,7 +126,7 @@ class ISMCTSBot:
             node = root
             path: list[_Node] = []
             at_root = True
-            while not s.terminal and s.hands_played == hp:
+            while not s.is_terminal and s.hands_played == hp:
                 seat = s.current
                 assert seat is not None
                 legal_now = s.legal_actions()
@@ -161,7 +161,7 @@ class ISMCTSBot:
                 s.apply(best_a)
                 path.append(best)
                 node = best
-            while not s.terminal and s.hands_played == hp:
+            while not s.is_terminal and s.hands_played == hp:
                 s.apply(policy_action(s, s.legal_actions(), rng, want, eps))
             rewards = hand_rewards(prof, before, out_before, s, won)
             for ch in path:

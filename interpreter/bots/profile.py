@@ -109,14 +109,14 @@ def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
     for m in range(matches):
         st = game.new_state(seed=7919 * (m + 1))
         for _ in range(hands):
-            if st.terminal:
+            if st.is_terminal:
                 break
             before = st.scores
             out_before = st.out[:]
             won = st.won  # these lists keep the hand's counts after the hand ends
             tricks_seen = st.history_tricks
             hp = st.hands_played
-            while not st.terminal and st.hands_played == hp:
+            while not st.is_terminal and st.hands_played == hp:
                 st.apply(rng.choice(st.legal_actions()))
             after = st.scores
             in_tricks = {p for _lead, cards, _w in tricks_seen for p, _c in cards}
@@ -126,7 +126,7 @@ def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
                     records.append(rec)
                     if p in in_tricks:
                         trick_records.append(rec)
-        if st.terminal:
+        if st.is_terminal:
             winners = st.winner_seats
         else:
             winners = [p for p in range(n) if prog.winners_fn(st, p)]
@@ -165,7 +165,7 @@ def hand_rewards(
     hand (or the search) started, ``won`` the hand's trick counts.
     """
     n = st.n
-    if st.terminal:
+    if st.is_terminal:
         w = st.winner_seats
         share = 1.0 / len(w) if w else 0.0
         return [share if p in w else 0.0 for p in range(n)]

@@ -48,7 +48,7 @@ def play_out_hand(
     hp = st.hands_played
     if first is not None:
         st.apply(first)
-    while not st.terminal and st.hands_played == hp:
+    while not st.is_terminal and st.hands_played == hp:
         st.apply(policy_action(st, st.legal_actions(), rng, want, epsilon))
     return won
 
