@@ -5,15 +5,12 @@ draws from a stream keyed by (match seed, event counter), so the state only
 has to carry two ints, clones stay cheap, and a match replays exactly from
 its seed.
 
->>> a = derive(7, 0); b = derive(7, 0); a.random() == b.random()
-True
 >>> deck = list(range(52)); shuffle(deck, 7, 1); sorted(deck) == list(range(52))
 True
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from array import array
 from hashlib import blake2b, shake_128
@@ -28,11 +25,6 @@ _BIG_ENDIAN = sys.byteorder == "big"
 
 def _key(seed: int, counter: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + counter * 0xBF58476D1CE4E5B9 + 1) & _MASK
-
-
-def derive(seed: int, counter: int) -> random.Random:
-    """A fresh generator for the ``counter``-th random event of a match."""
-    return random.Random(_key(seed, counter))
 
 
 def below(seed: int, counter: int, k: int) -> int:

@@ -348,13 +348,6 @@ class State:
         self.rng_n += 1
         return _below(self.seed, self.rng_n, k)
 
-    def next_rng(self) -> random.Random:
-        """The generator for the next random event of the match."""
-        from .rng import derive
-
-        self.rng_n += 1
-        return derive(self.seed, self.rng_n)
-
     # -- observation ---------------------------------------------------------------
 
     def view(self, seat: int) -> dict[str, Any]:
