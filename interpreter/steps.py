@@ -594,10 +594,13 @@ class Decide(Instr):
         k = mask.bit_count()
         drawn = 0
         if mask:
-            st.hands[seat] &= ~mask
+            hands = st.hands
+            hands[seat] ^= mask  # cards of the hand: apply() has checked them
             st.discards |= mask
             st.discarded[seat] |= mask
-            st.known[seat] &= ~mask
+            known = st.known
+            if known[seat]:
+                known[seat] &= ~mask
             draw = self.draw_from
             if draw == "stock":
                 drawn = st.draw(k)
@@ -795,8 +798,10 @@ class TrickPlay(Instr):
             return False
         c = a[2]
         bit = 1 << c
-        st.hands[seat] &= ~bit
-        st.known[seat] &= ~bit
+        st.hands[seat] ^= bit  # the card is in the hand: apply() has checked it
+        known = st.known
+        if known[seat]:
+            known[seat] &= ~bit
         t = st.tables
         suit = t.suit[c]
         led = st.led
