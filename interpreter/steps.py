@@ -160,7 +160,7 @@ class SetVars(Instr):
         elif self.each_vec is not None:
             chosen = list(self.each_vec(st, 0))
             rows = st.pv_rows
-            for p in st.prog.rot[(st.dealer + 1) % st.n]:
+            for p in st.prog.rot[(st.dealer + 1) % st.n] if any(chosen) else ():
                 if chosen[p]:
                     for row, setter, fn in self.fast:
                         if row >= 0:
