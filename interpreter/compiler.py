@@ -13,10 +13,11 @@ from typing import Any
 
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
-from .formula import NameInfo, compile_formula
+from .formula import Compiled, NameInfo, compile_formula
 from .order import NO_TRUMP, build_tables
 from .program import Program
 from .steps import (
+    UNSET,
     Deal,
     Decide,
     DecideStart,
@@ -33,6 +34,7 @@ from .steps import (
     TrickPlay,
     TricksStart,
     TurnUp,
+    fixed,
 )
 
 Fn = Callable[[Any, int], Any]
@@ -175,6 +177,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self._compiled: dict[tuple[str, bool], Compiled] = {}
 
     # -- errors ---------------------------------------------------------------
 
@@ -205,11 +208,19 @@ class Compiler:
 
     # -- formulas -------------------------------------------------------------------
 
+    def _compile(self, text: str, per_player: bool) -> Compiled:
+        """compile_formula, once per text (formula() and local_vec() may ask twice)."""
+        key = (text, per_player)
+        got = self._compiled.get(key)
+        if got is None:
+            got = self._compiled[key] = compile_formula(text, self.resolver, per_player=per_player)
+        return got
+
     def formula(self, text: Any, path: Path, per_player: bool) -> Fn:
         if isinstance(text, (bool, int)):
             return _const(text)
         try:
-            compiled = compile_formula(str(text), self.resolver, per_player=per_player)
+            compiled = self._compile(str(text), per_player)
         except FormulaError as e:
             file, line, col = self.locate(path)
             if line is not None and e.line in (None, 1) and col is not None and e.col is not None:
@@ -228,7 +239,7 @@ class Compiler:
         """Every seat's value of a per-player formula at once, when it reads only
         the seat's own per-player values and constants (else None)."""
         try:
-            compiled = compile_formula(str(text), self.resolver, per_player=True)
+            compiled = self._compile(str(text), True)
         except FormulaError:
             return None  # already reported by formula()
         if compiled.vec is None or not all(self._seat_local(n) for n in compiled.names):
@@ -406,13 +417,13 @@ class Compiler:
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:
         where_fn = self.formula(where, (*path, "where"), True) if where is not None else None
-        if getattr(where_fn, "value", None) is True:  # 'where: true' filters nothing
+        if fixed(where_fn) is True:  # 'where: true' filters nothing
             where_fn = None
         if isinstance(who, dict):
             expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
             ties = who.get("ties", "cut")
 
-            same = getattr(expr, "value", None) is not None  # fixed: every seat ties
+            same = fixed(expr) is not UNSET  # fixed at load time: every seat ties
 
             def most(st: Any) -> list[int]:
                 cands = st.forehand_order()
@@ -518,7 +529,7 @@ class Compiler:
         single = who != "each"
         code.append(DecideStart(self.selector(who, where if single else None, path)))
         where_fn = None if single or where is None else self.formula(where, (*path, "where"), True)
-        if getattr(where_fn, "value", None) is True:
+        if fixed(where_fn) is True:
             where_fn = None
         then = self.assigns(step.get("then", {}), (*path, "then"), True)
         allow = step.get("allow")

@@ -25,12 +25,12 @@ if TYPE_CHECKING:
 Fn = Callable[[Any, int], Any]
 Setter = Callable[[Any, int, Any], None]
 
-_UNSET = object()
+UNSET = object()  # what fixed() gives for a formula that is not fixed
 
 
 def fixed(fn: Fn | None) -> Any:
-    """The value of a formula fixed at load time (only options and literals), else _UNSET."""
-    return getattr(fn, "value", _UNSET)
+    """The value of a formula fixed at load time (only options and literals), else UNSET."""
+    return getattr(fn, "value", UNSET)
 
 
 class Instr:
@@ -91,7 +91,7 @@ class RepeatTest(Instr):
         self.slot = slot
         self.times = times
         k = fixed(times)
-        self.fixed_times = None if k is _UNSET else k
+        self.fixed_times = None if k is UNSET else k
         self.cond = cond
         self.target = target
 
@@ -191,7 +191,7 @@ class Deal(Instr):
                  ) -> None:
         self.size = size
         k = fixed(size)
-        self.fixed_size = None if k is _UNSET else max(0, int(k))
+        self.fixed_size = None if k is UNSET else max(0, int(k))
         self.packets = packets
         self.to = to  # None: every seat still in
         self.widow = widow
@@ -464,9 +464,9 @@ class Decide(Instr):
         self.min_fn = min_fn
         self.max_fn = max_fn
         k = fixed(max_fn)
-        self.max_fixed = None if k is _UNSET else int(k)
+        self.max_fixed = None if k is UNSET else int(k)
         k = fixed(min_fn) if min_fn is not None else 0
-        self.min_fixed = None if k is _UNSET else int(k)
+        self.min_fixed = None if k is UNSET else int(k)
         if fixed(where) is True:
             where = None
         self.where = where
@@ -638,7 +638,7 @@ class TricksStart(Instr):
         self.flag_sets: dict[tuple[bool, ...], TrickFlags] = {}
         values = [fixed(f) for f in self.flag_fns]
         # flags that only read options are the same every hand: build them once
-        self.fixed_flags = (None if any(v is _UNSET for v in values)
+        self.fixed_flags = (None if any(v is UNSET for v in values)
                             else TrickFlags(**{k: bool(v) for k, v in zip(flags, values, strict=True)}))
         self.everyone = fixed(players) is True  # every seat still in plays
         self.players_vec = players_vec  # every seat's answer at once (see SetVars)
