@@ -1153,8 +1153,8 @@ class _Compiler:
                 return _const(a.value, a.type, cost)
             return _C(b.fn, b.type, cost, b.const, b.value)
         x, y = a.fn, b.fn
-        # on bools, & and | are 'and' and 'or'
-        vec = _vec2(operator.and_ if node.op == "and" else operator.or_, a, b) if t == "bool" else None
+        vec = _vec_logic(operator.and_ if node.op == "and" else operator.or_, a, b) \
+            if t == "bool" else None
         free = a.seat_free and b.seat_free
         if node.op == "and":
             return _C(lambda st, p: x(st, p) and y(st, p), t, cost, seat_free=free, vec=vec)
@@ -1318,6 +1318,28 @@ def _vec2(opf: Callable[[Any, Any], Any], a: _C, b: _C) -> Callable[[Any, int], 
         vb, k = b.vec, a.fn
         return lambda st, p: map(opf, repeat(k(st, p)), vb(st, p))
     return None
+
+
+def _as_bools(c: _C) -> Callable[[Any, int], Iterable[bool]] | None:
+    """Every seat's truth of ``c`` (a variable typed bool may hold another value)."""
+    v = c.vec
+    if v is not None:
+        return lambda st, p: map(truth, v(st, p))
+    if c.seat_free:
+        f = c.fn
+        return lambda st, p: repeat(bool(f(st, p)))
+    return None
+
+
+def _vec_logic(opf: Callable[[Any, Any], Any], a: _C, b: _C,
+               ) -> Callable[[Any, int], Iterable[Any]] | None:
+    """Every seat's ``a and b`` / ``a or b`` at once: on bools, & and | are 'and' and 'or'."""
+    if a.vec is None and b.vec is None:
+        return None
+    va, vb = _as_bools(a), _as_bools(b)
+    if va is None or vb is None:
+        return None
+    return lambda st, p: map(opf, va(st, p), vb(st, p))
 
 
 def _column_aggregate(name: str, c: _C) -> Fn | None:

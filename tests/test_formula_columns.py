@@ -116,3 +116,11 @@ def test_set_for_asked_of_every_seat_at_once_changes_nothing(spec: str, players:
             b.apply(act)
         assert b.is_terminal and a.scores == b.scores and a.winners == b.winners
         assert a.out == b.out and a.pv_rows == b.pv_rows
+
+
+def test_and_or_over_every_seat_go_by_truth_not_bits() -> None:
+    # a variable declared bool may be set to a number: 'and' must still mean truth
+    st = SimpleNamespace(x=[0] * N, f=[2, 0, 1, 4], rows=[[0] * N, [True, True, False, True]], g=0)
+    for text, want in (("count(f and rf)", 2), ("count(rf and f)", 2), ("count(f or rf)", 4),
+                       ("any(f and not rf)", True), ("all(f or rf)", True)):
+        assert compile_formula(text, FAST, per_player=False).fn(st, 0) == want, text
