@@ -319,29 +319,37 @@ class State:
             _settle(self.stock, self.shuf, self.settled, lo)
             self.settled = lo if lo > 0 else 0
 
-    def draw(self, k: int) -> int:
-        """Take the top ``k`` cards of the stock (fewer if it runs out): their mask.
+    def take(self, k: int) -> list[int]:
+        """Remove the top ``k`` cards of the stock (fewer if it runs out), top card first.
 
         With the stock not yet shuffled this deep, each Fisher-Yates swap brings
         up the next card (the same cards as settling first, see settle())."""
         stock = self.stock
         i = len(stock)
         k = min(k, i)
-        got = 0
         if self.settled == i and self.shuf is not None:
             w = self.shuf
+            out = []
             for _ in range(k):
                 i -= 1
                 j = w[i] % (i + 1)
-                got |= 1 << stock[j]
+                out.append(stock[j])
                 stock[j] = stock[i]  # the card at i is never looked at again
             del stock[i:]
             self.settled = i
-        else:
-            self.settle(k)
-            for _ in range(k):
-                got |= 1 << stock.pop()
-        return got
+            return out
+        self.settle(k)
+        out = stock[i - k:]
+        del stock[i - k:]
+        out.reverse()  # the top card is the last of the list
+        return out
+
+    def draw(self, k: int) -> int:
+        """take(k), as a mask."""
+        m = 0
+        for c in self.take(k):
+            m |= 1 << c
+        return m
 
     def random_below(self, k: int) -> int:
         """A number in ``0..k-1``: the next random event of the match."""

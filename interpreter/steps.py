@@ -10,7 +10,6 @@ False to wait for a decision; a waiting instruction also answers ``legal``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
@@ -150,33 +149,28 @@ class SetVars(Instr):
             for setter, fn, _name in self.assigns:
                 setter(st, 0, fn(st, 0))
         elif st.rec is not None:
-            each = self.each
             for p in st.prog.rot[(st.dealer + 1) % st.n]:
-                if each(st, p):
+                if self.each(st, p):
                     for setter, fn, name in self.assigns:
                         value = fn(st, p)
                         setter(st, p, value)
                         st.event("set", seat=p, var=name, value=value)
-        elif self.each_vec is not None:
-            chosen = list(self.each_vec(st, 0))
-            rows = st.pv_rows
-            for p in st.prog.rot[(st.dealer + 1) % st.n] if any(chosen) else ():
-                if chosen[p]:
-                    for row, setter, fn in self.fast:
-                        if row >= 0:
-                            rows[row][p] = fn(st, p)
-                        else:
-                            setter(st, p, fn(st, p))
         else:
-            each = self.each
+            each: Fn | None = self.each
+            seats: Any = st.prog.rot[(st.dealer + 1) % st.n]
+            if self.each_vec is not None:
+                chosen = list(self.each_vec(st, 0))
+                seats = [p for p in seats if chosen[p]] if any(chosen) else ()
+                each = None
             rows = st.pv_rows
-            for p in st.prog.rot[(st.dealer + 1) % st.n]:
-                if each(st, p):
-                    for row, setter, fn in self.fast:
-                        if row >= 0:
-                            rows[row][p] = fn(st, p)
-                        else:
-                            setter(st, p, fn(st, p))
+            for p in seats:
+                if each is not None and not each(st, p):  # asked after the seats before
+                    continue
+                for row, setter, fn in self.fast:
+                    if row >= 0:
+                        rows[row][p] = fn(st, p)
+                    else:
+                        setter(st, p, fn(st, p))
         st.pc += 1
         return True
 
@@ -195,31 +189,24 @@ class Deal(Instr):
         self.packets = packets
         self.to = to  # None: every seat still in
         self.widow = widow
-        self.plans: dict[Any, tuple[list[tuple[Any, int]], list[int]]] = {}
+        self.plans: dict[Any, list[int]] = {}
 
-    def _plan(self, need: list[int], total: int) -> tuple[list[tuple[Any, int]], list[int]]:
-        """Which of the top ``total`` cards each recipient gets: packets in turn,
-        round after round, until every need is met or the stock runs out.
-
-        Given twice: per recipient, an itemgetter over ``stock[-total:]`` and a
-        count; and per card from the top, the recipient's index."""
+    def _plan(self, need: list[int], total: int) -> list[int]:
+        """For each of the top ``total`` cards, top first, the index of its recipient:
+        packets in turn, round after round, until every need is met or the stock
+        runs out."""
         need = list(need)
         packets = self.packets
-        where: list[list[int]] = [[] for _ in need]
         seq: list[int] = []
-        dealt = 0
         i = 0
-        while dealt < total:
+        while len(seq) < total:
             k = packets[i % len(packets)]
             i += 1
             for j in range(len(need)):
-                take = min(k, need[j], total - dealt)
-                for _ in range(take):
-                    where[j].append(total - 1 - dealt)
-                    seq.append(j)
-                    dealt += 1
+                take = min(k, need[j], total - len(seq))
+                seq += [j] * take
                 need[j] -= take
-        return [(itemgetter(*w) if w else None, len(w)) for w in where], seq
+        return seq
 
     def run(self, st: State) -> bool:
         to = self.to
@@ -252,25 +239,13 @@ class Deal(Instr):
             plan = self.plans.get(key)
             if plan is None:
                 plan = self.plans[key] = self._plan(need, total)
-        if not total:
-            pass
-        elif st.settled == len(stock):
-            self._shuffle_and_deal(st, order, plan[1], total)
-        else:
-            if st.settled > len(stock) - total:
-                st.settle(total)
-            chunk = stock[-total:]  # the top card is the last
-            del stock[-total:]
+        if total:
             bit = _BIT
+            got = [0] * len(order)
+            for j, c in zip(plan, st.take(total), strict=True):
+                got[j] |= bit[c]
             hands = st.hands
-            for p, (get, many) in zip(order, plan[0]):
-                if many > 1:
-                    # distinct cards have distinct bits, so their sum is their union
-                    m = sum(map(bit.__getitem__, get(chunk)))
-                elif many:
-                    m = bit[get(chunk)]
-                else:
-                    continue
+            for p, m in zip(order, got):
                 if p < 0:
                     st.widow |= m
                 else:
@@ -280,31 +255,6 @@ class Deal(Instr):
                      widow=_names(st.widow))
         st.pc += 1
         return True
-
-
-    @staticmethod
-    def _shuffle_and_deal(st: State, order: Any, seq: list[int], total: int) -> None:
-        """Deal the top ``total`` cards of a stock not yet shuffled (see State.settle):
-        each Fisher-Yates swap brings up the next card, which goes straight to
-        its recipient.  Same cards to the same seats as settling first."""
-        stock = st.stock
-        w = st.shuf
-        bit = _BIT
-        got = [0] * len(order)
-        i = len(stock)
-        for j in seq:
-            i -= 1
-            k = w[i] % (i + 1)
-            got[j] |= bit[stock[k]]
-            stock[k] = stock[i]  # the card at i is never looked at again
-        del stock[i:]
-        st.settled = i
-        hands = st.hands
-        for p, m in zip(order, got):
-            if p < 0:
-                st.widow |= m
-            else:
-                hands[p] |= m
 
 
 _BIT = tuple(1 << c for c in range(52))
@@ -332,9 +282,7 @@ class Move(Instr):
         if src in ("stock", "turn_up"):
             pile = st.stock if src == "stock" else st.turn_up
             n = len(pile) if k is None else min(k, len(pile))
-            if src == "stock":
-                st.settle(n)
-            got = [pile.pop() for _ in range(n)]
+            got = st.take(n) if src == "stock" else [pile.pop() for _ in range(n)]
             m = 0
             for c in got:
                 m |= 1 << c
@@ -408,7 +356,7 @@ class TurnUp(Instr):
 
     def run(self, st: State) -> bool:
         if st.stock:
-            card = st.draw(1).bit_length() - 1
+            card = st.take(1)[0]
             st.turn_up.append(card)
             if self.always or self.sets_trump(st, 0):
                 st.prog.set_trump(st, card // 13)
