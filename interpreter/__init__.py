@@ -15,7 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from ._native import choose as _choose_native
+
+# whether the hot path runs compiled (mypyc) or as Python sources: decided
+# before any of it is imported (see _native.py)
+COMPILED: bool = _choose_native()
+
+from .errors import (  # noqa: E402
     ActionError,
     AmbiguousActionError,
     FormulaError,

@@ -15,9 +15,6 @@ True
 from __future__ import annotations
 
 import random
-from collections import deque
-from itertools import repeat
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, parse_action
@@ -38,6 +35,18 @@ _NOT_COMPARED = frozenset(
     ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
 )
 
+# every field of a State, in one place (clone(), ==, snapshots)
+_FIELDS = (
+    "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
+    "won", "trick", "trick_order", "trick_pos", "led", "best_key",
+    "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
+    "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
+    "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
+    "is_terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
+    "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
+    "shuf", "settled",
+)
+
 
 class State:
     """One match of a game: whose turn it is, what they may do, and the result.
@@ -45,16 +54,7 @@ class State:
     Create it with :meth:`spelbok.Game.new_state`.
     """
 
-    __slots__ = (
-        "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
-        "won", "trick", "trick_order", "trick_pos", "led", "best_key",
-        "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
-        "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
-        "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
-        "is_terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-        "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
-        "shuf", "settled",
-    )
+    __slots__ = _FIELDS  # a compiled State (mypyc) has them as C fields instead
 
     game: Game
     n: int
@@ -244,8 +244,45 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (cheap: lists of ints)."""
-        c = _new_state(State)
-        _consume(map(setattr, repeat(c), _SHARED, _get_shared(self)))  # values shared as they are
+        c = State.__new__(State)  # no __init__: every field is set below
+        c.game = self.game
+        c.n = self.n
+        c.seed = self.seed
+        c.rng_n = self.rng_n
+        c.discards = self.discards
+        c.trick_pos = self.trick_pos
+        c.led = self.led
+        c.best_key = self.best_key
+        c.best_seat = self.best_seat
+        c.best_led = self.best_led
+        c.best_trumped = self.best_trumped
+        c.trick_no = self.trick_no
+        c.broken = self.broken
+        c.trump = self.trump
+        c.tables = self.tables
+        c.tf = self.tf
+        c.participants = self.participants
+        c.dealer = self.dealer
+        c.hand_number = self.hand_number
+        c.hands_played = self.hands_played
+        c.pc = self.pc
+        c.current = self.current
+        c.choice = self.choice
+        c.count = self.count
+        c.cand = self.cand
+        c.hist = self.hist
+        c.is_terminal = self.is_terminal
+        c.start = self.start
+        c.stacked = self.stacked
+        c.limit_reached = self.limit_reached
+        c.legal_cache = self.legal_cache
+        c.prog = self.prog
+        c.widow = self.widow
+        c.last_winner = self.last_winner
+        c.trick_stop = self.trick_stop
+        c.trick_scored = self.trick_scored
+        c.shuf = self.shuf
+        c.settled = self.settled
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
@@ -266,7 +303,8 @@ class State:
         c.rec = None if self.rec is None else self.rec[:]
         return c
 
-    __copy__ = clone
+    def __copy__(self) -> State:
+        return self.clone()
 
     # -- history and logs -----------------------------------------------------------
 
@@ -386,7 +424,9 @@ class State:
 
         return determinize(self, seat, rng or random.Random())
 
-    resample_from_infostate = determinize
+    def resample_from_infostate(self, seat: int, rng: random.Random | None = None) -> State:
+        """OpenSpiel-style alias of :meth:`determinize`."""
+        return self.determinize(seat, rng)
 
     # -- snapshots ---------------------------------------------------------------------
 
@@ -399,7 +439,7 @@ class State:
     def _key(self) -> tuple[Any, ...]:
         self.settle()  # the same match, whether or not its stock order was worked out yet
         return tuple(
-            getattr(self, name, None) for name in State.__slots__ if name not in _NOT_COMPARED
+            getattr(self, name, None) for name in _FIELDS if name not in _NOT_COMPARED
         )
 
     def __eq__(self, other: object) -> bool:
@@ -412,7 +452,8 @@ class State:
             return False
         return self.hist is other.hist or self.actions == other.actions
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:  # a mutable match: equality by content, so no hash
+        raise TypeError(f"unhashable type: {type(self).__name__!r}")
 
     def __repr__(self) -> str:
         who = "over" if self.is_terminal else f"seat {self.current} to act"
@@ -436,13 +477,9 @@ class State:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
 
 
-# clone(): the slots copied by reference (the rest are lists, copied one by one)
+# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
 _COPIED = frozenset((
     "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows", "gv",
     "out", "queue", "counters", "known", "voids", "winner_seats", "history_tricks", "public",
     "rec",
 ))
-_SHARED = tuple(name for name in State.__slots__ if name not in _COPIED)
-_get_shared = attrgetter(*_SHARED)
-_new_state = object.__new__
-_consume: Any = deque(maxlen=0).extend  # runs an iterator to its end, in C

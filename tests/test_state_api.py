@@ -201,7 +201,7 @@ def test_views_list_public_decisions_but_not_exchanged_cards() -> None:
 def test_clone_copies_every_list_a_move_can_change() -> None:
     import random as _random
 
-    from spelbok.state import _COPIED
+    from spelbok.state import _COPIED, _FIELDS
 
     game = spelbok.load("knockout-whist", players=4)
     s = game.new_state(seed=3, record=True)
@@ -209,8 +209,9 @@ def test_clone_copies_every_list_a_move_can_change() -> None:
     while not (s.trick and s.current_player is not None):
         s.apply(rng.choice(s.legal_actions()))
     c = s.clone()
-    for name in type(s).__slots__:
+    for name in _FIELDS:
         value = getattr(s, name, None)
+        assert getattr(c, name, None) == value, name  # clone() forgets no field
         if isinstance(value, list) and name not in ("legal_cache", "stacked"):
             assert name in _COPIED, name
             assert getattr(c, name) is not value, name

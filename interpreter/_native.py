@@ -1,0 +1,77 @@
+"""Compiled or pure Python: which copy of the hot-path modules gets imported.
+
+An install may hold, beside the sources, the hot-path modules compiled by
+mypyc (see setup.py) and ``_compiled.sha256``, the digest of the sources they
+were compiled from.  Python would import a compiled module in preference to
+its source, so this module (run by ``spelbok/__init__`` before anything else)
+turns to the sources when
+
+* ``SPELBOK_PURE`` is set in the environment (to compare, or to debug), or
+* a source no longer matches the digest: a checkout edited after its build
+  must never run the old rules.  That case warns once.
+
+``spelbok.COMPILED`` tells which copy is running.  setup.py loads this file
+too, for ``HOT`` and ``source_digest``: it has no effect when imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import warnings
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+from importlib.util import spec_from_file_location
+from typing import Any
+
+# the modules setup.py compiles, in the order their digest is taken
+HOT = ("state", "steps", "tricks", "program", "rng")
+DIGEST_FILE = "_compiled.sha256"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def source_digest(folder: str) -> str:
+    """The SHA-256 of the hot-path sources in ``folder`` (what a build compiled)."""
+    h = hashlib.sha256()
+    for name in HOT:
+        with open(os.path.join(folder, f"{name}.py"), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+class _SourceFinder:
+    """Finds the hot-path modules as sources, ahead of their compiled copies."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        pkg, _, name = fullname.rpartition(".")
+        if pkg != __package__ or name not in HOT:
+            return None
+        return spec_from_file_location(fullname, os.path.join(_HERE, f"{name}.py"))
+
+
+def _compiled_present() -> bool:
+    return any(os.path.exists(os.path.join(_HERE, "state" + s)) for s in EXTENSION_SUFFIXES)
+
+
+def choose() -> bool:
+    """Arrange the imports of the hot path; True when the compiled copy will run."""
+    if not _compiled_present():
+        return False
+    use = not os.environ.get("SPELBOK_PURE")
+    if use:
+        try:
+            with open(os.path.join(_HERE, DIGEST_FILE)) as f:
+                built = f.read().strip()
+        except OSError:
+            built = ""
+        if built != source_digest(_HERE):
+            warnings.warn(
+                "spelbok: the compiled hot path is older than its sources; running the "
+                "sources (rebuild with `pip install -e .` to compile again)",
+                RuntimeWarning, stacklevel=3)
+            use = False
+    if not use:
+        sys.meta_path.insert(0, _SourceFinder)
+    return use
+

@@ -1,0 +1,103 @@
+"""The compiled hot path (setup.py, spelbok._native): chosen only when it is current,
+and it plays exactly like the Python sources."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+from spelbok import _native
+
+
+def _fake_install(folder: Path, digest: str | None) -> None:
+    """Hot-path sources and a (dummy) compiled state module in ``folder``."""
+    for name in _native.HOT:
+        (folder / f"{name}.py").write_text(f"# {name}\n")
+    (folder / ("state" + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+    if digest is not None:
+        (folder / _native.DIGEST_FILE).write_text(digest + "\n")
+
+
+@pytest.fixture
+def meta_path(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    path = list(sys.meta_path)
+    monkeypatch.setattr(sys, "meta_path", path)
+    return path
+
+
+def test_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               meta_path: list[object]) -> None:
+    _fake_install(tmp_path, None)
+    (tmp_path / _native.DIGEST_FILE).write_text(_native.source_digest(str(tmp_path)) + "\n")
+    monkeypatch.setattr(_native, "_HERE", str(tmp_path))
+    monkeypatch.delenv("SPELBOK_PURE", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _native.choose() is True
+    assert _native._SourceFinder not in meta_path
+
+
+@pytest.mark.parametrize("digest", ["0" * 64, None])
+def test_stale_or_unmarked_build_falls_back_to_sources(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object],
+        digest: str | None) -> None:
+    _fake_install(tmp_path, digest)
+    monkeypatch.setattr(_native, "_HERE", str(tmp_path))
+    monkeypatch.delenv("SPELBOK_PURE", raising=False)
+    with pytest.warns(RuntimeWarning, match="older than its sources"):
+        assert _native.choose() is False
+    assert meta_path[0] is _native._SourceFinder
+    # the finder hands out the source of a hot module, and nothing else
+    spec = _native._SourceFinder.find_spec("spelbok.steps")
+    assert spec is not None and spec.origin == os.path.join(str(tmp_path), "steps.py")
+    assert _native._SourceFinder.find_spec("spelbok.formula") is None
+    assert _native._SourceFinder.find_spec("other.steps") is None
+
+
+def test_pure_switch_ignores_a_current_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             meta_path: list[object]) -> None:
+    _fake_install(tmp_path, None)
+    (tmp_path / _native.DIGEST_FILE).write_text(_native.source_digest(str(tmp_path)) + "\n")
+    monkeypatch.setattr(_native, "_HERE", str(tmp_path))
+    monkeypatch.setenv("SPELBOK_PURE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # asked for: no warning
+        assert _native.choose() is False
+    assert meta_path[0] is _native._SourceFinder
+
+
+def test_no_build_means_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                meta_path: list[object]) -> None:
+    monkeypatch.setattr(_native, "_HERE", str(tmp_path))
+    assert _native.choose() is False
+    assert _native._SourceFinder not in meta_path  # nothing to steer
+
+
+def test_compiled_flag_names_the_running_copy() -> None:
+    import spelbok.state
+
+    compiled = not spelbok.state.__file__.endswith(".py")  # type: ignore[union-attr]
+    assert spelbok.COMPILED is compiled
+
+
+def _simulate(env: dict[str, str]) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-m", "spelbok.cli.main", "simulate", "knockout-whist", "--players", "4",
+         "--games", "40", "--seed", "5", "--bots", "greedy,random", "--json"],
+        capture_output=True, text=True, env=env, check=True)
+    return json.loads(out.stdout)
+
+
+def test_pure_and_installed_copy_play_alike() -> None:
+    """Whichever copy this install runs, the sources give the same matches."""
+    env = dict(os.environ)
+    env.pop("SPELBOK_PURE", None)
+    installed = _simulate(env)
+    pure = _simulate({**env, "SPELBOK_PURE": "1"})
+    assert pure == installed
+    assert installed["games"] == 40
