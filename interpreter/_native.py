@@ -25,7 +25,7 @@ from importlib.util import spec_from_file_location
 from typing import Any
 
 # the modules setup.py compiles, in the order their digest is taken
-HOT = ("state", "steps", "tricks", "program", "rng")
+HOT = ("state", "steps", "tricks", "program", "rng", "order", "observe", "cards", "compiler")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

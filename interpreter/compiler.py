@@ -9,7 +9,7 @@ value that does not exist) are located in the spec's own file.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
@@ -37,7 +37,17 @@ from .steps import (
     fixed,
 )
 
+if TYPE_CHECKING:
+    from .state import State
+
 Fn = Callable[[Any, int], Any]
+Reader = Callable[["State", int], Any]
+
+
+def _reads(fn: Reader) -> Fn:
+    """A built-in name's getter.  Typed with State so that a compiled build reads
+    the state's fields directly (see setup.py)."""
+    return fn
 Path = tuple[Any, ...]
 Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
 
@@ -86,29 +96,29 @@ class Resolver:
             self.table[name] = _global(_gslot(slot), None)
         P = "player"
         b = self.table
-        b["seat"] = NameInfo(P, lambda st, p: p, int)
-        b["out"] = NameInfo(P, lambda st, p: st.out[p], bool, column=("out", None))
-        b["tricks"] = NameInfo(P, lambda st, p: st.won[p], int, column=("won", None))
-        b["cards"] = NameInfo(P, lambda st, p: st.hands[p].bit_count(), int)
-        b["is_dealer"] = NameInfo(P, lambda st, p: p == st.dealer, bool)
-        b["order"] = NameInfo(P, lambda st, p: (p - st.dealer - 1) % st.n + 1, int)
-        b["hand_number"] = _global(lambda st, p: st.hand_number, int)
-        b["trump"] = _global(lambda st, p: st.trump_letter(), str)
-        b["tricks_played"] = _global(lambda st, p: st.trick_no, int)
-        b["talon"] = _global(lambda st, p: len(st.stock), int)
-        b["turn_up"] = _global(lambda st, p: len(st.turn_up), int)
+        b["seat"] = NameInfo(P, _reads(lambda st, p: p), int)
+        b["out"] = NameInfo(P, _reads(lambda st, p: st.out[p]), bool, column=("out", None))
+        b["tricks"] = NameInfo(P, _reads(lambda st, p: st.won[p]), int, column=("won", None))
+        b["cards"] = NameInfo(P, _reads(lambda st, p: st.hands[p].bit_count()), int)
+        b["is_dealer"] = NameInfo(P, _reads(lambda st, p: p == st.dealer), bool)
+        b["order"] = NameInfo(P, _reads(lambda st, p: (p - st.dealer - 1) % st.n + 1), int)
+        b["hand_number"] = _global(_reads(lambda st, p: st.hand_number), int)
+        b["trump"] = _global(_reads(lambda st, p: st.trump_letter()), str)
+        b["tricks_played"] = _global(_reads(lambda st, p: st.trick_no), int)
+        b["talon"] = _global(_reads(lambda st, p: len(st.stock)), int)
+        b["turn_up"] = _global(_reads(lambda st, p: len(st.turn_up)), int)
         b["seats"] = NameInfo("const", n, int)
-        b["dealer"] = _global(lambda st, p: st.dealer, int)
-        b["choice"] = _global(lambda st, p: st.choice, None)  # a word, a suit letter or a number
-        b["count"] = _global(lambda st, p: st.count, int)
-        b["card_suit"] = _global(lambda st, p: SUITS[st.tables.suit[st.cand]], str)
-        b["card_rank"] = _global(lambda st, p: _RANK_TEXT[st.cand % 13], str)
-        b["card_is_trump"] = _global(lambda st, p: st.tables.trump[st.cand], bool)
-        b["led_suit"] = _global(lambda st, p: SUITS[st.led] if st.led >= 0 else "none", str)
-        b["trumps_broken"] = _global(lambda st, p: st.broken, bool)
-        b["trick_number"] = _global(lambda st, p: st.trick_no + 1, int)
-        b["turn_up_suit"] = _global(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none", str)
-        b["last_winner"] = _global(lambda st, p: st.last_winner, int)
+        b["dealer"] = _global(_reads(lambda st, p: st.dealer), int)
+        b["choice"] = _global(_reads(lambda st, p: st.choice), None)  # a word, a suit letter or a number
+        b["count"] = _global(_reads(lambda st, p: st.count), int)
+        b["card_suit"] = _global(_reads(lambda st, p: SUITS[st.tables.suit[st.cand]]), str)
+        b["card_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.cand % 13]), str)
+        b["card_is_trump"] = _global(_reads(lambda st, p: st.tables.trump[st.cand]), bool)
+        b["led_suit"] = _global(_reads(lambda st, p: SUITS[st.led] if st.led >= 0 else "none"), str)
+        b["trumps_broken"] = _global(_reads(lambda st, p: st.broken), bool)
+        b["trick_number"] = _global(_reads(lambda st, p: st.trick_no + 1), int)
+        b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
+        b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -125,9 +135,9 @@ class Resolver:
         tof = tuple(team_of)
         pof = tuple(partner_of)
         mates = tuple(tuple(members[tof[p]]) for p in range(n))
-        b["team"] = NameInfo(P, lambda st, p: tof[p], int)
-        b["partner"] = NameInfo(P, lambda st, p: pof[p], int)
-        b["team_tricks"] = NameInfo(P, lambda st, p: sum(st.won[q] for q in mates[p]), int)
+        b["team"] = NameInfo(P, _reads(lambda st, p: tof[p]), int)
+        b["partner"] = NameInfo(P, _reads(lambda st, p: pof[p]), int)
+        b["team_tricks"] = NameInfo(P, _reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
 
     def resolve(self, name: str) -> NameInfo | None:
         return self.table.get(name)
@@ -143,15 +153,15 @@ def _type(v: Any) -> type:
     return bool if isinstance(v, bool) else int if isinstance(v, int) else str
 
 
-def _prow(row: int) -> Callable[[Any, int], Any]:
+def _prow(row: int) -> Reader:
     return lambda st, p: st.pv_rows[row][p]
 
 
-def _gslot(slot: int) -> Callable[[Any, int], Any]:
+def _gslot(slot: int) -> Reader:
     return lambda st, p: st.gv[slot]
 
 
-def _first(st: Any, order: list[int], where_fn: Fn | None) -> list[int]:
+def _first(st: State, order: list[int], where_fn: Fn | None) -> list[int]:
     """The first seat of ``order`` meeting ``where_fn`` (any seat when None), as a list."""
     if where_fn is None:
         return order[:1]
@@ -425,7 +435,7 @@ class Compiler:
 
             same = fixed(expr) is not UNSET  # fixed at load time: every seat ties
 
-            def most(st: Any) -> list[int]:
+            def most(st: State) -> list[int]:
                 cands = st.forehand_order()
                 if where_fn is not None:
                     cands = [p for p in cands if where_fn(st, p)]
@@ -451,7 +461,7 @@ class Compiler:
         if who == "each":
             return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
 
-        def single(st: Any) -> list[int]:
+        def single(st: State) -> list[int]:
             # seats still in, clockwise from the named one (from forehand for 'forehand')
             out = st.out
             if who == "dealer" and not out[st.dealer]:
@@ -482,7 +492,7 @@ class Compiler:
                 self.error(path, f"'{name}' is a per-player variable: set it with 'for:'")
             row = self.pvars[name]
 
-            def set_p(st: Any, p: int, v: Any) -> None:
+            def set_p(st: State, p: int, v: Any) -> None:
                 st.pv_rows[row][p] = v
 
             set_p.row = row  # type: ignore[attr-defined]  # steps may store into the row directly
@@ -490,7 +500,7 @@ class Compiler:
         if name in self.gvars:
             slot = self.gvars[name]
 
-            def set_g(st: Any, p: int, v: Any) -> None:
+            def set_g(st: State, p: int, v: Any) -> None:
                 st.gv[slot] = v
 
             return set_g
@@ -498,7 +508,7 @@ class Compiler:
             if not per_player:
                 self.error(path, "'out' is per player: set it with 'for:'")
 
-            def set_out(st: Any, p: int, v: Any) -> None:
+            def set_out(st: State, p: int, v: Any) -> None:
                 st.out[p] = bool(v)
                 if v and st.rec is not None:
                     st.event("eliminated", seat=p)
@@ -506,7 +516,7 @@ class Compiler:
             return set_out
         if name == "trump":
 
-            def set_trump(st: Any, p: int, v: Any) -> None:
+            def set_trump(st: State, p: int, v: Any) -> None:
                 s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
                 st.game.program.set_trump(st, s)
                 if st.rec is not None:

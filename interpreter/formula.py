@@ -583,7 +583,7 @@ def from_tree(tree: Tree) -> Node:
         kids = _tree_children(t)
         if not ready:
             stack.append((t, True))
-            stack.extend((k, False) for k in reversed(kids))
+            stack.extend([(k, False) for k in kids[::-1]])
             continue
         n = len(kids)
         args = out[len(out) - n :]
@@ -782,8 +782,12 @@ _EXPECT_WORDS = {
 }
 
 
+def _constant(value: Any) -> Fn:
+    return lambda st, p: value
+
+
 def _const(value: Any, type_: TypeName, cost: int) -> _C:
-    return _C(lambda st, p: value, type_, cost, True, value, seat_free=True)
+    return _C(_constant(value), type_, cost, True, value, seat_free=True)
 
 
 def _folded(fn: Fn, type_: TypeName, cost: int) -> _C:
@@ -1257,12 +1261,21 @@ def _arith_message(op: str, ta: TypeName, tb: TypeName) -> str:
 
 # Closure factories: one per operator and shape, so the hot path makes no extra calls.
 
+
+def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any]) -> Fn:
+    """``a / b`` or ``a % b``, 0 when b is 0 (the divisor is worked out first)."""
+    def f(st: Any, p: int) -> Any:
+        y = b(st, p)
+        return op(a(st, p), y) if y else 0
+    return f
+
+
 _ARITH: dict[str, Callable[[Fn, Fn], Fn]] = {
     "+": lambda a, b: lambda st, p: a(st, p) + b(st, p),
     "-": lambda a, b: lambda st, p: a(st, p) - b(st, p),
     "*": lambda a, b: lambda st, p: a(st, p) * b(st, p),
-    "/": lambda a, b: lambda st, p: a(st, p) // y if (y := b(st, p)) else 0,
-    "%": lambda a, b: lambda st, p: a(st, p) % y if (y := b(st, p)) else 0,
+    "/": lambda a, b: _divide(a, b, operator.floordiv),
+    "%": lambda a, b: _divide(a, b, operator.mod),
 }
 _ARITH_RIGHT_CONST: dict[str, Callable[[Fn, Any], Fn]] = {  # k != 0 for / and %
     "+": lambda a, k: lambda st, p: a(st, p) + k,
@@ -1275,8 +1288,8 @@ _ARITH_LEFT_CONST: dict[str, Callable[[Any, Fn], Fn]] = {
     "+": lambda k, b: lambda st, p: k + b(st, p),
     "-": lambda k, b: lambda st, p: k - b(st, p),
     "*": lambda k, b: lambda st, p: k * b(st, p),
-    "/": lambda k, b: lambda st, p: k // y if (y := b(st, p)) else 0,
-    "%": lambda k, b: lambda st, p: k % y if (y := b(st, p)) else 0,
+    "/": lambda k, b: _divide(_constant(k), b, operator.floordiv),
+    "%": lambda k, b: _divide(_constant(k), b, operator.mod),
 }
 _COMPARE: dict[str, Callable[[Fn, Fn], Fn]] = {
     "==": lambda a, b: lambda st, p: a(st, p) == b(st, p),

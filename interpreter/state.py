@@ -171,7 +171,7 @@ class State:
             return []
         legal = self.prog.code[self.pc].legal(self)
         self.legal_cache = legal
-        if legal.__class__ is list:
+        if type(legal) is list:
             return legal.copy()  # the state keeps its own: a caller may change the list
         return legal  # a lazy list of exchanges: apply() checks by its rule (allows)
 
@@ -218,10 +218,10 @@ class State:
         >>> a = s.legal_actions()[0]; s.apply(a)
         """
         cache = self.legal_cache
-        if cache is not None and action.__class__ is Action and (
-                action in cache if cache.__class__ is list else cache.allows(action)):
+        if cache is not None and type(action) is Action and (
+                action in cache if type(cache) is list else cache.allows(action)):
             a = action  # just listed by legal_actions(): no need to check again
-        elif action.__class__ is Action and self._fast_ok(action):
+        elif type(action) is Action and self._fast_ok(action):
             a = action
         else:
             a = self._resolve(action)

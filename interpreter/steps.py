@@ -648,10 +648,7 @@ class TrickPlay(Instr):
                 part = st.participants
                 seats = self.rotations[key] = tuple(
                     p for p in st.prog.rot[leader] if (part >> p) & 1)
-            if all(map(hands.__getitem__, seats)):
-                order = list(seats)
-            else:  # someone has no card left
-                order = [p for p in seats if hands[p]]
+            order = [p for p in seats if hands[p]]  # everyone, until hands run out
         st.trick_order = order
         st.trick_pos = 0
         st.trick = []
