@@ -21,11 +21,13 @@ import os
 import sys
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
-from importlib.util import spec_from_file_location
+from importlib.util import module_from_spec, spec_from_file_location
+from types import ModuleType
 from typing import Any
 
 # the modules setup.py compiles, in the order their digest is taken
-HOT = ("state", "steps", "tricks", "program", "rng", "order", "observe", "cards", "compiler")
+HOT = ("state", "steps", "tricks", "program", "rng", "order", "observe", "cards", "compiler",
+       "subsets", "formula")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -75,3 +77,28 @@ def choose() -> bool:
         sys.meta_path.insert(0, _SourceFinder)
     return use
 
+
+
+def source_module(module: ModuleType) -> ModuleType:
+    """``module`` when it runs from its source; for a compiled module, its source
+    loaded beside it as ``<name>__source``.  Doctest cannot read the docstring
+    examples of compiled functions; the tests run them from here.
+
+    >>> import spelbok.steps
+    >>> source_module(spelbok.steps).__file__.endswith("steps.py")
+    True
+    """
+    file = getattr(module, "__file__", None) or ""
+    if file.endswith(".py"):
+        return module
+    name = module.__name__.rpartition(".")[2]
+    path = os.path.join(_HERE, f"{name}.py")  # (a compiled __file__ may name another folder)
+    key = f"{module.__name__}__source"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = spec_from_file_location(key, path)
+    assert spec is not None and spec.loader is not None
+    source = module_from_spec(spec)
+    sys.modules[key] = source  # dataclasses look their module up while it runs
+    spec.loader.exec_module(source)
+    return source

@@ -416,7 +416,8 @@ def _syntax_error(text: str, exc: Exception) -> FormulaError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     if isinstance(exc, UnexpectedCharacters):
-        return _bad_character(text, exc.pos_in_stream or 0, exc.line, exc.column)
+        ex: Any = exc  # Lark declares these fields None (compiled code would check that)
+        return _bad_character(text, ex.pos_in_stream or 0, ex.line, ex.column)
     if not isinstance(exc, UnexpectedToken):  # pragma: no cover - LALR raises only those two
         return FormulaError("cannot read this formula", line=1, col=1)
     parser = _parser()
@@ -1260,6 +1261,8 @@ def _arith_message(op: str, ta: TypeName, tb: TypeName) -> str:
 
 
 # Closure factories: one per operator and shape, so the hot path makes no extra calls.
+# Each is a def returning a lambda (mypyc, see setup.py, cannot compile a lambda
+# that returns a lambda).
 
 
 def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any]) -> Fn:
@@ -1270,42 +1273,134 @@ def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any]) -> Fn:
     return f
 
 
+def _arith_add(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) + b(st, p)
+
+
+def _arith_sub(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) - b(st, p)
+
+
+def _arith_mul(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) * b(st, p)
+
+
 _ARITH: dict[str, Callable[[Fn, Fn], Fn]] = {
-    "+": lambda a, b: lambda st, p: a(st, p) + b(st, p),
-    "-": lambda a, b: lambda st, p: a(st, p) - b(st, p),
-    "*": lambda a, b: lambda st, p: a(st, p) * b(st, p),
+    "+": _arith_add,
+    "-": _arith_sub,
+    "*": _arith_mul,
     "/": lambda a, b: _divide(a, b, operator.floordiv),
     "%": lambda a, b: _divide(a, b, operator.mod),
 }
+def _arith_right_const_add(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) + k
+
+
+def _arith_right_const_sub(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) - k
+
+
+def _arith_right_const_mul(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) * k
+
+
+def _arith_right_const_div(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) // k
+
+
+def _arith_right_const_mod(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) % k
+
+
 _ARITH_RIGHT_CONST: dict[str, Callable[[Fn, Any], Fn]] = {  # k != 0 for / and %
-    "+": lambda a, k: lambda st, p: a(st, p) + k,
-    "-": lambda a, k: lambda st, p: a(st, p) - k,
-    "*": lambda a, k: lambda st, p: a(st, p) * k,
-    "/": lambda a, k: lambda st, p: a(st, p) // k,
-    "%": lambda a, k: lambda st, p: a(st, p) % k,
+    "+": _arith_right_const_add,
+    "-": _arith_right_const_sub,
+    "*": _arith_right_const_mul,
+    "/": _arith_right_const_div,
+    "%": _arith_right_const_mod,
 }
+def _arith_left_const_add(k: Any, b: Any) -> Fn:
+    return lambda st, p: k + b(st, p)
+
+
+def _arith_left_const_sub(k: Any, b: Any) -> Fn:
+    return lambda st, p: k - b(st, p)
+
+
+def _arith_left_const_mul(k: Any, b: Any) -> Fn:
+    return lambda st, p: k * b(st, p)
+
+
 _ARITH_LEFT_CONST: dict[str, Callable[[Any, Fn], Fn]] = {
-    "+": lambda k, b: lambda st, p: k + b(st, p),
-    "-": lambda k, b: lambda st, p: k - b(st, p),
-    "*": lambda k, b: lambda st, p: k * b(st, p),
+    "+": _arith_left_const_add,
+    "-": _arith_left_const_sub,
+    "*": _arith_left_const_mul,
     "/": lambda k, b: _divide(_constant(k), b, operator.floordiv),
     "%": lambda k, b: _divide(_constant(k), b, operator.mod),
 }
+def _compare_eq(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) == b(st, p)
+
+
+def _compare_ne(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) != b(st, p)
+
+
+def _compare_lt(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) < b(st, p)
+
+
+def _compare_le(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) <= b(st, p)
+
+
+def _compare_gt(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) > b(st, p)
+
+
+def _compare_ge(a: Any, b: Any) -> Fn:
+    return lambda st, p: a(st, p) >= b(st, p)
+
+
 _COMPARE: dict[str, Callable[[Fn, Fn], Fn]] = {
-    "==": lambda a, b: lambda st, p: a(st, p) == b(st, p),
-    "!=": lambda a, b: lambda st, p: a(st, p) != b(st, p),
-    "<": lambda a, b: lambda st, p: a(st, p) < b(st, p),
-    "<=": lambda a, b: lambda st, p: a(st, p) <= b(st, p),
-    ">": lambda a, b: lambda st, p: a(st, p) > b(st, p),
-    ">=": lambda a, b: lambda st, p: a(st, p) >= b(st, p),
+    "==": _compare_eq,
+    "!=": _compare_ne,
+    "<": _compare_lt,
+    "<=": _compare_le,
+    ">": _compare_gt,
+    ">=": _compare_ge,
 }
+def _compare_right_const_eq(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) == k
+
+
+def _compare_right_const_ne(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) != k
+
+
+def _compare_right_const_lt(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) < k
+
+
+def _compare_right_const_le(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) <= k
+
+
+def _compare_right_const_gt(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) > k
+
+
+def _compare_right_const_ge(a: Any, k: Any) -> Fn:
+    return lambda st, p: a(st, p) >= k
+
+
 _COMPARE_RIGHT_CONST: dict[str, Callable[[Fn, Any], Fn]] = {
-    "==": lambda a, k: lambda st, p: a(st, p) == k,
-    "!=": lambda a, k: lambda st, p: a(st, p) != k,
-    "<": lambda a, k: lambda st, p: a(st, p) < k,
-    "<=": lambda a, k: lambda st, p: a(st, p) <= k,
-    ">": lambda a, k: lambda st, p: a(st, p) > k,
-    ">=": lambda a, k: lambda st, p: a(st, p) >= k,
+    "==": _compare_right_const_eq,
+    "!=": _compare_right_const_ne,
+    "<": _compare_right_const_lt,
+    "<=": _compare_right_const_le,
+    ">": _compare_right_const_gt,
+    ">=": _compare_right_const_ge,
 }
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _OPERATOR = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -1368,219 +1463,274 @@ def _column_aggregate(name: str, c: _C) -> Fn | None:
 
 
 # Aggregates unrolled for the usual seat counts (2..10): about twice as fast as map().
+def _sum_unrolled_2(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1)
+
+
+def _sum_unrolled_3(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1) + e(st, 2)
+
+
+def _sum_unrolled_4(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3)
+
+
+def _sum_unrolled_5(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4)
+
+
+def _sum_unrolled_6(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5)
+
+
+def _sum_unrolled_7(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6)
+
+
+def _sum_unrolled_8(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6) + e(st, 7)
+    )
+
+
+def _sum_unrolled_9(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6) + e(st, 7) + e(st, 8)
+    )
+
+
+def _sum_unrolled_10(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6) + e(st, 7) + e(st, 8) + e(st, 9)
+    )
+
+
 _SUM_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: lambda e: lambda st, p: e(st, 0) + e(st, 1),
-    3: lambda e: lambda st, p: e(st, 0) + e(st, 1) + e(st, 2),
-    4: lambda e: lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3),
-    5: lambda e: lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4),
-    6: lambda e: lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5),
-    7: lambda e: (
-        lambda st, p: e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6)
-    ),
-    8: lambda e: (
-        lambda st, p: (
-            e(st, 0) + e(st, 1) + e(st, 2) + e(st, 3) + e(st, 4) + e(st, 5) + e(st, 6) + e(st, 7)
-        )
-    ),
-    9: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            + e(st, 1)
-            + e(st, 2)
-            + e(st, 3)
-            + e(st, 4)
-            + e(st, 5)
-            + e(st, 6)
-            + e(st, 7)
-            + e(st, 8)
-        )
-    ),
-    10: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            + e(st, 1)
-            + e(st, 2)
-            + e(st, 3)
-            + e(st, 4)
-            + e(st, 5)
-            + e(st, 6)
-            + e(st, 7)
-            + e(st, 8)
-            + e(st, 9)
-        )
-    ),
+    2: _sum_unrolled_2,
+    3: _sum_unrolled_3,
+    4: _sum_unrolled_4,
+    5: _sum_unrolled_5,
+    6: _sum_unrolled_6,
+    7: _sum_unrolled_7,
+    8: _sum_unrolled_8,
+    9: _sum_unrolled_9,
+    10: _sum_unrolled_10,
 }
+def _any_unrolled_2(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) or e(st, 1)
+
+
+def _any_unrolled_3(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) or e(st, 1) or e(st, 2)
+
+
+def _any_unrolled_4(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3)
+
+
+def _any_unrolled_5(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4)
+
+
+def _any_unrolled_6(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5)
+
+
+def _any_unrolled_7(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5) or e(st, 6)
+    )
+
+
+def _any_unrolled_8(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5) or e(st, 6) or e(st, 7)
+    )
+
+
+def _any_unrolled_9(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5) or e(st, 6) or e(st, 7) or e(st, 8)
+    )
+
+
+def _any_unrolled_10(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5) or e(st, 6) or e(st, 7) or e(st, 8) or e(st, 9)
+    )
+
+
 _ANY_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: lambda e: lambda st, p: e(st, 0) or e(st, 1),
-    3: lambda e: lambda st, p: e(st, 0) or e(st, 1) or e(st, 2),
-    4: lambda e: lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3),
-    5: lambda e: lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4),
-    6: lambda e: lambda st, p: e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5),
-    7: lambda e: (
-        lambda st, p: (
-            e(st, 0) or e(st, 1) or e(st, 2) or e(st, 3) or e(st, 4) or e(st, 5) or e(st, 6)
-        )
-    ),
-    8: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            or e(st, 1)
-            or e(st, 2)
-            or e(st, 3)
-            or e(st, 4)
-            or e(st, 5)
-            or e(st, 6)
-            or e(st, 7)
-        )
-    ),
-    9: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            or e(st, 1)
-            or e(st, 2)
-            or e(st, 3)
-            or e(st, 4)
-            or e(st, 5)
-            or e(st, 6)
-            or e(st, 7)
-            or e(st, 8)
-        )
-    ),
-    10: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            or e(st, 1)
-            or e(st, 2)
-            or e(st, 3)
-            or e(st, 4)
-            or e(st, 5)
-            or e(st, 6)
-            or e(st, 7)
-            or e(st, 8)
-            or e(st, 9)
-        )
-    ),
+    2: _any_unrolled_2,
+    3: _any_unrolled_3,
+    4: _any_unrolled_4,
+    5: _any_unrolled_5,
+    6: _any_unrolled_6,
+    7: _any_unrolled_7,
+    8: _any_unrolled_8,
+    9: _any_unrolled_9,
+    10: _any_unrolled_10,
 }
+def _all_unrolled_2(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) and e(st, 1)
+
+
+def _all_unrolled_3(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) and e(st, 1) and e(st, 2)
+
+
+def _all_unrolled_4(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3)
+
+
+def _all_unrolled_5(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4)
+
+
+def _all_unrolled_6(e: Any) -> Fn:
+    return lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5)
+
+
+def _all_unrolled_7(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5) and e(st, 6)
+    )
+
+
+def _all_unrolled_8(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5) and e(st, 6) and e(st, 7)
+    )
+
+
+def _all_unrolled_9(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5) and e(st, 6) and e(st, 7) and e(st, 8)
+    )
+
+
+def _all_unrolled_10(e: Any) -> Fn:
+    return lambda st, p: (
+        e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5) and e(st, 6) and e(st, 7) and e(st, 8) and e(st, 9)
+    )
+
+
 _ALL_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: lambda e: lambda st, p: e(st, 0) and e(st, 1),
-    3: lambda e: lambda st, p: e(st, 0) and e(st, 1) and e(st, 2),
-    4: lambda e: lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3),
-    5: lambda e: lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4),
-    6: lambda e: (
-        lambda st, p: e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5)
-    ),
-    7: lambda e: (
-        lambda st, p: (
-            e(st, 0) and e(st, 1) and e(st, 2) and e(st, 3) and e(st, 4) and e(st, 5) and e(st, 6)
-        )
-    ),
-    8: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            and e(st, 1)
-            and e(st, 2)
-            and e(st, 3)
-            and e(st, 4)
-            and e(st, 5)
-            and e(st, 6)
-            and e(st, 7)
-        )
-    ),
-    9: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            and e(st, 1)
-            and e(st, 2)
-            and e(st, 3)
-            and e(st, 4)
-            and e(st, 5)
-            and e(st, 6)
-            and e(st, 7)
-            and e(st, 8)
-        )
-    ),
-    10: lambda e: (
-        lambda st, p: (
-            e(st, 0)
-            and e(st, 1)
-            and e(st, 2)
-            and e(st, 3)
-            and e(st, 4)
-            and e(st, 5)
-            and e(st, 6)
-            and e(st, 7)
-            and e(st, 8)
-            and e(st, 9)
-        )
-    ),
+    2: _all_unrolled_2,
+    3: _all_unrolled_3,
+    4: _all_unrolled_4,
+    5: _all_unrolled_5,
+    6: _all_unrolled_6,
+    7: _all_unrolled_7,
+    8: _all_unrolled_8,
+    9: _all_unrolled_9,
+    10: _all_unrolled_10,
 }
+def _max_unrolled_2(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1))
+
+
+def _max_unrolled_3(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2))
+
+
+def _max_unrolled_4(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3))
+
+
+def _max_unrolled_5(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4))
+
+
+def _max_unrolled_6(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5))
+
+
+def _max_unrolled_7(e: Any) -> Fn:
+    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
+
+
+def _max_unrolled_8(e: Any) -> Fn:
+    return lambda st, p: (
+        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7) )
+    )
+
+
+def _max_unrolled_9(e: Any) -> Fn:
+    return lambda st, p: (
+        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8) )
+    )
+
+
+def _max_unrolled_10(e: Any) -> Fn:
+    return lambda st, p: (
+        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8), e(st, 9), )
+    )
+
+
 _MAX_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: lambda e: lambda st, p: max(e(st, 0), e(st, 1)),
-    3: lambda e: lambda st, p: max(e(st, 0), e(st, 1), e(st, 2)),
-    4: lambda e: lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3)),
-    5: lambda e: lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4)),
-    6: lambda e: lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5)),
-    7: lambda e: (
-        lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
-    ),
-    8: lambda e: (
-        lambda st, p: max(
-            e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7)
-        )
-    ),
-    9: lambda e: (
-        lambda st, p: max(
-            e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8)
-        )
-    ),
-    10: lambda e: (
-        lambda st, p: max(
-            e(st, 0),
-            e(st, 1),
-            e(st, 2),
-            e(st, 3),
-            e(st, 4),
-            e(st, 5),
-            e(st, 6),
-            e(st, 7),
-            e(st, 8),
-            e(st, 9),
-        )
-    ),
+    2: _max_unrolled_2,
+    3: _max_unrolled_3,
+    4: _max_unrolled_4,
+    5: _max_unrolled_5,
+    6: _max_unrolled_6,
+    7: _max_unrolled_7,
+    8: _max_unrolled_8,
+    9: _max_unrolled_9,
+    10: _max_unrolled_10,
 }
+def _min_unrolled_2(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1))
+
+
+def _min_unrolled_3(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2))
+
+
+def _min_unrolled_4(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3))
+
+
+def _min_unrolled_5(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4))
+
+
+def _min_unrolled_6(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5))
+
+
+def _min_unrolled_7(e: Any) -> Fn:
+    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
+
+
+def _min_unrolled_8(e: Any) -> Fn:
+    return lambda st, p: (
+        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7) )
+    )
+
+
+def _min_unrolled_9(e: Any) -> Fn:
+    return lambda st, p: (
+        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8) )
+    )
+
+
+def _min_unrolled_10(e: Any) -> Fn:
+    return lambda st, p: (
+        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8), e(st, 9), )
+    )
+
+
 _MIN_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: lambda e: lambda st, p: min(e(st, 0), e(st, 1)),
-    3: lambda e: lambda st, p: min(e(st, 0), e(st, 1), e(st, 2)),
-    4: lambda e: lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3)),
-    5: lambda e: lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4)),
-    6: lambda e: lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5)),
-    7: lambda e: (
-        lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
-    ),
-    8: lambda e: (
-        lambda st, p: min(
-            e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7)
-        )
-    ),
-    9: lambda e: (
-        lambda st, p: min(
-            e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8)
-        )
-    ),
-    10: lambda e: (
-        lambda st, p: min(
-            e(st, 0),
-            e(st, 1),
-            e(st, 2),
-            e(st, 3),
-            e(st, 4),
-            e(st, 5),
-            e(st, 6),
-            e(st, 7),
-            e(st, 8),
-            e(st, 9),
-        )
-    ),
+    2: _min_unrolled_2,
+    3: _min_unrolled_3,
+    4: _min_unrolled_4,
+    5: _min_unrolled_5,
+    6: _min_unrolled_6,
+    7: _min_unrolled_7,
+    8: _min_unrolled_8,
+    9: _min_unrolled_9,
+    10: _min_unrolled_10,
 }
 _UNROLLED = {
     "count": _SUM_UNROLLED,

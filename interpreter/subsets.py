@@ -25,6 +25,12 @@ from typing import Any
 
 from .actions import CARDS, WORD, Action
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only the compiler (setup.py) reads it
+    def mypyc_attr(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 _mk = tuple.__new__
 _ORDER: dict[tuple[int, int, int], list[int]] = {}
 
@@ -43,6 +49,7 @@ def subset_order(n: int, lo: int, hi: int) -> list[int]:
     return got
 
 
+@mypyc_attr(native_class=False)  # a list subclass: compiled methods, Python class
 class SubsetActions(list[Action]):
     """Every ``verb`` exchange of ``lo..hi`` cards of ``hand`` (by size, then card order)."""
 

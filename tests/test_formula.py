@@ -531,7 +531,9 @@ def test_host_grammar_with_keep_all_tokens() -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(formula_mod)
+    from spelbok._native import source_module
+
+    result = doctest.testmod(source_module(formula_mod))
     assert result.attempted > 10 and result.failed == 0
 
 
