@@ -3,6 +3,10 @@
     python bench/bench.py            # all cases, ~1 minute
     python bench/bench.py --quick    # fewer matches
     python bench/bench.py --profile knektpass-4   # where the time goes, by function
+    SPELBOK_PURE=1 python bench/bench.py          # the same, on the Python sources
+
+It measures whichever copy of the hot path is installed (the first line says
+which): the mypyc-compiled one that `pip install` builds, or the sources.
 
 Prints, per case: spec load time, matches/s, decisions/s (every action a
 player takes, forced ones included; CPU time of this process, so that other
@@ -131,7 +135,9 @@ def main() -> None:
     if args.profile:
         profile(args.profile, secs)
         return
-    print(f"python {sys.version.split()[0]}, {secs:.1f} s per case, uniform random legal actions")
+    hot = "compiled (mypyc)" if spelbok.COMPILED else "pure Python (no compiled build, or SPELBOK_PURE)"
+    print(f"python {sys.version.split()[0]}, hot path {hot}, {secs:.1f} s per case, "
+          "uniform random legal actions")
     case("Knektpass 2p, single deals", "knektpass", 2, secs, single_deal=True)
     case("Knektpass 2p, whole matches", "knektpass", 2, secs)
     case("Knektpass 4p, single deals", "knektpass", 4, secs, single_deal=True)
