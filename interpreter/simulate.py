@@ -30,6 +30,7 @@ rates, Welch's t-test for means.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import statistics
@@ -563,6 +564,7 @@ def simulate(
             ctx = mp.get_context("fork")
             _WORKER["game"] = game
             init, initargs = None, ()
+            gc.freeze()  # the collector must not touch (and so copy) the parent's pages
         else:
             ctx = mp.get_context("spawn")
             init, initargs = _worker_init, (ref, game.players, opts, max_hands)
@@ -573,6 +575,7 @@ def simulate(
                     progress(len(got))
         records.sort(key=lambda r: r.index)
         _WORKER.pop("game", None)
+        gc.unfreeze()
     return Summary(
         spec=os.fspath(spec) if "\n" not in os.fspath(spec) else "<text>",
         game_name=game.name,
