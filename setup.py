@@ -18,6 +18,7 @@ The pure-Python package is always complete and always correct:
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import shutil
@@ -41,7 +42,9 @@ def _load_native() -> Any:
 
 
 NATIVE = _load_native()
-STAGE = ROOT / "build" / "mypyc-src"  # the sources as compiled, under their import name
+# this build's own folder (builds may run side by side): the staged sources, the C
+WORK = ROOT / "build" / f"mypyc-{os.getpid()}"
+DIGEST: list[str] = []  # of the staged sources, once staged
 
 
 def _note(text: str) -> None:
@@ -69,16 +72,29 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
             return
         # what was compiled: a source edited later makes spelbok ignore the build
-        digest.write_text(NATIVE.source_digest(str(STAGE / "spelbok")) + "\n")
+        digest.write_text(DIGEST[0] + "\n")
 
 
 # the setup.py commands that build code (metadata and sdists need no compiling)
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 
 
+def _clean_inplace() -> None:
+    """An editable build starts from no compiled copy: whatever it builds, or does
+    not build (SPELBOK_PURE, no compiler), nothing older stays beside the sources."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    folder = ROOT / "interpreter"
+    for path in folder.iterdir():
+        if path.name == NATIVE.DIGEST_FILE or any(path.name.endswith(s) for s in EXTENSION_SUFFIXES):
+            path.unlink()
+
+
 def _ext_modules() -> list:
     if not BUILDS & set(sys.argv[1:]):
         return []
+    if {"editable_wheel", "develop"} & set(sys.argv[1:]):
+        _clean_inplace()
     if os.environ.get("SPELBOK_PURE"):
         _note("SPELBOK_PURE is set: pure Python")
         return []
@@ -89,10 +105,11 @@ def _ext_modules() -> list:
         return []
     # mypyc names modules after their directories, and the library lives in
     # interpreter/ (imported as spelbok): compile a staged copy named spelbok/
-    stage = STAGE
-    shutil.rmtree(stage, ignore_errors=True)
+    stage = WORK / "src"
     shutil.copytree(ROOT / "interpreter", stage / "spelbok",
-                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    atexit.register(shutil.rmtree, WORK, True)
+    DIGEST.append(NATIVE.source_digest(str(stage / "spelbok")))
     paths = [str(p) for p in sorted((stage / "spelbok").rglob("*.py"))]
     hot = [str(stage / "spelbok" / f"{name}.py") for name in NATIVE.HOT]
     cwd = os.getcwd()
@@ -102,7 +119,7 @@ def _ext_modules() -> list:
             ["--ignore-missing-imports", *paths],
             only_compile_paths=hot,
             group_name="spelbok._native",
-            target_dir=str(ROOT / "build" / "mypyc"),
+            target_dir=str(WORK / "c"),
         )
     except (Exception, SystemExit) as e:  # mypyc reports type errors with SystemExit
         _note(f"mypyc could not translate the hot path ({e!r}); pure Python")

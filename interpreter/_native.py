@@ -27,33 +27,42 @@ from typing import Any
 
 # the modules setup.py compiles, in the order their digest is taken
 HOT = ("state", "steps", "tricks", "program", "rng", "order", "observe", "cards", "compiler",
-       "subsets", "formula")
+       "subsets", "formula", "frozen")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def source_digest(folder: str) -> str:
-    """The SHA-256 of the hot-path sources in ``folder`` (what a build compiled)."""
+    """The SHA-256 of the library's modules in ``folder`` (what a build compiled, and
+    every module whose types the compiler relied on)."""
     h = hashlib.sha256()
-    for name in HOT:
-        with open(os.path.join(folder, f"{name}.py"), "rb") as f:
-            h.update(f.read())
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            h.update(name.encode() + b"\0")
+            with open(os.path.join(folder, name), "rb") as f:
+                h.update(f.read())
     return h.hexdigest()
 
 
+def _compiled(name: str) -> bool:
+    return any(os.path.exists(os.path.join(_HERE, name + s)) for s in EXTENSION_SUFFIXES)
+
+
 class _SourceFinder:
-    """Finds the hot-path modules as sources, ahead of their compiled copies."""
+    """Finds the library's modules as sources, ahead of any compiled copy beside them
+    (whatever the build compiled, even modules that HOT no longer names)."""
 
     @staticmethod
     def find_spec(fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         pkg, _, name = fullname.rpartition(".")
-        if pkg != __package__ or name not in HOT:
+        source = os.path.join(_HERE, f"{name}.py")
+        if pkg != __package__ or not _compiled(name) or not os.path.exists(source):
             return None
-        return spec_from_file_location(fullname, os.path.join(_HERE, f"{name}.py"))
+        return spec_from_file_location(fullname, source)
 
 
 def _compiled_present() -> bool:
-    return any(os.path.exists(os.path.join(_HERE, "state" + s)) for s in EXTENSION_SUFFIXES)
+    return any(_compiled(name[:-3]) for name in os.listdir(_HERE) if name.endswith(".py"))
 
 
 def choose() -> bool:

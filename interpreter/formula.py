@@ -37,6 +37,7 @@ from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, Union
 
 from .errors import FormulaError, did_you_mean
+from .frozen import Frozen
 
 if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay cheap
     from lark import Lark, Token, Tree
@@ -97,7 +98,7 @@ FUNCTIONS = AGGREGATES | {"abs"}
 # --------------------------------------------------------------------------- AST
 
 
-class _Node:
+class _Node(Frozen):
     __slots__ = ()
 
     def __str__(self) -> str:
@@ -724,7 +725,7 @@ def _norm_type(t: Any, value: Any = None, kind: str = "") -> TypeName:
 
 
 @dataclass(frozen=True, slots=True)
-class Compiled:
+class Compiled(Frozen):
     """A compiled formula.
 
     - ``fn(state, seat)``: evaluates it (``seat`` is ignored by global formulas but

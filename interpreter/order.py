@@ -17,12 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import COLOUR, RANK_INDEX, normalize_rank, parse_card
+from .frozen import Frozen
 
 NO_TRUMP = 4
 
 
 @dataclass(frozen=True, slots=True)
-class TrumpTables:
+class TrumpTables(Frozen):
     """Lookup tables for one trump choice (see module doc)."""
 
     suit: tuple[int, ...]

@@ -7,7 +7,7 @@ it owns the instruction list and the match-level rules (dealer, end of match).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_NAMES
@@ -53,6 +53,11 @@ class Program:
     def __post_init__(self) -> None:
         n = self.n
         self.rot = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Program:
+        """A new Program over the same compiled steps and tables, which never change
+        (a compiled step cannot be rebuilt field by field; see setup.py)."""
+        return replace(self)
 
     # -- the loop ------------------------------------------------------------------
 

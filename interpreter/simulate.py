@@ -558,7 +558,11 @@ def simulate(
         jobs = min(jobs, games)
         size = max(1, min(8, games // (jobs * 4)))
         chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-        if sys.platform == "linux":
+        fork = sys.platform == "linux"
+        ctx: Any
+        init: Any
+        initargs: tuple[Any, ...]
+        if fork:
             # fork: the workers start with the game already loaded (spawning
             # means a fresh interpreter that imports and compiles it again)
             ctx = mp.get_context("fork")
@@ -568,14 +572,17 @@ def simulate(
         else:
             ctx = mp.get_context("spawn")
             init, initargs = _worker_init, (ref, game.players, opts, max_hands)
-        with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
-            for got in pool.imap_unordered(_worker_run, [(seats, seed, c) for c in chunks]):
-                records.extend(got)
-                if progress is not None:
-                    progress(len(got))
+        try:
+            with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
+                for got in pool.imap_unordered(_worker_run, [(seats, seed, c) for c in chunks]):
+                    records.extend(got)
+                    if progress is not None:
+                        progress(len(got))
+        finally:
+            if fork:
+                _WORKER.pop("game", None)
+                gc.unfreeze()
         records.sort(key=lambda r: r.index)
-        _WORKER.pop("game", None)
-        gc.unfreeze()
     return Summary(
         spec=os.fspath(spec) if "\n" not in os.fspath(spec) else "<text>",
         game_name=game.name,

@@ -306,6 +306,10 @@ class State:
     def __copy__(self) -> State:
         return self.clone()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """A clone: the game and its compiled program are immutable, so shared."""
+        return self.clone()
+
     # -- history and logs -----------------------------------------------------------
 
     @property

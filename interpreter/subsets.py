@@ -24,12 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CARDS, WORD, Action
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only the compiler (setup.py) reads it
-    def mypyc_attr(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
+from .frozen import mypyc_attr
 
 _mk = tuple.__new__
 _ORDER: dict[tuple[int, int, int], list[int]] = {}

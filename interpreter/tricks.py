@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .frozen import Frozen
+
 if TYPE_CHECKING:
     from .state import State
 
 
 @dataclass(frozen=True, slots=True)
-class TrickFlags:
+class TrickFlags(Frozen):
     """The trick options of one ``tricks`` step, evaluated when it starts."""
 
     follow: bool = True

@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+import spelbok
 from spelbok import _native
 
 
@@ -18,7 +19,7 @@ def _fake_install(folder: Path, digest: str | None) -> None:
     """Hot-path sources and a (dummy) compiled state module in ``folder``."""
     for name in _native.HOT:
         (folder / f"{name}.py").write_text(f"# {name}\n")
-    (folder / ("state" + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+        (folder / (name + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
     if digest is not None:
         (folder / _native.DIGEST_FILE).write_text(digest + "\n")
 
@@ -57,6 +58,11 @@ def test_stale_or_unmarked_build_falls_back_to_sources(
     spec = _native._SourceFinder.find_spec("spelbok.steps")
     assert spec is not None and spec.origin == os.path.join(str(tmp_path), "steps.py")
     assert _native._SourceFinder.find_spec("spelbok.game") is None  # never compiled
+    # a compiled module that the sources no longer list as hot is steered too
+    (tmp_path / "old.py").write_text("# no longer compiled\n")
+    (tmp_path / ("old" + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+    spec = _native._SourceFinder.find_spec("spelbok.old")
+    assert spec is not None and spec.origin == os.path.join(str(tmp_path), "old.py")
     assert _native._SourceFinder.find_spec("other.steps") is None
 
 
@@ -81,9 +87,9 @@ def test_no_build_means_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_compiled_flag_names_the_running_copy() -> None:
-    import spelbok.state
+    import spelbok.state as state_module
 
-    compiled = not spelbok.state.__file__.endswith(".py")  # type: ignore[union-attr]
+    compiled = not state_module.__file__.endswith(".py")  # type: ignore[union-attr]
     assert spelbok.COMPILED is compiled
 
 
@@ -97,9 +103,35 @@ def _simulate(env: dict[str, str]) -> dict[str, object]:
 
 def test_pure_and_installed_copy_play_alike() -> None:
     """Whichever copy this install runs, the sources give the same matches."""
+    if os.environ.get("SPELBOK_REQUIRE_COMPILED"):  # CI: this must compare two copies
+        assert spelbok.COMPILED
     env = dict(os.environ)
     env.pop("SPELBOK_PURE", None)
     installed = _simulate(env)
     pure = _simulate({**env, "SPELBOK_PURE": "1"})
     assert pure == installed
     assert installed["games"] == 40
+
+
+def test_frozen_values_copy_and_pickle() -> None:
+    """Compiled frozen classes refuse field-by-field rebuilding: they go through __init__."""
+    import copy
+    import pickle
+
+    from spelbok.formula import parse_formula
+
+    game = spelbok.load("knockout-whist", players=4)
+    s = game.new_state(seed=2)
+    s.apply(s.legal_actions()[0])
+    for value in (s.tables, s.tf, parse_formula("if a then b + 1 else -c")):
+        assert copy.copy(value) == value
+        assert copy.deepcopy(value) == value
+        assert pickle.loads(pickle.dumps(value)) == value
+    d = copy.deepcopy(s)
+    assert d == s and d.hands is not s.hands
+    d.apply(d.legal_actions()[0])
+    assert d != s
+    g = copy.deepcopy(game)  # an independent game that plays the same matches
+    g.program.max_hands = 1
+    assert game.program.max_hands > 1
+    assert g.new_state(seed=5).legal_actions() == game.new_state(seed=5).legal_actions()
