@@ -1071,9 +1071,10 @@ class _Compiler:
         e = c.fn
         rng = range(n)
         fn: Fn
-        unrolled = _UNROLLED[name].get(n)
+        table, pick = _UNROLLED[name]
+        unrolled = table.get(n)
         if unrolled is not None and (name in ("sum", "max", "min") or c.type == "bool"):
-            fn = unrolled(e)
+            fn = unrolled(e) if pick is None else unrolled(e, pick)
         elif name == "count":
             if c.type == "bool":
                 fn = lambda st, p: sum(map(e, repeat(st), rng))  # noqa: E731
@@ -1293,6 +1294,8 @@ _ARITH: dict[str, Callable[[Fn, Fn], Fn]] = {
     "/": lambda a, b: _divide(a, b, operator.floordiv),
     "%": lambda a, b: _divide(a, b, operator.mod),
 }
+
+
 def _arith_right_const_add(a: Any, k: Any) -> Fn:
     return lambda st, p: a(st, p) + k
 
@@ -1320,6 +1323,8 @@ _ARITH_RIGHT_CONST: dict[str, Callable[[Fn, Any], Fn]] = {  # k != 0 for / and %
     "/": _arith_right_const_div,
     "%": _arith_right_const_mod,
 }
+
+
 def _arith_left_const_add(k: Any, b: Any) -> Fn:
     return lambda st, p: k + b(st, p)
 
@@ -1339,6 +1344,8 @@ _ARITH_LEFT_CONST: dict[str, Callable[[Any, Fn], Fn]] = {
     "/": lambda k, b: _divide(_constant(k), b, operator.floordiv),
     "%": lambda k, b: _divide(_constant(k), b, operator.mod),
 }
+
+
 def _compare_eq(a: Any, b: Any) -> Fn:
     return lambda st, p: a(st, p) == b(st, p)
 
@@ -1371,6 +1378,8 @@ _COMPARE: dict[str, Callable[[Fn, Fn], Fn]] = {
     ">": _compare_gt,
     ">=": _compare_ge,
 }
+
+
 def _compare_right_const_eq(a: Any, k: Any) -> Fn:
     return lambda st, p: a(st, p) == k
 
@@ -1517,6 +1526,8 @@ _SUM_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
     9: _sum_unrolled_9,
     10: _sum_unrolled_10,
 }
+
+
 def _any_unrolled_2(e: Any) -> Fn:
     return lambda st, p: e(st, 0) or e(st, 1)
 
@@ -1572,6 +1583,8 @@ _ANY_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
     9: _any_unrolled_9,
     10: _any_unrolled_10,
 }
+
+
 def _all_unrolled_2(e: Any) -> Fn:
     return lambda st, p: e(st, 0) and e(st, 1)
 
@@ -1627,117 +1640,70 @@ _ALL_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
     9: _all_unrolled_9,
     10: _all_unrolled_10,
 }
-def _max_unrolled_2(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1))
 
 
-def _max_unrolled_3(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2))
+# max() and min() share these: ``pick`` is the built-in
+def _extreme_2(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1))
 
 
-def _max_unrolled_4(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3))
+def _extreme_3(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1), e(st, 2))
 
 
-def _max_unrolled_5(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4))
+def _extreme_4(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1), e(st, 2), e(st, 3))
 
 
-def _max_unrolled_6(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5))
+def _extreme_5(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4))
 
 
-def _max_unrolled_7(e: Any) -> Fn:
-    return lambda st, p: max(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
+def _extreme_6(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5))
 
 
-def _max_unrolled_8(e: Any) -> Fn:
-    return lambda st, p: (
-        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7) )
+def _extreme_7(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
+
+
+def _extreme_8(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(
+        e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7)
     )
 
 
-def _max_unrolled_9(e: Any) -> Fn:
-    return lambda st, p: (
-        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8) )
+def _extreme_9(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(
+        e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8)
     )
 
 
-def _max_unrolled_10(e: Any) -> Fn:
-    return lambda st, p: (
-        max( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8), e(st, 9), )
+def _extreme_10(e: Any, pick: Callable[..., Any]) -> Fn:
+    return lambda st, p: pick(
+        e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8), e(st, 9)
     )
 
 
-_MAX_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: _max_unrolled_2,
-    3: _max_unrolled_3,
-    4: _max_unrolled_4,
-    5: _max_unrolled_5,
-    6: _max_unrolled_6,
-    7: _max_unrolled_7,
-    8: _max_unrolled_8,
-    9: _max_unrolled_9,
-    10: _max_unrolled_10,
+_EXTREME: dict[int, Callable[[Fn, Callable[..., Any]], Fn]] = {
+    2: _extreme_2,
+    3: _extreme_3,
+    4: _extreme_4,
+    5: _extreme_5,
+    6: _extreme_6,
+    7: _extreme_7,
+    8: _extreme_8,
+    9: _extreme_9,
+    10: _extreme_10,
 }
-def _min_unrolled_2(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1))
 
 
-def _min_unrolled_3(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2))
-
-
-def _min_unrolled_4(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3))
-
-
-def _min_unrolled_5(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4))
-
-
-def _min_unrolled_6(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5))
-
-
-def _min_unrolled_7(e: Any) -> Fn:
-    return lambda st, p: min(e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6))
-
-
-def _min_unrolled_8(e: Any) -> Fn:
-    return lambda st, p: (
-        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7) )
-    )
-
-
-def _min_unrolled_9(e: Any) -> Fn:
-    return lambda st, p: (
-        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8) )
-    )
-
-
-def _min_unrolled_10(e: Any) -> Fn:
-    return lambda st, p: (
-        min( e(st, 0), e(st, 1), e(st, 2), e(st, 3), e(st, 4), e(st, 5), e(st, 6), e(st, 7), e(st, 8), e(st, 9), )
-    )
-
-
-_MIN_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: _min_unrolled_2,
-    3: _min_unrolled_3,
-    4: _min_unrolled_4,
-    5: _min_unrolled_5,
-    6: _min_unrolled_6,
-    7: _min_unrolled_7,
-    8: _min_unrolled_8,
-    9: _min_unrolled_9,
-    10: _min_unrolled_10,
-}
-_UNROLLED = {
-    "count": _SUM_UNROLLED,
-    "sum": _SUM_UNROLLED,
-    "any": _ANY_UNROLLED,
-    "all": _ALL_UNROLLED,
-    "max": _MAX_UNROLLED,
-    "min": _MIN_UNROLLED,
+# each aggregate's unrolled factories, and the built-in they take (max and min)
+_UNROLLED: dict[str, tuple[dict[int, Any], Any]] = {
+    "count": (_SUM_UNROLLED, None),
+    "sum": (_SUM_UNROLLED, None),
+    "any": (_ANY_UNROLLED, None),
+    "all": (_ALL_UNROLLED, None),
+    "max": (_EXTREME, max),
+    "min": (_EXTREME, min),
 }

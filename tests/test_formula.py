@@ -675,3 +675,22 @@ def test_any_text_parses_or_raises_formula_error(text: str) -> None:
         assert e.message
     else:
         assert parse_formula(unparse(node)) == node
+
+
+@pytest.mark.parametrize("nseats", range(1, 13))
+def test_aggregates_at_every_seat_count(nseats: int) -> None:
+    """Counts of 2..10 seats use unrolled closures, the rest map(): the same answers."""
+    import random as _random
+
+    rng = _random.Random(nseats)
+    r = make_resolver(nseats)
+    for _ in range(5):
+        st = {"score": [rng.randint(-9, 9) for _ in range(nseats)],
+              "plays": [rng.random() < 0.5 for _ in range(nseats)]}
+        scores = [v + 1 for v in st["score"]]
+        plays = st["plays"]
+        expect = {"max(score + 1)": max(scores), "min(score + 1)": min(scores),
+                  "sum(score + 1)": sum(scores), "count(not plays)": plays.count(False),
+                  "any(not plays)": not all(plays), "all(not plays)": not any(plays)}
+        for text, want in expect.items():
+            assert compile_formula(text, r, per_player=False).fn(st, 0) == want, (text, nseats)
