@@ -1515,17 +1515,10 @@ def _sum_unrolled_10(e: Any) -> Fn:
     )
 
 
-_SUM_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: _sum_unrolled_2,
-    3: _sum_unrolled_3,
-    4: _sum_unrolled_4,
-    5: _sum_unrolled_5,
-    6: _sum_unrolled_6,
-    7: _sum_unrolled_7,
-    8: _sum_unrolled_8,
-    9: _sum_unrolled_9,
-    10: _sum_unrolled_10,
-}
+_SUM_UNROLLED: dict[int, Callable[[Fn], Fn]] = dict(enumerate((
+    _sum_unrolled_2, _sum_unrolled_3, _sum_unrolled_4, _sum_unrolled_5, _sum_unrolled_6,
+    _sum_unrolled_7, _sum_unrolled_8, _sum_unrolled_9, _sum_unrolled_10,
+), start=2))
 
 
 def _any_unrolled_2(e: Any) -> Fn:
@@ -1572,17 +1565,10 @@ def _any_unrolled_10(e: Any) -> Fn:
     )
 
 
-_ANY_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: _any_unrolled_2,
-    3: _any_unrolled_3,
-    4: _any_unrolled_4,
-    5: _any_unrolled_5,
-    6: _any_unrolled_6,
-    7: _any_unrolled_7,
-    8: _any_unrolled_8,
-    9: _any_unrolled_9,
-    10: _any_unrolled_10,
-}
+_ANY_UNROLLED: dict[int, Callable[[Fn], Fn]] = dict(enumerate((
+    _any_unrolled_2, _any_unrolled_3, _any_unrolled_4, _any_unrolled_5, _any_unrolled_6,
+    _any_unrolled_7, _any_unrolled_8, _any_unrolled_9, _any_unrolled_10,
+), start=2))
 
 
 def _all_unrolled_2(e: Any) -> Fn:
@@ -1629,17 +1615,10 @@ def _all_unrolled_10(e: Any) -> Fn:
     )
 
 
-_ALL_UNROLLED: dict[int, Callable[[Fn], Fn]] = {
-    2: _all_unrolled_2,
-    3: _all_unrolled_3,
-    4: _all_unrolled_4,
-    5: _all_unrolled_5,
-    6: _all_unrolled_6,
-    7: _all_unrolled_7,
-    8: _all_unrolled_8,
-    9: _all_unrolled_9,
-    10: _all_unrolled_10,
-}
+_ALL_UNROLLED: dict[int, Callable[[Fn], Fn]] = dict(enumerate((
+    _all_unrolled_2, _all_unrolled_3, _all_unrolled_4, _all_unrolled_5, _all_unrolled_6,
+    _all_unrolled_7, _all_unrolled_8, _all_unrolled_9, _all_unrolled_10,
+), start=2))
 
 
 # max() and min() share these: ``pick`` is the built-in
@@ -1685,17 +1664,10 @@ def _extreme_10(e: Any, pick: Callable[..., Any]) -> Fn:
     )
 
 
-_EXTREME: dict[int, Callable[[Fn, Callable[..., Any]], Fn]] = {
-    2: _extreme_2,
-    3: _extreme_3,
-    4: _extreme_4,
-    5: _extreme_5,
-    6: _extreme_6,
-    7: _extreme_7,
-    8: _extreme_8,
-    9: _extreme_9,
-    10: _extreme_10,
-}
+_EXTREME: dict[int, Callable[[Fn, Callable[..., Any]], Fn]] = dict(enumerate((
+    _extreme_2, _extreme_3, _extreme_4, _extreme_5, _extreme_6, _extreme_7, _extreme_8,
+    _extreme_9, _extreme_10,
+), start=2))
 
 
 # each aggregate's unrolled factories, and the built-in they take (max and min)
