@@ -103,6 +103,33 @@ def test_bad_spec_fixture(path: Path) -> None:
 
 # ------------------------------------------------------------------ inline cases
 
+SHIPPED = sorted(
+    p
+    for pattern in ("*.yaml", "*.spel", "variants/*.yaml")
+    for p in (Path(__file__).parents[1] / "specs").glob(pattern)
+)
+
+
+def test_shipped_specs_have_no_warnings() -> None:
+    assert len(SHIPPED) > 20
+    for path in SHIPPED:
+        assert structural_warnings(read_spec(path)) == [], path
+
+
+def test_choice_outside_a_decision_is_any_decision_s_value() -> None:
+    text = MINI.replace(
+        "  - tricks: {}\n",
+        "  - decide: trump\n    choose: suit\n  - decide: go\n    choose: [Play, pass]\n"
+        "  - if: choice == 'play' or choice == 'H' or choice == ''\n    then: [{end_hand: true}]\n"
+        "  - tricks: {}\n",
+    )
+    doc = read_spec("c.yaml", text=text)
+    assert structural_checks(doc) == [] and structural_warnings(doc) == []
+    (e,) = structural_checks(read_spec("c.yaml", text=text.replace("'H'", "'hearts'")))
+    assert (e.line, e.col, e.hint) == (13, 39, "H")
+    assert e.message == "'choice' is never 'hearts': the decisions offer 'C', 'D', 'H', 'S', " \
+        "'pass', 'play'"
+
 
 def test_several_schema_errors_are_collected() -> None:
     text = MINI.replace("max: 4}", "max: four}").replace("deal: {size: 5}", "deal: {sise: 5}")
