@@ -4,7 +4,9 @@
 :class:`~spelbok.model.SpecDoc` and returns every located problem the schema
 cannot express: player ranges, deck coverage, repeated ranks, top trumps
 missing from the deck, a deck too small for the deal, option defaults, name
-clashes, enum-or-option fields, and flow that can never run or never end.
+clashes, enum-or-option fields, flow that can never run or never end, trick
+names read outside a trick and comparisons with values a name never takes.
+:func:`structural_warnings` lists what is legal but probably not meant.
 Formula names and types are checked by the game compiler, not here.
 
 >>> from spelbok.loader import read_spec
