@@ -34,7 +34,18 @@ from .cards import SUIT_INDEX, parse_card, rank_of, suit_of
 from .cards import SUITS as _SUITS
 from .compiler import PER_TRICK_NAMES, RANK_NAME, SUIT_NAMES, TRICK_FLAGS, TRICK_ONLY_NAMES
 from .errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
-from .formula import Compare, Name, Node, Str, Unary, iter_nodes, parse_formula
+from .formula import (
+    Bool,
+    Compare,
+    Name,
+    Node,
+    Num,
+    Str,
+    Unary,
+    iter_nodes,
+    parse_formula,
+    unparse,
+)
 from .model import STEP_KINDS, SpecDoc
 from .yamlio import key_path
 
@@ -614,6 +625,12 @@ def _suggest(value: str, allowed: list[str], words: dict[str, str] | None = None
     return did_you_mean(value, allowed)
 
 
+def _literal(value: Any) -> Node:
+    """The formula literal of an option value."""
+    return Bool(value) if isinstance(value, bool) else Num(value) if isinstance(value, int) \
+        else Str(str(value))
+
+
 def _shown(values: list[str]) -> str:
     return ", ".join(f"'{v}'" for v in values)
 
@@ -741,9 +758,9 @@ class _Meaning:
             self.names(path, node, where, step)
             for n in iter_nodes(node):
                 if isinstance(n, Compare) and n.op in ("==", "!="):
-                    if isinstance(n.left, Name) and isinstance(n.right, Str):
+                    if isinstance(n.left, Name) and isinstance(n.right, Str | Num | Bool):
                         self.compare(path, n.left.name, n.right, where, step)
-                    elif isinstance(n.right, Name) and isinstance(n.left, Str):
+                    elif isinstance(n.right, Name) and isinstance(n.left, Str | Num | Bool):
                         self.compare(path, n.right.name, n.left, where, step)
 
     def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
@@ -764,14 +781,18 @@ class _Meaning:
                             "(a rule that changes from trick to trick belongs in 'allow')",
                             warn=True)
 
-    def compare(self, path: Path, name: str, lit: Str, where: str,
+    def compare(self, path: Path, name: str, lit: Str | Num | Bool, where: str,
                 step: dict[str, Any] | None) -> None:
-        value = lit.value
         if name in self.c.options and name not in self.reserved:
-            values = [v for v in self.c.options[name]["values"] if isinstance(v, str)]
-            if values and value not in values:
-                self.report(path, lit, f"the option '{name}' is never '{value}' (its values: "
-                            f"{_shown(values)})", _suggest(value, values), warn=True)
+            # values of another type: the compiler reports the comparison itself
+            values = [v for v in self.c.options[name]["values"] if type(v) is type(lit.value)]
+            if values and lit.value not in values:
+                shown = ", ".join(unparse(_literal(v)) for v in values)
+                self.report(path, lit, f"the option '{name}' is never {unparse(lit)} (its "
+                            f"values: {shown})", _suggest(str(lit.value), [str(v) for v in values]),
+                            warn=True)
+            return
+        if not isinstance(lit, Str):
             return
         if name == RANK_NAME:
             self.card_part(path, lit, name, list(_RANKS), self.deck_ranks, "rank", _RANK_WORDS)
