@@ -625,6 +625,12 @@ def _suggest(value: str, allowed: list[str], words: dict[str, str] | None = None
     return did_you_mean(value, allowed)
 
 
+def _suit_letter(suit: Any) -> str:
+    """A suit as written in the spec (a letter or a symbol) as formulas read it."""
+    i = SUIT_INDEX.get(str(suit).upper())
+    return str(suit) if i is None else _SUITS[i]
+
+
 def _literal(value: Any) -> Node:
     """The formula literal of an option value."""
     return Bool(value) if isinstance(value, bool) else Num(value) if isinstance(value, int) \
@@ -730,8 +736,7 @@ class _Meaning:
         self.c = checker
         tree = checker.tree
         self.deck_ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
-        self.deck_suits = {_SUITS[SUIT_INDEX[str(s).upper()]] for e in tree["deck"]
-                           for s in e["suits"]}
+        self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
         self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
         self.reserved = _RESERVED
 
@@ -828,7 +833,7 @@ class _Meaning:
             if isinstance(choose, list):
                 values += [str(w["word"] if isinstance(w, dict) else w).lower() for w in choose]
             elif choose == "suit":
-                values += [_SUITS[SUIT_INDEX[str(x).upper()]] for x in s.get("suits", _SUITS)]
+                values += [_suit_letter(x) for x in s.get("suits", _SUITS)]
             elif choose == "exchange":
                 values.append("")
             else:
