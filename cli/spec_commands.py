@@ -16,28 +16,33 @@ _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 
 @click.command("validate")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the errors and warnings.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
 @click.pass_context
-def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> None:
+def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict: bool) -> None:
     """Check each SPEC: the schema, the structure, every formula, every deck size.
 
     Prints 'SPEC: ok' for a valid spec and one 'path:line:col: message' line
-    per problem otherwise; exits with 1 when any spec has an error.
+    per problem otherwise; exits with 1 when any spec has an error.  A warning
+    ('path:line:col: warning: message') flags what is valid but probably not
+    meant; it fails the spec only with --strict.
     """
-    from spelbok.validate import validate
+    from spelbok.validate import diagnose
 
     failed = 0
     for spec in specs:
-        errors = validate(spec)
-        if errors:
+        errors, warnings = diagnose(spec)
+        for problem in [*errors, *warnings]:
+            click.echo(str(problem))
+        if errors or (strict and warnings):
             failed += 1
-            for err in errors:
-                click.echo(str(err))
         elif not quiet:
-            click.echo(f"{spec}: ok")
+            note = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""
+            click.echo(f"{spec}: ok{note}")
     if failed:
         if len(specs) > 1:
-            click.echo(f"{failed} of {len(specs)} specs have errors", err=True)
+            what = "errors or warnings" if strict else "errors"
+            click.echo(f"{failed} of {len(specs)} specs have {what}", err=True)
         ctx.exit(1)
 
 

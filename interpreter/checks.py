@@ -4,7 +4,9 @@
 :class:`~spelbok.model.SpecDoc` and returns every located problem the schema
 cannot express: player ranges, deck coverage, repeated ranks, top trumps
 missing from the deck, a deck too small for the deal, option defaults, name
-clashes, enum-or-option fields, and flow that can never run or never end.
+clashes, enum-or-option fields, flow that can never run or never end, trick
+names read outside a trick and comparisons with values a name never takes.
+:func:`structural_warnings` lists what is legal but probably not meant.
 Formula names and types are checked by the game compiler, not here.
 
 >>> from spelbok.loader import read_spec
@@ -28,10 +30,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import RANKS as _RANKS
+from .cards import SUIT_INDEX, parse_card, rank_of, suit_of
 from .cards import SUITS as _SUITS
-from .cards import parse_card, rank_of, suit_of
-from .errors import SpecError, SpecErrors, did_you_mean
+from .compiler import PER_TRICK_NAMES, RANK_NAME, SUIT_NAMES, TRICK_FLAGS, TRICK_ONLY_NAMES
+from .errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
+from .formula import (
+    Bool,
+    Compare,
+    Name,
+    Node,
+    Num,
+    Str,
+    Unary,
+    iter_nodes,
+    parse_formula,
+    unparse,
+)
 from .model import STEP_KINDS, SpecDoc
+from .yamlio import key_path
 
 __all__ = [
     "BUILTIN_NAMES",
@@ -40,6 +56,7 @@ __all__ = [
     "ENUMS",
     "check_structure",
     "structural_checks",
+    "structural_warnings",
 ]
 
 #: Names the formula language defines (state and context builtins).
@@ -151,6 +168,7 @@ class _Checker:
         self.doc = doc
         self.tree = doc.tree
         self.errors: list[SpecError] = []
+        self.warnings: list[SpecError] = []
         self.options: dict[str, Any] = self.tree.get("options", {})
 
     def err(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
@@ -167,6 +185,7 @@ class _Checker:
         self.steps()
         self.end()
         self.sources()
+        self.meaning()
         return self.errors
 
     # ----------------------------------------------------------------- players & deck
@@ -497,6 +516,56 @@ class _Checker:
                 "the match can never end: end.when is false and there is no max_hands",
             )
 
+    def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        file, line, col = self.doc.locate(path, key=key)
+        self.warnings.append(SpecWarning(message, file, line, col, hint))
+
+    def written(self, path: Path) -> bool:
+        """True when the spec's author wrote the key at ``path`` (not a default filled in)."""
+        return path in self.doc.positions or key_path(path) in self.doc.positions
+
+    def meaning(self) -> None:
+        """Formulas that cannot mean what they say, and keys that have no effect."""
+        _Meaning(self).run()
+        for path, step in _walk(self.tree["hand"], ("hand",)):
+            kind = _kind(step)
+            if kind == "decide":
+                self.words_may_all_be_off(path, step)
+                if step["choose"] == "exchange" and "allow" in step and \
+                        self.written((*path, "allow")):
+                    self.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
+                             "(every set of cards within min..max is offered)", key=True)
+            elif kind == "tricks":
+                body = step["tricks"]
+                if body.get("abstain") in (None, False, "false"):
+                    for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
+                        if self.written((*path, "tricks", key)):
+                            self.warn((*path, "tricks", key), f"'{key}' has no effect: this "
+                                      "tricks step has no 'abstain'", key=True)
+
+    def words_may_all_be_off(self, path: Path, step: dict[str, Any]) -> None:
+        """A word list in which every word has a 'when' may offer nothing at all (then
+        the game cannot go on), unless two of the conditions plainly exclude each other."""
+        choose = step["choose"]
+        if not isinstance(choose, list) or not choose:
+            return
+        nodes: list[Node] = []
+        for w in choose:
+            cond = w.get("when", True) if isinstance(w, dict) else True
+            if cond is True or cond == "true":
+                return
+            if not isinstance(cond, str):
+                continue  # false: never offered
+            try:
+                nodes.append(parse_formula(cond))
+            except FormulaError:
+                return  # the compiler reports it
+        if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
+            return
+        self.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
+                  "holds, the player has nothing to choose and the game cannot go on (give "
+                  "one word no 'when')")
+
     def sources(self) -> None:
         ids = self.tree.get("sources") or {}
         if not ids:
@@ -529,11 +598,283 @@ def _source_fields(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
             yield from _source_fields(v, (*path, i))
 
 
+# ----------------------------------------------------------------- formulas' meaning
+# Traps the compiler cannot see, found in the formulas' syntax trees: a name read where it
+# has no value, a comparison with a value the name never takes, a condition evaluated less
+# often than it reads.
+
+_SUIT_WORDS = {"club": "C", "clubs": "C", "spade": "S", "spades": "S", "heart": "H",
+               "hearts": "H", "diamond": "D", "diamonds": "D", "no": "none", "no trump": "none",
+               "notrump": "none", "notrumps": "none", "": "none"}
+_RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "knave": "J", "ten": "10",
+               "nine": "9", "eight": "8", "seven": "7", "six": "6", "five": "5", "four": "4",
+               "three": "3", "two": "2", "deuce": "2", "t": "10"}
+
+
+def _suggest(value: str, allowed: list[str], words: dict[str, str] | None = None) -> str | None:
+    """The allowed value meant by ``value``: same letters in another case, a name of it
+    (``'Ace'`` for ``'A'``, ``'clubs'`` for ``'C'``), or else a close spelling."""
+    low = value.strip().lower()
+    for a in allowed:
+        if a.lower() == low:
+            return a
+    if words and words.get(low) in allowed:
+        return words[low]
+    if len(low) == 1 and low.upper() in SUIT_INDEX and _SUITS[SUIT_INDEX[low.upper()]] in allowed:
+        return _SUITS[SUIT_INDEX[low.upper()]]  # a suit symbol
+    return did_you_mean(value, allowed)
+
+
+def _suit_letter(suit: Any) -> str:
+    """A suit as written in the spec (a letter or a symbol) as formulas read it."""
+    i = SUIT_INDEX.get(str(suit).upper())
+    return str(suit) if i is None else _SUITS[i]
+
+
+def _literal(value: Any) -> Node:
+    """The formula literal of an option value."""
+    return Bool(value) if isinstance(value, bool) else Num(value) if isinstance(value, int) \
+        else Str(str(value))
+
+
+def _shown(values: list[str]) -> str:
+    return ", ".join(f"'{v}'" for v in values)
+
+
+def _complementary(a: Node, b: Node) -> bool:
+    """True when ``b`` is plainly the negation of ``a`` (``x`` / ``not x``, ``==`` / ``!=``)."""
+    if isinstance(a, Unary) and a.op == "not" and a.operand == b:
+        return True
+    if isinstance(b, Unary) and b.op == "not" and b.operand == a:
+        return True
+    return (isinstance(a, Compare) and isinstance(b, Compare) and {a.op, b.op} == {"==", "!="}
+            and a.left == b.left and a.right == b.right)
+
+
+# Where a formula sits, as far as these checks care.
+_TRICK_ALLOW, _TRICK_ABSTAIN, _TRICK_FLAG, _DECIDE, _OTHER = (
+    "allow", "abstain", "flag", "decide", "other")
+
+#: One formula field: its path, its value (text, or a bool, int or None to skip), where it
+#: sits and the step it belongs to.
+_Field = tuple[Path, Any, str, dict[str, Any] | None]
+
+
+def _formula_fields(tree: dict[str, Any]) -> Iterator[_Field]:
+    """Every formula (or condition) of the spec that is written as text."""
+    for path, step in _walk(tree["hand"], ("hand",)):
+        yield from _step_fields(path, step)
+    end = tree["end"]
+    for key in ("when", "winners", "score"):
+        yield ("end", key), end.get(key), _OTHER, None
+
+
+def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:
+    yield (*path, "when"), step.get("when"), _OTHER, None
+    kind = _kind(step)
+    if kind in ("deal", "move"):
+        body = step[kind]
+        for key in ("size", "to", "widow", "count"):
+            if key in body:
+                yield (*path, kind, key), body[key], _OTHER, None
+    elif kind == "turn_up" and isinstance(step["turn_up"], dict):
+        yield (*path, "turn_up", "trump"), step["turn_up"].get("trump"), _OTHER, None
+    elif kind == "decide":
+        who = step.get("who")
+        if isinstance(who, dict):
+            yield (*path, "who", "most"), who.get("most"), _OTHER, None
+        for key in ("where", "min", "max"):
+            yield (*path, key), step.get(key), _OTHER, step
+        choose = step.get("choose")
+        if isinstance(choose, list):
+            for i, w in enumerate(choose):
+                if isinstance(w, dict):
+                    yield (*path, "choose", i, "when"), w.get("when"), _OTHER, step
+        for key in ("max", "min"):
+            yield (*path, "exchange", key), (step.get("exchange") or {}).get(key), _OTHER, step
+        for name, expr in (step.get("then") or {}).items():
+            yield (*path, "then", name), expr, _DECIDE, step
+        yield (*path, "allow"), step.get("allow"), _DECIDE, step
+    elif kind == "tricks":
+        body = step["tricks"]
+        p = (*path, "tricks")
+        if isinstance(body.get("leader"), dict):
+            yield (*p, "leader", "most"), body["leader"].get("most"), _OTHER, None
+        for key in ("players", "leader_where", "count"):
+            yield (*p, key), body.get(key), _OTHER, step
+        for key in TRICK_FLAGS:
+            yield (*p, key), body.get(key), _TRICK_FLAG, step
+        yield (*p, "abstain"), body.get("abstain"), _TRICK_ABSTAIN, step
+        yield (*p, "allow"), body.get("allow"), _TRICK_ALLOW, step
+    elif kind == "set":
+        for name, expr in step["set"].items():
+            yield (*path, "set", name), expr, _OTHER, None
+    elif kind == "if":
+        yield (*path, "if"), step["if"], _OTHER, None
+    elif kind == "repeat":
+        yield (*path, "repeat"), step["repeat"], _OTHER, None
+        yield (*path, "while"), step.get("while"), _OTHER, None
+    if kind in ("set", "move"):
+        yield (*path, "for"), step.get("for"), _OTHER, None
+
+
+def _assigned(steps: list[dict[str, Any]]) -> set[str]:
+    """The variables that ``steps`` (and the steps inside them) assign."""
+    names: set[str] = set()
+    for _, step in _walk(steps, ()):
+        if "set" in step:
+            names.update(step["set"])
+        elif "decide" in step:
+            names.update(step.get("then") or {})
+    return names
+
+
+class _Meaning:
+    """The checks of formulas' meaning, reporting through a :class:`_Checker`."""
+
+    def __init__(self, checker: _Checker) -> None:
+        self.c = checker
+        tree = checker.tree
+        self.deck_ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
+        self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
+        self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
+        self.reserved = _RESERVED
+
+    def report(self, path: Path, node: Node, message: str, hint: str | None = None,
+               *, warn: bool = False) -> None:
+        """A problem at ``node`` of the formula at ``path`` (located as the compiler does)."""
+        file, line, col = self.c.doc.locate(path)
+        if line is not None and col is not None:
+            if node.line == 1:
+                col += node.column - 1
+            else:
+                line, col = line + node.line - 1, node.column
+        cls = SpecWarning if warn else SpecError
+        (self.c.warnings if warn else self.c.errors).append(cls(message, file, line, col, hint))
+
+    def run(self) -> None:
+        for path, text, where, step in _formula_fields(self.c.tree):
+            if not isinstance(text, str):
+                continue
+            try:
+                node = parse_formula(text)
+            except FormulaError:
+                continue  # the compiler reports it
+            self.names(path, node, where, step)
+            for n in iter_nodes(node):
+                if isinstance(n, Compare) and n.op in ("==", "!="):
+                    if isinstance(n.left, Name) and isinstance(n.right, Str | Num | Bool):
+                        self.compare(path, n.left.name, n.right, where, step)
+                    elif isinstance(n.right, Name) and isinstance(n.left, Str | Num | Bool):
+                        self.compare(path, n.right.name, n.left, where, step)
+
+    def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
+        changing: set[str] = set()
+        if where == _TRICK_FLAG and step is not None:
+            changing = set(PER_TRICK_NAMES) | _assigned(step["tricks"].get("after_each") or [])
+        for n in iter_nodes(node):
+            if not isinstance(n, Name) or n.name in self.c.options and n.name not in self.reserved:
+                continue
+            fields = TRICK_ONLY_NAMES.get(n.name)
+            if fields is not None and where not in fields:
+                places = " and ".join(f"'{f}'" for f in fields)
+                self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
+                            f"the trick's {places}: here it means nothing")
+            elif n.name in changing:
+                self.report(path, n, f"'{path[-1]}' is worked out once, when the tricks step "
+                            f"starts, so '{n.name}' is read then and not again at each trick "
+                            "(a rule that changes from trick to trick belongs in 'allow')",
+                            warn=True)
+
+    def compare(self, path: Path, name: str, lit: Str | Num | Bool, where: str,
+                step: dict[str, Any] | None) -> None:
+        if name in self.c.options and name not in self.reserved:
+            # values of another type: the compiler reports the comparison itself
+            values = [v for v in self.c.options[name]["values"] if type(v) is type(lit.value)]
+            if values and lit.value not in values:
+                shown = ", ".join(unparse(_literal(v)) for v in values)
+                self.report(path, lit, f"the option '{name}' is never {unparse(lit)} (its "
+                            f"values: {shown})", _suggest(str(lit.value), [str(v) for v in values]),
+                            warn=True)
+            return
+        if not isinstance(lit, Str):
+            return
+        if name == RANK_NAME:
+            self.card_part(path, lit, name, list(_RANKS), self.deck_ranks, "rank", _RANK_WORDS)
+        elif name in SUIT_NAMES:
+            allowed = list(_SUITS) + (["none"] if SUIT_NAMES[name] else [])
+            self.card_part(path, lit, name, allowed, self.deck_suits | {"none"}, "suit",
+                           _SUIT_WORDS)
+        elif name == "choice":
+            self.choice(path, lit, step if where == _DECIDE else None)
+
+    def card_part(self, path: Path, lit: Str, name: str, allowed: list[str], deck: set[str],
+                  what: str, words: dict[str, str]) -> None:
+        value = lit.value
+        if value not in allowed:
+            written = (f"suits are the letters {', '.join(_SUITS)}" if what == "suit"
+                       else f"ranks are written {', '.join(reversed(_RANKS))}")
+            if "none" in allowed:
+                written += " (or 'none')"
+            self.report(path, lit, f"'{name}' is never '{value}': {written}",
+                        _suggest(value, allowed, words))
+        elif value not in deck:
+            self.report(path, lit, f"'{name}' is never '{value}': no deck has that {what}",
+                        warn=True)
+
+    def choice(self, path: Path, lit: Str, step: dict[str, Any] | None) -> None:
+        """``choice`` is the word, suit letter or number chosen in this decision (in its
+        ``then`` and ``allow``), else in the last decision made."""
+        steps = [step] if step is not None else self.decides
+        values: list[str] = [] if step is not None else [""]  # before any decision, or after an exchange
+        numbers = False
+        for s in steps:
+            choose = s["choose"]
+            if isinstance(choose, list):
+                values += [str(w["word"] if isinstance(w, dict) else w).lower() for w in choose]
+            elif choose == "suit":
+                values += [_suit_letter(x) for x in s.get("suits", _SUITS)]
+            elif choose == "exchange":
+                values.append("")
+            else:
+                numbers = True
+        if lit.value in values:
+            return
+        if step is not None:
+            decision = f"the decision '{step['decide']}'"
+            shown = [v for v in values if v]
+            if step["choose"] == "exchange":
+                offers = "is an exchange: 'choice' is always '' (the cards given are 'count')"
+            elif numbers:
+                offers = "chooses a number"
+            else:
+                offers = f"offers {_shown(shown)}"
+            self.report(path, lit, f"'choice' is never '{lit.value}': {decision} {offers}",
+                        _suggest(lit.value, shown, _SUIT_WORDS))
+        else:
+            shown = sorted({v for v in values if v})
+            offers = f"the decisions offer {_shown(shown)}" if shown else "no decision offers a word"
+            if numbers:
+                offers += " (and numbers)"
+            self.report(path, lit, f"'choice' is never '{lit.value}': {offers}",
+                        _suggest(lit.value, shown, _SUIT_WORDS))
+
+
 def structural_checks(doc: SpecDoc) -> list[SpecError]:
     """Every structural problem of ``doc``, located, in a stable order (see module doc)."""
     errors = _Checker(doc).run()
     errors.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
     return errors
+
+
+def structural_warnings(doc: SpecDoc) -> list[SpecError]:
+    """Doubts about ``doc`` (each a :class:`~spelbok.errors.SpecWarning`): legal, but
+    probably not meant.  ``validate`` reports them; loading a spec does not look."""
+    checker = _Checker(doc)
+    checker.run()
+    warnings = checker.warnings
+    warnings.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
+    return warnings
 
 
 def check_structure(doc: SpecDoc) -> SpecDoc:

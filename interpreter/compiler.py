@@ -69,6 +69,20 @@ GLOBAL_BUILTINS = (
     "trumps_broken", "trick_number", "turn_up_suit", "last_winner",
 )
 BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
+#: Names that have a value only while a trick is played, with the fields that may read
+#: them: the card a trick's ``allow`` considers, and the suit led (which ``abstain`` sees
+#: too).  Anywhere else they read a stale or empty value: validate reports it (checks.py).
+TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = {
+    "card_suit": ("allow",), "card_rank": ("allow",), "card_is_trump": ("allow",),
+    "led_suit": ("allow", "abstain"),
+}
+#: Names whose value changes from one trick to the next within a tricks step.
+PER_TRICK_NAMES = ("trick_number", "tricks_played", "trumps_broken", "last_winner", "led_suit",
+                   "tricks", "team_tricks", "cards")
+#: Names that read a suit letter (C S H D), with whether they may also read 'none'.
+SUIT_NAMES = {"card_suit": False, "trump": True, "led_suit": True, "turn_up_suit": True}
+#: The name that reads the rank of the card a trick's ``allow`` considers (a RANKS text).
+RANK_NAME = "card_rank"
 
 
 def _const(v: Any) -> Fn:

@@ -76,6 +76,23 @@ class SpecErrors(SpecError):
         return "\n".join(str(e) for e in self.errors)
 
 
+class SpecWarning(SpecError):
+    """A located doubt about a spec that is valid: legal, but probably not what was meant.
+
+    Never raised: ``spelbok validate`` reports warnings beside the errors (see
+    :func:`spelbok.validate.diagnose`); loading a spec ignores them.
+
+    >>> str(SpecWarning("every word has a 'when'", path="g.yaml", line=9, col=13))
+    "g.yaml:9:13: warning: every word has a 'when'"
+    """
+
+    def __str__(self) -> str:
+        text = f"{self.location}: warning: {self.message}"
+        if self.hint:
+            text += f" (did you mean '{self.hint}'?)"
+        return text
+
+
 class FormulaError(SpecError):
     """A formula that does not parse or does not make sense (column is inside the formula)."""
 

@@ -2,6 +2,8 @@
 
 >>> validate("example")
 []
+>>> diagnose("example")
+([], [])
 """
 
 from __future__ import annotations
@@ -22,19 +24,26 @@ def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
 
 def validate(source: str | os.PathLike[str]) -> list[SpecError]:
     """Every problem found in a spec, located; an empty list means valid."""
-    from .checks import structural_checks
+    return diagnose(source)[0]
+
+
+def diagnose(source: str | os.PathLike[str]) -> tuple[list[SpecError], list[SpecError]]:
+    """The errors of a spec (as :func:`validate`) and its warnings
+    (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
+    from .checks import structural_checks, structural_warnings
     from .game import Game
     from .loader import read_spec
 
     try:
         doc = read_spec(source)
     except SpecErrors as e:
-        return list(e.errors)
+        return list(e.errors), []
     except SpecError as e:
-        return [e]
+        return [e], []
+    warnings = structural_warnings(doc)
     errors = list(structural_checks(doc))
     if errors:
-        return errors
+        return errors, warnings
     seen: set[str] = set()
     for n in player_counts_to_compile(doc.tree):
         try:
@@ -48,4 +57,4 @@ def validate(source: str | os.PathLike[str]) -> list[SpecError]:
             if str(err) not in seen:
                 seen.add(str(err))
                 errors.append(err)
-    return errors
+    return errors, warnings

@@ -4,7 +4,8 @@ Each ``tests/bad_specs/*.yaml`` fixture states what it must produce in
 ``# expect: LINE:COL: message fragment[|hint]`` comment lines (the first one
 on line 1, any further ones at the end of the file so they do not shift
 lines).  The fixture must produce exactly those errors: from loading (YAML,
-version, schema) or, when it loads, from the structural checks.
+version, schema) or, when it loads, from the structural checks.  A fragment
+``warning: text`` expects a warning (see ``structural_warnings``) instead.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from spelbok import yamlio
-from spelbok.checks import structural_checks
-from spelbok.errors import SpecError, SpecErrors, SpelbokError
+from spelbok.checks import structural_checks, structural_warnings
+from spelbok.errors import SpecError, SpecErrors, SpecWarning, SpelbokError
 from spelbok.loader import read_spec
 
 FIXTURES = Path(__file__).parent / "bad_specs"
@@ -51,6 +52,16 @@ def all_errors(source: str | os.PathLike[str], text: str | None = None) -> list[
     return structural_checks(doc)
 
 
+def all_problems(path: Path) -> list[SpecError]:
+    """:func:`all_errors`, then the warnings of a spec that loads."""
+    errors = all_errors(path)
+    try:
+        doc = read_spec(path)
+    except SpecError:
+        return errors
+    return errors + structural_warnings(doc)
+
+
 def parse_expectations(path: Path) -> list[tuple[int, int, str, str | None]]:
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -70,14 +81,17 @@ def test_there_are_enough_fixtures() -> None:
 def test_bad_spec_fixture(path: Path) -> None:
     expected = parse_expectations(path)
     assert expected, f"{path.name} has no '# expect:' line"
-    errors = all_errors(path)
-    got = [(e.line, e.col, e.message, e.hint) for e in errors]
+    errors = all_problems(path)
+    got = [(e.line, e.col, str(e).partition(": ")[2], e.hint) for e in errors]
     assert len(errors) == len(expected), f"expected {expected}, got {got}"
     for lineno, col, fragment, hint in expected:
+        warning = fragment.startswith("warning: ")
+        text = fragment.removeprefix("warning: ")
         matches = [
             e
             for e in errors
-            if e.line == lineno and e.col == col and fragment in e.message and e.path == str(path)
+            if e.line == lineno and e.col == col and text in e.message and e.path == str(path)
+            and isinstance(e, SpecWarning) == warning
         ]
         assert matches, f"no error {lineno}:{col}: {fragment!r} in {got}"
         if hint is not None:
@@ -88,6 +102,33 @@ def test_bad_spec_fixture(path: Path) -> None:
 
 
 # ------------------------------------------------------------------ inline cases
+
+SHIPPED = sorted(
+    p
+    for pattern in ("*.yaml", "*.spel", "variants/*.yaml")
+    for p in (Path(__file__).parents[1] / "specs").glob(pattern)
+)
+
+
+def test_shipped_specs_have_no_warnings() -> None:
+    assert len(SHIPPED) > 20
+    for path in SHIPPED:
+        assert structural_warnings(read_spec(path)) == [], path
+
+
+def test_choice_outside_a_decision_is_any_decision_s_value() -> None:
+    text = MINI.replace(
+        "  - tricks: {}\n",
+        "  - decide: trump\n    choose: suit\n  - decide: go\n    choose: [Play, pass]\n"
+        "  - if: choice == 'play' or choice == 'H' or choice == ''\n    then: [{end_hand: true}]\n"
+        "  - tricks: {}\n",
+    )
+    doc = read_spec("c.yaml", text=text)
+    assert structural_checks(doc) == [] and structural_warnings(doc) == []
+    (e,) = structural_checks(read_spec("c.yaml", text=text.replace("'H'", "'hearts'")))
+    assert (e.line, e.col, e.hint) == (13, 39, "H")
+    assert e.message == "'choice' is never 'hearts': the decisions offer 'C', 'D', 'H', 'S', " \
+        "'pass', 'play'"
 
 
 def test_several_schema_errors_are_collected() -> None:

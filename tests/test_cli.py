@@ -170,6 +170,21 @@ def test_validate_missing_file_and_no_argument() -> None:
     assert run("validate").exit_code == 2
 
 
+def test_validate_warnings_exit_0_unless_strict() -> None:
+    spec = str(ROOT / "tests" / "bad_specs" / "words_all_conditional.yaml")
+    result = run("validate", spec)
+    assert result.exit_code == 0
+    assert result.stdout == (
+        f"{spec}:14:7: warning: every word of 'announce' has a 'when': when none holds, the "
+        "player has nothing to choose and the game cannot go on (give one word no 'when')\n"
+        f"{spec}: ok (1 warning)\n")
+    strict = run("validate", "knektpass", spec, "--strict", "--quiet")
+    assert strict.exit_code == 1
+    assert strict.stdout.count("warning:") == 1 and "ok" not in strict.stdout
+    assert "1 of 2 specs have errors or warnings" in strict.stderr
+    assert run("validate", "knektpass", "--strict").exit_code == 0
+
+
 # ----------------------------------------------------------------------------- describe
 
 
