@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import SUIT_INDEX, SUIT_SYMBOLS
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 
 __all__ = ["to_dsl"]
 
@@ -620,8 +621,8 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if lead is not None and lead != "any":
         out.add(ind, "trumps may not be led until broken" if lead == "broken"
                 else f"leading trumps: {_word(lead)}")
-    broken = t.get("trumps_broken_by", "ruff")
-    if broken != "ruff":
+    broken = t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0])
+    if broken != TRUMPS_BROKEN_BY[0]:
         out.add(ind, "trumps are broken by any trump played" if broken == "any"
                 else f"trumps are broken by: {_word(broken)}")
     if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
@@ -687,7 +688,7 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
             target += " " + whose
         else:
             head = "for each player, " if cond == "true" else f"for each player where {cond}, "
-    position = body.get("position", "shuffled")
+    position = body.get("position", STOCK_POSITIONS[0])
     place = {"shuffled": "", "top": ", on top", "bottom": ", at the bottom"}.get(
         position, f", placed: {_word(position)}")
     out.add(indent, f"{head}move {what} from {source} to {target}{place}")
