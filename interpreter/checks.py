@@ -46,7 +46,7 @@ from .formula import (
     parse_formula,
     unparse,
 )
-from .model import STEP_KINDS, SpecDoc
+from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
 from .yamlio import key_path
 
 __all__ = [
@@ -106,9 +106,11 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "ties": ("cut", "forehand"),
     "exchange.draw_from": ("stock", "turn_up", "none"),
     "tricks.lead_trumps": ("any", "broken"),
+    "tricks.trumps_broken_by": TRUMPS_BROKEN_BY,
     "redeal.dealer": ("same", "next"),
     "move.from": ("hand", "widow", "stock", "turn_up", "discards"),
     "move.to": ("hand", "widow", "stock", "turn_up", "discards"),
+    "move.position": STOCK_POSITIONS,
 }
 
 _CONST_INT = re.compile(r"\s*\d+\s*\Z")
@@ -491,11 +493,16 @@ class _Checker:
             body = step["tricks"]
             self.who((*path, "tricks", "leader"), body["leader"], "tricks.leader")
             self.enum((*path, "tricks", "lead_trumps"), body["lead_trumps"], "tricks.lead_trumps")
+            if "trumps_broken_by" in body:
+                self.enum((*path, "tricks", "trumps_broken_by"), body["trumps_broken_by"],
+                          "tricks.trumps_broken_by")
         elif kind == "redeal":
             self.enum((*path, "redeal", "dealer"), step["redeal"]["dealer"], "redeal.dealer")
         elif kind == "move":
             self.enum((*path, "move", "from"), step["move"]["from"], "move.from")
             self.enum((*path, "move", "to"), step["move"]["to"], "move.to")
+            if "position" in step["move"]:
+                self.enum((*path, "move", "position"), step["move"]["position"], "move.position")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from .formula import Compiled, NameInfo, compile_formula
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .order import NO_TRUMP, build_tables
 from .program import Program
 from .steps import (
@@ -533,8 +534,8 @@ class Compiler:
             def set_trump(st: State, p: int, v: Any) -> None:
                 s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
                 st.game.program.set_trump(st, s)
-                if st.rec is not None:
-                    st.event("trump", trump=st.trump_letter(), chosen_by=p)
+                if st.rec is not None:  # p < 0: set by a step, not named by a player
+                    st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 
             return set_trump
         known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
@@ -604,6 +605,9 @@ class Compiler:
         lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
                                     ("any", "broken"))
         flags["lead_broken"] = _const(lead_trumps == "broken")
+        broken_by = self.constant(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]),
+                                  (*p, "trumps_broken_by"), TRUMPS_BROKEN_BY)
+        flags["broken_any"] = _const(broken_by == "any")
         abstain = t.get("abstain")
         abstain_fn = None
         if abstain not in (None, False, "false"):
@@ -612,7 +616,12 @@ class Compiler:
         allow_fn = None
         if allow not in (None, True, "true"):
             allow_fn = self.formula(allow, (*p, "allow"), True)
-        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn)
+        reason = t.get("reason")
+        if reason is not None and allow_fn is None:
+            self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
+                       "but this step has no 'allow'")
+        refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
+        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -685,7 +694,12 @@ class Compiler:
         count = m.get("count", "all")
         count_fn = None if count == "all" else self.formula(count, (*p, "count"), each is not None)
         each_fn = self.formula(each, (*path, "for"), True) if each is not None else None
-        code.append(Move(source, target, count_fn, each_fn))
+        position = self.constant(m.get("position", STOCK_POSITIONS[0]), (*p, "position"),
+                                 STOCK_POSITIONS)
+        if "position" in m and target != "stock":
+            self.error((*p, "position"), "'position' says where cards go in the stock: "
+                       "it needs 'to: stock'")
+        code.append(Move(source, target, count_fn, each_fn, position))
 
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")

@@ -24,6 +24,8 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+
 __all__ = ["describe", "spec_changes"]
 
 _WIDTH = 88
@@ -438,7 +440,12 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
             src += whose
         elif m.get("to") == "hand":
             dst += whose
-        text = f"Move {what} from {src} to {dst}."
+        place = ""
+        if m.get("to") == "stock":
+            position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
+            place = {"shuffled": ", shuffled into it", "top": ", on top",
+                     "bottom": ", at the bottom"}.get(position, "") + pnote
+        text = f"Move {what} from {src} to {dst}{place}."
         citation = _cite(m, sub)
     else:
         text = "(a step spelbok does not know)"
@@ -530,12 +537,18 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         elif value is not None:
             rules.append(f"When {_f(value)}{ctx.option_note(value)}: {yes[0].lower()}{yes[1:]}")
     lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
+    breaks = {"ruff": "a trump has been played to a trick of another suit",
+              "any": "any trump has been played, even one led by a player holding nothing else"}
+    by, by_note = ctx.enum(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]), TRUMPS_BROKEN_BY)
+    until = breaks.get(by, breaks["ruff"]) + (' ("broken")' if lead == "broken" else "")
+    if by_note:  # an option chooses what breaks trumps: say what the other value does
+        other = next(v for v in TRUMPS_BROKEN_BY if v != by)
+        until += f"{by_note[:-1]}; with '{other}', until {breaks[other]})"
     if lead == "broken":
-        rules.append("Trumps may not be led until a trump has been played to a trick of another "
-                     f"suit (\"broken\"), unless the leader holds only trumps{note}.")
+        rules.append(f"Trumps may not be led until {until}, unless the leader holds only "
+                     f"trumps{note}.")
     elif note:
-        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until a trump has "
-                     "been played to a trick of another suit.")
+        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until {until}.")
     ftt = t.get("first_trick_trumps", True)
     rule = ("no trump may be played to the first trick of a hand unless a player has nothing "
             "else; such a trump counts as a plain card")
@@ -561,8 +574,9 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                      + (f" ({'; '.join(extra)})" if extra else "") + ".")
     allow = t.get("allow", "true")
     if allow not in ("true", True):
+        reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
-                     "card may be played).")
+                     f"card may be played){reason}.")
     body: list[str] = []
     for rule in rules:
         body += _wrap(rule, sub + 2, first=" " * sub + "- ")

@@ -960,6 +960,10 @@ class _Builder:
                 value = ("any" if kind == "lead_any" else "broken" if kind == "lead_broken"
                          else self.word(c.children[0]))
                 self.put(tricks, (*tp, "lead_trumps"), value, c, "the rule on leading trumps")
+            elif kind in ("broken_ruff", "broken_any", "broken_word"):
+                value = ("ruff" if kind == "broken_ruff" else "any" if kind == "broken_any"
+                         else self.word(c.children[0]))
+                self.put(tricks, (*tp, "trumps_broken_by"), value, c, "what breaks trumps")
             elif kind in ("first_trick_yes", "first_trick_no"):
                 self.put(tricks, (*tp, "first_trick_trumps"),
                          self.flag(kind == "first_trick_yes", c.children, c),
@@ -982,6 +986,9 @@ class _Builder:
             elif kind == "allow":
                 f = c.children[0]
                 self.put(tricks, (*tp, "allow"), self.formula(f), f, "the rule 'allow'")
+                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused card
+                    self.put(tricks, (*tp, "reason"), self.string(tok), tok,
+                             "the reason for a refused card")
         word = tricks.get("abstain_word", "knock")
         for verb in verbs:
             if self.word(verb) != word:
@@ -1044,7 +1051,10 @@ class _Builder:
                 else:
                     value, node = "true", c
                 self.put(step, (*path, "for"), value, node, "whose hand ('of each player')")
-        for key in ("from", "to", "count"):  # the order of the YAML surface
+            elif kind in _PLACES:
+                move["position"] = _PLACES[kind] or self.word(c.children[0])
+                self.mark((*mp, "position"), c)
+        for key in ("from", "to", "count", "position"):  # the order of the YAML surface
             if key in move:
                 move[key] = move.pop(key)
         self.attrs(st, step, path)
@@ -1091,6 +1101,10 @@ class _Builder:
         self.mark((*path, "end_hand"), st)
         self.attrs(st, step, path)
 
+
+# where a move puts cards in the stock ('' : the option named by a word)
+_PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bottom",
+           "place_word": ""}
 
 _DUTY_FIELDS = {
     "follow": "follow",

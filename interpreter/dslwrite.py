@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import SUIT_INDEX, SUIT_SYMBOLS
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 
 __all__ = ["to_dsl"]
 
@@ -594,9 +595,9 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _check(step, {"tricks"} | _STEP_COMMON, "in a tricks step")
     t = step["tricks"] or {}
     _check(t, ("players", "leader", "leader_where", "follow", "head", "head_after_trump",
-               "void_trump", "void_beat", "lead_trumps", "first_trick_trumps", "abstain",
-               "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "count", "scored",
-               "after_each", "source"),
+               "void_trump", "void_beat", "lead_trumps", "trumps_broken_by", "first_trick_trumps",
+               "abstain", "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "reason",
+               "count", "scored", "after_each", "source"),
            "in 'tricks'")
     count = t.get("count", "all")
     count = None if count == "all" else _f(count)
@@ -620,6 +621,10 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if lead is not None and lead != "any":
         out.add(ind, "trumps may not be led until broken" if lead == "broken"
                 else f"leading trumps: {_word(lead)}")
+    broken = t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0])
+    if broken != TRUMPS_BROKEN_BY[0]:
+        out.add(ind, "trumps are broken by any trump played" if broken == "any"
+                else f"trumps are broken by: {_word(broken)}")
     if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
         _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
               "no trumps in the first trick unless forced")
@@ -632,8 +637,10 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         if key in t and _cond(t[key]) is not True:
             _flag(out, ind, t[key], f"a player may {verb} {phrase}",
                   f"a player may not {verb} {phrase}")
-    if "allow" in t and _f(t["allow"]) != "true":
-        out.add(ind, f"a card may be played only if {_f(t['allow'])}")
+    reason = t.get("reason")
+    if ("allow" in t and _f(t["allow"]) != "true") or reason is not None:
+        out.add(ind, f"a card may be played only if {_f(t.get('allow', 'true'))}"
+                + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
     if count_line:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
@@ -667,7 +674,7 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
     _check(step, {"move", "for"} | _STEP_COMMON, "in a move step")
     body = step["move"] or {}
-    _check(body, ("from", "to", "count", "source"), "in 'move'")
+    _check(body, ("from", "to", "count", "position", "source"), "in 'move'")
     count = body.get("count", "all")
     what = "all cards" if count == "all" else _cards(count)
     source, target = _zone(body.get("from", "stock")), _zone(body.get("to", "hand"))
@@ -681,7 +688,10 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
             target += " " + whose
         else:
             head = "for each player, " if cond == "true" else f"for each player where {cond}, "
-    out.add(indent, f"{head}move {what} from {source} to {target}")
+    position = body.get("position", STOCK_POSITIONS[0])
+    place = {"shuffled": "", "top": ", on top", "bottom": ", at the bottom"}.get(
+        position, f", placed: {_word(position)}")
+    out.add(indent, f"{head}move {what} from {source} to {target}{place}")
     _attrs(out, indent + 1, step, "move")
 
 

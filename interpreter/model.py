@@ -47,6 +47,8 @@ from .yamlio import key_path
 __all__ = [
     "ALL_RANKS_HIGH_LOW",
     "STEP_KINDS",
+    "STOCK_POSITIONS",
+    "TRUMPS_BROKEN_BY",
     "SpecDoc",
     "normalize",
     "formula_text",
@@ -68,6 +70,11 @@ STEP_KINDS: tuple[str, ...] = (
     "end_hand",
     "move",
 )
+
+#: What breaks trumps for ``lead_trumps: broken`` (``tricks.trumps_broken_by``), the default first.
+TRUMPS_BROKEN_BY: tuple[str, ...] = ("ruff", "any")
+#: Where cards moved to the stock go (``move.position``), the default first.
+STOCK_POSITIONS: tuple[str, ...] = ("shuffled", "top", "bottom")
 
 Tree = dict[str, Any]
 
@@ -207,12 +214,16 @@ def _tricks(body: Mapping[str, Any]) -> Tree:
     for name, default in _TRICK_CONDITIONS:
         out[name] = condition_value(body.get(name, default))
     out["lead_trumps"] = str(body.get("lead_trumps", "any"))
+    if body.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]) != TRUMPS_BROKEN_BY[0]:
+        out["trumps_broken_by"] = str(body["trumps_broken_by"])  # kept only when not the default
     out["first_trick_trumps"] = condition_value(body.get("first_trick_trumps", True))
     out["abstain"] = formula_text(body.get("abstain", "false"))
     out["abstain_word"] = str(body.get("abstain_word", "knock"))
     out["abstain_lead"] = condition_value(body.get("abstain_lead", True))
     out["abstain_with_suit"] = condition_value(body.get("abstain_with_suit", True))
     out["allow"] = formula_text(body.get("allow", "true"))
+    if isinstance(body.get("reason"), str):
+        out["reason"] = body["reason"]
     # optional parts, kept only when given (so older canonical trees stay as they were)
     if body.get("count", "all") != "all":
         out["count"] = formula_text(body["count"])
@@ -277,14 +288,14 @@ def _step(step: Mapping[str, Any]) -> Tree:
     elif kind == "move":
         body = _map(step["move"])
         count = body.get("count", "all")
-        out["move"] = _with_source(
-            {
-                "from": str(body.get("from", "stock")),
-                "to": str(body.get("to", "hand")),
-                "count": "all" if count == "all" else formula_text(count),
-            },
-            body,
-        )
+        move: Tree = {
+            "from": str(body.get("from", "stock")),
+            "to": str(body.get("to", "hand")),
+            "count": "all" if count == "all" else formula_text(count),
+        }
+        if body.get("position", STOCK_POSITIONS[0]) != STOCK_POSITIONS[0]:
+            move["position"] = str(body["position"])  # kept only when not the default
+        out["move"] = _with_source(move, body)
         if "for" in step:
             out["for"] = formula_text(step["for"])
     elif kind == "tricks":

@@ -313,6 +313,11 @@ def _fmt_value(value: Any) -> str:
     return str(value)
 
 
+# the zones of a move step, as a transcript names them
+_ZONES = {"widow": "the widow", "stock": "the stock", "turn_up": "the turn-up",
+          "discards": "the discard pile"}
+
+
 @dataclass
 class Narrator:
     """Turns match events (``state.log``) into readable lines, one event at a time.
@@ -546,7 +551,28 @@ class Narrator:
         self._flags[key] = value
         if var == "out" or not isinstance(value, bool) or value == before:
             return []
-        return [f"  {who.strip()}: {var} is now {_fmt_value(value)}"]
+        return [f"  {who.strip()}: {var} is now {_fmt_value(value)}" if who
+                else f"  {var} is now {_fmt_value(value)}"]
+
+    def _ev_move(self, e: Mapping[str, Any]) -> list[str]:
+        seat = e.get("seat", -1)
+        player = isinstance(seat, int) and seat >= 0
+        shown = list(e.get("shown") or [])
+        k = int(e.get("cards", len(shown)))
+        what = self._cards(shown) if shown else _plural(k, "card")
+        whose = ("your hand" if self.who(seat) == "you" else "their hand") if player else "a hand"
+        src, dst = (whose if z == "hand" else _ZONES.get(str(z), str(z))
+                    for z in (e.get("source"), e.get("target")))
+        place = {"shuffled": ", shuffled in", "top": ", on top",
+                 "bottom": ", at the bottom"}.get(str(e.get("position")), "")
+        if not player:
+            return [f"  {what} {'goes' if k == 1 else 'go'} from {src} to {dst}{place}"]
+        if e.get("target") == "hand":
+            verb = "draws" if e.get("source") == "stock" else "takes"
+            return [f"  {self.who(seat)} {self.verb(seat, verb)} {what} from {src}"]
+        if e.get("source") == "hand" and e.get("target") == "discards":
+            return [f"  {self.who(seat)} {self.verb(seat, 'discards')} {what}"]
+        return [f"  {self.who(seat)} {self.verb(seat, 'moves')} {what} from {src} to {dst}{place}"]
 
     def _ev_redeal(self, e: Mapping[str, Any]) -> list[str]:
         return ["  no play: the cards are dealt again"]
@@ -572,8 +598,10 @@ class Narrator:
         named, self._named = self._named, None
         if named is not None and named == (by, str(e.get("trump")).upper()):
             return []  # the decision just said it
-        who = f"{self.who(by)} names" if by is not None else "the trump is now"
-        return [f"  {who} trump {suit(str(e.get('trump')), self.style)}"]
+        shown = suit(str(e.get("trump")), self.style)
+        if by is None:  # set by a step of the hand, not named by a player
+            return [f"  trump is now {shown}"]
+        return [f"  {self.who(by)} {self.verb(by, 'names')} trump {shown}"]
 
     def _ev_cut_tie(self, e: Mapping[str, Any]) -> list[str]:
         among = ", ".join(self.who(p) for p in e.get("among", []))

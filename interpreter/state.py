@@ -24,6 +24,7 @@ from .order import NO_TRUMP
 from .rng import below as _below
 from .rng import settle as _settle
 from .rng import shuffle as _shuffle
+from .rng import words as _words
 from .tricks import TrickFlags
 
 if TYPE_CHECKING:
@@ -385,6 +386,25 @@ class State:
         del stock[i - k:]
         out.reverse()  # the top card is the last of the list
         return out
+
+    def add_to_stock(self, cards: list[int], where: str) -> None:
+        """Put ``cards`` (top first) on top of the stock, under it, or (``shuffled``)
+        shuffle them in: the whole stock is shuffled again, lazily like a new
+        hand's, as the next random event of the match."""
+        stock = self.stock
+        if where == "top":
+            stock.extend(reversed(cards))  # above the settled part: the lazy shuffle is unchanged
+            return
+        if not cards:
+            return
+        self.settle()  # the order so far is fixed before the stock grows underneath
+        if where == "bottom":
+            stock[:0] = cards[::-1]
+            return
+        stock.extend(cards)
+        self.rng_n += 1
+        self.shuf = _words(self.seed, self.rng_n, len(stock))
+        self.settled = len(stock)
 
     def draw(self, k: int) -> int:
         """take(k), as a mask."""

@@ -16,7 +16,7 @@ from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
 from .order import NO_TRUMP
 from .subsets import subset_actions
-from .tricks import TrickFlags, legal_cards
+from .tricks import TrickFlags, legal_cards, refusal
 
 if TYPE_CHECKING:
     from .state import State
@@ -146,8 +146,12 @@ class SetVars(Instr):
 
     def run(self, st: State) -> bool:
         if self.each is None:
-            for setter, fn, _name in self.assigns:
-                setter(st, 0, fn(st, 0))
+            # seat -1: nobody in particular sets these (a trump set here is not named by P0)
+            for setter, fn, name in self.assigns:
+                value = fn(st, 0)
+                setter(st, -1, value)
+                if st.rec is not None:
+                    st.event("set", var=name, value=value)
         elif st.rec is not None:
             for p in st.prog.rot[(st.dealer + 1) % st.n]:
                 if self.each(st, p):
@@ -270,9 +274,11 @@ class Move(Instr):
     to be in the taker's hand; cards from hidden zones stay hidden.
     """
 
-    def __init__(self, source: str, target: str, count: Fn | None, each: Fn | None) -> None:
+    def __init__(self, source: str, target: str, count: Fn | None, each: Fn | None,
+                 position: str) -> None:
         self.from_zone = source
         self.to_zone = target
+        self.position = position  # where cards moved to the stock go: shuffled, top or bottom
         self.count = count
         self.each = each
 
@@ -325,8 +331,7 @@ class Move(Instr):
             if self.from_zone == "hand":
                 st.discarded[seat] |= m
         elif dst == "stock":
-            for c in reversed(cards):
-                st.stock.append(c)
+            st.add_to_stock(cards, self.position)
         else:
             st.turn_up.extend(cards)
 
@@ -335,7 +340,13 @@ class Move(Instr):
         m, cards = self._take(st, seat, k)
         self._put(st, seat, m, cards)
         if st.rec is not None and m:
-            st.event("move", seat=seat, source=self.from_zone, target=self.to_zone, cards=len(cards))
+            data: dict[str, Any] = {"seat": seat, "source": self.from_zone,
+                                    "target": self.to_zone, "cards": len(cards)}
+            if self.from_zone == "turn_up":  # face up: everyone saw which cards they were
+                data["shown"] = [CARD_NAMES[c] for c in cards]
+            if self.to_zone == "stock":
+                data["position"] = self.position
+            st.event("move", **data)
 
     def run(self, st: State) -> bool:
         if self.each is None:
@@ -628,10 +639,12 @@ class TricksStart(Instr):
 class TrickPlay(Instr):
     """Play tricks until every participant's hand is empty."""
 
-    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None) -> None:
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str) -> None:
         self.abstain = abstain
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
+        self.refused = refused  # why 'allow' refuses a card: the spec's reason, or the rule
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
@@ -709,29 +722,14 @@ class TrickPlay(Instr):
                 return f"{CARD_NAMES[c]} is not in your hand"
             if (self._card_mask(st, seat) >> c) & 1:
                 return None
-            return self._why_not(st, seat, c)
+            if (legal_cards(st, seat) >> c) & 1:
+                return self.refused  # the trick options let it pass: 'allow' refused it
+            return refusal(st, seat, c)
         if a == self.knock:
             if self._may_knock(st, seat):
                 return None
             return f"you may not {self.knock.verb} now"
         return "play a card from your hand"
-
-    def _why_not(self, st: State, seat: int, c: int) -> str:
-        t = st.tables
-        f = st.tf
-        hand = st.hands[seat]
-        if st.led < 0:
-            if t.trump[c]:
-                return "trumps may not be led yet"
-            return "that card may not be led"
-        same = hand & t.suit_mask[st.led]
-        if f.follow and same:
-            if t.suit[c] != st.led:
-                return f"you must follow suit ({SUITS[st.led]})"
-            return "you must head the trick (play a higher card of the suit)"
-        if t.trump[c]:
-            return "no trump may be played to this trick"
-        return "you must play a trump" + (" that beats the trick" if f.void_beat else "")
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         if a[0] == WORD:
@@ -756,7 +754,8 @@ class TrickPlay(Instr):
             st.voids[seat] |= 1 << led
         # the card's bid for the trick (see tricks.card_key)
         if t.trump[c]:
-            st.broken = True
+            if suit != led or st.tf.broken_any:  # by default only a trump on another suit breaks
+                st.broken = True
             if st.tf.first_trick_trumps or st.trick_no > 0:
                 key = t.power[c]
                 if key > st.best_key:

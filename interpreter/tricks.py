@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .cards import SUITS
 from .frozen import Frozen
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ class TrickFlags(Frozen):
     void_trump: bool = False
     void_beat: bool = False
     lead_broken: bool = False
+    broken_any: bool = False  # any trump played breaks trumps, not only one played to another suit
     first_trick_trumps: bool = True
     abstain_lead: bool = True
     abstain_with_suit: bool = True
@@ -80,6 +82,30 @@ def legal_cards(st: State, seat: int) -> int:
             if f.void_trump:
                 return trumps
     return hand
+
+
+def refusal(st: State, seat: int, card: int) -> str:
+    """Why the trick options refuse ``card`` (in the hand, not in :func:`legal_cards`).
+
+    Each reason mirrors the branch of :func:`legal_cards` that left the card out.
+    """
+    hand = st.hands[seat]
+    t = st.tables
+    f = st.tf
+    first = not (f.first_trick_trumps or st.trick_no > 0)
+    led = st.led
+    if led < 0:  # only trumps are ever kept from the lead
+        if first:
+            return "no trump may be led to the first trick by a player holding another card"
+        return "trumps may not be led until they are broken"
+    if f.follow and hand & t.suit_mask[led]:
+        if t.suit[card] != led:
+            return f"you must follow suit ({SUITS[led]})"
+        return "you must head the trick (play a higher card of the suit)"
+    if first:
+        return "no trump may be played to the first trick by a player holding another card"
+    beats = f.void_beat and _above(hand & t.trump_mask, t.power, st.best_key) != 0
+    return "you must play a trump" + (" that beats the trick" if beats else "")
 
 
 def card_key(st: State, card: int) -> int:

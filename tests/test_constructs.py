@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 import spelbok
-from spelbok.cards import names
+from spelbok.cards import CARD_NAMES, names
 from spelbok.conformance import check_game
+from spelbok.dslwrite import to_dsl
+from spelbok.render import transcript
 from spelbok.validate import validate
 
 HERE = Path(__file__).resolve().parent / "specs"
@@ -113,3 +116,146 @@ def test_teams_must_cover_every_seat_once(tmp_path: Path) -> None:
     bad.write_text(BIDS.read_text().replace("teams: [[0, 2], [1, 3]]", "teams: [[0, 2], [1]]"))
     (err,) = validate(bad)
     assert "teams must share out seats 0 to 3" in err.message and err.line == 5
+
+
+# -- where cards moved to the stock go ----------------------------------------------------------
+
+STOCK = """
+spelbok: 1
+name: Cards back to the stock
+players: {min: 2, max: 2}
+deck: [{players: [2, 2], ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]}]
+options:
+  place: {values: [shuffled, top, bottom], default: shuffled}
+hand:
+  - deal: {size: 3}
+  - move: {from: hand, to: stock, count: 2, position: place}
+    for: "seat == 1"
+  - tricks: {}
+end: {when: "hand_number >= 1", winners: "true"}
+"""
+# seat 1 (the dealer's left) is dealt 2C 3C 4C and gives back its two lowest cards, 2C 3C
+DECK = ["2C", "2S", "3C", "3S", "4C", "4S"]
+
+
+def stock_after_move(place: str | None, seed: int = 1) -> tuple[spelbok.State, list[str]]:
+    """The state after the move, and its stock top card first."""
+    game = spelbok.load(STOCK.replace("position: place", "") if place is None else STOCK,
+                        players=2, options={"place": place} if place else None)
+    deck = DECK + [c for c in game.deck if c not in DECK]  # the rest in pack order
+    st = game.new_state(seed=seed, deck=deck, dealer=0)
+    probe = st.clone()
+    probe.settle()
+    return st, [CARD_NAMES[c] for c in reversed(probe.stock)]
+
+
+def test_cards_moved_to_the_top_or_the_bottom_of_the_stock() -> None:
+    _, rest = stock_after_move("bottom")
+    _, top = stock_after_move("top")
+    assert len(top) == 48 and top[:3] == ["2C", "3C", "5C"]
+    assert rest[-2:] == ["2C", "3C"] and rest[:46] == top[2:]
+
+
+def test_cards_moved_to_the_stock_are_shuffled_in_by_default() -> None:
+    st, shuffled = stock_after_move(None)
+    _, top = stock_after_move("top")
+    assert sorted(shuffled) == sorted(top) and shuffled != top
+    assert stock_after_move("shuffled")[1] == shuffled  # the default, named
+    assert stock_after_move(None, seed=2)[1] != shuffled  # the seed decides
+    # replay is exact: taken lazily or settled first, restored or not, the same cards come up
+    lazy, settled = st.clone(), st.clone()
+    settled.settle()
+    again = st.game.restore(st.to_dict())
+    assert lazy.take(48) == settled.take(48) == again.take(48)
+    assert [CARD_NAMES[c] for c in st.take(48)] == shuffled
+
+
+def test_position_of_a_move_is_checked(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(STOCK.replace("position: place", "position: middle"))
+    (err,) = validate(bad)
+    assert "unknown position 'middle'" in err.message and err.line == 10
+    bad.write_text(STOCK.replace("to: stock", "to: widow"))
+    (err,) = validate(bad)
+    assert "'position' says where cards go in the stock" in err.message
+
+
+# -- the reason given for a card that a trick's 'allow' refuses ----------------------------------
+
+ALLOW = """
+spelbok: 1
+name: No ace in the first trick
+players: {min: 2, max: 2}
+deck: [{players: [2, 2], ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]}]
+hand:
+  - deal: {size: 3}
+  - tricks: {allow: "card_rank != 'A' or trick_number > 1"}
+end: {when: "hand_number >= 1", winners: "true"}
+"""
+RULE = "the rule `card_rank != 'A' or trick_number > 1` does not allow it"
+
+
+def refusal(spec: str, position: dict[str, Any], card: str) -> str:
+    st = spelbok.load(spec, players=2).new_state(seed=1, position=position)
+    with pytest.raises(spelbok.IllegalActionError) as info:
+        st.apply(card)
+    return str(info.value)
+
+
+def test_a_card_refused_by_allow_names_the_rule() -> None:
+    lead = {"leader": 1, "hands": {0: "AH 3H 2C", 1: "AS KS 2H"}}
+    assert refusal(ALLOW, lead, "AS") == f"AS is not allowed: {RULE}"
+    follow = {"leader": 1, "hands": {0: "AH 3H 2C", 1: "KS 4S"}, "trick": ["2H"]}
+    assert refusal(ALLOW, follow, "AH") == f"AH is not allowed: {RULE}"  # not "head the trick"
+    # a refused trump is refused by the rule, not because "trumps may not be led"
+    trumps = ALLOW.replace("card_rank != 'A'", "not card_is_trump")
+    lead = {"trump": "S", "leader": 1, "hands": {0: "AH 3H 2C", 1: "AS KS 2H"}}
+    assert "the rule `not card_is_trump or trick_number > 1`" in refusal(trumps, lead, "AS")
+
+
+def test_a_reason_written_next_to_allow_is_the_message() -> None:
+    spec = ALLOW.replace('> 1"}', '> 1", reason: "no ace may be played to the first trick"}')
+    lead = {"leader": 1, "hands": {0: "AH 3H 2C", 1: "AS KS 2H"}}
+    assert refusal(spec, lead, "AS") == "AS is not allowed: no ace may be played to the first trick"
+    assert "otherwise \"no ace may be played" in to_dsl(spelbok.load(spec).tree)
+
+
+def test_the_trick_options_give_their_own_reasons() -> None:
+    follow = {"leader": 1, "hands": {0: "AH 3H 2C", 1: "KS 4S"}, "trick": ["2H"]}
+    assert refusal(ALLOW, follow, "2C").endswith("you must follow suit (H)")
+
+
+# -- the transcript of steps that set trump, move cards and set variables ------------------------
+
+STEPS = """
+spelbok: 1
+name: Steps in the transcript
+players: {min: 2, max: 2}
+deck: [{players: [2, 2], ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]}]
+variables:
+  hand: {long: false}
+hand:
+  - deal: {size: 3, widow: 2}
+  - set: {trump: "'H'", long: "true"}
+  - move: {from: widow, to: stock, position: bottom}
+  - move: {from: stock, to: hand, count: 1}
+    for: "seat == 1"
+  - move: {from: hand, to: discards, count: 1}
+    for: "seat == 1"
+  - tricks: {}
+end: {when: "hand_number >= 1", winners: "true"}
+"""
+
+
+def test_the_transcript_tells_steps_as_sentences() -> None:
+    st = spelbok.load(STEPS, players=2).new_state(seed=1, dealer=0)
+    log = st.log
+    assert {"event": "set", "var": "long", "value": True} in log  # a set without 'for' is logged
+    lines = transcript(log, 2)
+    assert "  trump is now ♥" in lines  # set by a step: no player named it
+    assert not any("names" in line for line in lines)
+    assert "  2 cards go from the widow to the stock, at the bottom" in lines
+    assert "  P1 draws 1 card from the stock" in lines
+    assert "  P1 discards 1 card" in lines
+    assert "  long is now true" in lines
+    assert not any("seat=" in line for line in lines)

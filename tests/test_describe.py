@@ -198,3 +198,28 @@ def test_spec_changes() -> None:
 def test_doctests() -> None:
     failures, _ = doctest.testmod(describe_module)
     assert failures == 0
+
+
+def test_what_breaks_trumps_where_moved_cards_go_and_the_reason_for_a_refusal(
+        tmp_path: Path) -> None:
+    text = flat(describe(read_spec("variants/knockout-whist-trumps-broken")))
+    assert ("Trumps may not be led until a trump has been played to a trick of another suit "
+            "(\"broken\") (as option trumps_broken_by says; by default ruff; with 'any', until "
+            "any trump has been played, even one led by a player holding nothing else)") in text
+    path = tmp_path / "moves.yaml"
+    path.write_text("""
+spelbok: 1
+name: Moves
+players: {min: 2, max: 2}
+deck: [{players: [2, 2], ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]}]
+hand:
+  - deal: {size: 3, widow: 2}
+  - move: {from: widow, to: stock}
+  - move: {from: widow, to: stock, position: bottom}
+  - tricks: {allow: "card_rank != 'A'", reason: "aces stay home"}
+end: {when: "hand_number >= 1", winners: "true"}
+""", encoding="utf-8")
+    text = flat(describe(read_spec(str(path))))
+    assert "Move all cards from the widow to the stock, shuffled into it." in text
+    assert "Move all cards from the widow to the stock, at the bottom." in text
+    assert 'a card it refuses is answered "aces stay home".' in text

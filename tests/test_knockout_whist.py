@@ -567,3 +567,36 @@ def test_variant_misere() -> None:
         "hand_number": 7, "dealer": 0, "phase": "after tricks", "trump": "S",
         "tricks": {0: 1, 1: 0, 2: 0}})
     assert st.is_terminal and st.winners == [0, 1, 2]
+
+
+# -- what breaks trumps (variant knockout-whist-trumps-broken) ---------------------------------
+
+BROKEN = VARIANTS / "knockout-whist-trumps-broken.yaml"
+# seat 2 holds only trumps and leads one; nobody plays a trump to another suit
+ALL_TRUMPS_LEAD = {"trump": "S", "dealer": 3, "leader": 2,
+                   "hands": {0: "KS QS 4D", 1: "5S 2C 2H", 2: "2S 4S 6S", 3: "3S 2D 3C"}}
+
+
+def test_a_trump_led_from_a_hand_of_trumps_does_not_break_trumps() -> None:
+    st = spelbok.load(BROKEN, players=4).new_state(seed=1, position=ALL_TRUMPS_LEAD)
+    for card in ("2S", "3S", "KS", "5S"):
+        st.apply(card)
+    assert st.current_player == 0 and not st.broken
+    assert legal(st) == ["4D"]
+    with pytest.raises(IllegalActionError, match="QS is not allowed: trumps may not be led until"):
+        st.apply("QS")
+
+
+def test_option_trumps_broken_by_any_counts_every_trump_played() -> None:
+    game = spelbok.load(BROKEN, players=4, options={"trumps_broken_by": "any"})
+    st = game.new_state(seed=1, position=ALL_TRUMPS_LEAD)
+    st.apply("2S")  # the forced lead of a trump breaks them at once
+    assert st.broken
+    for card in ("3S", "KS", "5S"):
+        st.apply(card)
+    assert legal(st) == ["4D", "QS"]
+
+
+def test_trumps_broken_by_is_offered_only_where_trumps_can_be_broken() -> None:
+    assert "trumps_broken_by" not in load(3).options
+    assert spelbok.load(BROKEN, players=3).options["trumps_broken_by"] == "ruff"

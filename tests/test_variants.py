@@ -41,7 +41,8 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "knockout-whist-dog-leads.yaml": (KNOCKOUT, opt("dog_knock_on_lead")),
     "knockout-whist-dog-tie-all.yaml": (KNOCKOUT, opt("dog_tie")),
     "knockout-whist-dog-tie-none.yaml": (KNOCKOUT, opt("dog_tie")),
-    "knockout-whist-trumps-broken.yaml": (KNOCKOUT, opt("lead_trumps")),
+    "knockout-whist-trumps-broken.yaml": (KNOCKOUT, opt("lead_trumps") | {
+        ("options", "trumps_broken_by"), ("hand", 3, "tricks", "trumps_broken_by")}),
     "knockout-whist-no-trumps-first-trick.yaml": (KNOCKOUT, opt("first_trick_trumps")),
     "knockout-whist-no-dog.yaml": (KNOCKOUT, NAME | {("variables", "match", "dog_lives")}),
     "knockout-whist-out-players-deal.yaml": (
