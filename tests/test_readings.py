@@ -192,11 +192,11 @@ def test_separating_cases_against_a_variant() -> None:
     assert names == {
         "a void player must trump and beat any trump already played",
         "a void player may play any card",
-        "a void player who cannot overtrump must still play a trump",
+        "a void player who can beat the trick must trump",
     }
     text = report.format()
     assert "3 case(s) separate" in text and "SEPARATES" in text
-    assert "(void_rule=overtrump)" in text and "(void_rule=any)" in text
+    assert "(void_rule=trump_if_beats)" in text and "(void_rule=any)" in text
 
 
 def test_option_override_acts_like_a_variant() -> None:
