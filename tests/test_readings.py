@@ -54,9 +54,10 @@ def test_case_counts() -> None:
 def test_every_option_has_cases_that_separate_its_readings() -> None:
     import spelbok
 
-    for path, spec in [(KNEKTPASS, "knektpass"), (READINGS / "knockout-whist.yaml", "knockout-whist")]:
+    for path, spec, players in [(KNEKTPASS, "knektpass", 3), (READINGS / "knockout-whist.yaml", "knockout-whist", 3),
+                                (READINGS / "oh-hell.yaml", "oh-hell", 4), (READINGS / "euchre.yaml", "euchre", 4)]:
         report = run_reading(path)
-        options = spelbok.load(spec, players=3).options
+        options = spelbok.load(spec, players=players).options
         separated = {k for c in report.separating for k in c.reading}
         assert set(options) <= separated, set(options) - separated
 
