@@ -130,7 +130,7 @@ class _Lines:
                 widths = " or ".join(str(w) for w in reversed(levels))
                 raise SpecError(
                     f"bad indentation: this line is indented by {width} spaces, which matches"
-                    f" no enclosing block (indent it by {widths} spaces)",
+                    f" no enclosing block (expected an indentation of {widths} spaces)",
                     None,
                     line,
                     col,

@@ -194,7 +194,7 @@ def test_describe_mentions_top_trumps_and_citations() -> None:
     out = result.output
     assert "J♣ J♠ J♥ J♦" in out
     assert "[en: Cards" in out and "[en: Play" in out
-    assert "void_rule: any | trump | overtrump (default overtrump)" in out
+    assert "void_rule: any | trump_if_beats | trump | overtrump (default trump_if_beats)" in out
 
 
 def test_describe_players() -> None:

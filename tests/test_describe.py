@@ -12,9 +12,7 @@ from spelbok.errors import SpecError
 from spelbok.loader import read_spec
 
 KNEKTPASS_SCORE = (
-    "if floor_zero then max(0, score + (if tricks >= exchanged then -tricks else "
-    "5 * (exchanged - tricks))) else score + (if tricks >= exchanged then -tricks else "
-    "5 * (exchanged - tricks))"
+    "if tricks >= need then -tricks else 5 * (need - tricks) - (if short_deducts then tricks else 0)"
 )
 
 
@@ -52,9 +50,9 @@ def test_citations_and_sources(knektpass: str) -> None:
 
 
 def test_options_with_defaults_and_reasons(knektpass: str) -> None:
-    assert "void_rule: any | trump | overtrump (default overtrump)" in knektpass
+    assert "void_rule: any | trump_if_beats | trump | overtrump (default trump_if_beats)" in knektpass
     assert "head_after_trump: false | true (default false)" in knektpass
-    assert '"Overtake if possible" reads as a duty' in flat(knektpass)
+    assert "a trump that cannot beat the trick overtakes nothing" in flat(knektpass)
 
 
 def test_steps_in_plain_words_and_formulas_as_written(knektpass: str) -> None:
@@ -68,7 +66,8 @@ def test_steps_in_plain_words_and_formulas_as_written(knektpass: str) -> None:
     assert "6.2. The hand ends here" in text
     assert "7. Repeat up to 3 times, each round only while `talon > 0`:" in text
     assert "A player following suit must head the trick" in text
-    assert "When `void_rule == 'overtrump'` (with the default options: yes)" in text
+    assert ("When `void_rule == 'trump_if_beats' or void_rule == 'overtrump'` (with the default"
+            " options: yes)") in flat(text)
     assert KNEKTPASS_SCORE in text  # the scoring formula exactly as written
     assert "the match ends when `any(score <= 0)`" in text
     assert "after 400 hands" in text
@@ -103,7 +102,7 @@ def test_variant_shows_changes_against_its_base(tmp_path: Path) -> None:
     )
     text = describe(read_spec(str(variant)))
     assert "Changes against knektpass.yaml" in text
-    assert '- options.void_rule.default: "overtrump" → "any"' in text
+    assert '- options.void_rule.default: "trump_if_beats" → "any"' in text
     assert "(with the default options: no)" in text  # the conditions read the new default
     plain = describe(read_spec("knektpass"))
     assert "Changes against" not in plain

@@ -63,7 +63,7 @@ def test_knektpass_spel_parses_with_positions() -> None:
     file, line, col = pos[("hand", 3, "then", "plays")]
     assert lines[line - 1][col - 1 :].startswith("choice == 'play'")
     file, line, col = pos[("hand", 7, "tricks", "void_trump")]
-    assert lines[line - 1][col - 1 :].startswith("void_rule != 'any'")
+    assert lines[line - 1][col - 1 :].startswith("void_rule == 'trump' or void_rule == 'overtrump'")
 
 
 def test_knektpass_spel_equals_yaml() -> None:
@@ -548,7 +548,9 @@ def _assert_positions(tree: dict[str, Any], pos: dict[tuple[Any, ...], Any]) -> 
 def test_every_node_has_a_position() -> None:
     tree, pos = parse_dsl(KNEKTPASS_SPEL.read_text(encoding="utf-8"), "k.spel")
     _assert_positions(tree, pos)
-    assert pos[("ranking", "top_trumps", 2)][1:] == (71, 36)  # J♥ in "top trumps …: J♣ J♠ J♥"
+    lines = KNEKTPASS_SPEL.read_text(encoding="utf-8").split("\n")
+    line = next(i for i, t in enumerate(lines, 1) if t.startswith("top trumps from high to low"))
+    assert pos[("ranking", "top_trumps", 2)][1:] == (line, 36)  # J♥ in "top trumps …: J♣ J♠ J♥"
 
 
 def test_windows_line_ends_and_tabs() -> None:

@@ -235,6 +235,20 @@ def test_a_lone_maker_plays_without_the_partner() -> None:
     assert st.won == [0, 0, 0, 1] and st.current_player == 3
 
 
+def test_option_lone_lead_maker_left_the_lone_makers_left_leads() -> None:
+    # seat 3 goes alone: its left (the dealer, seat 0) leads, not the dealer's partner
+    st = start("9D", lone_lead="maker_left")
+    do(st, "pass", "pass", "order", "pickup 10C", "alone")
+    assert [h.bit_count() for h in st.hands] == [5, 0, 5, 5]
+    assert st.current_player == 0 and st.decision_name == "play"
+    # seat 1 goes alone from the dealer's left: seat 2 leads, not the lone maker
+    hands = {1: "JS JC AS KS QS", 2: "AH KH QH JH 10H", 3: "AD KD QD JD 10D", 0: "AC KC QC 10C 9C"}
+    for options, leader in (({}, 1), ({"lone_lead": "maker_left"}, 2)):
+        st = start("9S", hands=hands, **options)
+        do(st, "order", "pickup 9C", "alone")
+        assert st.current_player == leader, options
+
+
 def test_a_lone_march_scores_four_for_both_partners() -> None:
     # seat 1 holds every trump that matters with spades trumps and goes alone
     hands = {1: "JS JC AS KS QS", 2: "AH KH QH JH 10H", 3: "AD KD QD JD 10D", 0: "AC KC QC 10C 9C"}

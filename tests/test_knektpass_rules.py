@@ -199,7 +199,22 @@ def test_reaching_zero_wins() -> None:
         play_guard += 1
     assert s.is_terminal
     assert min(s.scores) <= 0
-    assert s.winners == [p for p in range(2) if s.scores[p] == min(s.scores)]
+    # all who reached 0 share the win (zero_tie: share)
+    assert s.winners == [p for p in range(2) if s.scores[p] <= 0]
+
+
+@pytest.mark.parametrize("zero_tie", ["share", "lowest"])
+def test_several_at_zero_and_the_hand_bound(zero_tie: str) -> None:
+    game = spelbok.load("knektpass", players=3, options={"zero_tie": zero_tie}, max_hands=1)
+    # seats 0 and 1 reach 0 in the same deal
+    s = game.new_state(position={"phase": "after tricks", "score": [1, 1, 12],
+                                 "exchanged": [0, 0, 0], "tricks": [3, 1, 1]})
+    assert s.scores == [-2, 0, 11]
+    assert s.winners == ([0, 1] if zero_tie == "share" else [0])
+    # stopped by the hand bound with nobody at 0: the lowest score wins either way
+    s = game.new_state(position={"phase": "after tricks", "score": [5, 6, 7],
+                                 "exchanged": [0, 0, 0], "tricks": [1, 2, 2]})
+    assert s.is_terminal and s.scores == [4, 4, 5] and s.winners == [0, 1]
 
 
 def test_jack_card_ids_are_consistent() -> None:

@@ -299,7 +299,7 @@ def test_knektpass_loads_and_passes_checks() -> None:
     tricks = next(s for s in tree["hand"] if "tricks" in s)["tricks"]
     assert tricks["head"] is True
     assert tricks["head_after_trump"] == "head_after_trump"
-    assert tricks["void_beat"] == "void_rule == 'overtrump'"
+    assert tricks["void_beat"] == "void_rule == 'trump_if_beats' or void_rule == 'overtrump'"
     lines = KNEKTPASS.read_text(encoding="utf-8").splitlines()
     lineno = next(i for i, t in enumerate(lines, 1) if "max: talon" in t)
     col = lines[lineno - 1].index("talon") + 1
@@ -404,7 +404,7 @@ def test_extends_a_shipped_spec(tmp_path: Path) -> None:
     doc = read_spec(child)
     assert doc.tree["name"] == "Knektpass (no floor option)"
     assert doc.tree["options"]["void_rule"]["default"] == "any"
-    assert doc.tree["options"]["void_rule"]["values"] == ["any", "trump", "overtrump"]
+    assert doc.tree["options"]["void_rule"]["values"] == ["any", "trump_if_beats", "trump", "overtrump"]
     assert doc.tree["spelbok"] == 1  # inherited
     assert structural_checks(doc) == []
 

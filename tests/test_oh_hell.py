@@ -314,6 +314,10 @@ def test_option_scoring_basic_and_penalty() -> None:
     assert after_tricks([2, 1, 0, 2], [2, 0, 3, 0], scoring="penalty") == [12, 0, -3, 0]
 
 
+def test_option_scoring_basic_five_a_point_a_trick_and_five_for_an_exact_bid() -> None:
+    assert after_tricks([2, 0, 3, 0], [2, 0, 1, 1], scoring="basic_five") == [7, 5, 3, 0]
+
+
 def test_a_whole_one_card_deal_from_a_stacked_deck() -> None:
     game = load(4, schedule="up")
     st = start(game, {1: "AS", 2: "2H", 3: "KS", 0: "QS"}, "3H")

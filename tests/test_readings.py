@@ -54,9 +54,10 @@ def test_case_counts() -> None:
 def test_every_option_has_cases_that_separate_its_readings() -> None:
     import spelbok
 
-    for path, spec in [(KNEKTPASS, "knektpass"), (READINGS / "knockout-whist.yaml", "knockout-whist")]:
+    for path, spec, players in [(KNEKTPASS, "knektpass", 3), (READINGS / "knockout-whist.yaml", "knockout-whist", 3),
+                                (READINGS / "oh-hell.yaml", "oh-hell", 4), (READINGS / "euchre.yaml", "euchre", 4)]:
         report = run_reading(path)
-        options = spelbok.load(spec, players=3).options
+        options = spelbok.load(spec, players=players).options
         separated = {k for c in report.separating for k in c.reading}
         assert set(options) <= separated, set(options) - separated
 
@@ -192,11 +193,11 @@ def test_separating_cases_against_a_variant() -> None:
     assert names == {
         "a void player must trump and beat any trump already played",
         "a void player may play any card",
-        "a void player who cannot overtrump must still play a trump",
+        "a void player who can beat the trick must trump",
     }
     text = report.format()
     assert "3 case(s) separate" in text and "SEPARATES" in text
-    assert "(void_rule=overtrump)" in text and "(void_rule=any)" in text
+    assert "(void_rule=trump_if_beats)" in text and "(void_rule=any)" in text
 
 
 def test_option_override_acts_like_a_variant() -> None:

@@ -147,7 +147,7 @@ def test_compare_marks_a_real_difference() -> None:
 def test_compare_one_spec_under_two_readings() -> None:
     c = compare(["knektpass", "knektpass"], games=2, players=2, max_hands=5,
                 option_sets=[{}, {"void_rule": "any"}])
-    assert [s.options["void_rule"] for s in c.summaries] == ["overtrump", "any"]
+    assert [s.options["void_rule"] for s in c.summaries] == ["trump_if_beats", "any"]
     with pytest.raises(SpelbokError):
         compare(["knektpass"], games=1)
 
