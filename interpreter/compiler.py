@@ -187,6 +187,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
 
     # -- errors ---------------------------------------------------------------
@@ -367,6 +368,7 @@ class Compiler:
         self.compile_steps(t["hand"], ("hand",), code)
         prog.code = code
         prog.n_counters = self.counters
+        prog.step_pcs = self.step_pcs
 
         end = t["end"]
         prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
@@ -399,6 +401,7 @@ class Compiler:
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
+        self.step_pcs[path] = len(code)
         kind = next(k for k in KINDS if k in step)
         getattr(self, "step_" + kind)(step, path, code)
         if guard is not None:
