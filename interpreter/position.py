@@ -19,7 +19,9 @@ sensible default, so a historian writes only what the rule under test needs::
     vars: {score: [12, 9, 12], plays: [true, true, false]}   # any declared variable
     exchanged: {1: 2}         # ... or a declared variable as a key of its own
     phase: tricks             # tricks (default) | after tricks | a decision's name
-                              # ('exchange', 'announce 2' for the second one);
+                              # ('exchange', 'announce 2' for the second one) | a
+                              # step's label; 'tricks 2': the second tricks step
+    tricks_played: 12         # tricks already played this hand, scored or not
     to_act: 2                 # at a decision: who decides now (default: the first)
     round: 2                  # inside a `repeat`: which round (default 1)
     trumps_broken: true       # for `lead_trumps: broken`
