@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from .formula import Compiled, NameInfo, compile_formula
+from .model import DEFAULT_MAX_HANDS
 from .order import NO_TRUMP, build_tables
 from .program import Program
 from .steps import (
@@ -374,7 +375,7 @@ class Compiler:
         prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
         prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
         prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
-        prog.max_hands = int(end.get("max_hands", 1000))
+        prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
         if self.errors:
             raise SpecErrors(self.errors)
         return prog
