@@ -54,6 +54,8 @@ hand:
   - decide: bid
     who: forehand
     choose: [high, low]
+  - move: {from: stock, to: discards}
+    label: clear the stock
   - set: {score: "score + tricks + claims"}
     for: "true"
 end: {when: "hand_number >= 1", winners: "score == max(score)", score: score}
@@ -187,10 +189,18 @@ def test_a_decision_after_the_tricks_steps(after_each: spelbok.Game) -> None:
     assert st.decision_name == "bid" and st.current_player == 1  # forehand
 
 
+def test_a_move_after_the_tricks_named_by_its_label(after_each: spelbok.Game) -> None:
+    st = after_each.new_state(position={"phase": "clear the stock", "tricks": [2, 1],
+                                        "claims": [1, 0], "talon": "QD JD"})
+    # the stock goes to the discards, then the hand is scored and the match ends
+    assert st.is_terminal and not st.stock and st.scores == [3, 1]
+
+
 def test_unknown_phase_lists_every_step_name(after_each: spelbok.Game) -> None:
     with pytest.raises(PositionError) as e:
         after_each.new_state(position={"phase": "claims"})
-    assert "phases are: tricks, after tricks, claim, boast, bid, draw" in str(e.value)
+    assert "phases are: tricks, after tricks, claim, boast, bid, draw, clear the stock" in str(
+        e.value)
     assert e.value.hint is not None and "claim" in e.value.hint
 
 
