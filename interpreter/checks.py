@@ -96,7 +96,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "move.to": ("hand", "widow", "stock", "turn_up", "discards"),
 }
 
-_CONST_INT = re.compile(r"\s*\d+\s*\Z")
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
