@@ -9,6 +9,7 @@ import pytest
 import spelbok
 from spelbok.cards import names
 from spelbok.position import PositionError
+from spelbok.readings import run_reading
 
 # two scored tricks steps of two tricks each (a hand of four tricks)
 COUNTED = """\
@@ -209,3 +210,22 @@ def test_after_tricks_of_a_step_with_after_each_runs_the_rest_of_the_hand(
     # not the steps run after each trick: the hand goes on after the tricks step
     st = after_each.new_state(position={"phase": "after tricks", "tricks": [2, 1]})
     assert st.decision_name == "bid"
+
+
+def test_a_counted_step_error_is_located_in_the_reading_file(tmp_path: Path) -> None:
+    (tmp_path / "counted.yaml").write_text(COUNTED, encoding="utf-8")
+    reading = tmp_path / "counted-reading.yaml"
+    reading.write_text("""\
+reading: 1
+spec: counted.yaml
+cases:
+  - name: the first step is over
+    cites: "a test"
+    position:
+      hands: {0: "AS", 1: "AH"}
+      tricks_played: 2
+    steps: []
+""", encoding="utf-8")
+    case = run_reading(str(reading)).cases[0]
+    assert case.status == "error"
+    assert case.message.startswith(f"{reading}:8:22: this tricks step plays 2 trick(s)")
