@@ -26,31 +26,36 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .cards import RANKS as _RANKS
 from .cards import SUIT_INDEX, parse_card, rank_of, suit_of
 from .cards import SUITS as _SUITS
 from .compiler import PER_TRICK_NAMES, RANK_NAME, SUIT_NAMES, TRICK_FLAGS, TRICK_ONLY_NAMES
-from .errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
+from .errors import FormulaError, SpecError, SpecErrors, SpecWarning, SpelbokError, did_you_mean
 from .formula import (
     Bool,
     Compare,
+    DictResolver,
     Name,
+    NameInfo,
     Node,
     Num,
     Str,
     Unary,
+    compile_formula,
+    formula_names,
     iter_nodes,
     parse_formula,
     unparse,
 )
-from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
+from .model import DEFAULT_MAX_HANDS, STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
 from .yamlio import key_path
 
 __all__ = [
     "BUILTIN_NAMES",
+    "hand_cards",
     "FUNCTION_NAMES",
     "KEYWORDS",
     "ENUMS",
@@ -113,7 +118,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "move.position": STOCK_POSITIONS,
 }
 
-_CONST_INT = re.compile(r"\s*\d+\s*\Z")
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
@@ -303,36 +307,70 @@ class _Checker:
         )
 
     def deck_size(self) -> None:
-        hand = self.tree["hand"]
-        sizes: list[tuple[Path, int]] = []
-        turn_ups = 0
-        for i, step in enumerate(hand):
-            if step.get("when") != "true":
-                continue
-            if "deal" in step:
-                deal = step["deal"]
-                if _CONST_INT.match(deal["size"]) and deal["to"].strip() in ("not out", "true"):
-                    sizes.append((("hand", i, "deal", "size"), int(deal["size"])))
-            elif "turn_up" in step:
-                turn_ups += 1
-        if not sizes:
+        """Each deal fits in the deck, with the widows and turn-ups of the hand (see
+        :class:`_DeckEvent`): at every player count, largest first, and for every
+        hand the match can reach when a size or condition reads ``hand_number``."""
+        options = self.options
+        events = [_DeckEvent(path, step, conds, options)
+                  for path, step, conds in _hand_events(self.tree["hand"], (), [])]
+        deals = [e for e in events if e.size is not None]
+        if not deals:
             return
-        per_player = sum(s for _, s in sizes)
-        hi = self.tree["players"]["max"]
+        end = self.tree["end"]
+        stop = _DeckFormula.make(end["when"], options)
+        names: set[str] = set().union(*(e.names for e in events))
+        read = names | (stop.names if stop else set())
+        # every hand up to the bound, or to the first one end.when ends
+        bound = int(end.get("max_hands", DEFAULT_MAX_HANDS)) if "hand_number" in names else 1
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        counts = []
         for entry in self.tree["deck"]:
+            top = min(entry["players"][1], hi)
+            # more seats need more cards, unless a formula reads `seats`
+            low = max(entry["players"][0], lo) if "seats" in names else top
+            counts += [(entry, n) for n in range(top, low - 1, -1)]
+        combos = _option_combos(options, read, max(1, _MAX_MOMENTS // max(1, len(counts) * bound)))
+        bound = max(1, min(bound, _MAX_MOMENTS // max(1, len(counts) * len(combos))))
+        failed: set[Path] = set()
+        for entry, n in counts:
             a, b = entry["players"]
-            n = min(b, hi)
-            if n < a:
-                continue
             cards = len(entry["ranks"]) * len(entry["suits"])
-            need = n * per_player + turn_ups
-            if need > cards:
-                extra = f" + {_plural(turn_ups, 'turn-up')}" if turn_ups else ""
-                self.err(
-                    sizes[0][0],
-                    f"the deck is too small: {n} players × {per_player} cards{extra} = {need} "
-                    f"cards, but the deck for {_span(a, b)} players has {cards} cards",
-                )
+            for opts in combos:
+                for hand in range(1, bound + 1):
+                    at = _At(n, hand, opts)
+                    self._deals_fit(events, at, cards, _span(a, b), failed)
+                    if len(failed) == len(deals):
+                        return
+                    if stop is not None and stop.value(at) is True:
+                        break  # the match ends after this hand
+
+    def _deals_fit(self, events: list[_DeckEvent], at: _At, cards: int, span: str,
+                   failed: set[Path]) -> None:
+        happens = [e.happens(at) for e in events]  # None: cannot be told here
+        for i, d in enumerate(events):
+            if d.size is None or d.path in failed or happens[i] is False:
+                continue
+            # what is dealt and turned up until this deal, and turned up after it
+            counted = [e for j, e in enumerate(events)
+                       if (happens[j] and (j < i or e.turn_up)) or e is d]
+            size = sum(e.cards(at) for e in counted)
+            widow = sum(e.widow_cards(at) for e in counted)
+            turn_ups = sum(1 for e in counted if e.turn_up)
+            need = at.seats * size + widow + turn_ups
+            if need <= cards:
+                continue
+            failed.add(d.path)
+            extra = f" + a widow of {widow}" if widow else ""
+            extra += f" + {_plural(turn_ups, 'turn-up')}" if turn_ups else ""
+            names: set[str] = set().union(*(e.names for e in counted))
+            where = f" in hand {at.hand_number}" if "hand_number" in names else ""
+            opts = ", ".join(f"{k} = {_shown_value(v)}" for k, v in at.opts.items() if k in names)
+            self.err(
+                (*d.path, "deal", "size"),
+                f"the deck is too small{where}: {at.seats} players × {size} cards{extra} = "
+                f"{need} cards, but the deck for {span} players has {cards} cards"
+                + (f" (with the option {opts})" if opts else ""),
+            )
 
     # ----------------------------------------------------------------- names
 
@@ -866,6 +904,168 @@ class _Meaning:
             self.report(path, lit, f"'choice' is never '{lit.value}': {offers}",
                         _suggest(lit.value, shown, _SUIT_WORDS))
 
+
+# ----------------------------------------------------------------- the deck-size check
+
+#: Most combinations of option values the deck-size check tries (beyond: the defaults).
+_MAX_COMBOS = 64
+#: Most moments (player count, options, hand number) it evaluates: a bound on load time.
+_MAX_MOMENTS = 10_000
+
+
+class _At:
+    """A moment the deck-size check evaluates formulas at."""
+
+    def __init__(self, seats: int, hand_number: int, opts: dict[str, Any]) -> None:
+        self.seats = seats
+        self.hand_number = hand_number
+        self.opts = opts
+
+
+class _DeckFormula:
+    """A formula of numbers, options, ``seats`` and ``hand_number`` only."""
+
+    def __init__(self, fn: Any, names: set[str]) -> None:
+        self.fn = fn
+        self.names = names
+
+    @staticmethod
+    def make(text: Any, options: dict[str, Any]) -> _DeckFormula | None:
+        """None when the formula reads anything else (or does not compile: the
+        compiler reports that)."""
+        try:
+            names = formula_names(str(text))
+        except FormulaError:
+            return None
+        if not names <= set(options) | {"seats", "hand_number"}:
+            return None
+        infos: dict[str, NameInfo] = {
+            "seats": NameInfo("global", lambda at: at.seats, int),
+            "hand_number": NameInfo("global", lambda at: at.hand_number, int),
+        }
+        for name in names & set(options):
+            infos[name] = NameInfo("global", lambda at, k=name: at.opts[k],
+                                   type(options[name]["default"]))
+        try:
+            fn = compile_formula(str(text), DictResolver(1, infos), per_player=False).fn
+        except FormulaError:
+            return None
+        return _DeckFormula(fn, names)
+
+    def value(self, at: _At) -> Any:
+        """The value at ``at``; None when it cannot be worked out (a formula error
+        is the compiler's to report)."""
+        try:
+            return self.fn(at, 0)
+        except (SpelbokError, ArithmeticError, ValueError):
+            return None
+
+
+class _DeckEvent:
+    """A deal or turn-up of the hand, for the deck-size check.
+
+    A deal's cards count when its size (and widow) can be told: a formula of
+    numbers, options, ``seats`` and ``hand_number``; so can a deal's or turn-up's
+    conditions (its ``when``, the ``if`` around it).  A deal under a condition that
+    cannot be told is checked as if it were dealt, but not counted for the others
+    (nor is such a turn-up); deals to some seats only (``to``) are not counted, nor
+    steps inside ``repeat`` or ``after_each``."""
+
+    def __init__(self, path: Path, step: dict[str, Any], conds: list[tuple[str, bool]],
+                 options: dict[str, Any]) -> None:
+        self.path = path
+        self.turn_up = "turn_up" in step
+        if step.get("when", "true") != "true":
+            conds = [*conds, (step["when"], True)]
+        self.conds = [(_DeckFormula.make(c, options), want) for c, want in conds]
+        self.size: _DeckFormula | None = None
+        self.widow: _DeckFormula | None = None
+        if not self.turn_up and step["deal"]["to"].strip() in ("not out", "true"):
+            self.size = _DeckFormula.make(step["deal"]["size"], options)
+            if step["deal"].get("widow") is not None:
+                self.widow = _DeckFormula.make(step["deal"]["widow"], options)
+        self.names: set[str] = set().union(
+            *(f.names for f in (self.size, self.widow, *(c for c, _ in self.conds))
+              if f is not None))
+
+    def happens(self, at: _At) -> bool | None:
+        unknown = False
+        for cond, want in self.conds:
+            value = None if cond is None else cond.value(at)
+            if value is None:
+                unknown = True
+            elif bool(value) != want:
+                return False
+        return None if unknown else True
+
+    def cards(self, at: _At) -> int:
+        return _count(self.size, at)
+
+    def widow_cards(self, at: _At) -> int:
+        return _count(self.widow, at)
+
+
+def _count(f: _DeckFormula | None, at: _At) -> int:
+    value = None if f is None else f.value(at)
+    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str, bool]]
+                 ) -> Iterator[tuple[Path, dict[str, Any], list[tuple[str, bool]]]]:
+    """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
+    for i, step in enumerate(steps):
+        here = (*path, i) if path else ("hand", i)
+        if "deal" in step or "turn_up" in step:
+            yield here, step, conds
+        elif "if" in step:
+            outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds
+            yield from _hand_events(step["then"], (*here, "then"), [*outer, (step["if"], True)])
+            yield from _hand_events(step["else"], (*here, "else"), [*outer, (step["if"], False)])
+
+
+def _shown_value(value: Any) -> str:
+    """An option value as a spec writes it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def hand_cards(tree: Mapping[str, Any], seats: int, hand_number: int = 1
+               ) -> tuple[int, int, int] | None:
+    """The cards a hand takes from the pack under the spec's default options:
+    ``(dealt to each seat, dealt to the widow, turned up)``, or None when a deal's
+    size or condition cannot be told before play (see :class:`_DeckEvent`).
+
+    >>> from spelbok.loader import read_spec
+    >>> hand_cards(read_spec("example").tree, 3)
+    (5, 0, 1)
+    """
+    options = tree.get("options", {})
+    at = _At(seats, hand_number, {k: o["default"] for k, o in options.items()})
+    each = widow = ups = 0
+    dealt = False
+    for path, step, conds in _hand_events(tree.get("hand", []), (), []):
+        e = _DeckEvent(path, step, conds, options)
+        happens = e.happens(at)
+        if e.turn_up:
+            ups += happens is True
+        elif happens is None or (happens and e.size is None):
+            return None
+        elif happens:
+            dealt = True
+            each += e.cards(at)
+            widow += e.widow_cards(at)
+    return (each, widow, ups) if dealt else None
+
+
+def _option_combos(options: dict[str, Any], names: set[str], limit: int) -> list[dict[str, Any]]:
+    """Every combination of the values of the options in ``names``, or only their
+    defaults when there are more than ``limit`` (or :data:`_MAX_COMBOS`)."""
+    used = [k for k in options if k in names]
+    combos: list[dict[str, Any]] = [{}]
+    for k in used:
+        combos = [{**c, k: v} for c in combos for v in options[k]["values"]]
+        if len(combos) > min(limit, _MAX_COMBOS):
+            return [{k: options[k]["default"] for k in used}]
+    return combos
 
 def structural_checks(doc: SpecDoc) -> list[SpecError]:
     """Every structural problem of ``doc``, located, in a stable order (see module doc)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from .formula import Compiled, NameInfo, compile_formula
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .order import NO_TRUMP, build_tables
 from .program import Program
 from .steps import (
@@ -202,6 +202,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
 
     # -- errors ---------------------------------------------------------------
@@ -382,12 +383,13 @@ class Compiler:
         self.compile_steps(t["hand"], ("hand",), code)
         prog.code = code
         prog.n_counters = self.counters
+        prog.step_pcs = self.step_pcs
 
         end = t["end"]
         prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
         prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
         prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
-        prog.max_hands = int(end.get("max_hands", 1000))
+        prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
         if self.errors:
             raise SpecErrors(self.errors)
         return prog
@@ -414,6 +416,7 @@ class Compiler:
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
+        self.step_pcs[path] = len(code)
         kind = next(k for k in KINDS if k in step)
         getattr(self, "step_" + kind)(step, path, code)
         if guard is not None:

@@ -186,14 +186,16 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     if entry is None:
         return []
     size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
-    hand = tree.get("hand") or []
-    deal = next((s["deal"] for s in hand if "deal" in s), None)
-    if deal is None or not re.fullmatch(r"\d+", str(deal.get("size", ""))):
+    from .checks import hand_cards  # counted as the deck-size check counts
+
+    counted = hand_cards(tree, n)
+    if counted is None:
         return []
-    each = int(deal["size"])
-    ups = sum(1 for s in hand if "turn_up" in s)
-    left = size - each * n - ups
+    each, widow, ups = counted
+    left = size - each * n - widow - ups
     text = f"With {n} players: {each} cards each ({each * n} in all)"
+    if widow:
+        text += f", {widow} to the widow"
     if ups:
         text += f", {ups} turned up"
     text += f", {left} left in the stock (talon)." if left >= 0 else \

@@ -46,6 +46,7 @@ from .yamlio import key_path
 
 __all__ = [
     "ALL_RANKS_HIGH_LOW",
+    "DEFAULT_MAX_HANDS",
     "STEP_KINDS",
     "STOCK_POSITIONS",
     "TRUMPS_BROKEN_BY",
@@ -57,6 +58,8 @@ __all__ = [
 
 #: The default rank order, high to low.
 ALL_RANKS_HIGH_LOW: tuple[str, ...] = tuple(reversed(RANKS))
+#: The bound on a match's hands when ``end.max_hands`` is absent (redeals count).
+DEFAULT_MAX_HANDS = 1000
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = (
     "deal",

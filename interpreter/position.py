@@ -19,7 +19,9 @@ sensible default, so a historian writes only what the rule under test needs::
     vars: {score: [12, 9, 12], plays: [true, true, false]}   # any declared variable
     exchanged: {1: 2}         # ... or a declared variable as a key of its own
     phase: tricks             # tricks (default) | after tricks | a decision's name
-                              # ('exchange', 'announce 2' for the second one);
+                              # ('exchange', 'announce 2' for the second one) | a
+                              # step's label; 'tricks 2': the second tricks step
+    tricks_played: 12         # tricks already played this hand, scored or not
     to_act: 2                 # at a decision: who decides now (default: the first)
     round: 2                  # inside a `repeat`: which round (default 1)
     trumps_broken: true       # for `lead_trumps: broken`
@@ -54,8 +56,9 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, parse_action
 from .cards import CARD_NAMES, SUIT_INDEX, parse_card
 from .errors import ActionError, SpecError, did_you_mean
+from .model import STEP_KINDS
 from .order import NO_TRUMP
-from .steps import Decide, DecideStart, RepeatTest, TrickPlay, TricksStart
+from .steps import Decide, DecideStart, Jump, JumpUnless, RepeatTest, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .game import Game
@@ -67,7 +70,7 @@ __all__ = ["POSITION_KEYS", "PositionError", "start_from_position", "hand_steps"
 POSITION_KEYS = (
     "dealer", "trump", "hands", "turn_up", "talon", "leader", "trick", "tricks", "out",
     "hand_number", "vars", "phase", "step", "to_act", "round", "trumps_broken", "discarded",
-    "widow",
+    "widow", "tricks_played",
 )
 
 KeyPath = tuple[Any, ...]
@@ -95,42 +98,53 @@ class PositionError(SpecError):
 # -- the spec's steps, in the order the compiler emits them ----------------------------------
 
 
+def _walk(steps: Any, path: KeyPath) -> Iterator[tuple[str, dict[str, Any], KeyPath]]:
+    """``(kind, step, path)`` of each step, depth first, in compile order (the
+    paths are the keys of ``Program.step_pcs``)."""
+    for i, step in enumerate(steps or []):
+        if not isinstance(step, dict):
+            continue
+        kind = next((k for k in STEP_KINDS if k in step), "")
+        at = (*path, i)
+        yield kind, step, at
+        if kind == "if":
+            yield from _walk(step.get("then"), (*at, "then"))
+            yield from _walk(step.get("else"), (*at, "else"))
+        elif kind == "repeat":
+            yield from _walk(step.get("steps"), (*at, "steps"))
+        elif kind == "tricks" and isinstance(step["tricks"], dict):
+            yield from _walk(step["tricks"].get("after_each"), (*at, "tricks", "after_each"))
+
+
 def hand_steps(tree: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each step of the hand as ``(kind, step)``, depth first, in compile order.
+    """Each step of the hand as ``(kind, step)``, depth first, in compile order
+    (the steps run after each trick follow their ``tricks`` step).
 
     >>> import spelbok
     >>> [k for k, _ in hand_steps(spelbok.load("example").tree)][:4]
     ['deal', 'turn_up', 'decide', 'decide']
     """
-
-    def walk(steps: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any]]]:
-        for step in steps:
-            kind = next((k for k in _KINDS if k in step), "")
-            yield kind, step
-            if kind == "if":
-                yield from walk(step.get("then", []))
-                yield from walk(step.get("else", []) or [])
-            elif kind == "repeat":
-                yield from walk(step.get("steps", []))
-
-    yield from walk(tree.get("hand", []))
-
-
-_KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand")
+    for kind, step, _ in _walk(tree.get("hand"), ("hand",)):
+        yield kind, step
 
 
 class Phase:
     """Where in the compiled hand a position stands."""
 
-    def __init__(self, kind: str, pc: int, step: dict[str, Any], label: str) -> None:
-        self.kind = kind  # 'tricks' | 'after tricks' | 'decide'
-        self.pc = pc  # TricksStart / DecideStart index, or the instruction after TrickPlay
+    def __init__(self, kind: str, pc: int, step: dict[str, Any], label: str,
+                 tricks: tuple[int, dict[str, Any]] | None = None) -> None:
+        self.kind = kind  # 'tricks' | 'after tricks' | 'decide' | 'step' (any other step)
+        self.pc = pc  # TricksStart / DecideStart / the step's first instruction, or after the tricks
         self.step = step
         self.label = label
+        # the TricksStart and the step of the tricks step this phase is in (or is): a
+        # phase inside its `after_each` stands between two tricks; -1 outside trick play
+        self.tricks_pc, self.tricks_step = tricks if tricks is not None else (-1, {})
 
 
 def find_phase(game: Game, text: Any) -> Phase:
-    """Resolve a ``phase`` value (``tricks``, ``after tricks``, ``exchange``, ``announce 2``).
+    """Resolve a ``phase`` value: ``tricks``, ``after tricks``, a decision's name
+    (``exchange``, ``announce 2``: the second of that name) or a step's ``label``.
 
     >>> import spelbok
     >>> g = spelbok.load("example")
@@ -141,12 +155,26 @@ def find_phase(game: Game, text: Any) -> Phase:
     ...
     spelbok.position.PositionError: position phase: Example has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange
     """
-    code = game.program.code
-    tricks_pcs = [i for i, ins in enumerate(code) if isinstance(ins, TricksStart)]
-    decide_pcs = [i for i, ins in enumerate(code) if isinstance(ins, Decide)]
-    steps = list(hand_steps(game.tree))
-    trick_steps = [s for k, s in steps if k == "tricks"]
-    decide_steps = [s for k, s in steps if k == "decide"]
+    prog = game.program
+    code = prog.code
+    entries = list(_walk(game.tree.get("hand"), ("hand",)))
+
+    def pc_of(path: KeyPath) -> int:
+        pc = prog.step_pcs.get(path)
+        if pc is None:  # pragma: no cover - the compiler records every step
+            raise PositionError(f"cannot start at '{text}'", ("phase",))
+        return pc
+
+    def enclosing(path: KeyPath) -> tuple[int, dict[str, Any]] | None:
+        """The tricks step whose ``after_each`` holds ``path`` (its TricksStart), if any."""
+        if "after_each" not in path:
+            return None
+        i = len(path) - 1 - path[::-1].index("after_each")
+        return next((pc_of(p), s) for k, s, p in entries if p == path[:i - 1])
+
+    trick_steps = [(s, path) for k, s, path in entries if k == "tricks"]
+    decide_steps = [(s, path) for k, s, path in entries if k == "decide"]
+    labelled = [(k, s, path) for k, s, path in entries if isinstance(s.get("label"), str)]
     words = str(text).split()
     nth = 1
     if len(words) > 1 and words[-1].isdigit():
@@ -154,25 +182,33 @@ def find_phase(game: Game, text: Any) -> Phase:
         words = words[:-1]
     name = " ".join(words).lower()
     names = ["tricks", "after tricks"]
-    for s in decide_steps:
+    for s, _ in decide_steps:
         if str(s["decide"]) not in names:
             names.append(str(s["decide"]))
-    if name in ("tricks", "after tricks") and tricks_pcs:
-        if not 1 <= nth <= len(tricks_pcs):
-            raise PositionError(f"there are only {len(tricks_pcs)} tricks step(s)", ("phase",))
-        pc = tricks_pcs[nth - 1]
+    names += [str(s["label"]) for _, s, _ in labelled if str(s["label"]) not in names]
+    if name in ("tricks", "after tricks") and trick_steps:
+        if not 1 <= nth <= len(trick_steps):
+            raise PositionError(f"there are only {len(trick_steps)} tricks step(s)", ("phase",))
+        step, path = trick_steps[nth - 1]
+        pc = pc_of(path)
         if name == "after tricks":
-            return Phase("after tricks", pc + 2, trick_steps[nth - 1], str(text))
-        return Phase("tricks", pc, trick_steps[nth - 1], str(text))
-    matching = [i for i, s in enumerate(decide_steps) if str(s["decide"]).lower() == name]
+            play = code[pc + 1]
+            assert isinstance(play, TrickPlay)
+            return Phase("after tricks", play.end, step, str(text), (pc, step))
+        return Phase("tricks", pc, step, str(text), (pc, step))
+    matching = [(s, path) for s, path in decide_steps if str(s["decide"]).lower() == name]
     if matching:
         if not 1 <= nth <= len(matching):
             raise PositionError(f"there are only {len(matching)} '{name}' decision(s)", ("phase",))
-        k = matching[nth - 1]
-        pc = decide_pcs[k] - 1
-        if not isinstance(code[pc], DecideStart):  # pragma: no cover - compiler invariant
-            raise PositionError(f"cannot start at '{name}'", ("phase",))
-        return Phase("decide", pc, decide_steps[k], str(text))
+        step, path = matching[nth - 1]
+        return Phase("decide", pc_of(path), step, str(text), enclosing(path))
+    for kind, step, path in labelled:
+        if str(step["label"]).lower() == str(text).strip().lower():
+            pc = pc_of(path)
+            if kind == "tricks":
+                return Phase("tricks", pc, step, str(text), (pc, step))
+            return Phase("decide" if kind == "decide" else "step", pc, step, str(text),
+                         enclosing(path))
     raise PositionError(
         f"{game.name} has no step '{text}'; phases are: {', '.join(names)}",
         ("phase",),
@@ -426,29 +462,44 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     except PositionError as e:
         e.key = (phase_key,)
         raise
+    between = phase.kind in ("decide", "step") and phase.tricks_pc >= 0  # in `after_each`
     for name in ("leader", "trick"):
-        if name in position and phase.kind != "tricks":
+        if name in position and phase.kind != "tricks" and not (between and name == "leader"):
             raise PositionError(f"'{name}' belongs to a position in trick play, not at "
                                 f"'{phase.label}'", (name,))
     if "to_act" in position and phase.kind != "decide":
         raise PositionError("'to_act' is for a decision; in trick play, whose turn it is "
                             "follows from 'leader' and 'trick'", ("to_act",))
+    if "tricks_played" in position and phase.tricks_pc < 0:
+        raise PositionError("'tricks_played' is for a position in or after trick play",
+                            ("tricks_played",))
     _set_rounds(st, phase.pc, position.get("round", 1))
     st.current = None
     st.pc = phase.pc
-    if phase.kind == "tricks":
+    if phase.kind == "tricks" or between:
         _place_tricks(game, st, position, phase, trick, given_vars, broken)
+        if phase.kind == "decide":
+            _place_decision(game, st, position, phase)
     elif phase.kind == "after tricks":
-        for s in range(n):
-            if hands[s]:
-                raise PositionError("after the tricks every hand is empty", ("hands", s))
+        ts = prog.code[phase.tricks_pc]
+        assert isinstance(ts, TricksStart)
+        if ts.count is None:  # a step without a count plays until the hands are empty
+            for s in range(n):
+                if hands[s]:
+                    raise PositionError("after the tricks every hand is empty", ("hands", s))
         flag = _bare_flag(phase.step["tricks"].get("players", "not out"), game)
         if flag is not None and flag not in given_vars:
             # no word on who played: everyone still in did
             st.pv_rows[prog.pvar_names.index(flag)] = [not o for o in st.out]
-        st.trick_no = sum(st.won)
+        before, played, count = _tricks_played(game, st, position, phase.tricks_pc)
+        if count is not None and "tricks_played" not in position:
+            played = count  # the step is over: it played all its tricks
+        elif count is not None and played != count:
+            raise PositionError(f"after these tricks the step has played its {count} tricks, "
+                                f"not {played}", ("tricks_played",))
+        st.trick_no = before + played
         st.pc = phase.pc
-    else:
+    elif phase.kind == "decide":
         _place_decision(game, st, position, phase)
     if st.rec is not None:
         st.event("position", phase=phase.label, scores=st.scores)
@@ -481,6 +532,62 @@ def _set_rounds(st: State, pc: int, rnd: Any) -> None:
         raise PositionError("'round' is only for a decision repeated in rounds", ("round",))
 
 
+def _reached(code: list[Any], t: int, st: State) -> bool:
+    """Whether the hand, as the position stands, got to instruction ``t``: no `when`
+    or `if` before it skips it (loops are not followed)."""
+    for i in range(t):
+        ins = code[i]
+        if isinstance(ins, JumpUnless) and t < ins.target and not ins.cond(st, 0):
+            return False
+        if isinstance(ins, Jump) and i < t < ins.target:
+            # t is in an `else`: reached when the test that jumps to it failed
+            test = next((j for j in code[:i] if isinstance(j, JumpUnless) and j.target == i + 1),
+                        None)
+            if test is not None and test.cond(st, 0):
+                return False
+    return True
+
+
+def _tricks_played(game: Game, st: State, position: dict[str, Any], ts_pc: int
+                   ) -> tuple[int, int, int | None]:
+    """``(before, played, count)`` for the tricks step at ``ts_pc``: the tricks the
+    earlier tricks steps of the hand played, those this step has played, and its
+    ``count`` (None: until the hands are empty).
+
+    Counts are evaluated in the position; an earlier step without one adds nothing.
+    ``tricks_played`` in the position gives the hand's total; else this step has
+    played the tricks taken (``tricks``) that the earlier steps did not score (none,
+    when this step's tricks are not scored)."""
+    code = game.program.code
+    before = scored_before = 0
+    for i in range(ts_pc):
+        ins = code[i]
+        if isinstance(ins, TricksStart) and ins.count is not None and _reached(code, i, st):
+            c = max(0, int(ins.count(st, 0)))
+            before += c
+            if ins.scored:
+                scored_before += c
+    ts = code[ts_pc]
+    assert isinstance(ts, TricksStart)
+    count = None if ts.count is None else max(0, int(ts.count(st, 0)))
+    given = position.get("tricks_played")
+    if given is None:
+        played = max(0, sum(st.won) - scored_before) if ts.scored else 0
+    elif isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        raise PositionError(f"tricks_played is a whole number, not {given!r}", ("tricks_played",))
+    elif given < before:
+        raise PositionError(f"the earlier tricks steps of the hand play {before} tricks, so "
+                            f"tricks_played is at least {before}", ("tricks_played",))
+    else:
+        played = given - before
+    return before, played, count
+
+
+def _tricks_index(code: list[Any], ts_pc: int) -> int:
+    """How many tricks steps come before the one at ``ts_pc``."""
+    return sum(1 for ins in code[:ts_pc] if isinstance(ins, TricksStart))
+
+
 def _place_decision(game: Game, st: State, position: dict[str, Any], phase: Phase) -> None:
     code = game.program.code
     start = code[phase.pc]
@@ -506,10 +613,11 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
                   broken: bool) -> None:
     n = st.n
     code = game.program.code
-    ts = code[phase.pc]
-    play = code[phase.pc + 1]
+    ts = code[phase.tricks_pc]
+    play = code[phase.tricks_pc + 1]
     assert isinstance(ts, TricksStart) and isinstance(play, TrickPlay)
-    players_text = phase.step["tricks"].get("players", "not out")
+    between = phase.kind != "tricks"  # at a step run after a trick: no trick is under way
+    players_text = phase.tricks_step["tricks"].get("players", "not out")
     rd = _Reader(game, position)
     given_leader = rd.seat(position["leader"], ("leader",)) if "leader" in position else None
     holding = [s for s in range(n) if st.hands[s]]
@@ -548,7 +656,9 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
         if c is not None:
             st.hands[s] |= 1 << c
     sizes = {p: st.hands[p].bit_count() for p in part}
-    if not any(sizes.values()):
+    if between:  # hands may differ between tricks (some have drawn, others not yet)
+        sizes = {}
+    elif not any(sizes.values()):
         raise PositionError("nobody taking part holds a card: give 'hands'", ("hands",))
     if ts.play.abstain is None and len(set(sizes.values())) > 1:
         counts = list(sizes.values())
@@ -561,9 +671,28 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
         raise PositionError(
             "every player in the tricks must hold as many cards as the others "
             f"(counting a card already played to this trick): {detail}", ("hands", odd))
-    ts.run(st)  # flags and participants; pc moves to the TrickPlay
-    st.trick_no = sum(st.won)
+    before, done, count = _tricks_played(game, st, position, phase.tricks_pc)
+    if count is not None and (done > count or (done == count and not between)):
+        key = "tricks_played" if "tricks_played" in position else "tricks"
+        raise PositionError(
+            f"this tricks step plays {count} trick(s), and {done} have been played",
+            (key,), hint=f"the step is over: start at 'after tricks "
+                         f"{_tricks_index(code, phase.tricks_pc) + 1}' or a later step")
+    if between:
+        done = max(done, 1)  # a trick has just been played
+    st.trick_no = before  # the step's count runs from its first trick
+    st.pc = phase.tricks_pc
+    ts.run(st)  # flags, participants and the step's last trick; pc moves to the TrickPlay
+    st.trick_no = before + done
     st.broken = broken
+    if done:  # the last trick was won by `leader` (who leads this one, or the next)
+        st.last_winner = leader
+    if between:
+        st.trick_order = []
+        st.trick = []
+        st.led = -1
+        st.pc = phase.pc
+        return
     if st.hands[leader] == 0:
         raise PositionError(f"seat {leader} leads but holds no card", ("leader",))
     play.begin_trick(st, leader)

@@ -49,6 +49,9 @@ class Program:
     score_fn: Fn = lambda st, p: 0
     max_hands: int = 1000
     rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat clockwise from s
+    # the tree path of each hand step -> its first instruction, after its `when` guard
+    # (positions start there; play never reads it)
+    step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = self.n
