@@ -27,6 +27,7 @@ from .errors import (  # noqa: E402
     FormulaError,
     IllegalActionError,
     InvalidActionError,
+    LimitError,
     ReadingError,
     SpecError,
     SpecErrors,
@@ -42,7 +43,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "ActionError", "AmbiguousActionError", "FormulaError", "Game",
-    "IllegalActionError", "InvalidActionError", "ReadingError", "SpecError", "SpecErrors",
+    "IllegalActionError", "InvalidActionError", "LimitError", "ReadingError", "SpecError", "SpecErrors",
     "SpelbokError", "State", "load", "__version__",
 ]
 

@@ -31,6 +31,7 @@ from .cards import RANKS as _RANKS
 from .cards import SUITS as _SUITS
 from .cards import parse_card, rank_of, suit_of
 from .errors import SpecError, SpecErrors, did_you_mean
+from .limits import MAX_PLAYERS
 from .model import STEP_KINDS, SpecDoc
 
 __all__ = [
@@ -176,8 +177,9 @@ class _Checker:
         lo, hi = p["min"], p["max"]
         if lo < 2:
             self.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
-        if hi > 10:
-            self.err(("players", "max"), f"spelbok supports at most 10 players (max is {hi})")
+        if hi > MAX_PLAYERS:
+            self.err(("players", "max"),
+                     f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
         if lo > hi:
             self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
 

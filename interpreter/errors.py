@@ -100,6 +100,10 @@ class ReadingError(SpelbokError):
     """A rule-reading (scenario) file that cannot be run."""
 
 
+class LimitError(SpelbokError):
+    """A size or value over one of spelbok's bounds (see :mod:`spelbok.limits`)."""
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to ``word``, if any is close enough.
 

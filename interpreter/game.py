@@ -12,7 +12,8 @@ import os
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
-from .errors import SpecError
+from .errors import SpecError, SpelbokError
+from .limits import MAX_HANDS
 from .program import Program
 from .state import State
 
@@ -43,8 +44,11 @@ class Game:
         self.options = compiler.options
         self.program: Program = compiler.compile()
         if max_hands is not None:
+            if type(max_hands) is not int or not 1 <= max_hands <= MAX_HANDS:
+                raise SpelbokError(f"max_hands must be a whole number from 1 to {MAX_HANDS}, "
+                                   f"not {max_hands!r:.40}")
             # a tighter safety bound, e.g. for quick conformance runs
-            self.program.max_hands = min(self.program.max_hands, int(max_hands))
+            self.program.max_hands = min(self.program.max_hands, max_hands)
 
     @property
     def deck(self) -> list[str]:
