@@ -29,6 +29,7 @@ from .errors import (  # noqa: E402
     InvalidActionError,
     LimitError,
     ReadingError,
+    SnapshotError,
     SpecError,
     SpecErrors,
     SpelbokError,
@@ -43,7 +44,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "ActionError", "AmbiguousActionError", "FormulaError", "Game",
-    "IllegalActionError", "InvalidActionError", "LimitError", "ReadingError", "SpecError", "SpecErrors",
+    "IllegalActionError", "InvalidActionError", "LimitError", "ReadingError", "SnapshotError", "SpecError", "SpecErrors",
     "SpelbokError", "State", "load", "__version__",
 ]
 

@@ -100,6 +100,13 @@ class ReadingError(SpelbokError):
     """A rule-reading (scenario) file that cannot be run."""
 
 
+class SnapshotError(SpelbokError):
+    """A snapshot (``game.restore(d)``) that is not one this game could have made."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message + (f" (did you mean '{hint}'?)" if hint else ""))
+
+
 class LimitError(SpelbokError):
     """A size or value over one of spelbok's bounds (see :mod:`spelbok.limits`)."""
 

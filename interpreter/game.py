@@ -43,6 +43,8 @@ class Game:
         compiler = Compiler(self.tree, players, self.option_overrides, doc.locate)
         self.options = compiler.options
         self.program: Program = compiler.compile()
+        # restore()'s last replay: (start, actions, state), see snapshot.from_dict
+        self._replay_memo: tuple[dict[str, Any], list[str], State] | None = None
         if max_hands is not None:
             if type(max_hands) is not int or not 1 <= max_hands <= MAX_HANDS:
                 raise SpelbokError(f"max_hands must be a whole number from 1 to {MAX_HANDS}, "
