@@ -24,6 +24,7 @@ COMPILED: bool = _choose_native()
 from .errors import (  # noqa: E402
     ActionError,
     AmbiguousActionError,
+    ArgumentError,
     FormulaError,
     IllegalActionError,
     InvalidActionError,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionError", "AmbiguousActionError", "FormulaError", "Game",
+    "Action", "ActionError", "AmbiguousActionError", "ArgumentError", "FormulaError", "Game",
     "IllegalActionError", "InvalidActionError", "LimitError", "ReadingError", "SnapshotError", "SpecError", "SpecErrors",
     "SpelbokError", "State", "load", "__version__",
 ]

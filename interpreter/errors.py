@@ -100,6 +100,10 @@ class ReadingError(SpelbokError):
     """A rule-reading (scenario) file that cannot be run."""
 
 
+class ArgumentError(SpelbokError, ValueError):
+    """A bad argument to the library's API (a seat out of range, a seed that is not an int...)."""
+
+
 class SnapshotError(SpelbokError):
     """A snapshot (``game.restore(d)``) that is not one this game could have made."""
 

@@ -19,7 +19,7 @@ import os
 import re
 from typing import Any
 
-from .errors import LimitError
+from .errors import ArgumentError, LimitError
 
 MAX_PLAYERS = 10
 """Most seats at a table (seat numbers are 0..MAX_PLAYERS-1)."""
@@ -33,10 +33,23 @@ MAX_REPEAT = 10_000
 """Most rounds one ``repeat`` step may run in one go."""
 MAX_CHOICES = 10_000
 """Most options a number decision may offer at once."""
+MAX_NOTATION = 200
+"""Longest action notation read (an exchange of a whole hand fits many times over)."""
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest log, snapshot or reading file read (checked before it is read)."""
 MAX_NESTING = 64
 """Deepest nesting of lists and maps in a JSON log or snapshot."""
+
+
+MAX_SEED = 2**64 - 1
+"""Largest magnitude of a match seed (shuffles use its low 64 bits)."""
+
+
+def seat_arg(value: object, n: int, what: str = "seat") -> int:
+    """``value`` when it is a seat of an ``n``-player game, else ArgumentError."""
+    if type(value) is not int or not 0 <= value < n:
+        raise ArgumentError(f"{what} must be a seat number 0..{n - 1}, not {value!r:.40}")
+    return value
 
 
 def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:

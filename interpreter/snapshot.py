@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import parse_action
 from .cards import CARD_NAMES, cards_in, parse_card
 from .errors import ActionError, SnapshotError, SpelbokError, did_you_mean
-from .limits import MAX_CARDS, MAX_VALUE
+from .limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
 from .tricks import TrickFlags
 
 if TYPE_CHECKING:
@@ -67,7 +67,6 @@ _KEYS = ("game", "players", "options", *_INTS, *_BOOLS, "terminal", "current", "
          "counters", "winners", "tf", "actions", "start")
 _OPTIONAL = ("widow", "public")  # older snapshots may lack them
 _START_KEYS = ("seed", "dealer", "deck", "position")
-_MAX_ACTION_TEXT = 200  # characters of one action's notation (a whole hand exchanged fits)
 
 
 def _kind(x: Any) -> str:
@@ -121,7 +120,7 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
         raise SnapshotError(f"the first dealer must be a seat 0..{n - 1}, not {str(dealer)[:20]}")
     actions = d["actions"]
     if not isinstance(actions, list) or not all(
-            type(a) is str and len(a) <= _MAX_ACTION_TEXT for a in actions):
+            type(a) is str and len(a) <= MAX_NOTATION for a in actions):
         raise SnapshotError("'actions' must be a list of action notations")
     return d
 
@@ -196,7 +195,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     # what the last decision chose: legal_actions() may have reset it since, so it is not
     # replayed but taken from the snapshot, within what the rules could have set
     choice, count, cand = d["choice"], d["count"], d["cand"]
-    if not (type(choice) is str and len(choice) <= _MAX_ACTION_TEXT
+    if not (type(choice) is str and len(choice) <= MAX_NOTATION
             or type(choice) is int and -MAX_VALUE <= choice <= MAX_VALUE):
         raise SnapshotError(f"'choice' must be a word, a suit or a number, not a {_kind(choice)}")
     if not 0 <= count <= MAX_CARDS or not 0 <= cand < MAX_CARDS:
@@ -207,4 +206,22 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
         if k in d and got[k] != d[k]:
             raise SnapshotError(f"the snapshot does not match its own history: '{k}' should be "
                                 f"{str(got[k])[:80]}, not {str(d[k])[:80]}")
+    return st
+
+
+def unpickle_state(game: Game, values: list[Any], actions: list[str]) -> State:
+    """The state pickled by ``State.__reduce__`` (trusted data: pickle runs code anyway)."""
+    from .state import _PICKLED, State
+
+    st = State.__new__(State)
+    for name, value in zip(_PICKLED, values, strict=True):
+        setattr(st, name, value)
+    st.game = game
+    st.prog = game.program
+    st.tables = game.program.tables[st.trump]
+    st.legal_cache = None
+    hist: tuple[Any, ...] | None = None
+    for text in actions:
+        hist = (hist, parse_action(text))
+    st.hist = hist
     return st

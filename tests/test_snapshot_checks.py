@@ -184,3 +184,71 @@ def test_apply_refuses_an_action_of_another_game(game: spelbok.Game) -> None:
     for a in foreign[:5]:
         with pytest.raises((spelbok.InvalidActionError, spelbok.IllegalActionError)):
             state.apply(a)
+
+
+# -- arguments of the API -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [-1, 3, "0", None, 1.0, True, 10**20])
+def test_view_and_determinize_check_the_seat(game: spelbok.Game, seat: Any) -> None:
+    state = game.new_state(seed=1)
+    with pytest.raises(spelbok.ArgumentError, match="seat must be a seat number 0..2"):
+        state.view(seat)
+    with pytest.raises(spelbok.ArgumentError, match="seat must be a seat number 0..2"):
+        state.determinize(seat)
+
+
+def test_determinize_checks_the_rng(game: spelbok.Game) -> None:
+    with pytest.raises(spelbok.ArgumentError, match="rng must be a random.Random, not int"):
+        game.new_state(seed=1).determinize(0, 3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"dealer": -1}, "dealer must be a seat number 0..2, not -1"),
+    ({"dealer": 3}, "dealer must be a seat number"),
+    ({"dealer": "0"}, "dealer must be a seat number"),
+    ({"dealer": True}, "dealer must be a seat number"),
+    ({"seed": "1"}, "seed must be an integer of at most 64 bits, not '1'"),
+    ({"seed": 1.5}, "seed must be an integer"),
+    ({"seed": None}, "seed must be an integer"),
+    ({"seed": 10**100}, "seed must be an integer"),
+    ({"deck": "JC"}, "deck must be a list of the pack's cards"),
+    ({"deck": ["JC"] * 32}, "given twice: JC"),
+    ({"deck": [1, 2]}, "'1' in the stacked deck is not a card"),
+])
+def test_new_state_checks_its_arguments(game: spelbok.Game, kwargs: dict[str, Any],
+                                        message: str) -> None:
+    with pytest.raises(SpelbokError, match=message):
+        game.new_state(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"players": "3"}, "Example is for 2 to 4 players, not '3'"),
+    ({"players": 3.0}, "not 3.0"),
+    ({"players": True}, "not True"),
+    ({"players": 100}, "not 100"),
+    ({"options": "void_rule=any"}, "options must be a map"),
+    ({"options": {1: 2}}, "options must be a map"),
+    ({"options": {"void_rule": "x"}}, "option 'void_rule' cannot be 'x'"),
+    ({"options": {"foo": 1}}, "unknown option 'foo'"),
+])
+def test_load_checks_its_arguments(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(SpelbokError, match=message):
+        spelbok.load("example", **kwargs)
+
+
+@pytest.mark.parametrize("spec", [3, None, ["example"]])
+def test_load_checks_the_spec_argument(spec: Any) -> None:
+    with pytest.raises(spelbok.ArgumentError, match="spec must be a path"):
+        spelbok.load(spec)
+
+
+def test_apply_refuses_hand_made_actions_that_are_not_notation(game: spelbok.Game) -> None:
+    from spelbok.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
+
+    state = game.new_state(seed=1)
+    for a in (Action(CARD, "", 999), Action(CARD, "", -1), Action(CARDS, "swap", 1 << 60),
+              Action(NUMBER, "bid", 10**20), Action(9, "x", 1), Action(WORD, "x" * 10**6),
+              Action(SUIT, "trump", 7), Action(WORD, 3, "x")):  # type: ignore[arg-type]
+        with pytest.raises(spelbok.InvalidActionError, match="not an action"):
+            state.clone().apply(a)
