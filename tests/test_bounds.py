@@ -219,3 +219,20 @@ def test_a_huge_or_deep_log_is_refused(tmp_path: Path) -> None:
     deep.write_text('{"spelbok_log": 1, "events": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(SpelbokError, match="nested too deeply"):
         read_log(str(deep))
+
+
+def test_simulate_says_when_scores_are_too_large_to_summarise(tmp_path: Path) -> None:
+    from spelbok.simulate import simulate
+
+    # every variable stays within the bound, but the reported score is past the float range
+    power = " * ".join(["(score + 1000000000000000)"] * 25)
+    spec = tmp_path / "huge.yaml"
+    spec.write_text(example(("  score: score\n", f'  score: "{power}"\n'),
+                            ("max_hands: 60", "max_hands: 2")), "utf-8")
+    with pytest.raises(LimitError, match=r"match 0 \(seed \d+\): seat 0 scored a 37\d-digit "
+                                         r"number, too large to summarise"):
+        simulate(str(spec), games=2, players=2)
+    # scores within the bound are summarised exactly
+    spec.write_text(example(("max_hands: 60", "max_hands: 2")), "utf-8")
+    summary = simulate(str(spec), games=2, players=2)
+    assert all(type(s) is int for r in summary.matches for s in r.scores)
