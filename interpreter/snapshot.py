@@ -73,33 +73,47 @@ def _kind(x: Any) -> str:
     return "null" if x is None else type(x).__name__
 
 
+def _short(x: Any, size: int = 20) -> str:
+    """``x`` for a message: a scalar as text, cut short; a container by its kind (an
+    untrusted one may be nested too deeply to print)."""
+    if x is None or isinstance(x, (bool, str)) or type(x) is int and x.bit_length() < 1000:
+        return str(x)[:size]
+    return f"a {_kind(x)}" if not isinstance(x, int) else "a huge number"
+
+
+def _what(x: Any) -> str:
+    """``x`` described with its kind: ``str '3'``, ``a list``."""
+    text = _short(x)
+    return text if text.startswith("a ") and not isinstance(x, str) else f"{_kind(x)} {text!r}"
+
+
 def _check_shape(game: Game, d: Any) -> dict[str, Any]:
     """The snapshot's own checks: keys, types, game, options, cards; SnapshotError when wrong."""
     if not isinstance(d, dict):
         raise SnapshotError(f"a snapshot is a dict made by State.to_dict(), not a {_kind(d)}")
     unknown = [k for k in d if k not in _KEYS]
     if unknown:
-        k = str(unknown[0])[:40]
+        k = _short(unknown[0], 40)
         raise SnapshotError(f"unknown key {k!r} in the snapshot", hint=did_you_mean(k, _KEYS))
     missing = [k for k in _KEYS if k not in d and k not in _OPTIONAL]
     if missing:
         raise SnapshotError(f"the snapshot lacks {', '.join(map(repr, missing[:5]))}")
     if d["game"] != game.name or type(d["players"]) is not int or d["players"] != game.players:
-        raise SnapshotError(f"the snapshot is of {str(d['game'])[:60]!r} with "
-                            f"{str(d['players'])[:20]} players, not of {game!r}")
+        raise SnapshotError(f"the snapshot is of '{_short(d['game'], 60)}' with "
+                            f"{_short(d['players'])} players, not of {game!r}")
     options = d["options"]
     if not isinstance(options, dict):
         raise SnapshotError(f"'options' must be a map, not a {_kind(options)}")
     for k in options:
         if k not in game.options:
-            raise SnapshotError(f"the snapshot names an unknown option {str(k)[:40]!r}",
-                                hint=did_you_mean(str(k), list(game.options)))
+            raise SnapshotError(f"the snapshot names an unknown option '{_short(k, 40)}'",
+                                hint=did_you_mean(_short(k, 40), list(game.options)))
     if options != game.options:
         raise SnapshotError(f"the snapshot was made with options {options}, this game has "
                             f"{game.options} (load it with those options)")
     for k in _INTS:
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
-            raise SnapshotError(f"'{k}' must be an integer, not {_kind(d[k])} {str(d[k])[:20]}")
+            raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
     for k in (*_BOOLS, "terminal"):
         if type(d[k]) is not bool:
             raise SnapshotError(f"'{k}' must be true or false, not a {_kind(d[k])}")
@@ -117,7 +131,7 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
         raise SnapshotError("'start' must be a map with the seed (and dealer, deck or position)")
     dealer = start.get("dealer")
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
-        raise SnapshotError(f"the first dealer must be a seat 0..{n - 1}, not {str(dealer)[:20]}")
+        raise SnapshotError(f"the first dealer must be a seat 0..{n - 1}, not {_short(dealer)}")
     actions = d["actions"]
     if not isinstance(actions, list) or not all(
             type(a) is str and len(a) <= MAX_NOTATION for a in actions):
@@ -132,7 +146,7 @@ def _card_list(value: Any, what: str) -> list[int]:
     for name in value:
         c = parse_card(name) if isinstance(name, str) else None
         if c is None:
-            raise SnapshotError(f"{str(name)[:20]!r} in {what} is not a card")
+            raise SnapshotError(f"'{_short(name)}' in {what} is not a card")
         out.append(c)
     return out
 
@@ -205,7 +219,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     for k in _KEYS:
         if k in d and got[k] != d[k]:
             raise SnapshotError(f"the snapshot does not match its own history: '{k}' should be "
-                                f"{str(got[k])[:80]}, not {str(d[k])[:80]}")
+                                f"{_short(str(got[k]), 80)}, not {_short(d[k], 80)}")
     return st
 
 

@@ -252,3 +252,15 @@ def test_apply_refuses_hand_made_actions_that_are_not_notation(game: spelbok.Gam
               Action(SUIT, "trump", 7), Action(WORD, 3, "x")):  # type: ignore[arg-type]
         with pytest.raises(spelbok.InvalidActionError, match="not an action"):
             state.clone().apply(a)
+
+
+def test_deeply_nested_values_are_refused_without_recursing(game: spelbok.Game,
+                                                             snap: dict[str, Any]) -> None:
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    for key in ("pc", "hands", "options", "start", "actions", "trick", "game", "choice", "gv"):
+        with pytest.raises(SnapshotError):
+            game.restore(changed(snap, **{key: deep}))
+    refused(game, changed(snap, pc=deep), "'pc' must be an integer, not a list")
+    refused(game, changed(snap, pc="3"), "'pc' must be an integer, not str '3'")
