@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from spelbok.errors import ActionError, InvalidActionError, SpelbokError
+from spelbok.limits import load_json, read_bounded
 
 from .main import (
     bots_option,
@@ -425,8 +426,7 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: s
 def read_log(path: str) -> dict[str, Any]:
     """Read and check a log written by ``play --log`` (SpelbokError if it is not one)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(64 * 1024 * 1024)
+        text = read_bounded(path, "log")  # the size is checked before the file is read
     except FileNotFoundError:
         raise SpelbokError(f"{path}: no such log file") from None
     except IsADirectoryError:
@@ -434,7 +434,7 @@ def read_log(path: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise SpelbokError(f"{path}: cannot read the log: {exc}") from None
     try:
-        data = json.loads(text)
+        data = load_json(text, "log", path)  # nesting is bounded before the parser recurses
     except json.JSONDecodeError as exc:
         raise SpelbokError(f"{path}:{exc.lineno}:{exc.colno}: not a spelbok log "
                            f"(invalid JSON: {exc.msg})") from None

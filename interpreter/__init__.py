@@ -24,10 +24,13 @@ COMPILED: bool = _choose_native()
 from .errors import (  # noqa: E402
     ActionError,
     AmbiguousActionError,
+    ArgumentError,
     FormulaError,
     IllegalActionError,
     InvalidActionError,
+    LimitError,
     ReadingError,
+    SnapshotError,
     SpecError,
     SpecErrors,
     SpelbokError,
@@ -41,8 +44,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionError", "AmbiguousActionError", "FormulaError", "Game",
-    "IllegalActionError", "InvalidActionError", "ReadingError", "SpecError", "SpecErrors",
+    "Action", "ActionError", "AmbiguousActionError", "ArgumentError", "FormulaError", "Game",
+    "IllegalActionError", "InvalidActionError", "LimitError", "ReadingError", "SnapshotError", "SpecError", "SpecErrors",
     "SpelbokError", "State", "load", "__version__",
 ]
 

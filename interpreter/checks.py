@@ -50,6 +50,7 @@ from .formula import (
     parse_formula,
     unparse,
 )
+from .limits import MAX_PLAYERS
 from .model import DEFAULT_MAX_HANDS, STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
 from .yamlio import key_path
 
@@ -201,8 +202,9 @@ class _Checker:
         lo, hi = p["min"], p["max"]
         if lo < 2:
             self.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
-        if hi > 10:
-            self.err(("players", "max"), f"spelbok supports at most 10 players (max is {hi})")
+        if hi > MAX_PLAYERS:
+            self.err(("players", "max"),
+                     f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
         if lo > hi:
             self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from .formula import Compiled, NameInfo, compile_formula
+from .limits import MAX_REPEAT
 from .model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .order import NO_TRUMP, build_tables
 from .program import Program
@@ -210,6 +211,10 @@ class Compiler:
     def error(self, path: Path, message: str, hint: str | None = None) -> None:
         file, line, col = self.locate(path)
         self.errors.append(SpecError(message, file, line, col, hint))
+
+    def where(self, path: Path) -> str:
+        """``file:line:col`` of ``path`` in the spec, for errors found at run time."""
+        return SpecError("", *self.locate(path)).location
 
     # -- options ----------------------------------------------------------------
 
@@ -650,7 +655,7 @@ class Compiler:
         assigns = self.assigns(step["set"], (*path, "set"), per_player)
         each_fn = self.formula(each, (*path, "for"), True) if per_player else None
         each_vec = self.local_vec(each) if per_player else None
-        code.append(SetVars(assigns, each_fn, each_vec))
+        code.append(SetVars(assigns, each_fn, each_vec, self.where(path)))
 
     def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
@@ -671,7 +676,11 @@ class Compiler:
         code.append(RepeatInit(slot))
         top = len(code)
         cond = self.formula(step["while"], (*path, "while"), False) if "while" in step else None
-        test = RepeatTest(slot, self.formula(step["repeat"], (*path, "repeat"), False), cond)
+        test = RepeatTest(slot, self.formula(step["repeat"], (*path, "repeat"), False), cond,
+                          where=self.where((*path, "repeat")))
+        if test.fixed_times is not None and test.fixed_times > MAX_REPEAT:
+            self.error((*path, "repeat"), f"a repeat may run at most {MAX_REPEAT} rounds, "
+                       f"not {test.fixed_times}")
         code.append(test)
         self.compile_steps(step.get("steps", []), (*path, "steps"), code)
         code.append(Jump(top))

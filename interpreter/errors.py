@@ -117,6 +117,21 @@ class ReadingError(SpelbokError):
     """A rule-reading (scenario) file that cannot be run."""
 
 
+class ArgumentError(SpelbokError, ValueError):
+    """A bad argument to the library's API (a seat out of range, a seed that is not an int...)."""
+
+
+class SnapshotError(SpelbokError):
+    """A snapshot (``game.restore(d)``) that is not one this game could have made."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message + (f" (did you mean '{hint}'?)" if hint else ""))
+
+
+class LimitError(SpelbokError):
+    """A size or value over one of spelbok's bounds (see :mod:`spelbok.limits`)."""
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to ``word``, if any is close enough.
 

@@ -36,8 +36,9 @@ from itertools import repeat
 from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, Union
 
-from .errors import FormulaError, did_you_mean
+from .errors import FormulaError, SpelbokError, did_you_mean
 from .frozen import Frozen
+from .limits import MAX_VALUE
 
 if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay cheap
     from lark import Lark, Token, Tree
@@ -541,7 +542,11 @@ def _build(tree: Tree, kids: list[Node]) -> Node:
     line, col = _meta_pos(tree)
     children: list[Any] = [k for k in tree.children if k is not None and not hasattr(k, "data")]
     if kind == "number":
-        return Num(int(children[0]), line, col)
+        digits = str(children[0])
+        if len(digits) > len(str(MAX_VALUE)) or int(digits) > MAX_VALUE:
+            raise FormulaError(f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} "
+                               f"is too large (the limit is {MAX_VALUE})", line=line, col=col)
+        return Num(int(digits), line, col)
     if kind == "string":
         return Str(str(children[0])[1:-1], line, col)
     if kind == "boolean":
@@ -865,7 +870,7 @@ def evaluate(
 ) -> Any:
     """Compile and evaluate once (convenient in tools and tests; slow on a hot path).
 
-    >>> evaluate("7 / 2 + 7 % 2 + 1 / 0", DictResolver(2, {}), None)
+    >>> evaluate("7 / 2 + 7 % 2", DictResolver(2, {}), None)
     4
     """
     return compile_formula(source, resolver, per_player=per_player).fn(state, seat)
@@ -1134,15 +1139,18 @@ class _Compiler:
                 line, col = _op_pos(node)
                 raise FormulaError(_arith_message(op, a.type, b.type), line=line, col=col)
         cost = 1 + a.cost + b.cost
+        division = _DIVISION.get(op)
+        if division is not None and b.const and not b.value:
+            line, col = _op_pos(node)
+            raise FormulaError(f"division by zero: '{unparse(node)}'", line=line, col=col)
         if a.const and b.const:
             return _folded(_ARITH[op](a.fn, b.fn), "int", cost)
         free = a.seat_free and b.seat_free
         vec = _vec2(_VEC_ARITH[op], a, b) if op in _VEC_ARITH else None
         if b.const:
-            k = b.value
-            if op in ("/", "%") and k == 0:
-                return _const(0, "int", cost)
-            return _C(_ARITH_RIGHT_CONST[op](a.fn, k), "int", cost, seat_free=free, vec=vec)
+            return _C(_ARITH_RIGHT_CONST[op](a.fn, b.value), "int", cost, seat_free=free, vec=vec)
+        if division is not None:  # a divisor worked out in play: 0 is an error naming the formula
+            return _C(_divide(a.fn, b.fn, division, unparse(node)), "int", cost, seat_free=free)
         if a.const:
             return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free, vec=vec)
         return _C(_ARITH[op](a.fn, b.fn), "int", cost, seat_free=free, vec=vec)
@@ -1267,11 +1275,13 @@ def _arith_message(op: str, ta: TypeName, tb: TypeName) -> str:
 # that returns a lambda).
 
 
-def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any]) -> Fn:
-    """``a / b`` or ``a % b``, 0 when b is 0 (the divisor is worked out first)."""
+def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any], text: str) -> Fn:
+    """``a / b`` or ``a % b``; a divisor of 0 raises SpelbokError quoting ``text``."""
     def f(st: Any, p: int) -> Any:
         y = b(st, p)
-        return op(a(st, p), y) if y else 0
+        if not y:
+            raise SpelbokError(f"division by zero in the formula '{text}'")
+        return op(a(st, p), y)
     return f
 
 
@@ -1291,9 +1301,10 @@ _ARITH: dict[str, Callable[[Fn, Fn], Fn]] = {
     "+": _arith_add,
     "-": _arith_sub,
     "*": _arith_mul,
-    "/": lambda a, b: _divide(a, b, operator.floordiv),
-    "%": lambda a, b: _divide(a, b, operator.mod),
+    "/": lambda a, b: _divide(a, b, operator.floordiv, ""),  # folding only: b is not 0
+    "%": lambda a, b: _divide(a, b, operator.mod, ""),
 }
+_DIVISION: dict[str, Callable[[Any, Any], Any]] = {"/": operator.floordiv, "%": operator.mod}
 
 
 def _arith_right_const_add(a: Any, k: Any) -> Fn:
@@ -1341,8 +1352,6 @@ _ARITH_LEFT_CONST: dict[str, Callable[[Any, Fn], Fn]] = {
     "+": _arith_left_const_add,
     "-": _arith_left_const_sub,
     "*": _arith_left_const_mul,
-    "/": lambda k, b: _divide(_constant(k), b, operator.floordiv),
-    "%": lambda k, b: _divide(_constant(k), b, operator.mod),
 }
 
 

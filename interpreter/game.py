@@ -12,7 +12,8 @@ import os
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
-from .errors import SpecError
+from .errors import ArgumentError, SpecError, SpelbokError
+from .limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg
 from .program import Program
 from .state import State
 
@@ -34,17 +35,26 @@ class Game:
         self.name: str = self.tree.get("name", "game")
         lo = self.tree["players"]["min"]
         hi = self.tree["players"]["max"]
-        if not isinstance(players, int) or not lo <= players <= hi:
-            raise SpecError(f"{self.name} is for {lo} to {hi} players, not {players}",
+        if type(players) is not int or not lo <= players <= hi:
+            raise SpecError(f"{self.name} is for {lo} to {hi} players, not {players!r:.40}",
                             path=getattr(doc, "path", None))
+        if options is not None and (not isinstance(options, dict)
+                                    or not all(type(k) is str for k in options)):
+            raise ArgumentError(f"options must be a map {{option: value}}, not {options!r:.60}")
         self.players = players
         self.option_overrides = dict(options or {})
         compiler = Compiler(self.tree, players, self.option_overrides, doc.locate)
         self.options = compiler.options
         self.program: Program = compiler.compile()
+        # restore()'s last replay: (start, actions, state), see snapshot.from_dict
+        self._replay_memo: tuple[dict[str, Any], list[str], State] | None = None
+        self.max_hands_given = max_hands  # kept for pickling (see __reduce__)
         if max_hands is not None:
+            if type(max_hands) is not int or not 1 <= max_hands <= MAX_HANDS:
+                raise SpelbokError(f"max_hands must be a whole number from 1 to {MAX_HANDS}, "
+                                   f"not {max_hands!r:.40}")
             # a tighter safety bound, e.g. for quick conformance runs
-            self.program.max_hands = min(self.program.max_hands, int(max_hands))
+            self.program.max_hands = min(self.program.max_hands, max_hands)
 
     @property
     def deck(self) -> list[str]:
@@ -53,6 +63,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name}, {self.players} players>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the checked spec, players, options and bound: the program (compiled
+        closures, which pickle cannot carry) is compiled again on loading."""
+        return (Game, (self.doc, self.players, self.option_overrides, self.max_hands_given))
 
     # -- matches ------------------------------------------------------------------------
 
@@ -72,8 +87,14 @@ class Game:
         :mod:`spelbok.position`); ``record`` keeps the event log as the match
         goes (otherwise ``state.log`` rebuilds it by replaying).
         """
-        start: dict[str, Any] = {"seed": int(seed), "dealer": dealer}
+        if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
+            raise ArgumentError(f"seed must be an integer of at most 64 bits, not {seed!r:.40}")
+        if dealer is not None:
+            seat_arg(dealer, self.players, "dealer")
+        start: dict[str, Any] = {"seed": seed, "dealer": dealer}
         if deck is not None:
+            if not isinstance(deck, (list, tuple)) or len(deck) > 2 * MAX_CARDS:
+                raise ArgumentError("deck must be a list of the pack's cards, top card first")
             start["deck"] = self._check_deck(deck)
         if position is not None:
             start["position"] = position
@@ -156,6 +177,9 @@ def load(
     from .checks import check_structure
     from .loader import read_spec
 
+    if not isinstance(spec, (str, os.PathLike)):
+        raise ArgumentError(f"spec must be a path, a shipped spec name or spec text, "
+                            f"not {type(spec).__name__}")
     doc = check_structure(read_spec(spec))
     if players is None:
         players = int(doc.tree["players"]["min"])

@@ -13,6 +13,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_NAMES, SUITS, cards_in
+from .errors import ArgumentError
+from .limits import seat_arg
 
 if TYPE_CHECKING:
     from .state import State
@@ -40,8 +42,7 @@ def public_vars(st: State) -> dict[str, Any]:
 
 
 def view(st: State, seat: int) -> dict[str, Any]:
-    if not 0 <= seat < st.n:
-        raise ValueError(f"no seat {seat} in a {st.n}-player game")
+    seat_arg(seat, st.n)
     hidden_known = [_names(st.known[p]) if p != seat else [] for p in range(st.n)]
     v: dict[str, Any] = {
         "seat": seat,
@@ -86,6 +87,9 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     deal is found after many tries, the void constraints are dropped (the
     result is still consistent with every size and every seen card).
     """
+    seat_arg(seat, st.n)
+    if not isinstance(rng, random.Random):
+        raise ArgumentError(f"rng must be a random.Random, not {type(rng).__name__}")
     c = st.clone()
     c.legal_cache = None  # hands change below
     # future shuffles of the sample must not follow the real match's seed,

@@ -50,7 +50,8 @@ from .errors import (
     SpecErrors,
     did_you_mean,
 )
-from .yamlio import key_path, load_yaml
+from .limits import read_bounded
+from .yamlio import MAX_BYTES, key_path, load_yaml
 
 if TYPE_CHECKING:
     from .game import Game
@@ -199,7 +200,11 @@ class ReadingFile:
 def _find_file(path: str | os.PathLike[str]) -> tuple[str, Path | None, str]:
     p = Path(os.fspath(path))
     if p.is_file():
-        return os.fspath(path), p.parent, p.read_text(encoding="utf-8")
+        try:  # the size is checked before the file is read
+            text = read_bounded(p, "reading file", MAX_BYTES)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReadingError(f"{os.fspath(path)}: cannot read the reading file: {exc}") from None
+        return os.fspath(path), p.parent, text
     if p.is_dir():
         raise ReadingError(f"{os.fspath(path)}: this is a directory, not a reading file")
     name = os.fspath(path)

@@ -40,7 +40,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import SpelbokError
+from .errors import LimitError, SpelbokError
+from .limits import MAX_VALUE
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -235,11 +236,19 @@ def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int) -> Ma
     counts: Counter[str] = Counter()
     count_events(st.log, counts)
     counts["talon_exhausted"] = exhausted[0]
+    scores = list(st.scores)
+    for p, score in enumerate(scores):
+        # within the bound, a score is exact as a float, so the means and spreads are right
+        if type(score) is int and not -MAX_VALUE <= score <= MAX_VALUE:
+            size = (f"a {len(str(abs(score)))}-digit number" if score.bit_length() < 10_000
+                    else "a huge number")
+            raise LimitError(f"match {index} (seed {mseed}): seat {p} scored {size}, too large "
+                             f"to summarise (the limit is {MAX_VALUE})")
     return MatchRecord(
         index=index,
         seed=mseed,
         winners=list(st.winners),
-        scores=list(st.scores),
+        scores=scores,
         hands=st.hands_played,
         decisions=len(st.actions),
         limit_reached=bool(st.limit_reached),

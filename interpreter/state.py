@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, parse_action
+from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, parse_action
 from .cards import SUITS
 from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
+from .limits import MAX_NOTATION, MAX_VALUE
 from .order import NO_TRUMP
 from .rng import below as _below
 from .rng import settle as _settle
@@ -196,9 +197,14 @@ class State:
             raise IllegalActionError(f"{action}: the match is over")
         ins = self.prog.code[self.pc]
         if isinstance(action, str):
+            if len(action) > MAX_NOTATION:  # refused unread, and not quoted whole
+                raise InvalidActionError(f"not an action: {action[:40]!r}... "
+                                         f"({len(action)} characters)")
             action = parse_action(action)
-        elif not isinstance(action, Action):
-            raise InvalidActionError(f"not an action: {action!r}")
+        elif not isinstance(action, Action) or not _well_formed(action):
+            raise InvalidActionError(f"not an action: {tuple.__repr__(action)[:60]}"
+                                     if isinstance(action, tuple) else
+                                     f"not an action: {object.__repr__(action)[:60]}")
         reason = ins.check(self, action)
         if reason is None:
             return action
@@ -235,7 +241,7 @@ class State:
             self.prog.advance(self)
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None:
+        if self.current is None or not _well_formed(action):
             return False
         return self.prog.code[self.pc].check(self, action) is None
 
@@ -310,6 +316,14 @@ class State:
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """A clone: the game and its compiled program are immutable, so shared."""
         return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game and the plain fields; the history goes as a flat list
+        (nested pairs would recurse once per action)."""
+        from .snapshot import unpickle_state
+
+        values = [getattr(self, name) for name in _PICKLED]
+        return (unpickle_state, (self.game, values, [str(a) for a in self.actions]))
 
     # -- history and logs -----------------------------------------------------------
 
@@ -500,6 +514,27 @@ class State:
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
 
+
+def _well_formed(a: Action) -> bool:
+    """Whether an Action holds what parse_action could make (a hand-made one may not)."""
+    if len(a) != 3:
+        return False
+    kind, verb, value = a
+    if type(verb) is not str or type(value) is not int or len(verb) > MAX_NOTATION:
+        return False
+    if kind == CARD:
+        return 0 <= value < 52
+    if kind == WORD:
+        return value == 0
+    if kind == SUIT:
+        return 0 <= value < 4
+    if kind == CARDS:
+        return 0 < value < 1 << 52
+    return kind == NUMBER and -MAX_VALUE <= value <= MAX_VALUE
+
+
+# pickle: every field but the game's own objects and the caches (rebuilt on loading)
+_PICKLED = tuple(f for f in _FIELDS if f not in ("game", "prog", "tables", "legal_cache", "hist"))
 
 # clone(): the fields holding lists, copied one by one (the rest are shared as they are)
 _COPIED = frozenset((

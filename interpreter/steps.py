@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
+from .errors import LimitError
+from .limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
 from .order import NO_TRUMP
 from .subsets import subset_actions
 from .tricks import TrickFlags, legal_cards, refusal
@@ -86,11 +88,13 @@ class RepeatInit(Instr):
 class RepeatTest(Instr):
     """Start another round while rounds remain and ``while`` holds."""
 
-    def __init__(self, slot: int, times: Fn, cond: Fn | None, target: int = -1) -> None:
+    def __init__(self, slot: int, times: Fn, cond: Fn | None, target: int = -1,
+                 where: str = "") -> None:
         self.slot = slot
         self.times = times
         k = fixed(times)
         self.fixed_times = None if k is UNSET else k
+        self.where = where  # the step in the spec, for the error on too many rounds
         self.cond = cond
         self.target = target
 
@@ -99,6 +103,9 @@ class RepeatTest(Instr):
         times = self.fixed_times
         if times is None:
             times = self.times(st, 0)
+            if times > MAX_REPEAT:
+                raise LimitError(f"{self.where + ': ' if self.where else ''}this repeat would run "
+                                 f"{times} rounds; the limit is {MAX_REPEAT}")
         if done >= times or (self.cond is not None and not self.cond(st, 0)):
             st.pc = self.target
         else:
@@ -133,11 +140,12 @@ class SetVars(Instr):
     """Assign variables: once, or for each player satisfying ``for``, from forehand."""
 
     def __init__(self, assigns: list[tuple[Setter, Fn, str]], each: Fn | None,
-                 each_vec: Any = None) -> None:
+                 each_vec: Any = None, where: str = "") -> None:
         self.assigns = assigns
         self.each = each
         # per-player variables are stored straight into their row (no setter call)
-        self.fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in assigns]
+        self.fast = [(getattr(setter, "row", -1), setter, fn, name) for setter, fn, name in assigns]
+        self.where = where  # the step in the spec, for the error on an integer out of bounds
         # When 'for' reads only each seat's own per-player values, ask every seat
         # at once: an assignment changes only the seat being set (or hand and
         # match variables, which such a condition does not read), so no answer
@@ -149,6 +157,8 @@ class SetVars(Instr):
             # seat -1: nobody in particular sets these (a trump set here is not named by P0)
             for setter, fn, name in self.assigns:
                 value = fn(st, 0)
+                if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                    raise value_too_big(name, value, self.where, st.hand_number)
                 setter(st, -1, value)
                 if st.rec is not None:
                     st.event("set", var=name, value=value)
@@ -157,6 +167,8 @@ class SetVars(Instr):
                 if self.each(st, p):
                     for setter, fn, name in self.assigns:
                         value = fn(st, p)
+                        if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                            raise value_too_big(name, value, self.where, st.hand_number)
                         setter(st, p, value)
                         st.event("set", seat=p, var=name, value=value)
         else:
@@ -170,11 +182,15 @@ class SetVars(Instr):
             for p in seats:
                 if each is not None and not each(st, p):  # asked after the seats before
                     continue
-                for row, setter, fn in self.fast:
+                for row, setter, fn, name in self.fast:
+                    value = fn(st, p)
+                    # one comparison per value set keeps every integer of a match small
+                    if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                        raise value_too_big(name, value, self.where, st.hand_number)
                     if row >= 0:
-                        rows[row][p] = fn(st, p)
+                        rows[row][p] = value
                     else:
-                        setter(st, p, fn(st, p))
+                        setter(st, p, value)
         st.pc += 1
         return True
 
@@ -415,7 +431,7 @@ class Decide(Instr):
         self.kind = kind
         self.then = then
         # per-player variables are stored straight into their row (no setter call)
-        self.then_fast = [(getattr(setter, "row", -1), setter, fn) for setter, fn, _ in then]
+        self.then_fast = [(getattr(setter, "row", -1), setter, fn, v) for setter, fn, v in then]
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
@@ -448,6 +464,9 @@ class Decide(Instr):
         else:
             lo = int(self.min_fn(st, seat)) if self.min_fn is not None else 0
             hi = int(self.max_fn(st, seat)) if self.max_fn is not None else lo
+            if hi - max(lo, 0) >= MAX_CHOICES:
+                raise LimitError(f"the '{self.name}' decision would offer {hi - max(lo, 0) + 1} "
+                                 f"numbers ({max(lo, 0)} to {hi}); the limit is {MAX_CHOICES}")
             opts = [Action(NUMBER, self.name, k) for k in range(max(lo, 0), hi + 1)]
         allow = self.allow
         if allow is None:
@@ -540,11 +559,14 @@ class Decide(Instr):
         else:
             self._exchange(st, seat, a[2] if kind == CARDS else 0, a)
         st.queue.pop(0)
-        for row, setter, fn in self.then_fast:
+        for row, setter, fn, var in self.then_fast:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
             if row >= 0:
-                st.pv_rows[row][seat] = fn(st, seat)
+                st.pv_rows[row][seat] = value
             else:
-                setter(st, seat, fn(st, seat))
+                setter(st, seat, value)
         # name the next decider here when there is one (spares the step loop)
         return not self.run(st)
 

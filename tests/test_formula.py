@@ -12,7 +12,7 @@ import pytest
 import spelbok.formula as formula_mod
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spelbok.errors import FormulaError
+from spelbok.errors import FormulaError, SpelbokError
 from spelbok.formula import (
     MAX_DEPTH,
     MAX_LENGTH,
@@ -35,6 +35,7 @@ from spelbok.formula import (
     evaluate,
     formula_names,
     from_tree,
+    iter_nodes,
     parse_formula,
     relocate,
     unparse,
@@ -190,15 +191,18 @@ def test_comparisons_and_strings() -> None:
     assert ev("mystery == true") is True
 
 
-def test_integer_division_never_raises() -> None:
+def test_integer_division_floors_and_refuses_zero() -> None:
     assert ev("7 / 2") == 3 and ev("-7 / 2") == -4 and ev("7 / -2") == -4
     assert ev("7 % 3") == 1 and ev("-7 % 3") == 2
-    assert ev("7 / 0") == 0 and ev("7 % 0") == 0
-    assert ev("talon / 0") == 0 and ev("talon % 0") == 0
-    assert ev("talon / zero") == 0 and ev("talon % zero") == 0
-    assert ev("10 / zero") == 0 and ev("10 % zero") == 0
     assert ev("talon / 2") == 3 and ev("15 / talon") == 2 and ev("15 % talon") == 1
-    assert ev("talon / (talon - 7)") == 0
+    # a divisor fixed at 0 is a located error when the spec loads
+    for text in ("7 / 0", "7 % 0", "talon / 0", "talon % (2 - 2)"):
+        assert "division by zero" in err(text).message
+    assert err("talon / 0").col == 7
+    # one worked out in play stops the match with an error quoting the formula
+    for text in ("talon / zero", "talon % zero", "10 / zero", "10 % zero"):
+        with pytest.raises(SpelbokError, match=f"division by zero in the formula '{text}'"):
+            ev(text)
 
 
 def test_scalar_functions() -> None:
@@ -295,8 +299,8 @@ def test_constant_folding() -> None:
     assert c.constant and c.value is True
     c = compile_formula("count(target > 20) + max(1, 2)", R, per_player=False)
     assert c.constant and c.value == 6
-    c = compile_formula("7 / 0", R, per_player=False)
-    assert c.constant and c.value == 0
+    c = compile_formula("7 / 3", R, per_player=False)
+    assert c.constant and c.value == 2
     # partially constant formulas are not constant but still simplified
     c = compile_formula("if floor_zero then max(0, score) else score - (2 * 3)", R, per_player=True)
     assert not c.constant and c.value is None and c.fn(STATE, 0) == 6
@@ -579,8 +583,8 @@ def ref_eval(node: Node, seat: int = PROP_SEAT) -> Any:
         if node.op == "*":
             return a * b
         if node.op == "/":
-            return 0 if b == 0 else a // b
-        return 0 if b == 0 else a % b
+            return a // b  # ZeroDivisionError for 0: spelbok refuses it too
+        return a % b
     if isinstance(node, Compare):
         a, b = ref_eval(node.left, seat), ref_eval(node.right, seat)
         return {
@@ -650,13 +654,36 @@ def bool_exprs(draw: Any, depth: int = 5) -> Node:
     return IfExpr(draw(sub), draw(sub), draw(sub))
 
 
+def _has_fixed_zero_divisor(node: Node) -> bool:
+    """Whether some '/' or '%' in ``node`` divides by a seat-free expression worth 0."""
+    for n in iter_nodes(node):
+        if isinstance(n, Binary) and n.op in "/%" and "p" not in formula_names(n.right):
+            try:
+                if ref_eval(n.right) == 0:
+                    return True
+            except ZeroDivisionError:
+                pass
+    return False
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(int_exprs(), bool_exprs()))
 def test_compiled_matches_reference(tree: Node) -> None:
     text = unparse(tree)
     assert parse_formula(text) == tree  # unparse/parse round trip
-    expected = ref_eval(tree)
-    compiled = compile_formula(text, PROP_RESOLVER, per_player=True)
+    try:
+        expected = ref_eval(tree)
+    except ZeroDivisionError:
+        with pytest.raises(SpelbokError, match="division by zero"):
+            compile_formula(text, PROP_RESOLVER, per_player=True).fn(None, PROP_SEAT)
+        return
+    try:
+        compiled = compile_formula(text, PROP_RESOLVER, per_player=True)
+    except FormulaError as e:
+        # a divisor fixed at 0 is refused at load time, even in a branch not taken
+        assert "division by zero" in e.message, text
+        assert _has_fixed_zero_divisor(tree), text
+        return
     got = compiled.fn(None, PROP_SEAT)
     assert got == expected and type(got) is type(expected), text
     # the same from the AST directly

@@ -135,3 +135,31 @@ def test_frozen_values_copy_and_pickle() -> None:
     g.program.max_hands = 1
     assert game.program.max_hands > 1
     assert g.new_state(seed=5).legal_actions() == game.new_state(seed=5).legal_actions()
+
+
+def test_games_and_states_pickle() -> None:
+    """A game pickles as its checked spec and settings (its program is compiled again), a
+    state as the game and its plain fields: compiled closures never go through pickle."""
+    import pickle
+    import random
+
+    game = spelbok.load("example", players=3, options={"void_rule": "any"}, max_hands=7)
+    g = pickle.loads(pickle.dumps(game))
+    assert (g.name, g.players, g.options, g.program.max_hands) == ("Example", 3,
+                                                                   {"void_rule": "any"}, 7)
+    rng = random.Random(4)
+    s = game.new_state(seed=4)
+    for _ in range(25):
+        s.apply(rng.choice(s.legal_actions()))
+    for state in (s, s.determinize(1, random.Random(1)), game.new_state(seed=9, record=True)):
+        back = pickle.loads(pickle.dumps(state))
+        assert back == state and back.game is not state.game
+        assert back.legal_actions() == state.legal_actions()
+        a = state.legal_actions()[0]
+        back.apply(a)
+        state.apply(a)
+        assert back == state
+    # the history goes flat: a long match pickles without deep recursion
+    while not s.is_terminal:
+        s.apply(rng.choice(s.legal_actions()))
+    assert pickle.loads(pickle.dumps(s)).outcome == s.outcome

@@ -1,0 +1,119 @@
+"""Bounds on sizes and values, declared once.
+
+Specs, reading files, logs and snapshots are untrusted data: every count and
+integer they hold is bounded, so that a bad file fails fast with a clear
+message instead of hanging or exhausting memory.  The JSON schemas
+(``spec.schema.json``, ``reading.schema.json``) repeat the bounds a schema can
+state; a test checks that they agree with these.
+
+>>> MAX_PLAYERS, MAX_HANDS
+(10, 100000)
+>>> json_depth('[[1, "[["], {"a": []}]')
+3
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from .errors import ArgumentError, LimitError
+
+MAX_PLAYERS = 10
+"""Most seats at a table (seat numbers are 0..MAX_PLAYERS-1)."""
+MAX_CARDS = 52
+"""The largest pack: a card count (a packet, a number of tricks or cards moved) is at most this."""
+MAX_VALUE = 10**15
+"""Largest magnitude of an integer in a spec, an option, a variable or a snapshot."""
+MAX_HANDS = 100_000
+"""Largest ``end.max_hands`` (and ``max_hands=`` argument)."""
+MAX_REPEAT = 10_000
+"""Most rounds one ``repeat`` step may run in one go."""
+MAX_CHOICES = 10_000
+"""Most options a number decision may offer at once."""
+MAX_NOTATION = 200
+"""Longest action notation read (an exchange of a whole hand fits many times over)."""
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Largest log, snapshot or reading file read (checked before it is read)."""
+MAX_NESTING = 64
+"""Deepest nesting of lists and maps in a JSON log or snapshot."""
+
+
+MAX_SEED = 2**64 - 1
+"""Largest magnitude of a match seed (shuffles use its low 64 bits)."""
+
+
+def seat_arg(value: object, n: int, what: str = "seat") -> int:
+    """``value`` when it is a seat of an ``n``-player game, else ArgumentError."""
+    if type(value) is not int or not 0 <= value < n:
+        raise ArgumentError(f"{what} must be a seat number 0..{n - 1}, not {value!r:.40}")
+    return value
+
+
+def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:
+    """The error for variable ``name`` set to ``value`` (over MAX_VALUE) by the step at ``where``."""
+    size = abs(value)
+    digits = len(str(size)) if size.bit_length() < 10_000 else size.bit_length() * 3 // 10
+    return LimitError(f"{where + ': ' if where else ''}in hand {hand}, '{name}' would become a "
+                      f"{digits}-digit number, but integers in a match are bounded by "
+                      f"10^{len(str(MAX_VALUE)) - 1} either way (does a formula grow without end?)")
+
+
+def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a UTF-8 file, refused (LimitError) when over ``limit`` bytes.
+
+    The size is checked before reading, and at most ``limit + 1`` bytes are
+    ever read (a file growing meanwhile is still caught).  OSError and
+    UnicodeDecodeError are left to the caller, which knows what to call them.
+    """
+    name = os.fspath(path)
+    size = os.stat(name).st_size
+    if size > limit:
+        raise LimitError(f"{name}: the {what} is too large ({size} bytes; the limit is {limit})")
+    with open(name, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise LimitError(f"{name}: the {what} is too large (more than {limit} bytes)")
+    return data.decode("utf-8-sig")
+
+
+_STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_OTHER_RE = re.compile(r"[^\[\]{}]+")
+_PAIR_RE = re.compile(r"\[\]|\{\}")
+
+
+def json_depth(text: str, limit: int = MAX_NESTING) -> int:
+    """How deeply lists and maps nest in JSON ``text`` (``limit + 1`` when deeper).
+
+    Worked out without recursion, in C-speed passes: strings (which may hold
+    brackets) and everything but brackets go, then each pass removes the
+    innermost pairs.
+    """
+    brackets = _OTHER_RE.sub("", _STRING_RE.sub("", text))
+    depth = 0
+    while brackets and depth <= limit:
+        inner = _PAIR_RE.sub("", brackets)
+        if len(inner) == len(brackets):
+            break  # unbalanced: not JSON at all, which the parser will say
+        brackets = inner
+        depth += 1
+    return depth
+
+
+def load_json(text: str, what: str, path: str = "", limit: int = MAX_NESTING) -> Any:
+    """``json.loads(text)``, refusing (LimitError) data nested deeper than ``limit``.
+
+    The check comes first: the JSON parser recurses, so very deep data would
+    otherwise end in a RecursionError.  Invalid JSON raises json.JSONDecodeError
+    as usual.
+    """
+    if text.count("[") + text.count("{") > limit and json_depth(text, limit) > limit:
+        raise LimitError(f"{path + ': ' if path else ''}the {what} is nested too deeply "
+                         f"(more than {limit} levels)")
+    try:
+        return json.loads(text)
+    except RecursionError:  # unbalanced brackets, deep: the depth check could not count them
+        raise LimitError(f"{path + ': ' if path else ''}the {what} is nested too deeply "
+                         f"(more than {limit} levels)") from None
