@@ -437,6 +437,7 @@ class Compiler:
             self.formula(d["to"], (*p, "to"), True) if d.get("to", "not out") != "not out" else None,
             self.formula(d["widow"], (*p, "widow"), False)
             if d.get("widow") not in (None, 0, "0") else None,
+            self.where(p),
         ))
 
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:

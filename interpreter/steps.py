@@ -202,8 +202,9 @@ class Deal(Instr):
     """Deal packets in turn from the dealer's left; a widow (spare hand) is dealt last in each round."""
 
     def __init__(self, size: Fn, packets: list[int], to: Fn | None, widow: Fn | None = None,
-                 ) -> None:
+                 where: str = "") -> None:
         self.size = size
+        self.where = where  # the step's location, for a deal the stock cannot serve
         k = fixed(size)
         self.fixed_size = None if k is UNSET else max(0, int(k))
         self.packets = packets
@@ -242,7 +243,9 @@ class Deal(Instr):
         k = self.fixed_size
         if k is not None and self.widow is None:
             # the usual deal: the same number of cards to each seat
-            total = min(k * len(order), len(stock))
+            total = k * len(order)
+            if total > len(stock):
+                raise self.short(st, total)
             key: Any = len(order) * 4096 + total
             plan = self.plans.get(key)
             if plan is None:
@@ -254,7 +257,9 @@ class Deal(Instr):
             if self.widow is not None:
                 order = [*order, -1]
                 need.append(max(0, int(self.widow(st, 0))))
-            total = min(sum(need), len(stock))
+            total = sum(need)
+            if total > len(stock):
+                raise self.short(st, total)
             key = (tuple(need), total)
             plan = self.plans.get(key)
             if plan is None:
@@ -275,6 +280,12 @@ class Deal(Instr):
                      widow=_names(st.widow))
         st.pc += 1
         return True
+
+    def short(self, st: State, total: int) -> LimitError:
+        """The error for a deal of ``total`` cards from a smaller stock: never short hands
+        (the structural checks catch every deal whose sizes are known before play)."""
+        return LimitError(f"{self.where + ': ' if self.where else ''}in hand {st.hand_number}, "
+                          f"the deal needs {total} cards but the stock holds {len(st.stock)}")
 
 
 _BIT = tuple(1 << c for c in range(52))

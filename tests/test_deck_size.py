@@ -68,3 +68,19 @@ def test_describe_counts_the_widow() -> None:
         text.split())
     text = describe("german-whist", players=2)
     assert "13 cards each (26 in all), 1 turned up, 25 left in the stock" in text
+
+
+def test_a_deal_the_check_cannot_size_fails_in_play_never_short() -> None:
+    # the size reads a variable, so only play can tell: 4 x 9 > 32 is an error naming the step
+    text = _spec('  - deal: {size: big}').replace(
+        "hand:\n", "variables:\n  match: {big: 9}\nhand:\n", 1)
+    game = spelbok.load(text, players=4)
+    try:
+        state = game.new_state(seed=1)  # the first deal is made here
+        while not state.is_terminal:
+            state.apply(state.legal_actions()[0])
+    except spelbok.SpelbokError as e:
+        assert "the deal needs 36 cards but the stock holds 32" in str(e)
+        assert str(e).startswith("<spec>:10:11: ")  # located at the size
+    else:
+        raise AssertionError("a deal of 36 cards from 32 went on with short hands")
