@@ -391,6 +391,9 @@ class _Builder:
         self.tree: dict[str, Any] = {}
         self.pos: Positions = {}
         self.lines: dict[tuple[Any, ...], int] = {}
+        # formula nodes whose text is not the file's (several lines, comments, runs of
+        # spaces): id -> (start, end) in the text
+        self.spread: dict[int, tuple[int, int]] = {}
 
     # -- helpers --------------------------------------------------------------
 
@@ -411,7 +414,13 @@ class _Builder:
 
     def mark(self, path: tuple[Any, ...], node: Any) -> None:
         line, col = self.where(node)
-        self.pos[path] = (self.path, line, col)
+        span = self.spread.get(id(node))
+        if span is None:
+            self.pos[path] = (self.path, line, col)
+        else:
+            from .yamlio import ScalarPosition
+
+            self.pos[path] = ScalarPosition((self.path, line, col), self.text, *span, _readings)
 
     def mark_items(self, path: tuple[Any, ...], nodes: list[Any]) -> None:
         """Positions of a list (at its first item) and of each item."""
@@ -473,6 +482,9 @@ class _Builder:
     def formula(self, node: Any, field: str = "") -> Any:
         meta = node.meta
         src = self.text[meta.start_pos : meta.end_pos]
+        if "\n" in src or "#" in src or "  " in src or "\t" in src:
+            # the text as used is not the file's text: keep the map for formula errors
+            self.spread[id(node)] = (meta.start_pos, meta.end_pos)
         if "\n" in src or "#" in src:
             src = _join_formula_lines(src)
         if field in _INT_FIELDS and src.isdigit() and str(int(src)) == src:
@@ -1128,7 +1140,13 @@ def _join_formula_lines(src: str) -> str:
     >>> _join_formula_lines("max(\\n    0, x\\n)")
     'max( 0, x )'
     """
+    return _join_with_index(src)[0]
+
+
+def _join_with_index(src: str) -> tuple[str, list[int]]:
+    """:func:`_join_formula_lines`, with the index in ``src`` of each character."""
     out: list[str] = []
+    where: list[int] = []
     i = 0
     n = len(src)
     while i < n:
@@ -1136,7 +1154,8 @@ def _join_formula_lines(src: str) -> str:
         if ch in "'\"":
             j = src.find(ch, i + 1)
             j = n if j < 0 else j + 1
-            out.append(src[i:j])
+            out.extend(src[i:j])
+            where.extend(range(i, j))
             i = j
         elif ch == "#":
             j = src.find("\n", i)
@@ -1144,15 +1163,31 @@ def _join_formula_lines(src: str) -> str:
         elif ch == "\n":
             while out and out[-1] in " \t\r":
                 out.pop()
+                where.pop()
+            at = i
             i += 1
             while i < n and src[i] in " \t\r\n":
                 i += 1
             if out and i < n:  # one space, as in the canonical text of a folded formula
                 out.append(" ")
+                where.append(at)
         else:
             out.append(ch)
+            where.append(i)
             i += 1
-    return "".join(out).strip()
+    lead = 0
+    while lead < len(out) and out[lead].isspace():
+        lead += 1
+    while len(out) > lead and out[-1].isspace():
+        out.pop()
+    return "".join(out[lead:]), where[lead : len(out)]
+
+
+def _readings(text: str, start: int, end: int) -> Iterator[tuple[str, list[int]]]:
+    """The formula at ``text[start:end]`` as used, with its source indexes
+    (a :data:`~spelbok.yamlio.Decoder` for :class:`~spelbok.yamlio.ScalarPosition`)."""
+    joined, where = _join_with_index(text[start:end])
+    yield joined, [start + i for i in where]
 
 
 # ---------------------------------------------------------------------------- entry point

@@ -1,0 +1,120 @@
+"""Errors point at the exact line and column of the offending text in the file.
+
+Inside quoted, folded and literal YAML scalars, multi-line DSL formulas, and at
+the key (not the value) for an unknown key.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from pathlib import Path
+
+import pytest
+from spelbok.validate import validate
+from spelbok.yamlio import ScalarPosition, load_yaml, place_in_text
+
+HEAD = """spelbok: 1
+name: Mini
+players: {min: 2, max: 4}
+deck:
+  - players: [2, 4]
+    ranks: [A, K, Q, J, 10, 9, 8, 7]
+hand:
+  - deal: {size: 5}
+  - tricks: {}
+"""
+WINNERS = 'winners: "tricks == max(tricks)"'
+
+
+def where(path: Path, text: str, name: str = "spec.yaml") -> list[str]:
+    """The ``line:col: message`` of each error of the spec ``text``."""
+    file = path / name
+    file.write_text(text, encoding="utf-8")
+    return [str(e).removeprefix(f"{file}:") for e in validate(str(file))]
+
+
+def column_of(text: str, word: str) -> str:
+    """``line:col`` of the first ``word`` in ``text``."""
+    i = text.index(word)
+    return f"{text.count(chr(10), 0, i) + 1}:{i - text.rfind(chr(10), 0, i)}"
+
+
+@pytest.mark.parametrize(
+    "end",
+    [
+        pytest.param(f"end: {{when: hand_number >= 3 + foo, {WINNERS}}}\n", id="plain"),
+        pytest.param(f"end: {{when: hand_number  >=   3 + foo, {WINNERS}}}\n", id="plain-spaces"),
+        pytest.param(f"end: {{when: 'hand_number >= 3 + foo', {WINNERS}}}\n", id="single-quoted"),
+        pytest.param(f"end: {{when: '''x'' == ''x'' and 1 + foo > 0', {WINNERS}}}\n", id="single-quotes"),
+        pytest.param(
+            f'end: {{when: "\\"a\\\\n\\" != \\t\'\\u00e9\' and 1 + foo > 0", {WINNERS}}}\n',
+            id="double-quoted-escapes",
+        ),
+        pytest.param(f'end: {{when: "hand_number >= 3\n    + foo", {WINNERS}}}\n', id="double-2-lines"),
+        pytest.param(f"end:\n  {WINNERS}\n  when: >-\n    hand_number >= 3\n    + foo\n", id="folded"),
+        pytest.param(f"end:\n  {WINNERS}\n  when: |\n    hand_number >= 3\n      + foo\n", id="literal"),
+        pytest.param(f"end:\n  {WINNERS}\n  when: |2-\n     hand_number >= 3\n     + foo\n", id="literal-indent"),
+        pytest.param(f"end:\n  {WINNERS}\n  when: hand_number >= 3\n    + foo\n", id="plain-2-lines"),
+    ],
+)
+def test_formula_error_inside_a_yaml_scalar(tmp_path: Path, end: str) -> None:
+    text = HEAD + end
+    assert where(tmp_path, text) == [f"{column_of(text, 'foo')}: unknown name 'foo'"]
+
+
+def test_the_end_of_a_quoted_formula(tmp_path: Path) -> None:
+    text = HEAD + f'end: {{when: "hand_number >=", {WINNERS}}}\n'
+    # just after the text: at the closing quote
+    assert where(tmp_path, text) == ["10:28: unexpected end of formula — expected a value"]
+
+
+def test_unknown_key_is_located_at_the_key(tmp_path: Path) -> None:
+    text = HEAD + f"end: {{when: hand_number >= 3, {WINNERS},\n  foo: {{a: 1}}}}\n"
+    assert where(tmp_path, text) == [f"{column_of(text, 'foo')}: unknown key 'foo' in 'end'"]
+
+
+def test_unknown_key_in_a_step_changed_by_label(tmp_path: Path) -> None:
+    base = HEAD.replace("  - tricks: {}\n", "    label: d\n  - tricks: {}\n    label: t\n")
+    (tmp_path / "base.yaml").write_text(base + f"end: {{when: hand_number >= 3, {WINNERS}}}\n")
+    child = "spelbok: 1\nextends: base.yaml\nhand:\n  d: null\n  t:\n    tricks: {}\n    foo: 1\n"
+    assert where(tmp_path, child) == [f"{column_of(child, 'foo')}: unknown key 'foo' in a 'tricks' step"]
+
+
+DSL = """spelbok 1
+game "Mini"
+players 2 to 4
+deck: A K Q J 10 9 8 7
+each player starts the match with score = 0
+each hand:
+    deal 5 cards
+    play tricks
+    for each player, set score = score + (if tricks == 1   # one trick
+            then 10 + foo
+        else 0)
+the match ends when hand_number >= 3
+    the winners are the players where score == max(score)
+"""
+
+
+def test_formula_error_in_a_multi_line_dsl_formula(tmp_path: Path) -> None:
+    assert where(tmp_path, DSL, "spec.spel") == [f"{column_of(DSL, 'foo')}: unknown name 'foo'"]
+
+
+def test_formula_error_after_runs_of_spaces_in_the_dsl(tmp_path: Path) -> None:
+    text = DSL.replace("10 + foo", "10 + 1").replace("hand_number >= 3", "hand_number  >=  3 + foo")
+    assert where(tmp_path, text, "spec.spel") == [f"{column_of(text, 'foo')}: unknown name 'foo'"]
+
+
+def test_scalar_positions_are_plain_positions() -> None:
+    data, pos = load_yaml('a: "x\\ty + z"\nb: plain\n', "x.yaml")
+    p = pos[("a",)]
+    assert isinstance(p, ScalarPosition) and p == (1, 4)
+    assert not isinstance(pos[("b",)], ScalarPosition)
+    for again in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert again == p and place_in_text(again, data["a"], 1, 7) == (1, 12)
+
+
+def test_a_changed_text_falls_back_to_the_scalar_start() -> None:
+    _, pos = load_yaml('a: "x + y"\n', "x.yaml")
+    assert place_in_text(pos[("a",)], "something else", 1, 3) == (1, 4)
