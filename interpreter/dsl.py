@@ -26,13 +26,13 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .cards import SUIT_INDEX, SUITS, normalize_rank
 from .errors import SpecError, did_you_mean
 
-__all__ = ["parse_dsl", "Positions", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = ["parse_dsl", "near_keyword", "Positions", "MAX_BYTES", "MAX_DEPTH"]
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
@@ -1220,7 +1220,7 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
         text += "\n"
     parser = _parser()
     try:
-        root = parser.parse(text)
+        root = _parse_checking_words(parser, text)
     except UnexpectedInput as exc:
         raise _translate(exc, text, path, parser.options.postlex) from None
     except SpecError as exc:
@@ -1235,6 +1235,90 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
     except RecursionError:  # pragma: no cover - the depth limit comes first
         raise SpecError("the spec is nested too deeply", path) from None
     return builder.tree, builder.pos
+
+
+def _parse_checking_words(parser: Any, text: str) -> Any:
+    """Parse ``text``, refusing a bare word that is a near miss of a keyword the
+    grammar also takes at its place (``, defualt b`` would else be one more option value)."""
+    from lark import Token
+
+    ip = parser.parse_interactive(text)
+    state = ip.parser_state
+    tok: Any = None
+    for tok in ip.lexer_thread.lex(state):  # the loop of Lark's own LALR parse
+        if tok.type == "WORD":
+            keywords = _free_word_keywords(state)
+            if keywords:
+                near = near_keyword(str(tok), keywords)
+                if near is not None:
+                    raise SpecError(
+                        f"unknown word '{tok}' (to mean the word itself, write it in quotes:"
+                        f' "{tok}")',
+                        None, tok.line, tok.column, hint=near,
+                    )
+        state.feed_token(tok)
+    end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
+    return state.feed_token(end, True)
+
+
+_STATE_KEYWORDS: dict[int, tuple[str, ...]] = {}
+
+
+def _free_word_keywords(state: Any) -> tuple[str, ...]:
+    """The keywords the parser's state takes besides a free word (bare or quoted:
+    ``WORD | TEXT``); none where a word must be a name (a variable's, say)."""
+    got = _STATE_KEYWORDS.get(state.position)
+    if got is None:
+        keys = state.parse_conf.states[state.position]
+        texts = {t.name: t.pattern.value for t in _parser().terminals if t.pattern.type == "str"}
+        got = ()
+        if "WORD" in keys and "TEXT" in keys:
+            got = tuple(sorted(
+                texts[k] for k in keys if re.fullmatch(r"[a-z][a-z-]+", texts.get(k, ""))
+            ))
+        _STATE_KEYWORDS[state.position] = got
+    return got
+
+
+def near_keyword(word: str, keywords: Iterable[str]) -> str | None:
+    """The keyword ``word`` looks like a misspelling of, if any.
+
+    Keywords of fewer than 4 letters are left out (too many real words are one
+    letter away from 'the' or 'not'); a keyword of up to 6 letters allows one
+    slip (a letter wrong, missing, extra, or two letters swapped), a longer one two.
+
+    >>> near_keyword("defualt", ["default", "true"]), near_keyword("Default", ["default"])
+    ('default', 'default')
+    >>> near_keyword("defaults", ["default"]), near_keyword("pass", ["default", "true"])
+    ('default', None)
+    """
+    low = word.lower()
+    best: tuple[int, str] | None = None
+    for kw in keywords:
+        if len(kw) < 4:
+            continue
+        limit = 1 if len(kw) <= 6 else 2
+        if abs(len(low) - len(kw)) > limit:
+            continue
+        d = _slips(low, kw)
+        if d <= limit and (best is None or d < best[0]):
+            best = (d, kw)
+    return None if best is None or word == best[1] else best[1]
+
+
+def _slips(a: str, b: str) -> int:
+    """Edit distance with swaps of two neighbouring letters (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[len(b)]
 
 
 def _strip_blank(text: str) -> str:

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import SUIT_INDEX, SUIT_SYMBOLS
+from .dsl import near_keyword
 
 __all__ = ["to_dsl"]
 
@@ -84,9 +85,12 @@ def _quote(text: str) -> str:
 
 
 def _word(value: Any, reserved: Iterable[str] = ()) -> str:
-    """A word as written: bare when it is a plain word, else quoted."""
+    """A word as written: bare when it is a plain word, else quoted (also when it
+    is one of the keywords taken at its place, or a near miss of one: the parser
+    refuses those bare)."""
     text = str(value)
-    if _WORD_RE.match(text) and text not in set(reserved):
+    keywords = tuple(reserved)
+    if _WORD_RE.match(text) and text not in keywords and near_keyword(text, keywords) is None:
         return text
     return _quote(text)
 

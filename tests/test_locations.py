@@ -11,6 +11,9 @@ import pickle
 from pathlib import Path
 
 import pytest
+from spelbok.dsl import parse_dsl
+from spelbok.dslwrite import to_dsl
+from spelbok.errors import SpecError
 from spelbok.validate import validate
 from spelbok.yamlio import ScalarPosition, load_yaml, place_in_text
 
@@ -118,3 +121,53 @@ def test_scalar_positions_are_plain_positions() -> None:
 def test_a_changed_text_falls_back_to_the_scalar_start() -> None:
     _, pos = load_yaml('a: "x + y"\n', "x.yaml")
     assert place_in_text(pos[("a",)], "something else", 1, 3) == (1, 4)
+
+
+# ------------------------------------------------------------------ DSL keyword typos
+
+DSL_HEAD = 'spelbok 1\ngame "X"\n'
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "hint"),
+    [
+        ("option rule: a or b, defualt b", "defualt", "default"),
+        ("option rule: a, b, defualt", "defualt", "default"),
+        ("option rule: a, b, Default a", "Default", "default"),
+        ("option rule: ture, false", "ture", "true"),
+        ("first dealer: randum", "randum", "random"),
+        ("first dealer: lowset cut", "lowset", "lowest"),
+        ("first dealer: seet 0", "seet", "seat"),
+        ("top trumps follow thier printed suit", "thier", "their"),
+    ],
+)
+def test_a_keyword_typo_is_a_located_error(line: str, word: str, hint: str) -> None:
+    text = DSL_HEAD + line + "\n"
+    with pytest.raises(SpecError) as info:
+        parse_dsl(text, "t.spel")
+    err = info.value
+    assert (err.line, err.col, err.hint) == (3, line.index(word) + 1, hint)
+    assert str(err).startswith(f"t.spel:3:{line.index(word) + 1}: unknown word '{word}'")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'option rule: a, b, "defualt"',  # quoted: the word itself
+        "option rule: pass, play, defer, default play",
+        "option rule: strict, lax",
+        "first dealer: seat 0",
+        "top trumps follow their printed suit",
+        "the deal passes to the left",
+    ],
+)
+def test_legitimate_words_next_to_keywords(line: str) -> None:
+    parse_dsl(DSL_HEAD + line + "\n", "t.spel")
+
+
+def test_writer_quotes_near_misses_of_keywords() -> None:
+    tree = {"spelbok": 1, "name": "X",
+            "options": {"rule": {"values": ["defualt", "Default", "ture", "plain"]}}}
+    text = to_dsl(tree)
+    assert 'option rule: "defualt", "Default", "ture" or plain' in text
+    assert parse_dsl(text, "t.spel")[0]["options"] == tree["options"]
