@@ -467,6 +467,13 @@ class _Builder:
             digits = raw[i + 2 : i + 2 + width]
             if width and re.fullmatch(r"[0-9a-fA-F]+", digits or "x") and len(digits) == width:
                 code = int(digits, 16)
+                if 0xD800 <= code <= 0xDFFF:
+                    line, col = self.where(tok)
+                    raise SpecError(
+                        f"'\\{nxt}{digits}' is a lone surrogate, not a character (write the"
+                        " character itself, or \\U0001F600 for one beyond U+FFFF)",
+                        self.path, line, col + 1 + i,
+                    )
                 if code <= 0x10FFFF:
                     out.append(chr(code))
                     i += 2 + width

@@ -63,6 +63,7 @@ __all__ = [
     "load_yaml",
     "check_text",
     "place_in_text",
+    "plain_value",
 ]
 
 #: First element of a path in the position table that locates a map *key*.
@@ -188,6 +189,7 @@ def _mark_pos(mark: Any) -> tuple[int, int]:
 # --------------------------------------------------------------------------- positions inside strings
 
 _BREAKS = "\r\n\x85\u2028\u2029"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SPREAD = re.compile("  |\t")
 _BREAK_RE = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _ESCAPES: dict[str, str] = dict(Scanner.ESCAPE_REPLACEMENTS)
@@ -590,6 +592,16 @@ def _scalar(node: ScalarNode) -> Any:
     value = node.value
     if node.tag == _STR_TAG or node.style not in (None, ""):
         return value
+    return plain_value(value)
+
+
+def plain_value(value: str) -> Any:
+    """What the text of a plain (unquoted) scalar means in a spec; a writer quotes
+    a string unless this gives it back.
+
+    >>> plain_value("yes"), plain_value("1e3"), plain_value("0o17"), plain_value("~")
+    ('yes', 1000.0, 15, None)
+    """
     if value in _NULL:
         return None
     if value in _TRUE:
@@ -627,6 +639,18 @@ def _build(
             positions[path] = ScalarPosition(
                 positions[path], text, start.index, end.index, decode
             )
+        bad = _SURROGATE.search(value) if isinstance(value, str) else None
+        if bad is not None:
+            # only an escape makes one ("\ud800"); libyaml refuses it, so must we
+            at = bad.start()
+            line, col = place_in_text(
+                positions[path], value, value.count("\n", 0, at) + 1, at - value.rfind("\n", 0, at)
+            )
+            raise SpecError(
+                "a text holds a lone surrogate (an escape like \\ud800), which is not a"
+                " character; write the character itself, or \\U0001F600 for one beyond U+FFFF",
+                path=spec_path, line=line, col=col,
+            )
         return value
     if isinstance(node, SequenceNode):
         return [
@@ -646,6 +670,12 @@ def _build(
             )
         key = key_node.value
         child = (*path, key)
+        if _SURROGATE.search(key):
+            line, col = _mark_pos(key_node.start_mark)
+            raise SpecError(
+                "a key holds a lone surrogate (an escape like \\ud800), which is not a character",
+                path=spec_path, line=line, col=col,
+            )
         if key in result:
             line, col = _mark_pos(key_node.start_mark)
             first_line = positions[key_path(child)][0]

@@ -11,9 +11,14 @@ import pickle
 from pathlib import Path
 
 import pytest
+import yaml
+from click.testing import CliRunner
+from spelbok import yamlio
+from spelbok.cli.main import cli
 from spelbok.dsl import parse_dsl
 from spelbok.dslwrite import to_dsl
 from spelbok.errors import SpecError
+from spelbok.loader import read_spec
 from spelbok.validate import validate
 from spelbok.yamlio import ScalarPosition, load_yaml, place_in_text
 
@@ -171,3 +176,64 @@ def test_writer_quotes_near_misses_of_keywords() -> None:
     text = to_dsl(tree)
     assert 'option rule: "defualt", "Default", "ture" or plain' in text
     assert parse_dsl(text, "t.spel")[0]["options"] == tree["options"]
+
+
+# ------------------------------------------------------------------ convert is lossless or refuses
+
+ODD = ["q\"uote", "back\\slash", "hash # x", "nl\nx", "tab\tx", "é€😀", "cr\rx", "\x85nel",
+       "line\u2028sep", "\ufeffbom", "\x7fdel", " lead", "trail ", "'", "--- x", "x: y",
+       "- a", "&a", "*a", "!t", "%x", "@x", "`x", "{x}", "[x]", "|", ">", "?", "null", "true",
+       "1", "0x1", "1e3", "0o17", ".inf", "~", "-1", "defualt", "Default"]
+CONVERT_HEAD = HEAD + f"end: {{when: hand_number >= 3, {WINNERS}}}\n"
+
+
+def _convert(path: Path, source: Path, to: str) -> str:
+    out = path / f"out.{'spel' if to == 'dsl' else 'yaml'}"
+    result = CliRunner().invoke(cli, ["convert", str(source), "--to", to, "-o", str(out), "-f"])
+    assert result.exit_code == 0, result.output
+    return str(out)
+
+
+@pytest.mark.parametrize("odd", ODD)
+def test_convert_keeps_odd_strings(tmp_path: Path, odd: str) -> None:
+    q = yaml.dump(odd, default_style='"', width=10**6).strip()  # escaped, one line
+    spec = tmp_path / "odd.yaml"
+    spec.write_text(
+        CONVERT_HEAD.replace("name: Mini", f"name: {q}")
+        + f"about: {q}\noptions:\n  o: {{values: [{q}, b], default: {q}}}\n"
+        + f"  p: {{values: [1, 2], default: 1, about: {q}}}\n",
+        encoding="utf-8",
+    )
+    canonical = read_spec(str(spec)).tree
+    dsl = _convert(tmp_path, spec, "dsl")  # YAML -> DSL -> YAML
+    assert read_spec(dsl).tree == canonical
+    yaml_back = _convert(tmp_path / "..", Path(dsl), "yaml")
+    assert read_spec(yaml_back).tree == canonical
+    again = _convert(tmp_path, Path(yaml_back), "dsl")  # DSL -> YAML -> DSL
+    assert Path(again).read_text(encoding="utf-8") == Path(dsl).read_text(encoding="utf-8")
+
+
+def test_a_line_break_inside_a_formula_text_is_refused_by_convert(tmp_path: Path) -> None:
+    spec = tmp_path / "s.yaml"
+    spec.write_text(HEAD + f"end:\n  {WINNERS}\n  when: \"'a\\nb' == 'x'\"\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["convert", str(spec), "--to", "dsl"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith(f"{spec}:12:9: cannot be written as DSL: ")
+    assert "line break inside a quoted text" in result.output
+
+
+def test_a_lone_surrogate_is_refused_in_the_dsl() -> None:
+    with pytest.raises(SpecError) as info:
+        parse_dsl('spelbok 1\ngame "a\\ud800b"\n', "s.spel")
+    assert str(info.value).startswith("s.spel:2:8: '\\ud800' is a lone surrogate")
+
+
+@pytest.mark.parametrize(("loader", "col"), [("C", 11), ("pure", 9)])
+def test_a_lone_surrogate_is_refused_in_yaml(
+    monkeypatch: pytest.MonkeyPatch, loader: str, col: int
+) -> None:
+    if loader == "pure":  # PyYAML's own scanner reads it; libyaml refuses it (after the escape)
+        monkeypatch.setattr(yamlio, "_Loader", yamlio._PyLoader)
+    with pytest.raises(SpecError) as info:
+        load_yaml('name: "a\\ud800b"\n', "s.yaml")
+    assert str(info.value).startswith(f"s.yaml:1:{col}: ")  # at the escape
