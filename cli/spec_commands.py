@@ -107,7 +107,10 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
     def represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
         # PyYAML writes YAML 1.1: quote what this reader would read otherwise (1e3, 0o7)
         # and the line breaks a plain or block scalar would fold (NEL, U+2028, CR)
-        risky = not isinstance(plain_value(data), str) or any(c in data for c in _BREAKS)
+        try:
+            risky = not isinstance(plain_value(data), str) or any(c in data for c in _BREAKS)
+        except SpelbokError:  # a number too large to read: a string, quoted
+            risky = True
         return dumper.represent_scalar("tag:yaml.org,2002:str", data,
                                        style='"' if risky else None)
 

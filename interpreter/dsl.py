@@ -32,15 +32,18 @@ from typing import Any
 from .cards import SUIT_INDEX, SUITS, normalize_rank
 from .errors import SpecError, did_you_mean
 
-__all__ = ["parse_dsl", "near_keyword", "Positions", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = ["parse_dsl", "near_keyword", "Positions", "MAX_BYTES", "MAX_DEPTH", "MAX_TOKENS"]
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
 
 #: Largest DSL text accepted (characters of UTF-8 text, checked as bytes).
 MAX_BYTES = 1024 * 1024
-#: Deepest indentation (blocks within blocks) accepted.
+#: Deepest indentation (blocks within blocks), and most parentheses open at once.
 MAX_DEPTH = 64
+#: Most words, numbers, signs and quoted texts in one DSL text (comments not
+#: counted): the largest shipped spec has under 1000; parsing stays quick.
+MAX_TOKENS = 20_000
 
 # Formula-valued fields whose YAML form is naturally a number: a formula that is
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
@@ -100,6 +103,12 @@ class _Lines:
             if tok.type != "_NL":
                 if tok.type == "LPAR":
                     open_parens.append(tok)
+                    if len(open_parens) > MAX_DEPTH:
+                        raise SpecError(
+                            f"the formula is nested too deeply (more than {MAX_DEPTH}"
+                            " parentheses open at once)",
+                            None, tok.line, tok.column,
+                        )
                 elif tok.type == "RPAR" and open_parens:
                     open_parens.pop()
                 yield tok
@@ -1218,6 +1227,7 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
     from lark.exceptions import UnexpectedInput, VisitError
 
     _check_text(text, path)
+    _check_tokens(text, path)
     if not _strip_blank(text):
         raise SpecError(
             "the spec is empty: a DSL spec starts with 'spelbok 1' and 'game \"Name\"'",
@@ -1249,11 +1259,18 @@ def _parse_checking_words(parser: Any, text: str) -> Any:
     grammar also takes at its place (``, defualt b`` would else be one more option value)."""
     from lark import Token
 
+    from .yamlio import whole_number
+
     ip = parser.parse_interactive(text)
     state = ip.parser_state
     tok: Any = None
     for tok in ip.lexer_thread.lex(state):  # the loop of Lark's own LALR parse
-        if tok.type == "WORD":
+        if tok.type == "INT":
+            try:
+                whole_number(str(tok), str(tok))
+            except SpecError as exc:
+                raise exc.located(None, tok.line, tok.column) from None
+        elif tok.type == "WORD":
             keywords = _free_word_keywords(state)
             if keywords:
                 near = near_keyword(str(tok), keywords)
@@ -1326,6 +1343,25 @@ def _slips(a: str, b: str) -> int:
                 row[j] = min(row[j], prev2[j - 2] + 1)
         prev2, prev = prev, row
     return prev[len(b)]
+
+
+_TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|[^\w\s]')
+
+
+def _check_tokens(text: str, path: str) -> None:
+    """Refuse a text of more than MAX_TOKENS words and signs before parsing it
+    (a quick count by a regular expression: a huge spec fails at once)."""
+    count = 0
+    for m in _TOKEN_RE.finditer(text):
+        if m.group()[0] == "#":
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            at = m.start()
+            raise SpecError(
+                f"the spec is too large (more than {MAX_TOKENS} words, numbers and signs)",
+                path, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
+            )
 
 
 def _strip_blank(text: str) -> str:

@@ -55,6 +55,7 @@ __all__ = [
     "KEY",
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_INT",
     "MAX_NODES",
     "Positions",
     "ScalarPosition",
@@ -64,6 +65,7 @@ __all__ = [
     "check_text",
     "place_in_text",
     "plain_value",
+    "whole_number",
 ]
 
 #: First element of a path in the position table that locates a map *key*.
@@ -74,6 +76,9 @@ MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64
 #: Most YAML nodes (maps, lists and scalars) accepted in one document.
 MAX_NODES = 100_000
+#: Largest size of a whole number written in a spec (YAML or DSL): a longer
+#: literal (a 5000-digit one, say) is refused while reading.
+MAX_INT = 10**9
 
 Positions = dict[tuple[Any, ...], tuple[int, int]]
 
@@ -595,6 +600,27 @@ def _scalar(node: ScalarNode) -> Any:
     return plain_value(value)
 
 
+def whole_number(text: str, digits: str, base: int = 10) -> int:
+    """The whole number ``digits`` (written ``text``), or a SpecError (not yet located)
+    when it is beyond :data:`MAX_INT` in size: a spec never needs one, and a huge
+    literal costs time.
+
+    >>> whole_number("-0x10", "-10", 16)
+    -16
+    >>> whole_number("9" * 5000, "9" * 5000)
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecError: <spec>: the number 999999999999… (5000 digits) is too large: a number in a spec is at most 1000000000 in size
+    """
+    value = int(digits, base) if len(digits.lstrip("+-0")) <= 12 else MAX_INT + 1
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    short = text if len(text) <= 20 else f"{text[:12]}… ({len(digits.lstrip('+-'))} digits)"
+    raise SpecError(
+        f"the number {short} is too large: a number in a spec is at most {MAX_INT} in size"
+    )
+
+
 def plain_value(value: str) -> Any:
     """What the text of a plain (unquoted) scalar means in a spec; a writer quotes
     a string unless this gives it back.
@@ -609,11 +635,11 @@ def plain_value(value: str) -> Any:
     if value in _FALSE:
         return False
     if _INT_RE.match(value):
-        return int(value)
+        return whole_number(value, value)
     if _HEX_RE.match(value):
-        return int(value, 16)
+        return whole_number(value, value[2:], 16)
     if _OCT_RE.match(value):
-        return int(value[2:], 8)
+        return whole_number(value, value[2:], 8)
     if _FLOAT_RE.match(value) and any(c.isdigit() for c in value):
         return float(value)
     if _INF_RE.match(value):
@@ -628,7 +654,10 @@ def _build(
 ) -> Any:
     positions[path] = _mark_pos(node.start_mark)
     if isinstance(node, ScalarNode):
-        value = _scalar(node)
+        try:
+            value = _scalar(node)
+        except SpecError as exc:  # a number too large
+            raise exc.located(spec_path, *positions[path]) from None
         start, end = node.start_mark, node.end_mark
         if isinstance(value, str) and (
             node.style not in (None, "") or start.line != end.line or _SPREAD.search(value)

@@ -237,3 +237,76 @@ def test_a_lone_surrogate_is_refused_in_yaml(
     with pytest.raises(SpecError) as info:
         load_yaml('name: "a\\ud800b"\n', "s.yaml")
     assert str(info.value).startswith(f"s.yaml:1:{col}: ")  # at the escape
+
+
+# ------------------------------------------------------------------ structural bounds
+
+DSL_GAME = 'spelbok 1\ngame "X"\nplayers 2 to 4\ndeck: A K Q J 10 9 8 7\n'
+DSL_END = "    play tricks\nthe match ends when hand_number >= 3\n    the winners are the players where true\n"
+
+
+def _dsl_error(text: str) -> SpecError:
+    with pytest.raises(SpecError) as info:
+        parse_dsl(text, "b.spel")
+    return info.value
+
+
+def test_a_huge_dsl_formula_is_refused_before_parsing() -> None:
+    err = _dsl_error(DSL_GAME + "each hand:\n    deal " + "(" * 100_000 + "1" + ")" * 100_000
+                     + " cards\n" + DSL_END)
+    assert err.message.startswith("the spec is too large (more than 20000 words")
+    assert (err.line, err.col) == (6, 19_988)  # where the count goes over
+
+
+def test_a_huge_dsl_file_is_refused() -> None:
+    err = _dsl_error(DSL_GAME + "each hand:\n" + "    deal 5 cards\n" * 60_000 + DSL_END)
+    assert err.message.startswith("the spec is too large") and err.line is not None
+
+
+def test_deeply_nested_parentheses_are_refused() -> None:
+    line = "    deal " + "(" * 100 + "1" + ")" * 100 + " cards\n"
+    err = _dsl_error(DSL_GAME + "each hand:\n" + line + DSL_END)
+    assert str(err) == ("b.spel:6:74: the formula is nested too deeply"
+                        " (more than 64 parentheses open at once)")
+
+
+def test_deep_dsl_indentation_is_refused() -> None:
+    body = "".join("    " * i + "if true:\n" for i in range(1, 100))
+    err = _dsl_error(DSL_GAME + "each hand:\n" + body + DSL_END)
+    assert "nested too deeply" in err.message and err.line is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("a: " + "9" * 5000 + "\n", "1:4"),
+        ("a: [1, -" + "9" * 5000 + "]\n", "1:8"),
+        ("a:\n  b: 0x" + "f" * 5000 + "\n", "2:6"),
+        ("a: 1000000001\n", "1:4"),
+    ],
+)
+def test_a_huge_yaml_number_is_a_located_error(text: str, where: str) -> None:
+    with pytest.raises(SpecError) as info:
+        load_yaml(text, "n.yaml")
+    assert str(info.value).startswith(f"n.yaml:{where}: the number ")
+    assert "is too large: a number in a spec is at most 1000000000" in str(info.value)
+
+
+def test_the_largest_number_is_fine() -> None:
+    assert load_yaml("a: [1000000000, -1000000000, '9999999999999']\n", "n.yaml")[0] == {
+        "a": [10**9, -(10**9), "9999999999999"]}
+    assert parse_dsl(DSL_GAME + "option x: 1000000000, -1000000000\n", "n.spel")[0][
+        "options"] == {"x": {"values": [10**9, -(10**9)]}}
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (DSL_GAME.replace("players 2 to 4", "players 2 to " + "9" * 5000), "3:14"),
+        (DSL_GAME + "option x: 1, -" + "9" * 5000 + "\n", "5:15"),
+        (DSL_GAME + "each hand:\n    deal 1 + " + "9" * 5000 + " cards\n" + DSL_END, "6:14"),
+    ],
+)
+def test_a_huge_dsl_number_is_a_located_error(text: str, where: str) -> None:
+    err = _dsl_error(text)
+    assert str(err).startswith(f"b.spel:{where}: the number 999999999999… (5000 digits) is too large")
