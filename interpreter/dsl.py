@@ -1256,58 +1256,72 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
 
 def _parse_checking_words(parser: Any, text: str) -> Any:
     """Parse ``text``, refusing a bare word that is a near miss of a keyword the
-    grammar also takes at its place (``, defualt b`` would else be one more option value)."""
+    grammar also takes at its place (``, defualt b`` would else be one more option
+    value), and numbers too large; when the parse fails right after a word that is
+    a near miss of a keyword it could have been (``follow teh trump suit``), the
+    error is that word."""
     from lark import Token
+    from lark.exceptions import UnexpectedInput
 
     from .yamlio import whole_number
 
     ip = parser.parse_interactive(text)
     state = ip.parser_state
     tok: Any = None
-    for tok in ip.lexer_thread.lex(state):  # the loop of Lark's own LALR parse
-        if tok.type == "INT":
-            try:
-                whole_number(str(tok), str(tok))
-            except SpecError as exc:
-                raise exc.located(None, tok.line, tok.column) from None
-        elif tok.type == "WORD":
-            keywords = _free_word_keywords(state)
-            if keywords:
-                near = near_keyword(str(tok), keywords)
+    last_word: tuple[Any, tuple[str, ...]] | None = None
+    try:
+        for tok in ip.lexer_thread.lex(state):  # the loop of Lark's own LALR parse
+            keywords: tuple[str, ...] = ()
+            if tok.type == "INT":
+                try:
+                    whole_number(str(tok), str(tok))
+                except SpecError as exc:
+                    raise exc.located(None, tok.line, tok.column) from None
+            elif tok.type == "WORD":
+                keywords, free = _word_keywords(state)
+                near = near_keyword(str(tok), keywords) if free else None
                 if near is not None:
                     raise SpecError(
                         f"unknown word '{tok}' (to mean the word itself, write it in quotes:"
                         f' "{tok}")',
                         None, tok.line, tok.column, hint=near,
                     )
-        state.feed_token(tok)
+            state.feed_token(tok)
+            last_word = (tok, keywords) if keywords else None
+    except UnexpectedInput:
+        near = near_keyword(str(last_word[0]), last_word[1], shortest=3) if last_word else None
+        if last_word is None or near is None:
+            raise
+        word = last_word[0]
+        raise SpecError(f"unknown word '{word}'", None, word.line, word.column, hint=near) from None
     end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
     return state.feed_token(end, True)
 
 
-_STATE_KEYWORDS: dict[int, tuple[str, ...]] = {}
+_STATE_KEYWORDS: dict[int, tuple[tuple[str, ...], bool]] = {}
 
 
-def _free_word_keywords(state: Any) -> tuple[str, ...]:
-    """The keywords the parser's state takes besides a free word (bare or quoted:
-    ``WORD | TEXT``); none where a word must be a name (a variable's, say)."""
+def _word_keywords(state: Any) -> tuple[tuple[str, ...], bool]:
+    """The keywords the parser's state takes besides a word, and whether the word
+    is a free one (bare or quoted: ``WORD | TEXT``), not a name (a variable's, say)."""
     got = _STATE_KEYWORDS.get(state.position)
     if got is None:
         keys = state.parse_conf.states[state.position]
         texts = {t.name: t.pattern.value for t in _parser().terminals if t.pattern.type == "str"}
-        got = ()
-        if "WORD" in keys and "TEXT" in keys:
-            got = tuple(sorted(
+        got = (
+            tuple(sorted(
                 texts[k] for k in keys if re.fullmatch(r"[a-z][a-z-]+", texts.get(k, ""))
-            ))
+            )),
+            "WORD" in keys and "TEXT" in keys,
+        )
         _STATE_KEYWORDS[state.position] = got
     return got
 
 
-def near_keyword(word: str, keywords: Iterable[str]) -> str | None:
+def near_keyword(word: str, keywords: Iterable[str], shortest: int = 4) -> str | None:
     """The keyword ``word`` looks like a misspelling of, if any.
 
-    Keywords of fewer than 4 letters are left out (too many real words are one
+    Keywords shorter than ``shortest`` are left out (too many real words are one
     letter away from 'the' or 'not'); a keyword of up to 6 letters allows one
     slip (a letter wrong, missing, extra, or two letters swapped), a longer one two.
 
@@ -1319,7 +1333,7 @@ def near_keyword(word: str, keywords: Iterable[str]) -> str | None:
     low = word.lower()
     best: tuple[int, str] | None = None
     for kw in keywords:
-        if len(kw) < 4:
+        if len(kw) < shortest:
             continue
         limit = 1 if len(kw) <= 6 else 2
         if abs(len(low) - len(kw)) > limit:

@@ -156,6 +156,22 @@ def test_a_keyword_typo_is_a_located_error(line: str, word: str, hint: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("text", "where", "hint"),
+    [
+        ("top trumps follow teh trump suit\n", "3:19", "the"),
+        ("the deal passes to teh left\n", "3:20", "the"),
+        ("each player starts the match with x = 0\neach hand:\n    set:\n        x = 1\n"
+         '        lable "x"\n', "7:9", "label"),
+    ],
+)
+def test_a_word_before_a_parse_error_that_is_a_keyword_typo(text: str, where: str, hint: str) -> None:
+    with pytest.raises(SpecError) as info:
+        parse_dsl(DSL_HEAD + text, "t.spel")
+    assert str(info.value).startswith(f"t.spel:{where}: unknown word ")
+    assert info.value.hint == hint
+
+
+@pytest.mark.parametrize(
     "line",
     [
         'option rule: a, b, "defualt"',  # quoted: the word itself
