@@ -12,7 +12,7 @@ import click
 from spelbok.errors import SpecError, SpelbokError
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
-_BREAKS = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
+_UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
 
 
 @click.command("validate")
@@ -108,7 +108,8 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
         # PyYAML writes YAML 1.1: quote what this reader would read otherwise (1e3, 0o7)
         # and the line breaks a plain or block scalar would fold (NEL, U+2028, CR)
         try:
-            risky = not isinstance(plain_value(data), str) or any(c in data for c in _BREAKS)
+            risky = not isinstance(plain_value(data), str) or any(
+                c in data for c in _UNSAFE_PLAIN)
         except SpelbokError:  # a number too large to read: a string, quoted
             risky = True
         return dumper.represent_scalar("tag:yaml.org,2002:str", data,
@@ -123,12 +124,12 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
 
 
 def _path_of(tree: Any, value: Any) -> tuple[Any, ...] | None:
-    """The path of the first string ``value`` in ``tree`` (to locate a refused value)."""
+    """The path of a string ``value`` in ``tree`` (to locate a refused value)."""
     if not isinstance(value, str):
         return None
     todo: list[tuple[tuple[Any, ...], Any]] = [((), tree)]
     while todo:
-        path, node = todo.pop(0)
+        path, node = todo.pop()
         if node == value:
             return path
         if isinstance(node, dict):

@@ -223,7 +223,8 @@ def test_convert_keeps_odd_strings(tmp_path: Path, odd: str) -> None:
     canonical = read_spec(str(spec)).tree
     dsl = _convert(tmp_path, spec, "dsl")  # YAML -> DSL -> YAML
     assert read_spec(dsl).tree == canonical
-    yaml_back = _convert(tmp_path / "..", Path(dsl), "yaml")
+    (tmp_path / "back").mkdir()
+    yaml_back = _convert(tmp_path / "back", Path(dsl), "yaml")
     assert read_spec(yaml_back).tree == canonical
     again = _convert(tmp_path, Path(yaml_back), "dsl")  # DSL -> YAML -> DSL
     assert Path(again).read_text(encoding="utf-8") == Path(dsl).read_text(encoding="utf-8")
