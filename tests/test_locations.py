@@ -36,10 +36,12 @@ WINNERS = 'winners: "tricks == max(tricks)"'
 
 
 def where(path: Path, text: str, name: str = "spec.yaml") -> list[str]:
-    """The ``line:col: message`` of each error of the spec ``text``."""
+    """The ``line:col: message`` of each error of the spec ``text`` (each located in its file)."""
     file = path / name
     file.write_text(text, encoding="utf-8")
-    return [str(e).removeprefix(f"{file}:") for e in validate(str(file))]
+    errors = [str(e) for e in validate(str(file))]
+    assert all(e.startswith(f"{file}:") for e in errors), errors
+    return [e.removeprefix(f"{file}:") for e in errors]
 
 
 def column_of(text: str, word: str) -> str:
