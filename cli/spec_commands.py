@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-from spelbok.errors import SpelbokError
+from spelbok.errors import SpecError, SpelbokError
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
+_UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
 
 
 @click.command("validate")
@@ -98,6 +99,7 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
     name: x
     """
     import yaml
+    from spelbok.yamlio import plain_value
 
     class Dumper(yaml.SafeDumper):
         """Short lists of plain values on one line (``ranks: [A, K, Q]``)."""
@@ -107,11 +109,39 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
             sum(len(str(x)) + 2 for x in data) < 70
         return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
+    def represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+        # PyYAML writes YAML 1.1: quote what this reader would read otherwise (1e3, 0o7)
+        # and the line breaks a plain or block scalar would fold (NEL, U+2028, CR)
+        try:
+            risky = not isinstance(plain_value(data), str) or any(
+                c in data for c in _UNSAFE_PLAIN)
+        except SpelbokError:  # a number too large to read: a string, quoted
+            risky = True
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data,
+                                       style='"' if risky else None)
+
     Dumper.add_representer(list, represent_list)
+    Dumper.add_representer(str, represent_str)
     ordered = {"spelbok": tree.get("spelbok", 1), **{k: v for k, v in tree.items() if k != "spelbok"}}
     body = yaml.dump(ordered, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=88,
                      default_flow_style=False)
     return f"# yaml-language-server: $schema={schema_ref}\n{body}"
+
+
+def _path_of(tree: Any, value: Any) -> tuple[Any, ...] | None:
+    """The path of a string ``value`` in ``tree`` (to locate a refused value)."""
+    if not isinstance(value, str):
+        return None
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), tree)]
+    while todo:
+        path, node = todo.pop()
+        if node == value:
+            return path
+        if isinstance(node, dict):
+            todo.extend(((*path, k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            todo.extend(((*path, i), v) for i, v in enumerate(node))
+    return None
 
 
 def _write(path: str, text: str, force: bool) -> None:
@@ -157,7 +187,11 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> N
         try:
             text = to_dsl(doc.tree)
         except ValueError as exc:
-            raise SpelbokError(f"{doc.path}: cannot be written as DSL: {exc}") from None
+            where = _path_of(doc.tree, getattr(exc, "value", None))
+            if where is None:
+                raise SpelbokError(f"{doc.path}: cannot be written as DSL: {exc}") from None
+            file, line, col = doc.locate(where)
+            raise SpecError(f"cannot be written as DSL: {exc}", file, line, col) from None
     else:
         text = yaml_text(doc.tree, schema_reference(output))
     if not text.endswith("\n"):

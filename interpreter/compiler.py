@@ -253,13 +253,11 @@ class Compiler:
         try:
             compiled = self._compile(str(text), per_player)
         except FormulaError as e:
-            file, line, col = self.locate(path)
-            if line is not None and e.line in (None, 1) and col is not None and e.col is not None:
-                col = col + e.col - 1
-            elif line is not None and e.line is not None and e.line > 1:
-                line = line + e.line - 1
-                col = e.col
-            self.errors.append(SpecError(e.message, file, line, col, e.hint))
+            from .yamlio import place_in_text  # only on the error path
+
+            pos = self.locate(path)
+            line, col = place_in_text(pos, str(text), e.line, e.col)
+            self.errors.append(SpecError(e.message, pos[0], line, col, e.hint))
             return _const(0)
         if compiled.constant:
             return _const(compiled.value)

@@ -26,21 +26,24 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .cards import SUIT_INDEX, SUITS, normalize_rank
 from .errors import SpecError, did_you_mean
 
-__all__ = ["parse_dsl", "Positions", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = ["parse_dsl", "near_keyword", "Positions", "MAX_BYTES", "MAX_DEPTH", "MAX_TOKENS"]
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
 
 #: Largest DSL text accepted (characters of UTF-8 text, checked as bytes).
 MAX_BYTES = 1024 * 1024
-#: Deepest indentation (blocks within blocks) accepted.
+#: Deepest indentation (blocks within blocks), and most parentheses open at once.
 MAX_DEPTH = 64
+#: Most words, numbers, signs and quoted texts in one DSL text (comments not
+#: counted): the largest shipped spec has under 1000; parsing stays quick.
+MAX_TOKENS = 20_000
 
 # Formula-valued fields whose YAML form is naturally a number: a formula that is
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
@@ -100,6 +103,12 @@ class _Lines:
             if tok.type != "_NL":
                 if tok.type == "LPAR":
                     open_parens.append(tok)
+                    if len(open_parens) > MAX_DEPTH:
+                        raise SpecError(
+                            f"the formula is nested too deeply (more than {MAX_DEPTH}"
+                            " parentheses open at once)",
+                            None, tok.line, tok.column,
+                        )
                 elif tok.type == "RPAR" and open_parens:
                     open_parens.pop()
                 yield tok
@@ -391,6 +400,9 @@ class _Builder:
         self.tree: dict[str, Any] = {}
         self.pos: Positions = {}
         self.lines: dict[tuple[Any, ...], int] = {}
+        # formula nodes whose text is not the file's (several lines, comments, runs of
+        # spaces): id -> (start, end) in the text
+        self.spread: dict[int, tuple[int, int]] = {}
 
     # -- helpers --------------------------------------------------------------
 
@@ -411,7 +423,13 @@ class _Builder:
 
     def mark(self, path: tuple[Any, ...], node: Any) -> None:
         line, col = self.where(node)
-        self.pos[path] = (self.path, line, col)
+        span = self.spread.get(id(node))
+        if span is None:
+            self.pos[path] = (self.path, line, col)
+        else:
+            from .yamlio import ScalarPosition
+
+            self.pos[path] = ScalarPosition((self.path, line, col), self.text, *span, _readings)
 
     def mark_items(self, path: tuple[Any, ...], nodes: list[Any]) -> None:
         """Positions of a list (at its first item) and of each item."""
@@ -458,6 +476,13 @@ class _Builder:
             digits = raw[i + 2 : i + 2 + width]
             if width and re.fullmatch(r"[0-9a-fA-F]+", digits or "x") and len(digits) == width:
                 code = int(digits, 16)
+                if 0xD800 <= code <= 0xDFFF:
+                    line, col = self.where(tok)
+                    raise SpecError(
+                        f"'\\{nxt}{digits}' is a lone surrogate, not a character (write the"
+                        " character itself, or \\U0001F600 for one beyond U+FFFF)",
+                        self.path, line, col + 1 + i,
+                    )
                 if code <= 0x10FFFF:
                     out.append(chr(code))
                     i += 2 + width
@@ -473,6 +498,9 @@ class _Builder:
     def formula(self, node: Any, field: str = "") -> Any:
         meta = node.meta
         src = self.text[meta.start_pos : meta.end_pos]
+        if "\n" in src or "#" in src or "  " in src or "\t" in src:
+            # the text as used is not the file's text: keep the map for formula errors
+            self.spread[id(node)] = (meta.start_pos, meta.end_pos)
         if "\n" in src or "#" in src:
             src = _join_formula_lines(src)
         if field in _INT_FIELDS and src.isdigit() and str(int(src)) == src:
@@ -1142,7 +1170,13 @@ def _join_formula_lines(src: str) -> str:
     >>> _join_formula_lines("max(\\n    0, x\\n)")
     'max( 0, x )'
     """
+    return _join_with_index(src)[0]
+
+
+def _join_with_index(src: str) -> tuple[str, list[int]]:
+    """:func:`_join_formula_lines`, with the index in ``src`` of each character."""
     out: list[str] = []
+    where: list[int] = []
     i = 0
     n = len(src)
     while i < n:
@@ -1150,7 +1184,8 @@ def _join_formula_lines(src: str) -> str:
         if ch in "'\"":
             j = src.find(ch, i + 1)
             j = n if j < 0 else j + 1
-            out.append(src[i:j])
+            out.extend(src[i:j])
+            where.extend(range(i, j))
             i = j
         elif ch == "#":
             j = src.find("\n", i)
@@ -1158,15 +1193,31 @@ def _join_formula_lines(src: str) -> str:
         elif ch == "\n":
             while out and out[-1] in " \t\r":
                 out.pop()
+                where.pop()
+            at = i
             i += 1
             while i < n and src[i] in " \t\r\n":
                 i += 1
             if out and i < n:  # one space, as in the canonical text of a folded formula
                 out.append(" ")
+                where.append(at)
         else:
             out.append(ch)
+            where.append(i)
             i += 1
-    return "".join(out).strip()
+    lead = 0
+    while lead < len(out) and out[lead].isspace():
+        lead += 1
+    while len(out) > lead and out[-1].isspace():
+        out.pop()
+    return "".join(out[lead:]), where[lead : len(out)]
+
+
+def _readings(text: str, start: int, end: int) -> Iterator[tuple[str, list[int]]]:
+    """The formula at ``text[start:end]`` as used, with its source indexes
+    (a :data:`~spelbok.yamlio.Decoder` for :class:`~spelbok.yamlio.ScalarPosition`)."""
+    joined, where = _join_with_index(text[start:end])
+    yield joined, [start + i for i in where]
 
 
 # ---------------------------------------------------------------------------- entry point
@@ -1190,6 +1241,7 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
     from lark.exceptions import UnexpectedInput, VisitError
 
     _check_text(text, path)
+    _check_tokens(text, path)
     if not _strip_blank(text):
         raise SpecError(
             "the spec is empty: a DSL spec starts with 'spelbok 1' and 'game \"Name\"'",
@@ -1199,7 +1251,7 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
         text += "\n"
     parser = _parser()
     try:
-        root = parser.parse(text)
+        root = _parse_checking_words(parser, text)
     except UnexpectedInput as exc:
         raise _translate(exc, text, path, parser.options.postlex) from None
     except SpecError as exc:
@@ -1214,6 +1266,130 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
     except RecursionError:  # pragma: no cover - the depth limit comes first
         raise SpecError("the spec is nested too deeply", path) from None
     return builder.tree, builder.pos
+
+
+def _parse_checking_words(parser: Any, text: str) -> Any:
+    """Parse ``text``, refusing a bare word that is a near miss of a keyword the
+    grammar also takes at its place (``, defualt b`` would else be one more option
+    value), and numbers too large; when the parse fails right after a word that is
+    a near miss of a keyword it could have been (``follow teh trump suit``), the
+    error is that word."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    from .yamlio import whole_number
+
+    ip = parser.parse_interactive(text)
+    state = ip.parser_state
+    tok: Any = None
+    last_word: tuple[Any, tuple[str, ...]] | None = None
+    try:
+        for tok in ip.lexer_thread.lex(state):  # the loop of Lark's own LALR parse
+            keywords: tuple[str, ...] = ()
+            if tok.type == "INT":
+                try:
+                    whole_number(str(tok), str(tok))
+                except SpecError as exc:
+                    raise exc.located(None, tok.line, tok.column) from None
+            elif tok.type == "WORD":
+                keywords, free = _word_keywords(state)
+                near = near_keyword(str(tok), keywords) if free else None
+                if near is not None:
+                    raise SpecError(
+                        f"unknown word '{tok}' (to mean the word itself, write it in quotes:"
+                        f' "{tok}")',
+                        None, tok.line, tok.column, hint=near,
+                    )
+            state.feed_token(tok)
+            last_word = (tok, keywords) if keywords else None
+    except UnexpectedInput:
+        near = near_keyword(str(last_word[0]), last_word[1], shortest=3) if last_word else None
+        if last_word is None or near is None:
+            raise
+        word = last_word[0]
+        raise SpecError(f"unknown word '{word}'", None, word.line, word.column, hint=near) from None
+    end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
+    return state.feed_token(end, True)
+
+
+_STATE_KEYWORDS: dict[int, tuple[tuple[str, ...], bool]] = {}
+
+
+def _word_keywords(state: Any) -> tuple[tuple[str, ...], bool]:
+    """The keywords the parser's state takes besides a word, and whether the word
+    is a free one (bare or quoted: ``WORD | TEXT``), not a name (a variable's, say)."""
+    got = _STATE_KEYWORDS.get(state.position)
+    if got is None:
+        keys = state.parse_conf.states[state.position]
+        texts = {t.name: t.pattern.value for t in _parser().terminals if t.pattern.type == "str"}
+        got = (
+            tuple(sorted(
+                texts[k] for k in keys if re.fullmatch(r"[a-z][a-z-]+", texts.get(k, ""))
+            )),
+            "WORD" in keys and "TEXT" in keys,
+        )
+        _STATE_KEYWORDS[state.position] = got
+    return got
+
+
+def near_keyword(word: str, keywords: Iterable[str], shortest: int = 4) -> str | None:
+    """The keyword ``word`` looks like a misspelling of, if any.
+
+    Keywords shorter than ``shortest`` are left out (too many real words are one
+    letter away from 'the' or 'not'); a keyword of up to 6 letters allows one
+    slip (a letter wrong, missing, extra, or two letters swapped), a longer one two.
+
+    >>> near_keyword("defualt", ["default", "true"]), near_keyword("Default", ["default"])
+    ('default', 'default')
+    >>> near_keyword("defaults", ["default"]), near_keyword("pass", ["default", "true"])
+    ('default', None)
+    """
+    low = word.lower()
+    best: tuple[int, str] | None = None
+    for kw in keywords:
+        if len(kw) < shortest:
+            continue
+        limit = 1 if len(kw) <= 6 else 2
+        if abs(len(low) - len(kw)) > limit:
+            continue
+        d = _slips(low, kw)
+        if d <= limit and (best is None or d < best[0]):
+            best = (d, kw)
+    return None if best is None or word == best[1] else best[1]
+
+
+def _slips(a: str, b: str) -> int:
+    """Edit distance with swaps of two neighbouring letters (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[len(b)]
+
+
+_TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|[^\w\s]')
+
+
+def _check_tokens(text: str, path: str) -> None:
+    """Refuse a text of more than MAX_TOKENS words and signs before parsing it
+    (a quick count by a regular expression: a huge spec fails at once)."""
+    count = 0
+    for m in _TOKEN_RE.finditer(text):
+        if m.group()[0] == "#":
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            at = m.start()
+            raise SpecError(
+                f"the spec is too large (more than {MAX_TOKENS} words, numbers and signs)",
+                path, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
+            )
 
 
 def _strip_blank(text: str) -> str:

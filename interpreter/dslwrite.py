@@ -35,7 +35,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import SUIT_INDEX, SUIT_SYMBOLS
+from .dsl import near_keyword
+from .errors import SpecError
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .yamlio import check_text
 
 __all__ = ["to_dsl"]
 
@@ -85,20 +88,64 @@ def _quote(text: str) -> str:
 
 
 def _word(value: Any, reserved: Iterable[str] = ()) -> str:
-    """A word as written: bare when it is a plain word, else quoted."""
+    """A word as written: bare when it is a plain word, else quoted (also when it
+    is one of the keywords taken at its place, or a near miss of one: the parser
+    refuses those bare)."""
     text = str(value)
-    if _WORD_RE.match(text) and text not in set(reserved):
+    keywords = tuple(reserved)
+    if _WORD_RE.match(text) and text not in keywords and near_keyword(text, keywords) is None:
         return text
     return _quote(text)
 
 
+class UnwritableError(ValueError):
+    """A value the DSL cannot hold; ``value`` is that value (for a caller to locate it)."""
+
+    def __init__(self, message: str, value: Any) -> None:
+        super().__init__(message)
+        self.value = value
+
+
 def _f(value: Any) -> str:
-    """A formula's text (raw trees may hold ints and bools)."""
+    """A formula's text on one line (raw trees may hold ints and bools).
+
+    Line breaks between the parts of a formula become spaces; one inside a
+    quoted text, or a character no spec file may hold, cannot be written.
+
+    >>> _f("a +\\n   b")
+    'a + b'
+    >>> _f("choice == 'a\\nb'")
+    Traceback (most recent call last):
+    ...
+    spelbok.dslwrite.UnwritableError: to_dsl: the formula "choice == 'a\\nb'" has a line break inside a quoted text, which a DSL line cannot hold
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
     text = str(value).strip()
     if "\n" in text or "\r" in text:
-        text = " ".join(part.strip() for part in text.splitlines() if part.strip())
+        out: list[str] = []
+        quote = ""
+        for ch in text:
+            if quote and ch in "\r\n":
+                raise UnwritableError(
+                    f"to_dsl: the formula {_quote(text)} has a line break inside a quoted text,"
+                    " which a DSL line cannot hold", value)
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "\r\n" or (ch in " \t" and out and out[-1] == "\n"):
+                while out and out[-1] in " \t":
+                    out.pop()
+                ch = "\n"
+                if out and out[-1] == "\n":
+                    continue
+            out.append(ch)
+        text = "".join(out).replace("\n", " ")
+    try:
+        check_text(text, "formula")
+    except SpecError as exc:
+        raise UnwritableError(f"to_dsl: the formula {_quote(text)}: {exc.message}", value) from None
     return text
 
 

@@ -34,7 +34,15 @@ from jsonschema.exceptions import ValidationError
 
 from .errors import SpecError, SpecErrors, did_you_mean
 from .model import STEP_KINDS, Position, SpecDoc, normalize
-from .yamlio import MAX_BYTES, check_text, decode_spec_bytes, key_path, load_yaml
+from .yamlio import (
+    KEY,
+    MAX_BYTES,
+    ScalarPosition,
+    check_text,
+    decode_spec_bytes,
+    key_path,
+    load_yaml,
+)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -481,9 +489,13 @@ def _parse(src: _Source) -> tuple[Any, PosTable]:
     positions: PosTable = {}
     for path, pos in dict(raw_positions or {}).items():
         if isinstance(pos, tuple) and len(pos) == 3:
-            positions[tuple(path)] = (str(pos[0]), pos[1], pos[2])
+            at: Position = (str(pos[0]), pos[1], pos[2])
         elif isinstance(pos, tuple) and len(pos) == 2:
-            positions[tuple(path)] = (src.display, pos[0], pos[1])
+            at = (src.display, pos[0], pos[1])
+        else:
+            continue
+        # a string whose characters the file spreads out keeps its map (formula errors)
+        positions[tuple(path)] = pos.moved(at) if isinstance(pos, ScalarPosition) else at
     return tree, positions
 
 
@@ -609,8 +621,7 @@ def _merge_by_label(
                 )
             moved: PosTable = {}
             _copy_positions(item, (*path, i), ppos, moved)
-            shifted = {(*path, j, *p[len(path) + 1:]): v for p, v in moved.items()
-                       if p[: len(path) + 1] == (*path, i)}
+            shifted = _rebase(moved, (*path, i), (*path, j))
             result.append(_merge(item, change, (*path, j), {**ppos, **shifted}, _rebase(cpos, (*path, label), (*path, j)), out))
         else:
             result.append(item)
@@ -626,15 +637,20 @@ class _Shift(dict):
         self.target, self.old, self.new = target, old, new
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if key[: len(self.old)] == self.old:
-            key = (*self.new, *key[len(self.old):])
-        self.target[key] = value
+        self.target[_moved(key, self.old, self.new)] = value
+
+
+def _moved(p: tuple[Any, ...], old: tuple[Any, ...], new: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Path ``p`` with its prefix ``old`` replaced by ``new``; key paths move with their node."""
+    if p[: len(old)] == old:
+        return (*new, *p[len(old):])
+    if p[:1] == (KEY,) and p[1 : len(old) + 1] == old:
+        return (KEY, *new, *p[len(old) + 1:])
+    return p
 
 
 def _rebase(pos: PosTable, old: tuple[Any, ...], new: tuple[Any, ...]) -> PosTable:
-    return {
-        ((*new, *p[len(old):]) if p[: len(old)] == old else p): v for p, v in pos.items()
-    }
+    return {_moved(p, old, new): v for p, v in pos.items()}
 
 
 def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable, list[str]]:

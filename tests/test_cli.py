@@ -152,7 +152,7 @@ def test_validate_formula_error_points_into_the_formula(tmp_path: Path) -> None:
     bad.write_text(BAD_SPEC.replace("follw", "follow"), encoding="utf-8")
     result = run("validate", str(bad))
     assert result.exit_code == 1
-    assert result.stdout == f"{bad}:10:13: unknown name 'scroe'\n"
+    assert result.stdout == f"{bad}:10:14: unknown name 'scroe'\n"  # at the s, after the quote
 
 
 def test_validate_mixed_good_and_bad(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import spelbok.dsl
 import spelbok.dslwrite
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spelbok.cli.spec_commands import yaml_text
 from spelbok.dsl import parse_dsl
 from spelbok.dslwrite import to_dsl
 from spelbok.errors import SpecError
@@ -314,15 +315,21 @@ def test_to_dsl_refuses_unknown_keys() -> None:
 
 NAMES = st.sampled_from(["x", "score", "plays", "the", "cards", "deal", "tricks", "bonus_2"])
 WORDS = st.sampled_from(["play", "pass", "a", "exchange", "or", "the", "not", "suit", "true",
-                         "default", "source", "Knock", "x-y", "é", "10", "of", "same"])
+                         "default", "source", "Knock", "x-y", "é", "10", "of", "same",
+                         # near misses of keywords, and words YAML could read as other things
+                         "defualt", "Default", "ture", "thier", "lowset", "exchnage", "1e3",
+                         "0o7", "null", "~", "yes", "-1", ".inf"])
 TEXTS = st.text(
-    alphabet=st.sampled_from(list("ab cd\"\\\n\t'#:—♣é,")), min_size=0, max_size=40
-) | st.sampled_from(["", "en: Play", "x " * 60])
+    alphabet=st.sampled_from(list("ab cd\"\\\n\t'#:—♣é,\r\x85\u2028\ufeff😀\x7f`&*!%@{[|>-? ")),
+    min_size=0, max_size=40,
+) | st.sampled_from(["", "en: Play", "x " * 60, "--- x", "- a", "a: b", "null", "1e3"])
 
 
 def _formulas() -> st.SearchStrategy[str]:
     atoms = st.one_of(
-        NAMES, st.integers(0, 99).map(str), st.sampled_from(["'C'", '"x y"', "true", "false"])
+        NAMES, st.integers(0, 99).map(str),
+        st.sampled_from(["'C'", '"x y"', "true", "false", "'a # b'", '"it\'s"', "'\\'",
+                         "'é😀\t—'", "'a\x85b'", "'\u2028'"]),
     )
 
     def p(text: str) -> str:  # an operand: bracketed unless it is one word
@@ -478,6 +485,9 @@ def test_generated_trees_roundtrip(tree: dict[str, Any]) -> None:
     except SpecError as exc:  # pragma: no cover - shows the text on failure
         raise AssertionError(f"{exc}\n{text}") from exc
     assert back == canonical, text
+    # and through YAML, as `spelbok convert` writes it: YAML -> DSL -> YAML, DSL -> YAML -> DSL
+    yaml_spec = yaml_text(canonical, "spec.schema.json")
+    assert normalize(load_yaml(yaml_spec, "gen.yaml")[0]) == canonical, yaml_spec
 
 
 # ------------------------------------------------------------------ surface details
