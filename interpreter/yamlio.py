@@ -50,6 +50,7 @@ from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
 from .errors import SpecError
+from .limits import MAX_SEED
 
 __all__ = [
     "KEY",
@@ -76,9 +77,10 @@ MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64
 #: Most YAML nodes (maps, lists and scalars) accepted in one document.
 MAX_NODES = 100_000
-#: Largest size of a whole number written in a spec (YAML or DSL): a longer
-#: literal (a 5000-digit one, say) is refused while reading.
-MAX_INT = 10**9
+#: Largest size of a whole number written in a spec, reading file or log (YAML or DSL): a
+#: longer literal (a 5000-digit one, say) is refused while reading.  Seeds are the largest
+#: numbers these files hold; each field's own bound is narrower (the schemas, spelbok.limits).
+MAX_INT = MAX_SEED
 
 Positions = dict[tuple[Any, ...], tuple[int, int]]
 
@@ -610,9 +612,9 @@ def whole_number(text: str, digits: str, base: int = 10) -> int:
     >>> whole_number("9" * 5000, "9" * 5000)
     Traceback (most recent call last):
     ...
-    spelbok.errors.SpecError: <spec>: the number 999999999999… (5000 digits) is too large: a number in a spec is at most 1000000000 in size
+    spelbok.errors.SpecError: <spec>: the number 999999999999… (5000 digits) is too large: a number in a spec is at most 18446744073709551615 in size
     """
-    value = int(digits, base) if len(digits.lstrip("+-0")) <= 12 else MAX_INT + 1
+    value = int(digits, base) if len(digits.lstrip("+-0")) <= 24 else MAX_INT + 1
     if -MAX_INT <= value <= MAX_INT:
         return value
     short = text if len(text) <= 20 else f"{text[:12]}… ({len(digits.lstrip('+-'))} digits)"
