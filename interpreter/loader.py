@@ -454,6 +454,8 @@ def _shipped_source(name: str) -> _Source | None:
             break
     if not _NAME_RE.match(base):
         return None
+    if len(base) > 255:  # no shipped name is this long (and the OS would refuse to look)
+        return None
     root = resources.files("spelbok.specs")
     for suffix in _SUFFIXES:
         item = root.joinpath(*f"{base}{suffix}".split("/"))

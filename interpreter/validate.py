@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import SpecError, SpecErrors
@@ -20,14 +21,18 @@ def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
     return sorted(counts)
 
 
-def validate(source: str | os.PathLike[str]) -> list[SpecError]:
-    """Every problem found in a spec, located; an empty list means valid."""
+def validate(source: str | os.PathLike[str], *,
+             allow_paths: Iterable[str | os.PathLike[str]] = ()) -> list[SpecError]:
+    """Every problem found in a spec, located; an empty list means valid.
+
+    ``allow_paths``: folders ``extends`` may reach besides the spec's own.
+    """
     from .checks import structural_checks
     from .game import Game
     from .loader import read_spec
 
     try:
-        doc = read_spec(source)
+        doc = read_spec(source, allow_paths=allow_paths)
     except SpecErrors as e:
         return list(e.errors)
     except SpecError as e:
