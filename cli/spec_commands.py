@@ -11,14 +11,18 @@ from typing import Any
 import click
 from spelbok.errors import SpelbokError
 
+from .main import allow_path_option, check_output_file
+
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 
 
 @click.command("validate")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the errors.")
+@allow_path_option
 @click.pass_context
-def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> None:
+def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool,
+                 allow_paths: tuple[str, ...]) -> None:
     """Check each SPEC: the schema, the structure, every formula, every deck size.
 
     Prints 'SPEC: ok' for a valid spec and one 'path:line:col: message' line
@@ -28,7 +32,7 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> Non
 
     failed = 0
     for spec in specs:
-        errors = validate(spec)
+        errors = validate(spec, allow_paths=allow_paths)
         if errors:
             failed += 1
             for err in errors:
@@ -45,7 +49,8 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool) -> Non
 @click.argument("spec")
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
               help="Describe the game for N players only (the pack, how it is divided).")
-def describe_cmd(spec: str, players: int | None) -> None:
+@allow_path_option
+def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...]) -> None:
     """Explain the rules of SPEC in prose, with the source citations.
 
     With --players, the cards section shows that player count's pack and how
@@ -54,7 +59,7 @@ def describe_cmd(spec: str, players: int | None) -> None:
     from spelbok.describe import describe
     from spelbok.loader import read_spec
 
-    click.echo(describe(read_spec(spec), players=players), nl=False)
+    click.echo(describe(read_spec(spec, allow_paths=allow_paths), players=players), nl=False)
 
 
 @click.command("schema")
@@ -110,6 +115,7 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
 
 
 def _write(path: str, text: str, force: bool) -> None:
+    check_output_file(path, "'-o' / '--output'")
     if os.path.exists(path) and not force:
         raise click.BadParameter(f"'{path}' already exists; add --force to overwrite it",
                                  param_hint="'-o' / '--output'")
@@ -131,7 +137,9 @@ def _write(path: str, text: str, force: bool) -> None:
 @click.option("--output", "-o", default=None, metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", "-f", is_flag=True, help="Overwrite FILE if it exists.")
-def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> None:
+@allow_path_option
+def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
+                allow_paths: tuple[str, ...]) -> None:
     """Convert SPEC between YAML and the DSL, without loss.
 
     The result is the spec's canonical model: 'extends' is merged in and every
@@ -139,7 +147,7 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> N
     """
     from spelbok.loader import read_spec
 
-    doc = read_spec(spec)
+    doc = read_spec(spec, allow_paths=allow_paths)
     if to is None:
         suffix = os.path.splitext(output)[1].lower() if output else ""
         to = _SUFFIX_SURFACE.get(suffix) or ("yaml" if doc.surface == "dsl" else "dsl")
