@@ -491,14 +491,13 @@ def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
 AllowPaths = Iterable[str | os.PathLike[str]]
 
 
-def _allowed_roots(allow_paths: AllowPaths, base: str) -> list[str]:
+def _allowed_roots(allow_paths: AllowPaths) -> list[str]:
     roots = [os.path.realpath(os.fspath(p)) for p in allow_paths]
     shipped = resources.files("spelbok.specs")
     if isinstance(shipped, Path):
-        # the shipped specs form one tree: a variant may extend ``../knektpass.yaml``
-        top = os.path.realpath(shipped)
-        if _in_folder(base, top):
-            roots.append(top)
+        # the shipped specs are trusted, as one tree: a shipped variant may extend
+        # ``../knektpass.yaml``, and any spec may name a shipped file by its path
+        roots.append(os.path.realpath(shipped))
     return roots
 
 
@@ -528,7 +527,7 @@ def local_file(value: str, folder: str | os.PathLike[str], allow_paths: AllowPat
     if "\x00" in value:
         raise _refusal(value, where, "is not a valid file name")
     base = os.path.realpath(os.fspath(folder))
-    roots = _allowed_roots(allow_paths, base)
+    roots = _allowed_roots(allow_paths)
     joined = os.path.normpath(os.path.join(base, value))
 
     def inside(path: str) -> bool:

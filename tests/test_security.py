@@ -119,8 +119,12 @@ def test_extends_below_the_folder_and_shipped_names_still_work(tree: Path) -> No
     doc = read_spec(child(tree, "sub/mid"))
     assert doc.tree["name"] == "Child" and len(doc.parents) == 2
     assert read_spec(child(tree, "base", "c3.yaml")).tree["name"] == "Child"
-    # the shipped variants extend '../knektpass.yaml' inside the shipped tree
+    # the shipped variants extend '../knektpass.yaml' inside the shipped tree, and a
+    # shipped file may be named by its path too (it is trusted)
     assert read_spec("variants/knektpass-floor-zero").tree["name"]
+    shipped = read_spec("knektpass").path
+    if os.path.isabs(shipped):
+        assert read_spec(child(tree, shipped, "c4.yaml")).tree["name"] == "Child"
 
 
 def test_allow_paths_opens_another_folder(tree: Path) -> None:
