@@ -12,8 +12,10 @@ exit with 2 (click), an interrupt with 130, and none of them shows a traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -77,6 +79,92 @@ def report_error(exc: BaseException) -> None:
         if color and line.startswith("error:"):
             line = click.style("error:", fg="red", bold=True) + line[len("error:"):]
         click.echo(line, err=True, color=color)
+
+
+# -- the output boundary ------------------------------------------------------------------
+
+# Control characters (C0 but tab and newline, DEL, C1) and the bidi overrides that
+# can reorder what a line shows.  Spec names, `about`, actions, log contents and
+# file names reach the terminal: none of them may move the cursor, set a title,
+# or clear the screen.
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# The colour codes spelbok itself writes (click.style): select graphic rendition only.
+_SGR_RE = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    c = m.group()
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def escape_controls(text: str, keep_colour: bool = True) -> str:
+    r"""``text`` with its control characters written out (``\x1b``), colour codes kept.
+
+    >>> escape_controls("a\x1b]0;title\x07b \x1b[31mred\x1b[0m")
+    'a\\x1b]0;title\\x07b \x1b[31mred\x1b[0m'
+    >>> escape_controls("\x1b[2J", keep_colour=False)
+    '\\x1b[2J'
+    """
+    if not keep_colour:
+        return _CONTROL_RE.sub(_escape_char, text)
+    out: list[str] = []
+    last = 0
+    for m in _SGR_RE.finditer(text):
+        out.append(_CONTROL_RE.sub(_escape_char, text[last:m.start()]))
+        out.append(m.group())
+        last = m.end()
+    out.append(_CONTROL_RE.sub(_escape_char, text[last:]))
+    return "".join(out)
+
+
+class EscapingStream:
+    """A text stream that escapes control characters on their way to ``raw``.
+
+    Installed as ``sys.stdout`` and ``sys.stderr`` while a command runs (see
+    :meth:`SpelbokGroup.main`), so every echo of every command passes through it.
+    Colour codes survive (``click.echo`` strips them anyway when the stream is
+    no terminal); everything else reads ``\x1b``.  ``raw`` is the real stream,
+    for the progress bar, which redraws its line with ``\r`` on purpose.
+    """
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str")
+        safe = escape_controls(text)
+        try:
+            self.raw.write(safe)
+        except UnicodeEncodeError:  # a terminal that cannot show some character
+            enc = getattr(self.raw, "encoding", None) or "ascii"
+            self.raw.write(safe.encode(enc, "replace").decode(enc))
+        return len(text)
+
+    def writelines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":  # bytes written there would bypass the escaping
+            raise AttributeError(name)
+        return getattr(self.raw, name)
+
+
+def raw_stream(stream: Any) -> Any:
+    """The real stream under an :class:`EscapingStream` (the stream itself otherwise)."""
+    return stream.raw if isinstance(stream, EscapingStream) else stream
+
+
+def oserror_text(exc: OSError) -> str:
+    """An OSError on a user's file as one line (the file name, then the reason)."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno == errno.ENAMETOOLONG:
+        reason = "the file name is too long"
+    name = exc.filename
+    if isinstance(name, str | bytes) and len(name) > 200:
+        name = f"{name[:60]!r}..."
+    return f"{name}: {reason}" if name is not None else reason
 
 
 class _Unavailable(click.Command):
@@ -163,11 +251,34 @@ class SpelbokGroup(click.Group):
             report_error(exc)
             ctx.exit(1)
         except KeyboardInterrupt:
-            click.echo("", err=True)
+            click.echo("\ninterrupted", err=True)
             ctx.exit(130)
         except BrokenPipeError:
             _quiet_broken_pipe()
             ctx.exit(141)  # as a shell reports a pipe closed early (128 + SIGPIPE)
+        # the user's input can reach these too: one line each, never a traceback
+        except OSError as exc:
+            report_error(SpelbokError(oserror_text(exc)))
+            ctx.exit(1)
+        except UnicodeDecodeError as exc:
+            report_error(SpelbokError(f"a file is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} "
+                                      f"at offset {exc.start})"))
+            ctx.exit(1)
+        except RecursionError:
+            report_error(SpelbokError("the input is nested too deeply"))
+            ctx.exit(1)
+        except MemoryError:
+            report_error(SpelbokError("out of memory (the input asks for too much)"))
+            ctx.exit(1)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run with standard output and error escaped (see :class:`EscapingStream`)."""
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            sys.stdout, sys.stderr = saved
 
 
 # -- options shared by commands ---------------------------------------------------------
@@ -207,7 +318,19 @@ def _options_callback(ctx: click.Context, param: click.Parameter, value: Any) ->
 
 
 def _bots_callback(ctx: click.Context, param: click.Parameter, value: Any) -> list[str] | None:
-    return None if value is None else parse_bots(value)
+    if value is None:
+        return None
+    names = parse_bots(value)
+    try:  # an unknown bot is a usage error (exit 2), in every command
+        from spelbok.bots import make_bot
+    except ImportError:  # pragma: no cover - the bots are always shipped
+        return names
+    for name in names:
+        try:
+            make_bot(name)
+        except SpelbokError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--bots'") from None
+    return names
 
 
 def spec_argument(nargs: int = 1) -> Callable[[F], F]:
@@ -235,6 +358,31 @@ def bots_option(f: F) -> F:
     return click.option("--bots", "-b", default=None, metavar="LIST", callback=_bots_callback,
                         help="Comma-separated bots for the other seats, repeated as needed "
                              "(random, greedy, ...; default: greedy, or random without greedy).")(f)
+
+
+def allow_path_option(f: F) -> F:
+    """``--allow-path DIR``: a folder that specs and reading files may name files in.
+
+    Without it, ``extends:``, a reading file's ``spec:`` and a log's spec may
+    name only a shipped spec or a file in the naming file's own folder (or below).
+    """
+    return click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
+                        type=click.Path(file_okay=False), callback=_allow_callback,
+                        help="Let specs, reading files and logs name files in DIR too "
+                             "(repeatable; by default only their own folder and shipped specs).")(f)
+
+
+def _allow_callback(ctx: click.Context, param: click.Parameter, value: Any) -> tuple[str, ...]:
+    return tuple(value or ())
+
+
+def check_output_file(path: str, param_hint: str) -> None:
+    """A usage error unless ``path`` is a regular file or none yet (never a device or FIFO)."""
+    real = os.path.realpath(path)
+    if (os.path.lexists(path) and not os.path.isfile(path)) or any(
+            real == root or real.startswith(root + "/") for root in ("/dev", "/proc", "/sys")):
+        raise click.BadParameter(f"'{path}' is not a regular file; name a file to write",
+                                 param_hint=param_hint)
 
 
 def no_color_option(f: F) -> F:

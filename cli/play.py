@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from spelbok.errors import ActionError, InvalidActionError, SpelbokError
-from spelbok.limits import load_json, read_bounded
+from spelbok.limits import MAX_FILE_BYTES, load_json
 
 from .main import (
+    allow_path_option,
     bots_option,
+    check_output_file,
     no_color_option,
     option_option,
     players_option,
@@ -91,10 +93,11 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 @click.option("--verbose", "-v", is_flag=True,
               help="With --auto: also the dealt hands, exchanged cards and variable changes.")
 @no_color_option
+@allow_path_option
 def play_cmd(
     spec: str, players: int | None, seat: int, bots: list[str] | None, seed: int | None,
     options: dict[str, str], auto: bool, log_file: str | None, max_hands: int | None,
-    verbose: bool, no_color: bool,
+    verbose: bool, no_color: bool, allow_paths: tuple[str, ...],
 ) -> None:
     """Play SPEC in the terminal: you take seat K, bots the others.
 
@@ -110,7 +113,8 @@ def play_cmd(
 
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    game = spelbok.load(spec, players=players, options=options or None, max_hands=max_hands)
+    game = spelbok.load(spec, players=players, options=options or None, max_hands=max_hands,
+                        allow_paths=allow_paths)
     n = game.players
     if not auto and not 0 <= seat < n:
         raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
@@ -125,6 +129,8 @@ def play_cmd(
     start_scores = list(state.scores)
     from spelbok.rng import SHUFFLE
 
+    if log_file:
+        check_output_file(log_file, "'--log'")
     record = {"spec": spec, "players": n, "options": dict(options), "seed": seed,
               "shuffle": SHUFFLE, "max_hands": max_hands,
               "bots": {str(p): b.name for p, b in seat_bots.items()},
@@ -392,6 +398,7 @@ def write_log(path: str, record: dict[str, Any], state: State) -> None:
     data = {
         "spelbok_log": LOG_FORMAT,
         **record,
+        "spec": _spec_for_log(str(record.get("spec", "")), path),
         "actions": [str(a) for a in state.actions],
         "events": state.log,
         "winners": state.winners,
@@ -425,14 +432,15 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: s
 
 def read_log(path: str) -> dict[str, Any]:
     """Read and check a log written by ``play --log`` (SpelbokError if it is not one)."""
+    from spelbok.loader import read_file_bytes
+
+    # a regular file of bounded size only (never a FIFO or device)
+    raw = read_file_bytes(path, path, what="log file", limit=MAX_FILE_BYTES)
     try:
-        text = read_bounded(path, "log")  # the size is checked before the file is read
-    except FileNotFoundError:
-        raise SpelbokError(f"{path}: no such log file") from None
-    except IsADirectoryError:
-        raise SpelbokError(f"{path}: this is a directory, not a log file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpelbokError(f"{path}: cannot read the log: {exc}") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpelbokError(f"{path}: not a spelbok log (not UTF-8 text at byte "
+                           f"{exc.start})") from None
     try:
         data = load_json(text, "log", path)  # nesting is bounded before the parser recurses
     except json.JSONDecodeError as exc:
@@ -452,14 +460,25 @@ def read_log(path: str) -> dict[str, Any]:
     return data
 
 
-def _log_spec(data: dict[str, Any], path: str, override: str | None) -> str:
-    if override:
-        return override
-    spec = str(data["spec"])
-    if os.path.isabs(spec) or os.path.exists(spec):
+def _spec_for_log(spec: str, log_path: str) -> str:
+    """The spec as the log names it: a file relative to the log's folder when it is in
+    it (a log may name only such a file, or a shipped spec, see :func:`_log_spec`)."""
+    if not os.path.isfile(spec):
         return spec
-    beside = os.path.join(os.path.dirname(os.path.abspath(path)), spec)
-    return beside if os.path.exists(beside) else spec
+    full = os.path.abspath(spec)
+    rel = os.path.relpath(full, os.path.dirname(os.path.abspath(log_path)))
+    return full if rel.startswith("..") else rel
+
+
+def _log_spec(data: dict[str, Any], path: str, override: str | None,
+              allow_paths: Sequence[str] = ()) -> str:
+    if override:
+        return override  # the user's own choice, on the command line
+    # the log is untrusted: its spec is a shipped spec or a file in the log's folder
+    from spelbok.loader import referenced_spec
+
+    folder = os.path.dirname(os.path.abspath(path))
+    return referenced_spec(str(data["spec"]), folder, allow_paths, (path, None, None))
 
 
 def _first_difference(a: list[Any], b: list[Any]) -> int:
@@ -469,15 +488,20 @@ def _first_difference(a: list[Any], b: list[Any]) -> int:
     return min(len(a), len(b))
 
 
-def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
-               ) -> tuple[Game, State]:
-    """Re-create a logged match and check that it gives the logged events."""
+def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None,
+               allow_paths: Sequence[str] = ()) -> tuple[Game, State]:
+    """Re-create a logged match and check that it gives the logged events.
+
+    The log's spec must be a shipped spec or a file in the log's folder (or below,
+    or in one of ``allow_paths``); ``spec_override`` replaces it.
+    """
     import spelbok
 
-    spec = _log_spec(data, path, spec_override)
+    spec = _log_spec(data, path, spec_override, allow_paths)
     max_hands = data.get("max_hands")
     game = spelbok.load(spec, players=data["players"], options=data.get("options") or None,
-                        max_hands=max_hands if isinstance(max_hands, int) else None)
+                        max_hands=max_hands if isinstance(max_hands, int) else None,
+                        allow_paths=allow_paths)
     from spelbok.rng import SHUFFLE
 
     made_with = data.get("shuffle")
@@ -514,7 +538,9 @@ def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
 @click.option("--verbose", "-v", is_flag=True,
               help="Also the dealt hands, exchanged cards and variable changes.")
 @no_color_option
-def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color: bool) -> None:
+@allow_path_option
+def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color: bool,
+               allow_paths: tuple[str, ...]) -> None:
     """Replay a match saved with 'spelbok play --log FILE'.
 
     The match is re-created from the spec, players, options, seed and actions
@@ -525,7 +551,7 @@ def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color
     from spelbok.render import Style, player_names, transcript
 
     data = read_log(log_file)
-    game, state = replay_log(data, log_file, spec_override)
+    game, state = replay_log(data, log_file, spec_override, allow_paths)
     style = Style.for_stream(None, no_color=no_color)
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     human = data.get("human")

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 from spelbok.errors import SpelbokError
 from spelbok.simulate import (
+    MAX_GAMES,
     Comparison,
     Measure,
     Summary,
@@ -25,6 +26,8 @@ from spelbok.simulate import (
     simulate,
     stars,
 )
+
+from .main import allow_path_option, raw_stream
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,8 +60,9 @@ def _parse_bots(ctx: click.Context, param: click.Parameter, value: Any) -> list[
 def common_options(f: F) -> F:
     """The options simulate and compare share."""
     decorators = [
-        click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
-                     metavar="N", help="Matches to play (per spec)."),
+        click.option("--games", "-g", type=click.IntRange(min=1, max=MAX_GAMES), default=100,
+                     show_default=True, metavar="N",
+                     help=f"Matches to play (per spec; at most {MAX_GAMES})."),
         click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="P",
                      help="Number of players (default: the spec's minimum)."),
         click.option("--bots", "-b", default="random", show_default=True, metavar="LIST",
@@ -68,7 +72,8 @@ def common_options(f: F) -> F:
         click.option("--seed", "-s", type=int, default=0, show_default=True, metavar="S",
                      help="Run seed; match i uses a seed derived from (S, i)."),
         click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-                     metavar="J", help="Processes to use (0: one per CPU); same results as 1."),
+                     metavar="J", help="Processes to use (0, or more than the CPUs: one per "
+                                       "CPU); same results as 1."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print the results as JSON (schema in docs/bots.md)."),
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -79,6 +84,7 @@ def common_options(f: F) -> F:
                      help="End each match after H hands at most (winners by the spec's rule)."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
+        allow_path_option,
     ]
     for d in reversed(decorators):
         f = d(f)
@@ -86,7 +92,8 @@ def common_options(f: F) -> F:
 
 
 def _jobs(jobs: int) -> int:
-    return (os.cpu_count() or 1) if jobs == 0 else jobs
+    cpus = os.cpu_count() or 1
+    return cpus if jobs == 0 else min(jobs, cpus)
 
 
 @contextmanager
@@ -95,7 +102,8 @@ def _progress(total: int, label: str, enabled: bool | None) -> Iterator[Callable
     if not show:
         yield lambda k: None
         return
-    with click.progressbar(length=total, label=label, file=sys.stderr,
+    # the real stream: the bar redraws its line with \r (its label is no input of ours)
+    with click.progressbar(length=total, label=label, file=raw_stream(sys.stderr),
                            show_pos=True, show_eta=True) as bar:
         yield bar.update
 
@@ -278,7 +286,8 @@ def plot_runs(summaries: Sequence[Summary], names: Sequence[str], path: str) -> 
 @common_options
 def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], seed: int,
                  jobs: int, as_json: bool, plot: str | None, options: dict[str, str],
-                 max_hands: int | None, progress: bool | None) -> None:
+                 max_hands: int | None, progress: bool | None,
+                 allow_paths: tuple[str, ...]) -> None:
     """Play many matches of SPEC between bots and report measures.
 
     Seats keep the order of --bots (cycled when shorter); wins are reported
@@ -296,7 +305,7 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
         _pyplot()  # fail before the run, not after
     with _progress(games, "simulating", progress) as update:
         summary = simulate(spec, games, players, bots, seed, _jobs(jobs), options, max_hands,
-                           progress=update)
+                           progress=update, allow_paths=allow_paths)
     if as_json:
         click.echo(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -312,7 +321,8 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
 @common_options
 def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: list[str],
                 seed: int, jobs: int, as_json: bool, plot: str | None, options: dict[str, str],
-                max_hands: int | None, progress: bool | None) -> None:
+                max_hands: int | None, progress: bool | None,
+                allow_paths: tuple[str, ...]) -> None:
     """Compare specs (or readings) side by side on the same seeds and bots.
 
     Each measure of 'simulate' is shown for every spec; a difference from the
@@ -329,7 +339,7 @@ def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: l
         _pyplot()
     with _progress(games * len(specs), "comparing", progress) as update:
         result = compare(list(specs), games, players, bots, seed, _jobs(jobs), options,
-                         max_hands, progress=update)
+                         max_hands, progress=update, allow_paths=allow_paths)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -11,6 +11,8 @@ from typing import Any
 import click
 from spelbok.errors import SpecError, SpelbokError
 
+from .main import allow_path_option, check_output_file
+
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
 
@@ -19,8 +21,10 @@ _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) u
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the errors and warnings.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@allow_path_option
 @click.pass_context
-def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict: bool) -> None:
+def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict: bool,
+                 allow_paths: tuple[str, ...]) -> None:
     """Check each SPEC: the schema, the structure, every formula, every deck size.
 
     Prints 'SPEC: ok' for a valid spec and one 'path:line:col: message' line
@@ -32,7 +36,7 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
 
     failed = 0
     for spec in specs:
-        errors, warnings = diagnose(spec)
+        errors, warnings = diagnose(spec, allow_paths=allow_paths)
         for problem in [*errors, *warnings]:
             click.echo(str(problem))
         if errors or (strict and warnings):
@@ -51,7 +55,8 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
 @click.argument("spec")
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
               help="Describe the game for N players only (the pack, how it is divided).")
-def describe_cmd(spec: str, players: int | None) -> None:
+@allow_path_option
+def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...]) -> None:
     """Explain the rules of SPEC in prose, with the source citations.
 
     With --players, the cards section shows that player count's pack and how
@@ -60,7 +65,7 @@ def describe_cmd(spec: str, players: int | None) -> None:
     from spelbok.describe import describe
     from spelbok.loader import read_spec
 
-    click.echo(describe(read_spec(spec), players=players), nl=False)
+    click.echo(describe(read_spec(spec, allow_paths=allow_paths), players=players), nl=False)
 
 
 @click.command("schema")
@@ -145,6 +150,7 @@ def _path_of(tree: Any, value: Any) -> tuple[Any, ...] | None:
 
 
 def _write(path: str, text: str, force: bool) -> None:
+    check_output_file(path, "'-o' / '--output'")
     if os.path.exists(path) and not force:
         raise click.BadParameter(f"'{path}' already exists; add --force to overwrite it",
                                  param_hint="'-o' / '--output'")
@@ -166,7 +172,9 @@ def _write(path: str, text: str, force: bool) -> None:
 @click.option("--output", "-o", default=None, metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", "-f", is_flag=True, help="Overwrite FILE if it exists.")
-def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> None:
+@allow_path_option
+def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
+                allow_paths: tuple[str, ...]) -> None:
     """Convert SPEC between YAML and the DSL, without loss.
 
     The result is the spec's canonical model: 'extends' is merged in and every
@@ -174,7 +182,7 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool) -> N
     """
     from spelbok.loader import read_spec
 
-    doc = read_spec(spec)
+    doc = read_spec(spec, allow_paths=allow_paths)
     if to is None:
         suffix = os.path.splitext(output)[1].lower() if output else ""
         to = _SUFFIX_SURFACE.get(suffix) or ("yaml" if doc.surface == "dsl" else "dsl")

@@ -20,6 +20,8 @@ from typing import Any
 import click
 from spelbok.readings import ReadingReport, run_reading
 
+from .main import allow_path_option
+
 
 def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -49,8 +51,10 @@ def _color() -> bool:
               help="Run only the cases whose name contains TEXT.")
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
 @click.option("--verbose", "-v", is_flag=True, help="Show the citations of passing cases too.")
+@allow_path_option
 def verify_cmd(files: tuple[str, ...], spec: str | None, options: tuple[str, ...],
-               only: str | None, as_json: bool, verbose: bool) -> None:
+               only: str | None, as_json: bool, verbose: bool,
+               allow_paths: tuple[str, ...]) -> None:
     """Run rule-reading scenario files (READING: a path or a shipped name).
 
     \b
@@ -64,7 +68,7 @@ def verify_cmd(files: tuple[str, ...], spec: str | None, options: tuple[str, ...
     reports: list[ReadingReport] = []
     for path in files:
         reports.append(run_reading(
-            path, spec=spec, options=opts,
+            path, spec=spec, options=opts, allow_paths=allow_paths,
             only=(lambda name: needle in name.lower()) if needle else None))
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in reports], indent=2, ensure_ascii=False))

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
@@ -164,12 +165,15 @@ def load(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     max_hands: int | None = None,
+    *,
+    allow_paths: Iterable[str | os.PathLike[str]] = (),
 ) -> Game:
     """Load a spec (path, shipped name like ``"example"``, or spec text) and compile it.
 
     ``players`` defaults to the spec's minimum; ``options`` picks readings
     (``{"void_rule": "any"}``); ``max_hands`` tightens the spec's bound on
-    match length.  Raises SpecError on a bad spec.
+    match length; ``allow_paths`` are folders ``extends`` may reach besides the
+    spec's own (see :func:`spelbok.loader.read_spec`).  Raises SpecError on a bad spec.
 
     >>> load("example", players=4).deck[:3]
     ['7C', '8C', '9C']
@@ -180,7 +184,7 @@ def load(
     if not isinstance(spec, (str, os.PathLike)):
         raise ArgumentError(f"spec must be a path, a shipped spec name or spec text, "
                             f"not {type(spec).__name__}")
-    doc = check_structure(read_spec(spec))
+    doc = check_structure(read_spec(spec, allow_paths=allow_paths))
     if players is None:
         players = int(doc.tree["players"]["min"])
     return Game(doc, players, options, max_hands=max_hands)

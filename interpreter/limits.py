@@ -15,7 +15,6 @@ state; a test checks that they agree with these.
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any
 
@@ -59,24 +58,6 @@ def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:
     return LimitError(f"{where + ': ' if where else ''}in hand {hand}, '{name}' would become a "
                       f"{digits}-digit number, but integers in a match are bounded by "
                       f"10^{len(str(MAX_VALUE)) - 1} either way (does a formula grow without end?)")
-
-
-def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a UTF-8 file, refused (LimitError) when over ``limit`` bytes.
-
-    The size is checked before reading, and at most ``limit + 1`` bytes are
-    ever read (a file growing meanwhile is still caught).  OSError and
-    UnicodeDecodeError are left to the caller, which knows what to call them.
-    """
-    name = os.fspath(path)
-    size = os.stat(name).st_size
-    if size > limit:
-        raise LimitError(f"{name}: the {what} is too large ({size} bytes; the limit is {limit})")
-    with open(name, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        raise LimitError(f"{name}: the {what} is too large (more than {limit} bytes)")
-    return data.decode("utf-8-sig")
 
 
 _STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')

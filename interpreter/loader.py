@@ -23,6 +23,7 @@ import importlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from importlib import resources
 from importlib.abc import Traversable
@@ -356,35 +357,76 @@ class _Source:
         return decode_spec_bytes(self.read(), self.display)
 
 
-def _read_file(path: Path, display: str) -> bytes:
+#: Folders of kernel and device files: never a spec, wherever named (even on the command line).
+_SYSTEM_ROOTS = ("/proc", "/sys", "/dev")
+
+
+def _in_folder(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def read_file_bytes(path: str | os.PathLike[str], display: str, what: str = "spec file",
+                    limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a SpecError otherwise.
+
+    Devices, FIFOs, sockets and files under ``/proc``, ``/sys`` and ``/dev`` are
+    refused before a byte is read (a FIFO is opened without blocking, then
+    checked), and no message quotes the file's content.
+    """
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SpecError(
-                f"the file is too large ({size} bytes; a spec may have at most {MAX_BYTES})",
-                path=display,
-            )
-        with path.open("rb") as f:
-            return f.read(MAX_BYTES + 1)
+        real = os.path.realpath(path)
+        if any(_in_folder(real, root) for root in _SYSTEM_ROOTS):
+            raise SpecError(f"cannot read a system or device file as a {what}", path=display)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise SpecError(f"this is a directory, not a {what}", path=display)
+            if not stat.S_ISREG(info.st_mode):
+                raise SpecError(f"this is not a regular file (a device, FIFO or socket), "
+                                f"not a {what}", path=display)
+            if info.st_size > limit:
+                raise SpecError(
+                    f"the file is too large ({info.st_size} bytes; a {what} may have at most "
+                    f"{limit})", path=display)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(limit + 1)
+        finally:
+            os.close(fd)
     except SpecError:
         raise
     except FileNotFoundError:
-        raise SpecError("no such spec file", path=display) from None
+        raise SpecError(f"no such {what}", path=display) from None
     except IsADirectoryError:
-        raise SpecError("this is a directory, not a spec file", path=display) from None
+        raise SpecError(f"this is a directory, not a {what}", path=display) from None
     except PermissionError:
-        raise SpecError("cannot read the spec file: permission denied", path=display) from None
+        raise SpecError(f"cannot read the {what}: permission denied", path=display) from None
     except OSError as exc:
-        raise SpecError(f"cannot read the spec file: {exc.strerror or exc}", path=display) from None
+        raise SpecError(f"cannot read the {what}: {exc.strerror or exc}", path=display) from None
+    except ValueError:  # a NUL byte in the name
+        raise SpecError(f"not a valid file name for a {what}", path=display) from None
+    if len(data) > limit:
+        raise SpecError(f"the file is too large (a {what} may have at most {limit} bytes)",
+                        path=display)
+    return data
+
+
+def _read_file(path: Path, display: str) -> bytes:
+    return read_file_bytes(path, display)
+
+
+def _is_dir(path: Path) -> bool:
+    # os.path.isdir, unlike Path.is_dir, says False for a name too long or holding NUL
+    return os.path.isdir(path)
 
 
 def _file_source(path: Path) -> _Source:
     display = str(path)
-    if path.is_dir():
+    if _is_dir(path):
         raise SpecError("this is a directory, not a spec file", path=display)
     try:
         identity = str(path.resolve())
-    except OSError:
+    except (OSError, ValueError):
         identity = os.path.abspath(display)
     return _Source(display, identity, path.parent, lambda: _read_file(path, display))
 
@@ -420,6 +462,8 @@ def _shipped_source(name: str) -> _Source | None:
             break
     if not _NAME_RE.match(base):
         return None
+    if len(base) > 255:  # no shipped name is this long (and the OS would refuse to look)
+        return None
     root = resources.files("spelbok.specs")
     for suffix in _SUFFIXES:
         item = root.joinpath(*f"{base}{suffix}".split("/"))
@@ -440,9 +484,9 @@ def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
     if isinstance(source, str) and "\n" in source:
         return _Source("<spec>", "<spec>", Path.cwd(), text=source)
     path = Path(os.fspath(source))
-    if path.is_dir():
+    if _is_dir(path):
         raise SpecError("this is a directory, not a spec file", path=str(path))
-    if path.exists():
+    if os.path.lexists(path):
         return _file_source(path)
     shipped = _shipped_source(os.fspath(source))
     if shipped is not None:
@@ -452,14 +496,107 @@ def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
     raise SpecError("no such spec file or shipped spec", path=name, hint=hint)
 
 
-def _resolve_extends(value: str, folder: Path | Traversable | None) -> _Source | None:
+AllowPaths = Iterable[str | os.PathLike[str]]
+
+
+def _allowed_roots(allow_paths: AllowPaths) -> list[str]:
+    roots = [os.path.realpath(os.fspath(p)) for p in allow_paths]
+    shipped = resources.files("spelbok.specs")
+    if isinstance(shipped, Path):
+        # the shipped specs are trusted, as one tree: a shipped variant may extend
+        # ``../knektpass.yaml``, and any spec may name a shipped file by its path
+        roots.append(os.path.realpath(shipped))
+    return roots
+
+
+def _refusal(value: str, where: Position, why: str) -> SpecError:
+    file, line, col = where
+    return SpecError(
+        f"{value!r} {why}: a file may only name a shipped spec or a file in its own folder "
+        "or below (--allow-path DIR allows another folder)",
+        path=file, line=line, col=col,
+    )
+
+
+def local_file(value: str, folder: str | os.PathLike[str], allow_paths: AllowPaths,
+               where: Position, suffixes: tuple[str, ...] = _SUFFIXES) -> Path | None:
+    """The file that ``value``, written in a file of ``folder``, names (None: no such file).
+
+    ``value`` (tried as written, then with each of ``suffixes``) must stay inside
+    ``folder`` -- after resolving symlinks -- or inside one of ``allow_paths``; an
+    absolute path, a ``..`` out of the folder, a device, FIFO or system file is
+    refused with a SpecError located at ``where``, before anything is read.
+
+    >>> local_file("/etc/passwd", ".", (), ("g.yaml", 2, 10))
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecError: g.yaml:2:10: '/etc/passwd' is an absolute path: a file may only name a shipped spec or a file in its own folder or below (--allow-path DIR allows another folder)
+    """
+    if "\x00" in value:
+        raise _refusal(value, where, "is not a valid file name")
+    base = os.path.realpath(os.fspath(folder))
+    roots = _allowed_roots(allow_paths)
+    joined = os.path.normpath(os.path.join(base, value))
+
+    def inside(path: str) -> bool:
+        return any(_in_folder(path, r) for r in (base, *roots))
+
+    if not inside(joined):
+        why = "is an absolute path" if os.path.isabs(value) else "leads out of the folder"
+        raise _refusal(value, where, why)
+    tails = [""] if value.endswith(suffixes) else ["", *suffixes]
+    for tail in tails:
+        cand = joined + tail
+        if not os.path.lexists(cand) or os.path.isdir(cand):
+            continue
+        real = os.path.realpath(cand)
+        if not inside(real):
+            raise _refusal(value, where, "is a link that leads out of the folder")
+        if any(_in_folder(real, r) for r in _SYSTEM_ROOTS):
+            raise _refusal(value, where, "names a system or device file")
+        try:
+            mode = os.stat(real).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise _refusal(value, where, "is not a regular file (a device, FIFO or socket)")
+        return Path(cand)
+    return None
+
+
+def referenced_spec(value: str, folder: str | os.PathLike[str] | None, allow_paths: AllowPaths,
+                    where: Position) -> str:
+    """What a spec name written in a reading file or a log means: a file of ``folder``
+    (see :func:`local_file`) or a shipped spec name; a located SpecError otherwise.
+
+    >>> referenced_spec("example", ".", (), ("r.yaml", 2, 7))
+    'example'
+    """
+    if folder is not None:
+        path = local_file(value, folder, allow_paths, where)
+        if path is not None:
+            return str(path)
+    elif os.path.isabs(value) or os.path.normpath(value).startswith(".."):
+        raise _refusal(value, where, "is a path")
+    if _shipped_source(value) is None:
+        file, line, col = where
+        name = value
+        hint = did_you_mean(name, shipped_spec_names()) if _NAME_RE.match(name) else None
+        raise SpecError(f"no spec {value!r} in this file's folder nor among the shipped specs",
+                        path=file, line=line, col=col, hint=hint)
+    return value
+
+
+def _resolve_extends(value: str, folder: Path | Traversable | None, allow_paths: AllowPaths,
+                     where: Position) -> _Source | None:
     candidates = [value] if value.endswith(_SUFFIXES) else [value, *(value + s for s in _SUFFIXES)]
     if isinstance(folder, Path):
-        for cand in candidates:
-            path = folder / cand
-            if path.is_file():
-                return _file_source(path)
+        path = local_file(value, folder, allow_paths, where)
+        if path is not None:
+            return _file_source(path)
     elif folder is not None:
+        if os.path.isabs(value) or ".." in value.split("/"):
+            raise _refusal(value, where, "leads out of the folder")
         for cand in candidates:
             item = folder.joinpath(*cand.split("/"))
             if item.is_file():
@@ -653,7 +790,8 @@ def _rebase(pos: PosTable, old: tuple[Any, ...], new: tuple[Any, ...]) -> PosTab
     return {_moved(p, old, new): v for p, v in pos.items()}
 
 
-def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable, list[str]]:
+def _load(src: _Source, chain: list[_Source], allow_paths: AllowPaths = ()
+          ) -> tuple[dict[str, Any], PosTable, list[str]]:
     tree, positions = _parse(src)
     _check_version(tree, positions, src.display)
     if "extends" not in tree:
@@ -667,7 +805,7 @@ def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable,
             line=line,
             col=col,
         )
-    parent_src = _resolve_extends(value.strip(), src.folder)
+    parent_src = _resolve_extends(value.strip(), src.folder, allow_paths, (file, line, col))
     if parent_src is None:
         raise SpecError(
             f"cannot find the base spec {value!r} (looked next to this file and among the shipped specs)",
@@ -688,7 +826,7 @@ def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable,
             line=line,
             col=col,
         )
-    ptree, ppos, pparents = _load(parent_src, [*chain, src])
+    ptree, ppos, pparents = _load(parent_src, [*chain, src], allow_paths)
     child = {k: v for k, v in tree.items() if k != "extends"}
     merged_pos: PosTable = {}
     merged = _merge(ptree, child, (), ppos, positions, merged_pos)
@@ -696,13 +834,16 @@ def _load(src: _Source, chain: list[_Source]) -> tuple[dict[str, Any], PosTable,
     return merged, merged_pos, [parent_src.display, *pparents]
 
 
-def read_spec(source: str | os.PathLike[str], *, text: str | None = None) -> SpecDoc:
+def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
+              allow_paths: AllowPaths = ()) -> SpecDoc:
     """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
 
     ``source`` is a file path, a shipped spec name (``"example"``), or raw
     YAML spec text (any string holding a newline).  With ``text=``, ``source``
     only names the file (for messages, the surface and relative ``extends``).
     Files ending in ``.spel`` use the DSL surface; everything else is YAML.
+    ``extends`` may name a shipped spec or a file in the spec's own folder (or
+    below); ``allow_paths`` lists further folders it may reach.
 
     Every problem is raised as a located :class:`SpecError`; schema problems
     are collected and raised together as :class:`SpecErrors`.
@@ -717,7 +858,7 @@ def read_spec(source: str | os.PathLike[str], *, text: str | None = None) -> Spe
     spelbok.errors.SpecError: x.yaml:1:10: unsupported spec format version 2 (this spelbok reads version 1)
     """
     src = _resolve(source, text)
-    tree, positions, parents = _load(src, [])
+    tree, positions, parents = _load(src, [], tuple(allow_paths))
     if "spelbok" not in tree:
         file, line, col = _at(positions, (), src.display)
         raise SpecError("missing 'spelbok: 1' format version", path=file, line=line, col=col)

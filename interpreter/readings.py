@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -50,8 +50,7 @@ from .errors import (
     SpecErrors,
     did_you_mean,
 )
-from .limits import read_bounded
-from .yamlio import MAX_BYTES, key_path, load_yaml
+from .yamlio import key_path, load_yaml
 
 if TYPE_CHECKING:
     from .game import Game
@@ -198,21 +197,25 @@ class ReadingFile:
 
 
 def _find_file(path: str | os.PathLike[str]) -> tuple[str, Path | None, str]:
+    from .loader import read_file_bytes
+    from .yamlio import decode_spec_bytes
+
     p = Path(os.fspath(path))
-    if p.is_file():
-        try:  # the size is checked before the file is read
-            text = read_bounded(p, "reading file", MAX_BYTES)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReadingError(f"{os.fspath(path)}: cannot read the reading file: {exc}") from None
-        return os.fspath(path), p.parent, text
-    if p.is_dir():
+    if os.path.isdir(p):
         raise ReadingError(f"{os.fspath(path)}: this is a directory, not a reading file")
+    if os.path.lexists(p):
+        display = os.fspath(path)
+        try:
+            data = read_file_bytes(p, display, what="reading file")
+            return display, p.parent, decode_spec_bytes(data, display)
+        except SpecError as e:
+            raise ReadingFileError(e.message, e.path, e.line, e.col, e.hint) from None
     name = os.fspath(path)
     base = name[:-5] if name.endswith(".yaml") else name
     base = base.removeprefix("readings/")
     root = resources.files("spelbok.specs").joinpath("readings")
     item = root.joinpath(base + ".yaml")
-    if "/" not in base and item.is_file():
+    if "/" not in base and len(base) < 250 and item.is_file():
         folder = Path(str(item)).parent if isinstance(item, Path) else None
         return f"spelbok.specs/readings/{base}.yaml", folder, item.read_text(encoding="utf-8")
     shipped = sorted(t.name[:-5] for t in root.iterdir() if t.name.endswith(".yaml"))
@@ -483,8 +486,10 @@ class _Failed(Exception):
 class _Runner:
     """Runs the cases of one reading file against one spec (with game caching)."""
 
-    def __init__(self, rf: ReadingFile, spec: str | None, options: dict[str, Any] | None) -> None:
+    def __init__(self, rf: ReadingFile, spec: str | None, options: dict[str, Any] | None,
+                 allow_paths: tuple[str | os.PathLike[str], ...] = ()) -> None:
         self.rf = rf
+        self.allow_paths = allow_paths
         self.loc = rf.locate
         self.spec_override = spec
         self.cli_options = dict(options or {})
@@ -494,18 +499,17 @@ class _Runner:
 
     def spec_for(self, case: dict[str, Any], i: int) -> tuple[str, Path_]:
         if "spec" in case:
-            return self._resolve(str(case["spec"])), ("cases", i, "spec")
+            return self._resolve(str(case["spec"]), ("cases", i, "spec")), ("cases", i, "spec")
         if self.spec_override is not None:
             return self.spec_override, ()
         return self._resolve(str(self.rf.data["spec"])), ("spec",)
 
-    def _resolve(self, spec: str) -> str:
-        if self.rf.folder is not None:
-            for cand in (spec, spec + ".yaml", spec + ".spel"):
-                p = self.rf.folder / cand
-                if p.is_file():
-                    return _display_path(p)
-        return spec
+    def _resolve(self, spec: str, where: Path_ = ("spec",)) -> str:
+        # a reading file names a shipped spec or a file of its own folder, nothing else
+        from .loader import referenced_spec
+
+        found = referenced_spec(spec, self.rf.folder, self.allow_paths, self.loc(where))
+        return _display_path(Path(found)) if os.path.isabs(found) else found
 
     def game(self, spec: str, players: int | None, options: dict[str, Any], where: Path_) -> Game:
         from .game import load
@@ -514,7 +518,7 @@ class _Runner:
         g = self.games.get(key)
         if g is None:
             try:
-                g = load(spec, players=players, options=options)
+                g = load(spec, players=players, options=options, allow_paths=self.allow_paths)
             except SpecError as e:
                 if e.line is not None:  # a problem inside the spec file itself
                     raise
@@ -1249,13 +1253,16 @@ def run_reading(
     *,
     text: str | None = None,
     only: Callable[[str], bool] | None = None,
+    allow_paths: Iterable[str | os.PathLike[str]] = (),
 ) -> ReadingReport:
     """Run every case of a reading file; return the report (never raises for a failing case).
 
     ``spec`` replaces the file's spec (cases that name their own spec keep it);
     ``options`` set option values for every case, like a variant would
     (``{"void_rule": "any"}``); ``text`` gives the file's text directly;
-    ``only`` filters cases by name.  A file that cannot be read raises
+    ``only`` filters cases by name; the file's ``spec:`` names a shipped spec
+    or a file in the reading file's folder (or below), or in one of the
+    folders ``allow_paths`` lists.  A file that cannot be read raises
     :class:`ReadingFileErrors` / :class:`ReadingError`; a case whose set-up is
     impossible is reported with status ``error``.
 
@@ -1264,7 +1271,8 @@ def run_reading(
     (True, True)
     """
     rf = load_reading(path, text=text)
-    runner = _Runner(rf, spec, options)
+    allowed = tuple(allow_paths)
+    runner = _Runner(rf, spec, options, allowed)
     # the spec (and the options given) must load before any case runs
     target = spec if spec is not None else runner._resolve(str(rf.data["spec"]))
     players = rf.data.get("players")
@@ -1273,9 +1281,10 @@ def run_reading(
     if spec is None:
         runner.game(target, players, {}, ("spec",))
     else:
-        load(target, players=players)
+        load(target, players=players, allow_paths=allowed)
     if options:
-        load(target, players=players, options=dict(options))  # an unknown option: a plain error
+        # an unknown option: a plain error
+        load(target, players=players, options=dict(options), allow_paths=allowed)
     if rf.data.get("options"):
         runner.game(target, players, {**(options or {}), **rf.data["options"]}, ("options",))
     results = []

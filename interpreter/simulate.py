@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 1
 Z95 = 1.959963984540054
+#: Most matches one run plays: every match's record is kept (for medians and
+#: histograms), so this bounds the memory a run takes.
+MAX_GAMES = 100_000
 
 Progress = Callable[[int], None]
 
@@ -506,10 +509,20 @@ def cycle_bots(bots: Sequence[str], players: int) -> list[str]:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(spec: str, players: int, options: dict[str, Any], max_hands: int | None) -> None:
+def _ignore_interrupt() -> None:
+    # Ctrl-C reaches the whole process group: the parent alone reports it, once
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _worker_init(spec: str, players: int, options: dict[str, Any], max_hands: int | None,
+                 allow_paths: tuple[str | os.PathLike[str], ...] = ()) -> None:
     from .game import load
 
-    _WORKER["game"] = load(spec, players=players, options=options, max_hands=max_hands)
+    _ignore_interrupt()
+    _WORKER["game"] = load(spec, players=players, options=options, max_hands=max_hands,
+                           allow_paths=allow_paths)
 
 
 def _worker_run(job: tuple[list[str], int, list[int]]) -> list[MatchRecord]:
@@ -535,11 +548,14 @@ def simulate(
     options: dict[str, Any] | None = None,
     max_hands: int | None = None,
     progress: Progress | None = None,
+    allow_paths: Sequence[str | os.PathLike[str]] = (),
 ) -> Summary:
     """Play ``games`` matches of ``spec`` between ``bots`` (seat order, cycled) and summarise.
 
     ``jobs`` > 1 spreads the matches over processes with identical results.
-    ``progress(k)`` is called as k more matches finish.  Raises SpelbokError
+    ``progress(k)`` is called as k more matches finish; ``allow_paths`` as for
+    :func:`spelbok.load`.  ``games`` is at most :data:`MAX_GAMES` and ``jobs``
+    at most the number of CPUs.  Raises SpelbokError
     (SpecError for a bad spec or option, unknown bots).
 
     >>> s = simulate("example", games=3, players=2, bots=["random"], seed=5)
@@ -551,9 +567,12 @@ def simulate(
 
     if games < 1:
         raise SpelbokError("--games must be at least 1")
+    if games > MAX_GAMES:
+        raise SpelbokError(f"--games can be at most {MAX_GAMES}")
     ref = _spec_ref(spec)
     opts = dict(options or {})
-    game = load(ref, players=players, options=opts, max_hands=max_hands)
+    allowed = tuple(allow_paths)
+    game = load(ref, players=players, options=opts, max_hands=max_hands, allow_paths=allowed)
     seats = cycle_bots(parse_bots(list(bots)), game.players)
     records: list[MatchRecord] = []
     if jobs <= 1 or games == 1:
@@ -564,9 +583,9 @@ def simulate(
     else:
         import multiprocessing as mp
 
-        jobs = min(jobs, games)
+        jobs = min(jobs, games, os.cpu_count() or 1)
         size = max(1, min(8, games // (jobs * 4)))
-        chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+        chunks = (list(range(i, min(games, i + size))) for i in range(0, games, size))
         fork = sys.platform == "linux"
         ctx: Any
         init: Any
@@ -576,14 +595,14 @@ def simulate(
             # means a fresh interpreter that imports and compiles it again)
             ctx = mp.get_context("fork")
             _WORKER["game"] = game
-            init, initargs = None, ()
+            init, initargs = _ignore_interrupt, ()
             gc.freeze()  # the collector must not touch (and so copy) the parent's pages
         else:
             ctx = mp.get_context("spawn")
-            init, initargs = _worker_init, (ref, game.players, opts, max_hands)
+            init, initargs = _worker_init, (ref, game.players, opts, max_hands, allowed)
         try:
             with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
-                for got in pool.imap_unordered(_worker_run, [(seats, seed, c) for c in chunks]):
+                for got in pool.imap_unordered(_worker_run, ((seats, seed, c) for c in chunks)):
                     records.extend(got)
                     if progress is not None:
                         progress(len(got))
@@ -660,6 +679,7 @@ def compare(
     max_hands: int | None = None,
     progress: Progress | None = None,
     option_sets: Sequence[dict[str, Any]] | None = None,
+    allow_paths: Sequence[str | os.PathLike[str]] = (),
 ) -> Comparison:
     """Simulate each spec over the same seeds and bots; see :class:`Comparison`.
 
@@ -678,7 +698,8 @@ def compare(
         opts = dict(options or {})
         if option_sets is not None:
             opts.update(option_sets[i])
-        runs.append(simulate(spec, games, players, bots, seed, jobs, opts, max_hands, progress))
+        runs.append(simulate(spec, games, players, bots, seed, jobs, opts, max_hands, progress,
+                             allow_paths=allow_paths))
     return Comparison(runs)
 
 

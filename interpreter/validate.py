@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import SpecError, SpecErrors
@@ -22,12 +23,18 @@ def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
     return sorted(counts)
 
 
-def validate(source: str | os.PathLike[str]) -> list[SpecError]:
-    """Every problem found in a spec, located; an empty list means valid."""
-    return diagnose(source)[0]
+def validate(source: str | os.PathLike[str], *,
+             allow_paths: Iterable[str | os.PathLike[str]] = ()) -> list[SpecError]:
+    """Every problem found in a spec, located; an empty list means valid.
+
+    ``allow_paths``: folders ``extends`` may reach besides the spec's own.
+    """
+    return diagnose(source, allow_paths=allow_paths)[0]
 
 
-def diagnose(source: str | os.PathLike[str]) -> tuple[list[SpecError], list[SpecError]]:
+def diagnose(source: str | os.PathLike[str], *,
+             allow_paths: Iterable[str | os.PathLike[str]] = ()
+             ) -> tuple[list[SpecError], list[SpecError]]:
     """The errors of a spec (as :func:`validate`) and its warnings
     (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
     from .checks import structural_checks, structural_warnings
@@ -35,7 +42,7 @@ def diagnose(source: str | os.PathLike[str]) -> tuple[list[SpecError], list[Spec
     from .loader import read_spec
 
     try:
-        doc = read_spec(source)
+        doc = read_spec(source, allow_paths=allow_paths)
     except SpecErrors as e:
         return list(e.errors), []
     except SpecError as e:

@@ -815,7 +815,8 @@ def load_yaml(text: str, path: str) -> tuple[Any, Positions]:
     if not isinstance(data, dict):
         line, col = positions[()]
         raise SpecError(
-            f"the top level of a spec must be a map of keys (found {_describe(data)})",
+            # the kind only, never the text: the file may be no spec at all (/etc/passwd)
+            f"the top level of a spec must be a map of keys (found {' '.join(_describe(data).split(' ')[:2])})",
             path=path,
             line=line,
             col=col,

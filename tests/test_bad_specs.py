@@ -244,14 +244,14 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     # chmod cannot stop root (CI runs as root), so make opening the file fail instead
     path = tmp_path / "secret.yaml"
     path.write_text(MINI)
-    real_open = Path.open
+    real_open = os.open
 
-    def deny(self: Path, *args: object, **kwargs: object) -> object:
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+    def deny(name: object, *args: object, **kwargs: object) -> object:
+        if Path(str(name)) == path:
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "open", deny)
+    monkeypatch.setattr(os, "open", deny)
     with pytest.raises(SpecError, match="permission denied"):
         read_spec(path)
 

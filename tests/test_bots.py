@@ -218,6 +218,9 @@ def test_make_bot_names() -> None:
     ("alphazero", "choose one of random, greedy, ismcts"),
     ("ismcts:0", "positive number of iterations"),
     ("ismcts:lots", "positive number of iterations"),
+    ("ismcts:²", "positive number of iterations"),  # isdigit() but not int(): a traceback once
+    ("ismcts:-5", "positive number of iterations"),
+    ("ismcts:99999999999", "at most 1000000"),
     ("random:3", "takes no ':' parameter"),
 ])
 def test_make_bot_errors(text: str, message: str) -> None:

@@ -363,7 +363,7 @@ def test_play_options_and_usage_errors() -> None:
     assert unknown.exit_code == 1 and "did you mean 'void_rule'" in unknown.stderr
     assert run(*QUICK, "--auto", "--option", "void_rule").exit_code == 2
     bad_bot = run(*QUICK, "--auto", "--bots", "randon")
-    assert bad_bot.exit_code == 1 and "unknown bot 'randon'" in bad_bot.stderr
+    assert bad_bot.exit_code == 2 and "unknown bot 'randon'" in bad_bot.stderr
     assert run(*QUICK, "--seat", "3").exit_code == 2
     assert run("play", "knektpass", "--players", "11", "--auto").exit_code == 1
     assert run("play", "knektpass", "--seed", "x").exit_code == 2

@@ -388,7 +388,9 @@ def test_extends_chain_and_subfolder(tmp_path: Path) -> None:
     sub.mkdir()
     (sub / "mid.yaml").write_text("extends: ../base.yaml\nname: Mid\nabout: from mid\n")
     (sub / "top.yaml").write_text("extends: mid\nname: Top\n")
-    doc = read_spec(sub / "top.yaml")
+    with pytest.raises(SpecError, match="leads out of the folder"):
+        read_spec(sub / "top.yaml")  # '../base.yaml' leaves the folder: allowed explicitly only
+    doc = read_spec(sub / "top.yaml", allow_paths=[tmp_path])
     assert doc.tree["name"] == "Top"
     assert doc.tree["about"] == "from mid"
     assert len(doc.parents) == 2

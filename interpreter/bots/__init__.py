@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 from typing import Protocol
 
 from ..actions import Action
@@ -55,6 +56,11 @@ class RandomBot:
 BOT_NAMES = ["random", "greedy", "ismcts"]
 """The bot names :func:`make_bot` knows (``ismcts`` also as ``ismcts:N``)."""
 
+#: The largest ismcts budget accepted (iterations per decision).
+MAX_ITERATIONS = 1_000_000
+# ASCII digits only: str.isdigit() also accepts '²', which int() refuses
+_BUDGET_RE = re.compile(r"[0-9]{1,7}\Z")
+
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:N``.
@@ -79,10 +85,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if name == "ismcts":
         if not sep:
             return ISMCTSBot(DEFAULT_ITERATIONS, seed)
-        if not arg.isdigit() or int(arg) < 1:
+        if not _BUDGET_RE.match(arg) or not 1 <= int(arg) <= MAX_ITERATIONS:
             raise SpelbokError(
-                f"bad bot '{spec}': the ismcts budget is a positive number of iterations, "
-                "e.g. ismcts:500"
+                f"bad bot '{spec}': the ismcts budget is a positive number of iterations "
+                f"(at most {MAX_ITERATIONS}), e.g. ismcts:500"
             )
         return ISMCTSBot(int(arg), seed)
     if sep and name in ("random", "greedy"):
