@@ -253,11 +253,10 @@ class Compiler:
         try:
             compiled = self._compile(str(text), per_player)
         except FormulaError as e:
-            from .yamlio import place_in_text  # only on the error path
+            from .yamlio import locate_in_text  # only on the error path
 
-            pos = self.locate(path)
-            line, col = place_in_text(pos, str(text), e.line, e.col)
-            self.errors.append(SpecError(e.message, pos[0], line, col, e.hint))
+            file, line, col = locate_in_text(self.locate, path, str(text), e.line, e.col)
+            self.errors.append(SpecError(e.message, file, line, col, e.hint))
             return _const(0)
         if compiled.constant:
             return _const(compiled.value)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, parse_action
 from .cards import SUITS
-from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError
-from .limits import MAX_NOTATION, MAX_VALUE
+from .errors import AmbiguousActionError, ArgumentError, IllegalActionError, InvalidActionError
+from .limits import MAX_NOTATION, MAX_VALUE, seat_arg
 from .order import NO_TRUMP
 from .rng import below as _below
 from .rng import settle as _settle
@@ -192,33 +192,36 @@ class State:
         """
         return self._resolve(text)
 
-    def _resolve(self, action: Action | str) -> Action:
+    def _resolve(self, action: object) -> Action:
         if self.current is None:
-            raise IllegalActionError(f"{action}: the match is over")
+            raise IllegalActionError(f"{_shown(action)}: the match is over")
         ins = self.prog.code[self.pc]
         if isinstance(action, str):
             if len(action) > MAX_NOTATION:  # refused unread, and not quoted whole
                 raise InvalidActionError(f"not an action: {action[:40]!r}... "
                                          f"({len(action)} characters)")
-            action = parse_action(action)
+            a = parse_action(action)
         elif not isinstance(action, Action) or not _well_formed(action):
-            raise InvalidActionError(f"not an action: {tuple.__repr__(action)[:60]}"
-                                     if isinstance(action, tuple) else
-                                     f"not an action: {object.__repr__(action)[:60]}")
-        reason = ins.check(self, action)
+            raise InvalidActionError(f"not an action: {_shown(action)}")
+        else:
+            a = action
+        reason = ins.check(self, a)
         if reason is None:
-            return action
+            return a
         # notation that names a legal action another way (``exchange`` = keep all)
-        text = str(action)
-        for a in ins.legal(self):
-            if str(a) == text:
-                return a
-        raise IllegalActionError(f"{action} is not allowed: {reason}")
+        text = str(a)
+        for other in ins.legal(self):
+            if str(other) == text:
+                return other
+        raise IllegalActionError(f"{a} is not allowed: {reason}")
 
     # -- moves -------------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: object) -> None:
         """Play ``action`` (an Action or its notation) for the current player.
+
+        Anything else is refused with an :class:`~spelbok.errors.InvalidActionError`
+        (the parameter is typed ``object`` so that the compiled build checks it here too).
 
         >>> import spelbok
         >>> s = spelbok.load("example", players=2).new_state(seed=3)
@@ -245,7 +248,7 @@ class State:
             return False
         return self.prog.code[self.pc].check(self, action) is None
 
-    def apply_action(self, action: Action | str) -> None:
+    def apply_action(self, action: object) -> None:
         """OpenSpiel-style alias of :meth:`apply`."""
         self.apply(action)
 
@@ -434,7 +437,7 @@ class State:
 
     # -- observation ---------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         """What ``seat`` can see, as JSON-serialisable data: no hidden card.
 
         Own hand and own discards; the turn-up, the trick in progress, the
@@ -443,15 +446,15 @@ class State:
         """
         from .observe import view
 
-        return view(self, seat)
+        return view(self, seat_arg(seat, self.n))
 
-    def information_state(self, seat: int) -> str:
+    def information_state(self, seat: object) -> str:
         """A string identifying what ``seat`` knows (OpenSpiel-style)."""
         import json
 
         return json.dumps(self.view(seat), sort_keys=True)
 
-    def determinize(self, seat: int, rng: random.Random | None = None) -> State:
+    def determinize(self, seat: object, rng: object = None) -> State:
         """A clone whose cards hidden from ``seat`` are re-dealt at random.
 
         Consistent with everything ``seat`` has seen: its own hand, public cards,
@@ -460,9 +463,14 @@ class State:
         """
         from .observe import determinize
 
-        return determinize(self, seat, rng or random.Random())
+        checked = seat_arg(seat, self.n)
+        if rng is None:
+            rng = random.Random()
+        if not isinstance(rng, random.Random):
+            raise ArgumentError(f"rng must be a random.Random, not {type(rng).__name__}")
+        return determinize(self, checked, rng)
 
-    def resample_from_infostate(self, seat: int, rng: random.Random | None = None) -> State:
+    def resample_from_infostate(self, seat: object, rng: object = None) -> State:
         """OpenSpiel-style alias of :meth:`determinize`."""
         return self.determinize(seat, rng)
 
@@ -513,6 +521,17 @@ class State:
 
     def trump_letter(self) -> str:
         return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
+
+
+def _shown(action: object) -> str:
+    """A short, safe repr of what was passed as an action (never its own ``__str__``)."""
+    if isinstance(action, Action):  # maybe hand-made and malformed: its fields, not str()
+        return str(action) if _well_formed(action) else tuple.__repr__(action)[:60]
+    if isinstance(action, str):
+        return repr(action[:40])
+    if isinstance(action, tuple):  # not its repr: it may be deep
+        return f"a tuple of {len(action)} items"
+    return object.__repr__(action)[:60]
 
 
 def _well_formed(a: Action) -> bool:

@@ -64,6 +64,7 @@ __all__ = [
     "key_path",
     "load_yaml",
     "check_text",
+    "locate_in_text",
     "place_in_text",
     "plain_value",
     "whole_number",
@@ -289,6 +290,22 @@ def place_in_text(
     if line == 1 and "\n" not in value:
         return base_line, base_col + col - 1
     return base_line, base_col
+
+
+def locate_in_text(
+    locate: Callable[[Any], Any], path: Any, value: str, line: int | None, col: int | None
+) -> tuple[Any, int | None, int | None]:
+    """``(file, line, col)`` of ``(line, col)`` inside the string at ``path``, as
+    :func:`place_in_text` places it.  For compiled callers: a position must reach
+    :func:`place_in_text` as the object ``locate`` returned, and mypyc would unbox a
+    :class:`ScalarPosition` typed as a tuple into a plain one, losing its map.
+
+    >>> locate_in_text(lambda path: ("g.yaml", 12, 9), ("end", "when"), "score + x", 1, 9)
+    ('g.yaml', 12, 17)
+    """
+    pos = locate(path)
+    line, col = place_in_text(pos, value, line, col)
+    return pos[0], line, col
 
 
 def _align(text: str, where: list[int], value: str) -> list[int] | None:
