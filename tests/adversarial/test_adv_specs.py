@@ -1,0 +1,164 @@
+"""Mutated shipped specs, in both surfaces: each ends in a clean located error or plays.
+
+Every spec of ``specs/`` is mutated (seeded): keys deleted, values retyped,
+numbers set to 0, -1 or 10**18, deep nesting, lists grown, 0 and 1000 players,
+duplicated and broken lines, control characters; the result is validated and,
+when valid, loaded and played (see ``adv_exercise.spec_file``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from adv_exercise import load_players, spec_text
+from adv_harness import SECRET, SEED, SPECS, Failures, run_bounded
+from adv_mutate import DSL_SPECS, YAML_SPECS, dsl_mutants, dump, yaml_mutants
+
+#: mutants per shipped spec and surface (a few seconds in all)
+PER_SPEC = 12
+#: files a spec must never reach (planted beside and above the spec's folder)
+WATCH = ("adv-secret", "/etc/passwd", "/dev/zero", "/proc/")
+
+
+def _plant(tmp: Path) -> Path:
+    """A spec folder inside ``tmp``, with secret files outside it."""
+    folder = tmp / "specs"
+    folder.mkdir()
+    (tmp / "adv-secret.yaml").write_text(
+        f'spelbok: 1\nname: "{SECRET}"\nplayers: {{min: 2, max: 4}}\n', encoding="utf-8")
+    (tmp / "adv-secret.txt").write_text(f"{SECRET}\n{SECRET}: {SECRET}\n", encoding="utf-8")
+    return folder
+
+
+def test_mutated_yaml_specs(tmp_path: Path) -> None:
+    folder = _plant(tmp_path)
+    fails = Failures("spec-yaml")
+    for label, text in yaml_mutants(PER_SPEC, SEED):
+        out = run_bounded(spec_text, "mutant.yaml", text, str(folder), watch=WATCH)
+        fails.check(label, text, out, suffix=".spec.yaml")
+    assert fails.count == 0, fails.report()
+
+
+def test_mutated_dsl_specs(tmp_path: Path) -> None:
+    folder = _plant(tmp_path)
+    fails = Failures("spec-dsl")
+    for label, text in dsl_mutants(PER_SPEC, SEED + 1):
+        out = run_bounded(spec_text, "mutant.spel", text, str(folder), watch=WATCH)
+        fails.check(label, text, out, suffix=".spec.spel")
+    assert fails.count == 0, fails.report()
+
+
+def _example_tree() -> dict:
+    return yaml.safe_load((SPECS / "example.yaml").read_text(encoding="utf-8"))
+
+
+def _special_trees() -> list[tuple[str, str]]:
+    """Hand-written extremes of the YAML surface (on the example spec)."""
+    out: list[tuple[str, str]] = []
+    for lo, hi in [(0, 0), (0, 1000), (1, 1), (1000, 1000), (2, 1000), (3, 2)]:
+        t = _example_tree()
+        t["players"] = {"min": lo, "max": hi}
+        t["deck"][0]["players"] = [lo, hi]
+        out.append((f"players-{lo}-{hi}", dump(t)))
+    t = _example_tree()
+    t["deck"][0]["ranks"] = [str(i) for i in range(100_000)]
+    out.append(("deck-100000-ranks", dump(t)))
+    t = _example_tree()
+    t["deck"][0]["ranks"] = ["A"] * 50_000
+    out.append(("deck-50000-aces", dump(t)))
+    t = _example_tree()
+    t["deck"][0]["suits"] = ["C", "S", "H", "D"] * 1000
+    out.append(("deck-4000-suits", dump(t)))
+    t = _example_tree()
+    t["hand"][0]["deal"]["size"] = 10**18
+    out.append(("deal-10e18", dump(t)))
+    t = _example_tree()
+    t["hand"][0]["deal"]["packets"] = [1] * 100_000
+    out.append(("packets-100000", dump(t)))
+    t = _example_tree()
+    t["hand"][0]["deal"]["packets"] = [10**18, -(10**18)]
+    out.append(("packets-huge", dump(t)))
+    t = _example_tree()
+    t["end"]["max_hands"] = 10**18
+    out.append(("max-hands-10e18", dump(t)))
+    t = _example_tree()
+    t["end"]["max_hands"] = 0
+    out.append(("max-hands-0", dump(t)))
+    t = _example_tree()
+    t["hand"] = [{"if": "true", "then": t["hand"]}]
+    for _ in range(40):
+        t["hand"] = [{"if": "true", "then": t["hand"]}]
+    out.append(("if-40-deep", dump(t)))
+    t = _example_tree()
+    t["hand"] = t["hand"] * 2000
+    out.append(("hand-2000-copies", dump(t)))
+    t = _example_tree()
+    t["variables"]["player"] = {f"v{i}": i for i in range(20_000)}
+    out.append(("variables-20000", dump(t)))
+    t = _example_tree()
+    t["variables"]["player"]["score"] = 10**30
+    out.append(("score-10e30", dump(t)))
+    t = _example_tree()
+    t["options"]["void_rule"]["values"] = [f"v{i}" for i in range(20_000)]
+    out.append(("option-20000-values", dump(t)))
+    t = _example_tree()
+    t["name"] = "x" * 500_000
+    out.append(("name-500k", dump(t)))
+    t = _example_tree()
+    t["name"] = "Evil\x1b[2J\x1b]0;owned\x07name"
+    out.append(("name-escapes", dump(t).replace("\\e", "\x1b").replace("\\a", "\x07")))
+    text = (SPECS / "example.yaml").read_text(encoding="utf-8")
+    out.append(("alias-bomb", "a: &a [x, x, x, x, x, x, x, x, x]\n"
+                + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                          for p, c in zip("abcdefgh", "bcdefghi"))
+                + text))
+    out.append(("nesting-flow-10000", "spelbok: 1\nname: " + "[" * 10000 + "]" * 10000 + "\n"))
+    out.append(("nesting-block-3000", "spelbok: 1\nname:\n"
+                + "".join(" " * i + "- \n" for i in range(0, 3000, 1))))
+    out.append(("binary-tag", "spelbok: 1\nname: !!binary aGVsbG8=\n" + text))
+    out.append(("python-tag", "!!python/object/apply:os.system ['echo pwned']\n"))
+    out.append(("set-tag", "spelbok: 1\nname: !!set {a, b}\n"))
+    out.append(("timestamp", text.replace("name: Example", "name: 2001-12-14")))
+    out.append(("bom-crlf", "\ufeff" + text.replace("\n", "\r\n")))
+    out.append(("nul-bytes", text.replace("name: Example", "name: Exa\x00mple")))
+    out.append(("lone-surrogate", text.replace("name: Example", "name: Exa\udcffmple")))
+    return out
+
+
+def _extends_trees(tmp: Path) -> list[tuple[str, str]]:
+    """`extends` pointing outside the spec's folder tree: never opened, never quoted."""
+    targets = ["../adv-secret.yaml", "../adv-secret", str(tmp / "adv-secret.yaml"),
+               "../adv-secret.txt", str(tmp / "adv-secret.txt"), "/etc/passwd", "/dev/zero",
+               "/proc/self/environ", "../../../../../../etc/passwd", "specs/../../adv-secret.txt",
+               "", ".", "..", "/", "mutant.yaml", "example\x00.yaml", "e" * 5000]
+    out = []
+    for t in targets:
+        out.append((f"extends-{t[:40]}", f"spelbok: 1\nextends: {t!r}\nname: Evil\n"
+                    if "\x00" not in t else "spelbok: 1\nextends: \"example\\0.yaml\"\n"))
+    return out
+
+
+def test_extreme_yaml_specs(tmp_path: Path) -> None:
+    folder = _plant(tmp_path)
+    fails = Failures("spec-extreme")
+    for label, text in _special_trees() + _extends_trees(tmp_path):
+        out = run_bounded(spec_text, "mutant.yaml", text, str(folder), watch=WATCH)
+        fails.check(label, text, out, suffix=".spec.yaml")
+    assert fails.count == 0, fails.report()
+
+
+@pytest.mark.parametrize("players", [0, 1, 1000, -1, 10**18, "3", 2.5, True])
+def test_shipped_specs_at_odd_player_counts(players: object) -> None:
+    fails = Failures("players")
+    for path in YAML_SPECS:
+        out = run_bounded(load_players, str(path), players)
+        fails.check(f"{path.name}-{players!r}", f"{path.name} players={players!r}", out)
+    assert fails.count == 0, fails.report()
+
+
+def test_the_generators_cover_every_shipped_spec() -> None:
+    # a guard that the suite keeps up with specs/: both surfaces of each spec are mutated
+    assert {p.stem for p in YAML_SPECS} == {p.stem for p in DSL_SPECS}
+    assert len(YAML_SPECS) >= 7

@@ -1,0 +1,190 @@
+"""Tampered logs (``spelbok replay``), snapshots (``game.restore``) and reading files
+(``spelbok verify``): values retyped, cards duplicated, seats out of range, files
+named that are not specs.  Each ends in a clean error, or in a sound state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import spelbok
+import yaml
+from adv_exercise import log_file, reading_file, snapshot
+from adv_harness import SECRET, SEED, SPECS, Failures, run_bounded
+from adv_mutate import YAML_SPECS, cards_moved, tamper
+
+GAMES = [(p.stem, {"german-whist": 2, "euchre": 4}.get(p.stem, 3)) for p in YAML_SPECS]
+WATCH = ("adv-secret", "/etc/passwd", "/proc/")
+
+
+def _game(spec: str, n: int) -> Any:
+    tree = yaml.safe_load((SPECS / f"{spec}.yaml").read_text(encoding="utf-8"))
+    n = max(tree["players"]["min"], min(n, tree["players"]["max"]))
+    return spelbok.load(spec, players=n, max_hands=3)
+
+
+def _played(game: Any, seed: int, steps: int) -> Any:
+    rng = random.Random(seed)
+    st = game.new_state(seed=seed)
+    for _ in range(steps):
+        if st.is_terminal:
+            break
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def _plant(tmp: Path) -> Path:
+    (tmp / "adv-secret.yaml").write_text(f'spelbok: 1\nname: "{SECRET}"\n', encoding="utf-8")
+    (tmp / "adv-secret.txt").write_text(f"{SECRET}\n", encoding="utf-8")
+    folder = tmp / "specs"
+    (folder / "readings").mkdir(parents=True)
+    for p in YAML_SPECS:
+        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+# ------------------------------------------------------------------ logs
+
+
+def _log(tmp: Path, spec: str, n: int, seed: int) -> dict[str, Any]:
+    from spelbok.cli.play import write_log
+    from spelbok.rng import SHUFFLE
+
+    game = _game(spec, n)
+    st = _played(game, seed, 40)
+    path = tmp / "base.json"
+    record = {"spec": spec, "players": game.players, "options": {}, "seed": seed,
+              "shuffle": SHUFFLE, "max_hands": 3, "bots": {}, "human": None}
+    write_log(str(path), record, st)
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _log_specials(tmp: Path, base: dict[str, Any]) -> list[tuple[str, bytes]]:
+    out: list[tuple[str, bytes]] = []
+
+    def with_(label: str, **kw: Any) -> None:
+        out.append((label, json.dumps({**base, **kw}).encode()))
+
+    for spec in ["../adv-secret.yaml", str(tmp / "adv-secret.yaml"), str(tmp / "adv-secret.txt"),
+                 "/etc/passwd", "/proc/self/environ", "/dev/zero", "\x1b[2Jexample", "e" * 5000]:
+        with_(f"spec-{spec[:30]}", spec=spec)
+    with_("players-0", players=0)
+    with_("players-1000", players=1000)
+    with_("players-huge", players=10**18)
+    with_("seed-huge", seed=10**400)
+    with_("seed-negative", seed=-1)
+    with_("max-hands-0", max_hands=0)
+    with_("max-hands-huge", max_hands=10**18)
+    with_("actions-20000", actions=base["actions"] + ["pass"] * 20000)
+    with_("actions-escape", actions=["\x1b[2J\x1b]0;owned\x07"])
+    with_("options-unknown", options={"\x1b[31mred": "x"})
+    with_("options-deep", options={"void_rule": [[[[[]]]]]})
+    with_("events-empty", events=[])
+    with_("events-bad-seat", events=[{**e, "seat": 99} if "seat" in e else e
+                                     for e in base["events"]])
+    out.append(("deep-json", b'{"spelbok_log": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"))
+    out.append(("not-utf8", b'{"spelbok_log": 1, "spec": "\xff\xfe"}'))
+    out.append(("nan", json.dumps({**base, "seed": float("nan")}).encode()))
+    out.append(("huge-int", b'{"spelbok_log": 1, "seed": 1' + b"0" * 100_000 + b"}"))
+    out.append(("empty", b""))
+    out.append(("list", b"[]"))
+    return out
+
+
+@pytest.mark.parametrize("spec, n", [("knektpass", 3), ("euchre", 4), ("knockout-whist", 4)])
+def test_tampered_logs(tmp_path: Path, spec: str, n: int) -> None:
+    folder = _plant(tmp_path)
+    base = _log(tmp_path, spec, n, 11)
+    rng = random.Random(SEED + n)
+    cards = spelbok.load(spec, players=base["players"]).deck
+    inputs = _log_specials(tmp_path, base) if spec == "knektpass" else []
+    for j in range(40):
+        data, what = tamper(base, rng, cards, base["players"])
+        inputs.append((f"{j}: {what}", json.dumps(data).encode()))
+    fails = Failures(f"log-{spec}")
+    target = folder / "tampered.json"
+    for label, raw in inputs:
+        target.write_bytes(raw)
+        out = run_bounded(log_file, str(target), watch=WATCH)
+        fails.check(label, raw.decode("utf-8", "surrogateescape"), out, suffix=".log.json")
+    assert fails.count == 0, fails.report()
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+@pytest.mark.parametrize("spec, n", GAMES)
+def test_tampered_snapshots(spec: str, n: int) -> None:
+    game = _game(spec, n)
+    rng = random.Random(SEED + len(spec))
+    fails = Failures(f"snapshot-{spec}")
+    for j in range(24):
+        st = _played(game, SEED + j, rng.randrange(1, 60))
+        base = st.to_dict()
+        if j % 3 == 0:
+            data, what = cards_moved(base, rng)
+        else:
+            data, what = tamper(base, rng, game.deck, game.players)
+        out = run_bounded(snapshot, spec, game.players, data)
+        head = f"# spec: {spec}\n# players: {game.players}\n"
+        fails.check(f"{j}: {what}", json.dumps(data), out, suffix=".snapshot.json", header=head)
+    assert fails.count == 0, fails.report()
+
+
+# ------------------------------------------------------------------ reading files
+
+
+def _reading_specials(folder: Path, base: dict[str, Any]) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for spec in ["../../adv-secret.yaml", "../../adv-secret.txt", str(folder.parent / "adv-secret.yaml"),
+                 "/etc/passwd", "/proc/self/environ", "readings", "\x1b[2J"]:
+        out.append((f"spec-{spec[:30]}", {**base, "spec": spec}))
+    case = base["cases"][0]
+    for label, extra in [
+        ("dealer-99", {"dealer": 99}), ("dealer-neg", {"dealer": -1}),
+        ("players-0", {"players": 0}), ("players-1000", {"players": 1000}),
+        ("hands-seat-99", {"hands": {99: "AS"}}), ("hands-seat-neg", {"hands": {-1: "AS"}}),
+        ("hands-dup", {"hands": {0: "AS AS", 1: "AS"}}), ("hands-foreign", {"hands": {0: "ZZ 1X"}}),
+        ("turn-up-dup", {"hands": {0: "AS"}, "turn_up": "AS"}),
+        ("deck-dup", {"deck": ["AS"] * 60}), ("deck-short", {"deck": ["AS"]}),
+        ("position-leader-99", {"position": {"leader": 99, "hands": {0: "AS"}}}),
+        ("position-trick-dup", {"position": {"trick": ["AS", "AS"], "hands": {0: "AS"}}}),
+        ("position-tricks-neg", {"position": {"tricks": [-5, 10**18], "hands": {0: "AS"}}}),
+        ("position-scores-str", {"position": {"scores": ["x", None], "hands": {0: "AS"}}}),
+        ("expect-seat-99", {"steps": [{"expect": {"current": 99, "tricks": {99: 1}}}]}),
+        ("play-escape", {"steps": [{"play": "\x1b[2JAS"}]}),
+        ("steps-20000", {"steps": [{"expect": {"terminal": False}}] * 20000}),
+    ]:
+        out.append((label, {**base, "cases": [{**case, **extra}]}))
+    return out
+
+
+def _reading_base(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["cases"] = data["cases"][:3]  # a few cases: each input stays quick
+    return data
+
+
+@pytest.mark.parametrize("path", sorted((SPECS / "readings").glob("*.yaml")), ids=lambda p: p.stem)
+def test_tampered_readings(tmp_path: Path, path: Path) -> None:
+    folder = _plant(tmp_path)
+    base = _reading_base(path)
+    rng = random.Random(SEED + len(path.stem))
+    cards = [f"{r}{s}" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split() for s in "CSHD"]
+    inputs = _reading_specials(folder, base) if path.stem == "knektpass-1847" else []
+    for j in range(16):
+        data, what = tamper(base, rng, cards, int(base.get("players") or 3))
+        inputs.append((f"{j}: {what}", data))
+    fails = Failures(f"reading-{path.stem}")
+    target = folder / "readings" / "tampered.yaml"
+    for label, data in inputs:
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=10**9)
+        target.write_text(text, encoding="utf-8")
+        out = run_bounded(reading_file, str(target), watch=WATCH)
+        fails.check(label, text, out, suffix=".reading.yaml")
+    assert fails.count == 0, fails.report()
