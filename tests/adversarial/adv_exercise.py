@@ -20,7 +20,7 @@ from spelbok.loader import read_spec
 from spelbok.validate import validate
 
 #: decisions played in one random playout of a spec that loads
-PLAYOUT_STEPS = 250
+PLAYOUT_STEPS = 150
 
 
 def playout(game: Any, seed: int, steps: int = PLAYOUT_STEPS) -> None:
@@ -121,13 +121,13 @@ def reading_file(path: str) -> list[str]:
     return messages
 
 
-def formula_spec(folder: str, slot: str, formula: str, seed: int = 2) -> list[str]:
+def formula_spec(folder: str, name: str, slot: str, formula: str, seed: int = 2) -> list[str]:
     """The example spec with one formula replaced, validated and played for the spec's
     whole bound on match length (so that a value that grows each hand grows for long)."""
     from adv_mutate import example_with_formula
 
     text = example_with_formula(slot, formula)
-    return spec_text("formula.yaml", text, folder, seed, max_hands=None, steps=3000)
+    return spec_text(name, text, folder, seed, max_hands=None, steps=3000)
 
 
 def write(path: str | os.PathLike[str], data: bytes) -> str:

@@ -21,6 +21,7 @@ generated categories to DIR as a fixture (see ``fixtures/README.md``).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
@@ -41,7 +42,11 @@ from spelbok.errors import SpelbokError
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ROOT / "specs"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SEED = 20261201
+#: the seed of every generator (another one explores other inputs)
+SEED = int(os.environ.get("SPELBOK_ADVERSARIAL_SEED", "20261201"))
+#: a factor on the number of generated inputs (e.g. 5 for a longer hunt, then keep
+#: what it finds as fixtures with SPELBOK_ADVERSARIAL_SAVE)
+SCALE = float(os.environ.get("SPELBOK_ADVERSARIAL_SCALE", "1"))
 #: seconds per input: a safety bound, far above what a correct engine needs
 TIMEOUT = float(os.environ.get("SPELBOK_ADVERSARIAL_TIMEOUT", "6"))
 MEMORY = 1536 * 1024 * 1024
@@ -49,6 +54,19 @@ MEMORY = 1536 * 1024 * 1024
 SECRET = "SECRET-8f3a1c-do-not-print"
 #: characters that must never reach a terminal raw (\t and \n are fine)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def plant(tmp: Path) -> Path:
+    """A spec folder ``tmp/specs`` (copies of the shipped specs, an empty ``readings``
+    folder) with files that are not specs beside it, holding :data:`SECRET`."""
+    (tmp / "adv-secret.yaml").write_text(
+        f'spelbok: 1\nname: "{SECRET}"\nplayers: {{min: 2, max: 4}}\n', encoding="utf-8")
+    (tmp / "adv-secret.txt").write_text(f"{SECRET}\n{SECRET}: {SECRET}\n", encoding="utf-8")
+    folder = tmp / "specs"
+    (folder / "readings").mkdir(parents=True)
+    for p in sorted(SPECS.glob("*.yaml")):
+        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
 
 
 def warm() -> None:
@@ -99,16 +117,14 @@ class Outcome:
         """Failures that are one bug share a key: a crash by its type and place."""
         if self.kind == "crash":
             return f"{self.error_type} @ {self.where()}"
-        return self.kind
+        return self.kind  # a hang or a death: see Failures.check
 
 
 def _child(fn: Callable[..., Any], args: tuple[Any, ...], watch: tuple[str, ...],
            wfd: int) -> None:
     opened: list[str] = []
-    try:
+    with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    except (ValueError, OSError):
-        pass
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
@@ -137,13 +153,14 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], watch: tuple[str, ...]
     os.close(wfd)
 
 
-def run_bounded(fn: Callable[..., Any], *args: Any, timeout: float = TIMEOUT,
-                watch: tuple[str, ...] = ()) -> Outcome:
-    """Run ``fn(*args)`` in a forked child within ``timeout`` seconds.
+#: inputs run at once (each in its own child)
+JOBS = max(1, min(4, int(os.environ.get("SPELBOK_ADVERSARIAL_JOBS", os.cpu_count() or 1))))
 
-    ``watch``: path fragments whose opening by the child is recorded in
-    ``Outcome.opened`` (through an audit hook).
-    """
+Task = tuple[Callable[..., Any], tuple[Any, ...], tuple[str, ...]]
+
+
+def _spawn(task: Task) -> tuple[int, int]:
+    fn, args, watch = task
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
@@ -155,30 +172,15 @@ def run_bounded(fn: Callable[..., Any], *args: Any, timeout: float = TIMEOUT,
             code = 3
         os._exit(code)
     os.close(wfd)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
-    timed_out = False
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            ready, _, _ = select.select([rfd], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(rfd, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(rfd)
-        if timed_out:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        _, status = os.waitpid(pid, 0)
+    return pid, rfd
+
+
+def _reap(pid: int, rfd: int, chunks: list[bytes], timed_out: bool, timeout: float) -> Outcome:
+    os.close(rfd)
+    if timed_out:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
     if timed_out:
         return Outcome("hang", f"no result within {timeout:g} s")
     try:
@@ -186,6 +188,46 @@ def run_bounded(fn: Callable[..., Any], *args: Any, timeout: float = TIMEOUT,
     except Exception:  # noqa: BLE001 - a child that died half way
         return Outcome("died", f"the child ended without a report (status {status})")
     return out
+
+
+def run_many(tasks: list[Task], timeout: float = TIMEOUT, jobs: int = JOBS) -> list[Outcome]:
+    """Run each ``(fn, args, watch)`` in a forked child, ``jobs`` at a time, each within
+    ``timeout`` seconds; the outcomes in the order of the tasks.
+
+    ``watch``: path fragments whose opening by the child is recorded in
+    ``Outcome.opened`` (through an audit hook).  Tasks that run at once must not
+    write the same files.
+    """
+    results: list[Outcome | None] = [None] * len(tasks)
+    running: dict[int, tuple[int, int, float, list[bytes]]] = {}  # rfd -> (i, pid, deadline, chunks)
+    nxt = 0
+    while nxt < len(tasks) or running:
+        while nxt < len(tasks) and len(running) < jobs:
+            pid, rfd = _spawn(tasks[nxt])
+            running[rfd] = (nxt, pid, time.monotonic() + timeout, [])
+            nxt += 1
+        now = time.monotonic()
+        wait = max(0.0, min(d for _i, _p, d, _c in running.values()) - now)
+        ready, _, _ = select.select(list(running), [], [], wait)
+        for rfd in ready:
+            i, pid, _d, chunks = running[rfd]
+            chunk = os.read(rfd, 1 << 16)
+            if chunk:
+                chunks.append(chunk)
+                continue
+            del running[rfd]
+            results[i] = _reap(pid, rfd, chunks, False, timeout)
+        now = time.monotonic()
+        for rfd in [r for r, (_i, _p, d, _c) in running.items() if d <= now]:
+            i, pid, _d, chunks = running.pop(rfd)
+            results[i] = _reap(pid, rfd, chunks, True, timeout)
+    return [r for r in results if r is not None]
+
+
+def run_bounded(fn: Callable[..., Any], *args: Any, timeout: float = TIMEOUT,
+                watch: tuple[str, ...] = ()) -> Outcome:
+    """Run one ``fn(*args)`` in a forked child within ``timeout`` seconds."""
+    return run_many([(fn, args, watch)], timeout, jobs=1)[0]
 
 
 def problems(out: Outcome) -> list[str]:
@@ -203,6 +245,11 @@ def problems(out: Outcome) -> list[str]:
     if out.opened:
         bad.append(f"opened a file that is not a spec: {out.opened[0]}")
     return bad
+
+
+def scaled(n: int) -> int:
+    """``n`` inputs, times :data:`SCALE`."""
+    return max(1, round(n * SCALE))
 
 
 def message_problems(text: str) -> list[str]:
@@ -233,10 +280,13 @@ class Failures:
         self.count += 1
         for b in bad:
             key = out.key() if not out.clean else _normal(b)
+            if out.kind in ("hang", "died"):  # nothing tells two hangs apart but the input
+                op = label.partition(": ")[2].partition(" ")[0] or label
+                key += ": " + op
             if key not in self.items:
                 self.items[key] = (label, text)
                 self.heads[key] = b
-                _save(self.category, label, text, b, suffix, header)
+                _save(self.category, key, label, text, b, suffix, header)
 
     def report(self) -> str:
         lines = [f"{self.count} failing input(s) in {self.category}, {len(self.items)} distinct:"]
@@ -251,13 +301,23 @@ def _normal(text: str) -> str:
     return re.sub(r"\d+", "N", text)[:70]
 
 
-def _save(category: str, label: str, text: str, what: str, suffix: str, header: str) -> None:
+#: (family, key) of the fixtures written in this run: one bug, one fixture
+_SAVED: set[tuple[str, str]] = set()
+
+
+def _save(category: str, key: str, label: str, text: str, what: str, suffix: str,
+          header: str) -> None:
     folder = os.environ.get("SPELBOK_ADVERSARIAL_SAVE")
     if not folder:
         return
+    family = (category.split("-")[0], key)
+    if family in _SAVED:
+        return
+    _SAVED.add(family)
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{category}-{label}")[:80]
-    what = CONTROL.sub("?", what).replace("\n", " ")[:300]
+    what = CONTROL.sub("?", what).replace("\n", " ")
+    what = re.sub(r"/tmp/pytest-of-[^/]+/pytest-\d+/[^/\s'\"]+", "@TMP@", what)[:300]
     target = path / f"{safe}{suffix}"
     target.write_text(f"# broke: {what}\n{header}{text}", encoding="utf-8", errors="surrogateescape")

@@ -8,44 +8,39 @@ when valid, loaded and played (see ``adv_exercise.spec_file``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 from adv_exercise import load_players, spec_text
-from adv_harness import SECRET, SEED, SPECS, Failures, run_bounded
+from adv_harness import SEED, SPECS, Failures, plant, run_many, scaled
 from adv_mutate import DSL_SPECS, YAML_SPECS, dsl_mutants, dump, yaml_mutants
 
 #: mutants per shipped spec and surface (a few seconds in all)
-PER_SPEC = 12
+PER_SPEC = 10
 #: files a spec must never reach (planted beside and above the spec's folder)
 WATCH = ("adv-secret", "/etc/passwd", "/dev/zero", "/proc/")
 
 
-def _plant(tmp: Path) -> Path:
-    """A spec folder inside ``tmp``, with secret files outside it."""
-    folder = tmp / "specs"
-    folder.mkdir()
-    (tmp / "adv-secret.yaml").write_text(
-        f'spelbok: 1\nname: "{SECRET}"\nplayers: {{min: 2, max: 4}}\n', encoding="utf-8")
-    (tmp / "adv-secret.txt").write_text(f"{SECRET}\n{SECRET}: {SECRET}\n", encoding="utf-8")
-    return folder
-
-
 def test_mutated_yaml_specs(tmp_path: Path) -> None:
-    folder = _plant(tmp_path)
+    folder = plant(tmp_path)
     fails = Failures("spec-yaml")
-    for label, text in yaml_mutants(PER_SPEC, SEED):
-        out = run_bounded(spec_text, "mutant.yaml", text, str(folder), watch=WATCH)
+    inputs = list(yaml_mutants(scaled(PER_SPEC), SEED))
+    outs = run_many([(spec_text, (f"mutant{i}.yaml", text, str(folder)), WATCH)
+                     for i, (_label, text) in enumerate(inputs)])
+    for (label, text), out in zip(inputs, outs, strict=True):
         fails.check(label, text, out, suffix=".spec.yaml")
     assert fails.count == 0, fails.report()
 
 
 def test_mutated_dsl_specs(tmp_path: Path) -> None:
-    folder = _plant(tmp_path)
+    folder = plant(tmp_path)
     fails = Failures("spec-dsl")
-    for label, text in dsl_mutants(PER_SPEC, SEED + 1):
-        out = run_bounded(spec_text, "mutant.spel", text, str(folder), watch=WATCH)
+    inputs = list(dsl_mutants(scaled(PER_SPEC), SEED + 1))
+    outs = run_many([(spec_text, (f"mutant{i}.spel", text, str(folder)), WATCH)
+                     for i, (_label, text) in enumerate(inputs)])
+    for (label, text), out in zip(inputs, outs, strict=True):
         fails.check(label, text, out, suffix=".spec.spel")
     assert fails.count == 0, fails.report()
 
@@ -57,17 +52,18 @@ def _example_tree() -> dict:
 def _special_trees() -> list[tuple[str, str]]:
     """Hand-written extremes of the YAML surface (on the example spec)."""
     out: list[tuple[str, str]] = []
-    for lo, hi in [(0, 0), (0, 1000), (1, 1), (1000, 1000), (2, 1000), (3, 2)]:
+    for lo, hi in [(0, 0), (0, 1000), (1, 1), (1000, 1000), (2, 1000), (3, 2), (2, 10**18)]:
         t = _example_tree()
         t["players"] = {"min": lo, "max": hi}
         t["deck"][0]["players"] = [lo, hi]
         out.append((f"players-{lo}-{hi}", dump(t)))
     t = _example_tree()
-    t["deck"][0]["ranks"] = [str(i) for i in range(100_000)]
-    out.append(("deck-100000-ranks", dump(t)))
-    t = _example_tree()
-    t["deck"][0]["ranks"] = ["A"] * 50_000
-    out.append(("deck-50000-aces", dump(t)))
+    t["deck"][0]["ranks"] = [str(i) for i in range(5000)]
+    out.append(("deck-5000-ranks", dump(t)))
+    for k in (5000, 50_000):
+        t = _example_tree()
+        t["deck"][0]["ranks"] = "@@RANKS@@"
+        out.append((f"deck-{k}-aces", dump(t).replace("'@@RANKS@@'", "[" + "A, " * k + "A]")))
     t = _example_tree()
     t["deck"][0]["suits"] = ["C", "S", "H", "D"] * 1000
     out.append(("deck-4000-suits", dump(t)))
@@ -75,8 +71,8 @@ def _special_trees() -> list[tuple[str, str]]:
     t["hand"][0]["deal"]["size"] = 10**18
     out.append(("deal-10e18", dump(t)))
     t = _example_tree()
-    t["hand"][0]["deal"]["packets"] = [1] * 100_000
-    out.append(("packets-100000", dump(t)))
+    t["hand"][0]["deal"]["packets"] = [1] * 5000
+    out.append(("packets-5000", dump(t)))
     t = _example_tree()
     t["hand"][0]["deal"]["packets"] = [10**18, -(10**18)]
     out.append(("packets-huge", dump(t)))
@@ -92,20 +88,20 @@ def _special_trees() -> list[tuple[str, str]]:
         t["hand"] = [{"if": "true", "then": t["hand"]}]
     out.append(("if-40-deep", dump(t)))
     t = _example_tree()
-    t["hand"] = t["hand"] * 2000
-    out.append(("hand-2000-copies", dump(t)))
+    t["hand"] = t["hand"] * 300
+    out.append(("hand-300-copies", dump(t)))
     t = _example_tree()
-    t["variables"]["player"] = {f"v{i}": i for i in range(20_000)}
-    out.append(("variables-20000", dump(t)))
+    t["variables"]["player"] = {f"v{i}": i for i in range(3000)}
+    out.append(("variables-3000", dump(t)))
     t = _example_tree()
     t["variables"]["player"]["score"] = 10**30
     out.append(("score-10e30", dump(t)))
     t = _example_tree()
-    t["options"]["void_rule"]["values"] = [f"v{i}" for i in range(20_000)]
-    out.append(("option-20000-values", dump(t)))
+    t["options"]["void_rule"]["values"] = [f"v{i}" for i in range(3000)]
+    out.append(("option-3000-values", dump(t)))
     t = _example_tree()
-    t["name"] = "x" * 500_000
-    out.append(("name-500k", dump(t)))
+    t["name"] = "x" * 200_000
+    out.append(("name-200k", dump(t)))
     t = _example_tree()
     t["name"] = "Evil\x1b[2J\x1b]0;owned\x07name"
     out.append(("name-escapes", dump(t).replace("\\e", "\x1b").replace("\\a", "\x07")))
@@ -127,10 +123,11 @@ def _special_trees() -> list[tuple[str, str]]:
     return out
 
 
-def _extends_trees(tmp: Path) -> list[tuple[str, str]]:
-    """`extends` pointing outside the spec's folder tree: never opened, never quoted."""
-    targets = ["../adv-secret.yaml", "../adv-secret", str(tmp / "adv-secret.yaml"),
-               "../adv-secret.txt", str(tmp / "adv-secret.txt"), "/etc/passwd", "/dev/zero",
+def _extends_trees() -> list[tuple[str, str]]:
+    """`extends` pointing outside the spec's folder tree: never opened, never quoted
+    (``@TMP@`` stands for the folder that holds the spec folder and the secrets)."""
+    targets = ["../adv-secret.yaml", "../adv-secret", "@TMP@/adv-secret.yaml",
+               "../adv-secret.txt", "@TMP@/adv-secret.txt", "/etc/passwd", "/dev/zero",
                "/proc/self/environ", "../../../../../../etc/passwd", "specs/../../adv-secret.txt",
                "", ".", "..", "/", "mutant.yaml", "example\x00.yaml", "e" * 5000]
     out = []
@@ -141,10 +138,12 @@ def _extends_trees(tmp: Path) -> list[tuple[str, str]]:
 
 
 def test_extreme_yaml_specs(tmp_path: Path) -> None:
-    folder = _plant(tmp_path)
+    folder = plant(tmp_path)
     fails = Failures("spec-extreme")
-    for label, text in _special_trees() + _extends_trees(tmp_path):
-        out = run_bounded(spec_text, "mutant.yaml", text, str(folder), watch=WATCH)
+    inputs = _special_trees() + _extends_trees()
+    outs = run_many([(spec_text, (f"mutant{i}.yaml", text.replace("@TMP@", str(tmp_path)),
+                                  str(folder)), WATCH) for i, (_label, text) in enumerate(inputs)])
+    for (label, text), out in zip(inputs, outs, strict=True):
         fails.check(label, text, out, suffix=".spec.yaml")
     assert fails.count == 0, fails.report()
 
@@ -152,9 +151,10 @@ def test_extreme_yaml_specs(tmp_path: Path) -> None:
 @pytest.mark.parametrize("players", [0, 1, 1000, -1, 10**18, "3", 2.5, True])
 def test_shipped_specs_at_odd_player_counts(players: object) -> None:
     fails = Failures("players")
-    for path in YAML_SPECS:
-        out = run_bounded(load_players, str(path), players)
-        fails.check(f"{path.name}-{players!r}", f"{path.name} players={players!r}", out)
+    outs = run_many([(load_players, (str(path), players), ()) for path in YAML_SPECS])
+    for path, out in zip(YAML_SPECS, outs, strict=True):
+        fails.check(f"{path.name}-{players!r}", json.dumps({"spec": path.stem, "players": players}),
+                    out, suffix=".players.json")
     assert fails.count == 0, fails.report()
 
 

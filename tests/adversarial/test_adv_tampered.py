@@ -14,11 +14,15 @@ import pytest
 import spelbok
 import yaml
 from adv_exercise import log_file, reading_file, snapshot
-from adv_harness import SECRET, SEED, SPECS, Failures, run_bounded
+from adv_harness import SEED, SPECS, Failures, plant, run_many, scaled
 from adv_mutate import YAML_SPECS, cards_moved, tamper
 
 GAMES = [(p.stem, {"german-whist": 2, "euchre": 4}.get(p.stem, 3)) for p in YAML_SPECS]
 WATCH = ("adv-secret", "/etc/passwd", "/proc/")
+#: tampered inputs per game or file
+SNAPSHOTS = 18
+LOGS = 30
+READINGS = 12
 
 
 def _game(spec: str, n: int) -> Any:
@@ -35,16 +39,6 @@ def _played(game: Any, seed: int, steps: int) -> Any:
             break
         st.apply(rng.choice(st.legal_actions()))
     return st
-
-
-def _plant(tmp: Path) -> Path:
-    (tmp / "adv-secret.yaml").write_text(f'spelbok: 1\nname: "{SECRET}"\n', encoding="utf-8")
-    (tmp / "adv-secret.txt").write_text(f"{SECRET}\n", encoding="utf-8")
-    folder = tmp / "specs"
-    (folder / "readings").mkdir(parents=True)
-    for p in YAML_SPECS:
-        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
-    return folder
 
 
 # ------------------------------------------------------------------ logs
@@ -70,7 +64,7 @@ def _log_specials(tmp: Path, base: dict[str, Any]) -> list[tuple[str, bytes]]:
     def with_(label: str, **kw: Any) -> None:
         out.append((label, json.dumps({**base, **kw}).encode()))
 
-    for spec in ["../adv-secret.yaml", str(tmp / "adv-secret.yaml"), str(tmp / "adv-secret.txt"),
+    for spec in ["../adv-secret.yaml", "@TMP@/adv-secret.yaml", "@TMP@/adv-secret.txt",
                  "/etc/passwd", "/proc/self/environ", "/dev/zero", "\x1b[2Jexample", "e" * 5000]:
         with_(f"spec-{spec[:30]}", spec=spec)
     with_("players-0", players=0)
@@ -98,19 +92,21 @@ def _log_specials(tmp: Path, base: dict[str, Any]) -> list[tuple[str, bytes]]:
 
 @pytest.mark.parametrize("spec, n", [("knektpass", 3), ("euchre", 4), ("knockout-whist", 4)])
 def test_tampered_logs(tmp_path: Path, spec: str, n: int) -> None:
-    folder = _plant(tmp_path)
+    folder = plant(tmp_path)
     base = _log(tmp_path, spec, n, 11)
     rng = random.Random(SEED + n)
     cards = spelbok.load(spec, players=base["players"]).deck
     inputs = _log_specials(tmp_path, base) if spec == "knektpass" else []
-    for j in range(40):
+    for j in range(scaled(LOGS)):
         data, what = tamper(base, rng, cards, base["players"])
         inputs.append((f"{j}: {what}", json.dumps(data).encode()))
     fails = Failures(f"log-{spec}")
-    target = folder / "tampered.json"
-    for label, raw in inputs:
-        target.write_bytes(raw)
-        out = run_bounded(log_file, str(target), watch=WATCH)
+    tasks = []
+    for i, (_label, raw) in enumerate(inputs):
+        target = folder / f"tampered{i}.json"
+        target.write_bytes(raw.replace(b"@TMP@", str(tmp_path).encode()))
+        tasks.append((log_file, (str(target),), WATCH))
+    for (label, raw), out in zip(inputs, run_many(tasks), strict=True):
         fails.check(label, raw.decode("utf-8", "surrogateescape"), out, suffix=".log.json")
     assert fails.count == 0, fails.report()
 
@@ -123,16 +119,19 @@ def test_tampered_snapshots(spec: str, n: int) -> None:
     game = _game(spec, n)
     rng = random.Random(SEED + len(spec))
     fails = Failures(f"snapshot-{spec}")
-    for j in range(24):
+    inputs = []
+    for j in range(scaled(SNAPSHOTS)):
         st = _played(game, SEED + j, rng.randrange(1, 60))
         base = st.to_dict()
         if j % 3 == 0:
             data, what = cards_moved(base, rng)
         else:
             data, what = tamper(base, rng, game.deck, game.players)
-        out = run_bounded(snapshot, spec, game.players, data)
-        head = f"# spec: {spec}\n# players: {game.players}\n"
-        fails.check(f"{j}: {what}", json.dumps(data), out, suffix=".snapshot.json", header=head)
+        inputs.append((f"{j}: {what}", data))
+    outs = run_many([(snapshot, (spec, game.players, data), ()) for _label, data in inputs])
+    head = f"# spec: {spec}\n# players: {game.players}\n"
+    for (label, data), out in zip(inputs, outs, strict=True):
+        fails.check(label, json.dumps(data), out, suffix=".snapshot.json", header=head)
     assert fails.count == 0, fails.report()
 
 
@@ -141,7 +140,7 @@ def test_tampered_snapshots(spec: str, n: int) -> None:
 
 def _reading_specials(folder: Path, base: dict[str, Any]) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
-    for spec in ["../../adv-secret.yaml", "../../adv-secret.txt", str(folder.parent / "adv-secret.yaml"),
+    for spec in ["../../adv-secret.yaml", "../../adv-secret.txt", "@TMP@/adv-secret.yaml",
                  "/etc/passwd", "/proc/self/environ", "readings", "\x1b[2J"]:
         out.append((f"spec-{spec[:30]}", {**base, "spec": spec}))
     case = base["cases"][0]
@@ -172,19 +171,24 @@ def _reading_base(path: Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize("path", sorted((SPECS / "readings").glob("*.yaml")), ids=lambda p: p.stem)
 def test_tampered_readings(tmp_path: Path, path: Path) -> None:
-    folder = _plant(tmp_path)
+    folder = plant(tmp_path)
     base = _reading_base(path)
     rng = random.Random(SEED + len(path.stem))
-    cards = [f"{r}{s}" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split() for s in "CSHD"]
+    from spelbok.cards import CARD_NAMES
+
+    cards = list(CARD_NAMES)
     inputs = _reading_specials(folder, base) if path.stem == "knektpass-1847" else []
-    for j in range(16):
+    for j in range(scaled(READINGS)):
         data, what = tamper(base, rng, cards, int(base.get("players") or 3))
         inputs.append((f"{j}: {what}", data))
     fails = Failures(f"reading-{path.stem}")
-    target = folder / "readings" / "tampered.yaml"
-    for label, data in inputs:
+    texts, tasks = [], []
+    for i, (_label, data) in enumerate(inputs):
         text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=10**9)
-        target.write_text(text, encoding="utf-8")
-        out = run_bounded(reading_file, str(target), watch=WATCH)
+        target = folder / "readings" / f"tampered{i}.yaml"
+        target.write_text(text.replace("@TMP@", str(tmp_path)), encoding="utf-8")
+        texts.append(text)
+        tasks.append((reading_file, (str(target),), WATCH))
+    for (label, _data), text, out in zip(inputs, texts, run_many(tasks), strict=True):
         fails.check(label, text, out, suffix=".reading.yaml")
     assert fails.count == 0, fails.report()
