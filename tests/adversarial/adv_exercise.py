@@ -23,8 +23,9 @@ from spelbok.validate import validate
 PLAYOUT_STEPS = 150
 
 
-def playout(game: Any, seed: int, steps: int = PLAYOUT_STEPS) -> None:
-    """Random play with the state API used the way a bot or the CLI uses it."""
+def playout(game: Any, seed: int, steps: int = PLAYOUT_STEPS, must_end: bool = False) -> None:
+    """Random play with the state API used the way a bot or the CLI uses it
+    (``must_end``: the match must be over within ``steps`` decisions)."""
     rng = random.Random(seed)
     st = game.new_state(seed=seed)
     for i in range(steps):
@@ -39,12 +40,14 @@ def playout(game: Any, seed: int, steps: int = PLAYOUT_STEPS) -> None:
             json.dumps(st.view(seat))
             json.dumps(st.to_dict())
         st.apply(rng.choice(legal))
+    assert st.is_terminal or not must_end, \
+        f"the match is not over after {steps} decisions (at most {game.program.max_hands} hands)"
     st.scores  # noqa: B018 - computing them must work at any point
     json.dumps(st.log)
 
 
 def spec_file(path: str, seed: int = 1, max_hands: int | None = 8,
-              steps: int = PLAYOUT_STEPS) -> list[str]:
+              steps: int = PLAYOUT_STEPS, must_end: bool = False) -> list[str]:
     """Validate a spec file; if it is valid, load it at its player counts and play."""
     errors = validate(path)
     if errors:
@@ -55,18 +58,23 @@ def spec_file(path: str, seed: int = 1, max_hands: int | None = 8,
         tree = doc.tree
         for n in sorted({int(tree["players"]["min"]), int(tree["players"]["max"])}):
             game = Game(doc, n, max_hands=max_hands)
-            playout(game, seed, steps)
+            playout(game, seed, steps, must_end)
     except SpecError as e:  # validate said it was fine: it must load
         raise AssertionError(f"validate passed but loading failed: {e}") from e
     return []
 
 
 def spec_text(name: str, text: str, folder: str, seed: int = 1, max_hands: int | None = 8,
-              steps: int = PLAYOUT_STEPS) -> list[str]:
+              steps: int = PLAYOUT_STEPS, must_end: bool = False) -> list[str]:
     """Write ``text`` to ``folder/name`` and run :func:`spec_file` on it."""
     path = Path(folder) / name
     path.write_text(text, encoding="utf-8", errors="surrogateescape")
-    return spec_file(str(path), seed, max_hands, steps)
+    return spec_file(str(path), seed, max_hands, steps, must_end)
+
+
+def spec_text_ends(name: str, text: str, folder: str) -> list[str]:
+    """:func:`spec_text` with a short match (two hands) that must end."""
+    return spec_text(name, text, folder, max_hands=2, steps=1500, must_end=True)
 
 
 def load_players(spec: str, players: Any) -> list[str]:
