@@ -141,3 +141,16 @@ def formula_spec(folder: str, name: str, slot: str, formula: str, seed: int = 2)
 def write(path: str | os.PathLike[str], data: bytes) -> str:
     Path(path).write_bytes(data)
     return str(path)
+
+
+def api_call(spec: str, players: int, call: str, args: tuple[Any, ...]) -> list[str]:
+    """One call of the state API with a bad argument (on a fresh match of ``spec``)."""
+    game = spelbok.load(spec, players=players, max_hands=2)
+    if call == "new_state":
+        st = game.new_state(**args[0])
+        playout(game, 1, steps=20)
+        json.dumps(st.view(0))
+        return []
+    st = game.new_state(seed=3)
+    getattr(st, call)(*args)
+    return []

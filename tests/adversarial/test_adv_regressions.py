@@ -10,7 +10,9 @@ holds the spec folder and the planted secret files).  The kind is the suffix:
   that player count;
 - ``.log.json``: a log, read and replayed as ``spelbok replay`` does;
 - ``.snapshot.json``: a snapshot, restored with ``game.restore`` and played on;
-- ``.reading.yaml``: a reading file, run as ``spelbok verify`` does.
+- ``.reading.yaml``: a reading file, run as ``spelbok verify`` does;
+- ``.api.json``: ``{"spec", "players", "call", "args"}``, one call of the state API
+  (``new_state`` with keyword arguments, or a method of a fresh state).
 
 Each must end in a clean error or correct behaviour, within the time bound.
 New failing inputs of the generated categories are written out by running
@@ -23,12 +25,12 @@ import json
 from pathlib import Path
 
 import pytest
-from adv_exercise import load_players, log_file, reading_file, snapshot, spec_file
+from adv_exercise import api_call, load_players, log_file, reading_file, snapshot, spec_file
 from adv_harness import FIXTURES, Outcome, plant, problems, run_bounded
 
 WATCH = ("adv-secret", "/etc/passwd", "/dev/zero", "/proc/")
 KINDS = (".spec.yaml", ".spec.spel", ".players.json", ".log.json", ".snapshot.json",
-         ".reading.yaml")
+         ".reading.yaml", ".api.json")
 FILES = sorted(p for p in FIXTURES.iterdir() if p.name.endswith(KINDS))
 
 
@@ -59,6 +61,10 @@ def run_fixture(path: Path, tmp: Path) -> Outcome:
         target = folder / "tampered.json"
         target.write_text(body, encoding="utf-8", errors="surrogateescape")
         return run_bounded(log_file, str(target), watch=WATCH)
+    if kind == ".api.json":
+        data = json.loads(body)
+        return run_bounded(api_call, data["spec"], data["players"], data["call"],
+                           tuple(data["args"]))
     if kind == ".snapshot.json":
         return run_bounded(snapshot, header["spec"], int(header["players"]), json.loads(body))
     target = folder / "readings" / "tampered.yaml"

@@ -192,6 +192,46 @@ def test_extreme_yaml_specs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("players", [0, 1, 1000, -1, 10**18, "3", 2.5, True])
+def _dsl_extremes() -> list[tuple[str, str]]:
+    """Hand-written extremes of the DSL surface (on the example spec)."""
+    text = (SPECS / "example.spel").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    deal = next(i for i, ln in enumerate(lines) if ln.startswith("    deal "))
+    nested = "".join("    " * (k + 1) + "if true:\n" for k in range(300)) + "    " * 301 + "nothing\n"
+    out = [
+        ("players-2-1e18", text.replace("players 2 to 4", "players 2 to 1000000000000000000")),
+        ("players-0-1000", text.replace("players 2 to 4", "players 0 to 1000")),
+        ("deal-1e18", text.replace("deal 5 cards", "deal 1000000000000000000 cards")),
+        ("packets-1e18", text.replace("packets of 2 then 3", "packets of 1000000000000000000")),
+        ("nested-if-300", "".join(lines[: deal]) + nested + "".join(lines[deal:])),
+        ("long-line", text.replace('game "Example"', 'game "' + "x" * 300_000 + '"')),
+        ("long-formula-line", text.replace("count(plays) < 2", " + ".join(["1"] * 150_000) + " < 2")),
+        ("escape-in-text", text.replace('game "Example"', 'game "Evil\x1b]0;owned\x07\x1b[2J"')),
+        ("escape-in-word", text.replace("decides announce", "decides ann\x1b[2Jounce")),
+        ("tabs", text.replace("    ", "\t")),
+        ("mixed-indent", text.replace("    deal", "\t deal")),
+        ("crlf-bom", "\ufeff" + text.replace("\n", "\r\n")),
+        ("nul", text.replace("Example", "Exa\x00mple")),
+        ("only-indent", "spelbok 1\n" + "        \n" * 1000 + "    x\n"),
+        ("dedent-soup", "".join(("  " * (i % 7)) + "each hand:\n" for i in range(2000))),
+        ("unclosed-paren", text.replace("count(plays) < 2", "(" * 3000 + "count(plays) < 2")),
+        ("card-soup", text.replace("top trumps from high to low: J♣",
+                                   "top trumps from high to low: " + "J♣ " * 5000)),
+    ]
+    return out
+
+
+def test_extreme_dsl_specs(tmp_path: Path) -> None:
+    folder = plant(tmp_path)
+    fails = Failures("spec-dsl-extreme")
+    inputs = _dsl_extremes()
+    outs = run_many([(spec_text_ends, (f"mutant{i}.spel", text, str(folder)), WATCH)
+                     for i, (_label, text) in enumerate(inputs)])
+    for (label, text), out in zip(inputs, outs, strict=True):
+        fails.check(label, text, out, suffix=".spec.spel")
+    assert fails.count == 0, fails.report()
+
+
 def test_shipped_specs_at_odd_player_counts(players: object) -> None:
     fails = Failures("players")
     outs = run_many([(load_players, (str(path), players), ()) for path in YAML_SPECS])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import spelbok
 import yaml
-from adv_exercise import log_file, reading_file, snapshot
+from adv_exercise import api_call, log_file, reading_file, snapshot
 from adv_harness import SEED, SPECS, Failures, plant, run_many, scaled
 from adv_mutate import YAML_SPECS, cards_moved, tamper
 
@@ -191,4 +191,57 @@ def test_tampered_readings(tmp_path: Path, path: Path) -> None:
         tasks.append((reading_file, (str(target),), WATCH))
     for (label, _data), text, out in zip(inputs, texts, run_many(tasks), strict=True):
         fails.check(label, text, out, suffix=".reading.yaml")
+    assert fails.count == 0, fails.report()
+
+
+# ------------------------------------------------------------------ the state API
+
+
+def _api_inputs(deck: list[str]) -> list[tuple[str, tuple[object, ...]]]:
+    esc = "\x1b]0;owned\x07\x1b[2J"
+    return [
+        ("new_state", ({"deck": deck + [deck[0]]},)),
+        ("new_state", ({"deck": deck[:-1] + [deck[0]]},)),
+        ("new_state", ({"deck": deck[:-1] + ["ZZ"]},)),
+        ("new_state", ({"deck": deck[:-1] + [esc]},)),
+        ("new_state", ({"deck": [None] * len(deck)},)),
+        ("new_state", ({"deck": "AS KS"},)),
+        ("new_state", ({"deck": []},)),
+        ("new_state", ({"seed": 10**400},)),
+        ("new_state", ({"seed": -1},)),
+        ("new_state", ({"dealer": 99},)),
+        ("new_state", ({"dealer": -1},)),
+        ("new_state", ({"position": {"trump": esc}},)),
+        ("new_state", ({"position": {"hands": {"99": "AS"}}},)),
+        ("new_state", ({"position": {"hands": {"0": "AS AS"}}},)),
+        ("new_state", ({"position": "AS"},)),
+        ("apply", (esc,)),
+        ("apply", ("",)),
+        ("apply", (None,)),
+        ("apply", (123,)),
+        ("apply", ("exchange " + "AS " * 10_000,)),
+        ("apply", ("x" * 1_000_000,)),
+        ("apply", ("\udcff",)),
+        ("parse_action", (esc,)),
+        ("is_legal", ([1, 2],)),
+        ("view", (99,)),
+        ("view", (-1,)),
+        ("determinize", (99,)),
+        ("determinize", (-1,)),
+        ("var", (esc,)),
+        ("var", ("__class__",)),
+    ]
+
+
+@pytest.mark.parametrize("spec, n", [("knektpass", 3), ("euchre", 4)])
+def test_bad_api_arguments(spec: str, n: int) -> None:
+    """Bad values (not bad types) given to new_state, apply, view, determinize...: a
+    SpelbokError (the one exception family), or sound play."""
+    deck = spelbok.load(spec, players=n).deck
+    inputs = _api_inputs(deck)
+    outs = run_many([(api_call, (spec, n, call, args), ()) for call, args in inputs])
+    fails = Failures(f"api-{spec}")
+    for (call, args), out in zip(inputs, outs, strict=True):
+        text = json.dumps({"spec": spec, "players": n, "call": call, "args": list(args)})
+        fails.check(f"{call}{args!r}"[:60], text, out, suffix=".api.json")
     assert fails.count == 0, fails.report()
