@@ -92,8 +92,9 @@ def snapshot(spec: str, players: int, data: Any, seed: int = 5) -> list[str]:
     st = game.restore(data)
     err = check_cards(st)
     assert err is None, f"restore accepted an impossible state: {err}"
-    assert st.current_player is None or 0 <= st.current_player < players, \
-        f"restore accepted current player {st.current_player!r}"
+    cur = st.current_player
+    assert cur is None or type(cur) is int and 0 <= cur < players, \
+        f"restore accepted current player {cur!r}"
     rng = random.Random(seed)
     for _ in range(30):
         if st.is_terminal:
