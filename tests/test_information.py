@@ -1,0 +1,209 @@
+"""Information: what a seat sees (``view``) and what a sample keeps (``determinize``).
+
+This extends the conformance check (``spelbok.conformance.check_view``, which
+trusts the engine's own record of known cards and looks for quoted card names
+only) with an observer kept by the test itself, over random playouts of every
+shipped spec and a few variants:
+
+- every card named anywhere in ``state.view(seat)`` (in any string, e.g. inside
+  an action's notation) is the seat's own (held or discarded this hand) or has
+  been public this hand (turn-up, trick, finished tricks);
+- ``state.determinize(seat, rng)`` keeps the seat's hand and discards, every
+  public card and every card publicly known to be in a hand, the size of every
+  zone, and every void the seat has seen: a player who failed to follow the
+  suit led (its *effective* suit, from the game's own tables, so that
+  permanent top trumps and bowers count as trumps) is never dealt that suit,
+  until unseen cards reach that player.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import spelbok
+from spelbok.cards import CARD_NAMES, SUITS, cards_in, parse_card
+from spelbok.conformance import check_cards
+from spelbok.loader import read_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = sorted((ROOT / "specs").glob("*.yaml"))
+VARIANTS = [ROOT / "specs" / "variants" / f"{name}.yaml" for name in
+            ("knektpass-jacks-printed", "knektpass-void-any", "knockout-whist-dog-follows-suit",
+             "knockout-whist-misere")]
+_TOKEN = re.compile(r"[0-9A-Za-z]+|[♣♠♥♦]")
+_CARD_TEXT = re.compile(r"(?:10|[2-9AKQJT])[CSHD♣♠♥♦]", re.IGNORECASE)
+
+
+def cases() -> list[tuple[Path, int]]:
+    out = []
+    for path in SPECS + VARIANTS:
+        tree = read_spec(path).tree
+        for n in sorted({tree["players"]["min"], tree["players"]["max"]}):
+            out.append((path, n))
+    return out
+
+
+def named_cards(view: Any) -> set[int]:
+    """Every card named in any string (or key) of a JSON-like view."""
+    out: set[int] = set()
+    stack = [view]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+        elif isinstance(v, str):
+            for m in _CARD_TEXT.finditer(v):
+                # a whole word only ("10H", "JC"), not inside another word
+                s, e = m.span()
+                if (s == 0 or not v[s - 1].isalnum()) and (e == len(v) or not v[e].isalnum()):
+                    c = parse_card(m.group())
+                    if c is not None:
+                        out.add(c)
+    return out
+
+
+@dataclass
+class Observer:
+    """What the table has seen this hand, kept apart from the engine's own record."""
+
+    n: int
+    public: int = 0  # cards that have been face up this hand
+    held: list[int] = field(default_factory=list)  # cards each seat has held this hand
+    voids: list[set[int]] = field(default_factory=list)  # suits each seat is seen to lack
+    hand_number: int = -1
+
+    def __post_init__(self) -> None:
+        self.held = [0] * self.n
+        self.voids = [set() for _ in range(self.n)]
+
+    def faces(self, st: Any) -> int:
+        m = 0
+        for c in st.turn_up:
+            m |= 1 << c
+        for _p, c in st.trick:
+            m |= 1 << c
+        for _lead, cards, _w in st.history_tricks:
+            for _p, c in cards:
+                m |= 1 << c
+        return m
+
+    def see(self, st: Any, before: list[int] | None = None) -> None:
+        """Update after a change of state (``before``: the hands before it)."""
+        if st.hand_number != self.hand_number:
+            self.hand_number = st.hand_number
+            self.public = 0
+            self.held = [0] * self.n
+            self.voids = [set() for _ in range(self.n)]
+        public_before = self.public
+        self.public |= self.faces(st)
+        for p in range(self.n):
+            if before is not None:
+                arrived = st.hands[p] & ~before[p]
+                if arrived & ~public_before:
+                    self.voids[p].clear()  # unseen cards arrived: the voids are stale
+            self.held[p] |= st.hands[p] | st.discarded[p]
+
+    def play(self, st: Any, seat: int, text: str) -> None:
+        """Before ``seat`` plays ``text``: note a failure to follow the suit led."""
+        c = parse_card(text)
+        if c is None or st.led < 0 or not (st.hands[seat] >> c) & 1:
+            return
+        t = st.tables
+        if t.suit[c] != st.led and st.tf.follow and not st.hands[seat] & t.suit_mask[st.led]:
+            self.voids[seat].add(st.led)
+
+
+def check_view(st: Any, seat: int, obs: Observer) -> str | None:
+    view = st.view(seat)
+    json.dumps(view)
+    allowed = obs.public | obs.held[seat] | st.hands[seat] | st.discarded[seat]
+    leaked = named_cards(view) - _set(allowed)
+    if leaked:
+        names = sorted(CARD_NAMES[c] for c in leaked)
+        return f"the view of seat {seat} names hidden card(s) {names}"
+    return None
+
+
+def _set(mask: int) -> set[int]:
+    return set(cards_in(mask))
+
+
+def check_sample(st: Any, seat: int, s: Any, obs: Observer) -> str | None:
+    if s.hands[seat] != st.hands[seat]:
+        return f"the sample changed seat {seat}'s own hand"
+    if s.discarded[seat] != st.discarded[seat]:
+        return f"the sample changed seat {seat}'s own discards"
+    if (s.turn_up, s.trick, s.history_tricks) != (st.turn_up, st.trick, st.history_tricks):
+        return "the sample changed a public card (turn-up, trick or finished tricks)"
+    for p in range(st.n):
+        if s.hands[p] & st.known[p] != st.known[p]:
+            return f"the sample moved a card publicly known to be in seat {p}'s hand"
+        if s.hands[p].bit_count() != st.hands[p].bit_count():
+            return f"the sample changed the size of seat {p}'s hand"
+    if len(s.stock) != len(st.stock) or s.widow.bit_count() != st.widow.bit_count() \
+            or s.discards.bit_count() != st.discards.bit_count():
+        return "the sample changed the size of the stock, the widow or the discards"
+    err = check_cards(s)
+    if err:
+        return f"the sample does not conserve cards: {err}"
+    for p in range(st.n):
+        if p == seat:
+            continue
+        for suit in obs.voids[p]:
+            bad = s.hands[p] & st.tables.suit_mask[suit]
+            if bad:
+                names = [CARD_NAMES[c] for c in cards_in(bad)]
+                return (f"seat {seat} saw seat {p} fail to follow {SUITS[suit]}, "
+                        f"but the sample deals {p} {names}")
+    return None
+
+
+@pytest.mark.parametrize("path, players", cases(),
+                         ids=lambda v: getattr(v, "stem", str(v)))
+def test_views_hide_and_samples_keep_what_a_seat_knows(path: Path, players: int) -> None:
+    game = spelbok.load(path, players=players, max_hands=3)
+    rng = random.Random(players * 1009 + len(path.stem))
+    failures: list[str] = []
+    samples = redealt = 0
+    for m in range(4):
+        st = game.new_state(seed=7919 * m + players)
+        obs = Observer(st.n)
+        obs.see(st)
+        steps = 0
+        while not st.is_terminal and steps < 400 and len(failures) < 5:
+            seat = rng.randrange(st.n)
+            err = check_view(st, seat, obs)
+            if err is None and steps % 3 == 0:
+                s = st.determinize(seat, random.Random(rng.getrandbits(32)))
+                samples += 1
+                err = check_sample(st, seat, s, obs)
+                hidden = [p for p in range(st.n) if p != seat and st.hands[p] & ~st.known[p]]
+                if any(s.hands[p] != st.hands[p] for p in hidden):
+                    redealt += 1
+            if err:
+                failures.append(f"match {m} step {steps} (hand {st.hand_number}): {err}")
+                break
+            action = rng.choice(st.legal_actions())
+            before = list(st.hands)
+            obs.play(st, st.current_player, str(action))
+            st.apply(action)
+            obs.see(st, before)
+            steps += 1
+    assert not failures, "\n".join(failures)
+    assert samples >= 10
+    assert redealt > 0, "determinize never re-dealt a hidden card"
+
+
+def test_named_cards_reads_every_string() -> None:
+    # the test's own reader: notation inside longer texts counts, words do not
+    found = named_cards({"a": ["exchange 7H 9S", "JC"], "KD": 1, "b": "the JACK, 10s", "c": "AS,"})
+    assert {CARD_NAMES[c] for c in found} == {"7H", "9S", "JC", "KD", "10S", "AS"}
