@@ -15,14 +15,13 @@ from __future__ import annotations
 import errno
 import importlib
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 from spelbok import __version__
-from spelbok.errors import SpecError, SpecErrors, SpelbokError
+from spelbok.errors import SpecError, SpecErrors, SpelbokError, escape_controls
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,40 +82,8 @@ def report_error(exc: BaseException) -> None:
 
 # -- the output boundary ------------------------------------------------------------------
 
-# Control characters (C0 but tab and newline, DEL, C1) and the bidi overrides that
-# can reorder what a line shows.  Spec names, `about`, actions, log contents and
-# file names reach the terminal: none of them may move the cursor, set a title,
-# or clear the screen.
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-# The colour codes spelbok itself writes (click.style): select graphic rendition only.
-_SGR_RE = re.compile("\x1b\\[[0-9;]*m")
-
-
-def _escape_char(m: re.Match[str]) -> str:
-    c = m.group()
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
-
-
-def escape_controls(text: str, keep_colour: bool = True) -> str:
-    r"""``text`` with its control characters written out (``\x1b``), colour codes kept.
-
-    >>> escape_controls("a\x1b]0;title\x07b \x1b[31mred\x1b[0m")
-    'a\\x1b]0;title\\x07b \x1b[31mred\x1b[0m'
-    >>> escape_controls("\x1b[2J", keep_colour=False)
-    '\\x1b[2J'
-    """
-    if not keep_colour:
-        return _CONTROL_RE.sub(_escape_char, text)
-    out: list[str] = []
-    last = 0
-    for m in _SGR_RE.finditer(text):
-        out.append(_CONTROL_RE.sub(_escape_char, text[last:m.start()]))
-        out.append(m.group())
-        last = m.end()
-    out.append(_CONTROL_RE.sub(_escape_char, text[last:]))
-    return "".join(out)
-
-
+# Spec names, `about`, actions, log contents and file names reach the terminal: none of
+# them may move the cursor, set a title, or clear the screen (spelbok.errors.escape_controls).
 class EscapingStream:
     """A text stream that escapes control characters on their way to ``raw``.
 

@@ -52,7 +52,7 @@ from .formula import (
 )
 from .limits import MAX_PLAYERS
 from .model import DEFAULT_MAX_HANDS, STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
-from .yamlio import key_path
+from .yamlio import key_path, locate_in_text
 
 __all__ = [
     "BUILTIN_NAMES",
@@ -786,16 +786,17 @@ class _Meaning:
         self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
         self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
         self.reserved = _RESERVED
+        #: variables whose initial value is text (compared by order with a number, they fail)
+        self.text_vars = {name: v for scope in (tree.get("variables") or {}).values()
+                          if isinstance(scope, dict) for name, v in scope.items()
+                          if isinstance(v, str)}
+        self.text = ""  # the formula being checked, for exact locations
 
     def report(self, path: Path, node: Node, message: str, hint: str | None = None,
                *, warn: bool = False) -> None:
         """A problem at ``node`` of the formula at ``path`` (located as the compiler does)."""
-        file, line, col = self.c.doc.locate(path)
-        if line is not None and col is not None:
-            if node.line == 1:
-                col += node.column - 1
-            else:
-                line, col = line + node.line - 1, node.column
+        file, line, col = locate_in_text(self.c.doc.locate, path, self.text, node.line,
+                                         node.column)
         cls = SpecWarning if warn else SpecError
         (self.c.warnings if warn else self.c.errors).append(cls(message, file, line, col, hint))
 
@@ -807,13 +808,28 @@ class _Meaning:
                 node = parse_formula(text)
             except FormulaError:
                 continue  # the compiler reports it
+            self.text = text
             self.names(path, node, where, step)
             for n in iter_nodes(node):
+                if isinstance(n, Compare) and n.op in ("<", "<=", ">", ">="):
+                    self.order(path, n)
                 if isinstance(n, Compare) and n.op in ("==", "!="):
                     if isinstance(n.left, Name) and isinstance(n.right, Str | Num | Bool):
                         self.compare(path, n.left.name, n.right, where, step)
                     elif isinstance(n.right, Name) and isinstance(n.left, Str | Num | Bool):
                         self.compare(path, n.right.name, n.left, where, step)
+
+    def order(self, path: Path, n: Compare) -> None:
+        """A variable that starts as text, compared by order with a number: the match would
+        stop with a TypeError when it reads the variable before a step sets a number."""
+        for side, other in ((n.left, n.right), (n.right, n.left)):
+            if (isinstance(side, Name) and side.name in self.text_vars
+                    and side.name not in self.c.options
+                    and (isinstance(other, Num) or isinstance(other, Unary)
+                         and isinstance(other.operand, Num))):
+                self.report(path, side, f"'{side.name}' starts as text "
+                            f"({self.text_vars[side.name]!r}) but is compared with a number "
+                            "here: give it a number as its initial value")
 
     def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
         changing: set[str] = set()

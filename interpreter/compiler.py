@@ -263,6 +263,16 @@ class Compiler:
         fn: Fn = compiled.fn
         return fn
 
+    def number(self, text: Any, path: Path, per_player: bool) -> Fn:
+        """A formula that must give a whole number (a size, a count, a bound): one fixed at
+        load time to anything else is a located error, not a ValueError in play."""
+        fn = self.formula(text, path, per_player)
+        value = fixed(fn)
+        if value is not UNSET and type(value) is not int:
+            self.error(path, f"expected a whole number here, not {value!r}")
+            return _const(0)
+        return fn
+
     def local_vec(self, text: Any) -> Any:
         """Every seat's value of a per-player formula at once, when it reads only
         the seat's own per-player values and constants (else None)."""
@@ -428,11 +438,11 @@ class Compiler:
         d = step["deal"]
         p = (*path, "deal")
         code.append(Deal(
-            self.formula(d.get("size", "0"), (*p, "size"), True),
+            self.number(d.get("size", "0"), (*p, "size"), True),
             [int(x) for x in d.get("packets", [1])] or [1],
             # None: every seat still in (the usual case, which needs no formula)
             self.formula(d["to"], (*p, "to"), True) if d.get("to", "not out") != "not out" else None,
-            self.formula(d["widow"], (*p, "widow"), False)
+            self.number(d["widow"], (*p, "widow"), False)
             if d.get("widow") not in (None, 0, "0") else None,
             self.where(p),
         ))
@@ -584,18 +594,20 @@ class Compiler:
             suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
             code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn))
         elif choose == "number":
-            code.append(Decide(
-                name, "number", where_fn, then,
-                min_fn=self.formula(step.get("min", "0"), (*path, "min"), True),
-                max_fn=self.formula(step.get("max", "0"), (*path, "max"), True),
-                allow=allow_fn,
-            ))
+            lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
+            hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
+            lo, hi = fixed(lo_fn), fixed(hi_fn)
+            if lo is not UNSET and hi is not UNSET and max(lo, 0) > hi:
+                self.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
+                           f"below 'min' ({lo})")
+            code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
+                               allow=allow_fn))
         elif choose == "exchange":
             ex = step.get("exchange", {})
             draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
                                  ("stock", "turn_up", "none"))
-            max_fn = self.formula(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
-            min_fn = self.formula(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
+            max_fn = self.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
+            min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
             code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,
                                min_fn=min_fn, max_fn=max_fn))
         else:
@@ -674,7 +686,7 @@ class Compiler:
         code.append(RepeatInit(slot))
         top = len(code)
         cond = self.formula(step["while"], (*path, "while"), False) if "while" in step else None
-        test = RepeatTest(slot, self.formula(step["repeat"], (*path, "repeat"), False), cond,
+        test = RepeatTest(slot, self.number(step["repeat"], (*path, "repeat"), False), cond,
                           where=self.where((*path, "repeat")))
         if test.fixed_times is not None and test.fixed_times > MAX_REPEAT:
             self.error((*path, "repeat"), f"a repeat may run at most {MAX_REPEAT} rounds, "

@@ -7,11 +7,53 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+
+# Control characters (C0 but tab and newline, DEL, C1) and the bidi overrides that can
+# reorder what a line shows.
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# The colour codes spelbok itself writes (click.style): select graphic rendition only.
+_SGR_RE = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    c = m.group()
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def escape_controls(text: str, keep_colour: bool = True) -> str:
+    r"""``text`` with its control characters written out (``\x1b``), colour codes kept.
+
+    >>> escape_controls("a\x1b]0;title\x07b \x1b[31mred\x1b[0m")
+    'a\\x1b]0;title\\x07b \x1b[31mred\x1b[0m'
+    >>> escape_controls("\x1b[2J", keep_colour=False)
+    '\\x1b[2J'
+    """
+    if not keep_colour:
+        return _CONTROL_RE.sub(_escape_char, text)
+    out: list[str] = []
+    last = 0
+    for m in _SGR_RE.finditer(text):
+        out.append(_CONTROL_RE.sub(_escape_char, text[last:m.start()]))
+        out.append(m.group())
+        last = m.end()
+    out.append(_CONTROL_RE.sub(_escape_char, text[last:]))
+    return "".join(out)
 
 
 class SpelbokError(Exception):
-    """Base of every error spelbok raises deliberately."""
+    r"""Base of every error spelbok raises deliberately.
+
+    Its text never holds a raw control character: a message may quote untrusted input
+    (a card name, an option, a file name), and a terminal would obey an escape in it.
+
+    >>> print(SpelbokError("no option '\x1b[2J'"))
+    no option '\x1b[2J'
+    """
+
+    def __str__(self) -> str:
+        return escape_controls(super().__str__(), keep_colour=False)
 
 
 class SpecError(SpelbokError):
@@ -61,7 +103,7 @@ class SpecError(SpelbokError):
         text = f"{self.location}: {self.message}"
         if self.hint:
             text += f" (did you mean '{self.hint}'?)"
-        return text
+        return escape_controls(text, keep_colour=False)
 
 
 class SpecErrors(SpecError):
@@ -95,6 +137,15 @@ class SpecWarning(SpecError):
 
 class FormulaError(SpecError):
     """A formula that does not parse or does not make sense (column is inside the formula)."""
+
+
+def kind_fault(error: Exception) -> FormulaError:
+    """The error for a TypeError or ValueError met while a match runs: a formula combined
+    values of different kinds (a variable declared as text, then compared with a
+    number).  Said once, where play enters the engine, so the hot path pays nothing."""
+    return FormulaError(f"a formula met a value of the wrong kind while the match ran "
+                        f"({error}); check the variables' initial values and what the "
+                        f"steps set them to")
 
 
 class ActionError(SpelbokError, ValueError):

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
-from .errors import ArgumentError, SpecError, SpelbokError
+from .errors import ArgumentError, SpecError, SpelbokError, kind_fault
 from .limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg
 from .program import Program
 from .state import State
@@ -144,13 +144,18 @@ class Game:
         deck = start.get("deck")
         st.stacked = [parse_card(c) for c in deck] if deck else None  # type: ignore[misc]
         dealer = start.get("dealer")
-        if start.get("position") is not None:
-            from .position import start_from_position
+        try:
+            if start.get("position") is not None:
+                from .position import start_from_position
 
-            start_from_position(self, st, start["position"])
-        else:
-            self.program.start_match(st, dealer)
-        self.program.advance(st)
+                start_from_position(self, st, start["position"])
+            else:
+                self.program.start_match(st, dealer)
+            self.program.advance(st)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, SpelbokError):
+                raise
+            raise kind_fault(e) from e
         return st
 
     def restore(self, data: dict[str, Any]) -> State:

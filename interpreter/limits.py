@@ -83,6 +83,15 @@ def json_depth(text: str, limit: int = MAX_NESTING) -> int:
     return depth
 
 
+def _json_int(digits: str) -> int:
+    """A JSON integer, refused past the largest seed (before Python converts it: a
+    100 000-digit number would cost time, then fail on the interpreter's own limit)."""
+    if len(digits.lstrip("-")) > 20 or abs(value := int(digits)) > MAX_SEED:
+        raise LimitError(f"the number {digits[:12]}… ({len(digits.lstrip('-'))} digits) is too "
+                         f"large: no number in these files exceeds {MAX_SEED}")
+    return value
+
+
 def load_json(text: str, what: str, path: str = "", limit: int = MAX_NESTING) -> Any:
     """``json.loads(text)``, refusing (LimitError) data nested deeper than ``limit``.
 
@@ -94,7 +103,7 @@ def load_json(text: str, what: str, path: str = "", limit: int = MAX_NESTING) ->
         raise LimitError(f"{path + ': ' if path else ''}the {what} is nested too deeply "
                          f"(more than {limit} levels)")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except RecursionError:  # unbalanced brackets, deep: the depth check could not count them
         raise LimitError(f"{path + ': ' if path else ''}the {what} is nested too deeply "
                          f"(more than {limit} levels)") from None

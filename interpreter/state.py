@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, parse_action
 from .cards import SUITS
-from .errors import AmbiguousActionError, ArgumentError, IllegalActionError, InvalidActionError
+from .errors import (
+    AmbiguousActionError,
+    ArgumentError,
+    IllegalActionError,
+    InvalidActionError,
+    SpelbokError,
+    kind_fault,
+)
 from .limits import MAX_NOTATION, MAX_VALUE, seat_arg
 from .order import NO_TRUMP
 from .rng import below as _below
@@ -145,9 +152,10 @@ class State:
             "limit_reached": self.limit_reached,
         }
 
-    def var(self, name: str) -> Any:
+    def var(self, name: object) -> Any:
         """A declared variable's value: a list (one per seat) for a per-player
-        variable, else the single value.  Raises KeyError for an unknown name.
+        variable, else the single value.  Raises ArgumentError (a ValueError) for an
+        unknown name.
 
         >>> import spelbok
         >>> spelbok.load("example", players=2).new_state(seed=1).var("score")
@@ -158,7 +166,7 @@ class State:
             return list(self.pv_rows[prog.pvar_names.index(name)])
         if name in prog.gvar_names:
             return self.gv[prog.gvar_names.index(name)]
-        raise KeyError(f"{self.game.name} declares no variable {name!r}")
+        raise ArgumentError(f"{self.game.name} declares no variable {_shown(name)}")
 
     @property
     def decision_name(self) -> str | None:
@@ -171,7 +179,12 @@ class State:
         """Every action the current player may take (empty when terminal)."""
         if self.current is None:
             return []
-        legal = self.prog.code[self.pc].legal(self)
+        try:
+            legal = self.prog.code[self.pc].legal(self)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, SpelbokError):
+                raise
+            raise kind_fault(e) from e
         self.legal_cache = legal
         if type(legal) is list:
             return legal.copy()  # the state keeps its own: a caller may change the list
@@ -239,9 +252,14 @@ class State:
         seat = self.current
         assert seat is not None
         self.hist = (self.hist, a)
-        if not self.prog.code[self.pc].apply(self, seat, a):
-            self.current = None
-            self.prog.advance(self)
+        try:
+            if not self.prog.code[self.pc].apply(self, seat, a):
+                self.current = None
+                self.prog.advance(self)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, SpelbokError):
+                raise
+            raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
         if self.current is None or not _well_formed(action):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
 from .cards import CARD_NAMES, SUITS, cards_in
-from .errors import LimitError
+from .errors import LimitError, SpecError
 from .limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
 from .order import NO_TRUMP
 from .subsets import subset_actions
@@ -479,8 +479,13 @@ class Decide(Instr):
                 raise LimitError(f"the '{self.name}' decision would offer {hi - max(lo, 0) + 1} "
                                  f"numbers ({max(lo, 0)} to {hi}); the limit is {MAX_CHOICES}")
             opts = [Action(NUMBER, self.name, k) for k in range(max(lo, 0), hi + 1)]
+            if not opts:
+                raise SpecError(f"the '{self.name}' decision offers P{seat} no number: its range "
+                                f"runs from {lo} to {hi} (hand {st.hand_number})")
         allow = self.allow
         if allow is None:
+            if not opts:
+                raise self.dead_end(seat, st, "every word is switched off by its 'when'")
             return opts
         kept = []
         for a in opts:
@@ -488,7 +493,15 @@ class Decide(Instr):
             if allow(st, seat):
                 kept.append(a)
         st.choice = ""
+        if not kept:
+            raise self.dead_end(seat, st, "'allow' refuses every option")
         return kept
+
+    def dead_end(self, seat: int, st: State, why: str) -> SpecError:
+        """A decision that leaves its player nothing to do is the spec's fault: said at
+        once, instead of a state with no legal action."""
+        return SpecError(f"the '{self.name}' decision offers P{seat} no option: {why} "
+                         f"(hand {st.hand_number})")
 
     def run(self, st: State) -> bool:
         q = st.queue

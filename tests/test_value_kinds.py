@@ -1,0 +1,85 @@
+"""Values of the wrong kind: located when the spec is validated (a size, count or range
+fixed at load time), a clear SpelbokError when play meets one (never a TypeError,
+ValueError, or a state with no legal action)."""
+
+from __future__ import annotations
+
+import pytest
+import spelbok
+from spelbok.validate import validate
+
+NUMBER_RANGE_EMPTY = """spelbok: 1
+name: Mini
+players: {min: 2, max: 4}
+deck:
+  - players: [2, 4]
+    ranks: [A, K, Q, J, 10, 9, 8, 7]
+hand:
+  - deal: {size: 5}
+  - decide: bid
+    choose: number
+    min: 10
+    max: 0
+  - tricks: {}
+end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
+"""
+
+DEAL_SIZE_TEXT = """spelbok: 1
+name: Mini
+players: {min: 2, max: 4}
+deck:
+  - players: [2, 4]
+    ranks: [A, K, Q, J, 10, 9, 8, 7]
+hand:
+  - deal: {size: "'five'"}
+  - tricks: {}
+end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
+"""
+
+
+def test_a_fixed_number_range_that_is_empty_is_located() -> None:
+    assert validate_text(NUMBER_RANGE_EMPTY) == [
+        "12:10: the decision offers no number: 'max' (0) is below 'min' (10)"]
+
+
+def test_a_fixed_deal_size_that_is_text_is_located() -> None:
+    assert validate_text(DEAL_SIZE_TEXT) == [
+        "8:18: expected a whole number here, not 'five'"]
+
+
+def test_a_number_range_empty_in_play_is_a_clear_error() -> None:
+    text = NUMBER_RANGE_EMPTY.replace("max: 0", "max: hand_number - 1")
+    state = spelbok.load(text, players=2).new_state(seed=1)
+    with pytest.raises(spelbok.SpecError, match="offers P1 no number: its range runs from 10 to 0"):
+        state.legal_actions()
+
+
+def test_every_word_switched_off_in_play_is_a_clear_error() -> None:
+    text = NUMBER_RANGE_EMPTY.replace(
+        "choose: number\n    min: 10\n    max: 0",
+        "choose: [{word: yes, when: hand_number > 1}, {word: no, when: hand_number > 2}]")
+    assert "choose: [" in text
+    state = spelbok.load(text, players=2).new_state(seed=1)
+    with pytest.raises(spelbok.SpecError, match="every word is switched off"):
+        state.legal_actions()
+
+
+def test_a_text_variable_met_in_play_is_a_clear_error() -> None:
+    # 'who' starts as text and is compared with a seat: validate cannot see it (no literal)
+    text = DEAL_SIZE_TEXT.replace('size: "\'five\'"', "size: 5").replace(
+        "hand:\n", "variables:\n  hand: {who: ''}\nhand:\n  - if: \"who < seats\"\n"
+        "    then: [{end_hand: true}]\n", 1)
+    with pytest.raises(spelbok.FormulaError, match="a formula met a value of the wrong kind"):
+        spelbok.load(text, players=2).new_state(seed=1)
+
+
+def validate_text(text: str) -> list[str]:
+    """validate()'s messages for ``text`` saved as a file, without the file's name."""
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "mini.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return [str(e).removeprefix(path + ":") for e in validate(path)]
