@@ -182,6 +182,11 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     """
     _check_shape(game, d)
     start = dict(d["start"])
+    if d.get("seed") != start["seed"]:
+        # only determinize() gives a state a seed of its own
+        raise SnapshotError("this is a snapshot of a determinized sample: its hidden cards "
+                            "were re-dealt, not dealt by its start, so no replay can check "
+                            "it (pickle the sample, or clone it, instead)")
     actions: list[str] = d["actions"]
     # the last replay is kept: snapshots of one match as it goes replay only what is new
     memo = game._replay_memo

@@ -264,3 +264,14 @@ def test_deeply_nested_values_are_refused_without_recursing(game: spelbok.Game,
             game.restore(changed(snap, **{key: deep}))
     refused(game, changed(snap, pc=deep), "'pc' must be an integer, not a list")
     refused(game, changed(snap, pc="3"), "'pc' must be an integer, not str '3'")
+
+
+def test_a_determinized_sample_is_refused_with_the_reason(game: spelbok.Game) -> None:
+    import pickle
+    import random
+
+    state = game.new_state(seed=1)
+    sample = state.determinize(state.current_player or 0, random.Random(5))
+    with pytest.raises(SnapshotError, match="snapshot of a determinized sample"):
+        game.restore(sample.to_dict())
+    assert pickle.loads(pickle.dumps(sample)).to_dict() == sample.to_dict()
