@@ -504,7 +504,7 @@ def _allowed_roots(allow_paths: AllowPaths) -> list[str]:
     shipped = resources.files("spelbok.specs")
     if isinstance(shipped, Path):
         # the shipped specs are trusted, as one tree: a shipped variant may extend
-        # ``../knektpass.yaml``, and any spec may name a shipped file by its path
+        # ``../base.yaml``, and any spec may name a shipped file by its path
         roots.append(os.path.realpath(shipped))
     return roots
 
