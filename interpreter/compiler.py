@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import RANK_INDEX, SUIT_INDEX, SUITS
 from .errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from .formula import Compiled, NameInfo, compile_formula
-from .limits import MAX_REPEAT
+from .limits import MAX_REPEAT, short_repr
 from .model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .order import NO_TRUMP, build_tables
 from .program import Program
@@ -231,7 +231,7 @@ class Compiler:
             value = _coerce(value, allowed)
             if allowed and value not in allowed:
                 raise SpecError(
-                    f"option '{name}' cannot be {value!r}; choose one of "
+                    f"option '{name}' cannot be {short_repr(value)}; choose one of "
                     + ", ".join(str(a) for a in allowed)
                 )
             values[name] = value

@@ -132,7 +132,7 @@ class SpecWarning(SpecError):
         text = f"{self.location}: warning: {self.message}"
         if self.hint:
             text += f" (did you mean '{self.hint}'?)"
-        return text
+        return escape_controls(text, keep_colour=False)
 
 
 class FormulaError(SpecError):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, parse_card
 from .errors import ArgumentError, SpecError, SpelbokError, kind_fault
-from .limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg
+from .limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg, short_repr
 from .program import Program
 from .state import State
 
@@ -104,9 +104,9 @@ class Game:
     def _check_deck(self, deck: list[str]) -> list[str]:
         ids = []
         for text in deck:
-            c = parse_card(str(text))
+            c = parse_card(text) if type(text) is str and len(text) <= 8 else None
             if c is None:
-                raise SpecError(f"'{text}' in the stacked deck is not a card")
+                raise SpecError(f"{short_repr(text)} in the stacked deck is not a card")
             ids.append(c)
         if sorted(ids) != sorted(self.program.deck) or len(set(ids)) != len(ids):
             want = set(self.program.deck)

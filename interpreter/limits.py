@@ -51,12 +51,39 @@ def seat_arg(value: object, n: int, what: str = "seat") -> int:
     return value
 
 
+def digits(value: int) -> int:
+    """How many decimal digits ``value`` has, without converting a huge one to text
+    (which is slow, then refused past Python's own limit).
+
+    >>> digits(-999), digits(10**5000)
+    (3, 5001)
+    """
+    size = abs(value)
+    if size.bit_length() < 10_000:
+        return len(str(size))
+    return size.bit_length() * 30103 // 100000 + 1  # log10(2): exact to a digit or so
+
+
+def short_repr(x: object, size: int = 40) -> str:
+    """``x`` for an error message: a scalar cut short, a container by its kind only (an
+    untrusted one may be huge or nested too deeply to print).
+
+    >>> short_repr("x" * 50, 4), short_repr(10**5000), short_repr([[[]]])
+    ("'xxxx'…", 'a 5001-digit number', 'a list')
+    """
+    if isinstance(x, str):
+        return repr(x[:size]) + ("…" if len(x) > size else "")
+    if type(x) is int and x.bit_length() > 200:
+        return f"a {digits(x)}-digit number"
+    if x is None or isinstance(x, (bool, int, float)):
+        return repr(x)
+    return f"a {type(x).__name__}"
+
+
 def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:
     """The error for variable ``name`` set to ``value`` (over MAX_VALUE) by the step at ``where``."""
-    size = abs(value)
-    digits = len(str(size)) if size.bit_length() < 10_000 else size.bit_length() * 3 // 10
     return LimitError(f"{where + ': ' if where else ''}in hand {hand}, '{name}' would become a "
-                      f"{digits}-digit number, but integers in a match are bounded by "
+                      f"{digits(value)}-digit number, but integers in a match are bounded by "
                       f"10^{len(str(MAX_VALUE)) - 1} either way (does a formula grow without end?)")
 
 

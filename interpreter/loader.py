@@ -499,8 +499,30 @@ def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
 AllowPaths = Iterable[str | os.PathLike[str]]
 
 
+def allow_list(allow_paths: object) -> tuple[str, ...]:
+    """``allow_paths`` as a tuple of folder names, checked: a single path counts as a
+    list of one (``tuple("/tmp")`` would allow ``/``), and anything but paths is an
+    ArgumentError.
+
+    >>> allow_list("/tmp"), allow_list(["a", "b"])
+    (('/tmp',), ('a', 'b'))
+    """
+    from .errors import ArgumentError
+
+    if isinstance(allow_paths, (str, bytes, os.PathLike)):
+        allow_paths = [allow_paths]
+    if not isinstance(allow_paths, (list, tuple, set, frozenset)) or len(allow_paths) > 100:
+        raise ArgumentError("allow_paths must be a list of folders")
+    out: list[str] = []
+    for p in allow_paths:
+        if not isinstance(p, (str, os.PathLike)) or not os.fspath(p) or "\0" in os.fspath(p):
+            raise ArgumentError(f"allow_paths must hold folder names, not {type(p).__name__}")
+        out.append(str(os.fspath(p)))
+    return tuple(out)
+
+
 def _allowed_roots(allow_paths: AllowPaths) -> list[str]:
-    roots = [os.path.realpath(os.fspath(p)) for p in allow_paths]
+    roots = [os.path.realpath(p) for p in allow_list(allow_paths)]
     shipped = resources.files("spelbok.specs")
     if isinstance(shipped, Path):
         # the shipped specs are trusted, as one tree: a shipped variant may extend
@@ -858,7 +880,7 @@ def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
     spelbok.errors.SpecError: x.yaml:1:10: unsupported spec format version 2 (this spelbok reads version 1)
     """
     src = _resolve(source, text)
-    tree, positions, parents = _load(src, [], tuple(allow_paths))
+    tree, positions, parents = _load(src, [], allow_list(allow_paths))
     if "spelbok" not in tree:
         file, line, col = _at(positions, (), src.display)
         raise SpecError("missing 'spelbok: 1' format version", path=file, line=line, col=col)

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import LimitError, SpelbokError
-from .limits import MAX_VALUE
+from .limits import MAX_VALUE, digits
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -243,9 +243,8 @@ def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int) -> Ma
     for p, score in enumerate(scores):
         # within the bound, a score is exact as a float, so the means and spreads are right
         if type(score) is int and not -MAX_VALUE <= score <= MAX_VALUE:
-            size = (f"a {len(str(abs(score)))}-digit number" if score.bit_length() < 10_000
-                    else "a huge number")
-            raise LimitError(f"match {index} (seed {mseed}): seat {p} scored {size}, too large "
+            raise LimitError(f"match {index} (seed {mseed}): seat {p} scored a {digits(score)}"
+                             f"-digit number, too large "
                              f"to summarise (the limit is {MAX_VALUE})")
     return MatchRecord(
         index=index,

@@ -109,8 +109,10 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
             raise SnapshotError(f"the snapshot names an unknown option '{_short(k, 40)}'",
                                 hint=did_you_mean(_short(k, 40), list(game.options)))
     if options != game.options:
-        raise SnapshotError(f"the snapshot was made with options {options}, this game has "
-                            f"{game.options} (load it with those options)")
+        given = ", ".join(f"{k}={_short(v)}" for k, v in options.items())
+        mine = ", ".join(f"{k}={_short(v)}" for k, v in game.options.items())
+        raise SnapshotError(f"the snapshot was made with options {given or 'none'}, this game "
+                            f"has {mine or 'none'} (load it with those options)")
     for k in _INTS:
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
             raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
@@ -129,6 +131,15 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
     if not isinstance(start, dict) or any(k not in _START_KEYS for k in start) \
             or type(start.get("seed")) is not int:
         raise SnapshotError("'start' must be a map with the seed (and dealer, deck or position)")
+    deck = start.get("deck")
+    if deck is not None:
+        if not isinstance(deck, list) or len(deck) > 2 * MAX_CARDS \
+                or not all(type(c) is str for c in deck):
+            raise SnapshotError("the start's stacked 'deck' must be a list of card names")
+        try:
+            game._check_deck(deck)
+        except SpelbokError as e:
+            raise SnapshotError(f"the start's stacked deck: {e}") from None
     dealer = start.get("dealer")
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
         raise SnapshotError(f"the first dealer must be a seat 0..{n - 1}, not {_short(dealer)}")

@@ -97,9 +97,11 @@ class SubsetActions(list[Action]):
     def allows(self, a: object) -> bool:
         """Whether ``a`` is one of these exchanges, by the rule alone (whatever
         a caller did to the list)."""
-        if not isinstance(a, Action):
+        if not isinstance(a, Action) or len(a) != 3:  # a hand-made one may hold anything
             return False
         kind, verb, mask = a
+        if type(mask) is not int:
+            return False
         if verb != self.verb or not (kind == CARDS or (kind == WORD and mask == 0)):
             return False
         return not mask & ~self.hand and self.lo <= mask.bit_count() <= self.hi

@@ -138,6 +138,15 @@ def test_allow_paths_opens_another_folder(tree: Path) -> None:
     assert load(path, allow_paths=[str(shared)]).name == "Child"
     assert validate(path, allow_paths=[shared]) == []
     assert validate(path)[0].line == 2
+    # one folder given as a plain string is a list of one, never its characters ('/' ...)
+    assert read_spec(path, allow_paths=str(shared)).tree["name"] == "Child"
+    with pytest.raises(SpecError, match="leads out of the folder"):
+        read_spec(path, allow_paths=str(tree / "elsewhere"))
+    from spelbok.errors import ArgumentError
+
+    for bad in ([None], 5, [b"/"]):
+        with pytest.raises(ArgumentError, match="allow_paths"):
+            read_spec(path, allow_paths=bad)  # type: ignore[arg-type]
 
 
 def test_local_file_refuses_nul_and_finds_suffixes(tree: Path) -> None:

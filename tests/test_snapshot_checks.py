@@ -214,7 +214,7 @@ def test_determinize_checks_the_rng(game: spelbok.Game) -> None:
     ({"seed": 10**100}, "seed must be an integer"),
     ({"deck": "JC"}, "deck must be a list of the pack's cards"),
     ({"deck": ["JC"] * 32}, "given twice: JC"),
-    ({"deck": [1, 2]}, "'1' in the stacked deck is not a card"),
+    ({"deck": [1, 2]}, "1 in the stacked deck is not a card"),
 ])
 def test_new_state_checks_its_arguments(game: spelbok.Game, kwargs: dict[str, Any],
                                         message: str) -> None:
@@ -275,3 +275,34 @@ def test_a_determinized_sample_is_refused_with_the_reason(game: spelbok.Game) ->
     with pytest.raises(SnapshotError, match="snapshot of a determinized sample"):
         game.restore(sample.to_dict())
     assert pickle.loads(pickle.dumps(sample)).to_dict() == sample.to_dict()
+
+
+def test_hostile_values_in_a_snapshot_start_and_options_are_refused(
+        game: spelbok.Game, snap: dict[str, Any]) -> None:
+    deep: list[Any] = []
+    for _ in range(10_000):
+        deep = [deep]
+    for change in ({"start": {**snap["start"], "deck": [deep]}},
+                   {"start": {**snap["start"], "deck": ["AS"] * 3}},
+                   {"options": {k: 10**5000 for k in snap["options"]} or {"x": 10**5000}}):
+        with pytest.raises(SnapshotError):
+            game.restore({**snap, **change})
+
+
+def test_malformed_hand_made_exchanges_are_refused_after_listing() -> None:
+    from spelbok.actions import CARDS, Action
+
+    knekt = spelbok.load("knektpass", players=3)
+    state = knekt.new_state(seed=1)
+    while state.decision_name != "exchange":
+        state.apply(state.legal_actions()[0])
+    for bad in (Action(CARDS, "exchange", "x"), Action(CARDS, "exchange", 1.5),  # type: ignore[arg-type]
+                tuple.__new__(Action, (1, 2))):
+        state.legal_actions()  # the lazy list is what apply() checks against
+        with pytest.raises(spelbok.InvalidActionError):
+            state.apply(bad)
+
+
+def test_load_option_values_of_any_size_are_refused_cleanly() -> None:
+    with pytest.raises(SpelbokError, match="cannot be a 5001-digit number"):
+        spelbok.load("example", options={"void_rule": 10**5000})
