@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -15,6 +16,9 @@ from .main import allow_path_option, check_output_file
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
+# what the terminal filter rewrites as \x9b or \u202e: lossless only inside double quotes,
+# where YAML reads those escapes back as the characters
+_ESCAPED_ON_OUTPUT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 @click.command("validate")
@@ -119,7 +123,7 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
         # and the line breaks a plain or block scalar would fold (NEL, U+2028, CR)
         try:
             risky = not isinstance(plain_value(data), str) or any(
-                c in data for c in _UNSAFE_PLAIN)
+                c in data for c in _UNSAFE_PLAIN) or _ESCAPED_ON_OUTPUT.search(data) is not None
         except SpelbokError:  # a number too large to read: a string, quoted
             risky = True
         return dumper.represent_scalar("tag:yaml.org,2002:str", data,

@@ -71,7 +71,7 @@ def verify_cmd(files: tuple[str, ...], spec: str | None, options: tuple[str, ...
             path, spec=spec, options=opts, allow_paths=allow_paths,
             only=(lambda name: needle in name.lower()) if needle else None))
     if as_json:
-        click.echo(json.dumps([r.to_dict() for r in reports], indent=2, ensure_ascii=False))
+        click.echo(json.dumps([r.to_dict() for r in reports], indent=2))  # ASCII: \u escapes survive the terminal filter
     else:
         color = _color()
         for k, r in enumerate(reports):

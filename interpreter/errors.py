@@ -13,8 +13,12 @@ from collections.abc import Iterable
 # Control characters (C0 but tab and newline, DEL, C1) and the bidi overrides that can
 # reorder what a line shows.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-# The colour codes spelbok itself writes (click.style): select graphic rendition only.
-_SGR_RE = re.compile("\x1b\\[[0-9;]*m")
+# The colour codes spelbok itself writes (click.style): select graphic rendition only, and of
+# that only reset, bold, dim, italic, underline and foreground colours -- a spec's text may
+# hold such codes too, but none that hides what follows (conceal, same-colour background).
+_SGR_RE = re.compile("\x1b\\[([0-9;]*)m")
+_SGR_KEPT = frozenset({"", "0", "1", "2", "3", "4", "22", "23", "24", "39",
+                       *map(str, range(30, 38)), *map(str, range(90, 98))})
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -29,12 +33,16 @@ def escape_controls(text: str, keep_colour: bool = True) -> str:
     'a\\x1b]0;title\\x07b \x1b[31mred\x1b[0m'
     >>> escape_controls("\x1b[2J", keep_colour=False)
     '\\x1b[2J'
+    >>> escape_controls("a\x1b[8mhidden")  # conceal is not a colour spelbok writes
+    'a\\x1b[8mhidden'
     """
     if not keep_colour:
         return _CONTROL_RE.sub(_escape_char, text)
     out: list[str] = []
     last = 0
     for m in _SGR_RE.finditer(text):
+        if not _SGR_KEPT.issuperset(m.group(1).split(";")):
+            continue  # escaped with the rest
         out.append(_CONTROL_RE.sub(_escape_char, text[last:m.start()]))
         out.append(m.group())
         last = m.end()

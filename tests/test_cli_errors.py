@@ -194,3 +194,18 @@ def test_one_handler_turns_system_errors_into_one_line(exc: BaseException, words
     assert r.exit_code == 1
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]
+
+
+def test_data_on_stdout_survives_the_terminal_filter(tmp_path: Path) -> None:
+    # a name holding a bidi override and a C1 control: converted to stdout, then read back
+    from spelbok.loader import read_spec
+
+    src = tmp_path / "a.yaml"
+    src.write_text((Path(__file__).parent.parent / "specs/example.yaml").read_text(encoding="utf-8").replace(
+        "name: Example", 'name: "Ex\\u202Eam\\x9Bple"', 1), encoding="utf-8")
+    for surface, suffix in (("yaml", ".yaml"), ("dsl", ".spel")):
+        out = spelbok("convert", str(src), "--to", surface)
+        assert out.returncode == 0, out.stderr
+        back = tmp_path / f"back{suffix}"
+        back.write_text(out.stdout, encoding="utf-8")
+        assert read_spec(str(back)).tree["name"] == "Ex\u202eam\x9bple"
