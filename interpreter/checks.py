@@ -63,6 +63,7 @@ __all__ = [
     "check_structure",
     "structural_checks",
     "structural_warnings",
+    "structural_diagnosis",
 ]
 
 #: Names the formula language defines (state and context builtins).
@@ -1087,19 +1088,25 @@ def _option_combos(options: dict[str, Any], names: set[str], limit: int) -> list
 
 def structural_checks(doc: SpecDoc) -> list[SpecError]:
     """Every structural problem of ``doc``, located, in a stable order (see module doc)."""
-    errors = _Checker(doc).run()
-    errors.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
-    return errors
+    return structural_diagnosis(doc)[0]
 
 
 def structural_warnings(doc: SpecDoc) -> list[SpecError]:
     """Doubts about ``doc`` (each a :class:`~spelbok.errors.SpecWarning`): legal, but
     probably not meant.  ``validate`` reports them; loading a spec does not look."""
+    return structural_diagnosis(doc)[1]
+
+
+def structural_diagnosis(doc: SpecDoc) -> tuple[list[SpecError], list[SpecError]]:
+    """The errors and the warnings of ``doc`` from one run of the checks, each sorted."""
     checker = _Checker(doc)
-    checker.run()
+    errors = checker.run()
     warnings = checker.warnings
-    warnings.sort(key=lambda e: (e.path or "", e.line or 0, e.col or 0))
-    return warnings
+
+    def order(e: SpecError) -> tuple[str, int, int]:
+        return (e.path or "", e.line or 0, e.col or 0)
+
+    return sorted(errors, key=order), sorted(warnings, key=order)
 
 
 def check_structure(doc: SpecDoc) -> SpecDoc:

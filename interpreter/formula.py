@@ -71,7 +71,6 @@ __all__ = [
     "from_tree",
     "iter_nodes",
     "parse_formula",
-    "relocate",
     "unparse",
 ]
 
@@ -874,39 +873,6 @@ def evaluate(
     4
     """
     return compile_formula(source, resolver, per_player=per_player).fn(state, seat)
-
-
-def relocate(
-    err: FormulaError,
-    *,
-    path: str | None = None,
-    line: int,
-    col: int,
-    indent: int | None = None,
-) -> FormulaError:
-    """Move a FormulaError from formula coordinates to file coordinates.
-
-    ``line``/``col`` is where the formula text's first character sits in the file
-    (after an opening quote).  Columns on the formula's first line are shifted by
-    ``col - 1``; on later lines the file column is ``indent + column`` when the
-    content indentation is known (YAML ``|`` block scalars), else left unknown.
-    Exact for single-line plain or quoted scalars without escapes; for folded
-    (``>``) or escaped scalars the text differs from the file, so callers should
-    pass the scalar's start and accept an approximate column.
-
-    >>> e = relocate(FormulaError("unknown name 'x'", line=1, col=5), path="g.yaml", line=12, col=9)
-    >>> str(e)
-    "g.yaml:12:13: unknown name 'x'"
-    """
-    fline = err.line or 1
-    fcol = err.col
-    if fline == 1:
-        new_col = None if fcol is None else col + fcol - 1
-    else:
-        new_col = None if fcol is None or indent is None else indent + fcol
-    return FormulaError(
-        err.message, path=path or err.path, line=line + fline - 1, col=new_col, hint=err.hint
-    )
 
 
 class _Compiler:

@@ -37,7 +37,7 @@ def diagnose(source: str | os.PathLike[str], *,
              ) -> tuple[list[SpecError], list[SpecError]]:
     """The errors of a spec (as :func:`validate`) and its warnings
     (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
-    from .checks import structural_checks, structural_warnings
+    from .checks import structural_diagnosis
     from .game import Game
     from .loader import read_spec
 
@@ -47,8 +47,7 @@ def diagnose(source: str | os.PathLike[str], *,
         return list(e.errors), []
     except SpecError as e:
         return [e], []
-    warnings = structural_warnings(doc)
-    errors = list(structural_checks(doc))
+    errors, warnings = structural_diagnosis(doc)
     if errors:
         return errors, warnings
     seen: set[str] = set()

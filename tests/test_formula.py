@@ -37,7 +37,6 @@ from spelbok.formula import (
     from_tree,
     iter_nodes,
     parse_formula,
-    relocate,
     unparse,
 )
 
@@ -485,18 +484,6 @@ def test_step_budget() -> None:
     assert compile_formula(part, r10, per_player=False).cost <= STEP_BUDGET
     e = err(" + ".join([part] * 10), resolver=r10)
     assert e.message.startswith("formula is too expensive") and e.col == 1
-
-
-def test_relocate() -> None:
-    e = relocate(FormulaError("x", line=1, col=4, hint="y"), path="g.yaml", line=10, col=12)
-    assert (e.path, e.line, e.col, e.hint) == ("g.yaml", 10, 15, "y")
-    e = relocate(FormulaError("x", line=3, col=4), path="g.yaml", line=10, col=12, indent=6)
-    assert (e.line, e.col) == (12, 10)
-    e = relocate(FormulaError("x", line=3, col=4), line=10, col=12)
-    assert (e.line, e.col) == (12, None)
-
-
-# ------------------------------------------------------- grammar import / doctests
 
 
 def test_grammar_can_be_imported_by_a_host_grammar() -> None:
