@@ -341,14 +341,18 @@ class _Checker:
             for opts in combos:
                 for hand in range(1, bound + 1):
                     at = _At(n, hand, opts)
-                    self._deals_fit(events, at, cards, _span(a, b), failed)
+                    # past the first hand, a match whose end this check cannot work out may
+                    # stop before a hand that would not fit: a doubt, not an error (play
+                    # stops with a located error if such a hand comes)
+                    certain = hand == 1 or stop is not None
+                    self._deals_fit(events, at, cards, _span(a, b), failed, certain)
                     if len(failed) == len(deals):
                         return
                     if stop is not None and stop.value(at) is True:
                         break  # the match ends after this hand
 
     def _deals_fit(self, events: list[_DeckEvent], at: _At, cards: int, span: str,
-                   failed: set[Path]) -> None:
+                   failed: set[Path], certain: bool = True) -> None:
         happens = [e.happens(at) for e in events]  # None: cannot be told here
         for i, d in enumerate(events):
             if d.size is None or d.path in failed or happens[i] is False:
@@ -368,11 +372,12 @@ class _Checker:
             names: set[str] = set().union(*(e.names for e in counted))
             where = f" in hand {at.hand_number}" if "hand_number" in names else ""
             opts = ", ".join(f"{k} = {_shown_value(v)}" for k, v in at.opts.items() if k in names)
-            self.err(
+            (self.err if certain else self.warn)(
                 (*d.path, "deal", "size"),
                 f"the deck is too small{where}: {at.seats} players × {size} cards{extra} = "
                 f"{need} cards, but the deck for {span} players has {cards} cards"
-                + (f" (with the option {opts})" if opts else ""),
+                + (f" (with the option {opts})" if opts else "")
+                + ("" if certain else " -- if the match lasts that long"),
             )
 
     # ----------------------------------------------------------------- names

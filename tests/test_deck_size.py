@@ -84,3 +84,15 @@ def test_a_deal_the_check_cannot_size_fails_in_play_never_short() -> None:
         assert str(e).startswith("<spec>:10:11: ")  # located at the size
     else:
         raise AssertionError("a deal of 36 cards from 32 went on with short hands")
+
+
+def test_a_hand_the_match_may_never_reach_is_a_warning() -> None:
+    from spelbok.checks import structural_warnings
+
+    # end.when reads a variable: the check cannot tell whether hand 9 (4 x 9 > 32) comes
+    text = _spec('  - deal: {size: "hand_number"}', end="done >= 2").replace(
+        "hand:\n", "variables:\n  match: {done: 0}\nhand:\n", 1)
+    doc = read_spec("mini.yaml", text=text)
+    assert structural_checks(doc) == []
+    (warning,) = structural_warnings(doc)
+    assert "too small in hand 9" in str(warning) and "if the match lasts that long" in str(warning)
