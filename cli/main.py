@@ -345,9 +345,9 @@ def _allow_callback(ctx: click.Context, param: click.Parameter, value: Any) -> t
 
 def check_output_file(path: str, param_hint: str) -> None:
     """A usage error unless ``path`` is a regular file or none yet (never a device or FIFO)."""
-    real = os.path.realpath(path)
-    if (os.path.lexists(path) and not os.path.isfile(path)) or any(
-            real == root or real.startswith(root + "/") for root in ("/dev", "/proc", "/sys")):
+    from spelbok.loader import is_system_path
+
+    if (os.path.lexists(path) and not os.path.isfile(path)) or is_system_path(path):
         raise click.BadParameter(f"'{path}' is not a regular file; name a file to write",
                                  param_hint=param_hint)
 

@@ -365,6 +365,17 @@ def _in_folder(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def is_system_path(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path``, symlinks resolved, lies in a system folder (``/proc``, ``/sys``,
+    ``/dev``): never read as a spec, reading file or log, never written to.
+
+    >>> is_system_path("/proc/self/environ"), is_system_path("/tmp/x.yaml")
+    (True, False)
+    """
+    real = os.path.realpath(path)
+    return any(_in_folder(real, root) for root in _SYSTEM_ROOTS)
+
+
 def read_file_bytes(path: str | os.PathLike[str], display: str, what: str = "spec file",
                     limit: int = MAX_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; a SpecError otherwise.
