@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from minispec import MINI
 from spelbok import yamlio
 from spelbok.checks import structural_checks, structural_warnings
 from spelbok.errors import SpecError, SpecErrors, SpecWarning, SpelbokError
@@ -24,17 +25,6 @@ from spelbok.loader import read_spec
 FIXTURES = Path(__file__).parent / "bad_specs"
 FIXTURE_FILES = sorted(FIXTURES.glob("*.yaml"))
 
-MINI = """spelbok: 1
-name: Mini
-players: {min: 2, max: 4}
-deck:
-  - players: [2, 4]
-    ranks: [A, K, Q, J, 10, 9, 8, 7]
-hand:
-  - deal: {size: 5}
-  - tricks: {}
-end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
-"""
 
 
 def all_errors(source: str | os.PathLike[str], text: str | None = None) -> list[SpecError]:

@@ -16,6 +16,7 @@ import spelbok.checks
 import spelbok.loader
 import spelbok.model
 import spelbok.yamlio
+from minispec import MINI
 from spelbok.checks import check_structure, structural_checks
 from spelbok.errors import SpecError
 from spelbok.loader import load_schema, read_spec, shipped_spec_names
@@ -25,17 +26,6 @@ from spelbok.yamlio import KEY, key_path, load_yaml
 ROOT = Path(__file__).parents[1]
 KNEKTPASS = ROOT / "specs" / "knektpass.yaml"
 
-MINI = """spelbok: 1
-name: Mini
-players: {min: 2, max: 4}
-deck:
-  - players: [2, 4]
-    ranks: [A, K, Q, J, 10, 9, 8, 7]
-hand:
-  - deal: {size: 5}
-  - tricks: {}
-end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
-"""
 
 
 @pytest.mark.parametrize("module", [spelbok.yamlio, spelbok.model, spelbok.loader, spelbok.checks])

@@ -10,6 +10,7 @@ import copy
 import pickle
 from pathlib import Path
 
+import minispec
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -22,16 +23,7 @@ from spelbok.loader import read_spec
 from spelbok.validate import validate
 from spelbok.yamlio import ScalarPosition, load_yaml, place_in_text
 
-HEAD = """spelbok: 1
-name: Mini
-players: {min: 2, max: 4}
-deck:
-  - players: [2, 4]
-    ranks: [A, K, Q, J, 10, 9, 8, 7]
-hand:
-  - deal: {size: 5}
-  - tricks: {}
-"""
+HEAD = minispec.HEAD + minispec.STEPS  # then each test's own end line
 WINNERS = 'winners: "tricks == max(tricks)"'
 
 

@@ -6,35 +6,14 @@ from __future__ import annotations
 
 import pytest
 import spelbok
+from minispec import mini
 from spelbok.validate import validate
 
-NUMBER_RANGE_EMPTY = """spelbok: 1
-name: Mini
-players: {min: 2, max: 4}
-deck:
-  - players: [2, 4]
-    ranks: [A, K, Q, J, 10, 9, 8, 7]
-hand:
-  - deal: {size: 5}
-  - decide: bid
-    choose: number
-    min: 10
-    max: 0
-  - tricks: {}
-end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
-"""
+NUMBER_RANGE_EMPTY = mini(
+    "  - deal: {size: 5}\n  - decide: bid\n    choose: number\n    min: 10\n    max: 0\n"
+    "  - tricks: {}\n")
 
-DEAL_SIZE_TEXT = """spelbok: 1
-name: Mini
-players: {min: 2, max: 4}
-deck:
-  - players: [2, 4]
-    ranks: [A, K, Q, J, 10, 9, 8, 7]
-hand:
-  - deal: {size: "'five'"}
-  - tricks: {}
-end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
-"""
+DEAL_SIZE_TEXT = mini("  - deal: {size: \"'five'\"}\n  - tricks: {}\n")
 
 
 def test_a_fixed_number_range_that_is_empty_is_located() -> None:
