@@ -59,7 +59,7 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         if not self.extensions:
             return
-        digest = Path(self.get_ext_fullpath("spelbok.state")).parent / NATIVE.DIGEST_FILE
+        digest = Path(self.get_ext_fullpath("spelbok.cards")).parent / NATIVE.DIGEST_FILE
         try:
             super().run()
         except Exception as e:  # compiler missing or failing: fall back to pure Python
@@ -85,7 +85,7 @@ def _clean_inplace() -> None:
     from importlib.machinery import EXTENSION_SUFFIXES
 
     folder = ROOT / "interpreter"
-    for path in folder.iterdir():
+    for path in folder.rglob("*"):
         if path.name == NATIVE.DIGEST_FILE or any(path.name.endswith(s) for s in EXTENSION_SUFFIXES):
             path.unlink()
 

@@ -289,7 +289,7 @@ def _bots_callback(ctx: click.Context, param: click.Parameter, value: Any) -> li
         return None
     names = parse_bots(value)
     try:  # an unknown bot is a usage error (exit 2), in every command
-        from spelbok.bots import make_bot
+        from spelbok.play.bots import make_bot
     except ImportError:  # pragma: no cover - the bots are always shipped
         return names
     for name in names:
@@ -345,7 +345,7 @@ def _allow_callback(ctx: click.Context, param: click.Parameter, value: Any) -> t
 
 def check_output_file(path: str, param_hint: str) -> None:
     """A usage error unless ``path`` is a regular file or none yet (never a device or FIFO)."""
-    from spelbok.loader import is_system_path
+    from spelbok.lang.loader import is_system_path
 
     if (os.path.lexists(path) and not os.path.isfile(path)) or is_system_path(path):
         raise click.BadParameter(f"'{path}' is not a regular file; name a file to write",

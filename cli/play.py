@@ -24,13 +24,13 @@ from .main import (
 )
 
 if TYPE_CHECKING:
-    from spelbok.actions import Action
-    from spelbok.game import Game
-    from spelbok.render import Style
-    from spelbok.state import State
+    from spelbok.cli.render import Style
+    from spelbok.engine.actions import Action
+    from spelbok.engine.game import Game
+    from spelbok.engine.state import State
 
 LOG_FORMAT = 1
-_CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.actions)
+_CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.engine.actions)
 _MENU_LIMIT = 10  # exchanges with more choices than this are typed, not picked from a menu
 
 HELP = """\
@@ -48,7 +48,7 @@ How to answer:
 def default_bots() -> list[str]:
     """``greedy`` when the installed bots have it, else ``random``."""
     try:
-        from spelbok.bots import BOT_NAMES
+        from spelbok.play.bots import BOT_NAMES
     except ImportError:
         return ["random"]
     return ["greedy"] if "greedy" in BOT_NAMES else ["random"]
@@ -108,8 +108,8 @@ def play_cmd(
     transcript.  The same seed always gives the same match.
     """
     import spelbok
-    from spelbok.bots import make_bot
-    from spelbok.render import Style
+    from spelbok.cli.render import Style
+    from spelbok.play.bots import make_bot
 
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -127,7 +127,7 @@ def play_cmd(
     style = Style.for_stream(None, no_color=no_color)
     state = game.new_state(seed=seed)
     start_scores = list(state.scores)
-    from spelbok.rng import SHUFFLE
+    from spelbok.engine.rng import SHUFFLE
 
     if log_file:
         check_output_file(log_file, "'--log'")
@@ -137,7 +137,7 @@ def play_cmd(
               "human": human}
     if auto:
         _run_bots(state, seat_bots)
-        from spelbok.render import transcript
+        from spelbok.cli.render import transcript
 
         click.echo(_header(game, seed, options))
         click.echo(" · ".join(f"P{p} {seat_bots[p].name}" for p in range(n)))
@@ -157,7 +157,7 @@ def play_cmd(
 
 def _run_bots(state: State, seat_bots: dict[int, Any], until: int | None = None) -> None:
     """Let bots play until the match ends or seat ``until`` must decide."""
-    from spelbok.observe import observe
+    from spelbok.engine.observe import observe
 
     while not state.is_terminal:
         p = state.current_player
@@ -187,7 +187,7 @@ def _decision_name(state: State, legal: Sequence[Action]) -> str:
 
 def _menu(legal: Sequence[Action], game: Game, trump: str | None) -> list[Action]:
     """The actions offered by number: cards in the order the hand is shown."""
-    from spelbok.render import sort_hand
+    from spelbok.cli.render import sort_hand
 
     card_actions = [a for a in legal if a.kind == _CARD]
     if card_actions:
@@ -207,7 +207,7 @@ def _exchange_verb(legal: Sequence[Action]) -> str | None:
 
 
 def _action_text(a: Action, style: Style, exchange_verb: str | None = None) -> str:
-    from spelbok.render import card, cards, suit
+    from spelbok.cli.render import card, cards, suit
 
     if a.kind == _CARD:
         return card(str(a), style)
@@ -221,7 +221,7 @@ def _action_text(a: Action, style: Style, exchange_verb: str | None = None) -> s
 
 
 def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list[str]:
-    from spelbok.render import card, hand_line, scores_line, suit, trick_line
+    from spelbok.cli.render import card, hand_line, scores_line, suit, trick_line
 
     v = state.view(human)
     trump = v.get("trump")
@@ -256,14 +256,14 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
     name = _decision_name(state, legal)
     xverb = _exchange_verb(legal)
     items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
-    from spelbok.render import wrap_items
+    from spelbok.cli.render import wrap_items
 
     lines = wrap_items(f"{style.paint(name, bold=True)}: ", items, sep="  ", indent=4)
     exchanges = [a for a in legal if a.kind == _CARDS]
     if exchanges and len(menu) < len(legal):
         most = max(len(a.cards) for a in exchanges)
         verb = exchanges[0].verb
-        from spelbok.render import sort_hand
+        from spelbok.cli.render import sort_hand
 
         v = state.view(state.current_player or 0)
         flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump")) for c in g]
@@ -344,7 +344,7 @@ def _interactive(
     seed: int, options: dict[str, str], start_scores: list[Any],
 ) -> bool:
     """Play with a human at ``human``; True when the match ended, False if abandoned."""
-    from spelbok.render import Narrator, player_names
+    from spelbok.cli.render import Narrator, player_names
 
     assert human is not None
     names = player_names(game.players, human)
@@ -373,7 +373,7 @@ def _interactive(
             break
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
-            from spelbok.render import card
+            from spelbok.cli.render import card
 
             click.echo(f"  you play {card(str(legal[0]), style)}, your only legal card",
                        color=style.color)
@@ -432,7 +432,7 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: s
 
 def read_log(path: str) -> dict[str, Any]:
     """Read and check a log written by ``play --log`` (SpelbokError if it is not one)."""
-    from spelbok.loader import read_file_bytes
+    from spelbok.lang.loader import read_file_bytes
 
     # a regular file of bounded size only (never a FIFO or device)
     raw = read_file_bytes(path, path, what="log file", limit=MAX_FILE_BYTES)
@@ -475,7 +475,7 @@ def _log_spec(data: dict[str, Any], path: str, override: str | None,
     if override:
         return override  # the user's own choice, on the command line
     # the log is untrusted: its spec is a shipped spec or a file in the log's folder
-    from spelbok.loader import referenced_spec
+    from spelbok.lang.loader import referenced_spec
 
     folder = os.path.dirname(os.path.abspath(path))
     return referenced_spec(str(data["spec"]), folder, allow_paths, (path, None, None))
@@ -502,7 +502,7 @@ def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
     game = spelbok.load(spec, players=data["players"], options=data.get("options") or None,
                         max_hands=max_hands if isinstance(max_hands, int) else None,
                         allow_paths=allow_paths)
-    from spelbok.rng import SHUFFLE
+    from spelbok.engine.rng import SHUFFLE
 
     made_with = data.get("shuffle")
     if made_with != SHUFFLE:
@@ -548,7 +548,7 @@ def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color
     prints the transcript.  Exits with 1 when the log cannot be read or the
     replay differs.
     """
-    from spelbok.render import Style, player_names, transcript
+    from spelbok.cli.render import Style, player_names, transcript
 
     data = read_log(log_file)
     game, state = replay_log(data, log_file, spec_override, allow_paths)

@@ -1,6 +1,6 @@
 """``spelbok simulate`` and ``spelbok compare``: bot matches by the hundred.
 
-Thin commands over :mod:`spelbok.simulate`; user errors are raised as
+Thin commands over :mod:`spelbok.analysis.simulate`; user errors are raised as
 :class:`spelbok.SpelbokError` (exit 1, no traceback, via ``spelbok.cli.main``),
 bad options as click usage errors (exit 2).
 """
@@ -15,8 +15,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
-from spelbok.errors import SpelbokError
-from spelbok.simulate import (
+from spelbok.analysis.simulate import (
     MAX_GAMES,
     Comparison,
     Measure,
@@ -26,6 +25,7 @@ from spelbok.simulate import (
     simulate,
     stars,
 )
+from spelbok.errors import SpelbokError
 
 from .main import allow_path_option, raw_stream
 
@@ -49,7 +49,7 @@ def _parse_options(ctx: click.Context, param: click.Parameter, value: Any) -> di
 
 
 def _parse_bots(ctx: click.Context, param: click.Parameter, value: Any) -> list[str]:
-    from spelbok.bots import parse_bots
+    from spelbok.play.bots import parse_bots
 
     try:
         return parse_bots(value)

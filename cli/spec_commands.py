@@ -36,7 +36,7 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
     ('path:line:col: warning: message') flags what is valid but probably not
     meant; it fails the spec only with --strict.
     """
-    from spelbok.validate import diagnose
+    from spelbok.lang.validate import diagnose
 
     failed = 0
     for spec in specs:
@@ -66,8 +66,8 @@ def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...]) -
     With --players, the cards section shows that player count's pack and how
     it divides between the hands, the turn-up and the stock.
     """
-    from spelbok.describe import describe
-    from spelbok.loader import read_spec
+    from spelbok.lang.describe import describe
+    from spelbok.lang.loader import read_spec
 
     click.echo(describe(read_spec(spec, allow_paths=allow_paths), players=players), nl=False)
 
@@ -77,7 +77,7 @@ def schema_cmd() -> None:
     """Print the JSON Schema (draft 2020-12) that YAML specs follow."""
     import json
 
-    from spelbok.loader import load_schema
+    from spelbok.lang.loader import load_schema
 
     click.echo(json.dumps(load_schema(), indent=2, ensure_ascii=False))
 
@@ -86,7 +86,7 @@ def schema_reference(output: str | None) -> str:
     """What a converted YAML file's ``$schema`` comment points to: the shipped schema,
     relative to the output's folder (or the current folder), else the schema's ``$id``.
     """
-    item = resources.files("spelbok").joinpath("spec.schema.json")
+    item = resources.files("spelbok.lang").joinpath("spec.schema.json")
     if isinstance(item, Path) and item.is_file():
         base = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
         try:
@@ -94,7 +94,7 @@ def schema_reference(output: str | None) -> str:
         except ValueError:  # another drive
             return item.as_uri()
         return rel if rel.count("../") <= 2 else item.as_posix()
-    from spelbok.loader import load_schema
+    from spelbok.lang.loader import load_schema
 
     return str(load_schema().get("$id", "spec.schema.json"))
 
@@ -108,7 +108,7 @@ def yaml_text(tree: dict[str, Any], schema_ref: str) -> str:
     name: x
     """
     import yaml
-    from spelbok.yamlio import plain_value
+    from spelbok.lang.yamlio import plain_value
 
     class Dumper(yaml.SafeDumper):
         """Short lists of plain values on one line (``ranks: [A, K, Q]``)."""
@@ -184,7 +184,7 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
     The result is the spec's canonical model: 'extends' is merged in and every
     default is written out, so both surfaces describe exactly the same game.
     """
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     doc = read_spec(spec, allow_paths=allow_paths)
     if to is None:
@@ -193,7 +193,7 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
     to = to.lower()
     if to == "dsl":
         try:
-            from spelbok.dslwrite import to_dsl
+            from spelbok.lang.dslwrite import to_dsl
         except ImportError as exc:
             raise SpelbokError(f"DSL output is not available: {exc}") from None
         try:

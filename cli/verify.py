@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 import click
-from spelbok.readings import ReadingReport, run_reading
+from spelbok.analysis.readings import ReadingReport, run_reading
 
 from .main import allow_path_option
 

@@ -37,9 +37,9 @@ from .errors import (  # noqa: E402
 )
 
 if TYPE_CHECKING:
-    from .actions import Action
-    from .game import Game, load
-    from .state import State
+    from .engine.actions import Action
+    from .engine.game import Game, load
+    from .engine.state import State
 
 __version__ = "0.1.0"
 
@@ -49,7 +49,59 @@ __all__ = [
     "SpelbokError", "State", "load", "__version__",
 ]
 
-_LAZY = {"load": ".game", "Game": ".game", "State": ".state", "Action": ".actions"}
+_LAZY = {"load": ".engine.game", "Game": ".engine.game", "State": ".engine.state",
+         "Action": ".engine.actions"}
+
+#: Modules that lived at the top of the package before it was laid out by stage
+#: (old name -> new name): ``import spelbok.observe`` still gives ``spelbok.engine.observe``.
+MOVED: dict[str, str] = {
+    "yamlio": "lang.yamlio", "dsl": "lang.dsl", "dslwrite": "lang.dslwrite",
+    "loader": "lang.loader", "model": "lang.model", "checks": "lang.checks",
+    "describe": "lang.describe", "validate": "lang.validate",
+    "compiler": "engine.compiler", "program": "engine.program", "state": "engine.state",
+    "steps": "engine.steps", "tricks": "engine.trick", "subsets": "engine.subsets",
+    "order": "engine.order", "rng": "engine.rng", "observe": "engine.observe",
+    "snapshot": "engine.snapshot", "position": "engine.position", "actions": "engine.actions",
+    "game": "engine.game", "match": "play.match", "bots": "play.bots",
+    "conformance": "analysis.conformance", "simulate": "analysis.simulate",
+    "readings": "analysis.readings", "render": "cli.render",
+}
+
+
+class _MovedFinder:
+    """Imports a module's old name as its new module (the same object, not a copy)."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
+        top, _, rest = fullname.partition(".")
+        head, dot, tail = rest.partition(".")
+        if top != __name__ or head not in MOVED:
+            return None
+        import importlib.util
+
+        loader: Any = _MovedLoader(f"{__name__}.{MOVED[head]}{dot}{tail}")
+        return importlib.util.spec_from_loader(fullname, loader)
+
+
+class _MovedLoader:
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: Any) -> Any:
+        import importlib
+
+        module = importlib.import_module(self.target)
+        self.spec = module.__spec__
+        return module
+
+    def exec_module(self, module: Any) -> None:
+        # the import system set the old name's spec on the module: give it its own back
+        module.__spec__ = self.spec
+
+
+import sys as _sys  # noqa: E402
+
+_sys.meta_path.insert(0, _MovedFinder)  # before the path finder: a submodule of an old name too
 
 
 def __getattr__(name: str) -> Any:

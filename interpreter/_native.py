@@ -26,8 +26,9 @@ from types import ModuleType
 from typing import Any
 
 # the modules setup.py compiles, in the order their digest is taken
-HOT = ("state", "steps", "tricks", "program", "rng", "order", "observe", "cards", "compiler",
-       "subsets", "formula", "frozen")
+HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
+       "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
+       "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,16 +37,26 @@ def source_digest(folder: str) -> str:
     """The SHA-256 of the library's modules in ``folder`` (what a build compiled, and
     every module whose types the compiler relied on)."""
     h = hashlib.sha256()
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            h.update(name.encode() + b"\0")
-            with open(os.path.join(folder, name), "rb") as f:
-                h.update(f.read())
+    for rel in _sources(folder):
+        h.update(rel.encode() + b"\0")
+        with open(os.path.join(folder, rel), "rb") as f:
+            h.update(f.read())
     return h.hexdigest()
 
 
-def _compiled(name: str) -> bool:
-    return any(os.path.exists(os.path.join(_HERE, name + s)) for s in EXTENSION_SUFFIXES)
+def _sources(folder: str) -> list[str]:
+    """The ``.py`` files under ``folder``, as sorted '/'-separated relative paths."""
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        rel = os.path.relpath(root, folder).replace(os.sep, "/")
+        out += [name if rel == "." else f"{rel}/{name}" for name in files if name.endswith(".py")]
+    return sorted(out)
+
+
+def _compiled(rel: str) -> bool:
+    """Whether a compiled copy of the module at ``rel`` (a path without ``.py``) exists."""
+    return any(os.path.exists(os.path.join(_HERE, rel + s)) for s in EXTENSION_SUFFIXES)
 
 
 class _SourceFinder:
@@ -54,15 +65,18 @@ class _SourceFinder:
 
     @staticmethod
     def find_spec(fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
-        pkg, _, name = fullname.rpartition(".")
-        source = os.path.join(_HERE, f"{name}.py")
-        if pkg != __package__ or not _compiled(name) or not os.path.exists(source):
+        top, _, rest = fullname.partition(".")
+        if top != __package__ or not rest:
+            return None
+        rel = rest.replace(".", "/")
+        source = os.path.join(_HERE, f"{rel}.py")
+        if not _compiled(rel) or not os.path.exists(source):
             return None
         return spec_from_file_location(fullname, source)
 
 
 def _compiled_present() -> bool:
-    return any(_compiled(name[:-3]) for name in os.listdir(_HERE) if name.endswith(".py"))
+    return any(_compiled(rel[:-3]) for rel in _sources(_HERE))
 
 
 def choose() -> bool:
@@ -93,15 +107,15 @@ def source_module(module: ModuleType) -> ModuleType:
     loaded beside it as ``<name>__source``.  Doctest cannot read the docstring
     examples of compiled functions; the tests run them from here.
 
-    >>> import spelbok.steps
-    >>> source_module(spelbok.steps).__file__.endswith("steps.py")
+    >>> import spelbok.engine.steps
+    >>> source_module(spelbok.engine.steps).__file__.endswith("steps.py")
     True
     """
     file = getattr(module, "__file__", None) or ""
     if file.endswith(".py"):
         return module
-    name = module.__name__.rpartition(".")[2]
-    path = os.path.join(_HERE, f"{name}.py")  # (a compiled __file__ may name another folder)
+    rel = module.__name__.partition(".")[2].replace(".", "/")
+    path = os.path.join(_HERE, f"{rel}.py")  # (a compiled __file__ may name another folder)
     key = f"{module.__name__}__source"
     if key in sys.modules:
         return sys.modules[key]

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from minispec import MINI
 from spelbok import yamlio
-from spelbok.checks import structural_checks, structural_warnings
 from spelbok.errors import SpecError, SpecErrors, SpecWarning, SpelbokError
-from spelbok.loader import read_spec
+from spelbok.lang.checks import structural_checks, structural_warnings
+from spelbok.lang.loader import read_spec
 
 FIXTURES = Path(__file__).parent / "bad_specs"
 FIXTURE_FILES = sorted(FIXTURES.glob("*.yaml"))
@@ -298,7 +298,7 @@ def test_parent_with_bad_version(tmp_path: Path) -> None:
 
 
 def test_dsl_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "spelbok.dsl", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "spelbok.lang.dsl", None)  # makes the import fail
     with pytest.raises(SpecError) as info:
         read_spec("game.spel", text="game Mini\n")
     assert "DSL support is not available" in info.value.message

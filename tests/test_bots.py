@@ -11,16 +11,16 @@ from functools import cache
 
 import pytest
 import spelbok
-from spelbok.actions import CARD, CARDS, SUIT, WORD, Action
-from spelbok.bots import BOT_NAMES, GreedyBot, ISMCTSBot, RandomBot, make_bot, parse_bots
-from spelbok.bots.heuristics import decision_kind
-from spelbok.bots.profile import game_profile, hand_rewards
+from spelbok.engine.actions import CARD, CARDS, SUIT, WORD, Action
+from spelbok.engine.game import Game
+from spelbok.engine.observe import observe
+from spelbok.engine.state import State
 from spelbok.errors import SpelbokError
-from spelbok.game import Game
-from spelbok.loader import shipped_spec_names
-from spelbok.match import play_match
-from spelbok.observe import observe
-from spelbok.state import State
+from spelbok.lang.loader import shipped_spec_names
+from spelbok.play.bots import BOT_NAMES, GreedyBot, ISMCTSBot, RandomBot, make_bot, parse_bots
+from spelbok.play.bots.heuristics import decision_kind
+from spelbok.play.bots.profile import game_profile, hand_rewards
+from spelbok.play.match import play_match
 
 BOTS = ["random", "greedy", "ismcts:12"]
 
@@ -301,8 +301,8 @@ def test_greedy_names_its_strongest_suit() -> None:
 
 
 def test_doctests() -> None:
-    for mod in ("spelbok.bots", "spelbok.bots.greedy", "spelbok.bots.ismcts",
-                "spelbok.bots.profile", "spelbok.bots.rollout", "spelbok.bots.heuristics",
-                "spelbok.match"):
+    for mod in ("spelbok.play.bots", "spelbok.play.bots.greedy", "spelbok.play.bots.ismcts",
+                "spelbok.play.bots.profile", "spelbok.play.bots.rollout", "spelbok.play.bots.heuristics",
+                "spelbok.play.match"):
         result = doctest.testmod(importlib.import_module(mod), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, mod

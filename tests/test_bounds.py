@@ -161,8 +161,8 @@ def test_division_by_zero_in_play_is_a_clear_error() -> None:
 
 
 def test_the_schemas_state_the_same_bounds_as_the_code() -> None:
-    spec = json.loads((ROOT / "interpreter" / "spec.schema.json").read_text("utf-8"))
-    reading = json.loads((ROOT / "interpreter" / "reading.schema.json").read_text("utf-8"))
+    spec = json.loads((ROOT / "interpreter" / "lang" / "spec.schema.json").read_text("utf-8"))
+    reading = json.loads((ROOT / "interpreter" / "analysis" / "reading.schema.json").read_text("utf-8"))
     defs = spec["$defs"]
     assert spec["properties"]["end"]["properties"]["max_hands"]["maximum"] == MAX_HANDS
     assert spec["properties"]["dealer"]["properties"]["first"]["maximum"] == MAX_PLAYERS - 1
@@ -192,7 +192,7 @@ def test_json_depth_is_counted_without_recursion() -> None:
 
 
 def test_a_huge_reading_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    from spelbok.readings import load_reading
+    from spelbok.analysis.readings import load_reading
 
     big = tmp_path / "big.yaml"
     with big.open("wb") as f:
@@ -202,7 +202,7 @@ def test_a_huge_reading_file_is_refused_before_it_is_read(tmp_path: Path) -> Non
 
 
 def test_a_deeply_nested_reading_file_is_refused(tmp_path: Path) -> None:
-    from spelbok.readings import load_reading
+    from spelbok.analysis.readings import load_reading
 
     deep = tmp_path / "deep.yaml"
     deep.write_text("reading: 1\nspec: example\ncases: " + "[" * 100_000 + "]" * 100_000 + "\n")
@@ -225,7 +225,7 @@ def test_a_huge_or_deep_log_is_refused(tmp_path: Path) -> None:
 
 
 def test_simulate_says_when_scores_are_too_large_to_summarise(tmp_path: Path) -> None:
-    from spelbok.simulate import simulate
+    from spelbok.analysis.simulate import simulate
 
     # every variable stays within the bound, but the reported score is past the float range
     power = " * ".join(["(score + 1000000000000000)"] * 25)

@@ -19,7 +19,7 @@ from spelbok import render
 from spelbok.cli import main as cli_main
 from spelbok.cli.main import SpelbokGroup, cli, error_lines
 from spelbok.errors import SpecError, SpecErrors, SpelbokError
-from spelbok.loader import read_spec
+from spelbok.lang.loader import read_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 KNEKTPASS = str(ROOT / "specs" / "knektpass.yaml")
@@ -103,8 +103,8 @@ def test_help_imports_no_command_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
-    for heavy in ("spelbok.cli.play", "spelbok.cli.spec_commands", "spelbok.game", "lark",
-                  "spelbok.loader"):
+    for heavy in ("spelbok.cli.play", "spelbok.cli.spec_commands", "spelbok.engine.game", "lark",
+                  "spelbok.lang.loader"):
         assert heavy not in out
 
 

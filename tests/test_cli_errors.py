@@ -198,7 +198,7 @@ def test_one_handler_turns_system_errors_into_one_line(exc: BaseException, words
 
 def test_data_on_stdout_survives_the_terminal_filter(tmp_path: Path) -> None:
     # a name holding a bidi override and a C1 control: converted to stdout, then read back
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     src = tmp_path / "a.yaml"
     src.write_text((Path(__file__).parent.parent / "specs/example.yaml").read_text(encoding="utf-8").replace(

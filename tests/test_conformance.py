@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 import spelbok
-from spelbok.conformance import check_game
-from spelbok.loader import read_spec
+from spelbok.analysis.conformance import check_game
+from spelbok.lang.loader import read_spec
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 SHIPPED = sorted(p for p in SPECS.glob("*.yaml"))

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 import spelbok
+from spelbok.analysis.conformance import check_game
 from spelbok.cards import CARD_NAMES, names
-from spelbok.conformance import check_game
-from spelbok.dslwrite import to_dsl
-from spelbok.render import transcript
-from spelbok.validate import validate
+from spelbok.cli.render import transcript
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.validate import validate
 
 HERE = Path(__file__).resolve().parent / "specs"
 DRAW = HERE / "draw_after_trick.yaml"

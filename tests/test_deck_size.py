@@ -5,9 +5,9 @@ themselves are fixtures in tests/bad_specs/deck_too_small*.yaml.)"""
 from __future__ import annotations
 
 import spelbok
-from spelbok.checks import hand_cards, structural_checks
-from spelbok.describe import describe
-from spelbok.loader import read_spec
+from spelbok.lang.checks import hand_cards, structural_checks
+from spelbok.lang.describe import describe
+from spelbok.lang.loader import read_spec
 
 
 def _spec(hand: str, end: str = "hand_number >= 3", players: tuple[int, int] = (4, 4)) -> str:
@@ -87,7 +87,7 @@ def test_a_deal_the_check_cannot_size_fails_in_play_never_short() -> None:
 
 
 def test_a_hand_the_match_may_never_reach_is_a_warning() -> None:
-    from spelbok.checks import structural_warnings
+    from spelbok.lang.checks import structural_warnings
 
     # end.when reads a variable: the check cannot tell whether hand 9 (4 x 9 > 32) comes
     text = _spec('  - deal: {size: "hand_number"}', end="done >= 2").replace(

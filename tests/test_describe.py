@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from spelbok import describe as describe_module
-from spelbok.describe import describe, spec_changes
 from spelbok.errors import SpecError
-from spelbok.loader import read_spec
+from spelbok.lang.describe import describe, spec_changes
+from spelbok.lang.loader import read_spec
 
 KNEKTPASS_SCORE = (
     "if tricks >= need then -tricks else 5 * (need - tricks) - (if short_deducts then tricks else 0)"

@@ -10,16 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import spelbok.dsl
-import spelbok.dslwrite
+import spelbok.lang.dsl
+import spelbok.lang.dslwrite
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spelbok.cli.spec_commands import yaml_text
-from spelbok.dsl import parse_dsl
-from spelbok.dslwrite import to_dsl
 from spelbok.errors import SpecError
-from spelbok.model import normalize
-from spelbok.yamlio import load_yaml
+from spelbok.lang.dsl import parse_dsl
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.model import normalize
+from spelbok.lang.yamlio import load_yaml
 
 ROOT = Path(__file__).parents[1]
 KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
@@ -38,7 +38,7 @@ def roundtrip(canonical: dict[str, Any]) -> dict[str, Any]:
     return normalize(parse_dsl(text, "roundtrip.spel")[0])
 
 
-@pytest.mark.parametrize("module", [spelbok.dsl, spelbok.dslwrite])
+@pytest.mark.parametrize("module", [spelbok.lang.dsl, spelbok.lang.dslwrite])
 def test_doctests(module: Any) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -535,7 +535,7 @@ def test_long_texts_join_with_spaces() -> None:
 
 
 def test_parser_is_built_lazily() -> None:
-    code = "import spelbok.dsl as d; assert d._parser.cache_info().currsize == 0; print('ok')"
+    code = "import spelbok.lang.dsl as d; assert d._parser.cache_info().currsize == 0; print('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
 

@@ -99,13 +99,13 @@ def trick(position: dict[str, Any], *cards: str) -> spelbok.State:
 
 
 def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     assert read_spec(SPEC).tree == read_spec(DSL).tree
 
 
 def test_spec_is_valid() -> None:
-    from spelbok.validate import validate
+    from spelbok.lang.validate import validate
 
     assert validate(SPEC) == []
     assert validate(DSL) == []
@@ -372,8 +372,8 @@ def test_views_and_determinize_hide_other_hands() -> None:
 
 
 def test_bots_play_whole_matches() -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     game = load(game_points=5)
     bots = [make_bot("ismcts:20", 1), make_bot("random", 2), make_bot("greedy", 3),
@@ -400,7 +400,7 @@ def test_describe_mentions_the_bowers_and_partnerships() -> None:
 
 
 def test_the_readings_file_passes() -> None:
-    from spelbok.readings import run_reading
+    from spelbok.analysis.readings import run_reading
 
     report = run_reading(str(READINGS))
     assert report.ok, report.format()

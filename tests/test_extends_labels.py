@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 import spelbok
-from spelbok.loader import read_spec
-from spelbok.validate import validate
+from spelbok.lang.loader import read_spec
+from spelbok.lang.validate import validate
 
 BASE = """\
 spelbok: 1

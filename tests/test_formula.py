@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import subprocess
 import sys
 from importlib.resources import files
@@ -166,7 +167,7 @@ def test_names_are_lowercase_and_keywords_reserved() -> None:
 def test_parse_is_cached_and_lazy() -> None:
     assert parse_formula("a + 1") is parse_formula("a + 1")
     code = (
-        "import sys, spelbok; before = 'lark' in sys.modules; import spelbok.formula as f; "
+        "import sys, spelbok; before = 'lark' in sys.modules; import spelbok.formula.parse as f; "
         "assert f._PARSER is None; assert before or 'lark' not in sys.modules, 'lark imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -524,8 +525,13 @@ def test_host_grammar_with_keep_all_tokens() -> None:
 def test_doctests() -> None:
     from spelbok._native import source_module
 
-    result = doctest.testmod(source_module(formula_mod))
-    assert result.attempted > 10 and result.failed == 0
+    attempted = 0
+    for name in ("nodes", "parse", "names", "compile"):
+        module = importlib.import_module(f"spelbok.formula.{name}")
+        result = doctest.testmod(source_module(module), extraglobs=vars(formula_mod))
+        assert result.failed == 0
+        attempted += result.attempted
+    assert attempted > 10
 
 
 # ------------------------------------------------------------ properties

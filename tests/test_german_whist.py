@@ -72,8 +72,8 @@ def play_drawing_phase(state: spelbok.State) -> None:
 
 
 def test_spec_and_twin_are_valid_and_equal() -> None:
-    from spelbok.loader import read_spec
-    from spelbok.validate import validate
+    from spelbok.lang.loader import read_spec
+    from spelbok.lang.validate import validate
 
     assert validate(SPEC) == []
     if DSL.exists():
@@ -91,7 +91,7 @@ def test_two_players_only_with_a_full_pack() -> None:
 
 
 def test_the_reading_file_passes() -> None:
-    from spelbok.readings import run_reading
+    from spelbok.analysis.readings import run_reading
 
     report = run_reading(str(READING))
     assert report.ok, report.format()
@@ -239,8 +239,8 @@ def test_option_first_dealer() -> None:
 
 @pytest.mark.parametrize("bots", [("random", "greedy"), ("ismcts:20", "random")])
 def test_bots_play_whole_matches(bots: tuple[str, str]) -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     game = load()
     final = play_match(game, [make_bot(b, seed=i) for i, b in enumerate(bots)], seed=3)
@@ -249,8 +249,8 @@ def test_bots_play_whole_matches(bots: tuple[str, str]) -> None:
 
 
 def test_bots_play_a_match_to_fifty() -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     game = load(match_length="to_fifty", hand_score="per_trick")
     final = play_match(game, [make_bot("greedy", 1), make_bot("random", 2)], seed=4)

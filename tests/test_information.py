@@ -1,6 +1,6 @@
 """Information: what a seat sees (``view``) and what a sample keeps (``determinize``).
 
-This extends the conformance check (``spelbok.conformance.check_view``, which
+This extends the conformance check (``spelbok.analysis.conformance.check_view``, which
 trusts the engine's own record of known cards and looks for quoted card names
 only) with an observer kept by the test itself, over random playouts of every
 shipped spec and a few variants:
@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 import spelbok
+from spelbok.analysis.conformance import check_cards
 from spelbok.cards import CARD_NAMES, SUITS, cards_in, parse_card
-from spelbok.conformance import check_cards
-from spelbok.loader import read_spec
+from spelbok.lang.loader import read_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.yaml"))

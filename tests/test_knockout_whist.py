@@ -105,13 +105,13 @@ THREE = {
 
 
 def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     assert read_spec(SPEC).tree == read_spec(DSL).tree
 
 
 def test_spec_is_valid() -> None:
-    from spelbok.validate import validate
+    from spelbok.lang.validate import validate
 
     assert validate(SPEC) == []
     assert validate(DSL) == []

@@ -12,23 +12,23 @@ from typing import Any
 
 import jsonschema
 import pytest
-import spelbok.checks
-import spelbok.loader
-import spelbok.model
-import spelbok.yamlio
+import spelbok.lang.checks
+import spelbok.lang.loader
+import spelbok.lang.model
+import spelbok.lang.yamlio
 from minispec import MINI
-from spelbok.checks import check_structure, structural_checks
 from spelbok.errors import SpecError
-from spelbok.loader import load_schema, read_spec, shipped_spec_names
-from spelbok.model import SpecDoc, normalize
-from spelbok.yamlio import KEY, key_path, load_yaml
+from spelbok.lang.checks import check_structure, structural_checks
+from spelbok.lang.loader import load_schema, read_spec, shipped_spec_names
+from spelbok.lang.model import SpecDoc, normalize
+from spelbok.lang.yamlio import KEY, key_path, load_yaml
 
 ROOT = Path(__file__).parents[1]
 KNEKTPASS = ROOT / "specs" / "knektpass.yaml"
 
 
 
-@pytest.mark.parametrize("module", [spelbok.yamlio, spelbok.model, spelbok.loader, spelbok.checks])
+@pytest.mark.parametrize("module", [spelbok.lang.yamlio, spelbok.lang.model, spelbok.lang.loader, spelbok.lang.checks])
 def test_doctests(module: types.ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -88,7 +88,7 @@ def test_schema_is_valid_and_cached() -> None:
     assert schema is load_schema()
     assert schema["additionalProperties"] is False
     step_kinds = [next(iter(b["required"])) for b in schema["$defs"]["step"]["oneOf"]]
-    assert step_kinds == list(spelbok.model.STEP_KINDS)
+    assert step_kinds == list(spelbok.lang.model.STEP_KINDS)
 
 
 def _closed_objects(node: Any) -> list[dict[str, Any]]:
@@ -113,7 +113,7 @@ def test_every_fixed_key_map_is_closed() -> None:
 def test_schema_is_package_data() -> None:
     from importlib import resources
 
-    assert resources.files("spelbok").joinpath("spec.schema.json").is_file()
+    assert resources.files("spelbok.lang").joinpath("spec.schema.json").is_file()
 
 
 # ------------------------------------------------------------------ normalize
@@ -412,7 +412,7 @@ def test_extends_with_text_argument(tmp_path: Path) -> None:
 
 def test_dsl_dispatch_uses_parse_dsl(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, str]] = []
-    fake = types.ModuleType("spelbok.dsl")
+    fake = types.ModuleType("spelbok.lang.dsl")
 
     def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], dict[Any, Any]]:
         calls.append((text, path))
@@ -420,7 +420,7 @@ def test_dsl_dispatch_uses_parse_dsl(monkeypatch: pytest.MonkeyPatch) -> None:
         return tree, {p: (path, *lc) for p, lc in pos.items()}
 
     fake.parse_dsl = parse_dsl  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "spelbok.dsl", fake)
+    monkeypatch.setitem(sys.modules, "spelbok.lang.dsl", fake)
     monkeypatch.setattr(sys.modules["spelbok"], "dsl", fake, raising=False)
     doc = read_spec("mini.spel", text="whatever\n")
     assert calls == [("whatever\n", "mini.spel")]
@@ -432,7 +432,7 @@ def test_dsl_dispatch_uses_parse_dsl(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_knektpass_twin_has_the_same_canonical_model() -> None:
     spel = ROOT / "specs" / "knektpass.spel"
     try:
-        importlib.import_module("spelbok.dsl")
+        importlib.import_module("spelbok.lang.dsl")
     except ImportError:  # pragma: no cover - depends on the DSL being present
         pytest.skip("DSL not available")
     if not spel.exists():  # pragma: no cover
@@ -446,7 +446,7 @@ def test_knektpass_twin_has_the_same_canonical_model() -> None:
 def test_pure_python_and_libyaml_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     text = KNEKTPASS.read_text(encoding="utf-8")
     fast = load_yaml(text, "k.yaml")
-    monkeypatch.setattr(spelbok.yamlio, "_Loader", spelbok.yamlio._PyLoader)
+    monkeypatch.setattr(spelbok.lang.yamlio, "_Loader", spelbok.lang.yamlio._PyLoader)
     slow = load_yaml(text, "k.yaml")
     assert fast == slow
     with pytest.raises(SpecError) as info:

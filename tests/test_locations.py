@@ -16,12 +16,12 @@ import yaml
 from click.testing import CliRunner
 from spelbok import yamlio
 from spelbok.cli.main import cli
-from spelbok.dsl import parse_dsl
-from spelbok.dslwrite import to_dsl
 from spelbok.errors import SpecError
-from spelbok.loader import read_spec
-from spelbok.validate import validate
-from spelbok.yamlio import ScalarPosition, load_yaml, place_in_text
+from spelbok.lang.dsl import parse_dsl
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.loader import read_spec
+from spelbok.lang.validate import validate
+from spelbok.lang.yamlio import ScalarPosition, load_yaml, place_in_text
 
 HEAD = minispec.HEAD + minispec.STEPS  # then each test's own end line
 WINNERS = 'winners: "tricks == max(tricks)"'

@@ -18,6 +18,7 @@ from spelbok import _native
 def _fake_install(folder: Path, digest: str | None) -> None:
     """Hot-path sources and a (dummy) compiled state module in ``folder``."""
     for name in _native.HOT:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / f"{name}.py").write_text(f"# {name}\n")
         (folder / (name + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
     if digest is not None:
@@ -55,9 +56,9 @@ def test_stale_or_unmarked_build_falls_back_to_sources(
         assert _native.choose() is False
     assert meta_path[0] is _native._SourceFinder
     # the finder hands out the source of a hot module, and nothing else
-    spec = _native._SourceFinder.find_spec("spelbok.steps")
-    assert spec is not None and spec.origin == os.path.join(str(tmp_path), "steps.py")
-    assert _native._SourceFinder.find_spec("spelbok.game") is None  # never compiled
+    spec = _native._SourceFinder.find_spec("spelbok.engine.steps")
+    assert spec is not None and spec.origin == os.path.join(str(tmp_path), "engine", "steps.py")
+    assert _native._SourceFinder.find_spec("spelbok.engine.game") is None  # never compiled
     # a compiled module that the sources no longer list as hot is steered too
     (tmp_path / "old.py").write_text("# no longer compiled\n")
     (tmp_path / ("old" + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")
@@ -87,7 +88,7 @@ def test_no_build_means_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_compiled_flag_names_the_running_copy() -> None:
-    import spelbok.state as state_module
+    import spelbok.engine.state as state_module
 
     compiled = not state_module.__file__.endswith(".py")  # type: ignore[union-attr]
     assert spelbok.COMPILED is compiled

@@ -95,13 +95,13 @@ FOUR = {  # ten cards each for four players, seat 0 dealing
 
 
 def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     assert read_spec(SPEC).tree == read_spec(DSL).tree
 
 
 def test_spec_is_valid() -> None:
-    from spelbok.validate import validate
+    from spelbok.lang.validate import validate
 
     assert validate(SPEC) == []
     assert validate(DSL) == []
@@ -116,7 +116,7 @@ def test_three_to_seven_players_with_a_full_pack() -> None:
 
 
 def test_every_rule_cites_a_source() -> None:
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     tree = read_spec(SPEC).tree
     assert all(step.get("source") for step in tree["hand"])
@@ -381,8 +381,8 @@ def test_determinize_keeps_what_the_seat_knows() -> None:
 
 
 def test_bots_play_whole_matches() -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     final = play_match(load(3), [make_bot("greedy", i) for i in range(3)], seed=4)
     assert final.is_terminal and final.hand_number == 19 and not final.limit_reached
@@ -406,7 +406,7 @@ def test_describe_explains_the_bids_and_the_hook() -> None:
 
 
 def test_the_rule_readings_pass() -> None:
-    from spelbok.readings import run_reading
+    from spelbok.analysis.readings import run_reading
 
     report = run_reading(READINGS)
     assert report.ok, report.format()

@@ -15,22 +15,22 @@ import json, sys
 import spelbok
 from importlib import resources
 assert spelbok.__file__.startswith(sys.argv[1]), spelbok.__file__
-from spelbok.loader import load_schema
-from spelbok.dsl import parse_dsl
+from spelbok.lang.loader import load_schema
+from spelbok.lang.dsl import parse_dsl
 schema = load_schema()
 assert schema["$schema"].endswith("2020-12/schema"), schema["$schema"]
 game = spelbok.load("knektpass", players=2)          # shipped YAML by name
 text = (resources.files("spelbok.specs") / "knektpass.spel").read_text("utf-8")
 tree, _ = parse_dsl(text, "knektpass.spel")          # shipped DSL + grammars
 assert (resources.files("spelbok.grammar") / "formula.lark").is_file()
-from spelbok.bots import make_bot
-from spelbok.observe import observe
+from spelbok.play.bots import make_bot
+from spelbok.engine.observe import observe
 bot = make_bot("greedy", seed=1)
 state = game.new_state(seed=1)
 while not state.is_terminal:
     state.apply(bot.choose(observe(state)))
-import spelbok.readings, spelbok.simulate, spelbok.cli.main, spelbok.cli.play  # every module imports
-assert spelbok.readings.run_reading("example").ok
+import spelbok.analysis.readings, spelbok.analysis.simulate, spelbok.cli.main, spelbok.cli.play  # every module imports
+assert spelbok.analysis.readings.run_reading("example").ok
 print(json.dumps({"winners": state.winners, "name": tree["name"], "compiled": spelbok.COMPILED}))
 """
 
@@ -44,10 +44,10 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
     )
     (wheel,) = wheels.glob("spelbok-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    for must in ("spelbok/spec.schema.json", "spelbok/grammar/spec.lark",
+    for must in ("spelbok/lang/spec.schema.json", "spelbok/grammar/spec.lark",
                  "spelbok/grammar/formula.lark", "spelbok/specs/knektpass.yaml",
                  "spelbok/specs/knektpass.spel", "spelbok/cli/main.py",
-                 "spelbok/bots/ismcts.py", "spelbok/reading.schema.json",
+                 "spelbok/play/bots/ismcts.py", "spelbok/analysis/reading.schema.json",
                  "spelbok/specs/readings/example.yaml", "spelbok/specs/spelbok.schema.json"):
         assert must in names, must
     assert not any(n.startswith(("interpreter/", "cli/")) for n in names)

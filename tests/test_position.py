@@ -1,4 +1,4 @@
-"""Positions: partial descriptions of a moment in a hand (spelbok.position)."""
+"""Positions: partial descriptions of a moment in a hand (spelbok.engine.position)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 import spelbok
-import spelbok.position as position_mod
+import spelbok.engine.position as position_mod
+from spelbok.analysis.readings import run_reading
 from spelbok.cards import card_id, card_name, names
-from spelbok.position import PositionError
-from spelbok.readings import run_reading
+from spelbok.engine.position import PositionError
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import spelbok
+from spelbok.analysis.readings import run_reading
 from spelbok.cards import names
-from spelbok.position import PositionError
-from spelbok.readings import run_reading
+from spelbok.engine.position import PositionError
 
 # two scored tricks steps of two tricks each (a hand of four tricks)
 COUNTED = """\

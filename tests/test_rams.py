@@ -66,14 +66,14 @@ def settle(game: spelbok.Game, **position: Any) -> spelbok.State:
 
 
 def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.loader import read_spec
+    from spelbok.lang.loader import read_spec
 
     assert read_spec(SPEC).tree == read_spec(DSL).tree
 
 
 def test_spec_is_valid_and_every_rule_cites_a_source() -> None:
-    from spelbok.loader import read_spec
-    from spelbok.validate import validate
+    from spelbok.lang.loader import read_spec
+    from spelbok.lang.validate import validate
 
     assert not validate(SPEC)
     tree = read_spec(SPEC).tree
@@ -315,8 +315,8 @@ def test_determinize_keeps_own_cards_and_reshuffles_the_unseen() -> None:
 @pytest.mark.parametrize("players, bots", [(3, ["random", "greedy", "ismcts:20"]),
                                            (5, ["greedy"] * 5)])
 def test_bots_play_whole_matches(players: int, bots: list[str]) -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     game = spelbok.load(SPEC, players=players, max_hands=6)
     final = play_match(game, [make_bot(b, seed=i) for i, b in enumerate(bots)], seed=2)
@@ -324,8 +324,8 @@ def test_bots_play_whole_matches(players: int, bots: list[str]) -> None:
 
 
 def test_bots_play_the_pool_method() -> None:
-    from spelbok.bots import make_bot
-    from spelbok.match import play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import play_match
 
     game = spelbok.load(SPEC, players=4, options={"method": "pool"})
     final = play_match(game, [make_bot("greedy", seed=i) for i in range(4)], seed=3)
@@ -345,7 +345,7 @@ def test_describe_explains_general_rams_the_widow_and_the_pool() -> None:
 
 
 def test_the_readings_pass() -> None:
-    from spelbok.readings import run_reading
+    from spelbok.analysis.readings import run_reading
 
     report = run_reading(str(READING))
     assert report.ok, report.format()

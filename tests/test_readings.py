@@ -1,4 +1,4 @@
-"""Rule-reading scenario files (spelbok.readings) and ``spelbok verify``."""
+"""Rule-reading scenario files (spelbok.analysis.readings) and ``spelbok verify``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import spelbok.readings as readings_mod
+import spelbok.analysis.readings as readings_mod
 from click.testing import CliRunner
+from spelbok.analysis.readings import ReadingFileErrors, load_reading, load_schema, run_reading
 from spelbok.cli.verify import verify_cmd
 from spelbok.errors import ReadingError, SpecError
-from spelbok.readings import ReadingFileErrors, load_reading, load_schema, run_reading
-from spelbok.yamlio import load_yaml
+from spelbok.lang.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 READINGS = ROOT / "specs" / "readings"

@@ -8,7 +8,7 @@ from collections import Counter
 import spelbok
 from hypothesis import given
 from hypothesis import strategies as st
-from spelbok.rng import below, settle, shuffle, words
+from spelbok.engine.rng import below, settle, shuffle, words
 
 
 def test_every_order_of_a_small_pack_is_about_equally_likely() -> None:

@@ -9,11 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import spelbok.simulate as sim
+import spelbok.analysis.simulate as sim
 from click.testing import CliRunner
-from spelbok.cli.simulate import compare_cmd, simulate_cmd
-from spelbok.errors import SpecError, SpelbokError
-from spelbok.simulate import (
+from spelbok.analysis.simulate import (
     binomial_sign_p,
     compare,
     cycle_bots,
@@ -24,6 +22,8 @@ from spelbok.simulate import (
     welch_p,
     wilson,
 )
+from spelbok.cli.simulate import compare_cmd, simulate_cmd
+from spelbok.errors import SpecError, SpelbokError
 
 KW = "knockout-whist"
 MISERE = "variants/knockout-whist-misere"

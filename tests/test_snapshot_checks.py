@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import spelbok
 from spelbok.errors import SnapshotError, SpelbokError
-from spelbok.loader import shipped_spec_names
+from spelbok.lang.loader import shipped_spec_names
 
 SPECS = sorted(shipped_spec_names())
 
@@ -244,7 +244,7 @@ def test_load_checks_the_spec_argument(spec: Any) -> None:
 
 
 def test_apply_refuses_hand_made_actions_that_are_not_notation(game: spelbok.Game) -> None:
-    from spelbok.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
+    from spelbok.engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
 
     state = game.new_state(seed=1)
     for a in (Action(CARD, "", 999), Action(CARD, "", -1), Action(CARDS, "swap", 1 << 60),
@@ -290,7 +290,7 @@ def test_hostile_values_in_a_snapshot_start_and_options_are_refused(
 
 
 def test_malformed_hand_made_exchanges_are_refused_after_listing() -> None:
-    from spelbok.actions import CARDS, Action
+    from spelbok.engine.actions import CARDS, Action
 
     knekt = spelbok.load("knektpass", players=3)
     state = knekt.new_state(seed=1)

@@ -9,9 +9,9 @@ import pytest
 import spelbok
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spelbok.actions import parse_action
+from spelbok.analysis.conformance import check_cards, check_game, check_view
 from spelbok.cards import cards_in, names
-from spelbok.conformance import check_cards, check_game, check_view
+from spelbok.engine.actions import parse_action
 from spelbok.errors import IllegalActionError, InvalidActionError
 
 
@@ -201,7 +201,7 @@ def test_views_list_public_decisions_but_not_exchanged_cards() -> None:
 def test_clone_copies_every_list_a_move_can_change() -> None:
     import random as _random
 
-    from spelbok.state import _COPIED, _FIELDS
+    from spelbok.engine.state import _COPIED, _FIELDS
 
     game = spelbok.load("knockout-whist", players=4)
     s = game.new_state(seed=3, record=True)
@@ -223,8 +223,8 @@ def test_clone_copies_every_list_a_move_can_change() -> None:
 def test_card_action_lists_follow_the_mask_card_by_card() -> None:
     import random as _random
 
-    from spelbok.actions import CARD_ACTIONS
-    from spelbok.steps import _CARD_LISTS, _card_list
+    from spelbok.engine.actions import CARD_ACTIONS
+    from spelbok.engine.steps import _CARD_LISTS, _card_list
 
     rng = _random.Random(1)
     for _ in range(500):

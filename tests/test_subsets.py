@@ -8,9 +8,9 @@ import random
 
 import pytest
 import spelbok
-from spelbok.actions import CARDS, WORD, Action, parse_action
 from spelbok.cards import parse_card
-from spelbok.subsets import SubsetActions, subset_order
+from spelbok.engine.actions import CARDS, WORD, Action, parse_action
+from spelbok.engine.subsets import SubsetActions, subset_order
 
 
 def hand_of(*names: str) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import spelbok
 from minispec import mini
-from spelbok.validate import validate
+from spelbok.lang.validate import validate
 
 NUMBER_RANGE_EMPTY = mini(
     "  - deal: {size: 5}\n  - decide: bid\n    choose: number\n    min: 10\n    max: 0\n"

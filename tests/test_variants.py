@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 import spelbok
-from spelbok.conformance import check_game
-from spelbok.loader import read_spec
-from spelbok.validate import validate
+from spelbok.analysis.conformance import check_game
+from spelbok.lang.loader import read_spec
+from spelbok.lang.validate import validate
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import spelbok
-from spelbok.checks import check_structure
+from spelbok.engine.game import Game
 from spelbok.errors import SpecError
-from spelbok.game import Game
-from spelbok.loader import read_spec
-from spelbok.validate import validate
+from spelbok.lang.checks import check_structure
+from spelbok.lang.loader import read_spec
+from spelbok.lang.validate import validate
 
 #: decisions played in one random playout of a spec that loads
 PLAYOUT_STEPS = 150
@@ -86,7 +86,7 @@ def load_players(spec: str, players: Any) -> list[str]:
 
 def snapshot(spec: str, players: int, data: Any, seed: int = 5) -> list[str]:
     """Restore a (tampered) snapshot; a state that is accepted must be sound and playable."""
-    from spelbok.conformance import check_cards
+    from spelbok.analysis.conformance import check_cards
 
     game = spelbok.load(spec, players=players)
     st = game.restore(data)
@@ -118,7 +118,7 @@ def log_file(path: str) -> list[str]:
 
 def reading_file(path: str) -> list[str]:
     """Run a (tampered) reading file, as ``spelbok verify`` does, and format its report."""
-    from spelbok.readings import run_reading
+    from spelbok.analysis.readings import run_reading
 
     report = run_reading(path)
     text = report.format(verbose=True)

@@ -75,8 +75,8 @@ def warm() -> None:
     Each child then starts with them (copy-on-write) instead of building its own.
     """
     import spelbok
-    from spelbok.readings import run_reading
-    from spelbok.validate import validate
+    from spelbok.analysis.readings import run_reading
+    from spelbok.lang.validate import validate
 
     for path in sorted(SPECS.glob("*.spel")) + sorted(SPECS.glob("*.yaml")):
         spelbok.load(str(path))

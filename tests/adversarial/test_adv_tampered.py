@@ -46,7 +46,7 @@ def _played(game: Any, seed: int, steps: int) -> Any:
 
 def _log(tmp: Path, spec: str, n: int, seed: int) -> dict[str, Any]:
     from spelbok.cli.play import write_log
-    from spelbok.rng import SHUFFLE
+    from spelbok.engine.rng import SHUFFLE
 
     game = _game(spec, n)
     st = _played(game, seed, 40)

@@ -1,0 +1,739 @@
+"""Compile a canonical spec tree, for one player count, into a :class:`Program`.
+
+Names in formulas are resolved here, once: each becomes a getter closure over
+the state's lists, so nothing on the hot path looks a name up.  Errors found
+while compiling (unknown names, a formula that does not parse, an option
+value that does not exist) are located in the spec's own file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
+from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
+from ..formula import Compiled, NameInfo, compile_formula
+from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from ..limits import MAX_REPEAT, short_repr
+from .order import NO_TRUMP, build_tables
+from .program import Program
+from .steps import (
+    UNSET,
+    Deal,
+    Decide,
+    DecideStart,
+    EndHand,
+    Instr,
+    Jump,
+    JumpUnless,
+    Move,
+    Redeal,
+    RepeatInit,
+    RepeatTest,
+    SetVars,
+    TrickNext,
+    TrickPlay,
+    TricksStart,
+    TurnUp,
+    fixed,
+)
+
+if TYPE_CHECKING:
+    from .state import State
+
+Fn = Callable[[Any, int], Any]
+Reader = Callable[["State", int], Any]
+
+
+def _reads(fn: Reader) -> Fn:
+    """A built-in name's getter.  Typed with State so that a compiled build reads
+    the state's fields directly (see setup.py)."""
+    return fn
+Path = tuple[Any, ...]
+Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
+
+TRICK_FLAGS = (
+    "follow", "head", "head_after_trump", "void_trump", "void_beat",
+    "first_trick_trumps", "abstain_lead", "abstain_with_suit",
+)
+TRICK_DEFAULTS = {
+    "follow": True, "head": False, "head_after_trump": False, "void_trump": False,
+    "void_beat": False, "first_trick_trumps": True, "abstain_lead": True,
+    "abstain_with_suit": True,
+}
+
+PLAYER_BUILTINS = ("seat", "out", "tricks", "cards", "is_dealer", "order", "team", "partner",
+                   "team_tricks")
+GLOBAL_BUILTINS = (
+    "hand_number", "trump", "tricks_played", "talon", "turn_up", "seats", "dealer",
+    "choice", "count", "card_suit", "card_rank", "card_is_trump", "led_suit",
+    "trumps_broken", "trick_number", "turn_up_suit", "last_winner",
+)
+BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
+#: Names that have a value only while a trick is played, with the fields that may read
+#: them: the card a trick's ``allow`` considers, and the suit led (which ``abstain`` sees
+#: too).  Anywhere else they read a stale or empty value: validate reports it (checks.py).
+TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = {
+    "card_suit": ("allow",), "card_rank": ("allow",), "card_is_trump": ("allow",),
+    "led_suit": ("allow", "abstain"),
+}
+#: Names whose value changes from one trick to the next within a tricks step.
+PER_TRICK_NAMES = ("trick_number", "tricks_played", "trumps_broken", "last_winner", "led_suit",
+                   "tricks", "team_tricks", "cards")
+#: Names that read a suit letter (C S H D), with whether they may also read 'none'.
+SUIT_NAMES = {"card_suit": False, "trump": True, "led_suit": True, "turn_up_suit": True}
+#: The name that reads the rank of the card a trick's ``allow`` considers (a RANKS text).
+RANK_NAME = "card_rank"
+
+
+def _const(v: Any) -> Fn:
+    """A formula fixed when the game loads; steps read ``.value`` to skip calling it."""
+    fn: Any = lambda st, p: v  # noqa: E731
+    fn.value = v
+    return fn
+
+
+class Resolver:
+    """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
+
+    def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
+                 gvars: dict[str, int], teams: list[list[int]] | None = None) -> None:
+        self.nseats = n
+        self.options = options
+        self.pvars = pvars
+        self.gvars = gvars
+        self.table: dict[str, NameInfo] = {}
+        for name, value in options.items():
+            self.table[name] = NameInfo("const", value, _type(value))
+        for name, row in pvars.items():
+            self.table[name] = NameInfo("player", _prow(row), None, column=("pv_rows", row))
+        for name, slot in gvars.items():
+            self.table[name] = _global(_gslot(slot), None)
+        P = "player"
+        b = self.table
+        b["seat"] = NameInfo(P, _reads(lambda st, p: p), int)
+        b["out"] = NameInfo(P, _reads(lambda st, p: st.out[p]), bool, column=("out", None))
+        b["tricks"] = NameInfo(P, _reads(lambda st, p: st.won[p]), int, column=("won", None))
+        b["cards"] = NameInfo(P, _reads(lambda st, p: st.hands[p].bit_count()), int)
+        b["is_dealer"] = NameInfo(P, _reads(lambda st, p: p == st.dealer), bool)
+        b["order"] = NameInfo(P, _reads(lambda st, p: (p - st.dealer - 1) % st.n + 1), int)
+        b["hand_number"] = _global(_reads(lambda st, p: st.hand_number), int)
+        b["trump"] = _global(_reads(lambda st, p: st.trump_letter()), str)
+        b["tricks_played"] = _global(_reads(lambda st, p: st.trick_no), int)
+        b["talon"] = _global(_reads(lambda st, p: len(st.stock)), int)
+        b["turn_up"] = _global(_reads(lambda st, p: len(st.turn_up)), int)
+        b["seats"] = NameInfo("const", n, int)
+        b["dealer"] = _global(_reads(lambda st, p: st.dealer), int)
+        b["choice"] = _global(_reads(lambda st, p: st.choice), None)  # a word, a suit letter or a number
+        b["count"] = _global(_reads(lambda st, p: st.count), int)
+        b["card_suit"] = _global(_reads(lambda st, p: SUITS[st.tables.suit[st.cand]]), str)
+        b["card_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.cand % 13]), str)
+        b["card_is_trump"] = _global(_reads(lambda st, p: st.tables.trump[st.cand]), bool)
+        b["led_suit"] = _global(_reads(lambda st, p: SUITS[st.led] if st.led >= 0 else "none"), str)
+        b["trumps_broken"] = _global(_reads(lambda st, p: st.broken), bool)
+        b["trick_number"] = _global(_reads(lambda st, p: st.trick_no + 1), int)
+        b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
+        b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
+        # partnerships: without `teams`, every seat is its own team
+        team_of = list(range(n))
+        partner_of = [-1] * n
+        members: list[list[int]] = [[p] for p in range(n)]
+        for i, team in enumerate(teams or []):
+            for p in team:
+                team_of[p] = i
+        if teams:
+            members = [list(t) for t in teams]
+            for team in teams:
+                for p in team:
+                    others = [q for q in team if q != p]
+                    partner_of[p] = others[0] if others else -1
+        tof = tuple(team_of)
+        pof = tuple(partner_of)
+        mates = tuple(tuple(members[tof[p]]) for p in range(n))
+        b["team"] = NameInfo(P, _reads(lambda st, p: tof[p]), int)
+        b["partner"] = NameInfo(P, _reads(lambda st, p: pof[p]), int)
+        b["team_tricks"] = NameInfo(P, _reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
+
+    def resolve(self, name: str) -> NameInfo | None:
+        return self.table.get(name)
+
+    def names(self) -> Iterable[str]:
+        return self.table.keys()
+
+
+_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _type(v: Any) -> type:
+    return bool if isinstance(v, bool) else int if isinstance(v, int) else str
+
+
+def _prow(row: int) -> Reader:
+    return lambda st, p: st.pv_rows[row][p]
+
+
+def _gslot(slot: int) -> Reader:
+    return lambda st, p: st.gv[slot]
+
+
+def _first(st: State, order: list[int], where_fn: Fn | None) -> list[int]:
+    """The first seat of ``order`` meeting ``where_fn`` (any seat when None), as a list."""
+    if where_fn is None:
+        return order[:1]
+    for p in order:
+        if where_fn(st, p):
+            return [p]
+    return []
+
+
+def _global(get: Callable[[Any, int], Any], type_: Any) -> NameInfo:
+    """A name with one value per state; ``get(state, seat)`` ignores the seat."""
+    return NameInfo("global", lambda st: get(st, 0), type_, direct=get)
+
+
+class Compiler:
+    """Builds the Program of one game for ``n`` players."""
+
+    def __init__(self, tree: dict[str, Any], n: int, options: dict[str, Any] | None,
+                 locate: Locator) -> None:
+        self.tree = tree
+        self.n = n
+        self.locate = locate
+        self.errors: list[SpecError] = []
+        self.options = self._options(options or {})
+        self.counters = 0
+        self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
+        self._compiled: dict[tuple[str, bool], Compiled] = {}
+
+    # -- errors ---------------------------------------------------------------
+
+    def error(self, path: Path, message: str, hint: str | None = None) -> None:
+        file, line, col = self.locate(path)
+        self.errors.append(SpecError(message, file, line, col, hint))
+
+    def where(self, path: Path) -> str:
+        """``file:line:col`` of ``path`` in the spec, for errors found at run time."""
+        return SpecError("", *self.locate(path)).location
+
+    # -- options ----------------------------------------------------------------
+
+    def _options(self, given: dict[str, Any]) -> dict[str, Any]:
+        declared = self.tree.get("options", {})
+        values: dict[str, Any] = {}
+        for name, opt in declared.items():
+            values[name] = opt.get("default")
+        for name, value in given.items():
+            if name not in declared:
+                raise SpecError(f"unknown option '{name}'",
+                                hint=did_you_mean(name, declared))
+            allowed = declared[name].get("values")
+            value = _coerce(value, allowed)
+            if allowed and value not in allowed:
+                raise SpecError(
+                    f"option '{name}' cannot be {short_repr(value)}; choose one of "
+                    + ", ".join(str(a) for a in allowed)
+                )
+            values[name] = value
+        return values
+
+    # -- formulas -------------------------------------------------------------------
+
+    def _compile(self, text: str, per_player: bool) -> Compiled:
+        """compile_formula, once per text (formula() and local_vec() may ask twice)."""
+        key = (text, per_player)
+        got = self._compiled.get(key)
+        if got is None:
+            got = self._compiled[key] = compile_formula(text, self.resolver, per_player=per_player)
+        return got
+
+    def formula(self, text: Any, path: Path, per_player: bool) -> Fn:
+        if isinstance(text, (bool, int)):
+            return _const(text)
+        try:
+            compiled = self._compile(str(text), per_player)
+        except FormulaError as e:
+            from ..lang.yamlio import locate_in_text  # only on the error path
+
+            file, line, col = locate_in_text(self.locate, path, str(text), e.line, e.col)
+            self.errors.append(SpecError(e.message, file, line, col, e.hint))
+            return _const(0)
+        if compiled.constant:
+            return _const(compiled.value)
+        fn: Fn = compiled.fn
+        return fn
+
+    def number(self, text: Any, path: Path, per_player: bool) -> Fn:
+        """A formula that must give a whole number (a size, a count, a bound): one fixed at
+        load time to anything else is a located error, not a ValueError in play."""
+        fn = self.formula(text, path, per_player)
+        value = fixed(fn)
+        if value is not UNSET and type(value) is not int:
+            self.error(path, f"expected a whole number here, not {value!r}")
+            return _const(0)
+        return fn
+
+    def local_vec(self, text: Any) -> Any:
+        """Every seat's value of a per-player formula at once, when it reads only
+        the seat's own per-player values and constants (else None)."""
+        try:
+            compiled = self._compile(str(text), True)
+        except FormulaError:
+            return None  # already reported by formula()
+        if compiled.vec is None or not all(self._seat_local(n) for n in compiled.names):
+            return None
+        return compiled.vec
+
+    def _seat_local(self, name: str) -> bool:
+        info = self.resolver.resolve(name)
+        return info is not None and (info.kind == "const" or info.column is not None)
+
+    def constant(self, value: Any, path: Path, allowed: tuple[Any, ...]) -> Any:
+        """An enum-or-option field: a literal, or a formula over options only."""
+        if value in allowed and not (isinstance(value, bool) and True not in allowed):
+            return value
+        if isinstance(value, str):
+            try:
+                compiled = compile_formula(value, self.resolver, per_player=False)
+            except FormulaError as e:
+                file, line, col = self.locate(path)
+                self.errors.append(SpecError(
+                    f"expected one of {', '.join(map(str, allowed))} or an option: {e.message}",
+                    file, line, col, e.hint or did_you_mean(value, [str(a) for a in allowed])))
+                return allowed[0]
+            if not compiled.constant:
+                self.error(path, f"'{value}' must be fixed when the game is loaded (use an option)")
+                return allowed[0]
+            v = compiled.value
+            if v in allowed:
+                return v
+            self.error(path, f"'{value}' gives {v!r}; expected one of {', '.join(map(str, allowed))}")
+            return allowed[0]
+        self.error(path, f"expected one of {', '.join(map(str, allowed))}")
+        return allowed[0]
+
+    # -- the whole game -----------------------------------------------------------------
+
+    def compile(self) -> Program:
+        t = self.tree
+        n = self.n
+        deck_entry = None
+        for entry in t["deck"]:
+            lo, hi = entry["players"]
+            if lo <= n <= hi:
+                deck_entry = entry
+        if deck_entry is None:
+            raise SpecError(f"no deck is given for {n} players")
+        suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
+        ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
+        deck = sorted(s * 13 + r for s in suits for r in ranks)
+        deck_mask = 0
+        for c in deck:
+            deck_mask |= 1 << c
+        ranking = t.get("ranking", {})
+        rank_order = [str(r) for r in ranking.get("ranks", ["A", "K", "Q", "J", "10", "9", "8",
+                                                             "7", "6", "5", "4", "3", "2"])]
+        top = [str(x) for x in ranking.get("top_trumps", [])]
+
+        # variables
+        variables = t.get("variables", {})
+        pvars: dict[str, int] = {}
+        player_init: list[Any] = []
+        hand_rows: list[int] = []
+        for scope in ("player", "hand_player"):
+            for name, init in variables.get(scope, {}).items():
+                pvars[name] = len(player_init)
+                if scope == "hand_player":
+                    hand_rows.append(len(player_init))
+                player_init.append(init)
+        gvars: dict[str, int] = {}
+        global_init: list[Any] = []
+        hand_slots: list[int] = []
+        for scope in ("match", "hand"):
+            for name, init in variables.get(scope, {}).items():
+                gvars[name] = len(global_init)
+                if scope == "hand":
+                    hand_slots.append(len(global_init))
+                global_init.append(init)
+        self.pvars = pvars
+        self.gvars = gvars
+        teams = self.teams(t.get("teams"))
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams)
+
+        follow_printed = self.constant(
+            ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
+            ("trump", "printed")) == "printed"
+        tables = build_tables(deck_mask, rank_order, top, follow_printed)
+        cut_power = [0] * 52
+        cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
+        for i, r in enumerate(cut_ranks):
+            for s in range(4):
+                cut_power[s * 13 + RANK_INDEX[r]] = len(cut_ranks) - i
+
+        prog = Program(n=n, deck=deck, deck_mask=deck_mask, tables=tables)
+        prog.player_init = player_init
+        prog.player_hand_rows = hand_rows
+        prog.global_init = global_init
+        prog.global_hand_slots = hand_slots
+        prog.cut_power = tuple(cut_power)
+        prog.pvar_names = list(pvars)
+        prog.gvar_names = list(gvars)
+        prog.options = dict(self.options)
+
+        dealer = t.get("dealer", {})
+        first = dealer.get("first", "cut_low")
+        if isinstance(first, bool) or not isinstance(first, int):
+            first = self.constant(first, ("dealer", "first"), ("cut_low", "cut_high", "random"))
+        prog.first_dealer = first
+        rotate = self.constant(dealer.get("rotate", "left"), ("dealer", "rotate"),
+                               ("left", "right", "none"))
+        prog.rotate = {"left": 1, "right": -1, "none": 0}[rotate]
+        prog.skip_out = bool(self.constant(dealer.get("skip_out", True), ("dealer", "skip_out"),
+                                           (True, False)))
+
+        code: list[Instr] = []
+        self.compile_steps(t["hand"], ("hand",), code)
+        prog.code = code
+        prog.n_counters = self.counters
+        prog.step_pcs = self.step_pcs
+
+        end = t["end"]
+        prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
+        prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
+        prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
+        prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
+        if self.errors:
+            raise SpecErrors(self.errors)
+        return prog
+
+    def teams(self, spec: Any) -> list[list[int]] | None:
+        """Partnerships: a list of seat lists (every seat in exactly one), or none."""
+        if not spec:
+            return None
+        seats = [p for team in spec for p in team]
+        if sorted(seats) != list(range(self.n)):
+            self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once "
+                       f"(got {spec})")
+            return None
+        return [[int(p) for p in team] for team in spec]
+
+    # -- steps -------------------------------------------------------------------------
+
+    def compile_steps(self, steps: list[dict[str, Any]], path: Path, code: list[Instr]) -> None:
+        for i, step in enumerate(steps):
+            self.compile_step(step, (*path, i), code)
+
+    def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        guard: JumpUnless | None = None
+        if step.get("when", True) not in (True, "true"):
+            guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
+            code.append(guard)
+        self.step_pcs[path] = len(code)
+        kind = next(k for k in KINDS if k in step)
+        getattr(self, "step_" + kind)(step, path, code)
+        if guard is not None:
+            guard.target = len(code)
+
+    def step_deal(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["deal"]
+        p = (*path, "deal")
+        code.append(Deal(
+            self.number(d.get("size", "0"), (*p, "size"), True),
+            [int(x) for x in d.get("packets", [1])] or [1],
+            # None: every seat still in (the usual case, which needs no formula)
+            self.formula(d["to"], (*p, "to"), True) if d.get("to", "not out") != "not out" else None,
+            self.number(d["widow"], (*p, "widow"), False)
+            if d.get("widow") not in (None, 0, "0") else None,
+            self.where(p),
+        ))
+
+    def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["turn_up"]
+        value = d.get("trump", True) if isinstance(d, dict) else True
+        if isinstance(value, bool):
+            code.append(TurnUp(_const(value)))
+        else:  # a condition, e.g. on an option
+            code.append(TurnUp(self.formula(value, (*path, "turn_up", "trump"), False)))
+
+    def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
+                 ) -> Callable[[Any], list[int]]:
+        where_fn = self.formula(where, (*path, "where"), True) if where is not None else None
+        if fixed(where_fn) is True:  # 'where: true' filters nothing
+            where_fn = None
+        if isinstance(who, dict):
+            expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
+            ties = who.get("ties", "cut")
+
+            same = fixed(expr) is not UNSET  # fixed at load time: every seat ties
+
+            def most(st: State) -> list[int]:
+                cands = st.forehand_order()
+                if where_fn is not None:
+                    cands = [p for p in cands if where_fn(st, p)]
+                if not cands:
+                    return []
+                if same:
+                    tied = cands
+                else:
+                    vals = [expr(st, p) for p in cands]
+                    best = max(vals)
+                    tied = [p for p, v in zip(cands, vals, strict=True) if v == best]
+                if len(tied) > 1 and ties == "cut":
+                    pick = tied[st.random_below(len(tied))]
+                    if st.rec is not None:
+                        st.event("cut_tie", among=tied, chosen=pick)
+                    return [pick]
+                return [tied[0]]
+
+            return most
+        if who not in SELECTORS:
+            # a formula over options naming a selector (a reading switch)
+            who = self.constant(who, (*path, "who"), SELECTORS)
+        if who == "each":
+            return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
+
+        def single(st: State) -> list[int]:
+            # seats still in, clockwise from the named one (from forehand for 'forehand')
+            out = st.out
+            if who == "dealer" and not out[st.dealer]:
+                start = st.dealer
+            elif who == "last_winner" and st.last_winner >= 0 and not out[st.last_winner]:
+                start = st.last_winner
+            elif who == "dealer":  # a dealer who is out: the last seat still in before them
+                seats = [p for p in st.prog.rot[(st.dealer + 1) % st.n] if not out[p]]
+                return [] if not seats else _first(st, [seats[-1], *seats[:-1]], where_fn)
+            else:
+                start = (st.dealer + 1) % st.n
+            return _first(st, [p for p in st.prog.rot[start] if not out[p]], where_fn)
+
+        return single
+
+    def assigns(self, mapping: dict[str, Any], path: Path, per_player: bool
+                ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:
+        out = []
+        for name, expr in mapping.items():
+            fn = self.formula(expr, (*path, name), per_player)
+            setter = self.setter(name, (*path, name), per_player)
+            out.append((setter, fn, name))
+        return out
+
+    def setter(self, name: str, path: Path, per_player: bool) -> Callable[[Any, int, Any], None]:
+        if name in self.pvars:
+            if not per_player:
+                self.error(path, f"'{name}' is a per-player variable: set it with 'for:'")
+            row = self.pvars[name]
+
+            def set_p(st: State, p: int, v: Any) -> None:
+                st.pv_rows[row][p] = v
+
+            set_p.row = row  # type: ignore[attr-defined]  # steps may store into the row directly
+            return set_p
+        if name in self.gvars:
+            slot = self.gvars[name]
+
+            def set_g(st: State, p: int, v: Any) -> None:
+                st.gv[slot] = v
+
+            return set_g
+        if name == "out":
+            if not per_player:
+                self.error(path, "'out' is per player: set it with 'for:'")
+
+            def set_out(st: State, p: int, v: Any) -> None:
+                st.out[p] = bool(v)
+                if v and st.rec is not None:
+                    st.event("eliminated", seat=p)
+
+            return set_out
+        if name == "trump":
+
+            def set_trump(st: State, p: int, v: Any) -> None:
+                s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
+                st.game.program.set_trump(st, s)
+                if st.rec is not None:  # p < 0: set by a step, not named by a player
+                    st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
+
+            return set_trump
+        known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
+        if name in BUILTINS:
+            self.error(path, f"'{name}' is read-only")
+        else:
+            self.error(path, f"unknown variable '{name}' (declare it under variables:)",
+                       did_you_mean(name, known))
+        return lambda st, p, v: None
+
+    def step_decide(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        name = str(step["decide"])
+        who = step.get("who", "each")
+        where = step.get("where")
+        choose = step.get("choose")
+        single = who != "each"
+        code.append(DecideStart(self.selector(who, where if single else None, path)))
+        where_fn = None if single or where is None else self.formula(where, (*path, "where"), True)
+        if fixed(where_fn) is True:
+            where_fn = None
+        then = self.assigns(step.get("then", {}), (*path, "then"), True)
+        allow = step.get("allow")
+        allow_fn = (self.formula(allow, (*path, "allow"), True)
+                    if allow not in (None, True, "true") else None)
+        if isinstance(choose, list):
+            words: list[str] = []
+            when: list[Fn | None] = []
+            for i, w in enumerate(choose):
+                if isinstance(w, dict):
+                    words.append(str(w["word"]).lower())
+                    cond = w.get("when", True)
+                    when.append(None if cond in (True, "true")
+                                else self.formula(cond, (*path, "choose", i, "when"), True))
+                else:
+                    words.append(str(w).lower())
+                    when.append(None)
+            code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
+                               allow=allow_fn))
+        elif choose == "suit":
+            suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
+            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn))
+        elif choose == "number":
+            lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
+            hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
+            lo, hi = fixed(lo_fn), fixed(hi_fn)
+            if lo is not UNSET and hi is not UNSET and max(lo, 0) > hi:
+                self.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
+                           f"below 'min' ({lo})")
+            code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
+                               allow=allow_fn))
+        elif choose == "exchange":
+            ex = step.get("exchange", {})
+            draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
+                                 ("stock", "turn_up", "none"))
+            max_fn = self.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
+            min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
+            code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,
+                               min_fn=min_fn, max_fn=max_fn))
+        else:
+            self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
+
+    def step_tricks(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        t = step["tricks"]
+        p = (*path, "tricks")
+        flags: dict[str, Fn] = {}
+        for key in TRICK_FLAGS:
+            v = t.get(key, TRICK_DEFAULTS[key])
+            flags[key] = self.formula(v, (*p, key), False) if not isinstance(v, bool) else _const(v)
+        lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
+                                    ("any", "broken"))
+        flags["lead_broken"] = _const(lead_trumps == "broken")
+        broken_by = self.constant(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]),
+                                  (*p, "trumps_broken_by"), TRUMPS_BROKEN_BY)
+        flags["broken_any"] = _const(broken_by == "any")
+        abstain = t.get("abstain")
+        abstain_fn = None
+        if abstain not in (None, False, "false"):
+            abstain_fn = self.formula(abstain, (*p, "abstain"), True)
+        allow = t.get("allow")
+        allow_fn = None
+        if allow not in (None, True, "true"):
+            allow_fn = self.formula(allow, (*p, "allow"), True)
+        reason = t.get("reason")
+        if reason is not None and allow_fn is None:
+            self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
+                       "but this step has no 'allow'")
+        refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
+        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused)
+        leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
+        # seats out of the match never play: the default needs no formula
+        players = (self.formula(t["players"], (*p, "players"), True)
+                   if t.get("players", "not out") != "not out" else _const(True))
+        count = t.get("count", "all")
+        count_fn = None if count in ("all", None) else self.formula(count, (*p, "count"), False)
+        scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
+        players_vec = (self.local_vec(t["players"])
+                       if t.get("players", "not out") != "not out" else None)
+        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec))
+        at = len(code)
+        code.append(play)
+        after = t.get("after_each") or []
+        if after:
+            play.has_after = True
+            self.compile_steps(after, (*p, "after_each"), code)
+            code.append(TrickNext(play, at))
+        play.end = len(code)
+
+    def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        each = step.get("for")
+        per_player = each is not None
+        assigns = self.assigns(step["set"], (*path, "set"), per_player)
+        each_fn = self.formula(each, (*path, "for"), True) if per_player else None
+        each_vec = self.local_vec(each) if per_player else None
+        code.append(SetVars(assigns, each_fn, each_vec, self.where(path)))
+
+    def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
+        code.append(test)
+        self.compile_steps(step.get("then", []), (*path, "then"), code)
+        if step.get("else"):
+            skip = Jump()
+            code.append(skip)
+            test.target = len(code)
+            self.compile_steps(step["else"], (*path, "else"), code)
+            skip.target = len(code)
+        else:
+            test.target = len(code)
+
+    def step_repeat(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        slot = self.counters
+        self.counters += 1
+        code.append(RepeatInit(slot))
+        top = len(code)
+        cond = self.formula(step["while"], (*path, "while"), False) if "while" in step else None
+        test = RepeatTest(slot, self.number(step["repeat"], (*path, "repeat"), False), cond,
+                          where=self.where((*path, "repeat")))
+        if test.fixed_times is not None and test.fixed_times > MAX_REPEAT:
+            self.error((*path, "repeat"), f"a repeat may run at most {MAX_REPEAT} rounds, "
+                       f"not {test.fixed_times}")
+        code.append(test)
+        self.compile_steps(step.get("steps", []), (*path, "steps"), code)
+        code.append(Jump(top))
+        test.target = len(code)
+
+    def step_redeal(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["redeal"] if isinstance(step["redeal"], dict) else {}
+        who = self.constant(d.get("dealer", "same"), (*path, "redeal", "dealer"), ("same", "next"))
+        code.append(Redeal(who == "next"))
+
+    def step_end_hand(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        code.append(EndHand())
+
+    def step_move(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        m = step["move"]
+        p = (*path, "move")
+        zones = ("hand", "widow", "stock", "turn_up", "discards")
+        source = self.constant(m.get("from", "stock"), (*p, "from"), zones)
+        target = self.constant(m.get("to", "hand"), (*p, "to"), zones)
+        each = step.get("for")
+        if "hand" in (source, target) and each is None:
+            self.error(p, "moving cards from or to a hand needs 'for:' (whose hand)")
+        count = m.get("count", "all")
+        count_fn = None if count == "all" else self.formula(count, (*p, "count"), each is not None)
+        each_fn = self.formula(each, (*path, "for"), True) if each is not None else None
+        position = self.constant(m.get("position", STOCK_POSITIONS[0]), (*p, "position"),
+                                 STOCK_POSITIONS)
+        if "position" in m and target != "stock":
+            self.error((*p, "position"), "'position' says where cards go in the stock: "
+                       "it needs 'to: stock'")
+        code.append(Move(source, target, count_fn, each_fn, position))
+
+
+SELECTORS = ("dealer", "forehand", "each", "last_winner")
+KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
+         "move")
+
+
+def _coerce(value: Any, allowed: list[Any] | None) -> Any:
+    """Option values given as text on a command line: 'true' -> True, '3' -> 3."""
+    if not isinstance(value, str) or not allowed:
+        return value
+    for a in allowed:
+        if str(a).lower() == value.lower():
+            return a
+    return value

@@ -1,0 +1,210 @@
+"""What a seat can see (``view``) and re-dealing what it cannot (``determinize``).
+
+Visibility of zones: a hand is seen by its owner; the talon (stock) and the
+discard pile are hidden (a player sees only their own discards); the turn-up,
+the trick in progress and finished tricks are public; declared variables are
+public (announcements, scores, exchange counts).  A card taken from the
+turn-up stays publicly known to be in the taker's hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARD_NAMES, SUITS, cards_in
+from ..errors import ArgumentError
+from ..limits import seat_arg
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_in(mask)]
+
+
+def _public_decision(p: int, name: str, x: Any, seat: int) -> list[Any]:
+    """A decision of this hand as ``seat`` saw it: exchanged cards only by number."""
+    if isinstance(x, int):  # an exchange of x cards: what they were is hidden from others
+        return [p, name, f"{x} card{'s' if x != 1 else ''}"]
+    return [p, name, str(x)]
+
+
+def public_vars(st: State) -> dict[str, Any]:
+    prog = st.game.program
+    out: dict[str, Any] = {}
+    for name, row in zip(prog.pvar_names, st.pv_rows, strict=True):
+        out[name] = list(row)
+    for name, value in zip(prog.gvar_names, st.gv, strict=True):
+        out[name] = value
+    return out
+
+
+def view(st: State, seat: int) -> dict[str, Any]:
+    seat_arg(seat, st.n)
+    hidden_known = [_names(st.known[p]) if p != seat else [] for p in range(st.n)]
+    v: dict[str, Any] = {
+        "seat": seat,
+        "players": st.n,
+        "hand_number": st.hand_number,
+        "dealer": st.dealer,
+        "trump": SUITS[st.trump] if st.trump < 4 else None,
+        "hand": _names(st.hands[seat]),
+        "hand_sizes": [m.bit_count() for m in st.hands],
+        "known_cards": hidden_known,
+        "turn_up": [CARD_NAMES[c] for c in st.turn_up],
+        "talon": len(st.stock),
+        "widow": st.widow.bit_count(),
+        "discards": st.discards.bit_count(),
+        "own_discards": _names(st.discarded[seat]),
+        "trick": [[p, CARD_NAMES[c]] for p, c in st.trick],
+        "led": SUITS[st.led] if st.led >= 0 else None,
+        "tricks_played": [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
+                          for lead, cards, w in st.history_tricks],
+        "tricks": list(st.won),
+        "decisions": [_public_decision(p, name, x, seat) for p, name, x in st.public],
+        "voids": [[SUITS[s] for s in range(4) if (st.voids[p] >> s) & 1] for p in range(st.n)],
+        "out": list(st.out),
+        "vars": public_vars(st),
+        "scores": st.scores,
+        "current_player": st.current,
+        "decision": st.decision_name,
+        "terminal": st.is_terminal,
+        "winners": list(st.winner_seats),
+    }
+    if st.current == seat:
+        v["legal_actions"] = [str(a) for a in st.legal_actions()]
+    return v
+
+
+def determinize(st: State, seat: int, rng: random.Random) -> State:
+    """A clone in which every card hidden from ``seat`` is re-dealt at random.
+
+    Hidden places: other players' hands (less their publicly known cards),
+    the stock, the widow, and other players' discards.  Sizes stay; suits a player has
+    shown to lack (under the current trump) are respected.  If no consistent
+    deal is found after many tries, the void constraints are dropped (the
+    result is still consistent with every size and every seen card).
+    """
+    seat_arg(seat, st.n)
+    if not isinstance(rng, random.Random):
+        raise ArgumentError(f"rng must be a random.Random, not {type(rng).__name__}")
+    c = st.clone()
+    c.legal_cache = None  # hands change below
+    # future shuffles of the sample must not follow the real match's seed,
+    # or a search would see the real cards of later deals
+    c.seed = rng.getrandbits(63)
+    c.rng_n = 0
+    n = st.n
+    pool = 0
+    need: list[int] = [0] * n
+    for p in range(n):
+        if p == seat:
+            continue
+        free = st.hands[p] & ~st.known[p]
+        pool |= free
+        need[p] = free.bit_count()
+    other_discards = st.discards & ~st.discarded[seat]
+    pool |= other_discards
+    pool |= st.widow
+    for c_ in st.stock:
+        pool |= 1 << c_
+    cards = list(cards_in(pool))
+    suit_mask = st.tables.suit_mask
+    forbidden = [0] * n
+    for p in range(n):
+        v = st.voids[p]
+        if p != seat and v:
+            for s in range(4):
+                if (v >> s) & 1:
+                    forbidden[p] |= suit_mask[s]
+    order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
+    for attempt in range(60):
+        use_voids = attempt < 50
+        rng.shuffle(cards)
+        remaining = list(cards)
+        hands = {}
+        ok = True
+        for p in order:
+            bad = forbidden[p] if use_voids else 0
+            picked: list[int] = []
+            rest: list[int] = []
+            for card in remaining:
+                if len(picked) < need[p] and not (bad >> card) & 1:
+                    picked.append(card)
+                else:
+                    rest.append(card)
+            if len(picked) < need[p]:
+                ok = False
+                break
+            hands[p] = picked
+            remaining = rest
+        if ok:
+            break
+    for p in range(n):
+        if p != seat:
+            m = st.known[p]
+            for card in hands.get(p, []):
+                m |= 1 << card
+            c.hands[p] = m
+    # the rest fill the stock (same size, random order), the widow and the hidden discards
+    k = len(st.stock)
+    c.stock = remaining[:k]
+    c.shuf = None
+    c.settled = 0
+    w = st.widow.bit_count()
+    c.widow = 0
+    for card in remaining[k:k + w]:
+        c.widow |= 1 << card
+    disc = remaining[k + w:]
+    new_discards = st.discarded[seat]
+    for p in range(n):
+        if p == seat:
+            continue
+        size = (st.discarded[p] & ~st.discarded[seat]).bit_count()
+        m = 0
+        for card in disc[:size]:
+            m |= 1 << card
+        disc = disc[size:]
+        c.discarded[p] = m
+        new_discards |= m
+    c.discards = new_discards
+    return c
+
+
+class Observation:
+    """Everything a bot may use to decide: the seat's view, the legal actions,
+    the rules, and sampling of hidden cards consistent with the view.
+
+    The real state is kept private: a bot reads :attr:`view` and calls
+    :meth:`sample`, which re-deals every card the seat cannot see.
+    """
+
+    __slots__ = ("seat", "game", "legal", "_state", "_view")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        self.game = state.game
+        self.legal = state.legal_actions() if state.current_player == seat else []
+        self._state = state
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self._state, self.seat)
+        return self._view
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state consistent with what this seat has seen (hidden cards re-dealt)."""
+        return determinize(self._state, self.seat, rng)
+
+
+def observe(state: State, seat: int | None = None) -> Observation:
+    """The observation of ``seat`` (default: the player to act)."""
+    if seat is None:
+        seat = state.current_player
+        if seat is None:
+            raise ValueError("the match is over: nobody to observe for")
+    return Observation(state, seat)

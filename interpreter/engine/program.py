@@ -1,0 +1,208 @@
+"""The match loop around the compiled hand: start a hand, run its steps, end it.
+
+:class:`Program` is built once per loaded game by :mod:`spelbok.engine.compiler`;
+it owns the instruction list and the match-level rules (dealer, end of match).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARD_NAMES
+from .order import NO_TRUMP, TrumpTables
+from .rng import words
+from .trick import TrickFlags
+
+if TYPE_CHECKING:
+    from .state import State
+    from .steps import Instr
+
+Fn = Callable[[Any, int], Any]
+_NO_FLAGS = TrickFlags()  # frozen: one instance serves every hand until its tricks start
+
+
+@dataclass
+class Program:
+    """Compiled rules of one game at one player count."""
+
+    n: int
+    deck: list[int]
+    deck_mask: int
+    tables: tuple[TrumpTables, ...]
+    code: list[Instr] = field(default_factory=list)
+    n_counters: int = 0
+    player_init: list[Any] = field(default_factory=list)  # initial values of per-player vars
+    player_hand_rows: list[int] = field(default_factory=list)  # rows reset each hand
+    global_init: list[Any] = field(default_factory=list)
+    pvar_names: list[str] = field(default_factory=list)  # per-player rows, in pv_rows order
+    gvar_names: list[str] = field(default_factory=list)  # hand/match slots, in gv order
+    options: dict[str, Any] = field(default_factory=dict)
+    global_hand_slots: list[int] = field(default_factory=list)
+    first_dealer: str | int = "random"
+    cut_power: tuple[int, ...] = ()
+    rotate: int = 1
+    skip_out: bool = True
+    end_when: Fn = lambda st, p: False
+    winners_fn: Fn = lambda st, p: False
+    score_fn: Fn = lambda st, p: 0
+    max_hands: int = 1000
+    rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat clockwise from s
+    # the tree path of each hand step -> its first instruction, after its `when` guard
+    # (positions start there; play never reads it)
+    step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = self.n
+        self.rot = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Program:
+        """A new Program over the same compiled steps and tables, which never change
+        (a compiled step cannot be rebuilt field by field; see setup.py)."""
+        return replace(self)
+
+    # -- the loop ------------------------------------------------------------------
+
+    def advance(self, st: State) -> None:
+        """Run steps until a player must decide or the match ends."""
+        code = self.code
+        end = len(code)
+        while not st.is_terminal:
+            pc = st.pc
+            if pc >= end:
+                self.end_hand(st)
+                continue
+            if not code[pc].run(st):
+                return
+
+    def start_match(self, st: State, dealer: int | None) -> None:
+        st.pv_rows = [[v] * st.n for v in self.player_init]
+        st.gv = list(self.global_init)
+        st.out = [False] * st.n
+        st.hand_number = 1
+        st.hands_played = 0
+        if dealer is None:
+            dealer = self.choose_first_dealer(st)
+        st.dealer = dealer
+        self.start_hand(st)
+
+    def choose_first_dealer(self, st: State) -> int:
+        first = self.first_dealer
+        if isinstance(first, int):
+            return first % st.n
+        if first == "random":
+            d = st.random_below(st.n)
+            st.event("first_dealer", dealer=d, how="random")
+            return d
+        # cut: everyone draws a card; lowest (or highest) deals, ties cut again
+        power = self.cut_power
+        sign = 1 if first == "cut_low" else -1
+        contenders = list(range(st.n))
+        while True:
+            cards = self.deck[:]
+            st.shuffle(cards)
+            drawn = {p: cards[i] for i, p in enumerate(contenders)}
+            best = min(sign * power[c] for c in drawn.values())
+            st.event("cut", cards=[[p, CARD_NAMES[c]] for p, c in drawn.items()])
+            contenders = [p for p, c in drawn.items() if sign * power[c] == best]
+            if len(contenders) == 1:
+                st.event("first_dealer", dealer=contenders[0], how=str(first))
+                return contenders[0]
+
+    def start_hand(self, st: State) -> None:
+        n = st.n
+        for row in self.player_hand_rows:
+            st.pv_rows[row] = [self.player_init[row]] * n
+        for slot in self.global_hand_slots:
+            st.gv[slot] = self.global_init[slot]
+        st.hands = [0] * n
+        st.won = [0] * n
+        st.discards = 0
+        st.widow = 0
+        st.last_winner = -1
+        st.trick_stop = 1 << 30
+        st.trick_scored = True
+        st.discarded = [0] * n
+        st.known = [0] * n
+        st.voids = [0] * n
+        st.turn_up = []
+        st.trick = []
+        st.trick_order = []
+        st.trick_pos = 0
+        st.led = -1
+        st.best_key = 0
+        st.best_seat = -1
+        st.best_led = 0
+        st.best_trumped = False
+        st.trick_no = 0
+        st.broken = False
+        st.participants = 0
+        st.queue = []
+        st.counters = [0] * self.n_counters
+        st.history_tricks = []
+        st.public = []
+        st.choice = ""
+        st.count = 0
+        st.tf = _NO_FLAGS
+        st.trump = NO_TRUMP
+        st.tables = self.tables[NO_TRUMP]
+        if st.stacked is not None:
+            st.stock = list(reversed(st.stacked))
+            st.stacked = None
+            st.shuf = None
+            st.settled = 0
+        else:
+            # shuffled lazily: only as deep as cards are dealt (see State.settle)
+            st.stock = self.deck[:]
+            st.rng_n += 1
+            st.shuf = words(st.seed, st.rng_n, len(st.stock))
+            st.settled = len(st.stock)
+        st.pc = 0
+        if st.rec is not None:
+            st.event("hand", number=st.hand_number, dealer=st.dealer)
+
+    def set_trump(self, st: State, suit: int) -> None:
+        st.trump = suit
+        st.tables = self.tables[suit]
+
+    def next_dealer(self, st: State) -> int:
+        if self.rotate == 0:
+            return st.dealer
+        d = st.dealer
+        for _ in range(st.n):
+            d = (d + self.rotate) % st.n
+            if not (self.skip_out and st.out[d]):
+                return d
+        return d
+
+    def end_hand(self, st: State) -> None:
+        st.hands_played += 1
+        if st.rec is not None:
+            st.event("end_hand", tricks=list(st.won), scores=st.scores, out=list(st.out))
+        if self.end_when(st, 0):
+            self.finish(st, limit=False)
+            return
+        if st.hands_played >= self.max_hands:
+            self.finish(st, limit=True)
+            return
+        st.dealer = self.next_dealer(st)
+        st.hand_number += 1
+        self.start_hand(st)
+
+    def redeal(self, st: State, next_dealer: bool) -> None:
+        st.hands_played += 1
+        if st.hands_played >= self.max_hands:
+            self.finish(st, limit=True)
+            return
+        if next_dealer:
+            st.dealer = self.next_dealer(st)
+        self.start_hand(st)
+
+    def finish(self, st: State, limit: bool) -> None:
+        st.is_terminal = True
+        st.current = None
+        st.limit_reached = limit
+        st.winner_seats = [p for p in range(st.n) if self.winners_fn(st, p)]
+        st.event("match_end", winners=list(st.winner_seats), scores=st.scores, limit_reached=limit)
+

@@ -1,0 +1,581 @@
+"""A match in progress: the mutable state and its public API.
+
+The state is plain data (ints, bitmasks, small lists) so that ``clone()`` is a
+handful of list copies.  What happens next is decided by the compiled program
+of the game (:mod:`spelbok.engine.steps`): ``pc`` points at the running step, and the
+state waits at a decision until ``apply()`` supplies an action.
+
+>>> import spelbok
+>>> game = spelbok.load("example", players=2)
+>>> state = game.new_state(seed=1)
+>>> state.current_player is not None and len(state.legal_actions()) > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..cards import SUITS
+from ..errors import (
+    AmbiguousActionError,
+    ArgumentError,
+    IllegalActionError,
+    InvalidActionError,
+    SpelbokError,
+    kind_fault,
+)
+from ..limits import MAX_NOTATION, MAX_VALUE, seat_arg
+from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, parse_action
+from .order import NO_TRUMP
+from .rng import below as _below
+from .rng import settle as _settle
+from .rng import shuffle as _shuffle
+from .rng import words as _words
+from .trick import TrickFlags
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .order import TrumpTables
+    from .program import Program
+
+_NOT_COMPARED = frozenset(
+    ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
+)
+
+# every field of a State, in one place (clone(), ==, snapshots)
+_FIELDS = (
+    "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
+    "won", "trick", "trick_order", "trick_pos", "led", "best_key",
+    "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
+    "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
+    "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
+    "is_terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
+    "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
+    "shuf", "settled",
+)
+
+
+class State:
+    """One match of a game: whose turn it is, what they may do, and the result.
+
+    Create it with :meth:`spelbok.Game.new_state`.
+    """
+
+    __slots__ = _FIELDS  # a compiled State (mypyc) has them as C fields instead
+
+    game: Game
+    n: int
+    seed: int
+    rng_n: int
+    hands: list[int]
+    stock: list[int]
+    turn_up: list[int]
+    discards: int
+    discarded: list[int]
+    won: list[int]
+    trick: list[tuple[int, int]]
+    trick_order: list[int]
+    trick_pos: int
+    led: int
+    best_key: int
+    best_seat: int
+    best_led: int
+    best_trumped: bool
+    trick_no: int
+    broken: bool
+    trump: int
+    tables: TrumpTables
+    tf: TrickFlags
+    participants: int
+    pv_rows: list[list[Any]]
+    gv: list[Any]
+    out: list[bool]
+    dealer: int
+    hand_number: int
+    hands_played: int
+    pc: int
+    queue: list[int]
+    counters: list[int]
+    current: int | None
+    choice: str | int
+    count: int
+    cand: int
+    known: list[int]
+    voids: list[int]
+    hist: tuple[Any, ...] | None
+    is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
+    winner_seats: list[int]
+    rec: list[dict[str, Any]] | None
+    start: dict[str, Any]
+    stacked: list[int] | None
+    history_tricks: list[Any]
+    limit_reached: bool
+    legal_cache: Any  # the last legal list (a list, or a SubsetActions checked by its rule)
+    prog: Program
+    widow: int
+    last_winner: int
+    trick_stop: int
+    trick_scored: bool
+    public: list[tuple[int, str, Action | int]]
+    shuf: Any  # the words of this hand's shuffle (an array), or None once the order is fixed
+    settled: int  # stock[settled:] is in its final order; below it the shuffle is still to do
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+        return self.current
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's score, as the spec's ``end.score`` formula defines it."""
+        f = self.game.program.score_fn
+        return [f(self, p) for p in range(self.n)]
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats once the match is over (empty before)."""
+        return list(self.winner_seats)
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """A summary of the result, or None while the match runs."""
+        if not self.is_terminal:
+            return None
+        return {
+            "winners": list(self.winner_seats),
+            "scores": self.scores,
+            "hands": self.hands_played,
+            "limit_reached": self.limit_reached,
+        }
+
+    def var(self, name: object) -> Any:
+        """A declared variable's value: a list (one per seat) for a per-player
+        variable, else the single value.  Raises ArgumentError (a ValueError) for an
+        unknown name.
+
+        >>> import spelbok
+        >>> spelbok.load("example", players=2).new_state(seed=1).var("score")
+        [10, 10]
+        """
+        prog = self.prog
+        if name in prog.pvar_names:
+            return list(self.pv_rows[prog.pvar_names.index(name)])
+        if name in prog.gvar_names:
+            return self.gv[prog.gvar_names.index(name)]
+        raise ArgumentError(f"{self.game.name} declares no variable {_shown(name)}")
+
+    @property
+    def decision_name(self) -> str | None:
+        """The name of the pending decision (``announce``, ``exchange``…; ``play`` in a trick)."""
+        if self.current is None:
+            return None
+        return getattr(self.prog.code[self.pc], "name", "play")
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take (empty when terminal)."""
+        if self.current is None:
+            return []
+        try:
+            legal = self.prog.code[self.pc].legal(self)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, SpelbokError):
+                raise
+            raise kind_fault(e) from e
+        self.legal_cache = legal
+        if type(legal) is list:
+            return legal.copy()  # the state keeps its own: a caller may change the list
+        return legal  # a lazy list of exchanges: apply() checks by its rule (allows)
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            self._resolve(action)
+        except (IllegalActionError, InvalidActionError, AmbiguousActionError):
+            return False
+        return True
+
+    def parse_action(self, text: str) -> Action:
+        """The legal action written as ``text``.
+
+        Raises InvalidActionError (not notation), IllegalActionError (not allowed
+        now, with the reason) or AmbiguousActionError.
+        """
+        return self._resolve(text)
+
+    def _resolve(self, action: object) -> Action:
+        if self.current is None:
+            raise IllegalActionError(f"{_shown(action)}: the match is over")
+        ins = self.prog.code[self.pc]
+        if isinstance(action, str):
+            if len(action) > MAX_NOTATION:  # refused unread, and not quoted whole
+                raise InvalidActionError(f"not an action: {action[:40]!r}... "
+                                         f"({len(action)} characters)")
+            a = parse_action(action)
+        elif not isinstance(action, Action) or not _well_formed(action):
+            raise InvalidActionError(f"not an action: {_shown(action)}")
+        else:
+            a = action
+        reason = ins.check(self, a)
+        if reason is None:
+            return a
+        # notation that names a legal action another way (``exchange`` = keep all)
+        text = str(a)
+        for other in ins.legal(self):
+            if str(other) == text:
+                return other
+        raise IllegalActionError(f"{a} is not allowed: {reason}")
+
+    # -- moves -------------------------------------------------------------------
+
+    def apply(self, action: object) -> None:
+        """Play ``action`` (an Action or its notation) for the current player.
+
+        Anything else is refused with an :class:`~spelbok.errors.InvalidActionError`
+        (the parameter is typed ``object`` so that the compiled build checks it here too).
+
+        >>> import spelbok
+        >>> s = spelbok.load("example", players=2).new_state(seed=3)
+        >>> a = s.legal_actions()[0]; s.apply(a)
+        """
+        cache = self.legal_cache
+        if cache is not None and type(action) is Action and (
+                action in cache if type(cache) is list else cache.allows(action)):
+            a = action  # just listed by legal_actions(): no need to check again
+        elif type(action) is Action and self._fast_ok(action):
+            a = action
+        else:
+            a = self._resolve(action)
+        self.legal_cache = None
+        seat = self.current
+        assert seat is not None
+        self.hist = (self.hist, a)
+        try:
+            if not self.prog.code[self.pc].apply(self, seat, a):
+                self.current = None
+                self.prog.advance(self)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, SpelbokError):
+                raise
+            raise kind_fault(e) from e
+
+    def _fast_ok(self, action: Any) -> bool:
+        if self.current is None or not _well_formed(action):
+            return False
+        return self.prog.code[self.pc].check(self, action) is None
+
+    def apply_action(self, action: object) -> None:
+        """OpenSpiel-style alias of :meth:`apply`."""
+        self.apply(action)
+
+    def clone(self) -> State:
+        """An independent copy (cheap: lists of ints)."""
+        c = State.__new__(State)  # no __init__: every field is set below
+        c.game = self.game
+        c.n = self.n
+        c.seed = self.seed
+        c.rng_n = self.rng_n
+        c.discards = self.discards
+        c.trick_pos = self.trick_pos
+        c.led = self.led
+        c.best_key = self.best_key
+        c.best_seat = self.best_seat
+        c.best_led = self.best_led
+        c.best_trumped = self.best_trumped
+        c.trick_no = self.trick_no
+        c.broken = self.broken
+        c.trump = self.trump
+        c.tables = self.tables
+        c.tf = self.tf
+        c.participants = self.participants
+        c.dealer = self.dealer
+        c.hand_number = self.hand_number
+        c.hands_played = self.hands_played
+        c.pc = self.pc
+        c.current = self.current
+        c.choice = self.choice
+        c.count = self.count
+        c.cand = self.cand
+        c.hist = self.hist
+        c.is_terminal = self.is_terminal
+        c.start = self.start
+        c.stacked = self.stacked
+        c.limit_reached = self.limit_reached
+        c.legal_cache = self.legal_cache
+        c.prog = self.prog
+        c.widow = self.widow
+        c.last_winner = self.last_winner
+        c.trick_stop = self.trick_stop
+        c.trick_scored = self.trick_scored
+        c.shuf = self.shuf
+        c.settled = self.settled
+        c.hands = self.hands[:]
+        c.stock = self.stock[:]
+        c.turn_up = self.turn_up[:]
+        c.discarded = self.discarded[:]
+        c.won = self.won[:]
+        c.trick = self.trick[:]
+        c.trick_order = self.trick_order[:]
+        c.pv_rows = list(map(list.copy, self.pv_rows))
+        c.gv = self.gv[:]
+        c.out = self.out[:]
+        c.queue = self.queue[:]
+        c.counters = self.counters[:]
+        c.known = self.known[:]
+        c.voids = self.voids[:]
+        c.winner_seats = self.winner_seats[:]
+        c.history_tricks = self.history_tricks[:]
+        c.public = self.public[:]
+        c.rec = None if self.rec is None else self.rec[:]
+        return c
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """A clone: the game and its compiled program are immutable, so shared."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game and the plain fields; the history goes as a flat list
+        (nested pairs would recurse once per action)."""
+        from .snapshot import unpickle_state
+
+        values = [getattr(self, name) for name in _PICKLED]
+        return (unpickle_state, (self.game, values, [str(a) for a in self.actions]))
+
+    # -- history and logs -----------------------------------------------------------
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied since the start, in order."""
+        out: list[Action] = []
+        h = self.hist
+        while h is not None:
+            h, a = h
+            out.append(a)
+        out.reverse()
+        return out
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """JSON-serialisable events of the whole match (deals, decisions, tricks, scores).
+
+        Rebuilt by replaying the match from its start, so that the hot path
+        never pays for logging.
+        """
+        if self.rec is not None:
+            return list(self.rec)
+        replay = self.game._start(self.start, record=True)
+        for a in self.actions:
+            replay.apply(a)
+        assert replay.rec is not None
+        return list(replay.rec)
+
+    def event(self, kind: str, **data: Any) -> None:
+        if self.rec is not None:
+            data["event"] = kind
+            self.rec.append(data)
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Shuffle ``cards`` in place: the next random event of the match."""
+        self.rng_n += 1
+        _shuffle(cards, self.seed, self.rng_n)
+
+    def settle(self, k: int | None = None) -> None:
+        """Put the top ``k`` cards of the stock (all when None) in their shuffled order.
+
+        A hand's shuffle is done lazily, only as deep as cards are taken: the
+        rest of the stock waits in pack order, and the swaps still to do give
+        exactly the order a whole shuffle would.  Steps that take cards from
+        the stock call this first; so must anything that reads its order.
+        """
+        lo = 0 if k is None else len(self.stock) - k
+        if self.settled > lo:
+            _settle(self.stock, self.shuf, self.settled, lo)
+            self.settled = lo if lo > 0 else 0
+
+    def take(self, k: int) -> list[int]:
+        """Remove the top ``k`` cards of the stock (fewer if it runs out), top card first.
+
+        With the stock not yet shuffled this deep, each Fisher-Yates swap brings
+        up the next card (the same cards as settling first, see settle())."""
+        stock = self.stock
+        i = len(stock)
+        k = min(k, i)
+        if self.settled == i and self.shuf is not None:
+            w = self.shuf
+            out = []
+            for _ in range(k):
+                i -= 1
+                j = w[i] % (i + 1)
+                out.append(stock[j])
+                stock[j] = stock[i]  # the card at i is never looked at again
+            del stock[i:]
+            self.settled = i
+            return out
+        self.settle(k)
+        out = stock[i - k:]
+        del stock[i - k:]
+        out.reverse()  # the top card is the last of the list
+        return out
+
+    def add_to_stock(self, cards: list[int], where: str) -> None:
+        """Put ``cards`` (top first) on top of the stock, under it, or (``shuffled``)
+        shuffle them in: the whole stock is shuffled again, lazily like a new
+        hand's, as the next random event of the match."""
+        stock = self.stock
+        if where == "top":
+            stock.extend(reversed(cards))  # above the settled part: the lazy shuffle is unchanged
+            return
+        if not cards:
+            return
+        self.settle()  # the order so far is fixed before the stock grows underneath
+        if where == "bottom":
+            stock[:0] = cards[::-1]
+            return
+        stock.extend(cards)
+        self.rng_n += 1
+        self.shuf = _words(self.seed, self.rng_n, len(stock))
+        self.settled = len(stock)
+
+    def draw(self, k: int) -> int:
+        """take(k), as a mask."""
+        m = 0
+        for c in self.take(k):
+            m |= 1 << c
+        return m
+
+    def random_below(self, k: int) -> int:
+        """A number in ``0..k-1``: the next random event of the match."""
+        self.rng_n += 1
+        return _below(self.seed, self.rng_n, k)
+
+    # -- observation ---------------------------------------------------------------
+
+    def view(self, seat: object) -> dict[str, Any]:
+        """What ``seat`` can see, as JSON-serialisable data: no hidden card.
+
+        Own hand and own discards; the turn-up, the trick in progress, the
+        tricks of this hand and every public variable; sizes (not contents) of
+        other hands, the talon and the discard pile.
+        """
+        from .observe import view
+
+        return view(self, seat_arg(seat, self.n))
+
+    def information_state(self, seat: object) -> str:
+        """A string identifying what ``seat`` knows (OpenSpiel-style)."""
+        import json
+
+        return json.dumps(self.view(seat), sort_keys=True)
+
+    def determinize(self, seat: object, rng: object = None) -> State:
+        """A clone whose cards hidden from ``seat`` are re-dealt at random.
+
+        Consistent with everything ``seat`` has seen: its own hand, public cards,
+        cards known to be in a hand (a taken turn-up), hand and talon sizes, and
+        suits a player has shown to lack.
+        """
+        from .observe import determinize
+
+        checked = seat_arg(seat, self.n)
+        if rng is None:
+            rng = random.Random()
+        if not isinstance(rng, random.Random):
+            raise ArgumentError(f"rng must be a random.Random, not {type(rng).__name__}")
+        return determinize(self, checked, rng)
+
+    def resample_from_infostate(self, seat: object, rng: object = None) -> State:
+        """OpenSpiel-style alias of :meth:`determinize`."""
+        return self.determinize(seat, rng)
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A complete JSON-serialisable snapshot; ``game.restore(d)`` rebuilds it."""
+        from .snapshot import to_dict
+
+        return to_dict(self)
+
+    def _key(self) -> tuple[Any, ...]:
+        self.settle()  # the same match, whether or not its stock order was worked out yet
+        return tuple(
+            getattr(self, name, None) for name in _FIELDS if name not in _NOT_COMPARED
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field of the match and the action history agree."""
+        if not isinstance(other, State):
+            return NotImplemented
+        if self.game is not other.game and self.game.name != other.game.name:
+            return False
+        if self._key() != other._key():
+            return False
+        return self.hist is other.hist or self.actions == other.actions
+
+    def __hash__(self) -> int:  # a mutable match: equality by content, so no hash
+        raise TypeError(f"unhashable type: {type(self).__name__!r}")
+
+    def __repr__(self) -> str:
+        who = "over" if self.is_terminal else f"seat {self.current} to act"
+        return f"<State {self.game.name} hand {self.hand_number}, {who}>"
+
+    # -- helpers for steps -------------------------------------------------------------
+
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        """All seats clockwise starting at ``seat``."""
+        return self.prog.rot[seat]
+
+    def forehand_order(self) -> list[int]:
+        """Seats still in, from the dealer's left round to the dealer."""
+        out = self.out
+        seats = self.prog.rot[(self.dealer + 1) % self.n]
+        if True in out:
+            return [s for s in seats if not out[s]]
+        return list(seats)  # nobody is out
+
+    def trump_letter(self) -> str:
+        return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
+
+
+def _shown(action: object) -> str:
+    """A short, safe repr of what was passed as an action (never its own ``__str__``)."""
+    if isinstance(action, Action):  # maybe hand-made and malformed: its fields, not str()
+        return str(action) if _well_formed(action) else tuple.__repr__(action)[:60]
+    if isinstance(action, str):
+        return repr(action[:40])
+    if isinstance(action, tuple):  # not its repr: it may be deep
+        return f"a tuple of {len(action)} items"
+    return object.__repr__(action)[:60]
+
+
+def _well_formed(a: Action) -> bool:
+    """Whether an Action holds what parse_action could make (a hand-made one may not)."""
+    if len(a) != 3:
+        return False
+    kind, verb, value = a
+    if type(verb) is not str or type(value) is not int or len(verb) > MAX_NOTATION:
+        return False
+    if kind == CARD:
+        return 0 <= value < 52
+    if kind == WORD:
+        return value == 0
+    if kind == SUIT:
+        return 0 <= value < 4
+    if kind == CARDS:
+        return 0 < value < 1 << 52
+    return kind == NUMBER and -MAX_VALUE <= value <= MAX_VALUE
+
+
+# pickle: every field but the game's own objects and the caches (rebuilt on loading)
+_PICKLED = tuple(f for f in _FIELDS if f not in ("game", "prog", "tables", "legal_cache", "hist"))
+
+# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
+_COPIED = frozenset((
+    "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows", "gv",
+    "out", "queue", "counters", "known", "voids", "winner_seats", "history_tricks", "public",
+    "rec",
+))

@@ -1,0 +1,1127 @@
+"""Structural semantic checks on a loaded spec (no formula compilation).
+
+:func:`structural_checks` looks at the canonical tree of a
+:class:`~spelbok.lang.model.SpecDoc` and returns every located problem the schema
+cannot express: player ranges, deck coverage, repeated ranks, top trumps
+missing from the deck, a deck too small for the deal, option defaults, name
+clashes, enum-or-option fields, flow that can never run or never end, trick
+names read outside a trick and comparisons with values a name never takes.
+:func:`structural_warnings` lists what is legal but probably not meant.
+Formula names and types are checked by the game compiler, not here.
+
+>>> from spelbok.lang.loader import read_spec
+>>> structural_checks(read_spec("example"))
+[]
+>>> doc = read_spec("g.yaml", text='''spelbok: 1
+... name: Tiny
+... players: {min: 2, max: 6}
+... deck: [{ranks: [A, K, Q, J]}]
+... hand: [{deal: {size: 5}}, {tricks: {}}]
+... end: {when: "true", winners: "true"}
+... ''')
+>>> for e in structural_checks(doc): print(e)
+g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the deck for 2-6 players has 16 cards
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..cards import RANKS as _RANKS
+from ..cards import SUIT_INDEX, parse_card, rank_of, suit_of
+from ..cards import SUITS as _SUITS
+from ..engine.compiler import PER_TRICK_NAMES, RANK_NAME, SUIT_NAMES, TRICK_FLAGS, TRICK_ONLY_NAMES
+from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, SpelbokError, did_you_mean
+from ..formula import (
+    Bool,
+    Compare,
+    DictResolver,
+    Name,
+    NameInfo,
+    Node,
+    Num,
+    Str,
+    Unary,
+    compile_formula,
+    formula_names,
+    iter_nodes,
+    parse_formula,
+    unparse,
+)
+from ..limits import MAX_PLAYERS
+from .model import DEFAULT_MAX_HANDS, STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
+from .yamlio import key_path, locate_in_text
+
+__all__ = [
+    "BUILTIN_NAMES",
+    "hand_cards",
+    "FUNCTION_NAMES",
+    "KEYWORDS",
+    "ENUMS",
+    "check_structure",
+    "structural_checks",
+    "structural_warnings",
+    "structural_diagnosis",
+]
+
+#: Names the formula language defines (state and context builtins).
+BUILTIN_NAMES = frozenset(
+    [
+        "seat",
+        "out",
+        "tricks",
+        "cards",
+        "is_dealer",
+        "order",
+        "hand_number",
+        "trump",
+        "tricks_played",
+        "talon",
+        "turn_up",
+        "seats",
+        "dealer",
+        "choice",
+        "count",
+        "card_suit",
+        "card_rank",
+        "card_is_trump",
+        "led_suit",
+        "trumps_broken",
+        "trick_number",
+        "turn_up_suit",
+        "last_winner",
+        "team",
+        "partner",
+        "team_tricks",
+    ]
+)
+#: Functions of the formula language.
+FUNCTION_NAMES = frozenset(["count", "any", "all", "sum", "max", "min", "abs"])
+#: Words of the formula language.
+KEYWORDS = frozenset(["if", "then", "else", "and", "or", "not", "true", "false"])
+_RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
+
+#: Enum literals of the enum-or-option fields (each may instead name an option).
+ENUMS: dict[str, tuple[str, ...]] = {
+    "top_trumps_follow": ("trump", "printed"),
+    "dealer.first": ("cut_low", "cut_high", "random"),
+    "dealer.rotate": ("left", "right", "none"),
+    "decide.who": ("dealer", "forehand", "each", "last_winner"),
+    "tricks.leader": ("dealer", "forehand", "last_winner"),
+    "ties": ("cut", "forehand"),
+    "exchange.draw_from": ("stock", "turn_up", "none"),
+    "tricks.lead_trumps": ("any", "broken"),
+    "tricks.trumps_broken_by": TRUMPS_BROKEN_BY,
+    "redeal.dealer": ("same", "next"),
+    "move.from": ("hand", "widow", "stock", "turn_up", "discards"),
+    "move.to": ("hand", "widow", "stock", "turn_up", "discards"),
+    "move.position": STOCK_POSITIONS,
+}
+
+_SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
+
+Path = tuple[Any, ...]
+
+
+def _span(a: int, b: int) -> str:
+    return f"{a}" if a == b else f"{a}-{b}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _walk(steps: list[dict[str, Any]], path: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
+    for i, step in enumerate(steps):
+        here = (*path, i)
+        yield here, step
+        if "if" in step:
+            yield from _walk(step["then"], (*here, "then"))
+            yield from _walk(step["else"], (*here, "else"))
+        elif "repeat" in step:
+            yield from _walk(step["steps"], (*here, "steps"))
+        elif "tricks" in step and step["tricks"].get("after_each"):
+            yield from _walk(step["tricks"]["after_each"], (*here, "tricks", "after_each"))
+
+
+def _kind(step: dict[str, Any]) -> str:
+    return next((k for k in STEP_KINDS if k in step), "")
+
+
+def _terminates(steps: list[dict[str, Any]]) -> bool:
+    """True when the list always ends the hand (end_hand / redeal) before finishing."""
+    return any(_step_terminates(s) for s in steps)
+
+
+def _step_terminates(step: dict[str, Any]) -> bool:
+    if step.get("when") != "true":
+        return False
+    kind = _kind(step)
+    if kind in ("end_hand", "redeal"):
+        return True
+    if kind == "if":
+        cond = step["if"].strip()
+        if cond == "true":
+            return _terminates(step["then"])
+        if cond == "false":
+            return _terminates(step["else"])
+        return _terminates(step["then"]) and _terminates(step["else"])
+    return False
+
+
+class _Checker:
+    def __init__(self, doc: SpecDoc) -> None:
+        self.doc = doc
+        self.tree = doc.tree
+        self.errors: list[SpecError] = []
+        self.warnings: list[SpecError] = []
+        self.options: dict[str, Any] = self.tree.get("options", {})
+
+    def err(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        self.errors.append(self.doc.error(path, message, hint, key=key))
+
+    def run(self) -> list[SpecError]:
+        self.players()
+        self.deck()
+        self.ranking()
+        self.deck_size()
+        self.options_()
+        self.variables()
+        self.dealer()
+        self.steps()
+        self.end()
+        self.sources()
+        self.meaning()
+        return self.errors
+
+    # ----------------------------------------------------------------- players & deck
+
+    def players(self) -> None:
+        p = self.tree["players"]
+        lo, hi = p["min"], p["max"]
+        if lo < 2:
+            self.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
+        if hi > MAX_PLAYERS:
+            self.err(("players", "max"),
+                     f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
+        if lo > hi:
+            self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
+
+    def deck(self) -> None:
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        deck = self.tree["deck"]
+        if lo > hi:
+            return
+        cover: dict[int, list[int]] = {}
+        for i, entry in enumerate(deck):
+            a, b = entry["players"]
+            at = ("deck", i, "players")
+            if a > b:
+                self.err(at, f"the player range [{a}, {b}] is reversed (write [{b}, {a}])")
+                a, b = b, a
+            if a < lo or b > hi:
+                self.err(
+                    at,
+                    f"the deck entry for {_span(a, b)} players goes outside "
+                    f"players.min..players.max ({_span(lo, hi)})",
+                )
+            for n in range(max(a, lo), min(b, hi) + 1):
+                cover.setdefault(n, []).append(i)
+            self.no_repeats(entry["ranks"], ("deck", i, "ranks"), "rank")
+            self.no_repeats(entry["suits"], ("deck", i, "suits"), "suit")
+        reported: set[tuple[int, int]] = set()
+        for n in range(lo, hi + 1):
+            entries = cover.get(n, [])
+            for j in entries[1:]:
+                pair = (entries[0], j)
+                if pair not in reported:
+                    reported.add(pair)
+                    self.err(
+                        ("deck", j, "players"),
+                        f"deck entries overlap: {n} players is covered by entries "
+                        f"{entries[0] + 1} and {j + 1}",
+                    )
+        gaps = [n for n in range(lo, hi + 1) if n not in cover]
+        if gaps and lo <= hi:
+            runs: list[list[int]] = []
+            for n in gaps:
+                if runs and runs[-1][1] == n - 1:
+                    runs[-1][1] = n
+                else:
+                    runs.append([n, n])
+            text = ", ".join(_span(a, b) for a, b in runs)
+            self.err(("deck",), f"no deck entry for {text} players")
+
+    def no_repeats(self, items: list[Any], path: Path, what: str) -> None:
+        seen: set[Any] = set()
+        for j, item in enumerate(items):
+            if item in seen:
+                self.err((*path, j), f"the {what} '{item}' is listed twice")
+            seen.add(item)
+
+    def ranking(self) -> None:
+        ranking = self.tree["ranking"]
+        self.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
+        self.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
+        self.no_repeats(ranking["top_trumps"], ("ranking", "top_trumps"), "top trump")
+        for field in ("ranks", "cut_ranks"):
+            if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
+                continue  # same order: any problem was reported for ranks
+            order = set(ranking[field])
+            missing: set[str] = set()
+            for i, entry in enumerate(self.tree["deck"]):
+                for j, rank in enumerate(entry["ranks"]):
+                    if rank not in order and rank not in missing:
+                        missing.add(rank)
+                        self.err(
+                            ("deck", i, "ranks", j),
+                            f"the rank '{rank}' is in the deck but not in ranking.{field}",
+                        )
+        for j, name in enumerate(ranking["top_trumps"]):
+            for entry in self.tree["deck"]:
+                a, b = entry["players"]
+                where = f"{_span(a, b)} players"
+                if "@" in name:
+                    rank = name.partition("@")[0]
+                    if rank not in entry["ranks"]:
+                        self.err(
+                            ("ranking", "top_trumps", j),
+                            f"the top trump '{name}' names the rank {rank}, which is not in "
+                            f"the deck for {where}",
+                        )
+                        break
+                    continue
+                card = parse_card(name)
+                if card is None:
+                    continue
+                rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                if rank not in entry["ranks"] or suit not in entry["suits"]:
+                    self.err(
+                        ("ranking", "top_trumps", j),
+                        f"the top trump '{name}' is not in the deck for {where}",
+                    )
+                    break
+        self.enum(
+            ("ranking", "top_trumps_follow"),
+            ranking["top_trumps_follow"],
+            "top_trumps_follow",
+        )
+
+    def deck_size(self) -> None:
+        """Each deal fits in the deck, with the widows and turn-ups of the hand (see
+        :class:`_DeckEvent`): at every player count, largest first, and for every
+        hand the match can reach when a size or condition reads ``hand_number``."""
+        options = self.options
+        events = [_DeckEvent(path, step, conds, options)
+                  for path, step, conds in _hand_events(self.tree["hand"], (), [])]
+        deals = [e for e in events if e.size is not None]
+        if not deals:
+            return
+        end = self.tree["end"]
+        stop = _DeckFormula.make(end["when"], options)
+        names: set[str] = set().union(*(e.names for e in events))
+        read = names | (stop.names if stop else set())
+        # every hand up to the bound, or to the first one end.when ends
+        bound = int(end.get("max_hands", DEFAULT_MAX_HANDS)) if "hand_number" in names else 1
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        counts = []
+        for entry in self.tree["deck"]:
+            top = min(entry["players"][1], hi)
+            # more seats need more cards, unless a formula reads `seats`
+            low = max(entry["players"][0], lo) if "seats" in names else top
+            counts += [(entry, n) for n in range(top, low - 1, -1)]
+        combos = _option_combos(options, read, max(1, _MAX_MOMENTS // max(1, len(counts) * bound)))
+        bound = max(1, min(bound, _MAX_MOMENTS // max(1, len(counts) * len(combos))))
+        failed: set[Path] = set()
+        for entry, n in counts:
+            a, b = entry["players"]
+            cards = len(entry["ranks"]) * len(entry["suits"])
+            for opts in combos:
+                for hand in range(1, bound + 1):
+                    at = _At(n, hand, opts)
+                    # past the first hand, a match whose end this check cannot work out may
+                    # stop before a hand that would not fit: a doubt, not an error (play
+                    # stops with a located error if such a hand comes)
+                    certain = hand == 1 or stop is not None
+                    self._deals_fit(events, at, cards, _span(a, b), failed, certain)
+                    if len(failed) == len(deals):
+                        return
+                    if stop is not None and stop.value(at) is True:
+                        break  # the match ends after this hand
+
+    def _deals_fit(self, events: list[_DeckEvent], at: _At, cards: int, span: str,
+                   failed: set[Path], certain: bool = True) -> None:
+        happens = [e.happens(at) for e in events]  # None: cannot be told here
+        for i, d in enumerate(events):
+            if d.size is None or d.path in failed or happens[i] is False:
+                continue
+            # what is dealt and turned up until this deal, and turned up after it
+            counted = [e for j, e in enumerate(events)
+                       if (happens[j] and (j < i or e.turn_up)) or e is d]
+            size = sum(e.cards(at) for e in counted)
+            widow = sum(e.widow_cards(at) for e in counted)
+            turn_ups = sum(1 for e in counted if e.turn_up)
+            need = at.seats * size + widow + turn_ups
+            if need <= cards:
+                continue
+            failed.add(d.path)
+            extra = f" + a widow of {widow}" if widow else ""
+            extra += f" + {_plural(turn_ups, 'turn-up')}" if turn_ups else ""
+            names: set[str] = set().union(*(e.names for e in counted))
+            where = f" in hand {at.hand_number}" if "hand_number" in names else ""
+            opts = ", ".join(f"{k} = {_shown_value(v)}" for k, v in at.opts.items() if k in names)
+            (self.err if certain else self.warn)(
+                (*d.path, "deal", "size"),
+                f"the deck is too small{where}: {at.seats} players × {size} cards{extra} = "
+                f"{need} cards, but the deck for {span} players has {cards} cards"
+                + (f" (with the option {opts})" if opts else "")
+                + ("" if certain else " -- if the match lasts that long"),
+            )
+
+    # ----------------------------------------------------------------- names
+
+    def options_(self) -> None:
+        for name, opt in self.options.items():
+            if name in _RESERVED:
+                self.err(
+                    ("options", name),
+                    f"the option name '{name}' clashes with a builtin name of the formula language",
+                    key=True,
+                )
+            values = opt["values"]
+            self.no_repeats(values, ("options", name, "values"), "value")
+            default = opt["default"]
+            if not any(type(v) is type(default) and v == default for v in values):
+                shown = ", ".join(str(v) for v in values)
+                self.err(
+                    ("options", name, "default"),
+                    f"the default {default!r} of option '{name}' is not one of its values ({shown})",
+                    hint=did_you_mean(str(default), [str(v) for v in values]),
+                )
+
+    def variables(self) -> None:
+        seen: dict[str, str] = {}
+        for scope, names in self.tree["variables"].items():
+            if not isinstance(names, dict):
+                continue
+            for name in names:
+                at = ("variables", scope, name)
+                if name in _RESERVED:
+                    self.err(
+                        at,
+                        f"the variable '{name}' clashes with a builtin name of the formula language",
+                        key=True,
+                    )
+                elif name in self.options:
+                    self.err(
+                        at, f"the variable '{name}' clashes with the option '{name}'", key=True
+                    )
+                elif name in seen:
+                    self.err(
+                        at,
+                        f"the variable '{name}' is declared both in '{seen[name]}' and in '{scope}'",
+                        key=True,
+                    )
+                seen.setdefault(name, scope)
+
+    def enum(self, path: Path, value: Any, field: str) -> None:
+        allowed = ENUMS[field]
+        if field == "dealer.first" and isinstance(value, int):
+            return
+        if value in allowed:
+            return
+        label = field.rpartition(".")[2]
+        words = " or ".join(", ".join(allowed).rsplit(", ", 1))
+        if value in self.options:
+            bad = [
+                v
+                for v in self.options[value]["values"]
+                if v not in allowed and not (field == "dealer.first" and type(v) is int)
+            ]
+            if bad:
+                self.err(
+                    path,
+                    f"the option '{value}' can be {bad[0]!r}, which is not a valid {label} "
+                    f"(expected {words})",
+                )
+            return
+        self.err(
+            path,
+            f"unknown {label} '{value}': expected {words}, or the name of an option",
+            hint=did_you_mean(str(value), [*allowed, *self.options]),
+        )
+
+    def who(self, path: Path, value: Any, field: str) -> None:
+        if isinstance(value, dict):
+            self.enum((*path, "ties"), value["ties"], "ties")
+        else:
+            self.enum(path, value, field)
+
+    def dealer(self) -> None:
+        dealer = self.tree["dealer"]
+        first = dealer["first"]
+        self.enum(("dealer", "first"), first, "dealer.first")
+        lo = self.tree["players"]["min"]
+        if isinstance(first, int) and not 0 <= first < lo:
+            self.err(
+                ("dealer", "first"),
+                f"seat {first} does not exist with {lo} players (seats are 0..{lo - 1})",
+            )
+        self.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
+
+    # ----------------------------------------------------------------- flow
+
+    def steps(self) -> None:
+        hand = self.tree["hand"]
+        kinds = {_kind(step) for _, step in _walk(hand, ("hand",))}
+        if "tricks" not in kinds and "end_hand" not in kinds:
+            self.err(
+                ("hand",),
+                "the hand has no 'tricks' step and no 'end_hand': the cards are never played",
+            )
+        self.step_list(hand, ("hand",))
+        for path, step in _walk(hand, ("hand",)):
+            self.step(path, step)
+
+    def step_list(self, steps: list[dict[str, Any]], path: Path) -> None:
+        for i, step in enumerate(steps):
+            if _step_terminates(step) and i + 1 < len(steps):
+                what = _kind(step)
+                self.err(
+                    (*path, i + 1),
+                    f"this step can never run: the '{what}' step before it always ends the hand",
+                )
+                break
+        for i, step in enumerate(steps):
+            if "if" in step:
+                self.step_list(step["then"], (*path, i, "then"))
+                self.step_list(step["else"], (*path, i, "else"))
+            elif "repeat" in step:
+                self.step_list(step["steps"], (*path, i, "steps"))
+            elif "tricks" in step and step["tricks"].get("after_each"):
+                self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
+
+    def step(self, path: Path, step: dict[str, Any]) -> None:
+        kind = _kind(step)
+        if step["when"].strip() == "false":
+            self.err((*path, "when"), "this step can never run: its 'when' is false")
+        if kind == "decide":
+            self.who((*path, "who"), step["who"], "decide.who")
+            choose = step["choose"]
+            if isinstance(choose, list):
+                words = [w["word"] if isinstance(w, dict) else w for w in choose]
+                self.no_repeats(words, (*path, "choose"), "word")
+            if "exchange" in step:
+                if choose != "exchange":
+                    self.err(
+                        (*path, "exchange"),
+                        "'exchange' is only used with 'choose: exchange'",
+                        key=True,
+                    )
+                else:
+                    self.enum(
+                        (*path, "exchange", "draw_from"),
+                        step["exchange"]["draw_from"],
+                        "exchange.draw_from",
+                    )
+            if ("min" in step or "max" in step) and choose != "number":
+                key = "max" if "max" in step else "min"
+                self.err((*path, key), "'min' and 'max' are only used with 'choose: number'",
+                         key=True)
+            if "suits" in step:
+                if choose != "suit":
+                    self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
+                else:
+                    self.no_repeats(step["suits"], (*path, "suits"), "suit")
+        elif kind == "tricks":
+            body = step["tricks"]
+            self.who((*path, "tricks", "leader"), body["leader"], "tricks.leader")
+            self.enum((*path, "tricks", "lead_trumps"), body["lead_trumps"], "tricks.lead_trumps")
+            if "trumps_broken_by" in body:
+                self.enum((*path, "tricks", "trumps_broken_by"), body["trumps_broken_by"],
+                          "tricks.trumps_broken_by")
+        elif kind == "redeal":
+            self.enum((*path, "redeal", "dealer"), step["redeal"]["dealer"], "redeal.dealer")
+        elif kind == "move":
+            self.enum((*path, "move", "from"), step["move"]["from"], "move.from")
+            self.enum((*path, "move", "to"), step["move"]["to"], "move.to")
+            if "position" in step["move"]:
+                self.enum((*path, "move", "position"), step["move"]["position"], "move.position")
+        elif kind == "repeat":
+            if step["repeat"].strip() == "0":
+                self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
+            elif step["while"].strip() == "false":
+                self.err((*path, "while"), "this repeat never runs its steps: its 'while' is false")
+        elif kind == "if":
+            cond = step["if"].strip()
+            if cond == "false" and step["then"]:
+                self.err((*path, "then"), "these steps can never run: the condition is false")
+            if cond == "true" and step["else"]:
+                self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def end(self) -> None:
+        end = self.tree["end"]
+        if end["when"].strip() == "false" and "max_hands" not in end:
+            self.err(
+                ("end", "when"),
+                "the match can never end: end.when is false and there is no max_hands",
+            )
+
+    def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        file, line, col = self.doc.locate(path, key=key)
+        self.warnings.append(SpecWarning(message, file, line, col, hint))
+
+    def written(self, path: Path) -> bool:
+        """True when the spec's author wrote the key at ``path`` (not a default filled in)."""
+        return path in self.doc.positions or key_path(path) in self.doc.positions
+
+    def meaning(self) -> None:
+        """Formulas that cannot mean what they say, and keys that have no effect."""
+        _Meaning(self).run()
+        for path, step in _walk(self.tree["hand"], ("hand",)):
+            kind = _kind(step)
+            if kind == "decide":
+                self.words_may_all_be_off(path, step)
+                if step["choose"] == "exchange" and "allow" in step and \
+                        self.written((*path, "allow")):
+                    self.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
+                             "(every set of cards within min..max is offered)", key=True)
+            elif kind == "tricks":
+                body = step["tricks"]
+                if body.get("abstain") in (None, False, "false"):
+                    for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
+                        if self.written((*path, "tricks", key)):
+                            self.warn((*path, "tricks", key), f"'{key}' has no effect: this "
+                                      "tricks step has no 'abstain'", key=True)
+
+    def words_may_all_be_off(self, path: Path, step: dict[str, Any]) -> None:
+        """A word list in which every word has a 'when' may offer nothing at all (then
+        the game cannot go on), unless two of the conditions plainly exclude each other."""
+        choose = step["choose"]
+        if not isinstance(choose, list) or not choose:
+            return
+        nodes: list[Node] = []
+        for w in choose:
+            cond = w.get("when", True) if isinstance(w, dict) else True
+            if cond is True or cond == "true":
+                return
+            if not isinstance(cond, str):
+                continue  # false: never offered
+            try:
+                nodes.append(parse_formula(cond))
+            except FormulaError:
+                return  # the compiler reports it
+        if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
+            return
+        self.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
+                  "holds, the player has nothing to choose and the game cannot go on (give "
+                  "one word no 'when')")
+
+    def sources(self) -> None:
+        ids = self.tree.get("sources") or {}
+        if not ids:
+            return
+        for path, text in _source_fields(self.tree, ()):
+            m = _SOURCE_ID.match(text)
+            if m and m.group(1) not in ids:
+                self.err(
+                    path,
+                    f"unknown source id '{m.group(1)}' (declared in 'sources': "
+                    + ", ".join(ids)
+                    + ")",
+                    hint=did_you_mean(m.group(1), list(ids)),
+                )
+
+
+def _source_fields(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "source" and isinstance(v, str):
+                yield (*path, k), v
+            elif isinstance(v, dict) and (
+                k in ("sources", "then", "set") or path == ("variables",)
+            ):
+                continue  # maps keyed by the author: a key named 'source' is a name
+            else:
+                yield from _source_fields(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _source_fields(v, (*path, i))
+
+
+# ----------------------------------------------------------------- formulas' meaning
+# Traps the compiler cannot see, found in the formulas' syntax trees: a name read where it
+# has no value, a comparison with a value the name never takes, a condition evaluated less
+# often than it reads.
+
+_SUIT_WORDS = {"club": "C", "clubs": "C", "spade": "S", "spades": "S", "heart": "H",
+               "hearts": "H", "diamond": "D", "diamonds": "D", "no": "none", "no trump": "none",
+               "notrump": "none", "notrumps": "none", "": "none"}
+_RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "knave": "J", "ten": "10",
+               "nine": "9", "eight": "8", "seven": "7", "six": "6", "five": "5", "four": "4",
+               "three": "3", "two": "2", "deuce": "2", "t": "10"}
+
+
+def _suggest(value: str, allowed: list[str], words: dict[str, str] | None = None) -> str | None:
+    """The allowed value meant by ``value``: same letters in another case, a name of it
+    (``'Ace'`` for ``'A'``, ``'clubs'`` for ``'C'``), or else a close spelling."""
+    low = value.strip().lower()
+    for a in allowed:
+        if a.lower() == low:
+            return a
+    if words and words.get(low) in allowed:
+        return words[low]
+    if len(low) == 1 and low.upper() in SUIT_INDEX and _SUITS[SUIT_INDEX[low.upper()]] in allowed:
+        return _SUITS[SUIT_INDEX[low.upper()]]  # a suit symbol
+    return did_you_mean(value, allowed)
+
+
+def _suit_letter(suit: Any) -> str:
+    """A suit as written in the spec (a letter or a symbol) as formulas read it."""
+    i = SUIT_INDEX.get(str(suit).upper())
+    return str(suit) if i is None else _SUITS[i]
+
+
+def _literal(value: Any) -> Node:
+    """The formula literal of an option value."""
+    return Bool(value) if isinstance(value, bool) else Num(value) if isinstance(value, int) \
+        else Str(str(value))
+
+
+def _shown(values: list[str]) -> str:
+    return ", ".join(f"'{v}'" for v in values)
+
+
+def _complementary(a: Node, b: Node) -> bool:
+    """True when ``b`` is plainly the negation of ``a`` (``x`` / ``not x``, ``==`` / ``!=``)."""
+    if isinstance(a, Unary) and a.op == "not" and a.operand == b:
+        return True
+    if isinstance(b, Unary) and b.op == "not" and b.operand == a:
+        return True
+    return (isinstance(a, Compare) and isinstance(b, Compare) and {a.op, b.op} == {"==", "!="}
+            and a.left == b.left and a.right == b.right)
+
+
+# Where a formula sits, as far as these checks care.
+_TRICK_ALLOW, _TRICK_ABSTAIN, _TRICK_FLAG, _DECIDE, _OTHER = (
+    "allow", "abstain", "flag", "decide", "other")
+
+#: One formula field: its path, its value (text, or a bool, int or None to skip), where it
+#: sits and the step it belongs to.
+_Field = tuple[Path, Any, str, dict[str, Any] | None]
+
+
+def _formula_fields(tree: dict[str, Any]) -> Iterator[_Field]:
+    """Every formula (or condition) of the spec that is written as text."""
+    for path, step in _walk(tree["hand"], ("hand",)):
+        yield from _step_fields(path, step)
+    end = tree["end"]
+    for key in ("when", "winners", "score"):
+        yield ("end", key), end.get(key), _OTHER, None
+
+
+def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:
+    yield (*path, "when"), step.get("when"), _OTHER, None
+    kind = _kind(step)
+    if kind in ("deal", "move"):
+        body = step[kind]
+        for key in ("size", "to", "widow", "count"):
+            if key in body:
+                yield (*path, kind, key), body[key], _OTHER, None
+    elif kind == "turn_up" and isinstance(step["turn_up"], dict):
+        yield (*path, "turn_up", "trump"), step["turn_up"].get("trump"), _OTHER, None
+    elif kind == "decide":
+        who = step.get("who")
+        if isinstance(who, dict):
+            yield (*path, "who", "most"), who.get("most"), _OTHER, None
+        for key in ("where", "min", "max"):
+            yield (*path, key), step.get(key), _OTHER, step
+        choose = step.get("choose")
+        if isinstance(choose, list):
+            for i, w in enumerate(choose):
+                if isinstance(w, dict):
+                    yield (*path, "choose", i, "when"), w.get("when"), _OTHER, step
+        for key in ("max", "min"):
+            yield (*path, "exchange", key), (step.get("exchange") or {}).get(key), _OTHER, step
+        for name, expr in (step.get("then") or {}).items():
+            yield (*path, "then", name), expr, _DECIDE, step
+        yield (*path, "allow"), step.get("allow"), _DECIDE, step
+    elif kind == "tricks":
+        body = step["tricks"]
+        p = (*path, "tricks")
+        if isinstance(body.get("leader"), dict):
+            yield (*p, "leader", "most"), body["leader"].get("most"), _OTHER, None
+        for key in ("players", "leader_where", "count"):
+            yield (*p, key), body.get(key), _OTHER, step
+        for key in TRICK_FLAGS:
+            yield (*p, key), body.get(key), _TRICK_FLAG, step
+        yield (*p, "abstain"), body.get("abstain"), _TRICK_ABSTAIN, step
+        yield (*p, "allow"), body.get("allow"), _TRICK_ALLOW, step
+    elif kind == "set":
+        for name, expr in step["set"].items():
+            yield (*path, "set", name), expr, _OTHER, None
+    elif kind == "if":
+        yield (*path, "if"), step["if"], _OTHER, None
+    elif kind == "repeat":
+        yield (*path, "repeat"), step["repeat"], _OTHER, None
+        yield (*path, "while"), step.get("while"), _OTHER, None
+    if kind in ("set", "move"):
+        yield (*path, "for"), step.get("for"), _OTHER, None
+
+
+def _assigned(steps: list[dict[str, Any]]) -> set[str]:
+    """The variables that ``steps`` (and the steps inside them) assign."""
+    names: set[str] = set()
+    for _, step in _walk(steps, ()):
+        if "set" in step:
+            names.update(step["set"])
+        elif "decide" in step:
+            names.update(step.get("then") or {})
+    return names
+
+
+class _Meaning:
+    """The checks of formulas' meaning, reporting through a :class:`_Checker`."""
+
+    def __init__(self, checker: _Checker) -> None:
+        self.c = checker
+        tree = checker.tree
+        self.deck_ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
+        self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
+        self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
+        self.reserved = _RESERVED
+        #: variables whose initial value is text (compared by order with a number, they fail)
+        self.text_vars = {name: v for scope in (tree.get("variables") or {}).values()
+                          if isinstance(scope, dict) for name, v in scope.items()
+                          if isinstance(v, str)}
+        self.text = ""  # the formula being checked, for exact locations
+
+    def report(self, path: Path, node: Node, message: str, hint: str | None = None,
+               *, warn: bool = False) -> None:
+        """A problem at ``node`` of the formula at ``path`` (located as the compiler does)."""
+        file, line, col = locate_in_text(self.c.doc.locate, path, self.text, node.line,
+                                         node.column)
+        cls = SpecWarning if warn else SpecError
+        (self.c.warnings if warn else self.c.errors).append(cls(message, file, line, col, hint))
+
+    def run(self) -> None:
+        for path, text, where, step in _formula_fields(self.c.tree):
+            if not isinstance(text, str):
+                continue
+            try:
+                node = parse_formula(text)
+            except FormulaError:
+                continue  # the compiler reports it
+            self.text = text
+            self.names(path, node, where, step)
+            for n in iter_nodes(node):
+                if isinstance(n, Compare) and n.op in ("<", "<=", ">", ">="):
+                    self.order(path, n)
+                if isinstance(n, Compare) and n.op in ("==", "!="):
+                    if isinstance(n.left, Name) and isinstance(n.right, Str | Num | Bool):
+                        self.compare(path, n.left.name, n.right, where, step)
+                    elif isinstance(n.right, Name) and isinstance(n.left, Str | Num | Bool):
+                        self.compare(path, n.right.name, n.left, where, step)
+
+    def order(self, path: Path, n: Compare) -> None:
+        """A variable that starts as text, compared by order with a number: the match would
+        stop with a TypeError when it reads the variable before a step sets a number."""
+        for side, other in ((n.left, n.right), (n.right, n.left)):
+            if (isinstance(side, Name) and side.name in self.text_vars
+                    and side.name not in self.c.options
+                    and (isinstance(other, Num) or isinstance(other, Unary)
+                         and isinstance(other.operand, Num))):
+                self.report(path, side, f"'{side.name}' starts as text "
+                            f"({self.text_vars[side.name]!r}) but is compared with a number "
+                            "here: give it a number as its initial value")
+
+    def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
+        changing: set[str] = set()
+        if where == _TRICK_FLAG and step is not None:
+            changing = set(PER_TRICK_NAMES) | _assigned(step["tricks"].get("after_each") or [])
+        for n in iter_nodes(node):
+            if not isinstance(n, Name) or n.name in self.c.options and n.name not in self.reserved:
+                continue
+            fields = TRICK_ONLY_NAMES.get(n.name)
+            if fields is not None and where not in fields:
+                places = " and ".join(f"'{f}'" for f in fields)
+                self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
+                            f"the trick's {places}: here it means nothing")
+            elif n.name in changing:
+                self.report(path, n, f"'{path[-1]}' is worked out once, when the tricks step "
+                            f"starts, so '{n.name}' is read then and not again at each trick "
+                            "(a rule that changes from trick to trick belongs in 'allow')",
+                            warn=True)
+
+    def compare(self, path: Path, name: str, lit: Str | Num | Bool, where: str,
+                step: dict[str, Any] | None) -> None:
+        if name in self.c.options and name not in self.reserved:
+            # values of another type: the compiler reports the comparison itself
+            values = [v for v in self.c.options[name]["values"] if type(v) is type(lit.value)]
+            if values and lit.value not in values:
+                shown = ", ".join(unparse(_literal(v)) for v in values)
+                self.report(path, lit, f"the option '{name}' is never {unparse(lit)} (its "
+                            f"values: {shown})", _suggest(str(lit.value), [str(v) for v in values]),
+                            warn=True)
+            return
+        if not isinstance(lit, Str):
+            return
+        if name == RANK_NAME:
+            self.card_part(path, lit, name, list(_RANKS), self.deck_ranks, "rank", _RANK_WORDS)
+        elif name in SUIT_NAMES:
+            allowed = list(_SUITS) + (["none"] if SUIT_NAMES[name] else [])
+            self.card_part(path, lit, name, allowed, self.deck_suits | {"none"}, "suit",
+                           _SUIT_WORDS)
+        elif name == "choice":
+            self.choice(path, lit, step if where == _DECIDE else None)
+
+    def card_part(self, path: Path, lit: Str, name: str, allowed: list[str], deck: set[str],
+                  what: str, words: dict[str, str]) -> None:
+        value = lit.value
+        if value not in allowed:
+            written = (f"suits are the letters {', '.join(_SUITS)}" if what == "suit"
+                       else f"ranks are written {', '.join(reversed(_RANKS))}")
+            if "none" in allowed:
+                written += " (or 'none')"
+            self.report(path, lit, f"'{name}' is never '{value}': {written}",
+                        _suggest(value, allowed, words))
+        elif value not in deck:
+            self.report(path, lit, f"'{name}' is never '{value}': no deck has that {what}",
+                        warn=True)
+
+    def choice(self, path: Path, lit: Str, step: dict[str, Any] | None) -> None:
+        """``choice`` is the word, suit letter or number chosen in this decision (in its
+        ``then`` and ``allow``), else in the last decision made."""
+        steps = [step] if step is not None else self.decides
+        values: list[str] = [] if step is not None else [""]  # before any decision, or after an exchange
+        numbers = False
+        for s in steps:
+            choose = s["choose"]
+            if isinstance(choose, list):
+                values += [str(w["word"] if isinstance(w, dict) else w).lower() for w in choose]
+            elif choose == "suit":
+                values += [_suit_letter(x) for x in s.get("suits", _SUITS)]
+            elif choose == "exchange":
+                values.append("")
+            else:
+                numbers = True
+        if lit.value in values:
+            return
+        if step is not None:
+            decision = f"the decision '{step['decide']}'"
+            shown = [v for v in values if v]
+            if step["choose"] == "exchange":
+                offers = "is an exchange: 'choice' is always '' (the cards given are 'count')"
+            elif numbers:
+                offers = "chooses a number"
+            else:
+                offers = f"offers {_shown(shown)}"
+            self.report(path, lit, f"'choice' is never '{lit.value}': {decision} {offers}",
+                        _suggest(lit.value, shown, _SUIT_WORDS))
+        else:
+            shown = sorted({v for v in values if v})
+            offers = f"the decisions offer {_shown(shown)}" if shown else "no decision offers a word"
+            if numbers:
+                offers += " (and numbers)"
+            self.report(path, lit, f"'choice' is never '{lit.value}': {offers}",
+                        _suggest(lit.value, shown, _SUIT_WORDS))
+
+
+# ----------------------------------------------------------------- the deck-size check
+
+#: Most combinations of option values the deck-size check tries (beyond: the defaults).
+_MAX_COMBOS = 64
+#: Most moments (player count, options, hand number) it evaluates: a bound on load time.
+_MAX_MOMENTS = 10_000
+
+
+class _At:
+    """A moment the deck-size check evaluates formulas at."""
+
+    def __init__(self, seats: int, hand_number: int, opts: dict[str, Any]) -> None:
+        self.seats = seats
+        self.hand_number = hand_number
+        self.opts = opts
+
+
+class _DeckFormula:
+    """A formula of numbers, options, ``seats`` and ``hand_number`` only."""
+
+    def __init__(self, fn: Any, names: set[str]) -> None:
+        self.fn = fn
+        self.names = names
+
+    @staticmethod
+    def make(text: Any, options: dict[str, Any]) -> _DeckFormula | None:
+        """None when the formula reads anything else (or does not compile: the
+        compiler reports that)."""
+        try:
+            names = formula_names(str(text))
+        except FormulaError:
+            return None
+        if not names <= set(options) | {"seats", "hand_number"}:
+            return None
+        infos: dict[str, NameInfo] = {
+            "seats": NameInfo("global", lambda at: at.seats, int),
+            "hand_number": NameInfo("global", lambda at: at.hand_number, int),
+        }
+        for name in names & set(options):
+            infos[name] = NameInfo("global", lambda at, k=name: at.opts[k],
+                                   type(options[name]["default"]))
+        try:
+            fn = compile_formula(str(text), DictResolver(1, infos), per_player=False).fn
+        except FormulaError:
+            return None
+        return _DeckFormula(fn, names)
+
+    def value(self, at: _At) -> Any:
+        """The value at ``at``; None when it cannot be worked out (a formula error
+        is the compiler's to report)."""
+        try:
+            return self.fn(at, 0)
+        except (SpelbokError, ArithmeticError, ValueError):
+            return None
+
+
+class _DeckEvent:
+    """A deal or turn-up of the hand, for the deck-size check.
+
+    A deal's cards count when its size (and widow) can be told: a formula of
+    numbers, options, ``seats`` and ``hand_number``; so can a deal's or turn-up's
+    conditions (its ``when``, the ``if`` around it).  A deal under a condition that
+    cannot be told is checked as if it were dealt, but not counted for the others
+    (nor is such a turn-up); deals to some seats only (``to``) are not counted, nor
+    steps inside ``repeat`` or ``after_each``."""
+
+    def __init__(self, path: Path, step: dict[str, Any], conds: list[tuple[str, bool]],
+                 options: dict[str, Any]) -> None:
+        self.path = path
+        self.turn_up = "turn_up" in step
+        if step.get("when", "true") != "true":
+            conds = [*conds, (step["when"], True)]
+        self.conds = [(_DeckFormula.make(c, options), want) for c, want in conds]
+        self.size: _DeckFormula | None = None
+        self.widow: _DeckFormula | None = None
+        if not self.turn_up and step["deal"]["to"].strip() in ("not out", "true"):
+            self.size = _DeckFormula.make(step["deal"]["size"], options)
+            if step["deal"].get("widow") is not None:
+                self.widow = _DeckFormula.make(step["deal"]["widow"], options)
+        self.names: set[str] = set().union(
+            *(f.names for f in (self.size, self.widow, *(c for c, _ in self.conds))
+              if f is not None))
+
+    def happens(self, at: _At) -> bool | None:
+        unknown = False
+        for cond, want in self.conds:
+            value = None if cond is None else cond.value(at)
+            if value is None:
+                unknown = True
+            elif bool(value) != want:
+                return False
+        return None if unknown else True
+
+    def cards(self, at: _At) -> int:
+        return _count(self.size, at)
+
+    def widow_cards(self, at: _At) -> int:
+        return _count(self.widow, at)
+
+
+def _count(f: _DeckFormula | None, at: _At) -> int:
+    value = None if f is None else f.value(at)
+    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str, bool]]
+                 ) -> Iterator[tuple[Path, dict[str, Any], list[tuple[str, bool]]]]:
+    """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
+    for i, step in enumerate(steps):
+        here = (*path, i) if path else ("hand", i)
+        if "deal" in step or "turn_up" in step:
+            yield here, step, conds
+        elif "if" in step:
+            outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds
+            yield from _hand_events(step["then"], (*here, "then"), [*outer, (step["if"], True)])
+            yield from _hand_events(step["else"], (*here, "else"), [*outer, (step["if"], False)])
+
+
+def _shown_value(value: Any) -> str:
+    """An option value as a spec writes it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def hand_cards(tree: Mapping[str, Any], seats: int, hand_number: int = 1
+               ) -> tuple[int, int, int] | None:
+    """The cards a hand takes from the pack under the spec's default options:
+    ``(dealt to each seat, dealt to the widow, turned up)``, or None when a deal's
+    size or condition cannot be told before play (see :class:`_DeckEvent`).
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> hand_cards(read_spec("example").tree, 3)
+    (5, 0, 1)
+    """
+    options = tree.get("options", {})
+    at = _At(seats, hand_number, {k: o["default"] for k, o in options.items()})
+    each = widow = ups = 0
+    dealt = False
+    for path, step, conds in _hand_events(tree.get("hand", []), (), []):
+        e = _DeckEvent(path, step, conds, options)
+        happens = e.happens(at)
+        if e.turn_up:
+            ups += happens is True
+        elif happens is None or (happens and e.size is None):
+            return None
+        elif happens:
+            dealt = True
+            each += e.cards(at)
+            widow += e.widow_cards(at)
+    return (each, widow, ups) if dealt else None
+
+
+def _option_combos(options: dict[str, Any], names: set[str], limit: int) -> list[dict[str, Any]]:
+    """Every combination of the values of the options in ``names``, or only their
+    defaults when there are more than ``limit`` (or :data:`_MAX_COMBOS`)."""
+    used = [k for k in options if k in names]
+    combos: list[dict[str, Any]] = [{}]
+    for k in used:
+        combos = [{**c, k: v} for c in combos for v in options[k]["values"]]
+        if len(combos) > min(limit, _MAX_COMBOS):
+            return [{k: options[k]["default"] for k in used}]
+    return combos
+
+def structural_checks(doc: SpecDoc) -> list[SpecError]:
+    """Every structural problem of ``doc``, located, in a stable order (see module doc)."""
+    return structural_diagnosis(doc)[0]
+
+
+def structural_warnings(doc: SpecDoc) -> list[SpecError]:
+    """Doubts about ``doc`` (each a :class:`~spelbok.errors.SpecWarning`): legal, but
+    probably not meant.  ``validate`` reports them; loading a spec does not look."""
+    return structural_diagnosis(doc)[1]
+
+
+def structural_diagnosis(doc: SpecDoc) -> tuple[list[SpecError], list[SpecError]]:
+    """The errors and the warnings of ``doc`` from one run of the checks, each sorted."""
+    checker = _Checker(doc)
+    errors = checker.run()
+    warnings = checker.warnings
+
+    def order(e: SpecError) -> tuple[str, int, int]:
+        return (e.path or "", e.line or 0, e.col or 0)
+
+    return sorted(errors, key=order), sorted(warnings, key=order)
+
+
+def check_structure(doc: SpecDoc) -> SpecDoc:
+    """Raise :class:`SpecErrors` when :func:`structural_checks` finds anything; else return ``doc``.
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> check_structure(read_spec("example")).tree["name"]
+    'Example'
+    """
+    errors = structural_checks(doc)
+    if errors:
+        raise SpecErrors(errors)
+    return doc

@@ -1,0 +1,751 @@
+"""The rules of a spec in readable prose, with the source citations.
+
+:func:`describe` walks the canonical model (see :mod:`spelbok.lang.model`) and
+writes one section per part of the game: players, cards and ranking, the
+options (readings) with their defaults and reasons, dealing, each step of a
+hand in plain words, and the end of the match.  Formulas are shown as written,
+between backticks.  A spec that extends another also gets a section listing
+what it changes against its base.
+
+>>> from spelbok.lang.loader import read_spec
+>>> text = describe(read_spec("example"))
+>>> text.splitlines()[0]
+'Example'
+>>> "J♣" in text and "[doc: the jack of clubs" in text
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+
+__all__ = ["describe", "spec_changes"]
+
+_WIDTH = 88
+_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+_SIMPLE = re.compile(r"-?\d+|[A-Za-z_][A-Za-z0-9_]*\Z")
+_LONG = 56  # a formula longer than this gets a line of its own
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def _f(text: Any) -> str:
+    """A formula as written: plain for a number or a name, else between backticks."""
+    t = "true" if text is True else "false" if text is False else str(text)
+    return t if _SIMPLE.fullmatch(t) else f"`{t}`"
+
+
+def _wrap(text: str, indent: int = 2, first: str | None = None) -> list[str]:
+    """Wrap prose without breaking formulas written between backticks."""
+    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\x00"), text)
+    pad = " " * indent
+    lines = textwrap.wrap(
+        protected, width=_WIDTH, initial_indent=pad if first is None else first,
+        subsequent_indent=pad + "  " if first is not None else pad,
+        break_on_hyphens=False, break_long_words=False,
+    )
+    return [line.replace("\x00", " ") for line in lines] or [pad]
+
+
+def _cite(node: Any, indent: int) -> list[str]:
+    if isinstance(node, Mapping) and isinstance(node.get("source"), str) and node["source"]:
+        return _wrap(f"[{node['source']}]", indent)
+    return []
+
+
+def _or(items: Sequence[str], word: str = "or") -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _card(name: str) -> str:
+    text = str(name)
+    if "@" in text:
+        rank, _, rel = text.partition("@")
+        if rel == "trump":
+            return f"the {rank} of trumps"
+        if rel == "trump_colour":
+            return f"the {rank} of the other suit of the trump's colour"
+        return text
+    if len(text) >= 2 and text[-1] in _SYMBOLS:
+        return text[:-1] + _SYMBOLS[text[-1]]
+    return text
+
+
+def _suits(suits: Iterable[str]) -> str:
+    return " ".join(_SYMBOLS.get(s, s) for s in suits)
+
+
+def _range(lo: int, hi: int) -> str:
+    if lo == hi:
+        return f"{lo}"
+    if hi == lo + 1:
+        return f"{lo} or {hi}"
+    return f"{lo} to {hi}"
+
+
+class _Ctx:
+    """What the prose needs besides the node at hand: option defaults, player count."""
+
+    def __init__(self, tree: Mapping[str, Any], players: int | None) -> None:
+        self.tree = tree
+        self.players = players
+        self.options = {k: v.get("default") for k, v in (tree.get("options") or {}).items()}
+
+    def default_of(self, text: Any) -> Any:
+        """The value of a formula over options only, with the default options; else None."""
+        if isinstance(text, bool | int):
+            return text
+        try:
+            from ..formula import DictResolver, compile_formula
+
+            seats = self.players or int(self.tree.get("players", {}).get("min", 2))
+            compiled = compile_formula(str(text), DictResolver(seats, self.options),
+                                       per_player=False)
+        except Exception:
+            return None
+        return compiled.value if compiled.constant else None
+
+    def option_note(self, text: Any) -> str:
+        """`` (with the default options: yes)`` for a condition that reads options only."""
+        value = self.default_of(text)
+        if isinstance(value, bool):
+            return f" (with the default options: {'yes' if value else 'no'})"
+        return ""
+
+    def enum(self, value: Any, known: Iterable[Any]) -> tuple[Any, str]:
+        """A field that is a fixed word or a formula over options: (value, note)."""
+        if value in tuple(known):
+            return value, ""
+        default = self.default_of(value)
+        name = str(value)
+        if name in self.options:
+            return default, f" (as option {name} says; by default {default})"
+        return default, f" (given by {_f(value)}; by default {default})"
+
+
+# ------------------------------------------------------------------------- sections
+
+
+def _title(text: str) -> list[str]:
+    return ["", text, "-" * len(text)]
+
+
+def _section_players(tree: Mapping[str, Any]) -> list[str]:
+    p = tree.get("players") or {}
+    lines = _title("Players")
+    lines += _wrap(f"{_range(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
+                   "(to the left).")
+    teams = tree.get("teams")
+    if teams:
+        parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
+        lines += _wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
+                       "(team_tricks).")
+    return lines + _cite(p, 2)
+
+
+def _deck_cards(entry: Mapping[str, Any], ranking: Sequence[str]) -> list[str]:
+    ranks = [r for r in ranking if r in entry.get("ranks", [])]
+    ranks += [r for r in entry.get("ranks", []) if r not in ranks]
+    return ranks
+
+
+def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
+    lines = _title("Cards")
+    ranking = tree.get("ranking") or {}
+    order = list(ranking.get("ranks") or [])
+    for entry in tree.get("deck") or []:
+        lo, hi = entry.get("players", [0, 0])
+        if ctx.players is not None and not lo <= ctx.players <= hi:
+            continue
+        ranks = _deck_cards(entry, order)
+        suits = entry.get("suits", [])
+        size = len(ranks) * len(suits)
+        lines += _wrap(f"For {_range(lo, hi)} players: {size} cards, {' '.join(ranks)} "
+                       f"in each of {_suits(suits)}.")
+        lines += _cite(entry, 4)
+    if ctx.players is not None:
+        lines += _deal_arithmetic(tree, ctx)
+    return lines
+
+
+def _deal_arithmetic(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
+    n = ctx.players or 0
+    entry = next((e for e in tree.get("deck") or []
+                  if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
+    if entry is None:
+        return []
+    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    from .checks import hand_cards  # counted as the deck-size check counts
+
+    counted = hand_cards(tree, n)
+    if counted is None:
+        return []
+    each, widow, ups = counted
+    left = size - each * n - widow - ups
+    text = f"With {n} players: {each} cards each ({each * n} in all)"
+    if widow:
+        text += f", {widow} to the widow"
+    if ups:
+        text += f", {ups} turned up"
+    text += f", {left} left in the stock (talon)." if left >= 0 else \
+        f": {-left} cards more than the pack holds!"
+    return _wrap(text)
+
+
+def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
+    r = tree.get("ranking") or {}
+    in_decks: set[str] = set()
+    for entry in tree.get("deck") or []:
+        lo, hi = entry.get("players", [0, 0])
+        if ctx.players is None or lo <= ctx.players <= hi:
+            in_decks.update(entry.get("ranks", []))
+    order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
+    top = list(r.get("top_trumps") or [])
+    lines = _title("Ranking")
+    if top:
+        sep = ", " if any("@" in t for t in top) else " "
+        lines += _wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
+                       f"{sep.join(_card(t) for t in top)}.")
+        follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
+        if follow == "printed":
+            lines += _wrap("They follow, and are led as, their printed suit, but win as top "
+                           f"trumps{note}.")
+        else:
+            lines += _wrap("They belong to the trump suit whatever their printed suit: they "
+                           f"follow trump leads and count as trumps when led{note}.")
+        if note:
+            lines += _wrap("With 'printed' a top trump follows its printed suit but still wins "
+                           "as a top trump; with 'trump' it belongs to the trump suit only.")
+    taken = {t[:-1] for t in top if "@" not in t
+             and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
+    plain = [x for x in order if x not in taken]
+    in_trumps = [x for x in plain if f"{x}@trump" not in top]
+    if top:
+        lines += _wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+    lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
+                   + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
+    cut = list(r.get("cut_ranks") or [])
+    if cut and cut != list(r.get("ranks", [])):
+        lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
+    lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
+                   "the suit led.")
+    return lines + _cite(r, 2)
+
+
+def _section_options(tree: Mapping[str, Any]) -> list[str]:
+    options = tree.get("options") or {}
+    if not options:
+        return []
+    lines = _title("Options (readings)")
+    lines += _wrap("Each option names a reading of a rule the source leaves open; choose one "
+                   "with --option NAME=VALUE.")
+    for name, opt in options.items():
+        values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v)
+                            for v in opt.get("values", []))
+        default = opt.get("default")
+        shown = json.dumps(default) if isinstance(default, bool) else str(default)
+        lines.append("")
+        lines.append(f"  {name}: {values} (default {shown})")
+        if opt.get("about"):
+            lines += _wrap(str(opt["about"]), 6)
+        lines += _cite(opt, 6)
+    return lines
+
+
+def _section_variables(tree: Mapping[str, Any]) -> list[str]:
+    v = tree.get("variables") or {}
+    scopes = (
+        ("player", "For each player, kept for the whole match"),
+        ("hand_player", "For each player, reset at the start of each hand"),
+        ("hand", "For the hand, reset at its start"),
+        ("match", "For the whole match"),
+    )
+    body: list[str] = []
+    for key, words in scopes:
+        names = v.get(key) or {}
+        if names:
+            items = ", ".join(f"{k} (starts at {json.dumps(val)})" for k, val in names.items())
+            body += _wrap(f"{words}: {items}.")
+    if not body:
+        return []
+    return _title("Score and other counts") + body + _cite(v, 2)
+
+
+def _section_dealer(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
+    d = tree.get("dealer") or {}
+    first = d.get("first", "cut_low")
+    if first == "cut_low":
+        text = "The players cut for the first deal: the lowest card deals (ties cut again)."
+    elif first == "cut_high":
+        text = "The players cut for the first deal: the highest card deals (ties cut again)."
+    elif first == "random":
+        text = "The first dealer is chosen at random."
+    elif isinstance(first, int):
+        text = f"Seat {first} deals first."
+    else:
+        value, note = ctx.enum(first, ("cut_low", "cut_high", "random"))
+        text = f"The first dealer is chosen by {_f(first)}{note}."
+    rotate, note = ctx.enum(d.get("rotate", "left"), ("left", "right", "none"))
+    if rotate == "none":
+        text += f" The same player deals every hand{note}."
+    else:
+        text += f" The deal then passes to the {rotate}{note}"
+        text += ", skipping players who are out." if d.get("skip_out", True) else "."
+    text += " Forehand is the player to the dealer's left."
+    return _title("Dealing") + _wrap(text) + _cite(d, 2)
+
+
+# ------------------------------------------------------------------------- steps
+
+
+def _who(who: Any, where: Any, single: bool) -> str:
+    cond = where not in (None, "true", True)
+    if isinstance(who, Mapping):
+        ties = "cut for it" if who.get("ties", "forehand") == "cut" else \
+            "the first of them from forehand"
+        text = f"the player with the highest {_f(who.get('most'))}"
+        if cond:
+            text += f" among those where {_f(where)}"
+        return text + f" (on a tie, {ties})"
+    if who == "each":
+        text = "each player in turn from forehand"
+        return text + (f", among those where {_f(where)}," if cond else "")
+    base = {"dealer": "the dealer", "forehand": "forehand",
+            "last_winner": "the winner of the last trick"}.get(str(who), _f(who))
+    if cond and single:
+        start = "the dealer" if who == "dealer" else "forehand"
+        return f"the first player from {start} (round to the left) where {_f(where)}"
+    return base
+
+
+def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
+    text = str(formula)
+    if len(text) > _LONG:
+        return _wrap(f"{head}set {name} to", indent) + [" " * (indent + 4) + text]
+    return _wrap(f"{head}set {name} to {_f(text)}", indent)
+
+
+def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) -> list[str]:
+    kind = next((k for k in ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat",
+                             "redeal", "end_hand", "move") if k in step), None)
+    first = " " * indent + f"{number}. "
+    sub = indent + len(number) + 2
+    prefix = ""
+    if step.get("label"):
+        prefix += f"({step['label']}) "
+    if step.get("when") not in (None, "true", True):
+        prefix += f"Only when {_f(step['when'])}{ctx.option_note(step['when'])}: "
+    body: list[str] = []
+    text = ""
+    if kind == "deal":
+        d = step["deal"]
+        size = str(d.get("size"))
+        count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
+        to = d.get("to", "not out")
+        whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
+        packets = [int(p) for p in d.get("packets", [1])]
+        how = "one at a time" if packets == [1] else \
+            f"in packets of {' then '.join(str(p) for p in packets)}"
+        widow = d.get("widow")
+        spare = ""
+        if widow not in (None, "0", 0):
+            n = str(widow)
+            spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
+                     "dealt too, last in each round.")
+        text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
+                f"{spare} The rest of the pack is the stock (talon).")
+        citation = _cite(d, sub)
+    elif kind == "turn_up":
+        t = step["turn_up"]
+        trump = t.get("trump", True)
+        text = "Turn up the next card of the stock"
+        if trump is True:
+            text += "; its suit is trump."
+        elif trump is False:
+            text += " (it does not make trump)."
+        else:
+            text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
+        citation = _cite(t, sub)
+    elif kind == "decide":
+        text, body = _decide(step, sub, ctx)
+        citation = []
+    elif kind == "tricks":
+        text, body = _tricks(step["tricks"], sub, ctx)
+        citation = _cite(step["tricks"], sub)
+    elif kind == "set":
+        assigns = step.get("set") or {}
+        each = step.get("for")
+        if each is not None:
+            who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
+            text = f"For {who}, from forehand:"
+        else:
+            text = "Once (not per player):" if len(assigns) > 1 else ""
+        for name, formula in assigns.items():
+            body += _assign(name, formula, sub + (2 if text else 0))
+        if not text:
+            text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
+            body = [] if len(body) == 1 else body
+        citation = []
+    elif kind == "if":
+        text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
+        for i, s in enumerate(step.get("then") or [], 1):
+            body += _step_lines(s, f"{number}.{i}", sub, ctx)
+        if step.get("else"):
+            body.append(" " * sub + "Otherwise:")
+            first_else = len(step.get("then") or []) + 1
+            for i, s in enumerate(step["else"], first_else):
+                body += _step_lines(s, f"{number}.{i}", sub, ctx)
+        citation = []
+    elif kind == "repeat":
+        times = str(step.get("repeat"))
+        rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
+        cond = step.get("while", "true")
+        text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
+                                     f", each round only while {_f(cond)}") + ":"
+        for i, s in enumerate(step.get("steps") or [], 1):
+            body += _step_lines(s, f"{number}.{i}", sub, ctx)
+        citation = []
+    elif kind == "redeal":
+        r = step["redeal"]
+        dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
+        who = "the same dealer" if dealer == "same" else "the next dealer"
+        text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
+        citation = _cite(r, sub)
+    elif kind == "end_hand":
+        text = "The hand ends here (its remaining steps are skipped)."
+        citation = []
+    elif kind == "move":
+        m = step["move"]
+        zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
+                "turn_up": "the turn-up", "discards": "the discard pile"}
+        count = str(m.get("count", "all"))
+        what = ("all cards" if count == "all" else
+                f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
+                f"{_f(count)} cards")
+        each = step.get("for")
+        whose = "" if each is None else (
+            " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
+        src = zone.get(str(m.get("from")), str(m.get("from")))
+        dst = zone.get(str(m.get("to")), str(m.get("to")))
+        if m.get("from") == "hand":
+            src += whose
+        elif m.get("to") == "hand":
+            dst += whose
+        place = ""
+        if m.get("to") == "stock":
+            position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
+            place = {"shuffled": ", shuffled into it", "top": ", on top",
+                     "bottom": ", at the bottom"}.get(position, "") + pnote
+        text = f"Move {what} from {src} to {dst}{place}."
+        citation = _cite(m, sub)
+    else:
+        text = "(a step spelbok does not know)"
+        citation = []
+    lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]
+    lines[1:] = [" " * sub + line.lstrip() for line in lines[1:]]
+    return lines + body + citation + _cite(step, sub)
+
+
+def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
+    name = str(step.get("decide"))
+    who = step.get("who", "each")
+    single = who != "each"
+    whom = _who(who, step.get("where"), single)
+    choose = step.get("choose")
+    body: list[str] = []
+    if isinstance(choose, list):
+        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
+        text = f"Decision '{name}': {whom} chooses {_or(words)} (write: {', '.join(words)})."
+        for w in choose:
+            if isinstance(w, Mapping):
+                body += _wrap(f"'{w['word']}' is offered only when {_f(w.get('when'))}.", sub + 2,
+                              first=" " * sub + "- ")
+    elif choose == "number":
+        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
+        text = (f"Decision '{name}': {whom} names a number from {_f(lo)} to {_f(hi)} "
+                f"(write: {name} 2).")
+    elif choose == "suit":
+        suits = step.get("suits") or ["C", "S", "H", "D"]
+        text = (f"Decision '{name}': {whom} names a suit, {_or([_SYMBOLS.get(s, s) for s in suits])} "
+                f"(write: {name} H).")
+    else:
+        ex = step.get("exchange") or {}
+        source = "the turn-up" if ex.get("draw_from") == "turn_up" else "the stock"
+        most = str(ex.get("max", "cards"))
+        least = str(ex.get("min", "0"))
+        limit = (f"up to {most} card" + ("" if most == "1" else "s")) if most.isdigit() else \
+            f"up to `{most}` cards"
+        if least not in ("0", ""):
+            limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
+        text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, never "
+                f"more than {source} holds, and draw as many from it. Write: {name} 7H"
+                f"{'' if most == '1' else ' 9S'}, or "
+                f"{name} alone to keep every card.")
+        body += _cite(ex, sub)
+    allow = step.get("allow")
+    if allow not in (None, "true", True):
+        body += _wrap(f"Only choices where {_f(allow)} are allowed.", sub + 2,
+                      first=" " * sub + "- ")
+    for var, formula in (step.get("then") or {}).items():
+        body += _assign(var, formula, sub, head="Then ")
+    return text, body
+
+
+_TRICK_RULES: tuple[tuple[str, str, str], ...] = (
+    ("follow", "A player must follow the suit led if able.",
+     "A player need not follow suit."),
+    ("head", "A player following suit must head the trick (beat the best card so far) if able.",
+     ""),
+    ("head_after_trump", "A player following suit must still beat the best card of the suit "
+     "led even after the trick has been trumped.",
+     ""),
+    ("void_trump", "A player who cannot follow suit must play a trump if able.", ""),
+    ("void_beat", "A player who cannot follow suit must beat the trick with a trump if able.", ""),
+)
+
+
+def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
+    players = t.get("players", "not out")
+    among = "the players still in" if players == "not out" else f"the players where {_f(players)}"
+    leader = _who(t.get("leader", "forehand"), t.get("leader_where"), True)
+    count = str(t.get("count", "all"))
+    how_many = ("until their hands are empty" if count == "all" else
+                f"for {count} tricks" if count.isdigit() else f"for {_f(count)} tricks")
+    text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
+            f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
+    rules: list[str] = []
+    if t.get("scored", True) is False:
+        rules.append("These tricks do not count towards the tricks a player takes.")
+    elif t.get("scored", True) is not True:
+        rules.append(f"These tricks count only when {_f(t['scored'])}.")
+    for key, yes, no in _TRICK_RULES:
+        value = t.get(key)
+        if value is True:
+            rules.append(yes)
+        elif value is False:
+            if no:
+                rules.append(no)
+        elif value is not None:
+            rules.append(f"When {_f(value)}{ctx.option_note(value)}: {yes[0].lower()}{yes[1:]}")
+    lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
+    breaks = {"ruff": "a trump has been played to a trick of another suit",
+              "any": "any trump has been played, even one led by a player holding nothing else"}
+    by, by_note = ctx.enum(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]), TRUMPS_BROKEN_BY)
+    until = breaks.get(by, breaks["ruff"]) + (' ("broken")' if lead == "broken" else "")
+    if by_note:  # an option chooses what breaks trumps: say what the other value does
+        other = next(v for v in TRUMPS_BROKEN_BY if v != by)
+        until += f"{by_note[:-1]}; with '{other}', until {breaks[other]})"
+    if lead == "broken":
+        rules.append(f"Trumps may not be led until {until}, unless the leader holds only "
+                     f"trumps{note}.")
+    elif note:
+        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until {until}.")
+    ftt = t.get("first_trick_trumps", True)
+    rule = ("no trump may be played to the first trick of a hand unless a player has nothing "
+            "else; such a trump counts as a plain card")
+    if ftt is False:
+        rules.append(rule[0].upper() + rule[1:] + ".")
+    elif ftt is not True:
+        value = ctx.default_of(ftt)
+        note = {True: " (with the default options it is true: trumps may be played)",
+                False: " (with the default options it is false)"}.get(value, "") \
+            if isinstance(value, bool) else ""
+        rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
+    abstain = t.get("abstain", "false")
+    if abstain not in ("false", False):
+        word = t.get("abstain_word", "knock")
+        who = "A player" if abstain in ("true", True) else f"A player where {_f(abstain)}"
+        extra = []
+        if t.get("abstain_lead", True) is False:
+            extra.append("not when due to lead")
+        if t.get("abstain_with_suit", True) is False:
+            extra.append("not while holding the suit led")
+        rules.append(f"{who} may {word} (sit the trick out, write: {word}) instead of playing, "
+                     "as long as they hold fewer cards than tricks remain"
+                     + (f" ({'; '.join(extra)})" if extra else "") + ".")
+    allow = t.get("allow", "true")
+    if allow not in ("true", True):
+        reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
+        rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
+                     f"card may be played){reason}.")
+    body: list[str] = []
+    for rule in rules:
+        body += _wrap(rule, sub + 2, first=" " * sub + "- ")
+    after = t.get("after_each") or []
+    if after:
+        body.append(" " * sub + "After each trick (last_winner is its winner):")
+        for i, s in enumerate(after, 1):
+            body += _step_lines(s, f"{i}", sub + 2, ctx)
+    return text, body
+
+
+def _section_hand(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
+    lines = _title("Each hand")
+    for i, step in enumerate(tree.get("hand") or [], 1):
+        lines += _step_lines(step, str(i), 2, ctx)
+    return lines
+
+
+def _section_end(tree: Mapping[str, Any]) -> list[str]:
+    e = tree.get("end") or {}
+    lines = _title("End of the match")
+    lines += _wrap(f"After each hand, the match ends when {_f(e.get('when'))}.")
+    lines += _wrap(f"The winners are the players where {_f(e.get('winners'))}.")
+    if e.get("score") is not None:
+        lines += _wrap(f"Each player's reported score is {_f(e['score'])}.")
+    if e.get("max_hands") is not None:
+        lines += _wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
+                       "(redeals count).")
+    return lines + _cite(e, 2)
+
+
+# ------------------------------------------------------------------------- changes
+
+
+def _path_text(path: Sequence[Any]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(the whole spec)"
+
+
+def _short(value: Any, limit: int = 70) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def spec_changes(base: Any, variant: Any, path: tuple[Any, ...] = ()) -> list[tuple[str, str]]:
+    """The keys that differ between two canonical trees: ``(path, "old → new")``.
+
+    >>> spec_changes({"a": 1, "b": {"c": [1, 2]}}, {"a": 1, "b": {"c": [1, 3]}, "d": True})
+    [('b.c[1]', '2 → 3'), ('d', '(new) true')]
+    """
+    if isinstance(base, Mapping) and isinstance(variant, Mapping):
+        out: list[tuple[str, str]] = []
+        for key in [*base, *(k for k in variant if k not in base)]:
+            sub = (*path, key)
+            if key not in variant:
+                out.append((_path_text(sub), f"{_short(base[key])} → (removed)"))
+            elif key not in base:
+                out.append((_path_text(sub), f"(new) {_short(variant[key])}"))
+            else:
+                out += spec_changes(base[key], variant[key], sub)
+        return out
+    if isinstance(base, list) and isinstance(variant, list):
+        import difflib
+
+        out = []
+        keys_a = [json.dumps(x, sort_keys=True) for x in base]
+        keys_b = [json.dumps(x, sort_keys=True) for x in variant]
+        matcher = difflib.SequenceMatcher(a=keys_a, b=keys_b, autojunk=False)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal":
+                continue
+            pairs = min(a1 - a0, b1 - b0) if op == "replace" else 0
+            for k in range(pairs):
+                out += spec_changes(base[a0 + k], variant[b0 + k], (*path, b0 + k))
+            for i in range(a0 + pairs, a1):
+                out.append((_path_text((*path, i)), f"{_short(base[i])} → (removed)"))
+            for i in range(b0 + pairs, b1):
+                out.append((_path_text((*path, i)), f"(new) {_short(variant[i])}"))
+        return out
+    if base == variant and type(base) is type(variant):
+        return []
+    return [(_path_text(path), f"{_short(base)} → {_short(variant)}")]
+
+
+def _read_base(name: str) -> Any:
+    from .loader import read_spec
+
+    if not os.path.exists(name) and name.startswith("spelbok.specs/"):
+        name = name[len("spelbok.specs/"):]
+    return read_spec(name)
+
+
+def _section_changes(doc: Any) -> list[str]:
+    parents = tuple(getattr(doc, "parents", ()) or ())
+    if not parents:
+        return []
+    base_name = parents[0]
+    lines = _title(f"Changes against {os.path.basename(base_name)}")
+    try:
+        base = _read_base(base_name)
+    except Exception as exc:  # the base loaded once already; report rather than fail
+        return lines + _wrap(f"(cannot read the base spec {base_name}: {exc})")
+    changes = [(p, c) for p, c in spec_changes(base.tree, doc.tree) if p not in ("name", "about")]
+    name_change = base.tree.get("name") != doc.tree.get("name")
+    shown = os.path.normpath(base_name)
+    if os.path.isabs(shown):
+        try:
+            rel = os.path.relpath(shown)
+            shown = shown if rel.startswith("..") else rel
+        except ValueError:
+            pass
+    lines += _wrap(f"This spec extends {shown}"
+                   + (f" ({base.tree.get('name')})" if name_change else "") + ".")
+    if not changes:
+        return lines + _wrap("It changes no rule.")
+    for path, change in changes:
+        lines += _wrap(f"{path}: {change}", 4, first="  - ")
+    return lines
+
+
+# ------------------------------------------------------------------------- entry point
+
+
+def describe(doc: Any, players: int | None = None) -> str:
+    """The rules of a loaded spec (a :class:`~spelbok.lang.model.SpecDoc`, or a path or
+    shipped name to read) as readable text.
+
+    ``players`` narrows the cards to that player count and adds how the pack
+    divides between hands, turn-up and stock.
+
+    >>> text = describe("example", players=3)
+    >>> "With 3 players: 5 cards each (15 in all), 1 turned up, 16 left in the stock" in text
+    True
+    >>> "Changes against" in text
+    False
+    """
+    if not hasattr(doc, "tree"):
+        from .loader import read_spec
+
+        doc = read_spec(doc)
+    tree = doc.tree
+    if players is not None:
+        lo, hi = tree["players"]["min"], tree["players"]["max"]
+        if not lo <= players <= hi:
+            from ..errors import SpecError
+
+            raise SpecError(f"{tree.get('name', 'this game')} is for {_range(lo, hi)} players, "
+                            f"not {players}")
+    ctx = _Ctx(tree, players)
+    name = str(tree.get("name", "game"))
+    lines = [name, "=" * len(name)]
+    if tree.get("about"):
+        lines += [""] + _wrap(str(tree["about"]), 0)
+    sources = tree.get("sources") or {}
+    if sources:
+        lines += _title("Sources")
+        for key, text in sources.items():
+            lines += _wrap(f"[{key}] {text}", 4, first="  ")
+    lines += _section_changes(doc)
+    lines += _section_players(tree)
+    lines += _section_cards(tree, ctx)
+    lines += _section_ranking(tree, ctx)
+    lines += _section_options(tree)
+    lines += _section_variables(tree)
+    lines += _section_dealer(tree, ctx)
+    lines += _section_hand(tree, ctx)
+    lines += _section_end(tree)
+    return "\n".join(line.rstrip() for line in lines) + "\n"

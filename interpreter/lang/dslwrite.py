@@ -1,0 +1,790 @@
+"""Print a spec tree as DSL text (the inverse of :func:`spelbok.lang.dsl.parse_dsl`).
+
+:func:`to_dsl` writes a canonical tree (from :func:`spelbok.lang.model.normalize`)
+as DSL text such that parsing it back and normalizing gives the same tree:
+every field, ``source`` citation, ``about`` text, option and step detail is
+kept; fields that hold their default value are left out.  Formulas are
+printed exactly as stored.  A raw (not yet normalized) tree prints too.
+
+>>> text = to_dsl({"spelbok": 1, "name": "Mini", "players": {"min": 2, "max": 4},
+...     "deck": [{"players": [2, 4], "ranks": ["A", "K", "Q"]}],
+...     "hand": [{"deal": {"size": "3"}}, {"tricks": {"follow": True}}],
+...     "end": {"when": "hand_number >= 3", "winners": "tricks == max(tricks)"}})
+>>> print(text)
+spelbok 1
+game "Mini"
+<BLANKLINE>
+players 2 to 4
+<BLANKLINE>
+deck for 2 to 4 players: A K Q
+<BLANKLINE>
+each hand:
+    deal 3 cards
+    play tricks
+        must follow suit
+<BLANKLINE>
+the match ends when hand_number >= 3
+    the winners are the players where tricks == max(tricks)
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..cards import SUIT_INDEX, SUIT_SYMBOLS
+from ..errors import SpecError
+from .dsl import near_keyword
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .yamlio import check_text
+
+__all__ = ["to_dsl"]
+
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ALL_SUITS = ["C", "S", "H", "D"]
+_WIDTH = 100  # longest line for inline texts and assignments
+_TEXT_WIDTH = 76  # a long text is cut into quoted lines of about this width
+_STEP_KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
+               "move")
+_ZONES = {"stock": "the stock", "turn_up": "the turn-up", "widow": "the widow", "hand": "the hand",
+          "discards": "the discards"}
+_STEP_COMMON = {"when", "label", "source"}
+
+
+class _Out:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def add(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+    def blank(self) -> None:
+        if self.lines and self.lines[-1] != "":
+            self.lines.append("")
+
+
+def _quote(text: str) -> str:
+    out = ['"']
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif not ch.isprintable() and ch != " ":
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _word(value: Any, reserved: Iterable[str] = ()) -> str:
+    """A word as written: bare when it is a plain word, else quoted (also when it
+    is one of the keywords taken at its place, or a near miss of one: the parser
+    refuses those bare)."""
+    text = str(value)
+    keywords = tuple(reserved)
+    if _WORD_RE.match(text) and text not in keywords and near_keyword(text, keywords) is None:
+        return text
+    return _quote(text)
+
+
+class UnwritableError(ValueError):
+    """A value the DSL cannot hold; ``value`` is that value (for a caller to locate it)."""
+
+    def __init__(self, message: str, value: Any) -> None:
+        super().__init__(message)
+        self.value = value
+
+
+def _f(value: Any) -> str:
+    """A formula's text on one line (raw trees may hold ints and bools).
+
+    Line breaks between the parts of a formula become spaces; one inside a
+    quoted text, or a character no spec file may hold, cannot be written.
+
+    >>> _f("a +\\n   b")
+    'a + b'
+    >>> _f("choice == 'a\\nb'")
+    Traceback (most recent call last):
+    ...
+    spelbok.lang.dslwrite.UnwritableError: to_dsl: the formula "choice == 'a\\nb'" has a line break inside a quoted text, which a DSL line cannot hold
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value).strip()
+    if "\n" in text or "\r" in text:
+        out: list[str] = []
+        quote = ""
+        for ch in text:
+            if quote and ch in "\r\n":
+                raise UnwritableError(
+                    f"to_dsl: the formula {_quote(text)} has a line break inside a quoted text,"
+                    " which a DSL line cannot hold", value)
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "\r\n" or (ch in " \t" and out and out[-1] == "\n"):
+                while out and out[-1] in " \t":
+                    out.pop()
+                ch = "\n"
+                if out and out[-1] == "\n":
+                    continue
+            out.append(ch)
+        text = "".join(out).replace("\n", " ")
+    try:
+        check_text(text, "formula")
+    except SpecError as exc:
+        raise UnwritableError(f"to_dsl: the formula {_quote(text)}: {exc.message}", value) from None
+    return text
+
+
+def _cond(value: Any) -> bool | str:
+    """A bool-or-condition field's value."""
+    if isinstance(value, bool):
+        return value
+    text = _f(value)
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    return text
+
+
+def _chunks(text: str) -> list[str]:
+    """Cuts a text at single spaces into pieces that join back with one space."""
+    words = re.split(r"(?<=\S) (?=\S)", text)
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > _TEXT_WIDTH:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return lines
+
+
+def _text(out: _Out, indent: int, head: str, text: str) -> None:
+    """``head "text"`` on one line, or ``head`` and the text in quoted lines under it."""
+    line = f"{head} {_quote(text)}"
+    if len("    " * indent + line) <= _WIDTH:
+        out.add(indent, line)
+        return
+    pieces = _chunks(text)
+    if len(pieces) == 1:
+        out.add(indent, line)
+        return
+    out.add(indent, head)
+    for piece in pieces:
+        out.add(indent + 1, _quote(piece))
+
+
+def _source(out: _Out, indent: int, node: Mapping[str, Any]) -> None:
+    if isinstance(node.get("source"), str):
+        _text(out, indent, "source", node["source"])
+
+
+def _check(node: Mapping[str, Any], known: Iterable[str], where: str) -> None:
+    extra = set(node) - set(known)
+    if extra:
+        raise ValueError(f"to_dsl: cannot write {sorted(extra)} {where}")
+
+
+def _suits(suits: list[Any]) -> str:
+    return " ".join(SUIT_SYMBOLS[SUIT_INDEX[str(s).upper()]] for s in suits)
+
+
+def _card(card: str) -> str:
+    if "@" in card or len(card) < 2 or card[-1].upper() not in SUIT_INDEX:
+        return card
+    return card[:-1] + SUIT_SYMBOLS[SUIT_INDEX[card[-1].upper()]]
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return _quote(str(value))
+
+
+def _value(value: Any, reserved: Iterable[str] = ("true", "false", "default")) -> str:
+    if isinstance(value, bool | int):
+        return _literal(value)
+    return _word(value, reserved)
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+def to_dsl(tree: Mapping[str, Any]) -> str:
+    """DSL text for a (canonical) spec tree; ``parse_dsl`` reads it back.
+
+    Raises ValueError for a key the DSL has no words for (never loses one silently).
+
+    >>> print(to_dsl({"spelbok": 1, "name": "Tiny", "players": {"min": 3, "max": 3},
+    ...     "options": {"bonus": {"values": [5, 10], "default": 5, "about": "Points."}},
+    ...     "deck": [{"ranks": ["A", "K"], "suits": ["C", "H"]}],
+    ...     "hand": [{"set": {"score": "score + bonus"}, "for": "true", "when": "hand_number > 1"}],
+    ...     "end": {"when": "true", "winners": "true"}}).split("each hand:")[1])
+    <BLANKLINE>
+        for each player, set score = score + bonus
+            only when hand_number > 1
+    <BLANKLINE>
+    the match ends when true
+        the winners are the players where true
+    <BLANKLINE>
+    """
+    _check(
+        tree,
+        ("spelbok", "name", "about", "extends", "sources", "players", "options", "deck",
+         "teams", "ranking", "variables", "dealer", "hand", "end"),
+        "at the top level",
+    )
+    out = _Out()
+    out.add(0, f"spelbok {tree.get('spelbok', 1)}")
+    if "name" in tree:
+        out.add(0, f"game {_quote(str(tree['name']))}")
+    if "extends" in tree:
+        out.add(0, f"extends {_quote(str(tree['extends']))}")
+    if tree.get("about"):
+        _text(out, 0, "about", str(tree["about"]))
+    sources = tree.get("sources") or {}
+    if sources:
+        out.blank()
+        for key, text in sources.items():
+            _text(out, 0, f"source {_word(key, ('of',))}:", str(text))
+    players = tree.get("players")
+    if players:
+        _check(players, ("min", "max", "source"), "in 'players'")
+        out.blank()
+        out.add(0, f"players {players['min']} to {players['max']}")
+        _source(out, 1, players)
+    _options(out, tree.get("options") or {})
+    _deck(out, tree.get("deck") or [])
+    _teams(out, tree.get("teams") or [])
+    _ranking(out, tree.get("ranking") or {})
+    _variables(out, tree.get("variables") or {})
+    _dealer(out, tree.get("dealer") or {})
+    if "hand" in tree:
+        out.blank()
+        out.add(0, "each hand:")
+        if not tree["hand"]:
+            raise ValueError("to_dsl: a hand needs at least one step")
+        _steps(out, 1, tree["hand"])
+    if "end" in tree:
+        _end(out, tree["end"])
+    out.blank()
+    return "\n".join(out.lines)
+
+
+def _options(out: _Out, options: Mapping[str, Any]) -> None:
+    for name, opt in options.items():
+        _check(opt, ("values", "default", "about", "source"), f"in option '{name}'")
+        out.blank()
+        values = list(opt.get("values") or [])
+        if not values:
+            raise ValueError(f"to_dsl: option '{name}' has no values")
+        shown = [_value(v) for v in values]
+        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        line = f"option {_word(name)}: {listed}"
+        if "default" in opt:
+            line += f", default {_value(opt['default'])}"
+        out.add(0, line)
+        if opt.get("about"):
+            _text(out, 1, "about", str(opt["about"]))
+        _source(out, 1, opt)
+
+
+def _deck(out: _Out, deck: list[Any]) -> None:
+    if deck:
+        out.blank()
+    for entry in deck:
+        _check(entry, ("players", "ranks", "suits", "source"), "in a deck entry")
+        line = "deck"
+        players = entry.get("players")
+        if isinstance(players, int) and not isinstance(players, bool):
+            players = [players, players]
+        if players:
+            lo, hi = players
+            line += f" for {lo} player" if lo == hi == 1 else (
+                f" for {lo} players" if lo == hi else f" for {lo} to {hi} players"
+            )
+        line += ": " + " ".join(str(r) for r in entry.get("ranks") or [])
+        suits = entry.get("suits")
+        if suits is not None and [str(s).upper() for s in suits] != _ALL_SUITS:
+            line += " of " + _suits(suits)
+        out.add(0, line)
+        _source(out, 1, entry)
+
+
+def _teams(out: _Out, teams: list[Any]) -> None:
+    """``teams: seats 0 and 2, seats 1 and 3`` (a team of one: ``seat 4``)."""
+    if not teams:
+        return
+    parts: list[str] = []
+    for team in teams:
+        seats = [str(int(s)) for s in team]
+        if not seats:
+            raise ValueError("to_dsl: a team without seats")
+        if len(seats) == 1:
+            parts.append(f"seat {seats[0]}")
+        else:
+            parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}")
+    if not out.lines or not out.lines[-1].startswith("deck"):
+        out.blank()
+    out.add(0, "teams: " + ", ".join(parts))
+
+
+def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
+    _check(ranking, ("ranks", "top_trumps", "top_trumps_follow", "cut_ranks", "source"),
+           "in 'ranking'")
+    if not ranking:
+        return
+    lines: list[str] = []
+    ranks = ranking.get("ranks")
+    if ranks is not None:
+        lines.append("ranks from high to low: " + " ".join(str(r) for r in ranks))
+    tops = ranking.get("top_trumps") or []
+    if tops:
+        lines.append("top trumps from high to low: " + " ".join(_card(str(c)) for c in tops))
+    follow = ranking.get("top_trumps_follow")
+    if follow is not None and (follow != "trump" or tops):
+        what = {"trump": "the trump suit", "printed": "their printed suit"}.get(
+            str(follow), _word(follow, ("the", "their"))
+        )
+        lines.append(f"top trumps follow {what}")
+    cut = ranking.get("cut_ranks")
+    if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
+        lines.append("cut order from high to low: " + " ".join(str(r) for r in cut))
+    if not lines:
+        if "source" not in ranking:
+            return
+        lines.append("ranks from high to low: A K Q J 10 9 8 7 6 5 4 3 2")
+    out.blank()
+    out.add(0, lines[0])
+    _source(out, 1, ranking)
+    for line in lines[1:]:
+        out.add(0, line)
+
+
+def _variables(out: _Out, variables: Mapping[str, Any]) -> None:
+    _check(variables, ("player", "hand_player", "hand", "match", "source"), "in 'variables'")
+    heads = {
+        "player": "each player starts the match with",
+        "hand_player": "each player starts each hand with",
+        "hand": "each hand starts with",
+        "match": "the match starts with",
+    }
+    first = True
+    for scope, head in heads.items():
+        table = variables.get(scope) or {}
+        if not table:
+            continue
+        if first:
+            out.blank()
+            first = False
+        inits = [f"{_word(k)} = {_literal(v)}" for k, v in table.items()]
+        # one line per scope unless it gets long; several lines of one scope merge
+        line = f"{head} " + ", ".join(inits)
+        if len(line) <= _WIDTH:
+            out.add(0, line)
+        else:
+            for init in inits:
+                out.add(0, f"{head} {init}")
+    if isinstance(variables.get("source"), str):
+        if first:
+            out.blank()
+        _text(out, 0, "source of the variables", variables["source"])
+
+
+def _dealer(out: _Out, dealer: Mapping[str, Any]) -> None:
+    _check(dealer, ("first", "rotate", "skip_out", "source"), "in 'dealer'")
+    if not dealer:
+        return
+    out.blank()
+    lines: list[str] = []
+    if "first" in dealer:
+        first = dealer["first"]
+        if isinstance(first, int) and not isinstance(first, bool):
+            what = f"seat {first}"
+        else:
+            what = {"cut_low": "lowest cut", "cut_high": "highest cut", "random": "random"}.get(
+                str(first), _word(first, ("lowest", "highest", "random", "seat"))
+            )
+        lines.append(f"first dealer: {what}")
+    skip = dealer.get("skip_out")
+    skip_phrase = (
+        "" if skip is None else
+        f", skipping players who are out if {skip}" if isinstance(skip, str) else
+        ", skipping players who are out" if skip else ", not skipping players who are out"
+    )
+    if "rotate" in dealer:
+        rotate = str(dealer["rotate"])
+        if rotate == "none":
+            lines.append("the deal does not pass" + skip_phrase)
+        else:
+            lines.append(f"the deal passes to the {_word(rotate)}" + skip_phrase)
+    elif skip is not None:
+        lines.append(
+            "the deal skips players who are out" if skip
+            else "the deal does not skip players who are out"
+        )
+    if not lines:
+        lines.append("first dealer: lowest cut")  # a dealer map with only a source
+    out.add(0, lines[0])
+    _source(out, 1, dealer)
+    for line in lines[1:]:
+        out.add(0, line)
+
+
+def _end(out: _Out, end: Mapping[str, Any]) -> None:
+    _check(end, ("when", "winners", "score", "max_hands", "source"), "in 'end'")
+    out.blank()
+    out.add(0, "the match ends" + (f" when {_f(end['when'])}" if "when" in end else ""))
+    if "winners" in end:
+        out.add(1, f"the winners are the players where {_f(end['winners'])}")
+    if end.get("score") is not None:  # optional: absent and "0" differ in the model
+        out.add(1, f"the score of each player is {_f(end['score'])}")
+    if end.get("max_hands") is not None:
+        out.add(1, f"at most {int(end['max_hands'])} hands")
+    _source(out, 1, end)
+
+
+# ---------------------------------------------------------------------------- steps
+
+
+def _steps(out: _Out, indent: int, steps: list[Any]) -> None:
+    for step in steps:
+        kind = next((k for k in _STEP_KINDS if k in step), None)
+        if kind is None:
+            raise ValueError(f"to_dsl: a step has no kind: {sorted(step)}")
+        globals()["_step_" + kind](out, indent, step)
+
+
+def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = None) -> None:
+    """The lines every step may have: the source of its part, when, label, source."""
+    if part is not None:
+        body = step.get(part.replace("-", "_"))
+        if isinstance(body, Mapping) and isinstance(body.get("source"), str):
+            _text(out, indent, f"source of the {part}", body["source"])
+    when = step.get("when")
+    if when is not None and _f(when) != "true":
+        out.add(indent, f"only when {_f(when)}")
+    if step.get("label") is not None:
+        out.add(indent, f"label {_quote(str(step['label']))}")
+    _source(out, indent, step)
+
+
+def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"deal"} | _STEP_COMMON, "in a deal step")
+    deal = step["deal"] or {}
+    _check(deal, ("size", "packets", "to", "widow", "source"), "in 'deal'")
+    line = f"deal {_f(deal.get('size', '0'))} cards"
+    packets = deal.get("packets")
+    if packets is not None and list(packets) != [1]:
+        line += " in packets of " + " then ".join(str(p) for p in packets)
+    to = deal.get("to")
+    if to is not None and _f(to) != "not out":
+        line += f" to players where {_f(to)}"
+    widow = deal.get("widow")
+    if widow not in (None, 0, "0"):
+        line += f", and {_cards(widow)} to the widow"
+    out.add(indent, line)
+    _attrs(out, indent + 1, step, "deal")
+
+
+def _cards(count: Any) -> str:
+    """``1 card``, ``N cards``."""
+    text = _f(count)
+    return f"{text} card" if text == "1" else f"{text} cards"
+
+
+def _zone(zone: Any) -> str:
+    return _ZONES.get(str(zone), f"zone {_word(zone)}")
+
+
+def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"turn_up"} | _STEP_COMMON, "in a turn_up step")
+    body = step["turn_up"] or {}
+    _check(body, ("trump", "source"), "in 'turn_up'")
+    trump = _cond(body.get("trump", True))
+    if trump is True:
+        out.add(indent, "turn up a card for trump")
+    elif trump is False:
+        out.add(indent, "turn up a card, not for trump")
+    else:
+        out.add(indent, f"turn up a card for trump if {trump}")
+    _attrs(out, indent + 1, step, "turn-up")
+
+
+def _single_who(who: Any, more: bool) -> str:
+    """One player; ``more``: words follow (a comma then closes the ties phrase)."""
+    if isinstance(who, Mapping):
+        _check(who, ("most", "ties"), "in a 'most' player choice")
+        text = f"the player with the most {_f(who.get('most', '0'))}"
+        ties = who.get("ties")
+        if ties is not None and str(ties) != "forehand":
+            text += f", ties broken by {_word(ties)}" + ("," if more else "")
+        return text
+    if who == "dealer":
+        return "the dealer"
+    if who == "forehand":
+        return "forehand"
+    if who == "last_winner":
+        return "the last winner"
+    return _quote(str(who))
+
+
+def _who(who: Any, where: Any, more: bool) -> str:
+    cond = None if where is None or _f(where) == "true" else _f(where)
+    if who == "each":
+        return "each player" + (f" where {cond}" if cond else "")
+    if cond:
+        return f"the first player from {_single_who(who, True)} where {cond}"
+    return _single_who(who, more)
+
+
+def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"decide", "who", "where", "choose", "suits", "exchange", "min", "max", "allow",
+                  "then"} | _STEP_COMMON, "in a decide step")
+    choose = step.get("choose")
+    if choose == "suit":
+        choice = "a suit"
+        suits = step.get("suits")
+        if suits is not None and [str(s).upper() for s in suits] != _ALL_SUITS:
+            choice += " among " + _suits(suits)
+    elif choose == "exchange":
+        exch = step.get("exchange") or {}
+        _check(exch, ("draw_from", "max", "min", "source"), "in 'exchange'")
+        choice = "exchange with " + _zone(exch.get("draw_from", "stock"))
+        if "max" in exch and _f(exch["max"]) != "cards":
+            choice += f", at most {_f(exch['max'])}"
+        if "min" in exch and _f(exch["min"]) != "0":
+            choice += f", at least {_f(exch['min'])}"
+    elif choose == "number":
+        choice = f"a number from {_f(step.get('min', '0'))} to {_f(step.get('max', '0'))}"
+    elif isinstance(choose, list) and choose:
+        words = [_word_option(w) for w in choose]
+        choice = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    else:
+        raise ValueError(f"to_dsl: cannot write the choice {choose!r} of decide '{step['decide']}'")
+    suits = step.get("suits")
+    if choose != "suit" and suits is not None:
+        raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
+    if choose != "exchange" and step.get("exchange"):
+        raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")
+    if choose != "number" and ("min" in step or "max" in step):
+        raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
+    who = _who(step.get("who", "each"), step.get("where"), True)
+    out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
+    allow = step.get("allow")
+    if allow is not None and _cond(allow) is not True:
+        out.add(indent + 1, f"allowed when {_f(allow)}")
+    then = step.get("then") or {}
+    _assignments(out, indent + 1, "then ", then, "then ")
+    _attrs(out, indent + 1, step, "exchange")
+
+
+def _word_option(option: Any) -> str:
+    """A word of a decision, with ``(only when …)`` when it is offered on a condition."""
+    if isinstance(option, Mapping):
+        _check(option, ("word", "when"), "in a word option")
+        text = _word(option.get("word", ""), ("a", "exchange"))
+        when = _f(option.get("when", "true"))
+        return text if when == "true" else f"{text} (only when {when})"
+    return _word(option, ("a", "exchange"))
+
+
+def _assignments(out: _Out, indent: int, head: str, values: Mapping[str, Any],
+                 each_head: str) -> None:
+    """``head a = x, b = y`` on one line when it fits, else one line per assignment."""
+    if not values:
+        return
+    parts = [f"{_word(k)} = {_f(v)}" for k, v in values.items()]
+    line = head + ", ".join(parts)
+    if len("    " * indent + line) <= _WIDTH or len(parts) == 1:
+        out.add(indent, line)
+        return
+    for part in parts:
+        out.add(indent, each_head + part)
+
+
+_FLAGS = (
+    ("follow", True, "must follow suit", "need not follow suit"),
+    ("head", False, "must head the trick", "need not head the trick"),
+    ("head_after_trump", False, "must head the trick even after it is trumped",
+     "need not head the trick after it is trumped"),
+    ("void_trump", False, "a void player must trump", "a void player need not trump"),
+    ("void_beat", False, "a void player must beat the trick",
+     "a void player need not beat the trick"),
+)
+
+
+def _flag(out: _Out, indent: int, value: Any, yes: str, no: str) -> None:
+    cond = _cond(value)
+    out.add(indent, yes if cond is True else no if cond is False else f"{yes} if {cond}")
+
+
+def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"tricks"} | _STEP_COMMON, "in a tricks step")
+    t = step["tricks"] or {}
+    _check(t, ("players", "leader", "leader_where", "follow", "head", "head_after_trump",
+               "void_trump", "void_beat", "lead_trumps", "trumps_broken_by", "first_trick_trumps",
+               "abstain", "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "reason",
+               "count", "scored", "after_each", "source"),
+           "in 'tricks'")
+    count = t.get("count", "all")
+    count = None if count == "all" else _f(count)
+    # a count starting with the name 'tricks' would read as the keyword: it goes on a line
+    count_line = count is not None and re.match(r"tricks?\b", count) is not None
+    line = "play tricks"
+    if count is not None and not count_line:
+        line = f"play {count} trick" + ("" if count == "1" else "s")
+    if "players" in t and _f(t["players"]) != "not out":
+        line += f" among players where {_f(t['players'])}"
+    leader = t.get("leader", "forehand")
+    where = t.get("leader_where")
+    if leader != "forehand" or (where is not None and _f(where) != "true"):
+        line += f", led by {_who(leader, where, False)}"
+    out.add(indent, line)
+    ind = indent + 1
+    for key, default, yes, no in _FLAGS:
+        if key == "follow" or (key in t and _cond(t[key]) != default):
+            _flag(out, ind, t.get(key, default), yes, no)
+    lead = t.get("lead_trumps")
+    if lead is not None and lead != "any":
+        out.add(ind, "trumps may not be led until broken" if lead == "broken"
+                else f"leading trumps: {_word(lead)}")
+    broken = t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0])
+    if broken != TRUMPS_BROKEN_BY[0]:
+        out.add(ind, "trumps are broken by any trump played" if broken == "any"
+                else f"trumps are broken by: {_word(broken)}")
+    if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
+        _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
+              "no trumps in the first trick unless forced")
+    verb = _word(t.get("abstain_word", "knock"), ("not",))
+    abstain = _f(t.get("abstain", "false"))
+    if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":
+        out.add(ind, f"a player may {verb}" + ("" if abstain == "true" else f" if {abstain}"))
+    for key, phrase in (("abstain_lead", "when due to lead"),
+                        ("abstain_with_suit", "while holding the led suit")):
+        if key in t and _cond(t[key]) is not True:
+            _flag(out, ind, t[key], f"a player may {verb} {phrase}",
+                  f"a player may not {verb} {phrase}")
+    reason = t.get("reason")
+    if ("allow" in t and _f(t["allow"]) != "true") or reason is not None:
+        out.add(ind, f"a card may be played only if {_f(t.get('allow', 'true'))}"
+                + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+    if count_line:
+        out.add(ind, f"play {count} tricks")
+    if "scored" in t and _cond(t["scored"]) is not True:
+        _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
+    _attrs(out, ind, step, "tricks")
+    after = list(t.get("after_each") or [])
+    if after:
+        out.add(ind, "after each trick:")
+        _steps(out, ind + 1, after)
+
+
+def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"set", "for"} | _STEP_COMMON, "in a set step")
+    head = ""
+    if "for" in step:
+        cond = _f(step["for"])
+        head = "for each player, " if cond == "true" else f"for each player where {cond}, "
+    values = step["set"] or {}
+    parts = [f"{_word(k)} = {_f(v)}" for k, v in values.items()]
+    line = f"{head}set " + ", ".join(parts)
+    if len("    " * indent + line) <= _WIDTH or len(parts) <= 1:
+        out.add(indent, line)
+    else:
+        out.add(indent, f"{head}set:")
+        for part in parts:
+            out.add(indent + 1, part)
+    _attrs(out, indent + 1, step)
+
+
+def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
+    _check(step, {"move", "for"} | _STEP_COMMON, "in a move step")
+    body = step["move"] or {}
+    _check(body, ("from", "to", "count", "position", "source"), "in 'move'")
+    count = body.get("count", "all")
+    what = "all cards" if count == "all" else _cards(count)
+    source, target = _zone(body.get("from", "stock")), _zone(body.get("to", "hand"))
+    head = ""
+    if "for" in step:
+        cond = _f(step["for"])
+        whose = "of each player" + ("" if cond == "true" else f" where {cond}")
+        if body.get("from", "stock") == "hand":
+            source += " " + whose
+        elif body.get("to", "hand") == "hand":
+            target += " " + whose
+        else:
+            head = "for each player, " if cond == "true" else f"for each player where {cond}, "
+    position = body.get("position", STOCK_POSITIONS[0])
+    place = {"shuffled": "", "top": ", on top", "bottom": ", at the bottom"}.get(
+        position, f", placed: {_word(position)}")
+    out.add(indent, f"{head}move {what} from {source} to {target}{place}")
+    _attrs(out, indent + 1, step, "move")
+
+
+def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
+    _attrs(out, indent, step)
+    if steps:
+        _steps(out, indent, steps)
+    else:
+        out.add(indent, "nothing")
+
+
+def _step_if(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"if", "then", "else"} | _STEP_COMMON, "in an if step")
+    out.add(indent, f"if {_f(step['if'])}:")
+    _block(out, indent + 1, step, list(step.get("then") or []))
+    if step.get("else"):
+        out.add(indent, "else:")
+        _steps(out, indent + 1, step["else"])
+
+
+def _step_repeat(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"repeat", "while", "steps"} | _STEP_COMMON, "in a repeat step")
+    times = _f(step["repeat"])
+    cond = _f(step["while"]) if "while" in step else "true"
+    if cond == "true":
+        out.add(indent, f"repeat {times} times:")
+    else:
+        out.add(indent, f"repeat at most {times} times while {cond}:")
+    _block(out, indent + 1, step, list(step.get("steps") or []))
+
+
+def _step_redeal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"redeal"} | _STEP_COMMON, "in a redeal step")
+    body = step["redeal"] or {}
+    _check(body, ("dealer", "source"), "in 'redeal'")
+    dealer = body.get("dealer")
+    if dealer is None:
+        out.add(indent, "redeal")
+    elif dealer in ("same", "next"):
+        out.add(indent, f"redeal with the {dealer} dealer")
+    else:
+        out.add(indent, f"redeal with dealer {_word(dealer)}")
+    _attrs(out, indent + 1, step, "redeal")
+
+
+def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    _check(step, {"end_hand"} | _STEP_COMMON, "in an end_hand step")
+    out.add(indent, "end the hand")
+    _attrs(out, indent + 1, step)

@@ -1,0 +1,66 @@
+"""Validate a spec: schema, then structural checks, then compiling it.
+
+>>> validate("example")
+[]
+>>> diagnose("example")
+([], [])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import SpecError, SpecErrors
+
+
+def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
+    """The player counts whose compilation covers every deck entry."""
+    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
+    for entry in tree.get("deck", []):
+        counts.add(int(entry["players"][0]))
+    return sorted(counts)
+
+
+def validate(source: str | os.PathLike[str], *,
+             allow_paths: Iterable[str | os.PathLike[str]] = ()) -> list[SpecError]:
+    """Every problem found in a spec, located; an empty list means valid.
+
+    ``allow_paths``: folders ``extends`` may reach besides the spec's own.
+    """
+    return diagnose(source, allow_paths=allow_paths)[0]
+
+
+def diagnose(source: str | os.PathLike[str], *,
+             allow_paths: Iterable[str | os.PathLike[str]] = ()
+             ) -> tuple[list[SpecError], list[SpecError]]:
+    """The errors of a spec (as :func:`validate`) and its warnings
+    (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
+    from ..engine.game import Game
+    from .checks import structural_diagnosis
+    from .loader import read_spec
+
+    try:
+        doc = read_spec(source, allow_paths=allow_paths)
+    except SpecErrors as e:
+        return list(e.errors), []
+    except SpecError as e:
+        return [e], []
+    errors, warnings = structural_diagnosis(doc)
+    if errors:
+        return errors, warnings
+    seen: set[str] = set()
+    for n in player_counts_to_compile(doc.tree):
+        try:
+            Game(doc, n)
+        except SpecErrors as e:
+            for err in e.errors:
+                if str(err) not in seen:
+                    seen.add(str(err))
+                    errors.append(err)
+        except SpecError as err:
+            if str(err) not in seen:
+                seen.add(str(err))
+                errors.append(err)
+    return errors, warnings

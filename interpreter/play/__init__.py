@@ -1,0 +1,1 @@
+"""Playing matches: the match loop (:mod:`.match`) and the bots (:mod:`.bots`)."""

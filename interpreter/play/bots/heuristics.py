@@ -1,0 +1,314 @@
+"""Generic card-game heuristics that read the rules, never a game's name.
+
+Everything here works on card bitmasks and the per-trump tables of
+:mod:`spelbok.engine.order` (effective suit, trump flag, power), so the same code
+plays permanent trumps, relative trumps and plain suit games.  The functions
+take a :class:`~spelbok.engine.state.State` only for *public* facts (the trick so
+far, its leader order, the trick options) and the deciding seat's own hand;
+what the other players may hold is passed in as ``live``: the cards the
+decider cannot rule out (from its view), or, inside a rollout of a
+determinized world, the other hands of that world.
+
+>>> import spelbok
+>>> from spelbok.engine.observe import observe
+>>> game = spelbok.load("example", players=2)
+>>> st = game.new_state(seed=3)
+>>> while not any(a.kind == 0 for a in st.legal_actions()):   # up to the first trick
+...     st.apply(policy_action(st, st.legal_actions(), __import__("random").Random(1), True))
+>>> policy_action(st, st.legal_actions(), __import__("random").Random(1), True) in st.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ...cards import CARD_NAMES, SUITS, cards_in, parse_card
+from ...engine.actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
+from ...engine.order import NO_TRUMP, TrumpTables
+from ...engine.trick import card_key
+
+if TYPE_CHECKING:
+    from ...engine.state import State
+
+
+BLIND_EXCHANGE_MAX = 2
+"""At most this many cards are given away blind in one quick exchange."""
+
+
+def keep_value(tables: TrumpTables, c: int, want: bool = True) -> int:
+    """How much a card is worth keeping: trumps 100+, top trumps 200+, plain 1..13.
+
+    With ``want=False`` (tricks hurt) the order is reversed: low cards are kept.
+    """
+    v = tables.power[c] + (100 if tables.trump[c] and tables.power[c] < 100 else 0)
+    return v if want else -v
+
+
+def unseen_mask(view: dict[str, Any], deck_mask: int) -> int:
+    """Cards a seat cannot place from its view: not in its hand, not played,
+    not face up, not its own discards.  Cards known to be in another hand stay
+    in (they are live against the seat)."""
+    m = deck_mask
+    for name in view["hand"]:
+        m &= ~(1 << _cid(name))
+    for name in view["own_discards"]:
+        m &= ~(1 << _cid(name))
+    for name in view["turn_up"]:
+        m &= ~(1 << _cid(name))
+    for _seat, name in view["trick"]:
+        m &= ~(1 << _cid(name))
+    for _lead, cards, _w in view["tricks_played"]:
+        for _seat, name in cards:
+            m &= ~(1 << _cid(name))
+    return m
+
+
+_IDS = {name: i for i, name in enumerate(CARD_NAMES)}
+
+
+def _cid(name: str) -> int:
+    c = _IDS.get(name)
+    if c is None:
+        c = parse_card(name)
+        assert c is not None, name
+    return c
+
+
+def _higher_live(tables: TrumpTables, c: int, live: int) -> bool:
+    """Whether a live card of ``c``'s effective suit (or a trump, for a trump) beats it."""
+    p = tables.power[c]
+    pool = live & (tables.trump_mask if tables.trump[c] else tables.suit_mask[tables.suit[c]])
+    power = tables.power
+    while pool:
+        low = pool & -pool
+        if power[low.bit_length() - 1] > p:
+            return True
+        pool ^= low
+    return False
+
+
+def _threat(st: State, live: int) -> int:
+    """The highest key a live card could reach in the current trick."""
+    best = 0
+    m = live
+    while m:
+        low = m & -m
+        k = card_key(st, low.bit_length() - 1)
+        if k > best:
+            best = k
+        m ^= low
+    return best
+
+
+def trick_card(
+    st: State, seat: int, legal: list[Action], live: int, want: bool, after: int | None = None
+) -> Action:
+    """A card (or the abstain word) for the trick in progress.
+
+    Wanting tricks: win as cheaply as possible when it can be won (with a card
+    nobody still to play can beat, if there is one), else shed the lowest
+    card; lead a top card when holding one, else a low card.  Avoiding tricks:
+    play the highest card that does not win, else the lowest.  ``after`` is the
+    mask of cards held by players still to play to this trick (default: ``live``).
+    """
+    t = st.tables
+    knock = None
+    cards: list[int] = []
+    for a in legal:
+        if a.kind == CARD:
+            cards.append(a.value)
+        elif knock is None:
+            knock = a
+    if not cards:
+        return legal[0]
+    power = t.power
+    trump = t.trump
+    if st.led < 0:  # leading
+        if not want:
+            if knock is not None:
+                return knock
+            return _act(min(cards, key=lambda c: (power[c], trump[c])))
+        boss = [c for c in cards if not _higher_live(t, c, live)]
+        if boss:
+            hand = st.hands[seat]
+            trumps_held = (hand & t.trump_mask).bit_count()
+            boss_trumps = [c for c in boss if trump[c]]
+            plain = [c for c in boss if not trump[c]]
+            if boss_trumps and (trumps_held >= 2 or not plain):
+                return _act(max(boss_trumps, key=lambda c: power[c]))
+            if plain:
+                return _act(max(plain, key=lambda c: power[c]))
+        if knock is not None:
+            return knock
+        plain_cards = [c for c in cards if not trump[c]]
+        pool = plain_cards or cards
+        return _act(min(pool, key=lambda c: power[c]))
+    best = st.best_key
+    keyed = [(card_key(st, c), c) for c in cards]
+    winners = [(k, c) for k, c in keyed if k > best]
+    if want:
+        if winners:
+            rest = live if after is None else after
+            if st.trick_pos + 1 >= len(st.trick_order) or not rest:
+                return _act(min(winners)[1])
+            threat = _threat(st, rest)
+            safe = [(k, c) for k, c in winners if k > threat]
+            if safe:
+                return _act(min(safe)[1])
+            if knock is not None:
+                return knock
+            return _act(min(winners)[1])
+        if knock is not None:
+            return knock
+        return _act(min(cards, key=lambda c: (trump[c], power[c])))
+    losers = [(k, c) for k, c in keyed if k <= best]
+    if losers:
+        return _act(max(losers, key=lambda kc: (power[kc[1]], trump[kc[1]]))[1])
+    if knock is not None:
+        return knock
+    if st.trick_pos + 1 < len(st.trick_order):
+        return _act(min(winners)[1])
+    return _act(max(winners)[1])
+
+
+def _act(card: int) -> Action:
+    return CARD_ACTIONS[card]
+
+
+def suit_strength(hand: int, tables: tuple[TrumpTables, ...], suit: int, want: bool = True) -> int:
+    """Strength of ``hand`` if ``suit`` were trump: trumps weigh most, then their power."""
+    t = tables[suit]
+    score = 0
+    for c in cards_in(hand & t.trump_mask):
+        score += 20 + t.power[c] % 100
+    for c in cards_in(hand & ~t.trump_mask):
+        if t.power[c] >= 12:
+            score += 4
+    return score if want else -score
+
+
+def suit_choice(hand: int, legal: list[Action], tables: tuple[TrumpTables, ...],
+                want: bool = True) -> Action:
+    """The suit action whose trump would make ``hand`` strongest (weakest when tricks hurt)."""
+    return max(legal, key=lambda a: (suit_strength(hand, tables, a.value, want), -a.value))
+
+
+def exchange_candidates(
+    hand: int, legal: list[Action], tables: TrumpTables, want: bool, limit: int = 12
+) -> list[Action]:
+    """A short list of sensible exchanges: give away the k weakest cards, for each k.
+
+    All legal exchanges when there are at most ``limit`` of them.
+    """
+    if len(legal) <= limit:
+        return list(legal)
+    verb = legal[0].verb
+    sizes = sorted({a.value.bit_count() for a in legal})
+    order = sorted(cards_in(hand), key=lambda c: (keep_value(tables, c, want), c))
+    legal_set = set(legal)
+    out = []
+    for k in sizes:
+        m = 0
+        for c in order[:k]:
+            m |= 1 << c
+        a = Action(CARDS, verb, m)
+        if a in legal_set:
+            out.append(a)
+    return out or list(legal)
+
+
+def exchange_pick(
+    hand: int, legal: list[Action], tables: TrumpTables, want: bool, incoming: int | None
+) -> Action:
+    """A quick exchange: swap the weakest card for a better face-up card
+    (``incoming``), or, drawing blind, give away the weak non-trump cards
+    (at most :data:`BLIND_EXCHANGE_MAX`)."""
+    sizes = sorted({a.value.bit_count() for a in legal})
+    order = sorted(cards_in(hand), key=lambda c: (keep_value(tables, c, want), c))
+    if incoming is not None:
+        k = 1 if order and keep_value(tables, incoming, want) > keep_value(tables, order[0], want) else 0
+    else:
+        k = 0
+        for c in order:
+            high = tables.trump[c] or tables.power[c] >= 11
+            if high == want or k >= BLIND_EXCHANGE_MAX:
+                break
+            k += 1
+    k = min(max(k, sizes[0]), sizes[-1])
+    while k not in sizes:
+        k -= 1
+    m = 0
+    for c in order[:k]:
+        m |= 1 << c
+    for a in legal:
+        if a.value == m:
+            return a
+    return legal[0]
+
+
+def trump_tables(st: State) -> tuple[TrumpTables, ...]:
+    tables: tuple[TrumpTables, ...] = st.game.program.tables
+    return tables
+
+
+def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool,
+                  epsilon: float = 0.0) -> Action:
+    """A fast rollout move in a (determinized) state: perfect information inside
+    that world is fine, it is the bot's own hypothesis.  Cards by
+    :func:`trick_card`, suits by strength, exchanges by :func:`exchange_pick`,
+    words at random."""
+    if len(legal) == 1:
+        return legal[0]
+    if epsilon and rng.random() < epsilon:
+        return rng.choice(legal)
+    seat = st.current
+    assert seat is not None
+    kind = decision_kind(legal)
+    if kind == CARD:
+        hands = st.hands
+        live = 0
+        after = 0
+        order = st.trick_order
+        for i, q in enumerate(order):
+            if q != seat:
+                live |= hands[q]
+                if i > st.trick_pos:
+                    after |= hands[q]
+        return trick_card(st, seat, legal, live, want, after)
+    if kind == CARDS:
+        ins = st.game.program.code[st.pc]
+        incoming = None
+        if getattr(ins, "draw_from", "stock") == "turn_up":
+            incoming = st.turn_up[-1] if st.turn_up else None
+        return exchange_pick(st.hands[seat], legal, st.tables, want, incoming)
+    if kind == SUIT:
+        return suit_choice(st.hands[seat], legal, trump_tables(st), want)
+    return rng.choice(legal)
+
+
+def decision_kind(legal: list[Action]) -> int:
+    """What is being decided: CARD (a trick, maybe with an abstain word), CARDS
+    (an exchange, whose keep-all option is a bare word), SUIT or WORD."""
+    kinds = 0
+    for a in legal:
+        kinds |= 1 << a.kind
+    if kinds & (1 << CARD):
+        return CARD
+    if kinds & (1 << CARDS):
+        return CARDS
+    if kinds & (1 << SUIT):
+        return SUIT
+    return WORD
+
+
+def trump_index(view: dict[str, Any]) -> int:
+    tr = view.get("trump")
+    return SUITS.index(tr) if tr else NO_TRUMP
+
+
+__all__ = [
+    "decision_kind", "exchange_candidates", "exchange_pick", "keep_value", "policy_action", "suit_choice",
+    "suit_strength", "trick_card", "trump_index", "unseen_mask",
+]
