@@ -65,8 +65,8 @@ def _game(spec: str, players: int, max_hands: int | None) -> Any:
 
 def play_one(job: tuple[str, int, int | None, str, str, int, int]) -> tuple[str, int, float]:
     """One match: returns ("a" | "b" | "tie", hands played, seconds)."""
-    from spelbok.bots import make_bot
-    from spelbok.match import bot_seed, match_seed, play_match
+    from spelbok.play.bots import make_bot
+    from spelbok.play.match import bot_seed, match_seed, play_match
 
     spec, players, max_hands, a, b, seed, index = job
     game = _game(spec, players, max_hands)
@@ -98,7 +98,7 @@ def run_pairing(spec: str, players: int, max_hands: int | None, a: str, b: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from spelbok.simulate import binomial_sign_p, wilson
+    from spelbok.analysis.simulate import binomial_sign_p, wilson
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=None,
