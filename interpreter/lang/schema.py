@@ -161,7 +161,7 @@ def _object(c: v.Construct, fields: tuple[v.Field, ...], x_name: str = "",
 def _step(c: v.Construct) -> dict[str, Any]:
     article = "an" if c.name[0] in "aeiou" else "a"
     kind = c.value or v.Field(c.name, c.name, c.doc, required=True)
-    return _object(c, c.keys(), f"in {article} '{c.name}' step", head=(kind,),
+    return _object(c, c.own_fields(), f"in {article} '{c.name}' step", head=(kind,),
                    doc=False)  # a step kind's doc goes with its body
 
 

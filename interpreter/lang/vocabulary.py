@@ -150,7 +150,7 @@ class Construct:
                 return f
         raise KeyError(f"{self.name} has no key {name!r}")
 
-    def keys(self) -> tuple[Field, ...]:
+    def own_fields(self) -> tuple[Field, ...]:
         """The keys of the construct's own map (a step: kind key aside, common keys last)."""
         return (*self.fields, *_common(self))
 
@@ -178,12 +178,17 @@ class Builtin:
 @dataclass(frozen=True)
 class Function:
     """A function of the formula language: ``aggregate`` over all seats (one
-    argument, read for each seat), ``scalar`` over its arguments, or both."""
+    argument, read for each seat), ``scalar`` over its arguments, or both.
+
+    ``arg`` names the aggregate's argument (``cond`` or ``expr``), ``params`` the
+    scalar form's parameters, as the reference shows them."""
 
     name: str
     aggregate: bool
     scalar: bool
     doc: str
+    arg: str = "expr"
+    params: str = "a, b, …"
 
 
 # ------------------------------------------------------------------------------ words
@@ -571,13 +576,13 @@ BUILTINS: tuple[Builtin, ...] = (
 )
 
 FUNCTIONS: tuple[Function, ...] = (
-    Function("count", True, False, "how many seats meet the condition"),
-    Function("any", True, False, "whether some seat meets the condition"),
-    Function("all", True, False, "whether every seat meets the condition"),
+    Function("count", True, False, "how many seats meet the condition", arg="cond"),
+    Function("any", True, False, "whether some seat meets the condition", arg="cond"),
+    Function("all", True, False, "whether every seat meets the condition", arg="cond"),
     Function("sum", True, False, "the sum over all seats"),
     Function("max", True, True, "the largest over all seats, or of its arguments"),
     Function("min", True, True, "the smallest over all seats, or of its arguments"),
-    Function("abs", False, True, "the absolute value"),
+    Function("abs", False, True, "the absolute value", params="x"),
 )
 
 # ------------------------------------------------------------------------------ lookups
@@ -605,7 +610,7 @@ def construct(name: str) -> Construct:
 def step(kind: str) -> Construct:
     """The step kind ``kind``.
 
-    >>> step("repeat").value.type, [f.name for f in step("repeat").keys()]
+    >>> step("repeat").value.type, [f.name for f in step("repeat").own_fields()]
     ('formula', ['while', 'steps', 'when', 'label', 'source'])
     """
     c = construct(kind)
@@ -642,8 +647,8 @@ def defaults(name: str) -> dict[str, Any]:
     if c.body is not None:
         out[c.name] = _filled(c.body)
     # keys a word brings into play (``choose: number``'s min and max) are filled only with it
-    uses = {u for f in c.keys() for w in f.words for u in w.uses}
-    out.update({k: v for k, v in _filled(c.keys()).items() if k not in uses})
+    uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
+    out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
     return out
 
 
