@@ -7,7 +7,7 @@ exits 1 when one differs from the declaration.
 
 >>> print(render("hand-builtins").splitlines()[2])
 | `hand_number` | 1 for the first hand of the match (redeals do not count) |
->>> update("a\\n<!-- vocabulary:functions -->\\nold\\n<!-- /vocabulary:functions -->\\nb\\n")[:58]
+>>> update("a\\n<!-- vocabulary:functions -->\\nold\\n<!-- /vocabulary:functions -->\\nb\\n")[:62]
 'a\\n<!-- vocabulary:functions -->\\nFunctions: `count(cond)`, `any'
 """
 
