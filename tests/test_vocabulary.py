@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import spelbok
 from minispec import mini
@@ -26,6 +27,7 @@ def test_shipped_schemas_are_what_the_vocabulary_generates() -> None:
         shipped = (ROOT / path).read_text("utf-8")
         assert shipped == text, f"{path} is stale: run python -m spelbok.lang.schema --write"
         assert json.loads(shipped) == schema.spec_schema()
+    jsonschema.Draft202012Validator.check_schema(schema.spec_schema())
 
 
 def test_the_reference_tables_are_what_the_vocabulary_generates() -> None:

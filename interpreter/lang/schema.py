@@ -88,6 +88,7 @@ _INLINE: dict[str, dict[str, Any]] = {
     "true": {"const": True, "x-expect": "true"},
 }
 _OBJECTS = {"assignments", "var_map"}
+_CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
 #: The constructs written as ``$defs`` entries (the others are written where they are used),
 #: in the shipped file's order of ``$defs``.
 _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
@@ -121,9 +122,8 @@ def _type(t: str, key: str) -> dict[str, Any]:
 
 
 def _is_object(t: str) -> bool:
-    return t in _OBJECTS or t.startswith(("names[", "map[")) or (
-        t not in _INLINE and t not in _DEFS and not t.startswith("list[")
-        and t not in ("ranks", "suits", "steps"))
+    """Whether type ``t`` is written as a JSON object (a map)."""
+    return t in _OBJECTS or t.startswith(("names[", "map[")) or t in _CONSTRUCT_NAMES
 
 
 def _field(f: v.Field) -> dict[str, Any]:
