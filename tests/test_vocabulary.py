@@ -215,6 +215,17 @@ def test_every_field_type_is_declared() -> None:
             assert known(f.type), f"{c.name}.{f.name}: {f.type}"
 
 
+def test_walk_steps_agrees_with_the_checks_walker() -> None:
+    for spec in sorted((ROOT / "specs").glob("*.yaml")):
+        hand = spelbok.load(str(spec)).doc.tree["hand"]
+        assert list(v.walk_steps(hand, ("hand",))) == list(checks._walk(hand, ("hand",)))
+    nested = model.normalize({"hand": [{"repeat": 2, "steps": [{"tricks": {"after_each": [
+        {"if": "x", "then": [{"end_hand": True}], "else": [{"set": {"a": 1}}]}]}}]}]})["hand"]
+    paths = [p for p, _ in v.walk_steps(nested)]
+    assert paths == [p for p, _ in checks._walk(nested, ())]
+    assert (0, "steps", 0, "tricks", "after_each", 0, "else", 0) in paths
+
+
 def test_lookups() -> None:
     assert v.construct("dealer").group == "section"
     assert v.step("move").field("for").type == "formula"

@@ -136,7 +136,7 @@ def _field(f: v.Field) -> dict[str, Any]:
         size = "minLength" if f.type == "str" else "minProperties" if _is_object(f.type) else (
             "minItems")
         s[size] = f.min_items
-    if f.name == "first" and f.words:  # a word or a seat: the words say which
+    if f.type == "first_dealer":  # a word or a seat: its words say which
         s["x-expect"] = ", ".join(w.name for w in f.words) + " or a seat number"
     if f.schema_doc:
         s["description"] = f.schema_doc

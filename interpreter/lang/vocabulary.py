@@ -33,6 +33,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,8 @@ __all__ = [
     "construct",
     "defaults",
     "step",
+    "step_lists",
+    "walk_steps",
     "words",
 ]
 
@@ -273,7 +276,6 @@ _WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the d
                 ("each", "every player in turn, from forehand"),
                 ("last_winner", "the winner of the last trick"))
 _LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
-_ZONE_WORDS = ZONES
 
 # ------------------------------------------------------------------------------ parts
 
@@ -433,8 +435,8 @@ STEPS: tuple[Construct, ...] = (
     Construct("end_hand", "step", "skip the rest of the hand",
               value=Field("end_hand", "true", "true", required=True)),
     Construct("move", "step", "move cards between zones", body=(
-        Field("from", "word", "the zone cards come from", default="stock", words=_ZONE_WORDS),
-        Field("to", "word", "the zone they go to", default="hand", words=_ZONE_WORDS),
+        Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
+        Field("to", "word", "the zone they go to", default="hand", words=ZONES),
         Field("count", "count", "how many cards", default="all"),
         Field("position", "word", "where cards moved to the stock go", default="shuffled",
               omitted=True,
@@ -650,6 +652,38 @@ def defaults(name: str) -> dict[str, Any]:
     uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
     out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
     return out
+
+
+def step_lists(kind: str) -> tuple[tuple[str, ...], ...]:
+    """The paths, inside a step of ``kind``, of the lists of steps it holds.
+
+    >>> step_lists("if"), step_lists("tricks"), step_lists("deal")
+    ((('then',), ('else',)), (('tricks', 'after_each'),), ())
+    """
+    c = step(kind)
+    inner = tuple((kind, f.name) for f in c.body or () if f.type == "steps")
+    return inner + tuple((f.name,) for f in c.own_fields() if f.type == "steps")
+
+
+def walk_steps(steps: list[Any], path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...],
+                                                                               dict[str, Any]]]:
+    """Every step of ``steps`` (a canonical list) and of the steps they hold, depth first,
+    with its path.
+
+    >>> tree = [{"if": "true", "then": [{"end_hand": True}], "else": []}]
+    >>> [p for p, _ in walk_steps(tree, ("hand",))]
+    [('hand', 0), ('hand', 0, 'then', 0)]
+    """
+    for i, item in enumerate(steps):
+        here = (*path, i)
+        yield here, item
+        kind = next((k for k in STEP_KINDS if k in item), None)
+        for inner in step_lists(kind) if kind else ():
+            node: Any = item
+            for key in inner:
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, list):
+                yield from walk_steps(node, (*here, *inner))
 
 
 def builtins(scope: str | None = None) -> tuple[Builtin, ...]:
