@@ -173,6 +173,32 @@ def test_defaults_of_a_choose_kind_are_filled_with_it() -> None:
             assert tree[key] == expected, (kind.name, key)
 
 
+_SAMPLES: dict[str, Any] = {
+    "formula": "seats + 1", "condition": "seats == 3", "word": "zz", "text": "t",
+    "source": "en: x", "name": "bid", "who": {"most": "score", "ties": "cut"},
+    "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
+    "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
+    "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
+    "first_dealer": 2,
+}
+
+
+@pytest.mark.parametrize("name", [c.name for c in (*v.SECTIONS, *v.STEPS)])
+def test_the_model_keeps_every_declared_key(name: str) -> None:
+    # a key the schema accepts (it is declared) but the model drops fails here
+    c = v.construct(name)
+    given = {f.name: _SAMPLES[f.type] for f in c.own_fields()}
+    if c.body is not None:
+        given[name] = {f.name: _SAMPLES[f.type] for f in c.body}
+    elif c.value is not None:
+        given[name] = _SAMPLES[c.value.type]
+    tree = model.normalize({c.name: given} if c.group == "section" else {"hand": [given]})
+    got = tree[c.name] if c.group == "section" else tree["hand"][0]
+    assert set(got) == set(given)
+    if c.body is not None:
+        assert set(got[name]) == set(given[name])
+
+
 def test_section_defaults_are_what_the_model_fills_in() -> None:
     tree = model.normalize({"players": {"min": 2, "max": 3}})
     for c in v.SECTIONS:
