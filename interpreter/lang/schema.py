@@ -1,0 +1,248 @@
+"""The JSON Schema of the YAML surface, generated from the vocabulary.
+
+:func:`spec_schema` builds it from :mod:`spelbok.lang.vocabulary`; this module
+only knows how each *type* of the vocabulary is written in JSON Schema (with
+the bounds of :mod:`spelbok.limits`).  Keys starting with ``x-`` are spelbok's
+own annotations, read by the loader for its error messages: ``x-name`` (how a
+map is named, ``{key}`` the key holding it), ``x-expect`` (what a value should
+be) and ``x-kind`` (which message a malformed value gets).
+
+``python -m spelbok.lang.schema --write`` rewrites the two shipped copies
+(``interpreter/spec.schema.json``, ``specs/spelbok.schema.json``); ``--check``
+exits 1 when they differ from the declaration.
+
+>>> schema = spec_schema()
+>>> schema["properties"]["end"]["properties"]["max_hands"]["maximum"]
+100000
+>>> [s["x-name"] for s in schema["$defs"]["step"]["oneOf"]][:2]
+["in a 'deal' step", "in a 'turn_up' step"]
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from spelbok.limits import MAX_CARDS, MAX_PLAYERS, MAX_VALUE
+
+from . import vocabulary as v
+
+__all__ = ["SHIPPED", "main", "schema_text", "spec_schema"]
+
+_RANK = "([2-9]|10|[JQKATjqkat])"
+_SUIT = "[CSHDcshd♣♠♥♦]"
+_SCALAR_BOUNDS = {"minimum": -MAX_VALUE, "maximum": MAX_VALUE}
+
+#: How each type of the vocabulary is written, the ones with a ``$defs`` entry first
+#: (in the order of the shipped file).  A type's description is its vocabulary doc.
+_DEFS: dict[str, dict[str, Any]] = {
+    "source": {"type": "string"},
+    "text": {"type": "string"},
+    "formula": {"type": ["string", "integer", "boolean"], **_SCALAR_BOUNDS,
+                "x-expect": "a formula (a string, an integer, true or false)"},
+    "condition": {"type": ["boolean", "string"],
+                  "x-expect": "true, false or a condition (a string)"},
+    "word": {"type": "string", "minLength": 1, "x-expect": "a word"},
+    "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "x-kind": "name"},
+    "scalar": {"type": ["string", "integer", "boolean"], **_SCALAR_BOUNDS,
+               "x-expect": "a string, an integer, true or false"},
+    "rank": {"type": ["string", "integer"], "pattern": f"^{_RANK}$", "minimum": 2,
+             "maximum": 10, "x-kind": "rank"},
+    "suit": {"type": "string", "pattern": f"^{_SUIT}$", "x-kind": "suit"},
+    "card": {"type": "string", "pattern": f"^{_RANK}{_SUIT}$", "x-kind": "card"},
+    "top_trump": {"type": "string",
+                  "pattern": f"^({_RANK}{_SUIT}|{_RANK}@(trump|trump_colour))$",
+                  "x-kind": "top_trump"},
+    "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
+    "suits": {"type": "array", "items": {"$ref": "#/$defs/suit"}, "minItems": 1},
+    "range": {"type": ["array", "integer"],
+              "items": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
+              "minItems": 2, "maxItems": 2, "x-kind": "range",
+              "x-expect": "a range [min, max] of player counts"},
+    "assignments": {"type": "object", "propertyNames": {"$ref": "#/$defs/name"},
+                    "additionalProperties": {"$ref": "#/$defs/formula"}, "x-name": "in '{key}'"},
+    "who": {"anyOf": [{"$ref": "#/$defs/word"}, {"$ref": "#/$defs/who_map"}],
+            "x-expect": "a word (dealer, forehand, each) or a map {most: ...}"},
+    "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+    "choose": {},  # built by _choose(), from the choose kinds
+    "var_map": {"type": "object", "propertyNames": {"$ref": "#/$defs/name"},
+                "additionalProperties": {"$ref": "#/$defs/scalar"}, "x-name": "in '{key}'"},
+}
+_INLINE: dict[str, dict[str, Any]] = {
+    "str": {"type": "string"},
+    "int": {"type": "integer"},
+    "token": {"type": "string", "pattern": "^\\S+$"},
+    "version": {"type": "integer", "const": 1},
+    "seat": {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1},
+    "team": {"type": "array", "items": {"type": "integer", "minimum": 0,
+                                        "maximum": MAX_PLAYERS - 1}, "minItems": 1},
+    "packet": {"type": "integer", "minimum": 1, "maximum": MAX_CARDS},
+    "count": {"anyOf": [{"type": "string"},
+                        {"type": "integer", "minimum": 0, "maximum": MAX_CARDS}],
+              "x-expect": "'all' or a formula"},
+    "first_dealer": {"type": ["string", "integer"], "minimum": 0, "maximum": MAX_PLAYERS - 1,
+                     "minLength": 1},
+    "true": {"const": True, "x-expect": "true"},
+}
+_OBJECTS = {"assignments", "var_map"}
+_CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
+#: The constructs written as ``$defs`` entries (the others are written where they are used),
+#: in the shipped file's order of ``$defs``.
+_DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
+              "card", "top_trump", "ranks", "suits", "range", "assignments", "who_map", "who",
+              "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
+              "option", "deck_entry", "var_map", "move")
+
+SHIPPED = ("interpreter/spec.schema.json", "specs/spelbok.schema.json")
+"""The shipped copies, relative to the repository root."""
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _type(t: str, key: str) -> dict[str, Any]:
+    """The schema of type expression ``t`` for a value held by ``key``."""
+    if t.startswith("list[") and t.endswith("]"):
+        return {"type": "array", "items": _type(t[5:-1], key)}
+    if t.startswith("names[") and t.endswith("]"):
+        return {"type": "object", "propertyNames": _ref("name"),
+                "additionalProperties": _type(t[6:-1], key), "x-name": f"in '{key}'"}
+    if t.startswith("map[") and t.endswith("]"):
+        return {"type": "object", "additionalProperties": _type(t[4:-1], key),
+                "x-name": f"in '{key}'"}
+    if t in _DEF_ORDER:
+        return _ref(t)
+    if t in _INLINE:
+        return copy.deepcopy(_INLINE[t])
+    return _object(v.construct(t), v.construct(t).fields)
+
+
+def _is_object(t: str) -> bool:
+    """Whether type ``t`` is written as a JSON object (a map)."""
+    return t in _OBJECTS or t.startswith(("names[", "map[")) or t in _CONSTRUCT_NAMES
+
+
+def _field(f: v.Field) -> dict[str, Any]:
+    s = _type(f.type, f.name)
+    if f.minimum is not None:
+        s["minimum"] = f.minimum
+    if f.maximum is not None:
+        s["maximum"] = f.maximum
+    if f.min_items is not None:
+        size = "minLength" if f.type == "str" else "minProperties" if _is_object(f.type) else (
+            "minItems")
+        s[size] = f.min_items
+    if f.type == "first_dealer":  # a word or a seat: its words say which
+        s["x-expect"] = ", ".join(w.name for w in f.words) + " or a seat number"
+    if f.schema_doc:
+        s["description"] = f.schema_doc
+    return s
+
+
+def _object(c: v.Construct, fields: tuple[v.Field, ...], x_name: str = "",
+            head: tuple[v.Field, ...] = (), doc: bool = True) -> dict[str, Any]:
+    """The schema of a map with keys ``head + fields`` (a construct's)."""
+    keys = (*head, *fields)
+    s: dict[str, Any] = {"type": "object", "x-name": x_name or c.x_name or f"in '{c.name}'"}
+    required = [f.name for f in keys if f.required]
+    if required:
+        s["required"] = required
+    s["properties"] = {f.name: _field(f) for f in keys}
+    s["additionalProperties"] = False
+    if doc and c.schema_doc:
+        s["description"] = c.schema_doc
+    return s
+
+
+def _step(c: v.Construct) -> dict[str, Any]:
+    article = "an" if c.name[0] in "aeiou" else "a"
+    kind = c.value or v.Field(c.name, c.name, c.doc, required=True)
+    return _object(c, c.own_fields(), f"in {article} '{c.name}' step", head=(kind,),
+                   doc=False)  # a step kind's doc goes with its body
+
+
+def _choose() -> dict[str, Any]:
+    word = {"type": "string", "pattern": "^\\S+$", "x-kind": "word"}
+    option = _object(v.WORD_OPTION, v.WORD_OPTION.fields)
+    return {
+        "anyOf": [
+            {"type": "string", "enum": [k.name for k in v.CHOOSE_KINDS[1:]]},
+            {"type": "array",
+             "items": {"anyOf": [word, option], "x-expect": "a word, or {word: ..., when: ...}"},
+             "minItems": 1},
+        ],
+        "x-expect": "a list of words, " + ", ".join(
+            f"'{k.name}'" for k in v.CHOOSE_KINDS[1:-1]) + f" or '{v.CHOOSE_KINDS[-1].name}'",
+    }
+
+
+def _defs() -> dict[str, Any]:
+    docs = {w.name: w.doc for w in v.TYPES}
+    out: dict[str, Any] = {}
+    for name in _DEF_ORDER:
+        if name == "choose":
+            s = _choose()
+        elif name == "step":
+            kinds = ", ".join(v.STEP_KINDS)
+            common = ", ".join(f.name for f in v.STEP_COMMON)
+            s = {"oneOf": [_step(c) for c in v.STEPS], "x-kind": "step",
+                 "description": f"One step: a map with exactly one kind key ({kinds}) plus "
+                                f"optional {common}."}
+        elif name in _DEFS:
+            s = copy.deepcopy(_DEFS[name])
+        else:
+            c = v.construct(name)
+            s = _object(c, c.body if c.body is not None else c.fields)
+        if name in docs:
+            s["description"] = docs[name]
+        out[name] = s
+    return out
+
+
+def spec_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the YAML surface, from the vocabulary."""
+    top = _object(v.SPEC, v.SPEC.fields)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://spelbok.invalid/spec.schema.json",
+        "title": "spelbok game spec (format version 1)",
+        "description": "YAML surface of a spelbok spec; see docs/spec-reference.md. Keys "
+                       "starting with x- are spelbok's own annotations (used for error "
+                       "messages).",
+        **top,
+        "$defs": _defs(),
+    }
+
+
+def schema_text() -> str:
+    """The shipped files' text: ``spec_schema()`` as indented JSON."""
+    return json.dumps(spec_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``--write``: rewrite the shipped copies; ``--check``: 1 when they differ."""
+    args = sys.argv[1:] if argv is None else argv
+    if args not in (["--write"], ["--check"]):
+        print("usage: python -m spelbok.lang.schema --write|--check", file=sys.stderr)
+        return 2
+    root = Path(__file__).resolve().parents[2]
+    text = schema_text()
+    stale = [p for p in SHIPPED if not (root / p).is_file()
+             or (root / p).read_text("utf-8") != text]
+    if args == ["--write"]:
+        for p in stale:
+            (root / p).write_text(text, "utf-8")
+            print(f"wrote {p}")
+        return 0
+    for p in stale:
+        print(f"{p} differs from the vocabulary (run: python -m spelbok.lang.schema --write)",
+              file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,695 @@
+"""The spec language, declared once: sections, step kinds, their keys, built-in names.
+
+This module is the language reference in code.  Each *construct* (the top level,
+a section such as ``dealer``, a step kind such as ``deal``, a part such as a
+deck entry) lists its keys as :class:`Field` values: type, default, allowed
+words and a one-line doc.  The JSON Schema of the YAML surface
+(:mod:`spelbok.lang.schema`) and the tables of ``docs/spec-reference.md``
+(:mod:`spelbok.lang.reference`) are generated from it; the model's defaults,
+the step walkers and the checks can read it instead of restating it.
+
+A field's ``type`` is a name of :data:`TYPES` (``formula``, ``condition``,
+``word``...), the name of a construct (its map), or ``list[T]`` / ``names[T]``
+(a map from formula names to T) / ``map[T]`` (a map from any key to T).
+``default`` is the canonical value a missing key means (:data:`ABSENT`: it stays
+absent); ``omitted`` fields are left out of the canonical model while they hold
+their default.  Bounds come from :mod:`spelbok.limits`.
+
+>>> STEP_KINDS[:4]
+('deal', 'turn_up', 'decide', 'tricks')
+>>> defaults("deal")
+{'deal': {'packets': [1], 'to': 'not out'}, 'when': 'true'}
+>>> words("move", "from")
+('hand', 'widow', 'stock', 'turn_up', 'discards')
+>>> step("tricks").field("lead_trumps").default, words("tricks", "lead_trumps")
+('any', ('any', 'broken'))
+>>> [b.name for b in builtins("player")][:3]
+['seat', 'out', 'tricks']
+>>> [b.name for b in BUILTINS if b.settable]
+['out', 'trump']
+>>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
+['max', 'min']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from spelbok.cards import RANKS, SUITS
+from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS
+
+__all__ = [
+    "ABSENT",
+    "BUILTINS",
+    "CHOOSE_KINDS",
+    "CONSTRUCTS",
+    "DEFAULT_MAX_HANDS",
+    "FUNCTIONS",
+    "KEYWORDS",
+    "SECTIONS",
+    "SPEC",
+    "STEP_COMMON",
+    "STEP_KINDS",
+    "STEPS",
+    "TYPES",
+    "ZONES",
+    "Builtin",
+    "Construct",
+    "Derived",
+    "Field",
+    "Function",
+    "Word",
+    "builtins",
+    "construct",
+    "defaults",
+    "step",
+    "step_lists",
+    "walk_steps",
+    "words",
+]
+
+
+class _Absent:
+    """The default of a key that stays absent when not given."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A default worked out from other keys (``text`` says from what)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Word:
+    """An allowed word (a zone, a choose kind, a keyword, a type...) and what it means.
+
+    ``uses`` names the keys a word brings into play (a choose kind's ``min``/``max``).
+    """
+
+    name: str
+    doc: str
+    uses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a construct's map.
+
+    ``doc`` is the reference's one-line meaning; ``schema_doc`` the schema's
+    description (editor tooltips) where it has one; ``doc_type`` / ``doc_default``
+    override how the reference shows the type and the default.  ``minimum``,
+    ``maximum`` bound an integer, ``min_items`` the size of a list, map or string.
+    ``rule``: a rule of play checked on every card (a trick flag).
+    """
+
+    name: str
+    type: str
+    doc: str
+    default: Any = ABSENT
+    required: bool = False
+    omitted: bool = False
+    words: tuple[Word, ...] = ()
+    schema_doc: str | None = None
+    doc_type: str = ""
+    doc_default: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    min_items: int | None = None
+    rule: bool = False
+
+
+@dataclass(frozen=True)
+class Construct:
+    """A map of the language: the top level, a section, a step kind or a part.
+
+    A step kind's map has its kind key (``value``: that key, when it does not
+    hold a map; ``body``: the keys of the map it holds), its own ``fields`` and
+    :data:`STEP_COMMON`.  ``x_name`` is how error messages name the map
+    (``{key}``: the key holding it).
+    """
+
+    name: str
+    group: str
+    doc: str
+    fields: tuple[Field, ...] = ()
+    body: tuple[Field, ...] | None = None
+    value: Field | None = None
+    x_name: str = ""
+    schema_doc: str | None = None
+
+    def field(self, name: str) -> Field:
+        """The key ``name`` of this construct (of its body first, for a step kind)."""
+        for f in (*(self.body or ()), *self.fields, *_common(self)):
+            if f.name == name:
+                return f
+        raise KeyError(f"{self.name} has no key {name!r}")
+
+    def own_fields(self) -> tuple[Field, ...]:
+        """The keys of the construct's own map (a step: kind key aside, common keys last)."""
+        return (*self.fields, *_common(self))
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A name every formula may read.
+
+    ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
+    reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
+    ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
+    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank`` or ``any``.
+    ``only_in``: the only keys whose formulas may read it (empty: anywhere).
+    """
+
+    name: str
+    scope: str
+    type: str
+    doc: str
+    settable: bool = False
+    per_trick: bool = False
+    only_in: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function of the formula language: ``aggregate`` over all seats (one
+    argument, read for each seat), ``scalar`` over its arguments, or both.
+
+    ``arg`` names the aggregate's argument (``cond`` or ``expr``), ``params`` the
+    scalar form's parameters, as the reference shows them."""
+
+    name: str
+    aggregate: bool
+    scalar: bool
+    doc: str
+    arg: str = "expr"
+    params: str = "a, b, …"
+
+
+# ------------------------------------------------------------------------------ words
+
+DEFAULT_MAX_HANDS = 1000
+"""The bound on a match's hands when ``end.max_hands`` is absent (redeals count)."""
+
+ZONES: tuple[Word, ...] = (
+    Word("hand", "the hand of the player a `for` names"),
+    Word("widow", "the spare hand a deal's `widow` fills"),
+    Word("stock", "the cards not dealt (the talon), hidden"),
+    Word("turn_up", "the public turn-up zone"),
+    Word("discards", "the hidden discard pile"),
+)
+#: What a decision chooses: the first kind is a list of words (``choose: [..]``).
+CHOOSE_KINDS: tuple[Word, ...] = (
+    Word("words", "one of a list of words (a word with `when` only while it holds)"),
+    Word("suit", "a suit, among `suits`", uses=("suits",)),
+    Word("exchange", "cards to discard, as many drawn (see `exchange`)", uses=("exchange",)),
+    Word("number", "a number from `min` to `max`", uses=("min", "max")),
+)
+KEYWORDS: tuple[Word, ...] = (
+    Word("if", "`if a then b else c`"),
+    Word("then", "see `if`"),
+    Word("else", "see `if`"),
+    Word("and", "both conditions"),
+    Word("or", "either condition"),
+    Word("not", "the opposite condition"),
+    Word("true", "the true condition"),
+    Word("false", "the false condition"),
+)
+#: The types a field may have (besides constructs and list/names/map of a type).
+TYPES: tuple[Word, ...] = (
+    Word("source", "The passage of the rules text this rule encodes (may start with a "
+         "`sources` id: `en: Play`)."),
+    Word("text", "Free text."),
+    Word("formula", "A formula of the formula language; integers and booleans are shorthand "
+         "for constant formulas."),
+    Word("condition", "A boolean, or a condition evaluated once when the step starts (e.g. on "
+         "an option)."),
+    Word("word", "One of the field's words, or the name of an option whose values are such "
+         "words."),
+    Word("name", "A name usable in formulas: letters, digits and _, not starting with a "
+         "digit."),
+    Word("scalar", "A string, an integer, true or false."),
+    Word("rank", "A rank: 2..10, J, Q, K, A (T for ten)."),
+    Word("suit", "A suit: C S H D (or ♣ ♠ ♥ ♦)."),
+    Word("card", "A card: rank then suit, e.g. 10H, JC, J♣."),
+    Word("top_trump", "A card name, or J@trump (rank J of the trump suit) / J@trump_colour "
+         "(rank J of the other suit of the trump's colour)."),
+    Word("ranks", "A list of ranks."),
+    Word("suits", "A list of suits."),
+    Word("range", "An inclusive range [min, max] of player counts (a single integer n means "
+         "[n, n])."),
+    Word("assignments", "name: formula assignments, applied in order."),
+    Word("who", "A word (dealer, forehand, each, last_winner) or the player with the most of "
+         "a formula."),
+    Word("steps", "A list of steps."),
+    Word("choose", "What a decision chooses: a list of words, suit, number or exchange."),
+    Word("var_map", "Variables and their initial values (a string, an integer, true or "
+         "false)."),
+    # inline types (no schema definition of their own)
+    Word("str", "a string"),
+    Word("int", "an integer"),
+    Word("token", "a word: no spaces"),
+    Word("version", "the format version, 1"),
+    Word("seat", f"a seat number 0..{MAX_PLAYERS - 1}"),
+    Word("team", "a list of seats"),
+    Word("packet", f"a packet size 1..{MAX_CARDS}"),
+    Word("count", f"'all' or a formula (an integer at most {MAX_CARDS})"),
+    Word("first_dealer", "a word or a seat number"),
+    Word("true", "the value true"),
+)
+
+
+def _w(*pairs: tuple[str, str]) -> tuple[Word, ...]:
+    return tuple(Word(name, doc) for name, doc in pairs)
+
+
+_SOURCE = Field("source", "source", "the passage of the rules text this rule encodes")
+_WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
+                ("each", "every player in turn, from forehand"),
+                ("last_winner", "the winner of the last trick"))
+_LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
+
+# ------------------------------------------------------------------------------ parts
+
+OPTION = Construct("option", "part", "a named reading or rule parameter", (
+    Field("values", "list[scalar]", "the values it may take (str, int or bool)", required=True,
+          min_items=1),
+    Field("default", "scalar", "its value unless a variant or the caller sets one",
+          default=Derived("the first value")),
+    Field("about", "text", "what it decides, for `describe`", default=""),
+    _SOURCE,
+), x_name="in option '{key}'")
+
+DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
+    Field("players", "range", "the player counts it serves",
+          default=Derived("players.min..players.max")),
+    Field("ranks", "ranks", "its ranks", required=True),
+    Field("suits", "suits", "its suits", default=list(SUITS)),
+    _SOURCE,
+), x_name="in a deck entry")
+
+WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
+    Field("most", "formula", "the per-player number to have most of", required=True),
+    Field("ties", "word", "who wins a tie", default="forehand",
+          words=_w(("cut", "a cut decides"), ("forehand", "the first from forehand"))),
+), x_name="in '{key}'",
+    schema_doc="The player with the most of `most` (ties: cut | forehand).")
+
+WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
+    Field("word", "token", "the word", required=True),
+    Field("when", "formula", "offered only while this holds for the decider", default="true"),
+), x_name="in a word option")
+
+EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
+    Field("draw_from", "word", "where replacements come from", default="stock",
+          words=_w(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
+                   ("none", "nowhere: discard only"))),
+    Field("max", "formula", "most cards discarded", default="cards"),
+    Field("min", "formula", "fewest cards discarded", default="0"),
+    _SOURCE,
+))
+
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE)
+
+# ------------------------------------------------------------------------------ steps
+
+#: The keys every step may carry besides its kind key.
+STEP_COMMON: tuple[Field, ...] = (
+    Field("when", "formula", "a condition; the step is skipped when false", default="true"),
+    Field("label", "text", "a name for the step (variants change steps by label)"),
+    _SOURCE,
+)
+
+_FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
+
+STEPS: tuple[Construct, ...] = (
+    Construct("deal", "step", "deal cards from the shuffled deck", body=(
+        Field("size", "formula", "cards per player (may differ per player)", required=True),
+        Field("packets", "list[packet]", "packet sizes, repeated until every hand is full",
+              default=[1], min_items=1),
+        Field("to", "formula", "who receives cards (per-player condition)", default="not out"),
+        Field("widow", "formula", "cards for a spare hand (the widow), dealt last in each round",
+              default="0", omitted=True,
+              schema_doc="Cards dealt to a spare hand (the widow), dealt last in each round of "
+                         "packets."),
+        _SOURCE,
+    )),
+    Construct("turn_up", "step", "turn the top stock card up", body=(
+        Field("trump", "condition", "its suit becomes trump", default=True),
+        _SOURCE,
+    )),
+    Construct("decide", "step", "a player's decision",
+              value=Field("decide", "name", "the decision's name (its verb in notation)",
+                          required=True), fields=(
+        Field("who", "who", "who decides", default="each", words=_WHO_WORDS),
+        Field("where", "formula", "per-player condition: each skips those failing it, a single "
+              "decider is the first to the left passing it", default="true"),
+        Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
+        Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
+        Field("exchange", "exchange", "the exchange (choose: exchange)",
+              default=Derived("the exchange's defaults")),
+        Field("then", "assignments", "assignments, evaluated for the decider", default={}),
+        Field("min", "formula", "the lowest number (choose: number)", default="0"),
+        Field("max", "formula", "the highest number (choose: number)", default="0"),
+        Field("allow", "formula", "condition on each option (`choice`)", default="true",
+              omitted=True,
+              schema_doc="Condition on each option (`choice`); options failing it are not "
+                         "offered."),
+    )),
+    Construct("tricks", "step", "play tricks", body=(
+        Field("players", "formula", "who takes part (per-player condition)", default="not out"),
+        Field("leader", "who", "who leads the first trick", default="forehand",
+              words=_LEADER_WORDS),
+        Field("leader_where", "formula", "the leader is the first from `leader` satisfying this",
+              default="true"),
+        Field("follow", "condition", "must follow the led (effective) suit", default=True,
+              rule=True),
+        Field("head", "condition", "when following, must beat the trick if able", default=False,
+              rule=True),
+        Field("head_after_trump", "condition", "... even when the trick is already trumped",
+              default=False, rule=True),
+        Field("void_trump", "condition", "when void in the led suit, must play a trump if able",
+              default=False, rule=True),
+        Field("void_beat", "condition", "when void, must beat the trick (with a trump) if able",
+              default=False, rule=True),
+        Field("lead_trumps", "word", "when trumps may be led", default="any",
+              words=_w(("any", "always"),
+                       ("broken", "not until trumps are broken, unless the leader holds only "
+                                  "trumps"))),
+        Field("trumps_broken_by", "word", "with `lead_trumps: broken`, what breaks trumps",
+              default="ruff", omitted=True,
+              words=_w(("ruff", "a trump played to a trick led in another suit"),
+                       ("any", "any trump played, a lead included")),
+              schema_doc="With lead_trumps: broken, what breaks trumps: ruff (a trump played "
+                         "to a trick led in another suit; the default) or any (any trump "
+                         "played, a lead included)."),
+        Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
+              "unless forced", default=True, rule=True),
+        Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
+              default="false"),
+        Field("abstain_word", "word", "the word for knocking", default="knock"),
+        Field("abstain_lead", "condition", "may knock when due to lead", default=True,
+              rule=True),
+        Field("abstain_with_suit", "condition", "may knock while holding the led suit",
+              default=True, rule=True),
+        Field("allow", "formula", "extra condition on each candidate card", default="true"),
+        Field("reason", "text", "the message for a card `allow` refuses",
+              schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
+        Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
+              schema_doc="How many tricks this step plays (default: until the hands are "
+                         "empty)."),
+        Field("scored", "condition", "false: these tricks do not count in `tricks`",
+              default=True, omitted=True,
+              schema_doc="false: tricks of this step do not count in `tricks`."),
+        Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
+              schema_doc="Steps run after each trick (`last_winner` is its winner)."),
+        _SOURCE,
+    )),
+    Construct("set", "step", "assign variables", fields=(_FOR,),
+              value=Field("set", "assignments", "name: formula assignments, applied in order",
+                          required=True, min_items=1)),
+    Construct("if", "step", "run some steps or others",
+              value=Field("if", "formula", "the condition", required=True), fields=(
+        Field("then", "steps", "the steps when the condition holds", required=True),
+        Field("else", "steps", "the steps otherwise", default=[]),
+    )),
+    Construct("repeat", "step", "run steps for some rounds",
+              value=Field("repeat", "formula", "at most this many rounds", required=True),
+              fields=(
+        Field("while", "formula", "checked before each round", default="true"),
+        Field("steps", "steps", "the steps of a round", required=True),
+    )),
+    Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
+        Field("dealer", "word", "who deals again", default="same",
+              words=_w(("same", "the same dealer"), ("next", "the next dealer"))),
+        _SOURCE,
+    )),
+    Construct("end_hand", "step", "skip the rest of the hand",
+              value=Field("end_hand", "true", "true", required=True)),
+    Construct("move", "step", "move cards between zones", body=(
+        Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
+        Field("to", "word", "the zone they go to", default="hand", words=ZONES),
+        Field("count", "count", "how many cards", default="all"),
+        Field("position", "word", "where cards moved to the stock go", default="shuffled",
+              omitted=True,
+              words=_w(("shuffled", "shuffled into it"), ("top", "on top"),
+                       ("bottom", "at the bottom")),
+              schema_doc="Where cards moved to the stock go: shuffled (the default), top or "
+                         "bottom."),
+        _SOURCE,
+    ), fields=(_FOR,),
+        schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+)
+#: The step kinds, in the reference's order.
+STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
+
+# ------------------------------------------------------------------------------ sections
+
+SECTIONS: tuple[Construct, ...] = (
+    Construct("players", "section", "the allowed player counts", (
+        Field("min", "int", "fewest players", required=True, maximum=MAX_CARDS),
+        Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
+        _SOURCE,
+    )),
+    Construct("ranking", "section", "rank order, permanent trumps", (
+        Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
+        Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
+        Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
+              words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
+        Field("cut_ranks", "ranks", "the order used when cutting",
+              default=Derived("the ranking's ranks")),
+        _SOURCE,
+    )),
+    Construct("variables", "section", "declared state variables with initial values", (
+        Field("player", "var_map", "per player, kept for the whole match", default={}),
+        Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
+        Field("hand", "var_map", "one value, reset at each hand start", default={}),
+        Field("match", "var_map", "one value for the match", default={}),
+        _SOURCE,
+    )),
+    Construct("dealer", "section", "first dealer, rotation", (
+        Field("first", "first_dealer", "the first dealer", default="cut_low",
+              words=_w(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
+                       ("random", "a random seat"))),
+        Field("rotate", "word", "where the deal passes", default="left",
+              words=_w(("left", "to the left"), ("right", "to the right"),
+                       ("none", "it stays"))),
+        Field("skip_out", "condition", "the deal skips eliminated players", default=True),
+        _SOURCE,
+    )),
+    Construct("end", "section", "when the match ends, who wins", (
+        Field("when", "formula", "hand/match condition, checked after each hand", required=True),
+        Field("winners", "formula", "per-player condition, evaluated when the match ends",
+              required=True),
+        Field("score", "formula", "per-player number reported as the seat's score",
+              schema_doc="Per-player score reported for each seat (state.scores)."),
+        Field("max_hands", "int", "the match ends after this many hands (redeals count)",
+              default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
+        _SOURCE,
+    )),
+)
+
+SPEC = Construct("spec", "top", "a game spec", (
+    Field("spelbok", "version", "format version; only `1` exists", required=True,
+          doc_type="int, required", schema_doc="Format version; only 1 exists."),
+    Field("name", "str", "the game's name", required=True, min_items=1,
+          doc_type="str, required"),
+    Field("about", "text", "one paragraph for `describe`", default="", doc_type="str"),
+    Field("extends", "str", "base spec (path relative to this file, or a shipped spec name) — "
+          "merged before validation: maps merge, lists replace, `null` removes a key; a **map "
+          "given for a list of steps** changes the base's steps by their `label` (a map merges "
+          "into that step, `null` removes it)", doc_type="str",
+          schema_doc="Base spec: a path relative to this file, or a shipped spec name."),
+    Field("sources", "map[str]", "bibliography; `source:` fields may name an id, optionally "
+          "followed by a passage: `\"en: Deal and exchange\"`", default={},
+          doc_type="map id → str"),
+    Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})", required=True,
+          doc_type="`{min: int, max: int}` required"),
+    Field("options", "names[option]", "named readings / rule parameters, see below",
+          default={}, doc_type="map name → option"),
+    Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
+          min_items=1, doc_type="list of deck entries, required"),
+    Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
+          "once); gives `team`, `partner`, `team_tricks`", min_items=2,
+          doc_type="list of seat lists",
+          schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
+    Field("ranking", "ranking", "rank order, permanent trumps",
+          default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
+    Field("variables", "variables", "declared state variables with initial values",
+          default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
+    Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
+          doc_type="map", doc_default="see below"),
+    Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
+          min_items=1, doc_type="list of steps, required"),
+    Field("end", "end", "when the match ends, who wins", required=True,
+          doc_type="map, required"),
+), x_name="at the top level")
+
+CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS)
+
+# ------------------------------------------------------------------------------ names
+
+BUILTINS: tuple[Builtin, ...] = (
+    Builtin("seat", "player", "int", "seat index 0..n-1"),
+    Builtin("out", "player", "bool", "eliminated from the match (bool, **settable**)",
+            settable=True),
+    Builtin("tricks", "player", "int", "tricks won this hand", per_trick=True),
+    Builtin("cards", "player", "int", "cards now in hand", per_trick=True),
+    Builtin("is_dealer", "player", "bool", "bool"),
+    Builtin("order", "player", "int", "1 for forehand (left of dealer) … n for the dealer, "
+            "counting all seats"),
+    Builtin("team", "player", "int", "the seat's team index (its own seat number without "
+            "`teams`)"),
+    Builtin("partner", "player", "int", "the other seat of a two-seat team, else -1"),
+    Builtin("team_tricks", "player", "int", "tricks won this hand by the seat's team",
+            per_trick=True),
+    Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
+            "count)"),
+    Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
+            "suit letter)", settable=True),
+    Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
+    Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
+    Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
+    Builtin("seats", "hand", "int", "number of seats"),
+    Builtin("dealer", "hand", "int", "dealer's seat"),
+    Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
+    Builtin("count", "decision", "int", "cards exchanged"),
+    Builtin("card_suit", "card", "suit", "the suit of the card considered",
+            only_in=("allow",)),
+    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow",)),
+    Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
+            only_in=("allow",)),
+    Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
+            per_trick=True, only_in=("allow", "abstain")),
+    Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
+    Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
+    Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
+            "`'none'`"),
+    Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any)",
+            per_trick=True),
+)
+
+FUNCTIONS: tuple[Function, ...] = (
+    Function("count", True, False, "how many seats meet the condition", arg="cond"),
+    Function("any", True, False, "whether some seat meets the condition", arg="cond"),
+    Function("all", True, False, "whether every seat meets the condition", arg="cond"),
+    Function("sum", True, False, "the sum over all seats"),
+    Function("max", True, True, "the largest over all seats, or of its arguments"),
+    Function("min", True, True, "the smallest over all seats, or of its arguments"),
+    Function("abs", False, True, "the absolute value", params="x"),
+)
+
+# ------------------------------------------------------------------------------ lookups
+
+_BY_NAME: dict[str, Construct] = {c.name: c for c in CONSTRUCTS}
+assert len(_BY_NAME) == len(CONSTRUCTS), "construct names must be unique"
+
+
+def _common(c: Construct) -> tuple[Field, ...]:
+    return STEP_COMMON if c.group == "step" else ()
+
+
+def construct(name: str) -> Construct:
+    """The construct called ``name`` (``spec``, a section, a step kind or a part).
+
+    >>> construct("dealer").field("rotate").default
+    'left'
+    """
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"no construct {name!r}") from None
+
+
+def step(kind: str) -> Construct:
+    """The step kind ``kind``.
+
+    >>> step("repeat").value.type, [f.name for f in step("repeat").own_fields()]
+    ('formula', ['while', 'steps', 'when', 'label', 'source'])
+    """
+    c = construct(kind)
+    if c.group != "step":
+        raise KeyError(f"no step kind {kind!r}")
+    return c
+
+
+def words(name: str, field: str) -> tuple[str, ...]:
+    """The words key ``field`` of construct ``name`` allows.
+
+    >>> words("decide", "choose")
+    ('words', 'suit', 'exchange', 'number')
+    """
+    return tuple(w.name for w in construct(name).field(field).words)
+
+
+def _filled(fields: tuple[Field, ...]) -> dict[str, Any]:
+    return {f.name: f.default for f in fields if not f.omitted and not f.required
+            and f.default is not ABSENT and not isinstance(f.default, Derived)}
+
+
+def defaults(name: str) -> dict[str, Any]:
+    """The canonical values the model fills in for the keys of construct ``name``
+    that a spec leaves out (a step kind's body under its kind key).
+
+    >>> defaults("turn_up")
+    {'turn_up': {'trump': True}, 'when': 'true'}
+    >>> defaults("exchange")
+    {'draw_from': 'stock', 'max': 'cards', 'min': '0'}
+    """
+    c = construct(name)
+    out: dict[str, Any] = {}
+    if c.body is not None:
+        out[c.name] = _filled(c.body)
+    # keys a word brings into play (``choose: number``'s min and max) are filled only with it
+    uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
+    out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
+    return out
+
+
+def step_lists(kind: str) -> tuple[tuple[str, ...], ...]:
+    """The paths, inside a step of ``kind``, of the lists of steps it holds.
+
+    >>> step_lists("if"), step_lists("tricks"), step_lists("deal")
+    ((('then',), ('else',)), (('tricks', 'after_each'),), ())
+    """
+    c = step(kind)
+    inner = tuple((kind, f.name) for f in c.body or () if f.type == "steps")
+    return inner + tuple((f.name,) for f in c.own_fields() if f.type == "steps")
+
+
+def walk_steps(steps: list[Any], path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...],
+                                                                               dict[str, Any]]]:
+    """Every step of ``steps`` (a canonical list) and of the steps they hold, depth first,
+    with its path.
+
+    >>> tree = [{"if": "true", "then": [{"end_hand": True}], "else": []}]
+    >>> [p for p, _ in walk_steps(tree, ("hand",))]
+    [('hand', 0), ('hand', 0, 'then', 0)]
+    """
+    for i, item in enumerate(steps):
+        here = (*path, i)
+        yield here, item
+        kind = next((k for k in STEP_KINDS if k in item), None)
+        for inner in step_lists(kind) if kind else ():
+            node: Any = item
+            for key in inner:
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, list):
+                yield from walk_steps(node, (*here, *inner))
+
+
+def builtins(scope: str | None = None) -> tuple[Builtin, ...]:
+    """The built-in names of ``scope`` (all of them when None), in declaration order.
+
+    >>> [b.name for b in builtins("decision")]
+    ['choice', 'count']
+    """
+    return tuple(b for b in BUILTINS if scope is None or b.scope == scope)
