@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_specs_folder_carries_the_same_schema_as_the_package() -> None:
     copy = json.loads((ROOT / "specs" / "spelbok.schema.json").read_text("utf-8"))
-    assert copy == load_schema(), "run: cp interpreter/lang/spec.schema.json specs/spelbok.schema.json"
+    assert copy == load_schema(), "run: python -m spelbok.lang.schema --write"
 
 
 def test_every_shipped_spec_points_at_a_schema_that_exists() -> None:

@@ -10,9 +10,10 @@ import jsonschema
 import pytest
 import spelbok
 from minispec import mini
-from spelbok import checks, compiler, formula, model, steps
+from spelbok import formula
+from spelbok.engine import compiler, steps
 from spelbok.errors import SpecError, SpelbokError
-from spelbok.lang import reference, schema
+from spelbok.lang import checks, model, reference, schema
 from spelbok.lang import vocabulary as v
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ map is named, ``{key}`` the key holding it), ``x-expect`` (what a value should
 be) and ``x-kind`` (which message a malformed value gets).
 
 ``python -m spelbok.lang.schema --write`` rewrites the two shipped copies
-(``interpreter/spec.schema.json``, ``specs/spelbok.schema.json``); ``--check``
+(``interpreter/lang/spec.schema.json``, ``specs/spelbok.schema.json``); ``--check``
 exits 1 when they differ from the declaration.
 
 >>> schema = spec_schema()
@@ -96,7 +96,7 @@ _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar"
               "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
               "option", "deck_entry", "var_map", "move")
 
-SHIPPED = ("interpreter/spec.schema.json", "specs/spelbok.schema.json")
+SHIPPED = ("interpreter/lang/spec.schema.json", "specs/spelbok.schema.json")
 """The shipped copies, relative to the repository root."""
 
 
