@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import Compiled, NameInfo, compile_formula
+from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .order import NO_TRUMP, build_tables
@@ -53,38 +54,23 @@ def _reads(fn: Reader) -> Fn:
 Path = tuple[Any, ...]
 Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
 
-TRICK_FLAGS = (
-    "follow", "head", "head_after_trump", "void_trump", "void_beat",
-    "first_trick_trumps", "abstain_lead", "abstain_with_suit",
-)
-TRICK_DEFAULTS = {
-    "follow": True, "head": False, "head_after_trump": False, "void_trump": False,
-    "void_beat": False, "first_trick_trumps": True, "abstain_lead": True,
-    "abstain_with_suit": True,
-}
+# The language's tables, derived from its one declaration (lang/vocabulary.py); the
+# getters of the Resolver below are the code (a test checks they match BUILTINS).
+TRICK_FLAGS: tuple[str, ...] = tuple(_v.TRICK_RULES)
+TRICK_DEFAULTS: dict[str, Any] = dict(_v.TRICK_RULES)
 
-PLAYER_BUILTINS = ("seat", "out", "tricks", "cards", "is_dealer", "order", "team", "partner",
-                   "team_tricks")
-GLOBAL_BUILTINS = (
-    "hand_number", "trump", "tricks_played", "talon", "turn_up", "seats", "dealer",
-    "choice", "count", "card_suit", "card_rank", "card_is_trump", "led_suit",
-    "trumps_broken", "trick_number", "turn_up_suit", "last_winner",
-)
+PLAYER_BUILTINS: tuple[str, ...] = tuple(b.name for b in _v.builtins("player"))
+GLOBAL_BUILTINS: tuple[str, ...] = tuple(b.name for b in _v.BUILTINS if b.scope != "player")
 BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
-#: Names that have a value only while a trick is played, with the fields that may read
-#: them: the card a trick's ``allow`` considers, and the suit led (which ``abstain`` sees
-#: too).  Anywhere else they read a stale or empty value: validate reports it (checks.py).
-TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = {
-    "card_suit": ("allow",), "card_rank": ("allow",), "card_is_trump": ("allow",),
-    "led_suit": ("allow", "abstain"),
-}
-#: Names whose value changes from one trick to the next within a tricks step.
-PER_TRICK_NAMES = ("trick_number", "tricks_played", "trumps_broken", "last_winner", "led_suit",
-                   "tricks", "team_tricks", "cards")
-#: Names that read a suit letter (C S H D), with whether they may also read 'none'.
-SUIT_NAMES = {"card_suit": False, "trump": True, "led_suit": True, "turn_up_suit": True}
-#: The name that reads the rank of the card a trick's ``allow`` considers (a RANKS text).
-RANK_NAME = "card_rank"
+#: Names that have a value only while a trick is played (with the keys that may read
+#: them), that change from trick to trick, that read a suit letter (and may read 'none'),
+#: and the one that reads a rank (a RANKS text).
+TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = _v.TRICK_ONLY_NAMES
+PER_TRICK_NAMES: tuple[str, ...] = _v.PER_TRICK_NAMES
+SUIT_NAMES: dict[str, bool] = _v.SUIT_NAMES
+RANK_NAME: str = _v.RANK_NAME
+#: Who wins a tie of ``who: {most: ..}`` when ``ties`` is absent.
+TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
 
 
 def _const(v: Any) -> Fn:
@@ -462,7 +448,7 @@ class Compiler:
             where_fn = None
         if isinstance(who, dict):
             expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
-            ties = who.get("ties", "cut")
+            ties = who.get("ties", TIES_DEFAULT)
 
             same = fixed(expr) is not UNSET  # fixed at load time: every seat ties
 

@@ -32,7 +32,6 @@ from typing import Any
 from ..cards import RANKS as _RANKS
 from ..cards import SUIT_INDEX, parse_card, rank_of, suit_of
 from ..cards import SUITS as _SUITS
-from ..engine.compiler import PER_TRICK_NAMES, RANK_NAME, SUIT_NAMES, TRICK_FLAGS, TRICK_ONLY_NAMES
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, SpelbokError, did_you_mean
 from ..formula import (
     Bool,
@@ -51,7 +50,8 @@ from ..formula import (
     unparse,
 )
 from ..limits import MAX_PLAYERS
-from .model import DEFAULT_MAX_HANDS, STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY, SpecDoc
+from . import vocabulary as _v
+from .model import DEFAULT_MAX_HANDS, STEP_KINDS, SpecDoc
 from .yamlio import key_path, locate_in_text
 
 __all__ = [
@@ -67,58 +67,24 @@ __all__ = [
 ]
 
 #: Names the formula language defines (state and context builtins).
-BUILTIN_NAMES = frozenset(
-    [
-        "seat",
-        "out",
-        "tricks",
-        "cards",
-        "is_dealer",
-        "order",
-        "hand_number",
-        "trump",
-        "tricks_played",
-        "talon",
-        "turn_up",
-        "seats",
-        "dealer",
-        "choice",
-        "count",
-        "card_suit",
-        "card_rank",
-        "card_is_trump",
-        "led_suit",
-        "trumps_broken",
-        "trick_number",
-        "turn_up_suit",
-        "last_winner",
-        "team",
-        "partner",
-        "team_tricks",
-    ]
-)
+BUILTIN_NAMES = frozenset(b.name for b in _v.BUILTINS)
 #: Functions of the formula language.
-FUNCTION_NAMES = frozenset(["count", "any", "all", "sum", "max", "min", "abs"])
+FUNCTION_NAMES = frozenset(f.name for f in _v.FUNCTIONS)
 #: Words of the formula language.
-KEYWORDS = frozenset(["if", "then", "else", "and", "or", "not", "true", "false"])
+KEYWORDS = frozenset(w.name for w in _v.KEYWORDS)
 _RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
 
-#: Enum literals of the enum-or-option fields (each may instead name an option).
+#: Enum literals of the enum-or-option fields (each may instead name an option): every
+#: declared key with words but ``choose``, as ``construct.key`` (two by their key alone).
+_SHORT = {"who_map.ties": "ties", "ranking.top_trumps_follow": "top_trumps_follow"}
 ENUMS: dict[str, tuple[str, ...]] = {
-    "top_trumps_follow": ("trump", "printed"),
-    "dealer.first": ("cut_low", "cut_high", "random"),
-    "dealer.rotate": ("left", "right", "none"),
-    "decide.who": ("dealer", "forehand", "each", "last_winner"),
-    "tricks.leader": ("dealer", "forehand", "last_winner"),
-    "ties": ("cut", "forehand"),
-    "exchange.draw_from": ("stock", "turn_up", "none"),
-    "tricks.lead_trumps": ("any", "broken"),
-    "tricks.trumps_broken_by": TRUMPS_BROKEN_BY,
-    "redeal.dealer": ("same", "next"),
-    "move.from": ("hand", "widow", "stock", "turn_up", "discards"),
-    "move.to": ("hand", "widow", "stock", "turn_up", "discards"),
-    "move.position": STOCK_POSITIONS,
+    _SHORT.get(f"{c.name}.{f.name}", f"{c.name}.{f.name}"): tuple(w.name for w in f.words)
+    for c in _v.CONSTRUCTS for f in (*(c.body or ()), *c.own_fields())
+    if f.words and f.type != "choose"
 }
+TRICK_FLAGS = tuple(_v.TRICK_RULES)
+PER_TRICK_NAMES, TRICK_ONLY_NAMES = _v.PER_TRICK_NAMES, _v.TRICK_ONLY_NAMES
+SUIT_NAMES, RANK_NAME = _v.SUIT_NAMES, _v.RANK_NAME
 
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
@@ -134,16 +100,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _walk(steps: list[dict[str, Any]], path: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
-    for i, step in enumerate(steps):
-        here = (*path, i)
-        yield here, step
-        if "if" in step:
-            yield from _walk(step["then"], (*here, "then"))
-            yield from _walk(step["else"], (*here, "else"))
-        elif "repeat" in step:
-            yield from _walk(step["steps"], (*here, "steps"))
-        elif "tricks" in step and step["tricks"].get("after_each"):
-            yield from _walk(step["tricks"]["after_each"], (*here, "tricks", "after_each"))
+    return _v.walk_steps(steps, path)
 
 
 def _kind(step: dict[str, Any]) -> str:

@@ -13,7 +13,11 @@ the *canonical model*: a plain JSON-like tree where
   canonical names (``"JC"``; ``"J♣"`` and ``"jc"`` are accepted), relative top
   trumps ``"J@trump"`` / ``"J@trump_colour"``;
 * ``source`` (and ``label``) are kept where given and left out when absent, as
-  are ``set``'s ``for`` and ``end.max_hands`` (absent means "no bound");
+  are ``set``'s ``for`` and ``end.max_hands`` (absent means the safety bound
+  :data:`DEFAULT_MAX_HANDS`, declared in the vocabulary);
+* the keys, their order, defaults and words are the vocabulary's
+  (:mod:`spelbok.lang.vocabulary`): one generic pass over each construct's fields,
+  with a small converter per field type;
 * keys come in a fixed order for fixed-key maps (the order of the reference);
   maps keyed by the author (``options``, ``sources``, variables, assignments)
   keep the author's order, which is meaningful for assignments.
@@ -36,12 +40,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import RANKS, SUIT_INDEX, SUITS, card_name, normalize_rank, parse_card
 from ..errors import SpecError
+from . import vocabulary as _v
+from .vocabulary import ABSENT, Construct, Derived, Field
 from .yamlio import key_path
 
 __all__ = [
@@ -58,26 +64,13 @@ __all__ = [
 
 #: The default rank order, high to low.
 ALL_RANKS_HIGH_LOW: tuple[str, ...] = tuple(reversed(RANKS))
-#: The bound on a match's hands when ``end.max_hands`` is absent (redeals count).
-DEFAULT_MAX_HANDS = 1000
-#: The step kinds, in the reference's order.
-STEP_KINDS: tuple[str, ...] = (
-    "deal",
-    "turn_up",
-    "decide",
-    "tricks",
-    "set",
-    "if",
-    "repeat",
-    "redeal",
-    "end_hand",
-    "move",
-)
-
+# the vocabulary's, re-exported under the model's long-standing names
+DEFAULT_MAX_HANDS: int = _v.DEFAULT_MAX_HANDS
+STEP_KINDS: tuple[str, ...] = _v.STEP_KINDS
 #: What breaks trumps for ``lead_trumps: broken`` (``tricks.trumps_broken_by``), the default first.
-TRUMPS_BROKEN_BY: tuple[str, ...] = ("ruff", "any")
+TRUMPS_BROKEN_BY: tuple[str, ...] = _v.words("tricks", "trumps_broken_by")
 #: Where cards moved to the stock go (``move.position``), the default first.
-STOCK_POSITIONS: tuple[str, ...] = ("shuffled", "top", "bottom")
+STOCK_POSITIONS: tuple[str, ...] = _v.words("move", "position")
 
 Tree = dict[str, Any]
 
@@ -163,12 +156,6 @@ def _top_trump(value: Any) -> str:
     return _card(text)
 
 
-def _with_source(out: Tree, src: Mapping[str, Any]) -> Tree:
-    if isinstance(src.get("source"), str):
-        out["source"] = src["source"]
-    return out
-
-
 def _map(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -177,166 +164,147 @@ def _list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def _assignments(value: Any) -> Tree:
-    return {str(k): formula_text(v) for k, v in _map(value).items()}
+def _scalar(value: Any) -> Any:
+    return value if isinstance(value, bool | int | str) else str(value)
 
 
-def _who(value: Any, default: str) -> str | Tree:
-    if value is None:
-        return default
-    if isinstance(value, Mapping):
-        return {
-            "most": formula_text(value.get("most", "0")),
-            "ties": str(value.get("ties", "forehand")),
-        }
-    return str(value)
+@dataclass(frozen=True)
+class _Ctx:
+    """What a derived default reads besides its own map: the spec's player counts."""
+
+    players: tuple[Any, Any]
 
 
-def _step_tail(out: Tree, step: Mapping[str, Any]) -> Tree:
-    out["when"] = formula_text(step.get("when", "true"))
-    if isinstance(step.get("label"), str):
-        out["label"] = step["label"]
-    return _with_source(out, step)
+Convert = Callable[[Any, _Ctx], Any]
+_WORD_OPTION = _v.construct("word_option")
+_WHO_MAP = _v.construct("who_map")
 
 
-_TRICK_CONDITIONS: tuple[tuple[str, bool], ...] = (
-    ("follow", True),
-    ("head", False),
-    ("head_after_trump", False),
-    ("void_trump", False),
-    ("void_beat", False),
-)
-
-
-def _tricks(body: Mapping[str, Any]) -> Tree:
-    out: Tree = {
-        "players": formula_text(body.get("players", "not out")),
-        "leader": _who(body.get("leader"), "forehand"),
-        "leader_where": formula_text(body.get("leader_where", "true")),
-    }
-    for name, default in _TRICK_CONDITIONS:
-        out[name] = condition_value(body.get(name, default))
-    out["lead_trumps"] = str(body.get("lead_trumps", "any"))
-    if body.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]) != TRUMPS_BROKEN_BY[0]:
-        out["trumps_broken_by"] = str(body["trumps_broken_by"])  # kept only when not the default
-    out["first_trick_trumps"] = condition_value(body.get("first_trick_trumps", True))
-    out["abstain"] = formula_text(body.get("abstain", "false"))
-    out["abstain_word"] = str(body.get("abstain_word", "knock"))
-    out["abstain_lead"] = condition_value(body.get("abstain_lead", True))
-    out["abstain_with_suit"] = condition_value(body.get("abstain_with_suit", True))
-    out["allow"] = formula_text(body.get("allow", "true"))
-    if isinstance(body.get("reason"), str):
-        out["reason"] = body["reason"]
-    # optional parts, kept only when given (so older canonical trees stay as they were)
-    if body.get("count", "all") != "all":
-        out["count"] = formula_text(body["count"])
-    if "scored" in body and condition_value(body["scored"]) is not True:
-        out["scored"] = condition_value(body["scored"])
-    if body.get("after_each"):
-        out["after_each"] = _steps(body["after_each"])
-    return _with_source(out, body)
-
-
-def _word(value: Any) -> str | Tree:
+def _word_option(value: Any, ctx: _Ctx) -> str | Tree:
     """A word option of a decision: plain, or ``{word, when}`` when it has a condition."""
     if isinstance(value, Mapping):
-        when = formula_text(value.get("when", "true"))
-        word = str(value.get("word", ""))
-        return word if when.strip() == "true" else {"word": word, "when": when}
+        node = _fields(_WORD_OPTION, value, _WORD_OPTION.fields, ctx)
+        return node["word"] if node["when"].strip() == "true" else node
     return str(value)
 
 
-def _step(step: Mapping[str, Any]) -> Tree:
-    kind = next((k for k in STEP_KINDS if k in step), None)
-    out: Tree = {}
-    if kind == "deal":
-        body = _map(step["deal"])
-        out["deal"] = _with_source(
-            {
-                "size": formula_text(body.get("size", "0")),
-                "packets": [int(p) for p in _list(body.get("packets", [1]))],
-                "to": formula_text(body.get("to", "not out")),
-            },
-            body,
-        )
-        if body.get("widow") not in (None, 0, "0"):
-            out["deal"]["widow"] = formula_text(body["widow"])
-    elif kind == "turn_up":
-        body = _map(step["turn_up"])
-        out["turn_up"] = _with_source({"trump": condition_value(body.get("trump", True))}, body)
-    elif kind == "decide":
-        out["decide"] = str(step["decide"])
-        out["who"] = _who(step.get("who"), "each")
-        out["where"] = formula_text(step.get("where", "true"))
-        choose = step.get("choose", [])
-        out["choose"] = [_word(w) for w in choose] if isinstance(choose, list) else str(choose)
-        if choose == "number" or "min" in step or "max" in step:
-            out["min"] = formula_text(step.get("min", "0"))
-            out["max"] = formula_text(step.get("max", "0"))
-        if "suits" in step or choose == "suit":
-            out["suits"] = [_suit(s) for s in _list(step.get("suits", list(SUITS)))]
-        if "exchange" in step or choose == "exchange":
-            body = _map(step.get("exchange"))
-            out["exchange"] = _with_source(
-                {
-                    "draw_from": str(body.get("draw_from", "stock")),
-                    "max": formula_text(body.get("max", "cards")),
-                    "min": formula_text(body.get("min", "0")),
-                },
-                body,
-            )
-        if step.get("allow", "true") not in ("true", True):
-            out["allow"] = formula_text(step["allow"])
-        out["then"] = _assignments(step.get("then"))
-    elif kind == "move":
-        body = _map(step["move"])
-        count = body.get("count", "all")
-        move: Tree = {
-            "from": str(body.get("from", "stock")),
-            "to": str(body.get("to", "hand")),
-            "count": "all" if count == "all" else formula_text(count),
-        }
-        if body.get("position", STOCK_POSITIONS[0]) != STOCK_POSITIONS[0]:
-            move["position"] = str(body["position"])  # kept only when not the default
-        out["move"] = _with_source(move, body)
-        if "for" in step:
-            out["for"] = formula_text(step["for"])
-    elif kind == "tricks":
-        out["tricks"] = _tricks(_map(step["tricks"]))
-    elif kind == "set":
-        out["set"] = _assignments(step["set"])
-        if "for" in step:
-            out["for"] = formula_text(step["for"])
-    elif kind == "if":
-        out["if"] = formula_text(step["if"])
-        out["then"] = _steps(step.get("then"))
-        out["else"] = _steps(step.get("else"))
-    elif kind == "repeat":
-        out["repeat"] = formula_text(step["repeat"])
-        out["while"] = formula_text(step.get("while", "true"))
-        out["steps"] = _steps(step.get("steps"))
-    elif kind == "redeal":
-        body = _map(step["redeal"])
-        out["redeal"] = _with_source({"dealer": str(body.get("dealer", "same"))}, body)
-    elif kind == "end_hand":
-        out["end_hand"] = True
-    return _step_tail(out, step)
+def _who(value: Any, ctx: _Ctx) -> str | Tree:
+    if isinstance(value, Mapping):
+        return _fields(_WHO_MAP, value, _WHO_MAP.fields, ctx)
+    return str(value)
 
 
-def _steps(value: Any) -> list[Tree]:
-    return [_step(_map(s)) for s in _list(value)]
-
-
-def _players_range(value: Any, lo: int, hi: int) -> list[int]:
-    if value is None:
-        return [lo, hi]
+def _range(value: Any, ctx: _Ctx) -> list[int]:
     if isinstance(value, int) and not isinstance(value, bool):
         return [value, value]
     return [int(v) for v in _list(value)]
 
 
-def _scalar(value: Any) -> Any:
-    return value if isinstance(value, bool | int | str) else str(value)
+def _steps(value: Any, ctx: _Ctx) -> list[Tree]:
+    return [_step(_map(s), ctx) for s in _list(value)]
+
+
+#: The converter of each field type (a construct's map, ``list[T]``, ``names[T]`` and
+#: ``map[T]`` are handled by :func:`_convert`).
+_CONVERT: dict[str, Convert] = {
+    "formula": lambda v, c: formula_text(v),
+    "condition": lambda v, c: condition_value(v),
+    "word": lambda v, c: str(v), "token": lambda v, c: str(v), "name": lambda v, c: str(v),
+    "str": lambda v, c: str(v), "text": lambda v, c: str(v), "source": lambda v, c: str(v),
+    "scalar": lambda v, c: _scalar(v),
+    "int": lambda v, c: int(v), "packet": lambda v, c: int(v), "seat": lambda v, c: int(v),
+    "version": lambda v, c: v,
+    "true": lambda v, c: True,
+    "rank": lambda v, c: _rank(v), "suit": lambda v, c: _suit(v), "card": lambda v, c: _card(v),
+    "top_trump": lambda v, c: _top_trump(v),
+    "ranks": lambda v, c: [_rank(r) for r in _list(v)],
+    "suits": lambda v, c: [_suit(s) for s in _list(v)],
+    "team": lambda v, c: [int(p) for p in _list(v)],
+    "count": lambda v, c: "all" if v == "all" else formula_text(v),
+    "first_dealer": lambda v, c: v if isinstance(v, int) and not isinstance(v, bool) else str(v),
+    "range": _range,
+    "assignments": lambda v, c: {str(k): formula_text(x) for k, x in _map(v).items()},
+    "var_map": lambda v, c: {str(k): _scalar(x) for k, x in _map(v).items()},
+    "who": _who,
+    "choose": lambda v, c: [_word_option(w, c) for w in v] if isinstance(v, list) else str(v),
+    "steps": _steps,
+}
+
+
+def _convert(type_: str, value: Any, ctx: _Ctx) -> Any:
+    """``value`` in its canonical form for a field of type ``type_``."""
+    for wrap in ("list[", "names[", "map["):
+        if type_.startswith(wrap):
+            inner = type_[len(wrap):-1]
+            if wrap == "list[":
+                return [_convert(inner, x, ctx) for x in _list(value)]
+            return {str(k): _convert(inner, x, ctx) for k, x in _map(value).items()}
+    if type_ in _CONVERT:
+        return _CONVERT[type_](value, ctx)
+    c = _v.construct(type_)
+    return _fields(c, _map(value), c.fields, ctx)
+
+
+#: A required key's value when a (not schema-valid) tree lacks it, by type.
+_BLANK: dict[str, Any] = {"version": 1, "int": 0, "formula": "false", "condition": False,
+                          "true": True, "name": "", "str": "", "token": "", "choose": []}
+
+#: Derived defaults that are not a construct's own defaults: (construct, key) -> value.
+_DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
+    ("option", "default"): lambda out, ctx: out["values"][0] if out["values"] else None,
+    ("deck_entry", "players"): lambda out, ctx: list(ctx.players),
+    ("ranking", "cut_ranks"): lambda out, ctx: list(out["ranks"]),
+}
+
+
+def _fields(c: Construct, src: Mapping[str, Any], fields: Iterable[Field], ctx: _Ctx) -> Tree:
+    """The canonical map of ``fields`` (keys of construct ``c``) read from ``src``: in the
+    declared order, defaults filled, an ``omitted`` key left out while it holds its default,
+    a key a word brings into play (``choose: number``'s ``min``) filled only with it."""
+    fields = tuple(fields)
+    uses = {u: (f.name, w) for f in fields for w in f.words for u in w.uses}
+    out: Tree = {}
+    for f in fields:
+        value = src.get(f.name)
+        if f.type in ("source", "text") and not isinstance(value, str):
+            value = None  # a name or a passage is text, or absent
+        if value is None:
+            if f.name in uses:
+                key, word = uses[f.name]
+                if src.get(key) != word.name and all(src.get(u) is None for u in word.uses):
+                    continue
+            if f.required:
+                value = _BLANK.get(f.type, [] if f.type not in _CONVERT else "")
+            elif f.default is ABSENT or f.omitted:
+                continue
+            elif isinstance(f.default, Derived):
+                derive = _DERIVED.get((c.name, f.name))
+                out[f.name] = derive(out, ctx) if derive else _convert(f.type, {}, ctx)
+                continue
+            else:
+                value = f.default
+        canonical = _convert(f.type, value, ctx)
+        if f.omitted and canonical == _convert(f.type, f.default, ctx):
+            continue
+        if canonical == [] and f.default is ABSENT and not f.required:
+            continue  # an empty list with no default is none (``teams: []``)
+        out[f.name] = canonical
+    return out
+
+
+def _step(step: Mapping[str, Any], ctx: _Ctx) -> Tree:
+    kind = next((k for k in STEP_KINDS if k in step), None)
+    out: Tree = {}
+    if kind is None:  # not schema-valid: its common keys only
+        out.update(_fields(_v.SPEC, step, _v.STEP_COMMON, ctx))
+        return out
+    c = _v.step(kind)
+    if c.body is not None:
+        out[kind] = _fields(c, _map(step[kind]), c.body, ctx)
+    elif c.value is not None:
+        out[kind] = _convert(c.value.type, step[kind], ctx)
+    out.update(_fields(c, step, c.own_fields(), ctx))
+    return out
 
 
 def normalize(tree: Mapping[str, Any]) -> Tree:
@@ -353,86 +321,11 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     """
     players = _map(tree.get("players"))
     lo = players.get("min", 2)
-    hi = players.get("max", lo)
-    out: Tree = {"spelbok": tree.get("spelbok", 1), "name": str(tree.get("name", ""))}
-    out["about"] = str(tree.get("about", ""))
-    out["sources"] = {str(k): str(v) for k, v in _map(tree.get("sources")).items()}
-    out["players"] = _with_source({"min": lo, "max": hi}, players)
-
-    options: Tree = {}
-    for name, opt in _map(tree.get("options")).items():
-        opt = _map(opt)
-        values = [_scalar(v) for v in _list(opt.get("values"))]
-        default = _scalar(opt["default"]) if "default" in opt else (values[0] if values else None)
-        options[str(name)] = _with_source(
-            {"values": values, "default": default, "about": str(opt.get("about", ""))}, opt
-        )
-    out["options"] = options
-
-    deck: list[Tree] = []
-    for entry in _list(tree.get("deck")):
-        entry = _map(entry)
-        deck.append(
-            _with_source(
-                {
-                    "players": _players_range(entry.get("players"), lo, hi),
-                    "ranks": [_rank(r) for r in _list(entry.get("ranks"))],
-                    "suits": [_suit(s) for s in _list(entry.get("suits", list(SUITS)))],
-                },
-                entry,
-            )
-        )
-    out["deck"] = deck
-    if tree.get("teams"):
-        out["teams"] = [[int(p) for p in _list(team)] for team in _list(tree["teams"])]
-
-    ranking = _map(tree.get("ranking"))
-    ranks = [_rank(r) for r in _list(ranking.get("ranks", ALL_RANKS_HIGH_LOW))]
-    out["ranking"] = _with_source(
-        {
-            "ranks": ranks,
-            "top_trumps": [_top_trump(c) for c in _list(ranking.get("top_trumps"))],
-            "top_trumps_follow": str(ranking.get("top_trumps_follow", "trump")),
-            "cut_ranks": [_rank(r) for r in _list(ranking.get("cut_ranks", ranks))],
-        },
-        ranking,
-    )
-
-    variables = _map(tree.get("variables"))
-    out["variables"] = _with_source(
-        {
-            scope: {str(k): _scalar(v) for k, v in _map(variables.get(scope)).items()}
-            for scope in ("player", "hand_player", "hand", "match")
-        },
-        variables,
-    )
-
-    dealer = _map(tree.get("dealer"))
-    first = dealer.get("first", "cut_low")
-    out["dealer"] = _with_source(
-        {
-            "first": first
-            if isinstance(first, int) and not isinstance(first, bool)
-            else str(first),
-            "rotate": str(dealer.get("rotate", "left")),
-            "skip_out": condition_value(dealer.get("skip_out", True)),
-        },
-        dealer,
-    )
-
-    out["hand"] = _steps(tree.get("hand"))
-
-    end = _map(tree.get("end"))
-    end_out: Tree = {
-        "when": formula_text(end.get("when", "false")),
-        "winners": formula_text(end.get("winners", "false")),
-    }
-    if "score" in end and end["score"] is not None:
-        end_out["score"] = formula_text(end["score"])
-    if "max_hands" in end and end["max_hands"] is not None:
-        end_out["max_hands"] = int(end["max_hands"])
-    out["end"] = _with_source(end_out, end)
-    return out
+    ctx = _Ctx((lo, players.get("max", lo)))
+    src = dict(tree)
+    src.setdefault("players", {"min": lo, "max": lo})
+    # ``extends`` is merged before normalizing (loader.py): the model has no parent
+    return _fields(_v.SPEC, src, (f for f in _v.SPEC.fields if f.name != "extends"), ctx)
 
 
 Position = tuple[str, int | None, int | None]

@@ -693,3 +693,19 @@ def builtins(scope: str | None = None) -> tuple[Builtin, ...]:
     ['choice', 'count']
     """
     return tuple(b for b in BUILTINS if scope is None or b.scope == scope)
+
+
+# ------------------------------------------------------------------------------ derived tables
+# What the compiler and the checks read, worked out here once from the declarations above.
+
+#: The trick rules checked on every card (the ``rule`` keys of ``tricks``), with defaults.
+TRICK_RULES: dict[str, Any] = {f.name: f.default for f in step("tricks").body or () if f.rule}
+#: Names whose value changes from one trick to the next within a tricks step.
+PER_TRICK_NAMES: tuple[str, ...] = tuple(b.name for b in BUILTINS if b.per_trick)
+#: Names readable only in some keys of a tricks step, with those keys.
+TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = {b.name: b.only_in for b in BUILTINS if b.only_in}
+#: Names that read a suit letter (C S H D), with whether they may also read 'none'.
+SUIT_NAMES: dict[str, bool] = {b.name: b.type == "suit_or_none" for b in BUILTINS
+                               if b.type in ("suit", "suit_or_none")}
+#: The name that reads the rank of the card a trick's ``allow`` considers.
+RANK_NAME: str = next(b.name for b in BUILTINS if b.type == "rank")
