@@ -524,6 +524,7 @@ class _Checker:
             self.err(
                 ("end", "when"),
                 "the match can never end: end.when is false and there is no max_hands",
+                f"only the safety bound would stop it, after {DEFAULT_MAX_HANDS} hands",
             )
 
     def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:

@@ -197,7 +197,9 @@ class Function:
 # ------------------------------------------------------------------------------ words
 
 DEFAULT_MAX_HANDS = 1000
-"""The bound on a match's hands when ``end.max_hands`` is absent (redeals count)."""
+"""The bound on a match's hands when ``end.max_hands`` is absent (redeals count): the one
+meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
+users, the compiler and the checks."""
 
 ZONES: tuple[Word, ...] = (
     Word("hand", "the hand of the player a `for` names"),
@@ -491,7 +493,8 @@ SECTIONS: tuple[Construct, ...] = (
               required=True),
         Field("score", "formula", "per-player number reported as the seat's score",
               schema_doc="Per-player score reported for each seat (state.scores)."),
-        Field("max_hands", "int", "the match ends after this many hands (redeals count)",
+        Field("max_hands", "int", "the match ends after this many hands (redeals count); "
+              "absent, the safety bound applies: play stops there as well",
               default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
         _SOURCE,
     )),
