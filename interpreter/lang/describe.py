@@ -21,10 +21,10 @@ import json
 import os
 import re
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 
 __all__ = ["describe", "spec_changes"]
 
@@ -336,9 +336,175 @@ def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
     return _wrap(f"{head}set {name} to {_f(text)}", indent)
 
 
+def _step_deal(step: Mapping[str, Any], number: str, sub: int,
+               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    d = step["deal"]
+    size = str(d.get("size"))
+    count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
+    to = d.get("to", "not out")
+    whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
+    packets = [int(p) for p in d.get("packets", [1])]
+    how = "one at a time" if packets == [1] else \
+        f"in packets of {' then '.join(str(p) for p in packets)}"
+    widow = d.get("widow")
+    spare = ""
+    if widow not in (None, "0", 0):
+        n = str(widow)
+        spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
+                 "dealt too, last in each round.")
+    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
+            f"{spare} The rest of the pack is the stock (talon).")
+    citation = _cite(d, sub)
+    return text, body, citation
+
+
+def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
+                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    t = step["turn_up"]
+    trump = t.get("trump", True)
+    text = "Turn up the next card of the stock"
+    if trump is True:
+        text += "; its suit is trump."
+    elif trump is False:
+        text += " (it does not make trump)."
+    else:
+        text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
+    citation = _cite(t, sub)
+    return text, body, citation
+
+
+def _step_decide(step: Mapping[str, Any], number: str, sub: int,
+                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text, body = _decide(step, sub, ctx)
+    citation = []
+    return text, body, citation
+
+
+def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
+                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text, body = _tricks(step["tricks"], sub, ctx)
+    citation = _cite(step["tricks"], sub)
+    return text, body, citation
+
+
+def _step_set(step: Mapping[str, Any], number: str, sub: int,
+              ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    assigns = step.get("set") or {}
+    each = step.get("for")
+    if each is not None:
+        who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
+        text = f"For {who}, from forehand:"
+    else:
+        text = "Once (not per player):" if len(assigns) > 1 else ""
+    for name, formula in assigns.items():
+        body += _assign(name, formula, sub + (2 if text else 0))
+    if not text:
+        text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
+        body = [] if len(body) == 1 else body
+    citation = []
+    return text, body, citation
+
+
+def _step_if(step: Mapping[str, Any], number: str, sub: int,
+             ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
+    for i, s in enumerate(step.get("then") or [], 1):
+        body += _step_lines(s, f"{number}.{i}", sub, ctx)
+    if step.get("else"):
+        body.append(" " * sub + "Otherwise:")
+        first_else = len(step.get("then") or []) + 1
+        for i, s in enumerate(step["else"], first_else):
+            body += _step_lines(s, f"{number}.{i}", sub, ctx)
+    citation = []
+    return text, body, citation
+
+
+def _step_repeat(step: Mapping[str, Any], number: str, sub: int,
+                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    times = str(step.get("repeat"))
+    rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
+    cond = step.get("while", "true")
+    text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
+                                 f", each round only while {_f(cond)}") + ":"
+    for i, s in enumerate(step.get("steps") or [], 1):
+        body += _step_lines(s, f"{number}.{i}", sub, ctx)
+    citation = []
+    return text, body, citation
+
+
+def _step_redeal(step: Mapping[str, Any], number: str, sub: int,
+                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    r = step["redeal"]
+    dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
+    who = "the same dealer" if dealer == "same" else "the next dealer"
+    text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
+    citation = _cite(r, sub)
+    return text, body, citation
+
+
+def _step_end_hand(step: Mapping[str, Any], number: str, sub: int,
+                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text = "The hand ends here (its remaining steps are skipped)."
+    citation = []
+    return text, body, citation
+
+
+def _step_move(step: Mapping[str, Any], number: str, sub: int,
+               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    m = step["move"]
+    zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
+            "turn_up": "the turn-up", "discards": "the discard pile"}
+    count = str(m.get("count", "all"))
+    what = ("all cards" if count == "all" else
+            f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
+            f"{_f(count)} cards")
+    each = step.get("for")
+    whose = "" if each is None else (
+        " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
+    src = zone.get(str(m.get("from")), str(m.get("from")))
+    dst = zone.get(str(m.get("to")), str(m.get("to")))
+    if m.get("from") == "hand":
+        src += whose
+    elif m.get("to") == "hand":
+        dst += whose
+    place = ""
+    if m.get("to") == "stock":
+        position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
+        place = {"shuffled": ", shuffled into it", "top": ", on top",
+                 "bottom": ", at the bottom"}.get(position, "") + pnote
+    text = f"Move {what} from {src} to {dst}{place}."
+    citation = _cite(m, sub)
+    return text, body, citation
+
+
+#: The text of each step kind: its sentence, the lines under it and its citation.
+_STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
+                               tuple[str, list[str], list[str]]]] = {
+    "deal": _step_deal,
+    "turn_up": _step_turn_up,
+    "decide": _step_decide,
+    "tricks": _step_tricks,
+    "set": _step_set,
+    "if": _step_if,
+    "repeat": _step_repeat,
+    "redeal": _step_redeal,
+    "end_hand": _step_end_hand,
+    "move": _step_move,
+}
+
+
 def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) -> list[str]:
-    kind = next((k for k in ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat",
-                             "redeal", "end_hand", "move") if k in step), None)
+    kind = next((k for k in STEP_KINDS if k in step), None)
     first = " " * indent + f"{number}. "
     sub = indent + len(number) + 2
     prefix = ""
@@ -346,112 +512,10 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
         prefix += f"({step['label']}) "
     if step.get("when") not in (None, "true", True):
         prefix += f"Only when {_f(step['when'])}{ctx.option_note(step['when'])}: "
-    body: list[str] = []
-    text = ""
-    if kind == "deal":
-        d = step["deal"]
-        size = str(d.get("size"))
-        count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
-        to = d.get("to", "not out")
-        whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
-        packets = [int(p) for p in d.get("packets", [1])]
-        how = "one at a time" if packets == [1] else \
-            f"in packets of {' then '.join(str(p) for p in packets)}"
-        widow = d.get("widow")
-        spare = ""
-        if widow not in (None, "0", 0):
-            n = str(widow)
-            spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
-                     "dealt too, last in each round.")
-        text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
-                f"{spare} The rest of the pack is the stock (talon).")
-        citation = _cite(d, sub)
-    elif kind == "turn_up":
-        t = step["turn_up"]
-        trump = t.get("trump", True)
-        text = "Turn up the next card of the stock"
-        if trump is True:
-            text += "; its suit is trump."
-        elif trump is False:
-            text += " (it does not make trump)."
-        else:
-            text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
-        citation = _cite(t, sub)
-    elif kind == "decide":
-        text, body = _decide(step, sub, ctx)
-        citation = []
-    elif kind == "tricks":
-        text, body = _tricks(step["tricks"], sub, ctx)
-        citation = _cite(step["tricks"], sub)
-    elif kind == "set":
-        assigns = step.get("set") or {}
-        each = step.get("for")
-        if each is not None:
-            who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
-            text = f"For {who}, from forehand:"
-        else:
-            text = "Once (not per player):" if len(assigns) > 1 else ""
-        for name, formula in assigns.items():
-            body += _assign(name, formula, sub + (2 if text else 0))
-        if not text:
-            text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
-            body = [] if len(body) == 1 else body
-        citation = []
-    elif kind == "if":
-        text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
-        for i, s in enumerate(step.get("then") or [], 1):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-        if step.get("else"):
-            body.append(" " * sub + "Otherwise:")
-            first_else = len(step.get("then") or []) + 1
-            for i, s in enumerate(step["else"], first_else):
-                body += _step_lines(s, f"{number}.{i}", sub, ctx)
-        citation = []
-    elif kind == "repeat":
-        times = str(step.get("repeat"))
-        rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
-        cond = step.get("while", "true")
-        text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
-                                     f", each round only while {_f(cond)}") + ":"
-        for i, s in enumerate(step.get("steps") or [], 1):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-        citation = []
-    elif kind == "redeal":
-        r = step["redeal"]
-        dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
-        who = "the same dealer" if dealer == "same" else "the next dealer"
-        text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
-        citation = _cite(r, sub)
-    elif kind == "end_hand":
-        text = "The hand ends here (its remaining steps are skipped)."
-        citation = []
-    elif kind == "move":
-        m = step["move"]
-        zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
-                "turn_up": "the turn-up", "discards": "the discard pile"}
-        count = str(m.get("count", "all"))
-        what = ("all cards" if count == "all" else
-                f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
-                f"{_f(count)} cards")
-        each = step.get("for")
-        whose = "" if each is None else (
-            " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
-        src = zone.get(str(m.get("from")), str(m.get("from")))
-        dst = zone.get(str(m.get("to")), str(m.get("to")))
-        if m.get("from") == "hand":
-            src += whose
-        elif m.get("to") == "hand":
-            dst += whose
-        place = ""
-        if m.get("to") == "stock":
-            position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
-            place = {"shuffled": ", shuffled into it", "top": ", on top",
-                     "bottom": ", at the bottom"}.get(position, "") + pnote
-        text = f"Move {what} from {src} to {dst}{place}."
-        citation = _cite(m, sub)
+    if kind is not None:
+        text, body, citation = _STEP_TEXT[kind](step, number, sub, ctx)
     else:
-        text = "(a step spelbok does not know)"
-        citation = []
+        text, body, citation = "(a step spelbok does not know)", [], []
     lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]
     lines[1:] = [" " * sub + line.lstrip() for line in lines[1:]]
     return lines + body + citation + _cite(step, sub)

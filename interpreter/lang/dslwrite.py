@@ -31,13 +31,14 @@ the match ends when hand_number >= 3
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..cards import SUIT_INDEX, SUIT_SYMBOLS
 from ..errors import SpecError
 from .dsl import near_keyword
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .vocabulary import construct
 from .yamlio import check_text
 
 __all__ = ["to_dsl"]
@@ -46,11 +47,8 @@ _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ALL_SUITS = ["C", "S", "H", "D"]
 _WIDTH = 100  # longest line for inline texts and assignments
 _TEXT_WIDTH = 76  # a long text is cut into quoted lines of about this width
-_STEP_KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-               "move")
 _ZONES = {"stock": "the stock", "turn_up": "the turn-up", "widow": "the widow", "hand": "the hand",
           "discards": "the discards"}
-_STEP_COMMON = {"when", "label", "source"}
 
 
 class _Out:
@@ -196,6 +194,16 @@ def _source(out: _Out, indent: int, node: Mapping[str, Any]) -> None:
         _text(out, indent, "source", node["source"])
 
 
+def _keys(name: str, body: bool = False) -> tuple[str, ...]:
+    """The keys the vocabulary declares for construct ``name`` (a step: its kind key and
+    its own keys; ``body``: the keys of the map under its kind key)."""
+    c = construct(name)
+    if body:
+        return tuple(f.name for f in c.body or ())
+    kind = (c.name,) if c.group == "step" else ()
+    return (*kind, *(f.name for f in c.own_fields()))
+
+
 def _check(node: Mapping[str, Any], known: Iterable[str], where: str) -> None:
     extra = set(node) - set(known)
     if extra:
@@ -247,12 +255,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         the winners are the players where true
     <BLANKLINE>
     """
-    _check(
-        tree,
-        ("spelbok", "name", "about", "extends", "sources", "players", "options", "deck",
-         "teams", "ranking", "variables", "dealer", "hand", "end"),
-        "at the top level",
-    )
+    _check(tree, _keys("spec"), "at the top level")
     out = _Out()
     out.add(0, f"spelbok {tree.get('spelbok', 1)}")
     if "name" in tree:
@@ -268,7 +271,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
             _text(out, 0, f"source {_word(key, ('of',))}:", str(text))
     players = tree.get("players")
     if players:
-        _check(players, ("min", "max", "source"), "in 'players'")
+        _check(players, _keys("players"), "in 'players'")
         out.blank()
         out.add(0, f"players {players['min']} to {players['max']}")
         _source(out, 1, players)
@@ -292,7 +295,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
 
 def _options(out: _Out, options: Mapping[str, Any]) -> None:
     for name, opt in options.items():
-        _check(opt, ("values", "default", "about", "source"), f"in option '{name}'")
+        _check(opt, _keys("option"), f"in option '{name}'")
         out.blank()
         values = list(opt.get("values") or [])
         if not values:
@@ -312,7 +315,7 @@ def _deck(out: _Out, deck: list[Any]) -> None:
     if deck:
         out.blank()
     for entry in deck:
-        _check(entry, ("players", "ranks", "suits", "source"), "in a deck entry")
+        _check(entry, _keys("deck_entry"), "in a deck entry")
         line = "deck"
         players = entry.get("players")
         if isinstance(players, int) and not isinstance(players, bool):
@@ -349,8 +352,7 @@ def _teams(out: _Out, teams: list[Any]) -> None:
 
 
 def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
-    _check(ranking, ("ranks", "top_trumps", "top_trumps_follow", "cut_ranks", "source"),
-           "in 'ranking'")
+    _check(ranking, _keys("ranking"), "in 'ranking'")
     if not ranking:
         return
     lines: list[str] = []
@@ -381,7 +383,7 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
 
 
 def _variables(out: _Out, variables: Mapping[str, Any]) -> None:
-    _check(variables, ("player", "hand_player", "hand", "match", "source"), "in 'variables'")
+    _check(variables, _keys("variables"), "in 'variables'")
     heads = {
         "player": "each player starts the match with",
         "hand_player": "each player starts each hand with",
@@ -411,7 +413,7 @@ def _variables(out: _Out, variables: Mapping[str, Any]) -> None:
 
 
 def _dealer(out: _Out, dealer: Mapping[str, Any]) -> None:
-    _check(dealer, ("first", "rotate", "skip_out", "source"), "in 'dealer'")
+    _check(dealer, _keys("dealer"), "in 'dealer'")
     if not dealer:
         return
     out.blank()
@@ -451,7 +453,7 @@ def _dealer(out: _Out, dealer: Mapping[str, Any]) -> None:
 
 
 def _end(out: _Out, end: Mapping[str, Any]) -> None:
-    _check(end, ("when", "winners", "score", "max_hands", "source"), "in 'end'")
+    _check(end, _keys("end"), "in 'end'")
     out.blank()
     out.add(0, "the match ends" + (f" when {_f(end['when'])}" if "when" in end else ""))
     if "winners" in end:
@@ -468,10 +470,10 @@ def _end(out: _Out, end: Mapping[str, Any]) -> None:
 
 def _steps(out: _Out, indent: int, steps: list[Any]) -> None:
     for step in steps:
-        kind = next((k for k in _STEP_KINDS if k in step), None)
+        kind = next((k for k in STEP_KINDS if k in step), None)
         if kind is None:
             raise ValueError(f"to_dsl: a step has no kind: {sorted(step)}")
-        globals()["_step_" + kind](out, indent, step)
+        _STEP_WRITERS[kind](out, indent, step)
 
 
 def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = None) -> None:
@@ -489,9 +491,9 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
 
 
 def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"deal"} | _STEP_COMMON, "in a deal step")
+    _check(step, _keys("deal"), "in a deal step")
     deal = step["deal"] or {}
-    _check(deal, ("size", "packets", "to", "widow", "source"), "in 'deal'")
+    _check(deal, _keys("deal", body=True), "in 'deal'")
     line = f"deal {_f(deal.get('size', '0'))} cards"
     packets = deal.get("packets")
     if packets is not None and list(packets) != [1]:
@@ -517,9 +519,9 @@ def _zone(zone: Any) -> str:
 
 
 def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"turn_up"} | _STEP_COMMON, "in a turn_up step")
+    _check(step, _keys("turn_up"), "in a turn_up step")
     body = step["turn_up"] or {}
-    _check(body, ("trump", "source"), "in 'turn_up'")
+    _check(body, _keys("turn_up", body=True), "in 'turn_up'")
     trump = _cond(body.get("trump", True))
     if trump is True:
         out.add(indent, "turn up a card for trump")
@@ -533,7 +535,7 @@ def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 def _single_who(who: Any, more: bool) -> str:
     """One player; ``more``: words follow (a comma then closes the ties phrase)."""
     if isinstance(who, Mapping):
-        _check(who, ("most", "ties"), "in a 'most' player choice")
+        _check(who, _keys("who_map"), "in a 'most' player choice")
         text = f"the player with the most {_f(who.get('most', '0'))}"
         ties = who.get("ties")
         if ties is not None and str(ties) != "forehand":
@@ -558,8 +560,7 @@ def _who(who: Any, where: Any, more: bool) -> str:
 
 
 def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"decide", "who", "where", "choose", "suits", "exchange", "min", "max", "allow",
-                  "then"} | _STEP_COMMON, "in a decide step")
+    _check(step, _keys("decide"), "in a decide step")
     choose = step.get("choose")
     if choose == "suit":
         choice = "a suit"
@@ -568,7 +569,7 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
             choice += " among " + _suits(suits)
     elif choose == "exchange":
         exch = step.get("exchange") or {}
-        _check(exch, ("draw_from", "max", "min", "source"), "in 'exchange'")
+        _check(exch, _keys("exchange"), "in 'exchange'")
         choice = "exchange with " + _zone(exch.get("draw_from", "stock"))
         if "max" in exch and _f(exch["max"]) != "cards":
             choice += f", at most {_f(exch['max'])}"
@@ -601,7 +602,7 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 def _word_option(option: Any) -> str:
     """A word of a decision, with ``(only when …)`` when it is offered on a condition."""
     if isinstance(option, Mapping):
-        _check(option, ("word", "when"), "in a word option")
+        _check(option, _keys("word_option"), "in a word option")
         text = _word(option.get("word", ""), ("a", "exchange"))
         when = _f(option.get("when", "true"))
         return text if when == "true" else f"{text} (only when {when})"
@@ -639,13 +640,9 @@ def _flag(out: _Out, indent: int, value: Any, yes: str, no: str) -> None:
 
 
 def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"tricks"} | _STEP_COMMON, "in a tricks step")
+    _check(step, _keys("tricks"), "in a tricks step")
     t = step["tricks"] or {}
-    _check(t, ("players", "leader", "leader_where", "follow", "head", "head_after_trump",
-               "void_trump", "void_beat", "lead_trumps", "trumps_broken_by", "first_trick_trumps",
-               "abstain", "abstain_word", "abstain_lead", "abstain_with_suit", "allow", "reason",
-               "count", "scored", "after_each", "source"),
-           "in 'tricks'")
+    _check(t, _keys("tricks", body=True), "in 'tricks'")
     count = t.get("count", "all")
     count = None if count == "all" else _f(count)
     # a count starting with the name 'tricks' would read as the keyword: it goes on a line
@@ -700,7 +697,7 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 
 
 def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"set", "for"} | _STEP_COMMON, "in a set step")
+    _check(step, _keys("set"), "in a set step")
     head = ""
     if "for" in step:
         cond = _f(step["for"])
@@ -719,9 +716,9 @@ def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 
 def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
-    _check(step, {"move", "for"} | _STEP_COMMON, "in a move step")
+    _check(step, _keys("move"), "in a move step")
     body = step["move"] or {}
-    _check(body, ("from", "to", "count", "position", "source"), "in 'move'")
+    _check(body, _keys("move", body=True), "in 'move'")
     count = body.get("count", "all")
     what = "all cards" if count == "all" else _cards(count)
     source, target = _zone(body.get("from", "stock")), _zone(body.get("to", "hand"))
@@ -751,7 +748,7 @@ def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) ->
 
 
 def _step_if(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"if", "then", "else"} | _STEP_COMMON, "in an if step")
+    _check(step, _keys("if"), "in an if step")
     out.add(indent, f"if {_f(step['if'])}:")
     _block(out, indent + 1, step, list(step.get("then") or []))
     if step.get("else"):
@@ -760,7 +757,7 @@ def _step_if(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 
 
 def _step_repeat(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"repeat", "while", "steps"} | _STEP_COMMON, "in a repeat step")
+    _check(step, _keys("repeat"), "in a repeat step")
     times = _f(step["repeat"])
     cond = _f(step["while"]) if "while" in step else "true"
     if cond == "true":
@@ -771,9 +768,9 @@ def _step_repeat(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 
 
 def _step_redeal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"redeal"} | _STEP_COMMON, "in a redeal step")
+    _check(step, _keys("redeal"), "in a redeal step")
     body = step["redeal"] or {}
-    _check(body, ("dealer", "source"), "in 'redeal'")
+    _check(body, _keys("redeal", body=True), "in 'redeal'")
     dealer = body.get("dealer")
     if dealer is None:
         out.add(indent, "redeal")
@@ -785,6 +782,14 @@ def _step_redeal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 
 
 def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, {"end_hand"} | _STEP_COMMON, "in an end_hand step")
+    _check(step, _keys("end_hand"), "in an end_hand step")
     out.add(indent, "end the hand")
     _attrs(out, indent + 1, step)
+
+
+#: The writer of each step kind.
+_STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
+    "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
+    "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
+    "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+}
