@@ -3,10 +3,14 @@ of each step kind in every walker, and a getter of each declared builtin."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 import spelbok
 from minispec import mini
 from spelbok.engine import compiler
 from spelbok.engine.game import Game
+from spelbok.lang import checks, describe, dslwrite
 from spelbok.lang import vocabulary as v
 from spelbok.lang.validate import validate
 
@@ -46,3 +50,30 @@ def test_every_declared_builtin_has_a_getter_and_no_getter_is_undeclared() -> No
     table = compiler.Resolver(4, {}, {}, {}, teams=[[0, 2], [1, 3]]).table
     assert set(table) == {b.name for b in v.BUILTINS}
     assert set(compiler.BUILTINS) == set(table)
+
+
+# -- every walker handles every step kind ------------------------------------------------------
+
+
+def test_every_step_kind_has_a_describer_and_a_writer() -> None:
+    assert set(describe._STEP_TEXT) == set(v.STEP_KINDS)
+    assert set(dslwrite._STEP_WRITERS) == set(v.STEP_KINDS)
+
+
+_TEXT_TYPES = ("formula", "condition", "count")
+
+
+@pytest.mark.parametrize("kind", v.STEP_KINDS)
+def test_the_checks_visit_every_formula_key_of_each_step_kind(kind: str) -> None:
+    c = v.step(kind)
+    step: dict[str, Any] = {f.name: "seats" for f in c.own_fields() if f.type in _TEXT_TYPES}
+    if c.body is not None:
+        step[kind] = {f.name: "seats" for f in c.body if f.type in _TEXT_TYPES}
+    elif c.value is not None:
+        step[kind] = {"assignments": {"a": "seats"}, "true": True}.get(c.value.type, "seats")
+    paths = {p for p, *_ in checks._step_fields((), step)}
+    expected = {(kind, f.name) for f in c.body or () if f.type in _TEXT_TYPES}
+    expected |= {(f.name,) for f in c.own_fields() if f.type in _TEXT_TYPES}
+    if c.value is not None and c.value.type in _TEXT_TYPES:
+        expected.add((kind,))
+    assert expected <= paths

@@ -26,7 +26,7 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..cards import RANKS as _RANKS
@@ -464,8 +464,17 @@ class _Checker:
         kind = _kind(step)
         if step["when"].strip() == "false":
             self.err((*path, "when"), "this step can never run: its 'when' is false")
+        if kind:  # every key of the step with words (or a player choice) holds one
+            c = _v.step(kind)
+            parts: tuple[tuple[Path, dict[str, Any], tuple[_v.Field, ...]], ...] = (
+                ((*path, kind), step[kind] if c.body is not None else {}, c.body or ()),
+                (path, step, c.fields))
+            for base, node, fields in parts:
+                for f in fields:
+                    if f.words and f.type in ("word", "who") and f.name in node:
+                        check = self.who if f.type == "who" else self.enum
+                        check((*base, f.name), node[f.name], f"{kind}.{f.name}")
         if kind == "decide":
-            self.who((*path, "who"), step["who"], "decide.who")
             choose = step["choose"]
             if isinstance(choose, list):
                 words = [w["word"] if isinstance(w, dict) else w for w in choose]
@@ -492,20 +501,6 @@ class _Checker:
                     self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
                 else:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
-        elif kind == "tricks":
-            body = step["tricks"]
-            self.who((*path, "tricks", "leader"), body["leader"], "tricks.leader")
-            self.enum((*path, "tricks", "lead_trumps"), body["lead_trumps"], "tricks.lead_trumps")
-            if "trumps_broken_by" in body:
-                self.enum((*path, "tricks", "trumps_broken_by"), body["trumps_broken_by"],
-                          "tricks.trumps_broken_by")
-        elif kind == "redeal":
-            self.enum((*path, "redeal", "dealer"), step["redeal"]["dealer"], "redeal.dealer")
-        elif kind == "move":
-            self.enum((*path, "move", "from"), step["move"]["from"], "move.from")
-            self.enum((*path, "move", "to"), step["move"]["to"], "move.to")
-            if "position" in step["move"]:
-                self.enum((*path, "move", "position"), step["move"]["position"], "move.position")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
@@ -680,53 +675,55 @@ def _formula_fields(tree: dict[str, Any]) -> Iterator[_Field]:
         yield ("end", key), end.get(key), _OTHER, None
 
 
+#: The field types that hold a formula (or a condition) written as text.
+_FORMULA_TYPES = frozenset(("formula", "condition", "count"))
+#: Step kinds whose formulas read the step's own context (the choice, the trick).
+_OWNED = ("decide", "tricks")
+
+
+def _where(kind: str, f: _v.Field) -> str:
+    if kind == "tricks" and f.rule:
+        return _TRICK_FLAG
+    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN):
+        return f.name
+    if kind == "decide" and f.name in ("then", "allow"):
+        return _DECIDE
+    return _OTHER
+
+
+def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
+               owner: dict[str, Any] | None) -> Iterator[_Field]:
+    """The formula fields among the declared ``fields`` of ``node`` (and of the maps
+    they hold: a ``most`` player choice, word options, an exchange)."""
+    for f in fields:
+        value = node.get(f.name) if isinstance(node, dict) else None
+        here = (*path, f.name)
+        if f.type in _FORMULA_TYPES:
+            yield here, value, _where(kind, f), owner
+        elif f.type == "assignments":
+            for name, expr in (value or {}).items():
+                yield (*here, name), expr, _where(kind, f), owner
+        elif f.type == "who" and isinstance(value, dict):
+            yield from _fields_of(here, value, _v.construct("who_map").fields, kind, None)
+        elif f.type == "choose" and isinstance(value, list):
+            for i, w in enumerate(value):
+                yield from _fields_of((*here, i), w, _v.construct("word_option").fields, kind,
+                                      owner)
+        elif f.type == "exchange":
+            yield from _fields_of(here, value or {}, _v.construct("exchange").fields, kind, owner)
+
+
 def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:
-    yield (*path, "when"), step.get("when"), _OTHER, None
+    """The formula fields of one step, as the vocabulary declares its keys."""
+    yield from _fields_of(path, step, _v.STEP_COMMON, "", None)
     kind = _kind(step)
-    if kind in ("deal", "move"):
-        body = step[kind]
-        for key in ("size", "to", "widow", "count"):
-            if key in body:
-                yield (*path, kind, key), body[key], _OTHER, None
-    elif kind == "turn_up" and isinstance(step["turn_up"], dict):
-        yield (*path, "turn_up", "trump"), step["turn_up"].get("trump"), _OTHER, None
-    elif kind == "decide":
-        who = step.get("who")
-        if isinstance(who, dict):
-            yield (*path, "who", "most"), who.get("most"), _OTHER, None
-        for key in ("where", "min", "max"):
-            yield (*path, key), step.get(key), _OTHER, step
-        choose = step.get("choose")
-        if isinstance(choose, list):
-            for i, w in enumerate(choose):
-                if isinstance(w, dict):
-                    yield (*path, "choose", i, "when"), w.get("when"), _OTHER, step
-        for key in ("max", "min"):
-            yield (*path, "exchange", key), (step.get("exchange") or {}).get(key), _OTHER, step
-        for name, expr in (step.get("then") or {}).items():
-            yield (*path, "then", name), expr, _DECIDE, step
-        yield (*path, "allow"), step.get("allow"), _DECIDE, step
-    elif kind == "tricks":
-        body = step["tricks"]
-        p = (*path, "tricks")
-        if isinstance(body.get("leader"), dict):
-            yield (*p, "leader", "most"), body["leader"].get("most"), _OTHER, None
-        for key in ("players", "leader_where", "count"):
-            yield (*p, key), body.get(key), _OTHER, step
-        for key in TRICK_FLAGS:
-            yield (*p, key), body.get(key), _TRICK_FLAG, step
-        yield (*p, "abstain"), body.get("abstain"), _TRICK_ABSTAIN, step
-        yield (*p, "allow"), body.get("allow"), _TRICK_ALLOW, step
-    elif kind == "set":
-        for name, expr in step["set"].items():
-            yield (*path, "set", name), expr, _OTHER, None
-    elif kind == "if":
-        yield (*path, "if"), step["if"], _OTHER, None
-    elif kind == "repeat":
-        yield (*path, "repeat"), step["repeat"], _OTHER, None
-        yield (*path, "while"), step.get("while"), _OTHER, None
-    if kind in ("set", "move"):
-        yield (*path, "for"), step.get("for"), _OTHER, None
+    if not kind:
+        return
+    c = _v.step(kind)
+    owner = step if kind in _OWNED else None
+    if c.body is not None:
+        yield from _fields_of((*path, kind), step[kind], c.body, kind, owner)
+    yield from _fields_of(path, step, (*((c.value,) if c.value else ()), *c.fields), kind, owner)
 
 
 def _assigned(steps: list[dict[str, Any]]) -> set[str]:

@@ -379,7 +379,7 @@ def _step_decide(step: Mapping[str, Any], number: str, sub: int,
                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
     text, body = _decide(step, sub, ctx)
-    citation = []
+    citation: list[str] = []
     return text, body, citation
 
 
@@ -406,7 +406,7 @@ def _step_set(step: Mapping[str, Any], number: str, sub: int,
     if not text:
         text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
         body = [] if len(body) == 1 else body
-    citation = []
+    citation: list[str] = []
     return text, body, citation
 
 
@@ -421,7 +421,7 @@ def _step_if(step: Mapping[str, Any], number: str, sub: int,
         first_else = len(step.get("then") or []) + 1
         for i, s in enumerate(step["else"], first_else):
             body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation = []
+    citation: list[str] = []
     return text, body, citation
 
 
@@ -435,7 +435,7 @@ def _step_repeat(step: Mapping[str, Any], number: str, sub: int,
                                  f", each round only while {_f(cond)}") + ":"
     for i, s in enumerate(step.get("steps") or [], 1):
         body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation = []
+    citation: list[str] = []
     return text, body, citation
 
 
@@ -454,7 +454,7 @@ def _step_end_hand(step: Mapping[str, Any], number: str, sub: int,
                    ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
     text = "The hand ends here (its remaining steps are skipped)."
-    citation = []
+    citation: list[str] = []
     return text, body, citation
 
 
