@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spelbok.cli.spec_commands import yaml_text
 from spelbok.errors import SpecError
+from spelbok.lang import vocabulary as v
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
@@ -357,122 +358,111 @@ def _optional(d: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({}, optional=d)
 
 
-ZONES = st.sampled_from(["hand", "widow", "stock", "turn_up", "discards", "talon", "x-y"])
+# The specs are generated from the vocabulary (spelbok.lang.vocabulary): every construct,
+# every key with its type and words, so that a new construct is round-tripped as declared.
 COUNTS = st.one_of(st.just("all"), st.integers(0, 3), FORMULAS,
                    st.sampled_from(["all(plays)", "tricks + 1", "trick", "cards"]))
+SCALARS = st.one_of(st.integers(-5, 50), st.booleans(), WORDS, TEXTS)
+RANKS = st.sampled_from(["A", "K", "10", "2", "J", "3"])
+SUIT_LISTS = st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4, unique=True)
+_LEAVES: dict[str, st.SearchStrategy[Any]] = {
+    "formula": FORMULAS, "condition": CONDS, "count": COUNTS, "name": NAMES, "token": WORDS,
+    "text": TEXTS, "source": TEXTS, "str": TEXTS, "scalar": SCALARS, "version": st.just(1),
+    "true": st.just(True), "rank": RANKS, "ranks": st.lists(RANKS, min_size=1, max_size=4),
+    "suit": st.sampled_from("CSHD"), "suits": SUIT_LISTS,
+    "card": st.sampled_from(["JC", "J♠", "10H"]),
+    "top_trump": st.sampled_from(["JC", "J♠", "10H", "J@trump"]),
+    "range": st.one_of(st.tuples(st.integers(2, 4), st.integers(4, 10)).map(list),
+                       st.integers(2, 4)),
+    "packet": st.integers(1, 5), "seat": st.integers(0, 9),
+    "team": st.lists(st.integers(0, 9), min_size=1, max_size=3),
+    "assignments": st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3),
+    "var_map": st.dictionaries(NAMES, SCALARS, max_size=2),
+    "first_dealer": st.integers(0, 3),
+}
+
+
+def _words(f: v.Field) -> st.SearchStrategy[str]:
+    """A word of the field, or a word it does not know (an option's name, a near miss)."""
+    return st.sampled_from([w.name for w in f.words]) | WORDS if f.words else WORDS
+
+
+def _of(f: v.Field, type_: str, depth: int) -> st.SearchStrategy[Any]:
+    """A value of ``type_`` for the key ``f``."""
+    for wrap in ("list[", "names[", "map["):
+        if type_.startswith(wrap):
+            inner = _of(f, type_[len(wrap):-1], depth)
+            if wrap == "list[":
+                return st.lists(inner, min_size=f.min_items or 0, max_size=3)
+            keys = NAMES if wrap == "names[" else WORDS
+            return st.dictionaries(keys, inner, max_size=2)
+    if type_ == "int":
+        return st.integers(f.minimum if f.minimum is not None else 0, min(f.maximum or 500, 500))
+    if type_ in ("word", "first_dealer") and (f.words or type_ == "word"):
+        words = _words(f)
+        return words | _LEAVES[type_] if type_ == "first_dealer" else words
+    if type_ == "who":
+        return _words(f) | _construct(v.construct("who_map"), depth)
+    if type_ == "choose":
+        word = st.one_of(WORDS, _construct(v.construct("word_option"), depth))
+        return st.lists(word, min_size=1, max_size=4) | st.sampled_from(
+            [w.name for w in f.words[1:]])
+    if type_ == "steps":
+        return _steps(depth - 1)
+    if type_ in _LEAVES:
+        return _LEAVES[type_]
+    return _construct(v.construct(type_), depth)
+
+
+def _fields(fields: tuple[v.Field, ...], depth: int, given: dict[str, Any] | None = None
+            ) -> st.SearchStrategy[dict[str, Any]]:
+    """A map of ``fields``: the required ones, any of the others; a key a word brings in
+    (``choose: number``'s ``min``) only with that word, and a list of steps only above
+    depth 0."""
+    uses = {u: w.name for f in fields for w in f.words for u in w.uses}
+    chooser = next((f for f in fields if any(w.uses for w in f.words)), None)
+    plain = [f for f in fields if f.name not in uses
+             and not (f.type == "steps" and depth <= 0 and not f.required)]
+    base = st.fixed_dictionaries({f.name: _of(f, f.type, depth) for f in plain if f.required},
+                                 optional={f.name: _of(f, f.type, depth) for f in plain
+                                           if not f.required})
+    if chooser is None:
+        return base
+
+    def extras(d: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+        brought = {f.name: _of(f, f.type, depth) for f in fields
+                   if uses.get(f.name) == d.get(chooser.name)}
+        return _optional(brought).map(lambda e: {**d, **e})
+
+    return base.flatmap(extras)
+
+
+def _construct(c: v.Construct, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    strategy = _fields(c.fields, depth)
+    if c.name == "option":  # its default is one of its values
+        strategy = strategy.flatmap(lambda d: st.one_of(
+            st.just(d), st.sampled_from(d["values"]).map(lambda x: {**d, "default": x})))
+    return strategy
+
+
+def _step(c: v.Construct, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    own = _fields(c.own_fields(), depth)
+    if c.body is not None:
+        kind: st.SearchStrategy[Any] = _fields(c.body, depth)
+    else:
+        assert c.value is not None
+        kind = _of(c.value, c.value.type, depth)
+    return st.tuples(kind, own).map(lambda t: {c.name: t[0], **t[1]})
 
 
 def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:
-    common = {"when": FORMULAS, "label": TEXTS, "source": TEXTS}
-    who = st.one_of(
-        st.sampled_from(["dealer", "forehand", "each", "someone", "last_winner"]),
-        _optional({"ties": st.sampled_from(["cut", "forehand"])}).flatmap(
-            lambda d: FORMULAS.map(lambda f: {"most": f, **d})
-        ),
-    )
-    assigns = st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3)
-    kinds = [
-        st.fixed_dictionaries(
-            {"deal": st.fixed_dictionaries(
-                {"size": FORMULAS},
-                optional={"packets": st.lists(st.integers(1, 5), min_size=1, max_size=3),
-                          "to": FORMULAS, "widow": st.one_of(st.integers(0, 3), FORMULAS),
-                          "source": TEXTS})},
-            optional=common),
-        st.fixed_dictionaries({"turn_up": _optional({"trump": CONDS, "source": TEXTS})},
-                              optional=common),
-        st.fixed_dictionaries(
-            {"decide": NAMES, "choose": st.one_of(
-                st.lists(st.one_of(WORDS, st.fixed_dictionaries(
-                    {"word": WORDS}, optional={"when": FORMULAS})), min_size=1, max_size=4),
-                st.just("suit"), st.just("exchange"), st.just("number"))},
-            optional={"who": who, "where": FORMULAS, "allow": FORMULAS, "then": assigns,
-                      **common},
-        ).flatmap(_decide_extras),
-        st.fixed_dictionaries(
-            {"tricks": _optional({
-                "players": FORMULAS, "leader": who, "leader_where": FORMULAS,
-                "follow": CONDS, "head": CONDS, "head_after_trump": CONDS, "void_trump": CONDS,
-                "void_beat": CONDS, "lead_trumps": st.sampled_from(["any", "broken", "rule"]),
-                "trumps_broken_by": st.sampled_from(["ruff", "any", "rule"]),
-                "first_trick_trumps": CONDS, "abstain": FORMULAS, "abstain_word": WORDS,
-                "abstain_lead": CONDS, "abstain_with_suit": CONDS, "allow": FORMULAS,
-                "reason": TEXTS,
-                "count": COUNTS, "scored": CONDS, "source": TEXTS,
-                **({"after_each": _steps(0)} if depth > 0 else {})})},
-            optional=common),
-        st.fixed_dictionaries(
-            {"move": _optional({"from": ZONES, "to": ZONES, "count": COUNTS, "source": TEXTS,
-                                "position": st.sampled_from(["shuffled", "top", "bottom", "x"])})},
-            optional={"for": FORMULAS, **common}),
-        st.fixed_dictionaries({"set": assigns}, optional={"for": FORMULAS, **common}),
-        st.fixed_dictionaries({"redeal": _optional({"dealer": WORDS, "source": TEXTS})},
-                              optional=common),
-        st.fixed_dictionaries({"end_hand": st.just(True)}, optional=common),
-    ]
-    if depth > 0:
-        inner = _steps(depth - 1)
-        kinds.append(st.fixed_dictionaries({"if": FORMULAS, "then": inner},
-                                           optional={"else": inner, **common}))
-        kinds.append(st.fixed_dictionaries({"repeat": FORMULAS, "steps": inner},
-                                           optional={"while": FORMULAS, **common}))
+    kinds = [_step(c, depth) for c in v.STEPS
+             if depth > 0 or not any(f.type == "steps" and f.required for f in c.own_fields())]
     return st.lists(st.one_of(kinds), min_size=0 if depth < 2 else 1, max_size=3)
 
 
-def _decide_extras(step: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    if step["choose"] == "suit":
-        return _optional({"suits": st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4,
-                                            unique=True)}).map(lambda d: {**step, **d})
-    if step["choose"] == "number":
-        return _optional({"min": FORMULAS, "max": FORMULAS}).map(lambda d: {**step, **d})
-    if step["choose"] == "exchange":
-        return _optional({"exchange": _optional({
-            "draw_from": st.sampled_from(["stock", "turn_up", "widow"]),
-            "max": FORMULAS, "min": FORMULAS, "source": TEXTS})}).map(lambda d: {**step, **d})
-    return st.just(step)
-
-
-SCALARS = st.one_of(st.integers(-5, 50), st.booleans(), WORDS, TEXTS)
-
-TREES = st.fixed_dictionaries(
-    {
-        "spelbok": st.just(1),
-        "name": TEXTS,
-        "players": st.fixed_dictionaries({"min": st.integers(2, 4), "max": st.integers(4, 10)},
-                                         optional={"source": TEXTS}),
-        "deck": st.lists(st.fixed_dictionaries(
-            {"ranks": st.lists(st.sampled_from(["A", "K", "10", "2", "J"]), min_size=1,
-                               max_size=5)},
-            optional={"players": st.tuples(st.integers(2, 4), st.integers(4, 10)).map(list),
-                      "suits": st.lists(st.sampled_from("CSHD"), min_size=1, max_size=4),
-                      "source": TEXTS}), min_size=1, max_size=2),
-        "hand": _steps(2),
-        "end": st.fixed_dictionaries({"when": FORMULAS, "winners": FORMULAS},
-                                     optional={"max_hands": st.integers(1, 500),
-                                               "score": FORMULAS, "source": TEXTS}),
-    },
-    optional={
-        "about": TEXTS,
-        "extends": TEXTS,
-        "sources": st.dictionaries(WORDS, TEXTS, max_size=2),
-        "options": st.dictionaries(NAMES, st.fixed_dictionaries(
-            {"values": st.lists(SCALARS, min_size=1, max_size=3)},
-            optional={"about": TEXTS, "source": TEXTS}), max_size=2),
-        "ranking": _optional({
-            "ranks": st.lists(st.sampled_from(["A", "K", "10", "2"]), min_size=1, max_size=4),
-            "top_trumps": st.lists(st.sampled_from(["JC", "J♠", "10H", "J@trump"]), max_size=3),
-            "top_trumps_follow": WORDS,
-            "cut_ranks": st.lists(st.sampled_from(["A", "3"]), min_size=1, max_size=2),
-            "source": TEXTS}),
-        "variables": _optional({
-            scope: st.dictionaries(NAMES, SCALARS, max_size=2)
-            for scope in ("player", "hand_player", "hand", "match")
-        } | {"source": TEXTS}),
-        "dealer": _optional({"first": st.one_of(st.integers(0, 3), WORDS),
-                             "rotate": WORDS, "skip_out": st.booleans(), "source": TEXTS}),
-        "teams": st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=3), max_size=3),
-    },
-)
+TREES = _construct(v.SPEC, 3).map(lambda t: {**t, "players": t["players"] | {
+    "max": max(t["players"]["min"], t["players"]["max"])}})
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
