@@ -3,6 +3,8 @@ of each step kind in every walker, and a getter of each declared builtin."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,8 +12,11 @@ import spelbok
 from minispec import mini
 from spelbok.engine import compiler
 from spelbok.engine.game import Game
+from spelbok.engine.trick import legal_cards, refusal
 from spelbok.lang import checks, describe, dslwrite
 from spelbok.lang import vocabulary as v
+from spelbok.lang.dsl import parse_dsl
+from spelbok.lang.model import normalize
 from spelbok.lang.validate import validate
 
 # -- drift: one meaning of each default -----------------------------------------------------
@@ -77,3 +82,80 @@ def test_the_checks_visit_every_formula_key_of_each_step_kind(kind: str) -> None
     if c.value is not None and c.value.type in _TEXT_TYPES:
         expected.add((kind,))
     assert expected <= paths
+
+
+# -- a construct added the new way: overtrump ----------------------------------------------------
+
+_OVER = "  - deal: {size: 7}\n  - turn_up: {}\n  - tricks: {overtrump: %s}\n"
+
+
+def _void_over_trumped(text: str, seeds: range = range(40)) -> Iterator[tuple[Any, int]]:
+    """Every turn, in random matches, of a player void in the led suit whose trick a
+    trump is winning."""
+    game = spelbok.load(text, players=3)
+    for seed in seeds:
+        s = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal:
+            seat = s.current_player
+            if (seat is not None and s.led >= 0 and s.best_trumped
+                    and not s.hands[seat] & s.tables.suit_mask[s.led]):
+                yield s, seat
+            s.apply(rng.choice(s.legal_actions()))
+
+
+def _split(s: Any, seat: int) -> tuple[int, int, int]:
+    """The seat's plain cards, its trumps above the trick's best, and the lower ones."""
+    t = s.tables
+    hand = s.hands[seat]
+    trumps = hand & t.trump_mask
+    higher = sum(1 << c for c in range(52) if trumps >> c & 1 and t.power[c] > s.best_key)
+    return hand & ~trumps, higher, trumps & ~higher
+
+
+def test_overtrump_a_player_who_trumps_a_trumped_trick_must_beat_it() -> None:
+    tested = 0
+    for s, seat in _void_over_trumped(mini(_OVER % "true")):
+        plain, higher, lower = _split(s, seat)
+        legal = legal_cards(s, seat)
+        if higher:
+            assert legal == plain | higher  # any card but a lower trump (the void rule: any)
+            for card in range(52):
+                if lower >> card & 1:
+                    assert "overtrump" in refusal(s, seat, card)
+                    tested += 1
+        else:
+            assert legal == s.hands[seat]
+    assert tested > 0
+
+
+def test_overtrump_with_void_trump_and_its_default() -> None:
+    both = mini(_OVER % "true, void_trump: true")
+    for s, seat in _void_over_trumped(both, range(15)):
+        plain, higher, lower = _split(s, seat)
+        assert legal_cards(s, seat) == (higher or lower or plain)
+    lower_played = 0
+    for s, seat in _void_over_trumped(mini(_OVER % "seats == 4"), range(15)):  # false here
+        plain, higher, lower = _split(s, seat)
+        assert legal_cards(s, seat) == s.hands[seat]
+        lower_played += bool(higher and lower)
+    assert lower_played > 0
+    tree = spelbok.load(mini(_OVER % "false")).doc.tree
+    assert "overtrump" not in tree["hand"][2]["tricks"]  # the default leaves the tree as it was
+
+
+def test_overtrump_in_the_dsl_and_describe() -> None:
+    tree = spelbok.load(mini(_OVER % "'seats == 3'")).doc.tree
+    text = dslwrite.to_dsl(tree)
+    assert "a player who trumps must overtrump if seats == 3" in text
+    assert parse_dsl(text, "x.spel")[0]["hand"][2]["tricks"]["overtrump"] == "seats == 3"
+    prose = describe.describe(spelbok.load(mini(_OVER % "true")).doc)
+    assert "must play a higher trump if able" in " ".join(prose.split())
+
+
+def test_a_dealer_condition_in_brackets_round_trips_through_the_dsl() -> None:
+    # found by the generated round trip: the brackets were lost
+    tree = spelbok.load(mini()).doc.tree
+    tree["dealer"]["skip_out"] = "(seats > 2)"
+    back = normalize(parse_dsl(dslwrite.to_dsl(tree), "x.spel")[0])
+    assert back["dealer"]["skip_out"] == "(seats > 2)"

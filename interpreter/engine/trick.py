@@ -30,6 +30,7 @@ class TrickFlags(Frozen):
     first_trick_trumps: bool = True
     abstain_lead: bool = True
     abstain_with_suit: bool = True
+    overtrump: bool = False
 
 
 def _above(mask: int, power: tuple[int, ...], target: int) -> int:
@@ -72,6 +73,8 @@ def legal_cards(st: State, seat: int) -> int:
     if not trumps_count:
         plain = hand & ~t.trump_mask
         return plain or hand
+    if f.overtrump and st.best_trumped:
+        hand = _overtrump(st, hand)
     if f.void_trump or f.void_beat:
         trumps = hand & t.trump_mask
         if trumps:
@@ -82,6 +85,15 @@ def legal_cards(st: State, seat: int) -> int:
             if f.void_trump:
                 return trumps
     return hand
+
+
+def _overtrump(st: State, hand: int) -> int:
+    """``hand`` without its trumps below the trick's best trump, when it holds a higher one
+    (the ``overtrump`` rule: a trump played to a trumped trick must beat it if it can)."""
+    t = st.tables
+    trumps = hand & t.trump_mask
+    higher = _above(trumps, t.power, st.best_key)
+    return hand & ~(trumps & ~higher) if higher else hand
 
 
 def refusal(st: State, seat: int, card: int) -> str:
@@ -104,6 +116,8 @@ def refusal(st: State, seat: int, card: int) -> str:
         return "you must head the trick (play a higher card of the suit)"
     if first:
         return "no trump may be played to the first trick by a player holding another card"
+    if f.overtrump and st.best_trumped and t.trump[card] and _overtrump(st, hand) != hand:
+        return "you must overtrump (play a trump higher than the trick's best)"
     beats = f.void_beat and _above(hand & t.trump_mask, t.power, st.best_key) != 0
     return "you must play a trump" + (" that beats the trick" if beats else "")
 

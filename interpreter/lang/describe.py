@@ -576,6 +576,8 @@ _TRICK_RULES: tuple[tuple[str, str, str], ...] = (
      ""),
     ("void_trump", "A player who cannot follow suit must play a trump if able.", ""),
     ("void_beat", "A player who cannot follow suit must beat the trick with a trump if able.", ""),
+    ("overtrump", "A player who trumps a trick that already holds a trump must play a higher "
+     "trump if able.", ""),
 )
 
 

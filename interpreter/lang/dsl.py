@@ -1140,6 +1140,7 @@ _DUTY_FIELDS = {
     "head_after_trump": "head_after_trump",
     "void_trump": "void_trump",
     "void_beat": "void_beat",
+    "overtrump": "overtrump",
 }
 
 

@@ -631,6 +631,8 @@ _FLAGS = (
     ("void_trump", False, "a void player must trump", "a void player need not trump"),
     ("void_beat", False, "a void player must beat the trick",
      "a void player need not beat the trick"),
+    ("overtrump", False, "a player who trumps must overtrump",
+     "a player who trumps need not overtrump"),
 )
 
 

@@ -382,6 +382,9 @@ STEPS: tuple[Construct, ...] = (
               default=False, rule=True),
         Field("void_beat", "condition", "when void, must beat the trick (with a trump) if able",
               default=False, rule=True),
+        Field("overtrump", "condition", "a trump played to a trick that holds a trump must "
+              "beat it, if the player holds a higher trump", default=False, omitted=True,
+              rule=True),
         Field("lead_trumps", "word", "when trumps may be led", default="any",
               words=_w(("any", "always"),
                        ("broken", "not until trumps are broken, unless the leader holds only "
