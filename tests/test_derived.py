@@ -60,9 +60,11 @@ def test_every_declared_builtin_has_a_getter_and_no_getter_is_undeclared() -> No
 # -- every walker handles every step kind ------------------------------------------------------
 
 
-def test_every_step_kind_has_a_describer_and_a_writer() -> None:
+def test_every_step_kind_has_a_describer_a_writer_and_a_compiler() -> None:
     assert set(describe._STEP_TEXT) == set(v.STEP_KINDS)
     assert set(dslwrite._STEP_WRITERS) == set(v.STEP_KINDS)
+    assert set(compiler.KINDS) == set(v.STEP_KINDS)
+    assert all(callable(getattr(compiler.Compiler, f"step_{k}", None)) for k in v.STEP_KINDS)
 
 
 _TEXT_TYPES = ("formula", "condition", "count")
