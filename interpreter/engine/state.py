@@ -38,7 +38,7 @@ from .trick import TrickFlags
 if TYPE_CHECKING:
     from .game import Game
     from .order import TrumpTables
-    from .program import Program
+    from .program import Phase, Program
 
 _NOT_COMPARED = frozenset(
     ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
@@ -174,6 +174,14 @@ class State:
         if self.current is None:
             return None
         return getattr(self.prog.code[self.pc], "name", "play")
+
+    @property
+    def phase(self) -> Phase:
+        """Where the match stands: ``str(state.phase)`` reads e.g. ``decide announce``,
+        ``trick 3``, ``decide bid (after trick 2)`` or ``over`` (see
+        :class:`spelbok.engine.program.Phase`).  Worked out from the program's step map
+        when asked: play never pays for it."""
+        return self.prog.phase(self)
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take (empty when terminal)."""
