@@ -130,7 +130,7 @@ def hand_steps(tree: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield kind, step
 
 
-def _step_at(tree: dict[str, Any], path: KeyPath) -> dict[str, Any]:
+def step_at(tree: dict[str, Any], path: KeyPath) -> dict[str, Any]:
     """The step of the spec tree at ``path`` (a key of ``Program.step_pcs``)."""
     node: Any = tree
     for key in path:
@@ -479,7 +479,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
             for s in range(n):
                 if hands[s]:
                     raise PositionError("after the tricks every hand is empty", ("hands", s))
-        flag = _bare_flag(_step_at(game.tree, tricks.path)["tricks"].get("players", "not out"),
+        flag = _bare_flag(step_at(game.tree, tricks.path)["tricks"].get("players", "not out"),
                           game)
         if flag is not None and flag not in given_vars:
             # no word on who played: everyone still in did
@@ -599,7 +599,7 @@ def _place_decision(game: Game, st: State, position: dict[str, Any], phase: Phas
         while st.queue[0] != seat:
             st.queue.pop(0)
         if decide.where is not None and not decide.where(st, seat):
-            cond = _step_at(game.tree, phase.path).get("where", "")
+            cond = step_at(game.tree, phase.path).get("where", "")
             raise PositionError(f"seat {seat} does not decide '{decide.name}' here "
                                 f"(where: {cond})", ("to_act",))
 
@@ -612,7 +612,7 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
     ts: Any = prog.code[tricks.first]
     play: Any = prog.code[prog.part_pc(tricks.path, "play")]
     between = phase.kind != "trick"  # at a step run after a trick: no trick is under way
-    players_text = _step_at(game.tree, tricks.path)["tricks"].get("players", "not out")
+    players_text = step_at(game.tree, tricks.path)["tricks"].get("players", "not out")
     rd = _Reader(game, position)
     given_leader = rd.seat(position["leader"], ("leader",)) if "leader" in position else None
     holding = [s for s in range(n) if st.hands[s]]
