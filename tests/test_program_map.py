@@ -138,3 +138,18 @@ def test_a_reading_case_finds_the_steps_after_each_trick(tmp_path: Path) -> None
     bad = run_reading(tmp_path / "r.yaml").cases[0]
     assert [(m.what, m.expected, m.actual) for m in bad.mismatches] == [
         ("decision", "draw", "call")]
+
+
+def test_describe_program_lists_the_compiled_program(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    (tmp_path / "mini.yaml").write_text(AFTER_EACH)
+    got = CliRunner().invoke(cli, ["describe", str(tmp_path / "mini.yaml"), "--program",
+                                   "-n", "3"])
+    assert got.exit_code == 0, got.output
+    assert got.output == spelbok.load(AFTER_EACH, players=3).program.listing() + "\n"
+    assert "hand.2.tricks.after_each.1 decide call" in got.output
+    bad = CliRunner().invoke(cli, ["describe", str(tmp_path / "mini.yaml"), "--program",
+                                   "-n", "9"])
+    assert bad.exit_code == 1 and "Traceback" not in bad.output
