@@ -445,7 +445,8 @@ class Compiler:
             if pc in self.origins:
                 continue
             part = "when" if pc < first else parts[own] if own < len(parts) else "run"
-            own += pc >= first
+            if pc >= first:
+                own += 1
             self.origins[pc] = Origin(path, kind, part, label if isinstance(label, str) else "",
                                       str(step["decide"]) if kind == "decide" else "",
                                       first, len(code))

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .order import TrumpTables
     from .program import Phase, Program
 
+
 @dataclass(frozen=True, slots=True)
 class StateField:
     """One field of a :class:`State`, as the table ``FIELDS`` declares it.
@@ -48,10 +49,11 @@ class StateField:
     ``kind`` says what it holds, and so how a snapshot writes it and where its cards
     are: ``int``, ``bool``, ``seat`` (a seat or None), ``value`` (a word or number),
     ``mask`` (a set of cards), ``masks`` (a set of cards per seat), ``cards`` (a list of
-    cards), ``stock`` (the same, shuffled lazily: see :meth:`State.settle`), ``pairs`` (``(seat, card)`` of the trick), ``tricks`` (the tricks played),
-    ``seats`` (one plain value per seat), ``list``, ``rows`` (per-player variables),
-    ``public``, ``flags``, ``history`` (the actions), ``start``; not in snapshots:
-    ``game`` (the game's compiled objects), ``cache``, ``log``, ``shuffle``.
+    cards), ``stock`` (the same, shuffled lazily: see :meth:`State.settle`), ``pairs``
+    (``(seat, card)`` of the trick), ``tricks`` (the tricks played), ``seats`` (one plain
+    value per seat), ``list``, ``rows`` (per-player variables), ``public``, ``flags``,
+    ``history`` (the actions), ``start``; not in snapshots: ``game`` (the game's
+    compiled objects), ``cache``, ``log``, ``shuffle``.
     ``copy`` is ``copied`` (clone() copies it) or ``shared``; ``compared`` whether ``==``
     compares it; ``reset`` whether a new ``hand`` or ``match`` sets it again (``fresh``:
     to that value, one per seat for ``masks``/``seats``; None: from the program), or
@@ -603,7 +605,7 @@ class State:
     def _key(self) -> tuple[Any, ...]:
         # the same match whether or not its stock order was worked out yet; comparing
         # changes nothing (the order is worked out on a copy)
-        return (self.settled_stock(), *(getattr(self, name, None) for name in _COMPARED))
+        return (self.settled_stock(),) + tuple(getattr(self, name, None) for name in _COMPARED)
 
     def __eq__(self, other: object) -> bool:
         """Equal when every field of the match and the action history agree."""
