@@ -45,7 +45,7 @@ def test_clone_copies_exactly_the_fields_the_table_says() -> None:
         assert theirs == mine, f.name  # clone() forgets no field
         if f.copy == "copied" and mine is not None:
             assert theirs is not mine, f.name
-        else:
+        elif f.kind not in ("int", "bool"):  # (a compiled State keeps numbers unboxed)
             assert theirs is mine, f.name
     assert all(a is not b for a, b in zip(c.pv_rows, s.pv_rows, strict=True))
 
