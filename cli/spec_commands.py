@@ -59,16 +59,27 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
 @click.command("describe")
 @spec_argument()
 @players_option(shown="every count")
+@click.option("--program", "program", is_flag=True,
+              help="Print the compiled program instead: one instruction a line, with the "
+                   "spec step it comes from.")
 @allow_path_option
-def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...]) -> None:
+def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...],
+                 program: bool = False) -> None:
     """Explain the rules of SPEC in prose, with the source citations.
 
     With --players, the cards section shows that player count's pack and how
-    it divides between the hands, the turn-up and the stock.
+    it divides between the hands, the turn-up and the stock.  With --program,
+    the compiled program (for N players, default the fewest) is listed instead.
     """
     from spelbok.lang.describe import describe
     from spelbok.lang.loader import read_spec
 
+    if program:
+        import spelbok
+
+        click.echo(spelbok.load(spec, players=players, allow_paths=allow_paths)
+                   .program.listing())
+        return
     click.echo(describe(read_spec(spec, allow_paths=allow_paths), players=players), nl=False)
 
 

@@ -70,6 +70,7 @@ from .reading_report import (
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..engine.program import Phase
     from ..engine.state import State
 
 __all__ = [
@@ -492,12 +493,9 @@ class _Context:
     def hand_tricks(self) -> list[int]:
         """Tricks of the current hand; once it is over (until the next hand's trick play),
         those of the hand just finished."""
-        from ..engine.steps import TrickPlay
-
         st = self.st
         rec = st.rec or []
-        in_play = not st.is_terminal and isinstance(st.game.program.code[st.pc], TrickPlay) \
-            if st.pc < len(st.game.program.code) else False
+        in_play = st.phase.kind == "trick"
         last_hand = max((k for k, e in enumerate(rec) if e.get("event") == "hand"), default=-1)
         tricks_now = any(e.get("event") == "trick" for e in rec[last_hand + 1:])
         if not st.is_terminal and (in_play or tricks_now):
@@ -507,11 +505,12 @@ class _Context:
                 return list(e["tricks"])
         return list(st.won)
 
-    def pending(self) -> Any:
+    def pending(self) -> Phase | None:
+        """Where the pending decision is (None when nobody is to act)."""
         st = self.st
         if st.current_player is None:
             return None
-        return st.game.program.code[st.pc]
+        return st.phase
 
 
 def _who(seat: int | None) -> str:
@@ -601,11 +600,9 @@ def _c_current(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decide, TrickPlay
-
-    ins = ctx.pending()
-    got = ("none (the match is over)" if ins is None else "tricks" if isinstance(ins, TrickPlay)
-           else ins.name if isinstance(ins, Decide) else type(ins).__name__)
+    at = ctx.pending()
+    got = ("none (the match is over)" if at is None else "tricks" if at.kind == "trick"
+           else at.name if at.kind == "decide" else at.kind)
     exp = str(want)
     if exp.lower() == got.split(" ")[0].lower():
         return None
@@ -613,18 +610,19 @@ def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_chooser(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decide
+    from ..engine.position import step_at
 
-    ins = ctx.pending()
+    at = ctx.pending()
     seats = {ctx.seat(w, (*where, k)) for k, w in enumerate(want)} if isinstance(want, list) \
         else {ctx.seat(want, where)}
     shown = " or ".join(str(s) for s in sorted(seats))
-    if isinstance(ins, Decide) and ins.kind == "suit":
+    if at is not None and at.kind == "decide" \
+            and step_at(ctx.st.game.tree, at.path).get("choose") == "suit":
         got = ctx.st.current_player
         return None if got in seats else Mismatch("chooser", shown, str(got))
-    what = "no trump choice is pending" if ins is None else (
+    what = "no trump choice is pending" if at is None else (
         f"no trump choice is pending ({ctx.st.current_player} to act at "
-        f"'{getattr(ins, 'name', 'tricks')}')")
+        f"'{at.name if at.kind == 'decide' else 'tricks'}')")
     return Mismatch("chooser", shown, what)
 
 
@@ -733,10 +731,9 @@ def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_leader(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import TrickPlay
-
     exp = ctx.seat(want, where)
-    if not isinstance(ctx.pending(), TrickPlay):
+    at = ctx.pending()
+    if at is None or at.kind != "trick":
         return Mismatch("leader", str(exp), "no trick is being played")
     got = ctx.st.trick_order[0]
     return None if got == exp else Mismatch("leader", str(exp), str(got))
