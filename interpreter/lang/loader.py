@@ -35,6 +35,7 @@ from jsonschema.exceptions import ValidationError
 
 from ..errors import SpecError, SpecErrors, did_you_mean
 from .model import STEP_KINDS, Position, SpecDoc, normalize
+from .vocabulary import STEP_COMMON
 from .yamlio import (
     KEY,
     MAX_BYTES,
@@ -141,7 +142,7 @@ def _context(schema: dict[str, Any], path: tuple[Any, ...]) -> str:
     return str(template).replace("{key}", str(key))
 
 
-_STEP_COMMON = ("when", "label", "source")
+_STEP_COMMON = tuple(f.name for f in STEP_COMMON)  # the keys every step may carry
 
 
 class _Reporter:
