@@ -38,7 +38,7 @@ from ..cards import SUIT_INDEX, SUIT_SYMBOLS
 from ..errors import SpecError
 from .dsl import near_keyword
 from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import construct
+from .vocabulary import TRICK_RULES, construct
 from .yamlio import check_text
 
 __all__ = ["to_dsl"]
@@ -623,15 +623,16 @@ def _assignments(out: _Out, indent: int, head: str, values: Mapping[str, Any],
         out.add(indent, each_head + part)
 
 
+#: The DSL lines of the trick rules (their defaults are the vocabulary's).
 _FLAGS = (
-    ("follow", True, "must follow suit", "need not follow suit"),
-    ("head", False, "must head the trick", "need not head the trick"),
-    ("head_after_trump", False, "must head the trick even after it is trumped",
+    ("follow", "must follow suit", "need not follow suit"),
+    ("head", "must head the trick", "need not head the trick"),
+    ("head_after_trump", "must head the trick even after it is trumped",
      "need not head the trick after it is trumped"),
-    ("void_trump", False, "a void player must trump", "a void player need not trump"),
-    ("void_beat", False, "a void player must beat the trick",
+    ("void_trump", "a void player must trump", "a void player need not trump"),
+    ("void_beat", "a void player must beat the trick",
      "a void player need not beat the trick"),
-    ("overtrump", False, "a player who trumps must overtrump",
+    ("overtrump", "a player who trumps must overtrump",
      "a player who trumps need not overtrump"),
 )
 
@@ -660,7 +661,8 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         line += f", led by {_who(leader, where, False)}"
     out.add(indent, line)
     ind = indent + 1
-    for key, default, yes, no in _FLAGS:
+    for key, yes, no in _FLAGS:
+        default = TRICK_RULES[key]
         if key == "follow" or (key in t and _cond(t[key]) != default):
             _flag(out, ind, t.get(key, default), yes, no)
     lead = t.get("lead_trumps")
