@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES
+from ..lang.vocabulary import DEFAULT_MAX_HANDS
 from .order import NO_TRUMP, TrumpTables
 from .rng import words
 from .trick import TrickFlags
@@ -112,7 +113,7 @@ class Program:
     end_when: Fn = lambda st, p: False
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
-    max_hands: int = 1000
+    max_hands: int = DEFAULT_MAX_HANDS  # the compiler sets end.max_hands or this bound
     rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat clockwise from s
     # the tree path of each hand step -> its first instruction, after its `when` guard
     # (positions start there; play never reads it)
