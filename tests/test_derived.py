@@ -161,3 +161,28 @@ def test_a_dealer_condition_in_brackets_round_trips_through_the_dsl() -> None:
     tree["dealer"]["skip_out"] = "(seats > 2)"
     back = normalize(parse_dsl(dslwrite.to_dsl(tree), "x.spel")[0])
     assert back["dealer"]["skip_out"] == "(seats > 2)"
+
+
+@pytest.mark.parametrize("rule", [f.name for f in v.TRICK_DUTIES])
+def test_a_trick_rule_reads_from_its_declaration(rule: str) -> None:
+    """A trick rule's DSL phrases and prose are declared with it: the writer, the
+    builder and describe read them, and the grammar spells the same words under
+    a rule of the same name."""
+    from importlib.resources import files
+
+    field = next(f for f in v.TRICK_DUTIES if f.name == rule)
+    on, off = field.phrase
+    assert on and off and field.prose[0]
+    grammar = (files("spelbok.grammar") / "spec.lark").read_text("utf-8")
+    assert f"\n{rule}:" in grammar, f"grammar/spec.lark has no rule {rule!r}"
+    for value, phrase in ((True, on), (False, off)):
+        text = dslwrite.to_dsl(normalize(__import__("yaml").safe_load(
+            mini(f"  - deal: {{size: 5}}\n  - tricks: {{{rule}: {str(value).lower()}}}\n"))))
+        assert phrase in text or value == field.default  # a default goes unsaid
+        tree = parse_dsl(text, "x.spel")[0]
+        tricks = next(s for s in normalize(tree)["hand"] if "tricks" in s)["tricks"]
+        assert tricks.get(rule, field.default) is value
+        tricks_line = f"  - tricks: {{{rule}: {str(value).lower()}}}\n"
+        said = " ".join(describe.describe(spelbok.load(mini(f"  - deal: {{size: 5}}\n{tricks_line}")).doc).split())
+        prose = field.prose[0 if value else 1]
+        assert (prose in said) if prose else (field.prose[0] not in said)

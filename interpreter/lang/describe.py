@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .vocabulary import TRICK_DUTIES
 
 __all__ = ["describe", "spec_changes"]
 
@@ -566,19 +567,9 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
     return text, body
 
 
-_TRICK_RULES: tuple[tuple[str, str, str], ...] = (
-    ("follow", "A player must follow the suit led if able.",
-     "A player need not follow suit."),
-    ("head", "A player following suit must head the trick (beat the best card so far) if able.",
-     ""),
-    ("head_after_trump", "A player following suit must still beat the best card of the suit "
-     "led even after the trick has been trumped.",
-     ""),
-    ("void_trump", "A player who cannot follow suit must play a trump if able.", ""),
-    ("void_beat", "A player who cannot follow suit must beat the trick with a trump if able.", ""),
-    ("overtrump", "A player who trumps a trick that already holds a trump must play a higher "
-     "trump if able.", ""),
-)
+#: What describe says of each trick rule when on / off (declared in the vocabulary).
+_TRICK_RULES: tuple[tuple[str, str, str], ...] = tuple(
+    (f.name, *f.prose) for f in TRICK_DUTIES)
 
 
 def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:

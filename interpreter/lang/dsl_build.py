@@ -10,6 +10,7 @@ from typing import Any
 
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
+from .vocabulary import TRICK_DUTIES
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
@@ -765,14 +766,8 @@ class _Builder:
 _PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bottom",
            "place_word": ""}
 
-_DUTY_FIELDS = {
-    "follow": "follow",
-    "head": "head",
-    "head_after_trump": "head_after_trump",
-    "void_trump": "void_trump",
-    "void_beat": "void_beat",
-    "overtrump": "overtrump",
-}
+#: grammar rule -> trick rule key: the grammar names each rule's phrase after its key
+_DUTY_FIELDS = {f.name: f.name for f in TRICK_DUTIES}
 
 
 def _cond_at(children: list[Any], default: Any) -> Any:

@@ -38,7 +38,7 @@ from ..cards import SUIT_INDEX, SUIT_SYMBOLS
 from ..errors import SpecError
 from .dsl import near_keyword
 from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import TRICK_RULES, construct
+from .vocabulary import TRICK_DUTIES, TRICK_RULES, construct
 from .yamlio import check_text
 
 __all__ = ["to_dsl"]
@@ -623,18 +623,8 @@ def _assignments(out: _Out, indent: int, head: str, values: Mapping[str, Any],
         out.add(indent, each_head + part)
 
 
-#: The DSL lines of the trick rules (their defaults are the vocabulary's).
-_FLAGS = (
-    ("follow", "must follow suit", "need not follow suit"),
-    ("head", "must head the trick", "need not head the trick"),
-    ("head_after_trump", "must head the trick even after it is trumped",
-     "need not head the trick after it is trumped"),
-    ("void_trump", "a void player must trump", "a void player need not trump"),
-    ("void_beat", "a void player must beat the trick",
-     "a void player need not beat the trick"),
-    ("overtrump", "a player who trumps must overtrump",
-     "a player who trumps need not overtrump"),
-)
+#: The DSL lines of the trick rules, on / off (declared with their defaults in the vocabulary).
+_FLAGS: tuple[tuple[str, str, str], ...] = tuple((f.name, *f.phrase) for f in TRICK_DUTIES)
 
 
 def _flag(out: _Out, indent: int, value: Any, yes: str, no: str) -> None:

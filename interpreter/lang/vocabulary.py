@@ -108,7 +108,11 @@ class Field:
     description (editor tooltips) where it has one; ``doc_type`` / ``doc_default``
     override how the reference shows the type and the default.  ``minimum``,
     ``maximum`` bound an integer, ``min_items`` the size of a list, map or string.
-    ``rule``: a rule of play checked on every card (a trick flag).
+    ``rule``: a rule of play checked on every card (a trick flag); such a field
+    also says how it reads: ``phrase`` is its DSL line when on and when off (the
+    grammar's rule of the same name spells those words; the DSL builder and
+    writer read it from here), ``prose`` the sentence of ``describe`` when on and
+    when off (empty: nothing is said).
     """
 
     name: str
@@ -125,6 +129,8 @@ class Field:
     maximum: int | None = None
     min_items: int | None = None
     rule: bool = False
+    phrase: tuple[str, str] = ("", "")
+    prose: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -373,18 +379,30 @@ STEPS: tuple[Construct, ...] = (
         Field("leader_where", "formula", "the leader is the first from `leader` satisfying this",
               default="true"),
         Field("follow", "condition", "must follow the led (effective) suit", default=True,
-              rule=True),
+              rule=True,
+              phrase=("must follow suit", "need not follow suit"),
+              prose=("A player must follow the suit led if able.", "A player need not follow suit.")),
         Field("head", "condition", "when following, must beat the trick if able", default=False,
-              rule=True),
+              rule=True,
+              phrase=("must head the trick", "need not head the trick"),
+              prose=("A player following suit must head the trick (beat the best card so far) if able.", "")),
         Field("head_after_trump", "condition", "... even when the trick is already trumped",
-              default=False, rule=True),
+              default=False, rule=True,
+              phrase=("must head the trick even after it is trumped", "need not head the trick after it is trumped"),
+              prose=("A player following suit must still beat the best card of the suit led even after the trick has been trumped.", "")),
         Field("void_trump", "condition", "when void in the led suit, must play a trump if able",
-              default=False, rule=True),
+              default=False, rule=True,
+              phrase=("a void player must trump", "a void player need not trump"),
+              prose=("A player who cannot follow suit must play a trump if able.", "")),
         Field("void_beat", "condition", "when void, must beat the trick (with a trump) if able",
-              default=False, rule=True),
+              default=False, rule=True,
+              phrase=("a void player must beat the trick", "a void player need not beat the trick"),
+              prose=("A player who cannot follow suit must beat the trick with a trump if able.", "")),
         Field("overtrump", "condition", "a trump played to a trick that holds a trump must "
               "beat it, if the player holds a higher trump", default=False, omitted=True,
-              rule=True),
+              rule=True,
+              phrase=("a player who trumps must overtrump", "a player who trumps need not overtrump"),
+              prose=("A player who trumps a trick that already holds a trump must play a higher trump if able.", "")),
         Field("lead_trumps", "word", "when trumps may be led", default="any",
               words=_w(("any", "always"),
                        ("broken", "not until trumps are broken, unless the leader holds only "
@@ -706,6 +724,10 @@ def builtins(scope: str | None = None) -> tuple[Builtin, ...]:
 
 #: The trick rules checked on every card (the ``rule`` keys of ``tricks``), with defaults.
 TRICK_RULES: dict[str, Any] = {f.name: f.default for f in step("tricks").body or () if f.rule}
+#: The trick rules' declarations (their DSL phrases and prose), in reference order.
+TRICK_RULE_FIELDS: tuple[Field, ...] = tuple(f for f in step("tricks").body or () if f.rule)
+#: The trick rules that read as a duty (a DSL line on / off, a sentence of describe).
+TRICK_DUTIES: tuple[Field, ...] = tuple(f for f in TRICK_RULE_FIELDS if f.phrase[0])
 #: Names whose value changes from one trick to the next within a tricks step.
 PER_TRICK_NAMES: tuple[str, ...] = tuple(b.name for b in BUILTINS if b.per_trick)
 #: Names readable only in some keys of a tricks step, with those keys.
