@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUIT_INDEX, parse_card
 from ..errors import ActionError, SpecError, did_you_mean
-from ..lang.model import STEP_KINDS
+from ..lang.vocabulary import step_kind, walk_steps
 from .actions import Action, parse_action
 from .order import NO_TRUMP
 from .program import Origin, Phase
@@ -102,20 +102,10 @@ class PositionError(SpecError):
 
 def _walk(steps: Any, path: KeyPath) -> Iterator[tuple[str, dict[str, Any], KeyPath]]:
     """``(kind, step, path)`` of each step, depth first, in compile order (the
-    paths are the keys of ``Program.step_pcs``)."""
-    for i, step in enumerate(steps or []):
-        if not isinstance(step, dict):
-            continue
-        kind = next((k for k in STEP_KINDS if k in step), "")
-        at = (*path, i)
-        yield kind, step, at
-        if kind == "if":
-            yield from _walk(step.get("then"), (*at, "then"))
-            yield from _walk(step.get("else"), (*at, "else"))
-        elif kind == "repeat":
-            yield from _walk(step.get("steps"), (*at, "steps"))
-        elif kind == "tricks" and isinstance(step["tricks"], dict):
-            yield from _walk(step["tricks"].get("after_each"), (*at, "tricks", "after_each"))
+    paths are the keys of ``Program.step_pcs``; the vocabulary's walker)."""
+    for at, step in walk_steps(steps if isinstance(steps, list) else [], path):
+        if isinstance(step, dict):
+            yield step_kind(step) or "", step, at
 
 
 def hand_steps(tree: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -51,7 +51,8 @@ from ..formula import (
 )
 from ..limits import MAX_PLAYERS
 from . import vocabulary as _v
-from .model import DEFAULT_MAX_HANDS, STEP_KINDS, SpecDoc
+from .model import DEFAULT_MAX_HANDS, SpecDoc
+from .vocabulary import step_kind as _step_kind
 from .yamlio import key_path, locate_in_text
 
 __all__ = [
@@ -104,7 +105,7 @@ def _walk(steps: list[dict[str, Any]], path: Path) -> Iterator[tuple[Path, dict[
 
 
 def _kind(step: dict[str, Any]) -> str:
-    return next((k for k in STEP_KINDS if k in step), "")
+    return (_step_kind(step) or "")
 
 
 def _terminates(steps: list[dict[str, Any]]) -> bool:

@@ -24,8 +24,9 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import TRICK_DUTIES
+from .vocabulary import step_kind as _step_kind
 
 __all__ = ["describe", "spec_changes"]
 
@@ -505,7 +506,7 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
 
 
 def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) -> list[str]:
-    kind = next((k for k in STEP_KINDS if k in step), None)
+    kind = _step_kind(step)
     first = " " * indent + f"{number}. "
     sub = indent + len(number) + 2
     prefix = ""

@@ -37,8 +37,9 @@ from typing import Any
 from ..cards import SUIT_INDEX, SUIT_SYMBOLS
 from ..errors import SpecError
 from .dsl import near_keyword
-from .model import STEP_KINDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import TRICK_DUTIES, TRICK_RULES, construct
+from .vocabulary import step_kind as _step_kind
 from .yamlio import check_text
 
 __all__ = ["to_dsl"]
@@ -470,7 +471,7 @@ def _end(out: _Out, end: Mapping[str, Any]) -> None:
 
 def _steps(out: _Out, indent: int, steps: list[Any]) -> None:
     for step in steps:
-        kind = next((k for k in STEP_KINDS if k in step), None)
+        kind = _step_kind(step)
         if kind is None:
             raise ValueError(f"to_dsl: a step has no kind: {sorted(step)}")
         _STEP_WRITERS[kind](out, indent, step)

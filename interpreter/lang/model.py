@@ -48,6 +48,7 @@ from ..cards import RANKS, SUIT_INDEX, SUITS, card_name, normalize_rank, parse_c
 from ..errors import SpecError
 from . import vocabulary as _v
 from .vocabulary import ABSENT, Construct, Derived, Field
+from .vocabulary import step_kind as _step_kind
 from .yamlio import key_path
 
 __all__ = [
@@ -293,7 +294,7 @@ def _fields(c: Construct, src: Mapping[str, Any], fields: Iterable[Field], ctx: 
 
 
 def _step(step: Mapping[str, Any], ctx: _Ctx) -> Tree:
-    kind = next((k for k in STEP_KINDS if k in step), None)
+    kind = _step_kind(step)
     out: Tree = {}
     if kind is None:  # not schema-valid: its common keys only
         out.update(_fields(_v.SPEC, step, _v.STEP_COMMON, ctx))

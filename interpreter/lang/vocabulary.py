@@ -689,6 +689,17 @@ def step_lists(kind: str) -> tuple[tuple[str, ...], ...]:
     return inner + tuple((f.name,) for f in c.own_fields() if f.type == "steps")
 
 
+def step_kind(item: Any) -> str | None:
+    """The kind of a step (the one step-kind key it holds), or None.
+
+    >>> step_kind({"deal": {"size": "5"}, "when": "true"}), step_kind({"when": "x"})
+    ('deal', None)
+    """
+    if not isinstance(item, dict):
+        return None
+    return next((k for k in STEP_KINDS if k in item), None)
+
+
 def walk_steps(steps: list[Any], path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...],
                                                                                dict[str, Any]]]:
     """Every step of ``steps`` (a canonical list) and of the steps they hold, depth first,
@@ -701,7 +712,7 @@ def walk_steps(steps: list[Any], path: tuple[Any, ...] = ()) -> Iterator[tuple[t
     for i, item in enumerate(steps):
         here = (*path, i)
         yield here, item
-        kind = next((k for k in STEP_KINDS if k in item), None)
+        kind = step_kind(item)
         for inner in step_lists(kind) if kind else ():
             node: Any = item
             for key in inner:
