@@ -85,7 +85,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
 }
 TRICK_FLAGS = tuple(_v.TRICK_RULES)
 PER_TRICK_NAMES, TRICK_ONLY_NAMES = _v.PER_TRICK_NAMES, _v.TRICK_ONLY_NAMES
-SUIT_NAMES, RANK_NAME = _v.SUIT_NAMES, _v.RANK_NAME
+SUIT_NAMES, RANK_NAMES = _v.SUIT_NAMES, _v.RANK_NAMES
 
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
@@ -824,8 +824,10 @@ class _Meaning:
             return
         if not isinstance(lit, Str):
             return
-        if name == RANK_NAME:
-            self.card_part(path, lit, name, list(_RANKS), self.deck_ranks, "rank", _RANK_WORDS)
+        if name in RANK_NAMES:
+            allowed = list(_RANKS) + (["none"] if RANK_NAMES[name] else [])
+            self.card_part(path, lit, name, allowed, self.deck_ranks | {"none"}, "rank",
+                           _RANK_WORDS)
         elif name in SUIT_NAMES:
             allowed = list(_SUITS) + (["none"] if SUIT_NAMES[name] else [])
             self.card_part(path, lit, name, allowed, self.deck_suits | {"none"}, "suit",

@@ -171,7 +171,7 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank`` or ``any``.
+    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none`` or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
 
@@ -746,5 +746,8 @@ TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = {b.name: b.only_in for b in BUILT
 #: Names that read a suit letter (C S H D), with whether they may also read 'none'.
 SUIT_NAMES: dict[str, bool] = {b.name: b.type == "suit_or_none" for b in BUILTINS
                                if b.type in ("suit", "suit_or_none")}
+#: Names that read a rank (``'10'``, ``'J'``), with whether they may also read 'none'.
+RANK_NAMES: dict[str, bool] = {b.name: b.type == "rank_or_none" for b in BUILTINS
+                               if b.type in ("rank", "rank_or_none")}
 #: The name that reads the rank of the card a trick's ``allow`` considers.
 RANK_NAME: str = next(b.name for b in BUILTINS if b.type == "rank")
