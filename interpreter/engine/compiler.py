@@ -120,6 +120,7 @@ class Resolver:
         b["trumps_broken"] = _global(_reads(lambda st, p: st.broken), bool)
         b["trick_number"] = _global(_reads(lambda st, p: st.trick_no + 1), int)
         b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
+        b["turn_up_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.turn_up[-1] % 13] if st.turn_up else "none"), str)
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))

@@ -597,6 +597,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
             "`'none'`"),
+    Builtin("turn_up_rank", "hand", "rank_or_none", "rank of the top turn-up card (`'10'`, "
+            "`'A'`), or `'none'`"),
     Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any)",
             per_trick=True),
 )
