@@ -884,7 +884,7 @@ class _Context:
     def hand_tricks(self) -> list[int]:
         """Tricks of the current hand; once it is over (until the next hand's trick play),
         those of the hand just finished."""
-        from ..engine.steps import TrickPlay
+        from ..engine.trick import TrickPlay
 
         st = self.st
         rec = st.rec or []
@@ -993,7 +993,8 @@ def _c_current(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decide, TrickPlay
+    from ..engine.steps import Decide
+    from ..engine.trick import TrickPlay
 
     ins = ctx.pending()
     got = ("none (the match is over)" if ins is None else "tricks" if isinstance(ins, TrickPlay)
@@ -1125,7 +1126,7 @@ def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_leader(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import TrickPlay
+    from ..engine.trick import TrickPlay
 
     exp = ctx.seat(want, where)
     if not isinstance(ctx.pending(), TrickPlay):

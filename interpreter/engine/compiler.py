@@ -32,12 +32,10 @@ from .steps import (
     RepeatInit,
     RepeatTest,
     SetVars,
-    TrickNext,
-    TrickPlay,
-    TricksStart,
     TurnUp,
     fixed,
 )
+from .trick import TrickNext, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .state import State

@@ -58,7 +58,8 @@ from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.model import STEP_KINDS
 from .actions import Action, parse_action
 from .order import NO_TRUMP
-from .steps import Decide, DecideStart, Jump, JumpUnless, RepeatTest, TrickPlay, TricksStart
+from .steps import Decide, DecideStart, Jump, JumpUnless, RepeatTest
+from .trick import TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .game import Game
