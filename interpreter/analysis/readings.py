@@ -993,12 +993,12 @@ def _c_current(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decide
+    from ..engine.steps import Decision
     from ..engine.trick import TrickPlay
 
     ins = ctx.pending()
     got = ("none (the match is over)" if ins is None else "tricks" if isinstance(ins, TrickPlay)
-           else ins.name if isinstance(ins, Decide) else type(ins).__name__)
+           else ins.name if isinstance(ins, Decision) else type(ins).__name__)
     exp = str(want)
     if exp.lower() == got.split(" ")[0].lower():
         return None

@@ -58,7 +58,7 @@ from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.model import STEP_KINDS
 from .actions import Action, parse_action
 from .order import NO_TRUMP
-from .steps import Decide, DecideStart, Jump, JumpUnless, RepeatTest
+from .steps import DecideStart, Decision, Jump, JumpUnless, RepeatTest
 from .trick import TrickPlay, TricksStart
 
 if TYPE_CHECKING:
@@ -593,7 +593,7 @@ def _place_decision(game: Game, st: State, position: dict[str, Any], phase: Phas
     code = game.program.code
     start = code[phase.pc]
     decide = code[phase.pc + 1]
-    assert isinstance(start, DecideStart) and isinstance(decide, Decide)
+    assert isinstance(start, DecideStart) and isinstance(decide, Decision)
     start.run(st)  # the queue of deciders; pc moves to the Decide
     if "to_act" in position:
         seat = _Reader(game, position).seat(position["to_act"], ("to_act",))

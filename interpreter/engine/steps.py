@@ -6,7 +6,8 @@ instruction's ``run(st)`` does its work and moves ``st.pc`` on, or returns
 False to wait for a decision; a waiting instruction also answers ``legal``,
 ``check`` and ``apply`` for the player to act.
 
-The trick's instructions live with the trick rules in :mod:`spelbok.engine.trick`.
+The trick's instructions live with the trick rules in :mod:`spelbok.engine.trick`,
+the exchange in :mod:`spelbok.engine.exchange`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..errors import LimitError, SpecError
 from ..limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
-from .actions import CARDS, NUMBER, SUIT, WORD, Action
+from .actions import NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
-from .subsets import subset_actions
 
 if TYPE_CHECKING:
     from .state import State
@@ -422,8 +422,52 @@ class DecideStart(Instr):
         return True
 
 
-class Decide(Instr):
-    """Wait for each player in the queue to choose one of the options."""
+class Decision(Instr):
+    """What every decision shares: its name, which seats of the queue decide
+    (``where``), the walk through the queue and the ``then`` assignments after
+    each answer.  :class:`Decide` chooses a word, suit or number;
+    :class:`~spelbok.engine.exchange.Exchange` gives cards away."""
+
+    def __init__(self, name: str, kind: str, where: Fn | None,
+                 then: list[tuple[Setter, Fn, str]]) -> None:
+        self.name = name
+        self.kind = kind  # 'words', 'suit', 'number' or 'exchange' (the spec's `choose`)
+        self.then = then
+        # per-player variables are stored straight into their row (no setter call)
+        self.then_fast = [(getattr(setter, "row", -1), setter, fn, v) for setter, fn, v in then]
+        if fixed(where) is True:
+            where = None
+        self.where = where
+
+    def run(self, st: State) -> bool:
+        q = st.queue
+        while q:
+            p = q[0]
+            if st.out[p] or (self.where is not None and not self.where(st, p)):
+                q.pop(0)
+                continue
+            st.current = p
+            return False
+        st.pc += 1
+        return True
+
+    def answered(self, st: State, seat: int) -> bool:
+        """After ``seat``'s answer: the ``then`` assignments, and on to the next
+        decider; True when one is named (spares the step loop)."""
+        st.queue.pop(0)
+        for row, setter, fn, var in self.then_fast:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
+            if row >= 0:
+                st.pv_rows[row][seat] = value
+            else:
+                setter(st, seat, value)
+        return not self.run(st)
+
+
+class Decide(Decision):
+    """Wait for each player in the queue to choose a word, a suit or a number."""
 
     def __init__(
         self,
@@ -433,33 +477,19 @@ class Decide(Instr):
         then: list[tuple[Setter, Fn, str]],
         words: list[str] | None = None,
         suits: list[int] | None = None,
-        draw_from: str = "stock",
         min_fn: Fn | None = None,
         max_fn: Fn | None = None,
         word_when: list[Fn | None] | None = None,
         allow: Fn | None = None,
     ) -> None:
-        self.name = name
-        self.kind = kind
-        self.then = then
-        # per-player variables are stored straight into their row (no setter call)
-        self.then_fast = [(getattr(setter, "row", -1), setter, fn, v) for setter, fn, v in then]
+        super().__init__(name, kind, where, then)
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
-        self.draw_from = draw_from
         self.min_fn = min_fn
         self.max_fn = max_fn
-        k = fixed(max_fn)
-        self.max_fixed = None if k is UNSET else int(k)
-        k = fixed(min_fn) if min_fn is not None else 0
-        self.min_fixed = None if k is UNSET else int(k)
-        if fixed(where) is True:
-            where = None
-        self.where = where
         self.allow = allow
         self.filtered = allow is not None or any(f is not None for f in self.word_when)
-        self.is_exchange = kind == "exchange"
         # the same options every time: words or suits with no condition on them
         self.fixed_list = (None if self.filtered else self.word_actions if kind == "words"
                            else self.suit_actions if kind == "suit" else None)
@@ -504,124 +534,33 @@ class Decide(Instr):
         return SpecError(f"the '{self.name}' decision offers P{seat} no option: {why} "
                          f"(hand {st.hand_number})")
 
-    def run(self, st: State) -> bool:
-        q = st.queue
-        while q:
-            p = q[0]
-            if st.out[p] or (self.where is not None and not self.where(st, p)):
-                q.pop(0)
-                continue
-            st.current = p
-            return False
-        st.pc += 1
-        return True
-
-    def _bounds(self, st: State, seat: int) -> tuple[int, int]:
-        hand = st.hands[seat].bit_count()
-        draw = self.draw_from
-        hi = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
-        if hand < hi:
-            hi = hand
-        if self.max_fn is not None:
-            top = self.max_fixed if self.max_fixed is not None else int(self.max_fn(st, seat))
-            if top < hi:
-                hi = top
-        if hi < 0:
-            hi = 0
-        lo = self.min_fixed
-        if lo is None:
-            lo = int(self.min_fn(st, seat))  # type: ignore[misc]
-        elif lo == 0:
-            return 0, hi
-        return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
-
     def legal(self, st: State) -> list[Action]:
         if self.fixed_list is not None:
             return self.fixed_list  # shared: State.legal_actions hands out a copy
-        if not self.is_exchange:
-            return self._choices(st)
-        seat = st.current
-        assert seat is not None
-        lo, hi = self._bounds(st, seat)
-        return subset_actions(self.name, st.hands[seat], lo, hi)
+        return self._choices(st)
 
     def check(self, st: State, a: Action) -> str | None:
-        if self.kind != "exchange":
-            if self.kind == "words" and not self.filtered:
-                options = self.word_actions
-            elif self.kind == "suit" and not self.filtered:
-                options = self.suit_actions
-            else:
-                options = self._choices(st)
-            if a in options:
-                return None
-            listed = _or_list([str(w) for w in options])
-            if self.kind == "suit":
-                return f"name a suit: {listed}"
-            return f"the choice is {listed}"
-        if a.verb != self.name or a.kind not in (CARDS, WORD):
-            return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
-        seat = st.current
-        assert seat is not None
-        if a.value & ~st.hands[seat]:
-            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
-        lo, hi = self._bounds(st, seat)
-        k = a.value.bit_count()
-        if k > hi:
-            return f"at most {hi} card{'s' if hi != 1 else ''} may be exchanged now"
-        if k < lo:
-            return f"at least {lo} cards must be exchanged"
-        return None
+        if self.kind == "words" and not self.filtered:
+            options = self.word_actions
+        elif self.kind == "suit" and not self.filtered:
+            options = self.suit_actions
+        else:
+            options = self._choices(st)
+        if a in options:
+            return None
+        listed = _or_list([str(w) for w in options])
+        if self.kind == "suit":
+            return f"name a suit: {listed}"
+        return f"the choice is {listed}"
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         kind = a[0]
-        if not self.is_exchange:
-            st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
-            st.count = 0
-            st.public.append((seat, self.name, a))
-            if st.rec is not None:
-                st.event("decision", seat=seat, decision=self.name, action=str(a))
-        else:
-            self._exchange(st, seat, a[2] if kind == CARDS else 0, a)
-        st.queue.pop(0)
-        for row, setter, fn, var in self.then_fast:
-            value = fn(st, seat)
-            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
-            if row >= 0:
-                st.pv_rows[row][seat] = value
-            else:
-                setter(st, seat, value)
-        # name the next decider here when there is one (spares the step loop)
-        return not self.run(st)
-
-    def _exchange(self, st: State, seat: int, mask: int, a: Action) -> None:
-        """Give away ``mask`` and draw as many cards (the exchange step)."""
-        k = mask.bit_count()
-        drawn = 0
-        if mask:
-            hands = st.hands
-            hands[seat] ^= mask  # cards of the hand: apply() has checked them
-            st.discards |= mask
-            st.discarded[seat] |= mask
-            known = st.known
-            if known[seat]:
-                known[seat] &= ~mask
-            draw = self.draw_from
-            if draw == "stock":
-                drawn = st.draw(k)
-                st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
-            elif draw == "turn_up":
-                source = st.turn_up
-                for _ in range(k):
-                    drawn |= 1 << source.pop()
-                st.known[seat] |= drawn
-            st.hands[seat] |= drawn
-        st.choice = ""
-        st.count = k
-        st.public.append((seat, self.name, k if mask else a))
+        st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
+        st.count = 0
+        st.public.append((seat, self.name, a))
         if st.rec is not None:
-            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
+            st.event("decision", seat=seat, decision=self.name, action=str(a))
+        return self.answered(st, seat)
 
 
 def _names(mask: int) -> list[str]:
@@ -646,5 +585,5 @@ def _or_list(items: list[str]) -> str:
 
 __all__ = [
     "Instr", "Jump", "JumpUnless", "RepeatInit", "RepeatTest", "EndHand", "Redeal", "SetVars",
-    "Deal", "TurnUp", "DecideStart", "Decide", "NO_TRUMP",
+    "Deal", "TurnUp", "DecideStart", "Decision", "Decide", "NO_TRUMP",
 ]

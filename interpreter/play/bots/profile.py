@@ -95,11 +95,10 @@ def _corr(xs: list[float], ys: list[float]) -> float:
 
 
 def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
-    from ...engine.steps import Decide
+    from ...engine.exchange import Exchange
 
     prog = game.program
-    draw_from = {i.name: i.draw_from for i in prog.code
-                 if isinstance(i, Decide) and i.kind == "exchange"}
+    draw_from = {i.name: i.draw_from for i in prog.code if isinstance(i, Exchange)}
     rng = random.Random(20240611)
     n = game.players
     records: list[tuple[int, int, bool]] = []  # (tricks, score change, eliminated)
