@@ -16,14 +16,20 @@ import errno
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import click
 from spelbok import __version__
 from spelbok.errors import SpecError, SpecErrors, SpelbokError, escape_controls
 
-F = TypeVar("F", bound=Callable[..., Any])
+# the shared options are declared in options.py; these names stay importable from here
+from .options import allow_path_option as allow_path_option
+from .options import no_color_option as no_color_option
+from .options import option_option as option_option
+from .options import parse_bots as parse_bots
+from .options import parse_options as parse_options
+from .options import spec_argument as spec_argument
 
 #: command name -> ("module:attribute", short help shown without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -250,99 +256,6 @@ class SpelbokGroup(click.Group):
 
 # -- options shared by commands ---------------------------------------------------------
 
-
-def parse_options(values: Sequence[str]) -> dict[str, str]:
-    """``--option name=value`` pairs as a dict (the values stay text; the game
-    converts them to the option's declared values).
-
-    >>> parse_options(["void_rule=any", "floor_zero = true"])
-    {'void_rule': 'any', 'floor_zero': 'true'}
-    """
-    out: dict[str, str] = {}
-    for item in values:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip() or not value.strip():
-            raise click.BadParameter(f"'{item}': write name=value, e.g. void_rule=any",
-                                     param_hint="'--option'")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def parse_bots(text: str) -> list[str]:
-    """A comma-separated list of bot names.
-
-    >>> parse_bots("random, greedy")
-    ['random', 'greedy']
-    """
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    if not names:
-        raise click.BadParameter("name at least one bot, e.g. random", param_hint="'--bots'")
-    return names
-
-
-def _options_callback(ctx: click.Context, param: click.Parameter, value: Any) -> dict[str, str]:
-    return parse_options(value or ())
-
-
-def _bots_callback(ctx: click.Context, param: click.Parameter, value: Any) -> list[str] | None:
-    if value is None:
-        return None
-    names = parse_bots(value)
-    try:  # an unknown bot is a usage error (exit 2), in every command
-        from spelbok.play.bots import make_bot
-    except ImportError:  # pragma: no cover - the bots are always shipped
-        return names
-    for name in names:
-        try:
-            make_bot(name)
-        except SpelbokError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--bots'") from None
-    return names
-
-
-def spec_argument(nargs: int = 1) -> Callable[[F], F]:
-    """The SPEC argument: a file or a shipped spec name."""
-    return click.argument("spec", nargs=nargs, required=True, metavar="SPEC" + ("..." if nargs != 1 else ""))
-
-
-def players_option(f: F) -> F:
-    return click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
-                        help="Number of players (default: the spec's minimum).")(f)
-
-
-def seed_option(f: F) -> F:
-    return click.option("--seed", "-s", type=int, default=None, metavar="S",
-                        help="Seed for every shuffle and bot (default: a random one, printed).")(f)
-
-
-def option_option(f: F) -> F:
-    return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
-                        callback=_options_callback,
-                        help="Choose a reading: set a spec option (repeatable).")(f)
-
-
-def bots_option(f: F) -> F:
-    return click.option("--bots", "-b", default=None, metavar="LIST", callback=_bots_callback,
-                        help="Comma-separated bots for the other seats, repeated as needed "
-                             "(random, greedy, ...; default: greedy, or random without greedy).")(f)
-
-
-def allow_path_option(f: F) -> F:
-    """``--allow-path DIR``: a folder that specs and reading files may name files in.
-
-    Without it, ``extends:``, a reading file's ``spec:`` and a log's spec may
-    name only a shipped spec or a file in the naming file's own folder (or below).
-    """
-    return click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
-                        type=click.Path(file_okay=False), callback=_allow_callback,
-                        help="Let specs, reading files and logs name files in DIR too "
-                             "(repeatable; by default only their own folder and shipped specs).")(f)
-
-
-def _allow_callback(ctx: click.Context, param: click.Parameter, value: Any) -> tuple[str, ...]:
-    return tuple(value or ())
-
-
 def check_output_file(path: str, param_hint: str) -> None:
     """A usage error unless ``path`` is a regular file or none yet (never a device or FIFO)."""
     from spelbok.lang.loader import is_system_path
@@ -350,11 +263,6 @@ def check_output_file(path: str, param_hint: str) -> None:
     if (os.path.lexists(path) and not os.path.isfile(path)) or is_system_path(path):
         raise click.BadParameter(f"'{path}' is not a regular file; name a file to write",
                                  param_hint=param_hint)
-
-
-def no_color_option(f: F) -> F:
-    return click.option("--no-color", is_flag=True, default=False,
-                        help="Never colour the output (also: the NO_COLOR variable).")(f)
 
 
 def _quiet_broken_pipe() -> None:

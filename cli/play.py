@@ -12,10 +12,11 @@ import click
 from spelbok.errors import ActionError, InvalidActionError, SpelbokError
 from spelbok.limits import MAX_FILE_BYTES, load_json
 
-from .main import (
+from .main import check_output_file
+from .options import (
     allow_path_option,
     bots_option,
-    check_output_file,
+    max_hands_option,
     no_color_option,
     option_option,
     players_option,
@@ -78,18 +79,17 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 
 @click.command("play")
 @spec_argument()
-@players_option
+@players_option()
 @click.option("--seat", "-k", type=int, default=0, show_default=True, metavar="K",
               help="Your seat (0 is the first).")
-@bots_option
-@seed_option
+@bots_option()
+@seed_option()
 @option_option
 @click.option("--auto", is_flag=True,
               help="Bots take every seat; print a transcript of the whole match.")
 @click.option("--log", "log_file", default=None, metavar="FILE",
               help="Save the match (spec, seed, actions, events) as JSON for 'spelbok replay'.")
-@click.option("--max-hands", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop the match after N hands (redeals count) if it has not ended.")
+@max_hands_option
 @click.option("--verbose", "-v", is_flag=True,
               help="With --auto: also the dealt hands, exchanged cards and variable changes.")
 @no_color_option

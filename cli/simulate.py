@@ -27,7 +27,17 @@ from spelbok.analysis.simulate import (
 )
 from spelbok.errors import SpelbokError
 
-from .main import allow_path_option, raw_stream
+from .main import raw_stream
+from .options import (
+    allow_path_option,
+    bots_option,
+    json_option,
+    max_hands_option,
+    option_option,
+    players_option,
+    seed_option,
+    spec_argument,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,50 +48,23 @@ LEGEND = ("* p < 0.05, ** p < 0.01 against the first spec "
 # -- options ----------------------------------------------------------------------------
 
 
-def _parse_options(ctx: click.Context, param: click.Parameter, value: Any) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in value or ():
-        name, eq, val = item.partition("=")
-        if not eq or not name.strip() or not val.strip():
-            raise click.BadParameter(f"'{item}': write name=value, e.g. void_rule=any")
-        out[name.strip()] = val.strip()
-    return out
-
-
-def _parse_bots(ctx: click.Context, param: click.Parameter, value: Any) -> list[str]:
-    from spelbok.play.bots import parse_bots
-
-    try:
-        return parse_bots(value)
-    except SpelbokError as e:
-        raise click.BadParameter(str(e)) from e
-
-
 def common_options(f: F) -> F:
     """The options simulate and compare share."""
     decorators = [
         click.option("--games", "-g", type=click.IntRange(min=1, max=MAX_GAMES), default=100,
                      show_default=True, metavar="N",
                      help=f"Matches to play (per spec; at most {MAX_GAMES})."),
-        click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="P",
-                     help="Number of players (default: the spec's minimum)."),
-        click.option("--bots", "-b", default="random", show_default=True, metavar="LIST",
-                     callback=_parse_bots,
-                     help="Comma-separated bots by seat, cycled when shorter: "
-                          "random, greedy, ismcts, ismcts:N."),
-        click.option("--seed", "-s", type=int, default=0, show_default=True, metavar="S",
-                     help="Run seed; match i uses a seed derived from (S, i)."),
+        players_option(),
+        bots_option(default="random", shown=True),
+        seed_option(default=0, shown=True),
         click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
                      metavar="J", help="Processes to use (0, or more than the CPUs: one per "
                                        "CPU); same results as 1."),
-        click.option("--json", "as_json", is_flag=True,
-                     help="Print the results as JSON (schema in docs/bots.md)."),
+        json_option,
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
                      metavar="FILE", help="Write charts to a PNG file (needs spelbok[plot])."),
-        click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
-                     callback=_parse_options, help="Set a spec option (repeatable)."),
-        click.option("--max-hands", type=click.IntRange(min=1), default=None, metavar="H",
-                     help="End each match after H hands at most (winners by the spec's rule)."),
+        option_option,
+        max_hands_option,
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
         allow_path_option,
@@ -282,7 +265,7 @@ def plot_runs(summaries: Sequence[Summary], names: Sequence[str], path: str) -> 
 
 
 @click.command("simulate")
-@click.argument("spec", metavar="SPEC")
+@spec_argument()
 @common_options
 def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], seed: int,
                  jobs: int, as_json: bool, plot: str | None, options: dict[str, str],

@@ -12,7 +12,8 @@ from typing import Any
 import click
 from spelbok.errors import SpecError, SpelbokError
 
-from .main import allow_path_option, check_output_file
+from .main import check_output_file
+from .options import allow_path_option, players_option, spec_argument
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
@@ -56,19 +57,29 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
 
 
 @click.command("describe")
-@click.argument("spec")
-@click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Describe the game for N players only (the pack, how it is divided).")
+@spec_argument()
+@players_option(shown="every count")
+@click.option("--program", "program", is_flag=True,
+              help="Print the compiled program instead: one instruction a line, with the "
+                   "spec step it comes from.")
 @allow_path_option
-def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...]) -> None:
+def describe_cmd(spec: str, players: int | None, allow_paths: tuple[str, ...],
+                 program: bool = False) -> None:
     """Explain the rules of SPEC in prose, with the source citations.
 
     With --players, the cards section shows that player count's pack and how
-    it divides between the hands, the turn-up and the stock.
+    it divides between the hands, the turn-up and the stock.  With --program,
+    the compiled program (for N players, default the fewest) is listed instead.
     """
     from spelbok.lang.describe import describe
     from spelbok.lang.loader import read_spec
 
+    if program:
+        import spelbok
+
+        click.echo(spelbok.load(spec, players=players, allow_paths=allow_paths)
+                   .program.listing())
+        return
     click.echo(describe(read_spec(spec, allow_paths=allow_paths), players=players), nl=False)
 
 
@@ -169,7 +180,7 @@ def _write(path: str, text: str, force: bool) -> None:
 
 
 @click.command("convert")
-@click.argument("spec")
+@spec_argument()
 @click.option("--to", "to", type=click.Choice(["yaml", "dsl"], case_sensitive=False),
               help="The surface to write (default: from the output's suffix, else the other "
                    "surface than SPEC's).")

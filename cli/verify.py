@@ -15,22 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 from spelbok.analysis.readings import ReadingReport, run_reading
 
-from .main import allow_path_option
-
-
-def _parse_options(values: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for text in values:
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip():
-            raise click.BadParameter(f"write NAME=VALUE, not {text!r}", param_hint="--option")
-        out[name.strip()] = value.strip()
-    return out
+from .options import allow_path_option, json_option, option_option
 
 
 def _color() -> bool:
@@ -45,14 +34,13 @@ def _color() -> bool:
 @click.argument("files", nargs=-1, required=True, metavar="READING...")
 @click.option("--spec", "spec", metavar="SPEC",
               help="Run the cases against this spec or variant instead of the file's.")
-@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
-              help="Set an option of the spec for every case (repeatable).")
+@option_option
 @click.option("--case", "-k", "only", metavar="TEXT",
               help="Run only the cases whose name contains TEXT.")
-@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+@json_option
 @click.option("--verbose", "-v", is_flag=True, help="Show the citations of passing cases too.")
 @allow_path_option
-def verify_cmd(files: tuple[str, ...], spec: str | None, options: tuple[str, ...],
+def verify_cmd(files: tuple[str, ...], spec: str | None, options: dict[str, str],
                only: str | None, as_json: bool, verbose: bool,
                allow_paths: tuple[str, ...]) -> None:
     """Run rule-reading scenario files (READING: a path or a shipped name).
@@ -63,12 +51,11 @@ def verify_cmd(files: tuple[str, ...], spec: str | None, options: tuple[str, ...
       spelbok verify --spec specs/variants/knektpass-void-any.yaml knektpass-1847
       spelbok verify -o void_rule=any --json knektpass-1847
     """
-    opts = _parse_options(options)
     needle = only.lower() if only else None
     reports: list[ReadingReport] = []
     for path in files:
         reports.append(run_reading(
-            path, spec=spec, options=opts, allow_paths=allow_paths,
+            path, spec=spec, options=options, allow_paths=allow_paths,
             only=(lambda name: needle in name.lower()) if needle else None))
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in reports], indent=2))  # ASCII: \u escapes survive the terminal filter

@@ -45,11 +45,17 @@ def source_digest(folder: str) -> str:
     return h.hexdigest()
 
 
+#: Subpackages that an install puts inside the package folder but that come from other
+#: top-level folders (pyproject's package-dir): never compiled, so outside the digest.
+OTHER_FOLDERS = ("cli", "grammar", "specs", "__pycache__")
+
+
 def _sources(folder: str) -> list[str]:
-    """The ``.py`` files under ``folder``, as sorted '/'-separated relative paths."""
+    """The library's ``.py`` files under ``folder``, as sorted '/'-separated relative paths."""
     out = []
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        top = root == folder
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (top and d in OTHER_FOLDERS))
         rel = os.path.relpath(root, folder).replace(os.sep, "/")
         out += [name if rel == "." else f"{rel}/{name}" for name in files if name.endswith(".py")]
     return sorted(out)

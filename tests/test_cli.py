@@ -482,13 +482,41 @@ def test_transcript_of_knockout_whist_knocks_and_eliminations() -> None:
     assert "knocked)" in out and "is out of the match" in out and "names " in out
 
 
-@pytest.mark.parametrize("module", [render, "spelbok.cli.main", "spelbok.cli.spec_commands"])
+@pytest.mark.parametrize("module", [render, "spelbok.cli.main", "spelbok.cli.options",
+                                    "spelbok.cli.spec_commands"])
 def test_doctests(module: object) -> None:
     import importlib
 
     mod = importlib.import_module(module) if isinstance(module, str) else module
     failures, _ = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert failures == 0
+
+
+def test_a_shared_option_is_the_same_in_every_command() -> None:
+    """An option two commands have is declared once (cli/options.py): the same flags,
+    metavar, type and help everywhere; only the default may differ."""
+    from spelbok.cli.options import PER_COMMAND
+
+    seen: dict[str, tuple[str, tuple[object, ...]]] = {}
+    shared: set[str] = set()
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.opts[0] == "--help":
+                continue
+            long = max(param.opts, key=len)
+            if long in PER_COMMAND:
+                continue
+            form = (sorted(param.opts), param.secondary_opts, param.metavar, param.help,
+                    type(param.type), param.multiple, param.is_flag)
+            first = seen.setdefault(long, (name, form))
+            assert form == first[1], f"{long} in '{name}' differs from '{first[0]}'"
+            if first[0] != name:
+                shared.add(long)
+    assert {"--players", "--seed", "--bots", "--option", "--max-hands", "--json",
+            "--allow-path", "--no-color"} <= shared
 
 
 # ----------------------------------------------------------------------------- the real command

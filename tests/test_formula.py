@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import subprocess
 import sys
 from importlib.resources import files
 from typing import Any
 
 import pytest
-import spelbok.formula as formula_mod
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spelbok.errors import FormulaError, SpelbokError
@@ -523,12 +520,11 @@ def test_host_grammar_with_keep_all_tokens() -> None:
 
 
 def test_doctests() -> None:
-    from spelbok._native import source_module
+    from examples import run_examples
 
     attempted = 0
     for name in ("nodes", "parse", "names", "compile"):
-        module = importlib.import_module(f"spelbok.formula.{name}")
-        result = doctest.testmod(source_module(module), extraglobs=vars(formula_mod))
+        result = run_examples(f"spelbok.formula.{name}")
         assert result.failed == 0
         attempted += result.attempted
     assert attempted > 10

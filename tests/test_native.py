@@ -164,3 +164,27 @@ def test_games_and_states_pickle() -> None:
     while not s.is_terminal:
         s.apply(rng.choice(s.legal_actions()))
     assert pickle.loads(pickle.dumps(s)).outcome == s.outcome
+
+
+def test_digest_covers_the_library_folders_only(tmp_path: Path) -> None:
+    """An installed package folder holds cli/, grammar/ and specs/ too (from other
+    top-level folders, never compiled): the digest must equal the staged build's."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "state.py").write_text("x = 1\n")
+    before = _native.source_digest(str(tmp_path))
+    for other in ("cli", "grammar", "specs"):
+        (tmp_path / other).mkdir()
+        (tmp_path / other / "__init__.py").write_text("# not the library's\n")
+    assert _native.source_digest(str(tmp_path)) == before
+    (tmp_path / "engine" / "state.py").write_text("x = 2\n")
+    assert _native.source_digest(str(tmp_path)) != before
+
+
+def test_other_folders_are_the_packages_mapped_from_elsewhere() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    dirs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    foreign = {name.split(".")[1] for name, folder in dirs.items()
+               if not folder.startswith("interpreter") and name.count(".") == 1}
+    assert foreign == set(_native.OTHER_FOLDERS) - {"__pycache__"}

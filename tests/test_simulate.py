@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import spelbok.analysis.sim_report as sim_report
 import spelbok.analysis.simulate as sim
+import spelbok.analysis.stats as stats
 from click.testing import CliRunner
 from spelbok.analysis.simulate import (
     binomial_sign_p,
@@ -270,5 +272,6 @@ def test_plot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(sim, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 10 and result.failed == 0
+    # the runner, its report objects and its statistics (split along those seams)
+    results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (sim, sim_report, stats)]
+    assert sum(r.attempted for r in results) > 10 and not any(r.failed for r in results)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, cards_in
+from ..engine.state import FIELDS
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -32,25 +34,30 @@ class ConformanceReport:
         return not self.failures
 
 
+def _bits(cards: Iterable[int]) -> list[int]:
+    return [1 << c for c in cards]
+
+
+# the cards a zone of each kind holds, as masks (see spelbok.engine.state.FIELDS)
+_ZONE_MASKS: dict[str, Callable[[Any], list[int]]] = {
+    "masks": list,
+    "mask": lambda m: [m],
+    "cards": _bits,
+    "stock": _bits,
+    "pairs": lambda trick: _bits(c for _p, c in trick),
+    "tricks": lambda played: _bits(c for _lead, cards, _w in played for _p, c in cards),
+}
+_ZONES = tuple(f for f in FIELDS if f.zone)
+
+
 def zones_mask(st: State) -> tuple[int, int]:
     """(union of every zone, total count) — equal sizes mean no card is in two places."""
-    masks = list(st.hands)
-    masks.append(st.discards)
-    masks.append(st.widow)
-    for c in st.stock:
-        masks.append(1 << c)
-    for c in st.turn_up:
-        masks.append(1 << c)
-    for _p, c in st.trick:
-        masks.append(1 << c)
-    for _lead, cards, _w in st.history_tricks:
-        for _p, c in cards:
-            masks.append(1 << c)
     union = 0
     total = 0
-    for m in masks:
-        union |= m
-        total += m.bit_count()
+    for f in _ZONES:
+        for m in _ZONE_MASKS[f.kind](getattr(st, f.name)):
+            union |= m
+            total += m.bit_count()
     return union, total
 
 

@@ -11,6 +11,10 @@ any}``).  It is then judged under that reading; and when the spec under test
 reads the rule otherwise, the case is run a second time under the spec's own
 reading: if it fails there, the case *separates* the two readings.
 
+This module runs the cases; loading and checking a file is in
+:mod:`~spelbok.analysis.reading_file`, the report objects in
+:mod:`~spelbok.analysis.reading_report` (both re-exported here).
+
 >>> text = '''
 ... reading: 1
 ... spec: example
@@ -30,12 +34,8 @@ reading: if it fails there, the case *separates* the two readings.
 
 from __future__ import annotations
 
-import functools
-import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,15 +45,32 @@ from ..errors import (
     ActionError,
     IllegalActionError,
     InvalidActionError,
-    ReadingError,
     SpecError,
-    SpecErrors,
     did_you_mean,
 )
-from ..lang.yamlio import key_path, load_yaml
+from .reading_file import (
+    READING_VERSION,
+    Path_,
+    ReadingFile,
+    ReadingFileError,
+    ReadingFileErrors,
+    _Locator,
+    load_reading,
+)
+from .reading_file import load_schema as load_schema
+from .reading_report import (
+    CaseResult,
+    Mismatch,
+    ReadingReport,
+    _option_diff,
+    _opts_text,
+    _same_value,
+    _show,
+)
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..engine.program import Phase
     from ..engine.state import State
 
 __all__ = [
@@ -67,410 +84,6 @@ __all__ = [
     "load_reading",
     "run_reading",
 ]
-
-#: The only reading-file format version.
-READING_VERSION = 1
-
-Path_ = tuple[Any, ...]
-
-
-class ReadingFileError(ReadingError, SpecError):
-    """A located problem in a reading file: ``file:line:col: message``."""
-
-
-class ReadingFileErrors(ReadingError, SpecErrors):
-    """Several located problems in a reading file (schema errors come all at once)."""
-
-
-# ----------------------------------------------------------------------------- loading
-
-
-@functools.cache
-def load_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of reading files, shipped with the package.
-
-    >>> load_schema()["$schema"]
-    'https://json-schema.org/draft/2020-12/schema'
-    """
-    text = resources.files("spelbok.analysis").joinpath("reading.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-class _Locator:
-    def __init__(self, path: str, positions: dict[Path_, tuple[int, int]]) -> None:
-        self.path = path
-        self.positions = positions
-
-    def __call__(self, p: Path_, key: bool = False) -> tuple[str, int | None, int | None]:
-        for cand in (p, tuple(str(x) if isinstance(x, int) else x for x in p)):
-            if key and key_path(cand) in self.positions:
-                line, col = self.positions[key_path(cand)]
-                return self.path, line, col
-        p = tuple(p)
-        while p:
-            for cand in (p, tuple(str(x) if isinstance(x, int) and not isinstance(x, bool) else x
-                                  for x in p)):
-                if cand in self.positions:
-                    line, col = self.positions[cand]
-                    return self.path, line, col
-            p = p[:-1]
-        if () in self.positions:
-            line, col = self.positions[()]
-            return self.path, line, col
-        return self.path, None, None
-
-    def error(self, p: Path_, message: str, hint: str | None = None, key: bool = False
-              ) -> ReadingFileError:
-        file, line, col = self(p, key)
-        return ReadingFileError(message, path=file, line=line, col=col, hint=hint)
-
-    def line(self, p: Path_) -> int | None:
-        return self(p)[1]
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    return "a list" if isinstance(value, list) else "a map"
-
-
-def _schema_errors(data: Any, loc: _Locator) -> list[SpecError]:
-    from jsonschema import Draft202012Validator
-
-    out: list[SpecError] = []
-    for err in Draft202012Validator(load_schema()).iter_errors(data):
-        p = tuple(err.absolute_path)
-        schema = err.schema if isinstance(err.schema, dict) else {}
-        inst = err.instance
-        if err.validator == "additionalProperties" and isinstance(inst, dict):
-            allowed = list(schema.get("properties", {}))
-            where = schema.get("x-name", "here")
-            for k in inst:
-                if k not in allowed:
-                    out.append(loc.error((*p, k), f"unknown key '{k}' {where}",
-                                         hint=did_you_mean(str(k), allowed), key=True))
-        elif err.validator == "required" and isinstance(inst, dict):
-            missing = [k for k in schema.get("required", []) if k not in inst]
-            where = schema.get("x-name", "here")
-            out.append(loc.error(p, f"missing {', '.join(repr(m) for m in missing)} {where}"))
-        elif err.validator == "not":
-            out.append(loc.error(p, str(schema.get("x-not", err.message))))
-        elif err.validator in ("type", "anyOf", "oneOf", "const", "enum", "pattern",
-                               "minimum", "minItems", "minLength", "minProperties"):
-            expect = schema.get("x-expect")
-            if expect is None and err.validator == "enum":
-                expect = "one of " + ", ".join(map(str, err.validator_value))
-            if expect is None and err.validator == "minItems":
-                expect = "a list that is not empty"
-            text = f"expected {expect}, got {_describe(inst)}" if expect else err.message
-            out.append(loc.error(p, text))
-        else:  # pragma: no cover - every keyword of the schema is handled above
-            out.append(loc.error(p, err.message))
-    seen: set[str] = set()
-    unique = []
-    for e in sorted(out, key=lambda e: (e.line or 0, e.col or 0)):
-        if str(e) not in seen:
-            seen.add(str(e))
-            unique.append(e)
-    return unique
-
-
-@dataclass
-class ReadingFile:
-    """A parsed, schema-checked reading file."""
-
-    path: str
-    folder: Path | None
-    data: dict[str, Any]
-    locate: _Locator
-
-    @property
-    def title(self) -> str:
-        return str(self.data.get("title", "") or "")
-
-
-def _find_file(path: str | os.PathLike[str]) -> tuple[str, Path | None, str]:
-    from ..lang.loader import read_file_bytes
-    from ..lang.yamlio import decode_spec_bytes
-
-    p = Path(os.fspath(path))
-    if os.path.isdir(p):
-        raise ReadingError(f"{os.fspath(path)}: this is a directory, not a reading file")
-    if os.path.lexists(p):
-        display = os.fspath(path)
-        try:
-            data = read_file_bytes(p, display, what="reading file")
-            return display, p.parent, decode_spec_bytes(data, display)
-        except SpecError as e:
-            raise ReadingFileError(e.message, e.path, e.line, e.col, e.hint) from None
-    name = os.fspath(path)
-    base = name[:-5] if name.endswith(".yaml") else name
-    base = base.removeprefix("readings/")
-    root = resources.files("spelbok.specs").joinpath("readings")
-    item = root.joinpath(base + ".yaml")
-    if "/" not in base and len(base) < 250 and item.is_file():
-        folder = Path(str(item)).parent if isinstance(item, Path) else None
-        return f"spelbok.specs/readings/{base}.yaml", folder, item.read_text(encoding="utf-8")
-    shipped = sorted(t.name[:-5] for t in root.iterdir() if t.name.endswith(".yaml"))
-    raise ReadingError(f"{name}: no such reading file"
-                       + (f" (did you mean '{h}'?)" if (h := did_you_mean(base, shipped)) else ""))
-
-
-def load_reading(path: str | os.PathLike[str], text: str | None = None) -> ReadingFile:
-    """Read and check a reading file (a path, or a shipped name like ``example``).
-
-    Raises :class:`ReadingFileErrors` (located) for a file that breaks the schema.
-
-    >>> load_reading("r.yaml", text="reading: 1\\nspec: example\\ncases: []\\nfoo: 1\\n")
-    Traceback (most recent call last):
-    ...
-    spelbok.analysis.readings.ReadingFileErrors: r.yaml:4:1: unknown key 'foo' at the top of a reading file
-    """
-    if text is None:
-        display, folder, text = _find_file(path)
-    else:
-        display = os.fspath(path)
-        folder = Path(display).parent
-    try:
-        data, positions = load_yaml(text, display)
-    except SpecError as e:
-        raise ReadingFileError(e.message, e.path, e.line, e.col, e.hint) from None
-    loc = _Locator(display, positions)
-    errors = _schema_errors(data, loc)
-    if errors:
-        raise ReadingFileErrors(errors)
-    # citations: a case's `cites` may start with one of the file's source ids
-    sources = data.get("source") or {}
-    for i, case in enumerate(data.get("cases", [])):
-        cites = case.get("cites")
-        for j, c in enumerate([cites] if isinstance(cites, str) else cites):
-            head, sep, _ = str(c).partition(":")
-            if sep and sources and " " not in head.strip() and head.strip() not in sources:
-                p: Path_ = ("cases", i, "cites") if isinstance(cites, str) else ("cases", i, "cites", j)
-                raise loc.error(p, f"'{head.strip()}' is not one of the file's sources "
-                                f"({', '.join(sources)})", hint=did_you_mean(head.strip(), sources))
-    return ReadingFile(display, folder, data, loc)
-
-
-# ----------------------------------------------------------------------------- results
-
-
-@dataclass
-class Mismatch:
-    """One expectation that did not hold: what, expected and actual values as text."""
-
-    what: str
-    expected: str
-    actual: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"what": self.what, "expected": self.expected, "actual": self.actual}
-
-
-@dataclass
-class CaseResult:
-    """The outcome of one case: ``status`` is ``pass``, ``fail`` or ``error``.
-
-    For a failure, ``step`` is the 1-based step where reading and engine part,
-    ``history`` the actions applied before it and ``mismatches`` the values
-    side by side.  ``compared`` is the same case run under the spec's own
-    reading, when the case assumes another one (see :attr:`separates`).
-    """
-
-    name: str
-    status: str
-    cites: list[str]
-    line: int | None = None
-    reading: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    step: int | None = None
-    step_line: int | None = None
-    history: list[str] = field(default_factory=list)
-    mismatches: list[Mismatch] = field(default_factory=list)
-    message: str = ""
-    note: str = ""
-    compared: CaseResult | None = None
-    spec_reading: dict[str, Any] = field(default_factory=dict)
-    separates: bool | None = None
-    compare_text: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "pass"
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "name": self.name,
-            "status": self.status,
-            "cites": self.cites,
-            "line": self.line,
-            "reading": self.reading,
-            "options": self.options,
-        }
-        if self.status != "pass":
-            d.update(step=self.step, step_line=self.step_line, history=self.history,
-                     mismatches=[m.to_dict() for m in self.mismatches], message=self.message)
-        if self.note:
-            d["note"] = self.note
-        if self.separates is not None:
-            d["separates"] = self.separates
-            d["compared"] = self.compare_text
-            if self.spec_reading:
-                d["spec_reading"] = self.spec_reading
-            if self.compared is not None:
-                d["other_run"] = self.compared.to_dict()
-        return d
-
-
-@dataclass
-class ReadingReport:
-    """Every case of one reading file run against one spec.
-
-    >>> r = run_reading("example", only=lambda name: name.startswith("a void player may"))
-    >>> print(r.format().splitlines()[-3])
-      1 passed, 0 failed; 1 case(s) assume another reading than the spec's, 1 separate it
-    >>> r.to_dict()["separating"]
-    ['a void player may play any card']
-    """
-
-    path: str
-    spec: str
-    title: str
-    cases: list[CaseResult]
-    players: int | None = None
-    versus: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """True when every case passed (separating cases do not count as failures)."""
-        return all(c.ok for c in self.cases)
-
-    @property
-    def passed(self) -> int:
-        return sum(c.ok for c in self.cases)
-
-    @property
-    def failed(self) -> int:
-        return len(self.cases) - self.passed
-
-    @property
-    def separating(self) -> list[CaseResult]:
-        """Cases that tell their assumed reading apart from the spec's own."""
-        return [c for c in self.cases if c.separates]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.path,
-            "spec": self.spec,
-            "title": self.title,
-            "ok": self.ok,
-            "passed": self.passed,
-            "failed": self.failed,
-            "versus": self.versus,
-            "separating": [c.name for c in self.separating],
-            "cases": [c.to_dict() for c in self.cases],
-        }
-
-    def format(self, verbose: bool = False, style: Callable[..., str] | None = None) -> str:
-        """The report as text: one line a case, details for failures and separations.
-
-        ``style(text, fg=..., bold=...)`` colours words (``click.style``); default none.
-        """
-        st = style or (lambda text, **kw: text)
-        lines = [st(f"{self.path}", bold=True) + (f" — {self.title}" if self.title else ""),
-                 f"  spec: {self.spec}" + (f"  (compared with the file's {self.versus})"
-                                          if self.versus else "")]
-        for c in self.cases:
-            tag = {"pass": st("PASS ", fg="green"), "fail": st("FAIL ", fg="red", bold=True),
-                   "error": st("ERROR", fg="red", bold=True)}[c.status]
-            assumed = _opts_text(c.reading)
-            head = f"  {tag} {c.name}" + (f"  [{assumed}]" if assumed else "")
-            if c.line:
-                head += st(f"  (line {c.line})", fg="bright_black")
-            lines.append(head)
-            if c.status != "pass" or verbose:
-                for cite in c.cites:
-                    lines.append(f"        cites: {cite}")
-            if c.status != "pass":
-                lines.extend(_detail(c, "        "))
-            if c.separates:
-                lines.append("        " + st("SEPARATES", fg="yellow", bold=True)
-                             + (f" the readings: {c.compare_text}:" if self.versus else
-                                f" the readings: {c.compare_text} it fails:"))
-                if c.compared is not None:
-                    lines.extend(_detail(c.compared, "          "))
-            elif c.separates is False and not self.versus:
-                lines.append("        " + st("same", fg="cyan")
-                             + f" {c.compare_text}: this case does not tell them apart")
-            if c.note:
-                lines.append(f"        note: {c.note}")
-        sep = self.separating
-        summary = f"  {self.passed} passed, {self.failed} failed"
-        if self.versus:
-            summary += f"; {len(sep)} case(s) separate {self.versus} from {self.spec}"
-        else:
-            compared = [c for c in self.cases if c.separates is not None]
-            if compared:
-                summary += (f"; {len(compared)} case(s) assume another reading than the "
-                            f"spec's, {len(sep)} separate it")
-        lines.append(st(summary, bold=True, fg="green" if self.ok else "red"))
-        if sep:
-            lines.append("  separating cases:")
-            for c in sep:
-                what = c.compare_text if self.versus else (
-                    f"{_opts_text(c.reading)} vs {_opts_text(c.spec_reading)}")
-                lines.append(f"    - {c.name}  [{what}]")
-        return "\n".join(lines)
-
-
-def _option_diff(a: dict[str, Any], b: dict[str, Any]
-                 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The options on which two games differ, as two maps (a's values, b's values)."""
-    keys = [k for k in {**a, **b} if not (k in a and k in b and _same_value(a[k], b[k]))]
-    return ({k: a[k] for k in keys if k in a}, {k: b[k] for k in keys if k in b})
-
-
-def _opts_text(opts: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={_show(v)}" for k, v in opts.items())
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    if isinstance(v, list):
-        return "[" + ", ".join(_show(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-def _detail(c: CaseResult, pad: str) -> list[str]:
-    out = []
-    where = f"at step {c.step}" if c.step else "while setting up"
-    if c.step_line:
-        where += f" (line {c.step_line})"
-    hist = ", ".join(c.history) if c.history else "no action yet"
-    if c.step:
-        where += f", after: {hist}"
-    out.append(pad + where)
-    if c.message:
-        out.append(pad + c.message)
-    if c.mismatches:
-        w1 = max(len("expect"), *(len(m.what) for m in c.mismatches))
-        w2 = max(len("expected"), *(len(m.expected) for m in c.mismatches))
-        out.append(pad + f"{'':<{w1}}  {'expected':<{w2}}  actual")
-        for m in c.mismatches:
-            out.append(pad + f"{m.what:<{w1}}  {m.expected:<{w2}}  {m.actual}")
-    return out
 
 
 # ----------------------------------------------------------------------------- running
@@ -759,10 +372,6 @@ def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
     return s
 
 
-def _same_value(a: Any, b: Any) -> bool:
-    return str(a).lower() == str(b).lower()
-
-
 # ----------------------------------------------------------------------------- steps
 
 
@@ -884,12 +493,9 @@ class _Context:
     def hand_tricks(self) -> list[int]:
         """Tricks of the current hand; once it is over (until the next hand's trick play),
         those of the hand just finished."""
-        from ..engine.trick import TrickPlay
-
         st = self.st
         rec = st.rec or []
-        in_play = not st.is_terminal and isinstance(st.game.program.code[st.pc], TrickPlay) \
-            if st.pc < len(st.game.program.code) else False
+        in_play = st.phase.kind == "trick"
         last_hand = max((k for k, e in enumerate(rec) if e.get("event") == "hand"), default=-1)
         tricks_now = any(e.get("event") == "trick" for e in rec[last_hand + 1:])
         if not st.is_terminal and (in_play or tricks_now):
@@ -899,11 +505,12 @@ class _Context:
                 return list(e["tricks"])
         return list(st.won)
 
-    def pending(self) -> Any:
+    def pending(self) -> Phase | None:
+        """Where the pending decision is (None when nobody is to act)."""
         st = self.st
         if st.current_player is None:
             return None
-        return st.game.program.code[st.pc]
+        return st.phase
 
 
 def _who(seat: int | None) -> str:
@@ -993,12 +600,9 @@ def _c_current(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decision
-    from ..engine.trick import TrickPlay
-
-    ins = ctx.pending()
-    got = ("none (the match is over)" if ins is None else "tricks" if isinstance(ins, TrickPlay)
-           else ins.name if isinstance(ins, Decision) else type(ins).__name__)
+    at = ctx.pending()
+    got = ("none (the match is over)" if at is None else "tricks" if at.kind == "trick"
+           else at.name if at.kind == "decide" else at.kind)
     exp = str(want)
     if exp.lower() == got.split(" ")[0].lower():
         return None
@@ -1006,18 +610,19 @@ def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_chooser(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.steps import Decide
+    from ..engine.position import step_at
 
-    ins = ctx.pending()
+    at = ctx.pending()
     seats = {ctx.seat(w, (*where, k)) for k, w in enumerate(want)} if isinstance(want, list) \
         else {ctx.seat(want, where)}
     shown = " or ".join(str(s) for s in sorted(seats))
-    if isinstance(ins, Decide) and ins.kind == "suit":
+    if at is not None and at.kind == "decide" \
+            and step_at(ctx.st.game.tree, at.path).get("choose") == "suit":
         got = ctx.st.current_player
         return None if got in seats else Mismatch("chooser", shown, str(got))
-    what = "no trump choice is pending" if ins is None else (
+    what = "no trump choice is pending" if at is None else (
         f"no trump choice is pending ({ctx.st.current_player} to act at "
-        f"'{getattr(ins, 'name', 'tricks')}')")
+        f"'{at.name if at.kind == 'decide' else 'tricks'}')")
     return Mismatch("chooser", shown, what)
 
 
@@ -1126,10 +731,9 @@ def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_leader(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.trick import TrickPlay
-
     exp = ctx.seat(want, where)
-    if not isinstance(ctx.pending(), TrickPlay):
+    at = ctx.pending()
+    if at is None or at.kind != "trick":
         return Mismatch("leader", str(exp), "no trick is being played")
     got = ctx.st.trick_order[0]
     return None if got == exp else Mismatch("leader", str(exp), str(got))

@@ -18,7 +18,7 @@ from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
-from .program import Program
+from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
     Deal,
@@ -203,6 +203,7 @@ class Compiler:
         self.options = self._options(options or {})
         self.counters = 0
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
+        self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
 
     # -- errors ---------------------------------------------------------------
@@ -395,6 +396,7 @@ class Compiler:
         prog.code = code
         prog.n_counters = self.counters
         prog.step_pcs = self.step_pcs
+        prog.origins = [self.origins.get(pc, Origin((), "")) for pc in range(len(code))]
 
         end = t["end"]
         prog.end_when = self.formula(end.get("when", "false"), ("end", "when"), False)
@@ -424,6 +426,7 @@ class Compiler:
 
     def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         guard: JumpUnless | None = None
+        at = len(code)
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
@@ -432,6 +435,20 @@ class Compiler:
         getattr(self, "step_" + kind)(step, path, code)
         if guard is not None:
             guard.target = len(code)
+        # the instructions the nested steps did not claim are this step's, in STEP_PARTS order
+        first = self.step_pcs[path]
+        parts = STEP_PARTS.get(kind, ("run",))
+        label = step.get("label")
+        own = 0
+        for pc in range(at, len(code)):
+            if pc in self.origins:
+                continue
+            part = "when" if pc < first else parts[own] if own < len(parts) else "run"
+            if pc >= first:
+                own += 1
+            self.origins[pc] = Origin(path, kind, part, label if isinstance(label, str) else "",
+                                      str(step["decide"]) if kind == "decide" else "",
+                                      first, len(code))
 
     def step_deal(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         d = step["deal"]

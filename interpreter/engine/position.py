@@ -58,14 +58,15 @@ from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.model import STEP_KINDS
 from .actions import Action, parse_action
 from .order import NO_TRUMP
-from .steps import DecideStart, Decision, Jump, JumpUnless, RepeatTest
-from .trick import TrickPlay, TricksStart
+from .program import Origin, Phase
 
 if TYPE_CHECKING:
     from .game import Game
+    from .program import Program
     from .state import State
 
-__all__ = ["POSITION_KEYS", "PositionError", "start_from_position", "hand_steps", "find_phase"]
+__all__ = ["POSITION_KEYS", "Phase", "PositionError", "start_from_position", "hand_steps",
+           "find_phase"]
 
 #: Keys a position may use (besides the names of the spec's declared variables).
 POSITION_KEYS = (
@@ -129,18 +130,20 @@ def hand_steps(tree: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield kind, step
 
 
-class Phase:
-    """Where in the compiled hand a position stands."""
+def step_at(tree: dict[str, Any], path: KeyPath) -> dict[str, Any]:
+    """The step of the spec tree at ``path`` (a key of ``Program.step_pcs``)."""
+    node: Any = tree
+    for key in path:
+        node = node[key]
+    return dict(node)
 
-    def __init__(self, kind: str, pc: int, step: dict[str, Any], label: str,
-                 tricks: tuple[int, dict[str, Any]] | None = None) -> None:
-        self.kind = kind  # 'tricks' | 'after tricks' | 'decide' | 'step' (any other step)
-        self.pc = pc  # TricksStart / DecideStart / the step's first instruction, or after the tricks
-        self.step = step
-        self.label = label
-        # the TricksStart and the step of the tricks step this phase is in (or is): a
-        # phase inside its `after_each` stands between two tricks; -1 outside trick play
-        self.tricks_pc, self.tricks_step = tricks if tricks is not None else (-1, {})
+
+def _tricks_of(prog: Program, phase: Phase) -> Origin | None:
+    """The tricks step a phase is in (or is, or is just after): a phase inside its
+    `after_each` stands between two tricks.  None outside trick play."""
+    if phase.kind in ("trick", "after tricks"):
+        return prog.step_origin(phase.path)
+    return prog.enclosing(phase.path, "tricks")
 
 
 def find_phase(game: Game, text: Any) -> Phase:
@@ -149,29 +152,20 @@ def find_phase(game: Game, text: Any) -> Phase:
 
     >>> import spelbok
     >>> g = spelbok.load("example")
-    >>> p = find_phase(g, "exchange"); (p.kind, type(g.program.code[p.pc]).__name__)
-    ('decide', 'DecideStart')
+    >>> p = find_phase(g, "exchange"); (p.kind, p.name, g.program.origin(p.pc).part)
+    ('decide', 'exchange', 'start')
     >>> find_phase(g, "bid")
     Traceback (most recent call last):
     ...
     spelbok.engine.position.PositionError: position phase: Example has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange
     """
     prog = game.program
-    code = prog.code
     entries = list(_walk(game.tree.get("hand"), ("hand",)))
 
-    def pc_of(path: KeyPath) -> int:
-        pc = prog.step_pcs.get(path)
-        if pc is None:  # pragma: no cover - the compiler records every step
+    def origin(path: KeyPath) -> Origin:
+        if path not in prog.step_pcs:  # pragma: no cover - the compiler records every step
             raise PositionError(f"cannot start at '{text}'", ("phase",))
-        return pc
-
-    def enclosing(path: KeyPath) -> tuple[int, dict[str, Any]] | None:
-        """The tricks step whose ``after_each`` holds ``path`` (its TricksStart), if any."""
-        if "after_each" not in path:
-            return None
-        i = len(path) - 1 - path[::-1].index("after_each")
-        return next((pc_of(p), s) for k, s, p in entries if p == path[:i - 1])
+        return prog.step_origin(path)
 
     trick_steps = [(s, path) for k, s, path in entries if k == "tricks"]
     decide_steps = [(s, path) for k, s, path in entries if k == "decide"]
@@ -191,25 +185,21 @@ def find_phase(game: Game, text: Any) -> Phase:
         if not 1 <= nth <= len(trick_steps):
             raise PositionError(f"there are only {len(trick_steps)} tricks step(s)", ("phase",))
         step, path = trick_steps[nth - 1]
-        pc = pc_of(path)
+        o = origin(path)
         if name == "after tricks":
-            play = code[pc + 1]
-            assert isinstance(play, TrickPlay)
-            return Phase("after tricks", play.end, step, str(text), (pc, step))
-        return Phase("tricks", pc, step, str(text), (pc, step))
+            return Phase("after tricks", o.label, 0, path, o.end)
+        return Phase("trick", o.label, 0, path, o.first)
     matching = [(s, path) for s, path in decide_steps if str(s["decide"]).lower() == name]
     if matching:
         if not 1 <= nth <= len(matching):
             raise PositionError(f"there are only {len(matching)} '{name}' decision(s)", ("phase",))
         step, path = matching[nth - 1]
-        return Phase("decide", pc_of(path), step, str(text), enclosing(path))
+        return Phase("decide", str(step["decide"]), 0, path, origin(path).first)
     for kind, step, path in labelled:
         if str(step["label"]).lower() == str(text).strip().lower():
-            pc = pc_of(path)
-            if kind == "tricks":
-                return Phase("tricks", pc, step, str(text), (pc, step))
-            return Phase("decide" if kind == "decide" else "step", pc, step, str(text),
-                         enclosing(path))
+            o = origin(path)
+            return Phase("trick" if kind == "tricks" else kind, o.name or o.label, 0, path,
+                         o.first)
     raise PositionError(
         f"{game.name} has no step '{text}'; phases are: {', '.join(names)}",
         ("phase",),
@@ -458,41 +448,43 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
 
     # -- where in the hand
     phase_key = "phase" if "phase" in position else "step"
+    label = str(position.get(phase_key, "tricks"))
     try:
         phase = find_phase(game, position.get(phase_key, "tricks"))
     except PositionError as e:
         e.key = (phase_key,)
         raise
-    between = phase.kind in ("decide", "step") and phase.tricks_pc >= 0  # in `after_each`
+    tricks = _tricks_of(prog, phase)
+    between = phase.kind not in ("trick", "after tricks") and tricks is not None  # in `after_each`
     for name in ("leader", "trick"):
-        if name in position and phase.kind != "tricks" and not (between and name == "leader"):
+        if name in position and phase.kind != "trick" and not (between and name == "leader"):
             raise PositionError(f"'{name}' belongs to a position in trick play, not at "
-                                f"'{phase.label}'", (name,))
+                                f"'{label}'", (name,))
     if "to_act" in position and phase.kind != "decide":
         raise PositionError("'to_act' is for a decision; in trick play, whose turn it is "
                             "follows from 'leader' and 'trick'", ("to_act",))
-    if "tricks_played" in position and phase.tricks_pc < 0:
+    if "tricks_played" in position and tricks is None:
         raise PositionError("'tricks_played' is for a position in or after trick play",
                             ("tricks_played",))
-    _set_rounds(st, phase.pc, position.get("round", 1))
+    _set_rounds(st, phase, position.get("round", 1))
     st.current = None
     st.pc = phase.pc
-    if phase.kind == "tricks" or between:
-        _place_tricks(game, st, position, phase, trick, given_vars, broken)
+    if tricks is not None and (phase.kind == "trick" or between):
+        _place_tricks(game, st, position, phase, tricks, trick, given_vars, broken)
         if phase.kind == "decide":
             _place_decision(game, st, position, phase)
-    elif phase.kind == "after tricks":
-        ts = prog.code[phase.tricks_pc]
-        assert isinstance(ts, TricksStart)
+    elif tricks is not None and phase.kind == "after tricks":
+        ts: Any = prog.code[tricks.first]  # the step's start: its count
         if ts.count is None:  # a step without a count plays until the hands are empty
             for s in range(n):
                 if hands[s]:
                     raise PositionError("after the tricks every hand is empty", ("hands", s))
-        flag = _bare_flag(phase.step["tricks"].get("players", "not out"), game)
+        flag = _bare_flag(step_at(game.tree, tricks.path)["tricks"].get("players", "not out"),
+                          game)
         if flag is not None and flag not in given_vars:
             # no word on who played: everyone still in did
             st.pv_rows[prog.pvar_names.index(flag)] = [not o for o in st.out]
-        before, played, count = _tricks_played(game, st, position, phase.tricks_pc)
+        before, played, count = _tricks_played(game, st, position, tricks)
         if count is not None and "tricks_played" not in position:
             played = count  # the step is over: it played all its tricks
         elif count is not None and played != count:
@@ -503,7 +495,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     elif phase.kind == "decide":
         _place_decision(game, st, position, phase)
     if st.rec is not None:
-        st.event("position", phase=phase.label, scores=st.scores)
+        st.event("position", phase=label, scores=st.scores)
 
 
 def _as_list(value: Any, key: KeyPath) -> list[Any]:
@@ -516,42 +508,46 @@ def _as_list(value: Any, key: KeyPath) -> list[Any]:
     raise PositionError("expected a list of seats", key)
 
 
-def _set_rounds(st: State, pc: int, rnd: Any) -> None:
+def _set_rounds(st: State, phase: Phase, rnd: Any) -> None:
     if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
         raise PositionError(f"round is 1 or more, not {rnd!r}", ("round",))
-    inner: RepeatTest | None = None
-    enclosing: list[RepeatTest] = []
-    for i, ins in enumerate(st.game.program.code):
-        if isinstance(ins, RepeatTest) and i < pc < ins.target:
-            enclosing.append(ins)
-            inner = ins
-    for ins in enclosing:
-        st.counters[ins.slot] = 1
-    if inner is not None:
-        st.counters[inner.slot] = rnd
+    prog = st.game.program
+    # the repeat steps around the phase's step, outermost first: each in its first round
+    slots: list[int] = []
+    for i in range(1, len(phase.path)):
+        if phase.path[:i] in prog.step_pcs and prog.step_origin(phase.path[:i]).kind == "repeat":
+            init: Any = prog.code[prog.part_pc(phase.path[:i], "init")]
+            slots.append(init.slot)
+            st.counters[init.slot] = 1
+    if slots:
+        st.counters[slots[-1]] = rnd
     elif rnd != 1:
         raise PositionError("'round' is only for a decision repeated in rounds", ("round",))
 
 
-def _reached(code: list[Any], t: int, st: State) -> bool:
-    """Whether the hand, as the position stands, got to instruction ``t``: no `when`
-    or `if` before it skips it (loops are not followed)."""
-    for i in range(t):
-        ins = code[i]
-        if isinstance(ins, JumpUnless) and t < ins.target and not ins.cond(st, 0):
+def _reached(prog: Program, path: KeyPath, st: State) -> bool:
+    """Whether the hand, as the position stands, got to the step at ``path``: no `when`
+    of it or a step around it, and no `if` around it, skips it (loops are not followed)."""
+    code: list[Any] = prog.code
+    for i in range(2, len(path) + 1):
+        at = path[:i]
+        if at not in prog.step_pcs:
+            continue
+        o = prog.step_origin(at)
+        guard = prog.origin(o.first - 1)
+        if guard is not None and guard.path == at and guard.part == "when" \
+                and not code[o.first - 1].cond(st, 0):
             return False
-        if isinstance(ins, Jump) and i < t < ins.target:
-            # t is in an `else`: reached when the test that jumps to it failed
-            test = next((j for j in code[:i] if isinstance(j, JumpUnless) and j.target == i + 1),
-                        None)
-            if test is not None and test.cond(st, 0):
-                return False
+        # in an `if`: in its `then` when its test holds, else in its `else`
+        if o.kind == "if" and i < len(path) \
+                and code[prog.part_pc(at, "test")].cond(st, 0) != (path[i] == "then"):
+            return False
     return True
 
 
-def _tricks_played(game: Game, st: State, position: dict[str, Any], ts_pc: int
+def _tricks_played(game: Game, st: State, position: dict[str, Any], tricks: Origin
                    ) -> tuple[int, int, int | None]:
-    """``(before, played, count)`` for the tricks step at ``ts_pc``: the tricks the
+    """``(before, played, count)`` for the tricks step ``tricks``: the tricks the
     earlier tricks steps of the hand played, those this step has played, and its
     ``count`` (None: until the hands are empty).
 
@@ -559,17 +555,17 @@ def _tricks_played(game: Game, st: State, position: dict[str, Any], ts_pc: int
     ``tricks_played`` in the position gives the hand's total; else this step has
     played the tricks taken (``tricks``) that the earlier steps did not score (none,
     when this step's tricks are not scored)."""
-    code = game.program.code
+    prog = game.program
+    code: list[Any] = prog.code  # each tricks step's start: its count and whether it scores
     before = scored_before = 0
-    for i in range(ts_pc):
-        ins = code[i]
-        if isinstance(ins, TricksStart) and ins.count is not None and _reached(code, i, st):
+    for o in prog.starts("tricks"):
+        ins = code[o.first]
+        if o.first < tricks.first and ins.count is not None and _reached(prog, o.path, st):
             c = max(0, int(ins.count(st, 0)))
             before += c
             if ins.scored:
                 scored_before += c
-    ts = code[ts_pc]
-    assert isinstance(ts, TricksStart)
+    ts = code[tricks.first]
     count = None if ts.count is None else max(0, int(ts.count(st, 0)))
     given = position.get("tricks_played")
     if given is None:
@@ -584,16 +580,15 @@ def _tricks_played(game: Game, st: State, position: dict[str, Any], ts_pc: int
     return before, played, count
 
 
-def _tricks_index(code: list[Any], ts_pc: int) -> int:
-    """How many tricks steps come before the one at ``ts_pc``."""
-    return sum(1 for ins in code[:ts_pc] if isinstance(ins, TricksStart))
+def _tricks_index(prog: Program, tricks: Origin) -> int:
+    """How many tricks steps come before ``tricks``."""
+    return sum(1 for o in prog.starts("tricks") if o.first < tricks.first)
 
 
 def _place_decision(game: Game, st: State, position: dict[str, Any], phase: Phase) -> None:
-    code = game.program.code
-    start = code[phase.pc]
-    decide = code[phase.pc + 1]
-    assert isinstance(start, DecideStart) and isinstance(decide, Decision)
+    prog = game.program
+    start: Any = prog.code[prog.part_pc(phase.path, "start")]
+    decide: Any = prog.code[prog.part_pc(phase.path, "decide")]
     start.run(st)  # the queue of deciders; pc moves to the Decide
     if "to_act" in position:
         seat = _Reader(game, position).seat(position["to_act"], ("to_act",))
@@ -604,21 +599,20 @@ def _place_decision(game: Game, st: State, position: dict[str, Any], phase: Phas
         while st.queue[0] != seat:
             st.queue.pop(0)
         if decide.where is not None and not decide.where(st, seat):
-            cond = phase.step.get("where", "")
+            cond = step_at(game.tree, phase.path).get("where", "")
             raise PositionError(f"seat {seat} does not decide '{decide.name}' here "
                                 f"(where: {cond})", ("to_act",))
 
 
 def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
-                  trick: list[tuple[int | None, KeyPath]], given_vars: set[str],
+                  tricks: Origin, trick: list[tuple[int | None, KeyPath]], given_vars: set[str],
                   broken: bool) -> None:
     n = st.n
-    code = game.program.code
-    ts = code[phase.tricks_pc]
-    play = code[phase.tricks_pc + 1]
-    assert isinstance(ts, TricksStart) and isinstance(play, TrickPlay)
-    between = phase.kind != "tricks"  # at a step run after a trick: no trick is under way
-    players_text = phase.tricks_step["tricks"].get("players", "not out")
+    prog = game.program
+    ts: Any = prog.code[tricks.first]
+    play: Any = prog.code[prog.part_pc(tricks.path, "play")]
+    between = phase.kind != "trick"  # at a step run after a trick: no trick is under way
+    players_text = step_at(game.tree, tricks.path)["tricks"].get("players", "not out")
     rd = _Reader(game, position)
     given_leader = rd.seat(position["leader"], ("leader",)) if "leader" in position else None
     holding = [s for s in range(n) if st.hands[s]]
@@ -672,17 +666,17 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
         raise PositionError(
             "every player in the tricks must hold as many cards as the others "
             f"(counting a card already played to this trick): {detail}", ("hands", odd))
-    before, done, count = _tricks_played(game, st, position, phase.tricks_pc)
+    before, done, count = _tricks_played(game, st, position, tricks)
     if count is not None and (done > count or (done == count and not between)):
         key = "tricks_played" if "tricks_played" in position else "tricks"
         raise PositionError(
             f"this tricks step plays {count} trick(s), and {done} have been played",
             (key,), hint=f"the step is over: start at 'after tricks "
-                         f"{_tricks_index(code, phase.tricks_pc) + 1}' or a later step")
+                         f"{_tricks_index(prog, tricks) + 1}' or a later step")
     if between:
         done = max(done, 1)  # a trick has just been played
     st.trick_no = before  # the step's count runs from its first trick
-    st.pc = phase.tricks_pc
+    st.pc = tricks.first
     ts.run(st)  # flags, participants and the step's last trick; pc moves to the TrickPlay
     st.trick_no = before + done
     st.broken = broken

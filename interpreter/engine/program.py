@@ -22,6 +22,71 @@ if TYPE_CHECKING:
 Fn = Callable[[Any, int], Any]
 _NO_FLAGS = TrickFlags()  # frozen: one instance serves every hand until its tricks start
 
+#: The instructions a step of each kind compiles to, named by their part in the step, in
+#: order (the instructions of the steps nested in it come in between).  A kind not
+#: listed compiles to one instruction, part ``run``; a ``when`` guard is part ``when``.
+STEP_PARTS: dict[str, tuple[str, ...]] = {
+    "decide": ("start", "decide"),
+    "tricks": ("start", "play", "next"),  # `next` only with `after_each`
+    "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
+    "repeat": ("init", "test", "loop"),
+}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The spec step one instruction comes from (see :meth:`Program.listing`).
+
+    ``path`` is the step's path in the spec tree (``("hand", 3, "tricks", "after_each",
+    0)``), ``kind`` its step kind, ``part`` the instruction's part in it (see
+    ``STEP_PARTS``), ``label`` its label and ``name`` a decision's name ("" when none);
+    ``first`` is the step's first instruction after its guard, ``end`` the one after it.
+    """
+
+    path: tuple[Any, ...]
+    kind: str
+    part: str = "run"
+    label: str = ""
+    name: str = ""
+    first: int = 0
+    end: int = 0
+
+    def __str__(self) -> str:
+        where = ".".join(map(str, self.path))
+        named = f" {self.name}" if self.name else ""
+        label = f" [{self.label}]" if self.label else ""
+        return f"{where} {self.kind}{named}{label}"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Where a match stands, or where a position starts: ``str()`` reads it.
+
+    ``kind`` is ``trick`` (trick play), ``after tricks`` (a position just after a tricks
+    step), ``over``, ``end of hand``, or the kind of the step the program is at
+    (``decide``, ``deal``...); ``name`` a decision's name, else the step's label;
+    ``trick`` the number of the trick being played (in trick play) or just played (at a
+    step run after each trick), else 0; ``path`` the step's path in the spec tree;
+    ``pc`` the instruction.
+
+    >>> import spelbok
+    >>> st = spelbok.load("example", players=3).new_state(seed=1)
+    >>> str(st.phase), st.phase.kind, st.phase.path
+    ('decide swap', 'decide', ('hand', 2))
+    """
+
+    kind: str
+    name: str = ""
+    trick: int = 0
+    path: tuple[Any, ...] = ()
+    pc: int = -1
+
+    def __str__(self) -> str:
+        text = self.kind + (f" {self.name}" if self.name else "")
+        if self.kind == "trick":
+            return f"{text} {self.trick}"
+        return f"{text} (after trick {self.trick})" if self.trick else text
+
 
 @dataclass
 class Program:
@@ -52,6 +117,8 @@ class Program:
     # the tree path of each hand step -> its first instruction, after its `when` guard
     # (positions start there; play never reads it)
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    # the step each instruction comes from, one per instruction (listing, phases, positions)
+    origins: list[Origin] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -61,6 +128,76 @@ class Program:
         """A new Program over the same compiled steps and tables, which never change
         (a compiled step cannot be rebuilt field by field; see setup.py)."""
         return replace(self)
+
+    # -- reading the program (never on the hot path) ---------------------------------
+
+    def origin(self, pc: int) -> Origin | None:
+        """The step instruction ``pc`` comes from (None past the last: the end of the hand)."""
+        return self.origins[pc] if 0 <= pc < len(self.origins) else None
+
+    def step_origin(self, path: tuple[Any, ...]) -> Origin:
+        """The Origin of the step at ``path`` (its first instruction's); KeyError if none."""
+        return self.origins[self.step_pcs[path]]
+
+    def part_pc(self, path: tuple[Any, ...], part: str) -> int:
+        """The instruction of the step at ``path`` that is its ``part`` (see STEP_PARTS),
+        or -1 when it has none."""
+        o = self.step_origin(path)
+        for pc in range(o.first, o.end):
+            if self.origins[pc].path == path and self.origins[pc].part == part:
+                return pc
+        return -1
+
+    def enclosing(self, path: tuple[Any, ...], kind: str) -> Origin | None:
+        """The innermost step of ``kind`` that holds the step at ``path`` (not itself)."""
+        for i in range(len(path) - 1, 0, -1):
+            pc = self.step_pcs.get(path[:i])
+            if pc is not None and self.origins[pc].kind == kind:
+                return self.origins[pc]
+        return None
+
+    def starts(self, kind: str) -> list[Origin]:
+        """The Origin of every step of ``kind``, in program order."""
+        return [o for pc, o in enumerate(self.origins) if o.kind == kind and pc == o.first]
+
+    def phase(self, st: State) -> Phase:
+        """Where ``st`` stands (see :attr:`State.phase`)."""
+        if st.is_terminal:
+            return Phase("over", pc=st.pc)
+        o = self.origin(st.pc)
+        if o is None:
+            return Phase("end of hand", pc=st.pc)
+        if o.kind == "tricks":
+            return Phase("trick", o.label, st.trick_no + 1, o.path, st.pc)
+        between = self.enclosing(o.path, "tricks") is not None  # in a tricks step's after_each
+        return Phase(o.kind, o.name or o.label, st.trick_no if between else 0, o.path, st.pc)
+
+    def listing(self) -> str:
+        """The program, one instruction a line: pc, instruction, part, step, jumps.
+
+        >>> import spelbok
+        >>> print(spelbok.load("example", players=3).program.listing())  # doctest: +ELLIPSIS
+          0  Deal          run     hand.0 deal
+          1  TurnUp        run     hand.1 turn_up
+          2  DecideStart   start   hand.2 decide swap
+          3  Exchange      decide  hand.2 decide swap
+        ...
+          6  JumpUnless    test    hand.4 if  -> 8
+        ...
+         11  TrickPlay     play    hand.6 tricks  -> 12
+         12  SetVars       run     hand.7 set
+         13  (end of hand)
+        """
+        lines = []
+        for pc, ins in enumerate(self.code):
+            o = self.origin(pc)
+            # where it may go instead of the next: a jump's target, after a trick step's end
+            jumps = [str(getattr(ins, k)) for k in ("target", "end", "play_at")
+                     if isinstance(getattr(ins, k, None), int)]
+            line = f"{pc:3}  {type(ins).__name__:13} {o.part if o else '?':7} {o or '?'}"
+            lines.append(line + (f"  -> {', '.join(jumps)}" if jumps else ""))
+        lines.append(f"{len(self.code):3}  (end of hand)")
+        return "\n".join(lines)
 
     # -- the loop ------------------------------------------------------------------
 

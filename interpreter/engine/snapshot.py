@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, cards_in, parse_card
 from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
 from .actions import parse_action
+from .state import FIELDS
 from .trick import TrickFlags
 
 if TYPE_CHECKING:
     from .game import Game
     from .state import State
 
-_INTS = ("seed", "rng_n", "trick_pos", "led", "best_key", "best_seat",
-         "best_led", "trick_no", "trump", "participants", "dealer", "hand_number",
-         "hands_played", "pc", "count", "cand", "last_winner", "trick_stop")
-_BOOLS = ("best_trumped", "broken", "limit_reached", "trick_scored")
+# the snapshot's fields, from the state's table (state.FIELDS), in the order it writes them
+_WRITTEN = tuple(f for f in FIELDS if f.snapshot)
+_INTS = tuple(f.snapshot for f in _WRITTEN if f.kind == "int")
+_BOOLS = tuple(f.snapshot for f in _WRITTEN if f.kind == "bool")
+_PER_SEAT = tuple(f.snapshot for f in _WRITTEN if f.kind in ("masks", "seats"))
 
 
 def _names(mask: int) -> list[str]:
@@ -26,45 +29,41 @@ def _names(mask: int) -> list[str]:
 
 def to_dict(st: State) -> dict[str, Any]:
     """A complete JSON-serialisable snapshot of ``st`` (see :func:`from_dict`)."""
-    st.settle()  # the stock in its shuffled order (the lazy shuffle changes nothing else)
     d: dict[str, Any] = {"game": st.game.name, "players": st.n, "options": dict(st.game.options)}
-    for k in _INTS:
-        d[k] = getattr(st, k)
-    for k in _BOOLS:
-        d[k] = bool(getattr(st, k))
-    d["terminal"] = st.is_terminal
-    d["current"] = st.current
-    d["choice"] = st.choice
-    d["hands"] = [_names(m) for m in st.hands]
-    d["stock"] = [CARD_NAMES[c] for c in st.stock]
-    d["turn_up"] = [CARD_NAMES[c] for c in st.turn_up]
-    d["discards"] = _names(st.discards)
-    d["widow"] = _names(st.widow)
-    d["discarded"] = [_names(m) for m in st.discarded]
-    d["known"] = [_names(m) for m in st.known]
-    d["voids"] = list(st.voids)
-    d["won"] = list(st.won)
-    d["trick"] = [[p, CARD_NAMES[c]] for p, c in st.trick]
-    d["trick_order"] = list(st.trick_order)
-    d["tricks_history"] = [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
-                           for lead, cards, w in st.history_tricks]
-    d["public"] = [[p, name, x if isinstance(x, int) else str(x)] for p, name, x in st.public]
-    d["pv_rows"] = [list(r) for r in st.pv_rows]
-    d["gv"] = list(st.gv)
-    d["out"] = list(st.out)
-    d["queue"] = list(st.queue)
-    d["counters"] = list(st.counters)
-    d["winners"] = list(st.winner_seats)
-    d["tf"] = {k: getattr(st.tf, k) for k in TrickFlags.__dataclass_fields__} if hasattr(st, "tf") else None
-    d["actions"] = [str(a) for a in st.actions]
-    d["start"] = dict(st.start)
+    for f in _WRITTEN:
+        d[f.snapshot] = _WRITE[f.kind](st, getattr(st, f.name, None))
     return d
 
 
-_KEYS = ("game", "players", "options", *_INTS, *_BOOLS, "terminal", "current", "choice",
-         "hands", "stock", "turn_up", "discards", "widow", "discarded", "known", "voids", "won",
-         "trick", "trick_order", "tricks_history", "public", "pv_rows", "gv", "out", "queue",
-         "counters", "winners", "tf", "actions", "start")
+def _tricks(st: State, history: list[Any]) -> list[Any]:
+    return [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w] for lead, cards, w in history]
+
+
+# how a snapshot writes a field of each kind (see state.StateField)
+_WRITE: dict[str, Callable[[State, Any], Any]] = {
+    "int": lambda st, v: v,
+    "bool": lambda st, v: bool(v),
+    "seat": lambda st, v: v,
+    "value": lambda st, v: v,
+    "mask": lambda st, m: _names(m),
+    "masks": lambda st, ms: [_names(m) for m in ms],
+    "cards": lambda st, cs: [CARD_NAMES[c] for c in cs],
+    # in its shuffled order (worked out on a copy: the state stays as it is)
+    "stock": lambda st, cs: [CARD_NAMES[c] for c in st.settled_stock()],
+    "pairs": lambda st, t: [[p, CARD_NAMES[c]] for p, c in t],
+    "tricks": _tricks,
+    "seats": lambda st, v: list(v),
+    "list": lambda st, v: list(v),
+    "rows": lambda st, rows: [list(r) for r in rows],
+    "public": lambda st, pub: [[p, name, x if isinstance(x, int) else str(x)] for p, name, x in pub],
+    "flags": lambda st, tf: None if tf is None else {
+        k: getattr(tf, k) for k in TrickFlags.__dataclass_fields__},
+    "history": lambda st, h: [str(a) for a in st.actions],
+    "start": lambda st, v: dict(v),
+}
+
+
+_KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
 _OPTIONAL = ("widow", "public")  # older snapshots may lack them
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
@@ -116,14 +115,14 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
     for k in _INTS:
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
             raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
-    for k in (*_BOOLS, "terminal"):
+    for k in _BOOLS:
         if type(d[k]) is not bool:
             raise SnapshotError(f"'{k}' must be true or false, not a {_kind(d[k])}")
     n = game.players
-    for k in ("hands", "discarded", "known", "voids", "won", "pv_rows", "out"):
+    for k in (*_PER_SEAT, "pv_rows"):
         if not isinstance(d[k], list):
             raise SnapshotError(f"'{k}' must be a list, not a {_kind(d[k])}")
-    for k in ("hands", "discarded", "known", "voids", "won", "out"):
+    for k in _PER_SEAT:
         if len(d[k]) != n:
             raise SnapshotError(f"'{k}' must have one entry per seat ({n}), not {len(d[k])}")
     _check_cards(game, d)
@@ -165,13 +164,20 @@ def _card_list(value: Any, what: str) -> list[int]:
 def _check_cards(game: Game, d: dict[str, Any]) -> None:
     """Every card of the pack in exactly one place (hands, stock, turn-up, tricks...)."""
     seen: dict[int, str] = {}
-    places: list[tuple[str, Any]] = [(f"hand {p}", h) for p, h in enumerate(d["hands"])]
-    places += [("the stock", d["stock"]), ("the turn-up", d["turn_up"]),
-               ("the discards", d["discards"]), ("the widow", d.get("widow", []))]
-    trick = d["trick"]
-    if not isinstance(trick, list) or not all(isinstance(t, list) and len(t) == 2 for t in trick):
-        raise SnapshotError("'trick' must be a list of [seat, card] pairs")
-    places.append(("the trick", [t[1] for t in trick]))
+    places: list[tuple[str, Any]] = []
+    for f in _WRITTEN:  # the zones (the tricks played are checked by the replay)
+        value = d.get(f.snapshot, [])
+        if not f.zone or f.kind == "tricks":
+            continue
+        if f.kind == "masks":
+            places += [(f"{f.zone} {p}", h) for p, h in enumerate(value)]
+        elif f.kind == "pairs":
+            if not isinstance(value, list) or not all(isinstance(t, list) and len(t) == 2
+                                                      for t in value):
+                raise SnapshotError(f"'{f.snapshot}' must be a list of [seat, card] pairs")
+            places.append((f.zone, [t[1] for t in value]))
+        else:
+            places.append((f.zone, value))
     deck = set(game.program.deck)
     for where, cards in places:
         for c in _card_list(cards, where):

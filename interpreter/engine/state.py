@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cards import SUITS
@@ -38,23 +39,108 @@ from .trick import TrickFlags
 if TYPE_CHECKING:
     from .game import Game
     from .order import TrumpTables
-    from .program import Program
+    from .program import Phase, Program
 
-_NOT_COMPARED = frozenset(
-    ("game", "prog", "rec", "start", "hist", "stacked", "tables", "legal_cache", "shuf", "settled")
+
+@dataclass(frozen=True, slots=True)
+class StateField:
+    """One field of a :class:`State`, as the table ``FIELDS`` declares it.
+
+    ``kind`` says what it holds, and so how a snapshot writes it and where its cards
+    are: ``int``, ``bool``, ``seat`` (a seat or None), ``value`` (a word or number),
+    ``mask`` (a set of cards), ``masks`` (a set of cards per seat), ``cards`` (a list of
+    cards), ``stock`` (the same, shuffled lazily: see :meth:`State.settle`), ``pairs``
+    (``(seat, card)`` of the trick), ``tricks`` (the tricks played), ``seats`` (one plain
+    value per seat), ``list``, ``rows`` (per-player variables), ``public``, ``flags``,
+    ``history`` (the actions), ``start``; not in snapshots: ``game`` (the game's
+    compiled objects), ``cache``, ``log``, ``shuffle``.
+    ``copy`` is ``copied`` (clone() copies it) or ``shared``; ``compared`` whether ``==``
+    compares it; ``reset`` whether a new ``hand`` or ``match`` sets it again (``fresh``:
+    to that value, one per seat for ``masks``/``seats``; None: from the program), or
+    ``never`` (set when the match is made, or by the steps); ``snapshot`` its key in
+    ``to_dict()`` ("" when not written); ``zone`` the card zone it is, in messages
+    ("" when it holds no card of its own).
+    """
+
+    name: str
+    kind: str
+    copy: str = "shared"
+    compared: bool = True
+    reset: str = "never"
+    fresh: Any = None
+    snapshot: str = ""
+    zone: str = ""
+
+
+_F = StateField
+_C = "copied"  # short, for the table
+# every field of a State, in one place: slots, clone() (checked by a test), ==, snapshots,
+# pickles, the resets of Program.start_hand/start_match (checked by a test), card zones.
+# Snapshot keys come in the order snapshots write them.
+FIELDS: tuple[StateField, ...] = (
+    _F("seed", "int", snapshot="seed"),
+    _F("rng_n", "int", snapshot="rng_n"),
+    _F("trick_pos", "int", reset="hand", fresh=0, snapshot="trick_pos"),
+    _F("led", "int", reset="hand", fresh=-1, snapshot="led"),
+    _F("best_key", "int", reset="hand", fresh=0, snapshot="best_key"),
+    _F("best_seat", "int", reset="hand", fresh=-1, snapshot="best_seat"),
+    _F("best_led", "int", reset="hand", fresh=0, snapshot="best_led"),
+    _F("trick_no", "int", reset="hand", fresh=0, snapshot="trick_no"),
+    _F("trump", "int", reset="hand", fresh=NO_TRUMP, snapshot="trump"),
+    _F("participants", "int", reset="hand", fresh=0, snapshot="participants"),
+    _F("dealer", "int", reset="match", snapshot="dealer"),
+    _F("hand_number", "int", reset="match", fresh=1, snapshot="hand_number"),
+    _F("hands_played", "int", reset="match", fresh=0, snapshot="hands_played"),
+    _F("pc", "int", reset="hand", fresh=0, snapshot="pc"),
+    _F("count", "int", reset="hand", fresh=0, snapshot="count"),
+    _F("cand", "int", snapshot="cand"),
+    _F("last_winner", "int", reset="hand", fresh=-1, snapshot="last_winner"),
+    _F("trick_stop", "int", reset="hand", fresh=1 << 30, snapshot="trick_stop"),
+    _F("best_trumped", "bool", reset="hand", fresh=False, snapshot="best_trumped"),
+    _F("broken", "bool", reset="hand", fresh=False, snapshot="broken"),
+    _F("limit_reached", "bool", snapshot="limit_reached"),
+    _F("trick_scored", "bool", reset="hand", fresh=True, snapshot="trick_scored"),
+    _F("is_terminal", "bool", snapshot="terminal"),
+    _F("current", "seat", snapshot="current"),
+    _F("choice", "value", reset="hand", fresh="", snapshot="choice"),
+    _F("hands", "masks", _C, reset="hand", fresh=0, snapshot="hands", zone="hand"),
+    _F("stock", "stock", _C, reset="hand", snapshot="stock", zone="the stock"),
+    _F("turn_up", "cards", _C, reset="hand", fresh=(), snapshot="turn_up", zone="the turn-up"),
+    _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
+    _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
+    _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
+    _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
+    _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
+    _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
+    _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
+    _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
+       zone="the tricks played"),
+    _F("public", "public", _C, reset="hand", fresh=(), snapshot="public"),
+    _F("pv_rows", "rows", _C, reset="match", snapshot="pv_rows"),  # hand rows again each hand
+    _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
+    _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
+    _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
+    _F("counters", "list", _C, reset="hand", snapshot="counters"),
+    _F("winner_seats", "list", _C, snapshot="winners"),
+    _F("tf", "flags", reset="hand", snapshot="tf"),
+    _F("hist", "history", compared=False, snapshot="actions"),  # == compares the actions
+    _F("start", "start", compared=False, snapshot="start"),
+    _F("game", "game", compared=False),
+    _F("n", "int"),  # a snapshot's header says it (players)
+    _F("tables", "game", compared=False, reset="hand"),  # follows trump
+    _F("prog", "game", compared=False),
+    _F("legal_cache", "cache", compared=False),
+    _F("rec", "log", _C, compared=False),
+    _F("stacked", "cards", compared=False),  # the first hand's stacked deck, then None
+    _F("shuf", "shuffle", compared=False, reset="hand"),
+    _F("settled", "int", compared=False, reset="hand"),
 )
 
-# every field of a State, in one place (clone(), ==, snapshots)
-_FIELDS = (
-    "game", "n", "seed", "rng_n", "hands", "stock", "turn_up", "discards", "discarded",
-    "won", "trick", "trick_order", "trick_pos", "led", "best_key",
-    "best_seat", "best_led", "best_trumped", "trick_no", "broken", "trump", "tables", "tf",
-    "participants", "pv_rows", "gv", "out", "dealer", "hand_number", "hands_played", "pc",
-    "queue", "counters", "current", "choice", "count", "cand", "known", "voids", "hist",
-    "is_terminal", "winner_seats", "rec", "start", "stacked", "history_tricks", "limit_reached",
-    "legal_cache", "prog", "widow", "last_winner", "trick_stop", "trick_scored", "public",
-    "shuf", "settled",
-)
+_FIELDS = tuple(f.name for f in FIELDS)
+_COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
+# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
+_COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")
 
 
 class State:
@@ -174,6 +260,14 @@ class State:
         if self.current is None:
             return None
         return getattr(self.prog.code[self.pc], "name", "play")
+
+    @property
+    def phase(self) -> Phase:
+        """Where the match stands: ``str(state.phase)`` reads e.g. ``decide announce``,
+        ``trick 3``, ``decide bid (after trick 2)`` or ``over`` (see
+        :class:`spelbok.engine.program.Phase`).  Worked out from the program's step map
+        when asked: play never pays for it."""
+        return self.prog.phase(self)
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take (empty when terminal)."""
@@ -500,11 +594,18 @@ class State:
 
         return to_dict(self)
 
+    def settled_stock(self) -> list[int]:
+        """A copy of the stock in its shuffled order (top card last), leaving the state as
+        it is: its lazy shuffle is worked out on the copy."""
+        stock = self.stock[:]
+        if self.settled > 0:
+            _settle(stock, self.shuf, self.settled, 0)
+        return stock
+
     def _key(self) -> tuple[Any, ...]:
-        self.settle()  # the same match, whether or not its stock order was worked out yet
-        return tuple(
-            getattr(self, name, None) for name in _FIELDS if name not in _NOT_COMPARED
-        )
+        # the same match whether or not its stock order was worked out yet; comparing
+        # changes nothing (the order is worked out on a copy)
+        return (self.settled_stock(),) + tuple(getattr(self, name, None) for name in _COMPARED)
 
     def __eq__(self, other: object) -> bool:
         """Equal when every field of the match and the action history agree."""
@@ -570,12 +671,5 @@ def _well_formed(a: Action) -> bool:
     return kind == NUMBER and -MAX_VALUE <= value <= MAX_VALUE
 
 
-# pickle: every field but the game's own objects and the caches (rebuilt on loading)
-_PICKLED = tuple(f for f in _FIELDS if f not in ("game", "prog", "tables", "legal_cache", "hist"))
-
-# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
-_COPIED = frozenset((
-    "hands", "stock", "turn_up", "discarded", "won", "trick", "trick_order", "pv_rows", "gv",
-    "out", "queue", "counters", "known", "voids", "winner_seats", "history_tricks", "public",
-    "rec",
-))
+# pickle: every field but the game's own objects, the caches and the history (rebuilt on loading)
+_PICKLED = tuple(f.name for f in FIELDS if f.kind not in ("game", "cache", "history"))

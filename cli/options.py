@@ -1,0 +1,143 @@
+"""The options several commands share, each declared once.
+
+A shared option has the same flags, type, metavar and help text in every
+command (``tests/test_cli.py`` checks it); what a command may choose is its
+default, which click shows after the help (``[default: ...]``).  Option values
+are checked here, so a bad one is a usage error (exit 2) in every command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+from spelbok.errors import SpelbokError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def parse_options(values: Sequence[str]) -> dict[str, str]:
+    """``--option name=value`` pairs as a dict (the values stay text; the game
+    converts them to the option's declared values).
+
+    >>> parse_options(["void_rule=any", "floor_zero = true"])
+    {'void_rule': 'any', 'floor_zero': 'true'}
+    """
+    out: dict[str, str] = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise click.BadParameter(f"'{item}': write name=value, e.g. void_rule=any",
+                                     param_hint="'--option'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def parse_bots(text: str) -> list[str]:
+    """A comma-separated list of bot names.
+
+    >>> parse_bots("random, greedy")
+    ['random', 'greedy']
+    """
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise click.BadParameter("name at least one bot, e.g. random", param_hint="'--bots'")
+    return names
+
+
+def _options_callback(ctx: click.Context, param: click.Parameter, value: Any) -> dict[str, str]:
+    return parse_options(value or ())
+
+
+def _bots_callback(ctx: click.Context, param: click.Parameter, value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    names = parse_bots(value)
+    try:  # an unknown bot is a usage error (exit 2), in every command
+        from spelbok.play.bots import make_bot
+    except ImportError:  # pragma: no cover - the bots are always shipped
+        return names
+    for name in names:
+        try:
+            make_bot(name)
+        except SpelbokError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--bots'") from None
+    return names
+
+
+def _allow_callback(ctx: click.Context, param: click.Parameter, value: Any) -> tuple[str, ...]:
+    return tuple(value or ())
+
+
+def spec_argument(nargs: int = 1) -> Callable[[F], F]:
+    """The SPEC argument: a file or a shipped spec name."""
+    return click.argument("spec", nargs=nargs, required=True, metavar="SPEC" + ("..." if nargs != 1 else ""))
+
+
+def players_option(shown: str = "the spec's minimum") -> Callable[[F], F]:
+    """``--players N``; ``shown`` says what the command does without it."""
+    return click.option("--players", "-n", type=click.IntRange(min=1), default=None, metavar="N",
+                        show_default=shown, help="Number of players.")
+
+
+def seed_option(default: int | None = None,
+                shown: str | bool = "a random one, printed") -> Callable[[F], F]:
+    """``--seed S``: ``default`` None draws a seed (the command prints it)."""
+    return click.option("--seed", "-s", type=int, default=default, metavar="S",
+                        show_default=shown,
+                        help="Seed of every shuffle, cut and bot: the same seed, the same "
+                             "matches.")
+
+
+def bots_option(default: str | None = None,
+                shown: str | bool = "greedy, or random without greedy") -> Callable[[F], F]:
+    """``--bots LIST``: ``default`` None leaves the choice to the command."""
+    return click.option("--bots", "-b", default=default, metavar="LIST", callback=_bots_callback,
+                        show_default=shown,
+                        help="Comma-separated bots, repeated over the seats as needed: random, "
+                             "greedy, ismcts, ismcts:N.")
+
+
+def option_option(f: F) -> F:
+    """``--option NAME=VALUE`` (repeatable): the command gets a dict."""
+    return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+                        callback=_options_callback,
+                        help="Choose a reading: set a spec option (repeatable).")(f)
+
+
+def max_hands_option(f: F) -> F:
+    """``--max-hands N``: the engine's hand limit for each match."""
+    return click.option("--max-hands", type=click.IntRange(min=1), default=None, metavar="N",
+                        help="Stop each match after N hands at most (redeals count); the "
+                             "spec's rule then names the winners.")(f)
+
+
+def json_option(f: F) -> F:
+    """``--json``: the command gets ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print the results as JSON (the forms are documented in "
+                             "docs/bots.md and docs/readings.md).")(f)
+
+
+def allow_path_option(f: F) -> F:
+    """``--allow-path DIR``: a folder that specs and reading files may name files in.
+
+    Without it, ``extends:``, a reading file's ``spec:`` and a log's spec may
+    name only a shipped spec or a file in the naming file's own folder (or below).
+    """
+    return click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
+                        type=click.Path(file_okay=False), callback=_allow_callback,
+                        help="Let specs, reading files and logs name files in DIR too "
+                             "(repeatable; by default only their own folder and shipped specs).")(f)
+
+
+def no_color_option(f: F) -> F:
+    """``--no-color``."""
+    return click.option("--no-color", is_flag=True, default=False,
+                        help="Never colour the output (also: the NO_COLOR variable).")(f)
+
+
+#: Options whose name means something else in each command that has it, so they
+#: are declared by each command (the test of shared options leaves them out).
+PER_COMMAND = frozenset({"--verbose", "--spec"})
