@@ -28,7 +28,8 @@ from typing import Any
 # the modules setup.py compiles, in the order their digest is taken
 HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
        "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
-       "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen")
+       "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
+       "engine/exchange")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

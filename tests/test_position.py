@@ -98,7 +98,7 @@ def test_round_of_a_repeated_decision(k3: spelbok.Game) -> None:
     assert st.current_player == 1 and str(k3.program.code[st.pc].__class__.__name__) == "TrickPlay"
     st = k3.new_state(position={**base, "round": 1, "to_act": 0})
     st.apply("exchange")
-    assert st.current_player == 1 and k3.program.code[st.pc].__class__.__name__ == "Decide"
+    assert st.current_player == 1 and k3.program.code[st.pc].__class__.__name__ == "Exchange"
 
 
 def test_dog_may_hold_fewer_cards(kow: spelbok.Game) -> None:

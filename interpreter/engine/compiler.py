@@ -17,6 +17,7 @@ from ..formula import Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
+from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
@@ -33,12 +34,10 @@ from .steps import (
     RepeatInit,
     RepeatTest,
     SetVars,
-    TrickNext,
-    TrickPlay,
-    TricksStart,
     TurnUp,
     fixed,
 )
+from .trick import TrickNext, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .state import State
@@ -612,8 +611,8 @@ class Compiler:
                                  ("stock", "turn_up", "none"))
             max_fn = self.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
             min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
-            code.append(Decide(name, "exchange", where_fn, then, draw_from=draw,
-                               min_fn=min_fn, max_fn=max_fn))
+            code.append(Exchange(name, where_fn, then, draw_from=draw,
+                                 min_fn=min_fn, max_fn=max_fn))
         else:
             self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 

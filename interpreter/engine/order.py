@@ -9,7 +9,8 @@ card by card:
 * ``power[c]`` its strength: trumps 100+ (top trumps highest), plain cards 1..13.
 
 A trick's winner is the card with the highest *key*: its power if it is a
-trump, its power if it is of the led suit, else 0 (see :func:`trick_key`).
+trump, its power if it is of the led suit, else 0 (the rule is
+:func:`spelbok.engine.trick.card_key`).
 """
 
 from __future__ import annotations
@@ -105,17 +106,3 @@ def build_tables(
             )
         )
     return tuple(out)
-
-
-def trick_key(tables: TrumpTables, card: int, led: int, trumps_count: bool = True) -> int:
-    """How strongly ``card`` bids for a trick led in suit ``led``; 0 = cannot win.
-
-    ``trumps_count=False`` treats trumps as plain cards (e.g. a first trick
-    where trumps may not be played).
-    """
-    if trumps_count and tables.trump[card]:
-        return tables.power[card]
-    if tables.suit[card] == led:
-        return tables.power[card]
-    return 0
-

@@ -181,7 +181,7 @@ class Program:
           0  Deal          run     hand.0 deal
           1  TurnUp        run     hand.1 turn_up
           2  DecideStart   start   hand.2 decide swap
-          3  Decide        decide  hand.2 decide swap
+          3  Exchange      decide  hand.2 decide swap
         ...
           6  JumpUnless    test    hand.4 if  -> 8
         ...

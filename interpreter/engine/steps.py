@@ -5,6 +5,9 @@ list of instructions with jumps, like a tiny virtual machine.  Each
 instruction's ``run(st)`` does its work and moves ``st.pc`` on, or returns
 False to wait for a decision; a waiting instruction also answers ``legal``,
 ``check`` and ``apply`` for the player to act.
+
+The trick's instructions live with the trick rules in :mod:`spelbok.engine.trick`,
+the exchange in :mod:`spelbok.engine.exchange`.
 """
 
 from __future__ import annotations
@@ -15,10 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..errors import LimitError, SpecError
 from ..limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
-from .actions import CARD, CARD_ACTIONS, CARDS, NUMBER, SUIT, WORD, Action
+from .actions import NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
-from .subsets import subset_actions
-from .trick import TrickFlags, legal_cards, refusal
 
 if TYPE_CHECKING:
     from .state import State
@@ -421,8 +422,52 @@ class DecideStart(Instr):
         return True
 
 
-class Decide(Instr):
-    """Wait for each player in the queue to choose one of the options."""
+class Decision(Instr):
+    """What every decision shares: its name, which seats of the queue decide
+    (``where``), the walk through the queue and the ``then`` assignments after
+    each answer.  :class:`Decide` chooses a word, suit or number;
+    :class:`~spelbok.engine.exchange.Exchange` gives cards away."""
+
+    def __init__(self, name: str, kind: str, where: Fn | None,
+                 then: list[tuple[Setter, Fn, str]]) -> None:
+        self.name = name
+        self.kind = kind  # 'words', 'suit', 'number' or 'exchange' (the spec's `choose`)
+        self.then = then
+        # per-player variables are stored straight into their row (no setter call)
+        self.then_fast = [(getattr(setter, "row", -1), setter, fn, v) for setter, fn, v in then]
+        if fixed(where) is True:
+            where = None
+        self.where = where
+
+    def run(self, st: State) -> bool:
+        q = st.queue
+        while q:
+            p = q[0]
+            if st.out[p] or (self.where is not None and not self.where(st, p)):
+                q.pop(0)
+                continue
+            st.current = p
+            return False
+        st.pc += 1
+        return True
+
+    def answered(self, st: State, seat: int) -> bool:
+        """After ``seat``'s answer: the ``then`` assignments, and on to the next
+        decider; True when one is named (spares the step loop)."""
+        st.queue.pop(0)
+        for row, setter, fn, var in self.then_fast:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
+            if row >= 0:
+                st.pv_rows[row][seat] = value
+            else:
+                setter(st, seat, value)
+        return not self.run(st)
+
+
+class Decide(Decision):
+    """Wait for each player in the queue to choose a word, a suit or a number."""
 
     def __init__(
         self,
@@ -432,33 +477,19 @@ class Decide(Instr):
         then: list[tuple[Setter, Fn, str]],
         words: list[str] | None = None,
         suits: list[int] | None = None,
-        draw_from: str = "stock",
         min_fn: Fn | None = None,
         max_fn: Fn | None = None,
         word_when: list[Fn | None] | None = None,
         allow: Fn | None = None,
     ) -> None:
-        self.name = name
-        self.kind = kind
-        self.then = then
-        # per-player variables are stored straight into their row (no setter call)
-        self.then_fast = [(getattr(setter, "row", -1), setter, fn, v) for setter, fn, v in then]
+        super().__init__(name, kind, where, then)
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
-        self.draw_from = draw_from
         self.min_fn = min_fn
         self.max_fn = max_fn
-        k = fixed(max_fn)
-        self.max_fixed = None if k is UNSET else int(k)
-        k = fixed(min_fn) if min_fn is not None else 0
-        self.min_fixed = None if k is UNSET else int(k)
-        if fixed(where) is True:
-            where = None
-        self.where = where
         self.allow = allow
         self.filtered = allow is not None or any(f is not None for f in self.word_when)
-        self.is_exchange = kind == "exchange"
         # the same options every time: words or suits with no condition on them
         self.fixed_list = (None if self.filtered else self.word_actions if kind == "words"
                            else self.suit_actions if kind == "suit" else None)
@@ -503,411 +534,33 @@ class Decide(Instr):
         return SpecError(f"the '{self.name}' decision offers P{seat} no option: {why} "
                          f"(hand {st.hand_number})")
 
-    def run(self, st: State) -> bool:
-        q = st.queue
-        while q:
-            p = q[0]
-            if st.out[p] or (self.where is not None and not self.where(st, p)):
-                q.pop(0)
-                continue
-            st.current = p
-            return False
-        st.pc += 1
-        return True
-
-    def _bounds(self, st: State, seat: int) -> tuple[int, int]:
-        hand = st.hands[seat].bit_count()
-        draw = self.draw_from
-        hi = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
-        if hand < hi:
-            hi = hand
-        if self.max_fn is not None:
-            top = self.max_fixed if self.max_fixed is not None else int(self.max_fn(st, seat))
-            if top < hi:
-                hi = top
-        if hi < 0:
-            hi = 0
-        lo = self.min_fixed
-        if lo is None:
-            lo = int(self.min_fn(st, seat))  # type: ignore[misc]
-        elif lo == 0:
-            return 0, hi
-        return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
-
     def legal(self, st: State) -> list[Action]:
         if self.fixed_list is not None:
             return self.fixed_list  # shared: State.legal_actions hands out a copy
-        if not self.is_exchange:
-            return self._choices(st)
-        seat = st.current
-        assert seat is not None
-        lo, hi = self._bounds(st, seat)
-        return subset_actions(self.name, st.hands[seat], lo, hi)
+        return self._choices(st)
 
     def check(self, st: State, a: Action) -> str | None:
-        if self.kind != "exchange":
-            if self.kind == "words" and not self.filtered:
-                options = self.word_actions
-            elif self.kind == "suit" and not self.filtered:
-                options = self.suit_actions
-            else:
-                options = self._choices(st)
-            if a in options:
-                return None
-            listed = _or_list([str(w) for w in options])
-            if self.kind == "suit":
-                return f"name a suit: {listed}"
-            return f"the choice is {listed}"
-        if a.verb != self.name or a.kind not in (CARDS, WORD):
-            return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
-        seat = st.current
-        assert seat is not None
-        if a.value & ~st.hands[seat]:
-            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
-        lo, hi = self._bounds(st, seat)
-        k = a.value.bit_count()
-        if k > hi:
-            return f"at most {hi} card{'s' if hi != 1 else ''} may be exchanged now"
-        if k < lo:
-            return f"at least {lo} cards must be exchanged"
-        return None
+        if self.kind == "words" and not self.filtered:
+            options = self.word_actions
+        elif self.kind == "suit" and not self.filtered:
+            options = self.suit_actions
+        else:
+            options = self._choices(st)
+        if a in options:
+            return None
+        listed = _or_list([str(w) for w in options])
+        if self.kind == "suit":
+            return f"name a suit: {listed}"
+        return f"the choice is {listed}"
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         kind = a[0]
-        if not self.is_exchange:
-            st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
-            st.count = 0
-            st.public.append((seat, self.name, a))
-            if st.rec is not None:
-                st.event("decision", seat=seat, decision=self.name, action=str(a))
-        else:
-            self._exchange(st, seat, a[2] if kind == CARDS else 0, a)
-        st.queue.pop(0)
-        for row, setter, fn, var in self.then_fast:
-            value = fn(st, seat)
-            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
-            if row >= 0:
-                st.pv_rows[row][seat] = value
-            else:
-                setter(st, seat, value)
-        # name the next decider here when there is one (spares the step loop)
-        return not self.run(st)
-
-    def _exchange(self, st: State, seat: int, mask: int, a: Action) -> None:
-        """Give away ``mask`` and draw as many cards (the exchange step)."""
-        k = mask.bit_count()
-        drawn = 0
-        if mask:
-            hands = st.hands
-            hands[seat] ^= mask  # cards of the hand: apply() has checked them
-            st.discards |= mask
-            st.discarded[seat] |= mask
-            known = st.known
-            if known[seat]:
-                known[seat] &= ~mask
-            draw = self.draw_from
-            if draw == "stock":
-                drawn = st.draw(k)
-                st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
-            elif draw == "turn_up":
-                source = st.turn_up
-                for _ in range(k):
-                    drawn |= 1 << source.pop()
-                st.known[seat] |= drawn
-            st.hands[seat] |= drawn
-        st.choice = ""
-        st.count = k
-        st.public.append((seat, self.name, k if mask else a))
+        st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
+        st.count = 0
+        st.public.append((seat, self.name, a))
         if st.rec is not None:
-            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
-
-
-# -- tricks --------------------------------------------------------------------------
-
-
-class TricksStart(Instr):
-    """Fix the trick rules and participants for this hand, and start the first trick."""
-
-    def __init__(
-        self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay,
-        count: Fn | None = None, scored: bool = True, players_vec: Any = None,
-    ) -> None:
-        self.players = players
-        self.leader = leader
-        self.flags = flags
-        self.play = play
-        self.count = count
-        self.scored = scored
-        self.flag_fns = list(flags.values())
-        self.flag_sets: dict[tuple[bool, ...], TrickFlags] = {}
-        values = [fixed(f) for f in self.flag_fns]
-        # flags that only read options are the same every hand: build them once
-        self.fixed_flags = (None if any(v is UNSET for v in values)
-                            else TrickFlags(**{k: bool(v) for k, v in zip(flags, values, strict=True)}))
-        self.everyone = fixed(players) is True  # every seat still in plays
-        self.players_vec = players_vec  # every seat's answer at once (see SetVars)
-
-    def run(self, st: State) -> bool:
-        tf = self.fixed_flags
-        if tf is None:
-            values = tuple([bool(f(st, 0)) for f in self.flag_fns])
-            tf = self.flag_sets.get(values)
-            if tf is None:  # one TrickFlags per combination, built once
-                tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
-        st.tf = tf
-        mask = 0
-        out = st.out
-        if self.everyone:
-            for p in range(st.n):
-                if not out[p]:
-                    mask |= 1 << p
-        elif self.players_vec is not None:
-            for p, plays in enumerate(self.players_vec(st, 0)):
-                if plays and not out[p]:
-                    mask |= 1 << p
-        else:
-            players = self.players
-            for p in range(st.n):
-                if not out[p] and players(st, p):
-                    mask |= 1 << p
-        st.participants = mask
-        st.trick_stop = (st.trick_no + max(0, int(self.count(st, 0)))
-                         if self.count is not None else 1 << 30)
-        st.trick_scored = self.scored
-        leaders = self.leader(st)
-        lead = leaders[0] if leaders else (st.dealer + 1) % st.n
-        st.pc += 1
-        self.play.begin_trick(st, lead)
-        return True
-
-
-class TrickPlay(Instr):
-    """Play tricks until every participant's hand is empty."""
-
-    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
-                 refused: str) -> None:
-        self.abstain = abstain
-        self.knock = Action(WORD, abstain_word)
-        self.allow = allow
-        self.refused = refused  # why 'allow' refuses a card: the spec's reason, or the rule
-        self.rotations: dict[int, tuple[int, ...]] = {}
-        self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
-        self.has_after = False  # steps run after each trick, then TrickNext starts the next
-
-    def begin_trick(self, st: State, leader: int) -> bool:
-        """Set up the next trick, led by ``leader``; False when no trick is left to play."""
-        hands = st.hands
-        if st.trick_no >= st.trick_stop:
-            order = []
-        else:
-            key = leader << 16 | st.participants
-            seats = self.rotations.get(key)
-            if seats is None:  # the participants, clockwise from the leader
-                part = st.participants
-                seats = self.rotations[key] = tuple(
-                    p for p in st.prog.rot[leader] if (part >> p) & 1)
-            order = [p for p in seats if hands[p]]  # everyone, until hands run out
-        st.trick_order = order
-        st.trick_pos = 0
-        st.trick = []
-        st.led = -1
-        st.best_key = 0
-        st.best_seat = -1
-        st.best_led = 0
-        st.best_trumped = False
-        return bool(order)
-
-    def run(self, st: State) -> bool:
-        if not st.trick_order:
-            st.pc = self.end
-            return True
-        st.current = st.trick_order[st.trick_pos]
-        return False
-
-    def _card_mask(self, st: State, seat: int) -> int:
-        m = legal_cards(st, seat)
-        allow = self.allow
-        if allow is not None:
-            kept = 0
-            for c in cards_in(m):
-                st.cand = c
-                if allow(st, seat):
-                    kept |= 1 << c
-            if kept:
-                m = kept
-        return m
-
-    def _may_knock(self, st: State, seat: int) -> bool:
-        if self.abstain is None or not self.abstain(st, seat):
-            return False
-        # a seat may hold back only while it has fewer cards than tricks remain
-        if st.hands[seat].bit_count() >= _tricks_left(st):
-            return False
-        if st.led < 0:
-            return st.tf.abstain_lead and st.trick_pos < len(st.trick_order) - 1
-        return not (not st.tf.abstain_with_suit and st.hands[seat] & st.tables.suit_mask[st.led])
-
-    def legal(self, st: State) -> list[Action]:
-        seat = st.current
-        assert seat is not None
-        m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
-        out = _CARD_LISTS.get(m)
-        if out is None:
-            out = _card_list(m)
-        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
-            return [*out, self.knock]
-        return out  # shared: State.legal_actions hands out a copy
-
-    def check(self, st: State, a: Action) -> str | None:
-        seat = st.current
-        assert seat is not None
-        if a.kind == CARD:
-            c = a.value
-            if not (st.hands[seat] >> c) & 1:
-                return f"{CARD_NAMES[c]} is not in your hand"
-            if (self._card_mask(st, seat) >> c) & 1:
-                return None
-            if (legal_cards(st, seat) >> c) & 1:
-                return self.refused  # the trick options let it pass: 'allow' refused it
-            return refusal(st, seat, c)
-        if a == self.knock:
-            if self._may_knock(st, seat):
-                return None
-            return f"you may not {self.knock.verb} now"
-        return "play a card from your hand"
-
-    def apply(self, st: State, seat: int, a: Action) -> bool:
-        if a[0] == WORD:
-            if st.rec is not None:
-                st.event("knock", seat=seat)
-            st.trick_pos += 1
-            if st.trick_pos >= len(st.trick_order):
-                return self._finish(st)
-            return False
-        c = a[2]
-        bit = 1 << c
-        st.hands[seat] ^= bit  # the card is in the hand: apply() has checked it
-        known = st.known
-        if known[seat]:
-            known[seat] &= ~bit
-        t = st.tables
-        suit = t.suit[c]
-        led = st.led
-        if led < 0:
-            st.led = led = suit
-        elif suit != led and st.tf.follow:
-            st.voids[seat] |= 1 << led
-        # the card's bid for the trick (see tricks.card_key)
-        if t.trump[c]:
-            if suit != led or st.tf.broken_any:  # by default only a trump on another suit breaks
-                st.broken = True
-            if st.tf.first_trick_trumps or st.trick_no > 0:
-                key = t.power[c]
-                if key > st.best_key:
-                    st.best_key = key
-                    st.best_seat = seat
-                    st.best_trumped = suit != led
-            elif suit == led and t.power[c] > st.best_key:
-                st.best_key = t.power[c]
-                st.best_seat = seat
-                st.best_trumped = False
-        elif suit == led:
-            key = t.power[c]
-            if key > st.best_key:
-                st.best_key = key
-                st.best_seat = seat
-                st.best_trumped = False
-            if key > st.best_led:
-                st.best_led = key
-        st.trick.append((seat, c))
-        pos = st.trick_pos = st.trick_pos + 1
-        if pos < len(st.trick_order):
-            # the trick goes on: name the next player here and spare the step loop
-            st.current = st.trick_order[pos]
-            return True
-        return self._finish(st)
-
-    def _finish(self, st: State) -> bool:
-        """Close the trick; True when the next trick has started (its leader is to play)."""
-        winner = st.best_seat
-        if winner < 0:  # everyone knocked: nobody wins, the lead passes on
-            nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
-            self.begin_trick(st, nxt)
-            return False
-        if st.trick_scored:
-            st.won[winner] += 1
-        st.last_winner = winner
-        st.trick_no += 1
-        st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
-        if st.rec is not None:
-            st.event(
-                "trick",
-                number=st.trick_no,
-                cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
-                winner=winner,
-            )
-        if self.has_after:
-            # the trick is over: run the after-trick steps, then TrickNext deals the next one
-            st.trick = []
-            st.trick_order = []
-            st.led = -1
-            st.pc += 1
-            return False
-        if self.begin_trick(st, winner):
-            st.current = st.trick_order[0]  # spares the step loop
-            return True
-        return False
-
-
-class TrickNext(Instr):
-    """After the after-trick steps: start the next trick, led by the last winner."""
-
-    def __init__(self, play: TrickPlay, play_at: int) -> None:
-        self.play = play
-        self.play_at = play_at
-
-    def run(self, st: State) -> bool:
-        self.play.begin_trick(st, st.last_winner)
-        st.pc = self.play_at
-        return True
-
-
-def _tricks_left(st: State) -> int:
-    """Tricks still to play in this hand, counting the current one: the most
-    cards any seat of the trick held when it began."""
-    hands = st.hands
-    held = {p: hands[p].bit_count() for p in st.trick_order}
-    for p, _ in st.trick:
-        held[p] += 1
-    return max(held.values(), default=0)
-
-
-_CARD_LISTS: dict[int, list[Action]] = {}
-# per suit, the card actions of each of its 8192 subsets, made when first needed
-_SUIT_LISTS: list[list[tuple[Action, ...] | None]] = [[None] * 8192 for _ in range(4)]
-
-
-def _suit_list(suit: int, part: int) -> tuple[Action, ...]:
-    got = tuple(CARD_ACTIONS[suit * 13 + r] for r in range(13) if (part >> r) & 1)
-    _SUIT_LISTS[suit][part] = got
-    return got
-
-
-def _card_list(mask: int) -> list[Action]:
-    """The card actions of ``mask``, ascending; remembered (the same masks recur).
-
-    Built suit by suit from remembered per-suit pieces: a legal set is often
-    one suit (following), or a whole hand of a few suits."""
-    out: list[Action] = []
-    for suit in range(4):
-        part = (mask >> (13 * suit)) & 8191
-        if part:
-            out += _SUIT_LISTS[suit][part] or _suit_list(suit, part)
-    if len(_CARD_LISTS) >= 16384:
-        _CARD_LISTS.clear()
-    _CARD_LISTS[mask] = out
-    return out
+            st.event("decision", seat=seat, decision=self.name, action=str(a))
+        return self.answered(st, seat)
 
 
 def _names(mask: int) -> list[str]:
@@ -932,5 +585,5 @@ def _or_list(items: list[str]) -> str:
 
 __all__ = [
     "Instr", "Jump", "JumpUnless", "RepeatInit", "RepeatTest", "EndHand", "Redeal", "SetVars",
-    "Deal", "TurnUp", "DecideStart", "Decide", "TricksStart", "TrickPlay", "NO_TRUMP",
+    "Deal", "TurnUp", "DecideStart", "Decision", "Decide", "NO_TRUMP",
 ]

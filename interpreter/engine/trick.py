@@ -1,4 +1,11 @@
-"""The trick rules: which cards a player may play, and who wins a trick.
+"""The trick: its options, which cards a player may play, who wins, why a card
+is refused, knocking, and the instructions that play the tricks of a hand.
+
+* :class:`TrickFlags` the options of one ``tricks`` step;
+* :func:`legal_cards` and :func:`refusal` what a player may play, and why not;
+* :func:`card_key` the one winner rule: the trick goes to its highest key;
+* :class:`TricksStart`, :class:`TrickPlay` (with knocking), :class:`TrickNext`
+  the instructions (see :mod:`spelbok.engine.steps` for the others).
 
 Everything here reads the per-trump tables of :mod:`spelbok.engine.order`, so the
 same code serves permanent trumps, relative trumps and plain suit games.
@@ -7,10 +14,12 @@ same code serves permanent trumps, relative trumps and plain suit games.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..cards import SUITS
+from ..cards import CARD_NAMES, SUITS, cards_in
 from ..frozen import Frozen
+from .actions import CARD, CARD_ACTIONS, WORD, Action
+from .steps import UNSET, Fn, Instr, Selector, fixed
 
 if TYPE_CHECKING:
     from .state import State
@@ -123,7 +132,8 @@ def refusal(st: State, seat: int, card: int) -> str:
 
 
 def card_key(st: State, card: int) -> int:
-    """How strongly ``card`` bids for the current trick (0: it cannot win).
+    """How strongly ``card`` bids for the current trick (0: it cannot win): the one
+    winner rule, which the trick play and the bots both use.  The highest key wins.
 
     A trump's key is its power (100+, top trumps 200+); a card of the led
     suit its power; any other card 0.  In a first trick where trumps may not be
@@ -135,3 +145,278 @@ def card_key(st: State, card: int) -> int:
     if t.suit[card] == st.led:
         return t.power[card]
     return 0
+
+
+# -- tricks --------------------------------------------------------------------------
+
+
+class TricksStart(Instr):
+    """Fix the trick rules and participants for this hand, and start the first trick."""
+
+    def __init__(
+        self, players: Fn, leader: Selector, flags: dict[str, Fn], play: TrickPlay,
+        count: Fn | None = None, scored: bool = True, players_vec: Any = None,
+    ) -> None:
+        self.players = players
+        self.leader = leader
+        self.flags = flags
+        self.play = play
+        self.count = count
+        self.scored = scored
+        self.flag_fns = list(flags.values())
+        self.flag_sets: dict[tuple[bool, ...], TrickFlags] = {}
+        values = [fixed(f) for f in self.flag_fns]
+        # flags that only read options are the same every hand: build them once
+        self.fixed_flags = (None if any(v is UNSET for v in values)
+                            else TrickFlags(**{k: bool(v) for k, v in zip(flags, values, strict=True)}))
+        self.everyone = fixed(players) is True  # every seat still in plays
+        self.players_vec = players_vec  # every seat's answer at once (see SetVars)
+
+    def run(self, st: State) -> bool:
+        tf = self.fixed_flags
+        if tf is None:
+            values = tuple([bool(f(st, 0)) for f in self.flag_fns])
+            tf = self.flag_sets.get(values)
+            if tf is None:  # one TrickFlags per combination, built once
+                tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
+        st.tf = tf
+        mask = 0
+        out = st.out
+        if self.everyone:
+            for p in range(st.n):
+                if not out[p]:
+                    mask |= 1 << p
+        elif self.players_vec is not None:
+            for p, plays in enumerate(self.players_vec(st, 0)):
+                if plays and not out[p]:
+                    mask |= 1 << p
+        else:
+            players = self.players
+            for p in range(st.n):
+                if not out[p] and players(st, p):
+                    mask |= 1 << p
+        st.participants = mask
+        st.trick_stop = (st.trick_no + max(0, int(self.count(st, 0)))
+                         if self.count is not None else 1 << 30)
+        st.trick_scored = self.scored
+        leaders = self.leader(st)
+        lead = leaders[0] if leaders else (st.dealer + 1) % st.n
+        st.pc += 1
+        self.play.begin_trick(st, lead)
+        return True
+
+
+class TrickPlay(Instr):
+    """Play tricks until every participant's hand is empty."""
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str) -> None:
+        self.abstain = abstain
+        self.knock = Action(WORD, abstain_word)
+        self.allow = allow
+        self.refused = refused  # why 'allow' refuses a card: the spec's reason, or the rule
+        self.rotations: dict[int, tuple[int, ...]] = {}
+        self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
+        self.has_after = False  # steps run after each trick, then TrickNext starts the next
+
+    def begin_trick(self, st: State, leader: int) -> bool:
+        """Set up the next trick, led by ``leader``; False when no trick is left to play."""
+        hands = st.hands
+        if st.trick_no >= st.trick_stop:
+            order = []
+        else:
+            key = leader << 16 | st.participants
+            seats = self.rotations.get(key)
+            if seats is None:  # the participants, clockwise from the leader
+                part = st.participants
+                seats = self.rotations[key] = tuple(
+                    p for p in st.prog.rot[leader] if (part >> p) & 1)
+            order = [p for p in seats if hands[p]]  # everyone, until hands run out
+        st.trick_order = order
+        st.trick_pos = 0
+        st.trick = []
+        st.led = -1
+        st.best_key = 0
+        st.best_seat = -1
+        st.best_led = 0
+        st.best_trumped = False
+        return bool(order)
+
+    def run(self, st: State) -> bool:
+        if not st.trick_order:
+            st.pc = self.end
+            return True
+        st.current = st.trick_order[st.trick_pos]
+        return False
+
+    def _card_mask(self, st: State, seat: int) -> int:
+        m = legal_cards(st, seat)
+        allow = self.allow
+        if allow is not None:
+            kept = 0
+            for c in cards_in(m):
+                st.cand = c
+                if allow(st, seat):
+                    kept |= 1 << c
+            if kept:
+                m = kept
+        return m
+
+    def _may_knock(self, st: State, seat: int) -> bool:
+        if self.abstain is None or not self.abstain(st, seat):
+            return False
+        # a seat may hold back only while it has fewer cards than tricks remain
+        if st.hands[seat].bit_count() >= _tricks_left(st):
+            return False
+        if st.led < 0:
+            return st.tf.abstain_lead and st.trick_pos < len(st.trick_order) - 1
+        return not (not st.tf.abstain_with_suit and st.hands[seat] & st.tables.suit_mask[st.led])
+
+    def legal(self, st: State) -> list[Action]:
+        seat = st.current
+        assert seat is not None
+        m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
+        out = _CARD_LISTS.get(m)
+        if out is None:
+            out = _card_list(m)
+        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
+            return [*out, self.knock]
+        return out  # shared: State.legal_actions hands out a copy
+
+    def check(self, st: State, a: Action) -> str | None:
+        seat = st.current
+        assert seat is not None
+        if a.kind == CARD:
+            c = a.value
+            if not (st.hands[seat] >> c) & 1:
+                return f"{CARD_NAMES[c]} is not in your hand"
+            if (self._card_mask(st, seat) >> c) & 1:
+                return None
+            if (legal_cards(st, seat) >> c) & 1:
+                return self.refused  # the trick options let it pass: 'allow' refused it
+            return refusal(st, seat, c)
+        if a == self.knock:
+            if self._may_knock(st, seat):
+                return None
+            return f"you may not {self.knock.verb} now"
+        return "play a card from your hand"
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        if a[0] == WORD:
+            if st.rec is not None:
+                st.event("knock", seat=seat)
+            st.trick_pos += 1
+            if st.trick_pos >= len(st.trick_order):
+                return self._finish(st)
+            return False
+        c = a[2]
+        bit = 1 << c
+        st.hands[seat] ^= bit  # the card is in the hand: apply() has checked it
+        known = st.known
+        if known[seat]:
+            known[seat] &= ~bit
+        t = st.tables
+        suit = t.suit[c]
+        led = st.led
+        if led < 0:
+            st.led = led = suit
+        elif suit != led and st.tf.follow:
+            st.voids[seat] |= 1 << led
+        trump = t.trump[c]
+        if trump and (suit != led or st.tf.broken_any):  # by default only a trump on another suit breaks
+            st.broken = True
+        key = card_key(st, c)  # the one winner rule: the highest key takes the trick
+        if key > st.best_key:
+            st.best_key = key
+            st.best_seat = seat
+            st.best_trumped = suit != led  # (a card off the led suit has a key only as a trump)
+        if suit == led and not trump and key > st.best_led:
+            st.best_led = key  # the best card of the led suit itself (head_after_trump)
+        st.trick.append((seat, c))
+        pos = st.trick_pos = st.trick_pos + 1
+        if pos < len(st.trick_order):
+            # the trick goes on: name the next player here and spare the step loop
+            st.current = st.trick_order[pos]
+            return True
+        return self._finish(st)
+
+    def _finish(self, st: State) -> bool:
+        """Close the trick; True when the next trick has started (its leader is to play)."""
+        winner = st.best_seat
+        if winner < 0:  # everyone knocked: nobody wins, the lead passes on
+            nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
+            self.begin_trick(st, nxt)
+            return False
+        if st.trick_scored:
+            st.won[winner] += 1
+        st.last_winner = winner
+        st.trick_no += 1
+        st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
+        if st.rec is not None:
+            st.event(
+                "trick",
+                number=st.trick_no,
+                cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
+                winner=winner,
+            )
+        if self.has_after:
+            # the trick is over: run the after-trick steps, then TrickNext deals the next one
+            st.trick = []
+            st.trick_order = []
+            st.led = -1
+            st.pc += 1
+            return False
+        if self.begin_trick(st, winner):
+            st.current = st.trick_order[0]  # spares the step loop
+            return True
+        return False
+
+
+class TrickNext(Instr):
+    """After the after-trick steps: start the next trick, led by the last winner."""
+
+    def __init__(self, play: TrickPlay, play_at: int) -> None:
+        self.play = play
+        self.play_at = play_at
+
+    def run(self, st: State) -> bool:
+        self.play.begin_trick(st, st.last_winner)
+        st.pc = self.play_at
+        return True
+
+
+def _tricks_left(st: State) -> int:
+    """Tricks still to play in this hand, counting the current one: the most
+    cards any seat of the trick held when it began."""
+    hands = st.hands
+    held = {p: hands[p].bit_count() for p in st.trick_order}
+    for p, _ in st.trick:
+        held[p] += 1
+    return max(held.values(), default=0)
+
+
+_CARD_LISTS: dict[int, list[Action]] = {}
+# per suit, the card actions of each of its 8192 subsets, made when first needed
+_SUIT_LISTS: list[list[tuple[Action, ...] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_list(suit: int, part: int) -> tuple[Action, ...]:
+    got = tuple(CARD_ACTIONS[suit * 13 + r] for r in range(13) if (part >> r) & 1)
+    _SUIT_LISTS[suit][part] = got
+    return got
+
+
+def _card_list(mask: int) -> list[Action]:
+    """The card actions of ``mask``, ascending; remembered (the same masks recur).
+
+    Built suit by suit from remembered per-suit pieces: a legal set is often
+    one suit (following), or a whole hand of a few suits."""
+    out: list[Action] = []
+    for suit in range(4):
+        part = (mask >> (13 * suit)) & 8191
+        if part:
+            out += _SUIT_LISTS[suit][part] or _suit_list(suit, part)
+    if len(_CARD_LISTS) >= 16384:
+        _CARD_LISTS.clear()
+    _CARD_LISTS[mask] = out
+    return out

@@ -1,0 +1,114 @@
+"""The exchange instruction (``choose: exchange``): each player in the queue gives
+away some cards and draws as many from the stock or the turn-up (or none).
+
+Its moves are the subsets of the hand within the step's bounds, offered as the
+lazy :class:`~spelbok.engine.subsets.SubsetActions` list; the bare verb keeps
+every card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import CARDS, WORD, Action
+from .steps import UNSET, Decision, Fn, Setter, _names, fixed
+from .subsets import subset_actions
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Exchange(Decision):
+    """Wait for each player in the queue to give cards away and draw as many."""
+
+    def __init__(
+        self,
+        name: str,
+        where: Fn | None,
+        then: list[tuple[Setter, Fn, str]],
+        draw_from: str = "stock",
+        min_fn: Fn | None = None,
+        max_fn: Fn | None = None,
+    ) -> None:
+        super().__init__(name, "exchange", where, then)
+        self.draw_from = draw_from  # 'stock', 'turn_up' or 'none'
+        self.min_fn = min_fn
+        self.max_fn = max_fn
+        k = fixed(max_fn)
+        self.max_fixed = None if k is UNSET else int(k)
+        k = fixed(min_fn) if min_fn is not None else 0
+        self.min_fixed = None if k is UNSET else int(k)
+
+    def _bounds(self, st: State, seat: int) -> tuple[int, int]:
+        """How few and how many cards ``seat`` may give away now."""
+        hand = st.hands[seat].bit_count()
+        draw = self.draw_from
+        hi = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
+        if hand < hi:
+            hi = hand
+        if self.max_fn is not None:
+            top = self.max_fixed if self.max_fixed is not None else int(self.max_fn(st, seat))
+            if top < hi:
+                hi = top
+        if hi < 0:
+            hi = 0
+        lo = self.min_fixed
+        if lo is None:
+            lo = int(self.min_fn(st, seat))  # type: ignore[misc]
+        elif lo == 0:
+            return 0, hi
+        return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
+
+    def legal(self, st: State) -> list[Action]:
+        seat = st.current
+        assert seat is not None
+        lo, hi = self._bounds(st, seat)
+        return subset_actions(self.name, st.hands[seat], lo, hi)
+
+    def check(self, st: State, a: Action) -> str | None:
+        if a.verb != self.name or a.kind not in (CARDS, WORD):
+            return f"write '{self.name}' followed by the cards to give away (or nothing to keep all)"
+        seat = st.current
+        assert seat is not None
+        if a.value & ~st.hands[seat]:
+            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
+        lo, hi = self._bounds(st, seat)
+        k = a.value.bit_count()
+        if k > hi:
+            return f"at most {hi} card{'s' if hi != 1 else ''} may be exchanged now"
+        if k < lo:
+            return f"at least {lo} cards must be exchanged"
+        return None
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        """Give away the action's cards and draw as many (the bare verb keeps all)."""
+        mask = a[2] if a[0] == CARDS else 0
+        k = mask.bit_count()
+        drawn = 0
+        if mask:
+            hands = st.hands
+            hands[seat] ^= mask  # cards of the hand: apply() has checked them
+            st.discards |= mask
+            st.discarded[seat] |= mask
+            known = st.known
+            if known[seat]:
+                known[seat] &= ~mask
+            draw = self.draw_from
+            if draw == "stock":
+                drawn = st.draw(k)
+                st.voids[seat] = 0  # new unseen cards: earlier voids no longer certain
+            elif draw == "turn_up":
+                source = st.turn_up
+                for _ in range(k):
+                    drawn |= 1 << source.pop()
+                st.known[seat] |= drawn
+            st.hands[seat] |= drawn
+        st.choice = ""
+        st.count = k
+        st.public.append((seat, self.name, k if mask else a))
+        if st.rec is not None:
+            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
+        return self.answered(st, seat)
+
+
+__all__ = ["Exchange"]
