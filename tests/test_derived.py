@@ -13,7 +13,7 @@ from minispec import mini
 from spelbok.engine import compiler
 from spelbok.engine.game import Game
 from spelbok.engine.trick import legal_cards, refusal
-from spelbok.lang import checks, describe, dslwrite
+from spelbok.lang import describe, dslwrite, meaning
 from spelbok.lang import vocabulary as v
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.model import normalize
@@ -78,7 +78,7 @@ def test_the_checks_visit_every_formula_key_of_each_step_kind(kind: str) -> None
         step[kind] = {f.name: "seats" for f in c.body if f.type in _TEXT_TYPES}
     elif c.value is not None:
         step[kind] = {"assignments": {"a": "seats"}, "true": True}.get(c.value.type, "seats")
-    paths = {p for p, *_ in checks._step_fields((), step)}
+    paths = {p for p, *_ in meaning._step_fields((), step)}
     expected = {(kind, f.name) for f in c.body or () if f.type in _TEXT_TYPES}
     expected |= {(f.name,) for f in c.own_fields() if f.type in _TEXT_TYPES}
     if c.value is not None and c.value.type in _TEXT_TYPES:

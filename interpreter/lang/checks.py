@@ -1,5 +1,8 @@
 """Structural semantic checks on a loaded spec (no formula compilation).
 
+The meaning checks of formulas are in :mod:`.meaning`, the deck-size check in
+:mod:`.deck_size`; this module runs them all.
+
 :func:`structural_checks` looks at the canonical tree of a
 :class:`~spelbok.lang.model.SpecDoc` and returns every located problem the schema
 cannot express: player ranges, deck coverage, repeated ranks, top trumps
@@ -26,34 +29,40 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from ..cards import RANKS as _RANKS
-from ..cards import SUIT_INDEX, parse_card, rank_of, suit_of
 from ..cards import SUITS as _SUITS
-from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, SpelbokError, did_you_mean
+from ..cards import parse_card, rank_of, suit_of
+from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
-    Bool,
-    Compare,
-    DictResolver,
-    Name,
-    NameInfo,
     Node,
-    Num,
-    Str,
-    Unary,
-    compile_formula,
-    formula_names,
-    iter_nodes,
     parse_formula,
-    unparse,
 )
 from ..limits import MAX_PLAYERS
 from . import vocabulary as _v
+from .deck_size import (
+    _MAX_MOMENTS,
+    _At,
+    _DeckEvent,
+    _DeckFormula,
+    _hand_events,
+    _option_combos,
+    _shown_value,
+    hand_cards,
+)
+from .meaning import (
+    _RESERVED,
+    BUILTIN_NAMES,
+    FUNCTION_NAMES,
+    KEYWORDS,
+    _complementary,
+    _Meaning,
+)
 from .model import DEFAULT_MAX_HANDS, SpecDoc
 from .vocabulary import step_kind as _step_kind
-from .yamlio import key_path, locate_in_text
+from .yamlio import key_path
 
 __all__ = [
     "BUILTIN_NAMES",
@@ -67,14 +76,6 @@ __all__ = [
     "structural_diagnosis",
 ]
 
-#: Names the formula language defines (state and context builtins).
-BUILTIN_NAMES = frozenset(b.name for b in _v.BUILTINS)
-#: Functions of the formula language.
-FUNCTION_NAMES = frozenset(f.name for f in _v.FUNCTIONS)
-#: Words of the formula language.
-KEYWORDS = frozenset(w.name for w in _v.KEYWORDS)
-_RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
-
 #: Enum literals of the enum-or-option fields (each may instead name an option): every
 #: declared key with words but ``choose``, as ``construct.key`` (two by their key alone).
 _SHORT = {"who_map.ties": "ties", "ranking.top_trumps_follow": "top_trumps_follow"}
@@ -84,8 +85,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     if f.words and f.type != "choose"
 }
 TRICK_FLAGS = tuple(_v.TRICK_RULES)
-PER_TRICK_NAMES, TRICK_ONLY_NAMES = _v.PER_TRICK_NAMES, _v.TRICK_ONLY_NAMES
-SUIT_NAMES, RANK_NAMES = _v.SUIT_NAMES, _v.RANK_NAMES
 
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
@@ -609,445 +608,6 @@ def _source_fields(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
 # Traps the compiler cannot see, found in the formulas' syntax trees: a name read where it
 # has no value, a comparison with a value the name never takes, a condition evaluated less
 # often than it reads.
-
-_SUIT_WORDS = {"club": "C", "clubs": "C", "spade": "S", "spades": "S", "heart": "H",
-               "hearts": "H", "diamond": "D", "diamonds": "D", "no": "none", "no trump": "none",
-               "notrump": "none", "notrumps": "none", "": "none"}
-_RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "knave": "J", "ten": "10",
-               "nine": "9", "eight": "8", "seven": "7", "six": "6", "five": "5", "four": "4",
-               "three": "3", "two": "2", "deuce": "2", "t": "10"}
-
-
-def _suggest(value: str, allowed: list[str], words: dict[str, str] | None = None) -> str | None:
-    """The allowed value meant by ``value``: same letters in another case, a name of it
-    (``'Ace'`` for ``'A'``, ``'clubs'`` for ``'C'``), or else a close spelling."""
-    low = value.strip().lower()
-    for a in allowed:
-        if a.lower() == low:
-            return a
-    if words and words.get(low) in allowed:
-        return words[low]
-    if len(low) == 1 and low.upper() in SUIT_INDEX and _SUITS[SUIT_INDEX[low.upper()]] in allowed:
-        return _SUITS[SUIT_INDEX[low.upper()]]  # a suit symbol
-    return did_you_mean(value, allowed)
-
-
-def _suit_letter(suit: Any) -> str:
-    """A suit as written in the spec (a letter or a symbol) as formulas read it."""
-    i = SUIT_INDEX.get(str(suit).upper())
-    return str(suit) if i is None else _SUITS[i]
-
-
-def _literal(value: Any) -> Node:
-    """The formula literal of an option value."""
-    return Bool(value) if isinstance(value, bool) else Num(value) if isinstance(value, int) \
-        else Str(str(value))
-
-
-def _shown(values: list[str]) -> str:
-    return ", ".join(f"'{v}'" for v in values)
-
-
-def _complementary(a: Node, b: Node) -> bool:
-    """True when ``b`` is plainly the negation of ``a`` (``x`` / ``not x``, ``==`` / ``!=``)."""
-    if isinstance(a, Unary) and a.op == "not" and a.operand == b:
-        return True
-    if isinstance(b, Unary) and b.op == "not" and b.operand == a:
-        return True
-    return (isinstance(a, Compare) and isinstance(b, Compare) and {a.op, b.op} == {"==", "!="}
-            and a.left == b.left and a.right == b.right)
-
-
-# Where a formula sits, as far as these checks care.
-_TRICK_ALLOW, _TRICK_ABSTAIN, _TRICK_FLAG, _DECIDE, _OTHER = (
-    "allow", "abstain", "flag", "decide", "other")
-
-#: One formula field: its path, its value (text, or a bool, int or None to skip), where it
-#: sits and the step it belongs to.
-_Field = tuple[Path, Any, str, dict[str, Any] | None]
-
-
-def _formula_fields(tree: dict[str, Any]) -> Iterator[_Field]:
-    """Every formula (or condition) of the spec that is written as text."""
-    for path, step in _walk(tree["hand"], ("hand",)):
-        yield from _step_fields(path, step)
-    end = tree["end"]
-    for key in ("when", "winners", "score"):
-        yield ("end", key), end.get(key), _OTHER, None
-
-
-#: The field types that hold a formula (or a condition) written as text.
-_FORMULA_TYPES = frozenset(("formula", "condition", "count"))
-#: Step kinds whose formulas read the step's own context (the choice, the trick).
-_OWNED = ("decide", "tricks")
-
-
-def _where(kind: str, f: _v.Field) -> str:
-    if kind == "tricks" and f.rule:
-        return _TRICK_FLAG
-    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN):
-        return f.name
-    if kind == "decide" and f.name in ("then", "allow"):
-        return _DECIDE
-    return _OTHER
-
-
-def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
-               owner: dict[str, Any] | None) -> Iterator[_Field]:
-    """The formula fields among the declared ``fields`` of ``node`` (and of the maps
-    they hold: a ``most`` player choice, word options, an exchange)."""
-    for f in fields:
-        value = node.get(f.name) if isinstance(node, dict) else None
-        here = (*path, f.name)
-        if f.type in _FORMULA_TYPES:
-            yield here, value, _where(kind, f), owner
-        elif f.type == "assignments":
-            for name, expr in (value or {}).items():
-                yield (*here, name), expr, _where(kind, f), owner
-        elif f.type == "who" and isinstance(value, dict):
-            yield from _fields_of(here, value, _v.construct("who_map").fields, kind, None)
-        elif f.type == "choose" and isinstance(value, list):
-            for i, w in enumerate(value):
-                yield from _fields_of((*here, i), w, _v.construct("word_option").fields, kind,
-                                      owner)
-        elif f.type == "exchange":
-            yield from _fields_of(here, value or {}, _v.construct("exchange").fields, kind, owner)
-
-
-def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:
-    """The formula fields of one step, as the vocabulary declares its keys."""
-    yield from _fields_of(path, step, _v.STEP_COMMON, "", None)
-    kind = _kind(step)
-    if not kind:
-        return
-    c = _v.step(kind)
-    owner = step if kind in _OWNED else None
-    if c.body is not None:
-        yield from _fields_of((*path, kind), step[kind], c.body, kind, owner)
-    yield from _fields_of(path, step, (*((c.value,) if c.value else ()), *c.fields), kind, owner)
-
-
-def _assigned(steps: list[dict[str, Any]]) -> set[str]:
-    """The variables that ``steps`` (and the steps inside them) assign."""
-    names: set[str] = set()
-    for _, step in _walk(steps, ()):
-        if "set" in step:
-            names.update(step["set"])
-        elif "decide" in step:
-            names.update(step.get("then") or {})
-    return names
-
-
-class _Meaning:
-    """The checks of formulas' meaning, reporting through a :class:`_Checker`."""
-
-    def __init__(self, checker: _Checker) -> None:
-        self.c = checker
-        tree = checker.tree
-        self.deck_ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
-        self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
-        self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
-        self.reserved = _RESERVED
-        #: variables whose initial value is text (compared by order with a number, they fail)
-        self.text_vars = {name: v for scope in (tree.get("variables") or {}).values()
-                          if isinstance(scope, dict) for name, v in scope.items()
-                          if isinstance(v, str)}
-        self.text = ""  # the formula being checked, for exact locations
-
-    def report(self, path: Path, node: Node, message: str, hint: str | None = None,
-               *, warn: bool = False) -> None:
-        """A problem at ``node`` of the formula at ``path`` (located as the compiler does)."""
-        file, line, col = locate_in_text(self.c.doc.locate, path, self.text, node.line,
-                                         node.column)
-        cls = SpecWarning if warn else SpecError
-        (self.c.warnings if warn else self.c.errors).append(cls(message, file, line, col, hint))
-
-    def run(self) -> None:
-        for path, text, where, step in _formula_fields(self.c.tree):
-            if not isinstance(text, str):
-                continue
-            try:
-                node = parse_formula(text)
-            except FormulaError:
-                continue  # the compiler reports it
-            self.text = text
-            self.names(path, node, where, step)
-            for n in iter_nodes(node):
-                if isinstance(n, Compare) and n.op in ("<", "<=", ">", ">="):
-                    self.order(path, n)
-                if isinstance(n, Compare) and n.op in ("==", "!="):
-                    if isinstance(n.left, Name) and isinstance(n.right, Str | Num | Bool):
-                        self.compare(path, n.left.name, n.right, where, step)
-                    elif isinstance(n.right, Name) and isinstance(n.left, Str | Num | Bool):
-                        self.compare(path, n.right.name, n.left, where, step)
-
-    def order(self, path: Path, n: Compare) -> None:
-        """A variable that starts as text, compared by order with a number: the match would
-        stop with a TypeError when it reads the variable before a step sets a number."""
-        for side, other in ((n.left, n.right), (n.right, n.left)):
-            if (isinstance(side, Name) and side.name in self.text_vars
-                    and side.name not in self.c.options
-                    and (isinstance(other, Num) or isinstance(other, Unary)
-                         and isinstance(other.operand, Num))):
-                self.report(path, side, f"'{side.name}' starts as text "
-                            f"({self.text_vars[side.name]!r}) but is compared with a number "
-                            "here: give it a number as its initial value")
-
-    def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
-        changing: set[str] = set()
-        if where == _TRICK_FLAG and step is not None:
-            changing = set(PER_TRICK_NAMES) | _assigned(step["tricks"].get("after_each") or [])
-        for n in iter_nodes(node):
-            if not isinstance(n, Name) or n.name in self.c.options and n.name not in self.reserved:
-                continue
-            fields = TRICK_ONLY_NAMES.get(n.name)
-            if fields is not None and where not in fields:
-                places = " and ".join(f"'{f}'" for f in fields)
-                self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
-                            f"the trick's {places}: here it means nothing")
-            elif n.name in changing:
-                self.report(path, n, f"'{path[-1]}' is worked out once, when the tricks step "
-                            f"starts, so '{n.name}' is read then and not again at each trick "
-                            "(a rule that changes from trick to trick belongs in 'allow')",
-                            warn=True)
-
-    def compare(self, path: Path, name: str, lit: Str | Num | Bool, where: str,
-                step: dict[str, Any] | None) -> None:
-        if name in self.c.options and name not in self.reserved:
-            # values of another type: the compiler reports the comparison itself
-            values = [v for v in self.c.options[name]["values"] if type(v) is type(lit.value)]
-            if values and lit.value not in values:
-                shown = ", ".join(unparse(_literal(v)) for v in values)
-                self.report(path, lit, f"the option '{name}' is never {unparse(lit)} (its "
-                            f"values: {shown})", _suggest(str(lit.value), [str(v) for v in values]),
-                            warn=True)
-            return
-        if not isinstance(lit, Str):
-            return
-        if name in RANK_NAMES:
-            allowed = list(_RANKS) + (["none"] if RANK_NAMES[name] else [])
-            self.card_part(path, lit, name, allowed, self.deck_ranks | {"none"}, "rank",
-                           _RANK_WORDS)
-        elif name in SUIT_NAMES:
-            allowed = list(_SUITS) + (["none"] if SUIT_NAMES[name] else [])
-            self.card_part(path, lit, name, allowed, self.deck_suits | {"none"}, "suit",
-                           _SUIT_WORDS)
-        elif name == "choice":
-            self.choice(path, lit, step if where == _DECIDE else None)
-
-    def card_part(self, path: Path, lit: Str, name: str, allowed: list[str], deck: set[str],
-                  what: str, words: dict[str, str]) -> None:
-        value = lit.value
-        if value not in allowed:
-            written = (f"suits are the letters {', '.join(_SUITS)}" if what == "suit"
-                       else f"ranks are written {', '.join(reversed(_RANKS))}")
-            if "none" in allowed:
-                written += " (or 'none')"
-            self.report(path, lit, f"'{name}' is never '{value}': {written}",
-                        _suggest(value, allowed, words))
-        elif value not in deck:
-            self.report(path, lit, f"'{name}' is never '{value}': no deck has that {what}",
-                        warn=True)
-
-    def choice(self, path: Path, lit: Str, step: dict[str, Any] | None) -> None:
-        """``choice`` is the word, suit letter or number chosen in this decision (in its
-        ``then`` and ``allow``), else in the last decision made."""
-        steps = [step] if step is not None else self.decides
-        values: list[str] = [] if step is not None else [""]  # before any decision, or after an exchange
-        numbers = False
-        for s in steps:
-            choose = s["choose"]
-            if isinstance(choose, list):
-                values += [str(w["word"] if isinstance(w, dict) else w).lower() for w in choose]
-            elif choose == "suit":
-                values += [_suit_letter(x) for x in s.get("suits", _SUITS)]
-            elif choose == "exchange":
-                values.append("")
-            else:
-                numbers = True
-        if lit.value in values:
-            return
-        if step is not None:
-            decision = f"the decision '{step['decide']}'"
-            shown = [v for v in values if v]
-            if step["choose"] == "exchange":
-                offers = "is an exchange: 'choice' is always '' (the cards given are 'count')"
-            elif numbers:
-                offers = "chooses a number"
-            else:
-                offers = f"offers {_shown(shown)}"
-            self.report(path, lit, f"'choice' is never '{lit.value}': {decision} {offers}",
-                        _suggest(lit.value, shown, _SUIT_WORDS))
-        else:
-            shown = sorted({v for v in values if v})
-            offers = f"the decisions offer {_shown(shown)}" if shown else "no decision offers a word"
-            if numbers:
-                offers += " (and numbers)"
-            self.report(path, lit, f"'choice' is never '{lit.value}': {offers}",
-                        _suggest(lit.value, shown, _SUIT_WORDS))
-
-
-# ----------------------------------------------------------------- the deck-size check
-
-#: Most combinations of option values the deck-size check tries (beyond: the defaults).
-_MAX_COMBOS = 64
-#: Most moments (player count, options, hand number) it evaluates: a bound on load time.
-_MAX_MOMENTS = 10_000
-
-
-class _At:
-    """A moment the deck-size check evaluates formulas at."""
-
-    def __init__(self, seats: int, hand_number: int, opts: dict[str, Any]) -> None:
-        self.seats = seats
-        self.hand_number = hand_number
-        self.opts = opts
-
-
-class _DeckFormula:
-    """A formula of numbers, options, ``seats`` and ``hand_number`` only."""
-
-    def __init__(self, fn: Any, names: set[str]) -> None:
-        self.fn = fn
-        self.names = names
-
-    @staticmethod
-    def make(text: Any, options: dict[str, Any]) -> _DeckFormula | None:
-        """None when the formula reads anything else (or does not compile: the
-        compiler reports that)."""
-        try:
-            names = formula_names(str(text))
-        except FormulaError:
-            return None
-        if not names <= set(options) | {"seats", "hand_number"}:
-            return None
-        infos: dict[str, NameInfo] = {
-            "seats": NameInfo("global", lambda at: at.seats, int),
-            "hand_number": NameInfo("global", lambda at: at.hand_number, int),
-        }
-        for name in names & set(options):
-            infos[name] = NameInfo("global", lambda at, k=name: at.opts[k],
-                                   type(options[name]["default"]))
-        try:
-            fn = compile_formula(str(text), DictResolver(1, infos), per_player=False).fn
-        except FormulaError:
-            return None
-        return _DeckFormula(fn, names)
-
-    def value(self, at: _At) -> Any:
-        """The value at ``at``; None when it cannot be worked out (a formula error
-        is the compiler's to report)."""
-        try:
-            return self.fn(at, 0)
-        except (SpelbokError, ArithmeticError, ValueError):
-            return None
-
-
-class _DeckEvent:
-    """A deal or turn-up of the hand, for the deck-size check.
-
-    A deal's cards count when its size (and widow) can be told: a formula of
-    numbers, options, ``seats`` and ``hand_number``; so can a deal's or turn-up's
-    conditions (its ``when``, the ``if`` around it).  A deal under a condition that
-    cannot be told is checked as if it were dealt, but not counted for the others
-    (nor is such a turn-up); deals to some seats only (``to``) are not counted, nor
-    steps inside ``repeat`` or ``after_each``."""
-
-    def __init__(self, path: Path, step: dict[str, Any], conds: list[tuple[str, bool]],
-                 options: dict[str, Any]) -> None:
-        self.path = path
-        self.turn_up = "turn_up" in step
-        if step.get("when", "true") != "true":
-            conds = [*conds, (step["when"], True)]
-        self.conds = [(_DeckFormula.make(c, options), want) for c, want in conds]
-        self.size: _DeckFormula | None = None
-        self.widow: _DeckFormula | None = None
-        if not self.turn_up and step["deal"]["to"].strip() in ("not out", "true"):
-            self.size = _DeckFormula.make(step["deal"]["size"], options)
-            if step["deal"].get("widow") is not None:
-                self.widow = _DeckFormula.make(step["deal"]["widow"], options)
-        self.names: set[str] = set().union(
-            *(f.names for f in (self.size, self.widow, *(c for c, _ in self.conds))
-              if f is not None))
-
-    def happens(self, at: _At) -> bool | None:
-        unknown = False
-        for cond, want in self.conds:
-            value = None if cond is None else cond.value(at)
-            if value is None:
-                unknown = True
-            elif bool(value) != want:
-                return False
-        return None if unknown else True
-
-    def cards(self, at: _At) -> int:
-        return _count(self.size, at)
-
-    def widow_cards(self, at: _At) -> int:
-        return _count(self.widow, at)
-
-
-def _count(f: _DeckFormula | None, at: _At) -> int:
-    value = None if f is None else f.value(at)
-    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str, bool]]
-                 ) -> Iterator[tuple[Path, dict[str, Any], list[tuple[str, bool]]]]:
-    """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
-    for i, step in enumerate(steps):
-        here = (*path, i) if path else ("hand", i)
-        if "deal" in step or "turn_up" in step:
-            yield here, step, conds
-        elif "if" in step:
-            outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds
-            yield from _hand_events(step["then"], (*here, "then"), [*outer, (step["if"], True)])
-            yield from _hand_events(step["else"], (*here, "else"), [*outer, (step["if"], False)])
-
-
-def _shown_value(value: Any) -> str:
-    """An option value as a spec writes it."""
-    return str(value).lower() if isinstance(value, bool) else repr(value)
-
-
-def hand_cards(tree: Mapping[str, Any], seats: int, hand_number: int = 1
-               ) -> tuple[int, int, int] | None:
-    """The cards a hand takes from the pack under the spec's default options:
-    ``(dealt to each seat, dealt to the widow, turned up)``, or None when a deal's
-    size or condition cannot be told before play (see :class:`_DeckEvent`).
-
-    >>> from spelbok.lang.loader import read_spec
-    >>> hand_cards(read_spec("example").tree, 3)
-    (5, 0, 1)
-    """
-    options = tree.get("options", {})
-    at = _At(seats, hand_number, {k: o["default"] for k, o in options.items()})
-    each = widow = ups = 0
-    dealt = False
-    for path, step, conds in _hand_events(tree.get("hand", []), (), []):
-        e = _DeckEvent(path, step, conds, options)
-        happens = e.happens(at)
-        if e.turn_up:
-            ups += happens is True
-        elif happens is None or (happens and e.size is None):
-            return None
-        elif happens:
-            dealt = True
-            each += e.cards(at)
-            widow += e.widow_cards(at)
-    return (each, widow, ups) if dealt else None
-
-
-def _option_combos(options: dict[str, Any], names: set[str], limit: int) -> list[dict[str, Any]]:
-    """Every combination of the values of the options in ``names``, or only their
-    defaults when there are more than ``limit`` (or :data:`_MAX_COMBOS`)."""
-    used = [k for k in options if k in names]
-    combos: list[dict[str, Any]] = [{}]
-    for k in used:
-        combos = [{**c, k: v} for c in combos for v in options[k]["values"]]
-        if len(combos) > min(limit, _MAX_COMBOS):
-            return [{k: options[k]["default"] for k in used}]
-    return combos
 
 def structural_checks(doc: SpecDoc) -> list[SpecError]:
     """Every structural problem of ``doc``, located, in a stable order (see module doc)."""

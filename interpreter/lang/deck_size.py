@@ -1,0 +1,180 @@
+"""The deck-size check: does every hand the match can reach fit the pack?
+
+Counts the cards each hand deals (widows, turn-ups, deals under ``when`` and
+inside ``if``/``else``), evaluating sizes that read options, ``seats`` and
+``hand_number`` over the hands the match can reach."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..errors import FormulaError, SpelbokError
+from ..formula import (
+    DictResolver,
+    NameInfo,
+    compile_formula,
+    formula_names,
+)
+
+Path = tuple[Any, ...]
+
+_MAX_COMBOS = 64
+#: Most moments (player count, options, hand number) it evaluates: a bound on load time.
+_MAX_MOMENTS = 10_000
+
+
+class _At:
+    """A moment the deck-size check evaluates formulas at."""
+
+    def __init__(self, seats: int, hand_number: int, opts: dict[str, Any]) -> None:
+        self.seats = seats
+        self.hand_number = hand_number
+        self.opts = opts
+
+
+class _DeckFormula:
+    """A formula of numbers, options, ``seats`` and ``hand_number`` only."""
+
+    def __init__(self, fn: Any, names: set[str]) -> None:
+        self.fn = fn
+        self.names = names
+
+    @staticmethod
+    def make(text: Any, options: dict[str, Any]) -> _DeckFormula | None:
+        """None when the formula reads anything else (or does not compile: the
+        compiler reports that)."""
+        try:
+            names = formula_names(str(text))
+        except FormulaError:
+            return None
+        if not names <= set(options) | {"seats", "hand_number"}:
+            return None
+        infos: dict[str, NameInfo] = {
+            "seats": NameInfo("global", lambda at: at.seats, int),
+            "hand_number": NameInfo("global", lambda at: at.hand_number, int),
+        }
+        for name in names & set(options):
+            infos[name] = NameInfo("global", lambda at, k=name: at.opts[k],
+                                   type(options[name]["default"]))
+        try:
+            fn = compile_formula(str(text), DictResolver(1, infos), per_player=False).fn
+        except FormulaError:
+            return None
+        return _DeckFormula(fn, names)
+
+    def value(self, at: _At) -> Any:
+        """The value at ``at``; None when it cannot be worked out (a formula error
+        is the compiler's to report)."""
+        try:
+            return self.fn(at, 0)
+        except (SpelbokError, ArithmeticError, ValueError):
+            return None
+
+
+class _DeckEvent:
+    """A deal or turn-up of the hand, for the deck-size check.
+
+    A deal's cards count when its size (and widow) can be told: a formula of
+    numbers, options, ``seats`` and ``hand_number``; so can a deal's or turn-up's
+    conditions (its ``when``, the ``if`` around it).  A deal under a condition that
+    cannot be told is checked as if it were dealt, but not counted for the others
+    (nor is such a turn-up); deals to some seats only (``to``) are not counted, nor
+    steps inside ``repeat`` or ``after_each``."""
+
+    def __init__(self, path: Path, step: dict[str, Any], conds: list[tuple[str, bool]],
+                 options: dict[str, Any]) -> None:
+        self.path = path
+        self.turn_up = "turn_up" in step
+        if step.get("when", "true") != "true":
+            conds = [*conds, (step["when"], True)]
+        self.conds = [(_DeckFormula.make(c, options), want) for c, want in conds]
+        self.size: _DeckFormula | None = None
+        self.widow: _DeckFormula | None = None
+        if not self.turn_up and step["deal"]["to"].strip() in ("not out", "true"):
+            self.size = _DeckFormula.make(step["deal"]["size"], options)
+            if step["deal"].get("widow") is not None:
+                self.widow = _DeckFormula.make(step["deal"]["widow"], options)
+        self.names: set[str] = set().union(
+            *(f.names for f in (self.size, self.widow, *(c for c, _ in self.conds))
+              if f is not None))
+
+    def happens(self, at: _At) -> bool | None:
+        unknown = False
+        for cond, want in self.conds:
+            value = None if cond is None else cond.value(at)
+            if value is None:
+                unknown = True
+            elif bool(value) != want:
+                return False
+        return None if unknown else True
+
+    def cards(self, at: _At) -> int:
+        return _count(self.size, at)
+
+    def widow_cards(self, at: _At) -> int:
+        return _count(self.widow, at)
+
+
+def _count(f: _DeckFormula | None, at: _At) -> int:
+    value = None if f is None else f.value(at)
+    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str, bool]]
+                 ) -> Iterator[tuple[Path, dict[str, Any], list[tuple[str, bool]]]]:
+    """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
+    for i, step in enumerate(steps):
+        here = (*path, i) if path else ("hand", i)
+        if "deal" in step or "turn_up" in step:
+            yield here, step, conds
+        elif "if" in step:
+            outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds
+            yield from _hand_events(step["then"], (*here, "then"), [*outer, (step["if"], True)])
+            yield from _hand_events(step["else"], (*here, "else"), [*outer, (step["if"], False)])
+
+
+def _shown_value(value: Any) -> str:
+    """An option value as a spec writes it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def hand_cards(tree: Mapping[str, Any], seats: int, hand_number: int = 1
+               ) -> tuple[int, int, int] | None:
+    """The cards a hand takes from the pack under the spec's default options:
+    ``(dealt to each seat, dealt to the widow, turned up)``, or None when a deal's
+    size or condition cannot be told before play (see :class:`_DeckEvent`).
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> hand_cards(read_spec("example").tree, 3)
+    (5, 0, 1)
+    """
+    options = tree.get("options", {})
+    at = _At(seats, hand_number, {k: o["default"] for k, o in options.items()})
+    each = widow = ups = 0
+    dealt = False
+    for path, step, conds in _hand_events(tree.get("hand", []), (), []):
+        e = _DeckEvent(path, step, conds, options)
+        happens = e.happens(at)
+        if e.turn_up:
+            ups += happens is True
+        elif happens is None or (happens and e.size is None):
+            return None
+        elif happens:
+            dealt = True
+            each += e.cards(at)
+            widow += e.widow_cards(at)
+    return (each, widow, ups) if dealt else None
+
+
+def _option_combos(options: dict[str, Any], names: set[str], limit: int) -> list[dict[str, Any]]:
+    """Every combination of the values of the options in ``names``, or only their
+    defaults when there are more than ``limit`` (or :data:`_MAX_COMBOS`)."""
+    used = [k for k in options if k in names]
+    combos: list[dict[str, Any]] = [{}]
+    for k in used:
+        combos = [{**c, k: v} for c in combos for v in options[k]["values"]]
+        if len(combos) > min(limit, _MAX_COMBOS):
+            return [{k: options[k]["default"] for k in used}]
+    return combos
+
