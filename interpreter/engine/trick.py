@@ -322,16 +322,30 @@ class TrickPlay(Instr):
             st.led = led = suit
         elif suit != led and st.tf.follow:
             st.voids[seat] |= 1 << led
-        trump = t.trump[c]
-        if trump and (suit != led or st.tf.broken_any):  # by default only a trump on another suit breaks
-            st.broken = True
-        key = card_key(st, c)  # the one winner rule: the highest key takes the trick
-        if key > st.best_key:
-            st.best_key = key
-            st.best_seat = seat
-            st.best_trumped = suit != led  # (a card off the led suit has a key only as a trump)
-        if suit == led and not trump and key > st.best_led:
-            st.best_led = key  # the best card of the led suit itself (head_after_trump)
+        # card_key inlined (the one winner rule: the highest key takes the trick); the
+        # hot path saves its call and re-reads, and tests/test_trick.py pins the winner
+        # this records to card_key over random tricks
+        if t.trump[c]:
+            if suit != led or st.tf.broken_any:  # by default only a trump on another suit breaks
+                st.broken = True
+            if st.tf.first_trick_trumps or st.trick_no > 0:
+                key = t.power[c]
+                if key > st.best_key:
+                    st.best_key = key
+                    st.best_seat = seat
+                    st.best_trumped = suit != led
+            elif suit == led and t.power[c] > st.best_key:
+                st.best_key = t.power[c]
+                st.best_seat = seat
+                st.best_trumped = False
+        elif suit == led:
+            key = t.power[c]
+            if key > st.best_key:
+                st.best_key = key
+                st.best_seat = seat
+                st.best_trumped = False
+            if key > st.best_led:
+                st.best_led = key  # the best card of the led suit itself (head_after_trump)
         st.trick.append((seat, c))
         pos = st.trick_pos = st.trick_pos + 1
         if pos < len(st.trick_order):
