@@ -306,3 +306,25 @@ def test_malformed_hand_made_exchanges_are_refused_after_listing() -> None:
 def test_load_option_values_of_any_size_are_refused_cleanly() -> None:
     with pytest.raises(SpelbokError, match="cannot be a 5001-digit number"):
         spelbok.load("example", options={"void_rule": 10**5000})
+
+
+def test_a_snapshot_written_before_a_trick_rule_existed_restores() -> None:
+    """A trick rule added to the language since (``overtrump``) is absent from an
+    older snapshot's ``tf``: there it holds its default, and the snapshot restores."""
+    import random as _random
+
+    import spelbok as _spelbok
+    from spelbok.errors import SnapshotError as _SnapshotError
+
+    game = _spelbok.load("knektpass", players=3)
+    st = game.new_state(seed=3)
+    rng = _random.Random(1)
+    for _ in range(12):
+        st.apply(rng.choice(st.legal_actions()))
+    d = st.to_dict()
+    assert d["tf"]["overtrump"] is False
+    del d["tf"]["overtrump"]
+    assert game.restore(d) == st
+    d["tf"]["overtrump"] = True  # not what the rules say: still refused
+    with pytest.raises(_SnapshotError, match="'tf' should be"):
+        game.restore(d)

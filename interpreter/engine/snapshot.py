@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, cards_in, parse_card
 from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
+from ..lang.vocabulary import TRICK_RULES
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
 from .actions import parse_action
 from .state import FIELDS
@@ -239,7 +240,11 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     st.choice, st.count, st.cand = choice, count, cand
     got = to_dict(st)
     for k in _KEYS:
-        if k in d and got[k] != d[k]:
+        mine = d.get(k)
+        if k == "tf" and isinstance(mine, dict):
+            # a trick rule added since the snapshot was written holds its default there
+            mine = {**{f: v for f, v in TRICK_RULES.items() if type(v) is bool}, **mine}
+        if k in d and got[k] != mine:
             raise SnapshotError(f"the snapshot does not match its own history: '{k}' should be "
                                 f"{_short(str(got[k]), 80)}, not {_short(d[k], 80)}")
     return st
