@@ -138,6 +138,12 @@ FIELDS: tuple[StateField, ...] = (
 )
 
 _FIELDS = tuple(f.name for f in FIELDS)
+#: What a new hand sets again, from the table: ``(name, shape, fresh)``, shape 0 the
+#: value itself, 1 one per seat, 2 a new empty list (Program.start_hand runs it; the
+#: fields whose fresh value the program gives, such as the stock, it sets itself).
+HAND_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
+    (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
+    for f in FIELDS if f.reset == "hand" and f.fresh is not None)
 _COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
 # clone(): the fields holding lists, copied one by one (the rest are shared as they are)
 _COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")
