@@ -14,7 +14,7 @@ from ..cards import CARD_NAMES
 from ..lang.vocabulary import DEFAULT_MAX_HANDS
 from .order import NO_TRUMP, TrumpTables
 from .rng import words
-from .state import HAND_RESETS
+from .state import HAND_RESETS, MATCH_RESETS
 from .trick import TrickFlags
 
 if TYPE_CHECKING:
@@ -218,9 +218,8 @@ class Program:
     def start_match(self, st: State, dealer: int | None) -> None:
         st.pv_rows = [[v] * st.n for v in self.player_init]
         st.gv = list(self.global_init)
-        st.out = [False] * st.n
-        st.hand_number = 1
-        st.hands_played = 0
+        for name, shape, fresh in MATCH_RESETS:  # the table's per-match fields
+            setattr(st, name, fresh if shape == 0 else [fresh] * st.n if shape == 1 else [])
         if dealer is None:
             dealer = self.choose_first_dealer(st)
         st.dealer = dealer

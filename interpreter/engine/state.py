@@ -144,6 +144,10 @@ _FIELDS = tuple(f.name for f in FIELDS)
 HAND_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
     (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
     for f in FIELDS if f.reset == "hand" and f.fresh is not None)
+#: The same for a new match (Program.start_match).
+MATCH_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
+    (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
+    for f in FIELDS if f.reset == "match" and f.fresh is not None)
 _COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
 # clone(): the fields holding lists, copied one by one (the rest are shared as they are)
 _COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")
