@@ -138,13 +138,9 @@ FIELDS: tuple[StateField, ...] = (
 )
 
 _FIELDS = tuple(f.name for f in FIELDS)
-#: What a new hand sets again, from the table: ``(name, shape, fresh)``, shape 0 the
-#: value itself, 1 one per seat, 2 a new empty list (Program.start_hand runs it; the
-#: fields whose fresh value the program gives, such as the stock, it sets itself).
-HAND_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
-    (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
-    for f in FIELDS if f.reset == "hand" and f.fresh is not None)
-#: The same for a new match (Program.start_match).
+#: What a new match sets again, from the table: ``(name, shape, fresh)``, shape 0 the
+#: value itself, 1 one per seat, 2 a new empty list (Program.start_match runs it; a new
+#: hand's resets are written out in Program.start_hand for speed, pinned by a test).
 MATCH_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
     (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
     for f in FIELDS if f.reset == "match" and f.fresh is not None)
