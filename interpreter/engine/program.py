@@ -255,8 +255,8 @@ class Program:
         for slot in self.global_hand_slots:
             st.gv[slot] = self.global_init[slot]
         # the table's per-hand fields (state.FIELDS), written out: setting them by name
-        # from the table cost 5 % of Knock-out Whist's decisions/s; tests/test_state_table.py
-        # pins these lines to the table
+        # from the table cost 5 % of decisions/s on short hands (README, "what was tried");
+        # tests/test_state_table.py pins these lines to the table
         st.hands = [0] * n
         st.won = [0] * n
         st.discards = 0
