@@ -264,6 +264,7 @@ def simulate(
         matches=records,
     )
 
+
 def compare(
     specs: Sequence[str | os.PathLike[str]],
     games: int,
