@@ -11,7 +11,7 @@ import pytest
 import spelbok
 from minispec import mini
 from spelbok import formula
-from spelbok.engine import compiler, steps
+from spelbok.engine import steps
 from spelbok.errors import SpecError, SpelbokError
 from spelbok.lang import checks, model, reference, schema
 from spelbok.lang import vocabulary as v
@@ -102,16 +102,11 @@ def test_step_kinds_and_word_lists_agree_with_the_model_and_checks() -> None:
         assert v.words(name, field) == tuple(allowed), key
 
 
-def test_builtins_agree_with_the_compiler_and_checks() -> None:
-    assert tuple(b.name for b in v.BUILTINS) == compiler.BUILTINS
-    assert tuple(b.name for b in v.builtins("player")) == compiler.PLAYER_BUILTINS
-    assert {b.name for b in v.BUILTINS} == checks.BUILTIN_NAMES
-    assert {b.name for b in v.BUILTINS if b.per_trick} == set(compiler.PER_TRICK_NAMES)
-    assert {b.name: b.only_in for b in v.BUILTINS if b.only_in} == compiler.TRICK_ONLY_NAMES
-    suits = {b.name: b.type == "suit_or_none" for b in v.BUILTINS if b.type.startswith("suit")}
-    assert suits == compiler.SUIT_NAMES
-    assert [b.name for b in v.BUILTINS if b.type == "rank"] == [compiler.RANK_NAME]
+def test_builtins_scopes_and_types_are_the_declared_ones() -> None:
+    # (the compiler's getters against the declaration: test_derived.py)
     assert {b.scope for b in v.BUILTINS} == {"player", "hand", "decision", "card", "trick"}
+    assert {b.type for b in v.BUILTINS} <= {"int", "bool", "suit", "suit_or_none", "rank",
+                                            "rank_or_none", "any"}
 
 
 def test_settable_builtins_are_the_ones_a_set_step_may_assign() -> None:
@@ -133,10 +128,14 @@ def test_functions_and_keywords_agree_with_the_formula_language() -> None:
     assert {w.name for w in v.KEYWORDS} == checks.KEYWORDS
 
 
-def test_trick_flags_and_their_defaults_agree_with_the_compiler() -> None:
-    flags = [f for f in v.step("tricks").body or () if f.rule]
-    assert tuple(f.name for f in flags) == compiler.TRICK_FLAGS
-    assert {f.name: f.default for f in flags} == compiler.TRICK_DEFAULTS
+def test_every_trick_rule_has_a_flag_of_the_trick_with_its_default() -> None:
+    from spelbok.engine.trick import TrickFlags
+
+    plain = TrickFlags()  # (a compiled build's class too: read the defaults off an instance)
+    for rule in v.TRICK_RULE_FIELDS:
+        assert hasattr(plain, rule.name), f"engine/trick.py TrickFlags has no {rule.name!r}"
+        if isinstance(rule.default, bool):
+            assert getattr(plain, rule.name) is rule.default, rule.name
 
 
 def _minimal(field: v.Field) -> Any:

@@ -55,19 +55,9 @@ Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
 
 # The language's tables, derived from its one declaration (lang/vocabulary.py); the
 # getters of the Resolver below are the code (a test checks they match BUILTINS).
-TRICK_FLAGS: tuple[str, ...] = tuple(_v.TRICK_RULES)
-TRICK_DEFAULTS: dict[str, Any] = dict(_v.TRICK_RULES)
-
 PLAYER_BUILTINS: tuple[str, ...] = tuple(b.name for b in _v.builtins("player"))
 GLOBAL_BUILTINS: tuple[str, ...] = tuple(b.name for b in _v.BUILTINS if b.scope != "player")
 BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
-#: Names that have a value only while a trick is played (with the keys that may read
-#: them), that change from trick to trick, that read a suit letter (and may read 'none'),
-#: and the one that reads a rank (a RANKS text).
-TRICK_ONLY_NAMES: dict[str, tuple[str, ...]] = _v.TRICK_ONLY_NAMES
-PER_TRICK_NAMES: tuple[str, ...] = _v.PER_TRICK_NAMES
-SUIT_NAMES: dict[str, bool] = _v.SUIT_NAMES
-RANK_NAME: str = _v.RANK_NAME
 #: Who wins a tie of ``who: {most: ..}`` when ``ties`` is absent.
 TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
 
@@ -620,8 +610,8 @@ class Compiler:
         t = step["tricks"]
         p = (*path, "tricks")
         flags: dict[str, Fn] = {}
-        for key in TRICK_FLAGS:
-            v = t.get(key, TRICK_DEFAULTS[key])
+        for key, default in _v.TRICK_RULES.items():
+            v = t.get(key, default)
             flags[key] = self.formula(v, (*p, key), False) if not isinstance(v, bool) else _const(v)
         lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
                                     ("any", "broken"))

@@ -84,8 +84,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     for c in _v.CONSTRUCTS for f in (*(c.body or ()), *c.own_fields())
     if f.words and f.type != "choose"
 }
-TRICK_FLAGS = tuple(_v.TRICK_RULES)
-
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]

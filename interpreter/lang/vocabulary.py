@@ -751,5 +751,3 @@ SUIT_NAMES: dict[str, bool] = {b.name: b.type == "suit_or_none" for b in BUILTIN
 #: Names that read a rank (``'10'``, ``'J'``), with whether they may also read 'none'.
 RANK_NAMES: dict[str, bool] = {b.name: b.type == "rank_or_none" for b in BUILTINS
                                if b.type in ("rank", "rank_or_none")}
-#: The name that reads the rank of the card a trick's ``allow`` considers.
-RANK_NAME: str = next(b.name for b in BUILTINS if b.type == "rank")
