@@ -35,9 +35,10 @@ at run time otherwise); ``< <= > >=`` compare two ints or two strs.
 from __future__ import annotations
 
 from .compile import STEP_BUDGET, Compiled, compile_formula, evaluate
-from .names import DictResolver, Fn, NameInfo, Resolver, TypeName, Value
+from .names import CardContext, DictResolver, Fn, NameInfo, Resolver, TypeName, Value
 from .nodes import (
     AGGREGATES,
+    CARD_FUNCTIONS,
     FUNCTIONS,
     Binary,
     Bool,
@@ -64,8 +65,8 @@ from .parse import (
 )
 
 __all__ = [
-    "AGGREGATES", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
-    "Binary", "Bool", "Call", "Compare", "Compiled", "DictResolver", "Fn", "IfExpr", "Logic",
+    "AGGREGATES", "CARD_FUNCTIONS", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
+    "Binary", "Bool", "CardContext", "Call", "Compare", "Compiled", "DictResolver", "Fn", "IfExpr", "Logic",
     "Name", "NameInfo", "Node", "Num", "Resolver", "Str", "TypeName", "Unary", "Value",
     "check_limits", "compile_formula", "evaluate", "formula_names", "from_tree", "iter_nodes",
     "parse_formula", "unparse",

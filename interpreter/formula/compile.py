@@ -9,11 +9,13 @@ from itertools import repeat
 from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..cards import CARD_NAMES, RANKS, SUIT_INDEX, SUITS, parse_card
 from ..errors import FormulaError, SpelbokError, did_you_mean
 from ..frozen import Frozen
-from .names import Fn, NameInfo, Resolver, TypeName, Value, _norm_type
+from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
 from .nodes import (
     AGGREGATES,
+    CARD_FUNCTIONS,
     FUNCTIONS,
     Binary,
     Bool,
@@ -91,11 +93,14 @@ class _C:
     vec: Callable[[Any, int], Iterable[Any]] | None = None
 
 
-_ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "any": "a value"}
+_ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "card": "a card",
+            "cards": "a set of cards", "any": "a value"}
 _EXPECT_WORDS = {
     "bool": "a condition (true or false)",
     "int": "a number",
     "str": "a text (str)",
+    "card": "a card",
+    "cards": "a set of cards",
 }
 
 
@@ -192,6 +197,9 @@ class _Compiler:
         self.per_player = per_player
         self.nseats = int(resolver.nseats)
         self._infos: dict[str, NameInfo | None] = {}
+        # each node compiled once per context: count() compiles its argument to learn
+        # its type, and nested counts must not compile their subtrees again and again
+        self._memo: dict[tuple[int, bool], _C] = {}
 
     # -- helpers
 
@@ -223,6 +231,13 @@ class _Compiler:
     # -- dispatch
 
     def compile(self, node: Node, in_agg: bool) -> _C:
+        key = (id(node), in_agg)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._compile(node, in_agg)
+        return got
+
+    def _compile(self, node: Node, in_agg: bool) -> _C:
         if isinstance(node, Num | Str | Bool):
             t: TypeName = (
                 "int" if isinstance(node, Num) else "str" if isinstance(node, Str) else "bool"
@@ -291,11 +306,16 @@ class _Compiler:
 
     def _call(self, node: Call, in_agg: bool) -> _C:
         name, nargs = node.func, len(node.args)
+        if name in CARD_FUNCTIONS:
+            return self._card_call(node, in_agg)
+        if name == "count" and nargs == 1 and self.compile(node.args[0], True).type == "cards":
+            return self._card_call(node, in_agg)
         if name not in FUNCTIONS:
             if self._lookup(name) is not None:
                 raise FormulaError(f"'{name}' is not a function", line=node.line, col=node.column)
             raise FormulaError(
-                f"unknown function '{name}' (functions: count, any, all, sum, max, min, abs)",
+                f"unknown function '{name}' (functions: count, any, all, sum, max, min, abs, "
+                + ", ".join(sorted(CARD_FUNCTIONS)) + ")",
                 line=node.line,
                 col=node.column,
                 hint=did_you_mean(name, sorted(FUNCTIONS)),
@@ -378,6 +398,91 @@ class _Compiler:
             return _folded(fn, t, cost)
         return _C(fn, t, cost)
 
+    # -- cards
+
+    def _cards(self, node: Node) -> CardContext:
+        ctx = getattr(self.resolver, "cards", None)
+        if not isinstance(ctx, CardContext):
+            raise FormulaError(f"'{getattr(node, 'func', '')}' reads cards, which this "
+                               "game gives no formula", line=node.line, col=node.column)
+        return ctx
+
+    def _card_literal(self, node: Node, c: _C, ctx: CardContext) -> _C:
+        """A card written as text (``'AH'``, ``'10♣'``): its card id, checked against the deck."""
+        if c.type != "str" or not c.const or not isinstance(node, Str):
+            return c
+        card = parse_card(str(c.value))
+        if card is None:
+            raise FormulaError(f"'{c.value}' is not a card (write rank then suit, e.g. 'AH', "
+                               "'10C')", line=node.line, col=node.column)
+        if not (ctx.deck_mask >> card) & 1:
+            raise FormulaError(f"the card {CARD_NAMES[card]} is not in this game's deck",
+                               line=node.line, col=node.column)
+        return _const(card, "card", 1)
+
+    def _card_call(self, node: Call, in_agg: bool) -> _C:
+        """A function over cards: the runtime values are card ids and bitmasks."""
+        name, nargs = node.func, len(node.args)
+        want = 2 if name == "cards_of" else 1
+        if nargs != want:
+            raise FormulaError(f"{name} takes {want} argument{'s' if want > 1 else ''}, "
+                               f"got {nargs}", line=node.line, col=node.column)
+        ctx = self._cards(node)
+        tables = ctx.tables
+        arg = node.args[0]
+        if name == "holds":
+            return self._holds(node, arg, in_agg, ctx)
+        a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        x = a.fn
+        fn: Fn
+        t: TypeName
+        cost = 1 + a.cost
+        if name in ("rank_of", "suit_of", "is_trump"):
+            self._need(a, "card", arg, f"{name}()")
+            if name == "rank_of":
+                t, fn = "str", _rank_of(x)
+            elif name == "suit_of":
+                t, fn = "str", _suit_of(x, tables)
+            else:
+                t, fn = "bool", _is_trump(x, tables)
+            return _C(fn, t, cost)
+        self._need(a, "cards", arg, f"{name}()")
+        if name == "count":
+            return _C(_popcount(x), "int", cost, seat_free=a.seat_free)
+        if name == "trumps":
+            return _C(_trumps(x, tables), "cards", cost)
+        if name == "cards_of":
+            s_node = node.args[1]
+            b = self.compile(s_node, in_agg)
+            self._need(b, "str", s_node, "cards_of()")
+            cost += b.cost
+            if b.const:
+                index = SUIT_INDEX.get(str(b.value).upper())
+                if index is None:
+                    raise FormulaError(f"'{b.value}' is not a suit (one of {', '.join(SUITS)})",
+                                       line=s_node.line, col=s_node.column)
+                return _C(_of_suit(x, tables, index), "cards", cost)
+            return _C(_of_suit_at(x, tables, b.fn), "cards", cost)
+        # highest / lowest: one pass over the set's bits (at most a deck's 52)
+        return _C(_extreme_card(x, tables, name == "highest"), "card", cost + 52)
+
+    def _holds(self, node: Call, arg: Node, in_agg: bool, ctx: CardContext) -> _C:
+        """``holds(card)``: whether the seat's hand (the name ``hand``) holds the card."""
+        info = self._lookup("hand")
+        if info is None or info.kind != "player" or _norm_type(info.type) != "cards":
+            raise FormulaError("holds() reads the seat's hand, which this game gives no "
+                               "formula", line=node.line, col=node.column)
+        if not (in_agg or self.per_player):
+            raise FormulaError("holds() reads the seat's hand: use it in a per-player rule "
+                               "or inside count(), any(), all()...", line=node.line,
+                               col=node.column)
+        a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        self._need(a, "card", arg, "holds()")
+        hand: Fn = info.value
+        if a.const:
+            return _C(_holds_card(hand, 1 << int(a.value)), "bool", 2)
+        return _C(_holds_at(hand, a.fn), "bool", 1 + a.cost)
+
     # -- operators
 
     def _unary(self, node: Unary, in_agg: bool) -> _C:
@@ -456,6 +561,10 @@ class _Compiler:
         a = self.compile(node.left, in_agg)
         b = self.compile(node.right, in_agg)
         op = node.op
+        if "card" in (a.type, b.type) and "str" in (a.type, b.type):  # card == 'AH'
+            ctx = self._cards(node)
+            a = self._card_literal(node.left, a, ctx)
+            b = self._card_literal(node.right, b, ctx)
         line, col = _op_pos(node)
         known = a.type != "any" and b.type != "any"
         if known and a.type != b.type:
@@ -965,3 +1074,77 @@ _UNROLLED: dict[str, tuple[dict[int, Any], Any]] = {
     "max": (_EXTREME, max),
     "min": (_EXTREME, min),
 }
+
+
+# Card functions: a card is an int 0..51 (-1: none), a set of cards an int bitmask.
+_RANK_TEXT = tuple(RANKS)
+
+
+def _rank_of(x: Any) -> Fn:
+    def f(st: Any, p: int) -> str:
+        c = x(st, p)
+        return _RANK_TEXT[c % 13] if c >= 0 else "none"
+    return f
+
+
+def _suit_of(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    def f(st: Any, p: int) -> str:
+        c = x(st, p)
+        return SUITS[tables(st).suit[c]] if c >= 0 else "none"
+    return f
+
+
+def _is_trump(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    def f(st: Any, p: int) -> bool:
+        c = x(st, p)
+        return c >= 0 and bool(tables(st).trump[c])
+    return f
+
+
+def _popcount(x: Any) -> Fn:
+    return lambda st, p: x(st, p).bit_count()
+
+
+def _trumps(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    return lambda st, p: x(st, p) & tables(st).trump_mask
+
+
+def _of_suit(x: Any, tables: Callable[[Any], Any], index: int) -> Fn:
+    return lambda st, p: x(st, p) & tables(st).suit_mask[index]
+
+
+def _of_suit_at(x: Any, tables: Callable[[Any], Any], suit: Any) -> Fn:
+    def f(st: Any, p: int) -> int:
+        index = SUIT_INDEX.get(str(suit(st, p)).upper())
+        return 0 if index is None else x(st, p) & tables(st).suit_mask[index]
+    return f
+
+
+def _extreme_card(x: Any, tables: Callable[[Any], Any], highest: bool) -> Fn:
+    """The card of the set with the most (least) power in the current trump's order; on a
+    tie, the lower card id; -1 for an empty set."""
+    def f(st: Any, p: int) -> int:
+        m = x(st, p)
+        power = tables(st).power
+        best = -1
+        best_power = 0
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            w = power[c]
+            if best < 0 or (w > best_power if highest else w < best_power):
+                best, best_power = c, w
+        return best
+    return f
+
+
+def _holds_card(hand: Any, bit: int) -> Fn:
+    return lambda st, p: bool(hand(st, p) & bit)
+
+
+def _holds_at(hand: Any, x: Any) -> Fn:
+    def f(st: Any, p: int) -> bool:
+        c = x(st, p)
+        return c >= 0 and bool(hand(st, p) >> c & 1)
+    return f

@@ -10,8 +10,10 @@ if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay ch
 
 Value: TypeAlias = int | bool | str
 """A runtime value (``bool`` is kept apart from ``int`` by the type check)."""
-TypeName: TypeAlias = Literal["int", "bool", "str", "any"]
-"""A static type; ``"any"`` means unknown (the checks are permissive then)."""
+TypeName: TypeAlias = Literal["int", "bool", "str", "card", "cards", "any"]
+"""A static type; ``"any"`` means unknown (the checks are permissive then).  A ``card``
+is an int 0..51 (see :mod:`spelbok.cards`; -1: no card), ``cards`` a set of cards as an
+int bitmask (bit ``c`` is card ``c``)."""
 Fn: TypeAlias = Callable[[Any, int], Any]
 """A compiled formula: ``fn(state, seat) -> value``."""
 
@@ -51,6 +53,17 @@ class NameInfo(NamedTuple):
     column: tuple[str, int | None] | None = None
 
 
+class CardContext(NamedTuple):
+    """What the card functions (``highest``, ``suit_of``...) read from a game, given by a
+    resolver's optional ``cards`` attribute: ``tables(state)`` gives the current trump's
+    tables (``suit``, ``trump``, ``power`` per card, ``suit_mask``, ``trump_mask``: see
+    :mod:`spelbok.engine.order`), ``deck_mask`` the cards of the deck (card literals
+    must be among them)."""
+
+    tables: Callable[[Any], Any]
+    deck_mask: int
+
+
 class Resolver(Protocol):
     """Tells the compiler what names mean.  The engine implements it per loaded game.
 
@@ -58,6 +71,9 @@ class Resolver(Protocol):
       ``for q in range(nseats)``.
     - ``resolve(name)``: a :class:`NameInfo`, or None when the name is unknown.
     - ``names()``: every known name (for "did you mean" hints only).
+
+    A resolver may also have a ``cards`` attribute, a :class:`CardContext`: without
+    it, the card functions are refused.
 
     :class:`DictResolver` is a ready-made implementation over a mapping.
     """
@@ -104,4 +120,6 @@ def _norm_type(t: Any, value: Any = None, kind: str = "") -> TypeName:
         return "int"
     if t in ("str", str):
         return "str"
+    if t in ("card", "cards"):
+        return t
     return "any"

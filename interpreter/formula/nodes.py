@@ -12,7 +12,10 @@ if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay ch
     pass
 
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
-FUNCTIONS = AGGREGATES | {"abs"}
+CARD_FUNCTIONS = frozenset({"holds", "highest", "lowest", "rank_of", "suit_of", "is_trump",
+                            "trumps", "cards_of"})
+"""The functions over cards and card sets (``count`` of a card set is a card function too)."""
+FUNCTIONS = AGGREGATES | {"abs"} | CARD_FUNCTIONS
 """Every function name; ``max``/``min`` with one argument aggregate, with more are scalar."""
 
 # --------------------------------------------------------------------------- AST

@@ -1,0 +1,138 @@
+"""Cards as values in formulas: the card and card-set types, their built-ins and functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import spelbok
+from spelbok.cards import card_id
+from spelbok.errors import FormulaError, SpecError
+from spelbok.formula import DictResolver, compile_formula
+
+from tests.minispec import HEAD, mini
+
+VARS = "variables:\n  player: {n: 0, held: false, top: x, low: x, hearts: 0}\nhand:\n"
+SET = ("  - deal: {size: 5}\n"
+       "  - set: {n: \"count(trumps(hand))\", held: \"holds('AH')\", "
+       "top: \"rank_of(highest(hand))\", low: \"suit_of(lowest(hand))\", "
+       "hearts: \"count(cards_of(hand, 'H'))\"}\n"
+       "    for: true\n"
+       "  - tricks: {}\n")
+
+
+def with_vars(steps: str) -> str:
+    return mini(steps).replace("hand:\n", VARS, 1)
+
+
+def state(spec: str, position: dict[str, Any] | None = None, seed: int = 1) -> spelbok.State:
+    return spelbok.load(spec, players=2).new_state(seed=seed, position=position)
+
+
+def test_a_set_step_reads_the_seat_s_hand() -> None:
+    st = state(with_vars(SET).replace("  - set:", "  - set: {trump: \"'S'\"}\n  - set:"))
+    hands = [{c for c in range(52) if h >> c & 1} for h in st.hands]
+    assert st.var("n") == [sum(1 for c in h if c // 13 == 1) for h in hands]
+    assert st.var("held") == [card_id("AH") in h for h in hands]
+    assert st.var("hearts") == [sum(1 for c in h if c // 13 == 2) for h in hands]
+    for p, h in enumerate(hands):
+        # highest: trumps (spades) above the rest, then by rank
+        assert st.var("top")[p] in ("A", "K", "Q", "J", "10", "9", "8", "7")
+        if any(c // 13 == 1 for c in h):
+            best = max((c for c in h if c // 13 == 1), key=lambda c: c % 13)
+            assert st.var("top")[p] == spelbok.cards.RANKS[best % 13]
+
+
+def test_highest_and_lowest_follow_the_trick_order() -> None:
+    spec = with_vars("  - deal: {size: 4}\n  - tricks:\n      count: 1\n      after_each:\n"
+                     + "\n".join("        " + line for line in SET.splitlines()[1:-1]) + "\n")
+    st = state(spec, {"trump": "C", "leader": 0, "hands": {0: "AH 7C KS 8H", 1: "8D 9D 10D 7H"}})
+    st.apply("8H")
+    st.apply("7H")
+    assert st.var("top") == ["7", "10"]  # the trump 7C is above AH; then the rank order
+    assert st.var("low") == ["S", "D"]
+    assert st.var("n") == [1, 0] and st.var("held") == [True, False]
+    assert st.var("hearts") == [1, 0]
+
+
+ALLOW = HEAD.replace("ranks: [A, K, Q, J, 10, 9, 8, 7]", "ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]") + (
+    "  - deal: {size: 3}\n"
+    "  - tricks: {allow: \"not (count(trumps(hand)) > 0 and led_suit == 'none') "
+    "or card == highest(trumps(hand))\", reason: \"lead your highest trump\"}\n"
+    'end: {when: "hand_number >= 1", winners: "true"}\n')
+
+
+def test_allow_must_lead_the_highest_trump() -> None:
+    st = state(ALLOW, {"trump": "S", "leader": 1, "hands": {0: "AH 3H 2C", 1: "QS 9S 2H"}})
+    assert [str(a) for a in st.legal_actions()] == ["QS"]
+    with pytest.raises(spelbok.IllegalActionError, match="lead your highest trump"):
+        st.clone().apply("2H")
+    st.apply("QS")
+    assert sorted(str(a) for a in st.legal_actions()) == ["2C", "3H", "AH"]  # no trump: free
+    # without a trump in hand, any card may be led
+    st = state(ALLOW, {"trump": "S", "leader": 1, "hands": {0: "AH 3H 2C", 1: "QD 9C 2H"}})
+    assert sorted(str(a) for a in st.legal_actions()) == ["2H", "9C", "QD"]
+
+
+def test_card_properties_and_card_literals_in_allow() -> None:
+    spec = ALLOW.replace(
+        "not (count(trumps(hand)) > 0 and led_suit == 'none') or card == highest(trumps(hand))",
+        "card != 'AH' and (suit_of(card) != 'C' or is_trump(card)) and rank_of(card) != '3'")
+    st = state(spec, {"trump": "C", "leader": 0, "hands": {0: "AH 3H 2C 4D", 1: "QD 9C 2H 5S"}})
+    assert sorted(str(a) for a in st.legal_actions()) == ["2C", "4D"]
+    st = state(spec, {"trump": "H", "leader": 0, "hands": {0: "AH 3H 2C 4D", 1: "QD 9C 2H 5S"}})
+    assert sorted(str(a) for a in st.legal_actions()) == ["4D"]
+
+
+def test_the_trick_so_far_as_a_card_set() -> None:
+    # the second player must play a card higher than every card of the trick, if he can
+    spec = ALLOW.replace(
+        "not (count(trumps(hand)) > 0 and led_suit == 'none') or card == highest(trumps(hand))",
+        "count(trick) == 0 or card == highest(hand)")
+    st = state(spec, {"trump": "none", "leader": 0, "hands": {0: "5H 3C 4C", 1: "QH 9H 2D"}})
+    assert len(st.legal_actions()) == 3  # an empty trick: any lead
+    st.apply("5H")
+    assert [str(a) for a in st.legal_actions()] == ["QH"]
+
+
+def error_of(spec: str) -> SpecError:
+    with pytest.raises(SpecError) as info:
+        spelbok.load(spec, players=2)
+    return info.value
+
+
+def test_card_literals_are_checked_against_the_deck() -> None:
+    err = error_of(with_vars(SET.replace("holds('AH')", "holds('2H')")))
+    assert "the card 2H is not in this game's deck" in str(err)
+    assert str(err).startswith("<spec>:11:50: ")
+    err = error_of(with_vars(SET.replace("holds('AH')", "holds('XH')")))
+    assert "'XH' is not a card" in str(err)
+
+
+def test_type_errors_are_located() -> None:
+    err = error_of(with_vars(SET.replace("count(trumps(hand))", "count(hand) + hand")))
+    assert "cannot add an int and a set of cards" in str(err)
+    assert str(err).startswith("<spec>:11:27: ")
+    err = error_of(with_vars(SET.replace("count(trumps(hand))", "rank_of(hand) == 'A'")))
+    assert "rank_of() needs a card, got a set of cards" in str(err)
+    err = error_of(with_vars(SET.replace("count(cards_of(hand, 'H'))",
+                                         "count(cards_of(hand, 'X'))")))
+    assert "'X' is not a suit" in str(err)
+
+
+def test_card_functions_need_a_game() -> None:
+    r = DictResolver(2, {})
+    with pytest.raises(FormulaError, match="reads cards"):
+        compile_formula("rank_of(highest(trumps(x)))", r, per_player=False)
+
+
+def test_count_keeps_counting_seats() -> None:
+    st = state(with_vars(SET.replace('hearts: "count(cards_of(hand, \'H\'))"',
+                                     'hearts: "count(count(hand) > 0)"')))
+    assert st.var("hearts") == [2, 2]
+
+
+def test_nested_counts_compile_in_linear_time() -> None:
+    r = DictResolver(2, {"x": 1})
+    text = "count(" * 12 + "x > 0" + " ) > 0" * 11 + ")"
+    assert compile_formula(text, r, per_player=False).fn(None, 0) == 2
