@@ -136,3 +136,25 @@ def test_nested_counts_compile_in_linear_time() -> None:
     r = DictResolver(2, {"x": 1})
     text = "count(" * 12 + "x > 0" + " ) > 0" * 11 + ")"
     assert compile_formula(text, r, per_player=False).fn(None, 0) == 2
+
+
+def test_count_of_a_seat_s_cards_outside_a_per_player_rule_says_so() -> None:
+    err = error_of(mini("  - deal: {size: 5}\n  - if: \"count(hand) > 2\"\n    then: []\n"
+                        "  - tricks: {}\n"))
+    assert str(err).startswith("<spec>:9:16: 'hand' is a per-player value: count() of its "
+                               "cards needs a seat")
+    spelbok.load(mini("  - deal: {size: 5}\n  - if: \"sum(count(hand)) == 10\"\n    then: []\n"
+                      "  - tricks: {}\n"))
+
+
+def test_the_turn_up_and_the_widow_as_card_sets() -> None:
+    spec = mini("  - deal: {size: 5, widow: 3}\n  - turn_up: {}\n"
+                "  - set: {up: \"rank_of(highest(turn_up_cards))\", w: \"count(widow)\", "
+                "t: \"count(trumps(turn_up_cards)) == 1 and count(cards_of(turn_up_cards, "
+                "trump)) == 1\"}\n"
+                "  - tricks: {}\n").replace("hand:\n", "variables:\n  hand: {up: x, w: 0, "
+                                            "t: false}\nhand:\n", 1)
+    st = state(spec)
+    [up] = st.turn_up
+    assert st.var("up") == spelbok.cards.RANKS[up % 13]
+    assert st.var("w") == 3 and st.var("t") is True

@@ -432,7 +432,15 @@ class _Compiler:
         arg = node.args[0]
         if name == "holds":
             return self._holds(node, arg, in_agg, ctx)
-        a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        try:
+            a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        except FormulaError as e:
+            if name != "count" or "per-player value" not in e.message:
+                raise
+            # count() of one seat's cards is not the aggregate over seats it looks like
+            raise FormulaError(f"{e.message.split(';')[0]}: count() of its cards needs a "
+                               "seat, in a per-player rule or inside an aggregate "
+                               "(sum(count(hand)))", line=e.line, col=e.col) from None
         x = a.fn
         fn: Fn
         t: TypeName
