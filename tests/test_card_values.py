@@ -158,3 +158,64 @@ def test_the_turn_up_and_the_widow_as_card_sets() -> None:
     [up] = st.turn_up
     assert st.var("up") == spelbok.cards.RANKS[up % 13]
     assert st.var("w") == 3 and st.var("t") is True
+
+
+def test_card_is_read_only_in_a_trick_s_allow() -> None:
+    err = error_of(with_vars(SET.replace("count(trumps(hand))", "count(trumps(hand)) + "
+                                         "(if card == 'AH' then 1 else 0)")))
+    assert "'card' has a value only while a trick is played" in str(err)
+
+
+class Tables:
+    """The tables of spelbok.engine.order for hearts as trumps, in a 52-card deck."""
+
+    def __init__(self) -> None:
+        from spelbok.engine.order import build_tables
+        ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+        self.tables = build_tables((1 << 52) - 1, ranks, [], False)[2]
+
+
+def card_resolver() -> DictResolver:
+    from spelbok.formula import CardContext, NameInfo
+    r = DictResolver(2, {
+        "hand": NameInfo("player", lambda st, p: st.hands[p], "cards"),
+        "empty": NameInfo("global", lambda st: 0, "cards"),
+    })
+    r.cards = CardContext(lambda st: st.tables, (1 << 52) - 1)  # type: ignore[attr-defined]
+    return r
+
+
+def run(text: str, hands: list[str], seat: int = 0) -> Any:
+    st = Tables()
+    st.hands = [sum(1 << card_id(c) for c in h.split()) for h in hands]  # type: ignore[attr-defined]
+    return compile_formula(text, card_resolver(), per_player=True).fn(st, seat)
+
+
+def test_the_card_functions_over_a_resolver() -> None:
+    hands = ["KC KS 2H 9D", "AC"]
+    assert run("rank_of(highest(hand))", hands) == "2"  # the only trump
+    assert run("suit_of(highest(cards_of(hand, 'C')))", hands) == "C"
+    # a tie in power (KC, KS): the lower card id
+    assert run("suit_of(highest(hand))", ["KC KS 9D"]) == "C"
+    assert run("suit_of(lowest(hand))", ["KC KS 9D"]) == "D"
+    assert run("rank_of(highest(empty)) == 'none' and suit_of(lowest(empty)) == 'none' "
+               "and not is_trump(highest(empty)) and not holds(highest(empty))", hands) is True
+    assert run("holds(highest(hand)) and holds('9D') and not holds('AC')", hands) is True
+    assert run("count(hand) * 10 + count(trumps(hand))", hands) == 41
+    assert run("sum(count(hand))", hands) == 5
+    assert run("count(cards_of(hand, suit_of(lowest(hand))))", hands) == 1
+
+
+def test_card_types_are_checked() -> None:
+    r = card_resolver()
+    for text, message in (
+        ("hand == 1", "cannot compare a set of cards with an int"),
+        ("highest(hand) + 1", "cannot add a card and an int"),
+        ("count(highest(hand))", "count() needs a condition (true or false) or a set of cards, got a card"),
+        ("holds(hand)", "holds() needs a card, got a set of cards"),
+        ("cards_of(hand, 1)", "cards_of() needs a text (str), got an int"),
+        ("cards_of(hand)", "cards_of takes 2 arguments, got 1"),
+        ("highest(hand) == 'ZZ'", "'ZZ' is not a card"),
+    ):
+        with pytest.raises(FormulaError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            compile_formula(text, r, per_player=True)

@@ -360,6 +360,9 @@ class _Compiler:
         name, n = node.func, self.nseats
         arg_node = node.args[0]
         c = self.compile(arg_node, True)
+        if name == "count" and c.type == "card":  # count() of a card set is the other count
+            raise FormulaError("count() needs a condition (true or false) or a set of cards, "
+                               "got a card", line=arg_node.line, col=arg_node.column)
         if name in ("count", "any", "all"):
             self._need(c, "bool", arg_node, f"{name}()")
             t: TypeName = "int" if name == "count" else "bool"
