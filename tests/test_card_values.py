@@ -219,3 +219,36 @@ def test_card_types_are_checked() -> None:
     ):
         with pytest.raises(FormulaError, match=message.replace("(", r"\(").replace(")", r"\)")):
             compile_formula(text, r, per_player=True)
+
+
+def test_where_filters_a_card_set_by_each_card() -> None:
+    hands = ["KC KS 2H 9D 3H", "AC"]  # hearts are trumps (see Tables)
+    assert run("count(hand where card_is_trump)", hands) == 2
+    assert run("count(hand where card_suit == 'C' or card_rank == '3')", hands) == 2
+    assert run("count(hand where not card_is_trump and card_rank != 'K')", hands) == 1
+    assert run("rank_of(highest(hand where card_suit != 'H'))", hands) == "K"
+    assert run("count(hand where count(hand) > 4)", hands) == 5  # the same for each card
+    assert run("count(hand where card_suit == suit_of(lowest(hand where card_is_trump)))",
+               hands) == 2  # a nested where reads its own cards
+
+
+def test_where_conditions_are_checked() -> None:
+    r = card_resolver()
+    for text, message in (
+        ("count(hand where card_rank > '3')", "in a 'where' condition, card_suit"),
+        ("count(hand where card_suit == 'X')", "'X' is not a suit"),
+        ("count(hand where card_rank == 'Ace')", "'Ace' is not a rank"),
+        ("count(hand where 1)", "'where' needs a condition (true or false), got an int"),
+        ("count(3 where true)", "'where' needs a set of cards, got an int"),
+        ("hand where card_is_trump", "a card set's '… where …' goes in parentheses"),
+    ):
+        with pytest.raises(FormulaError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            compile_formula(text, r, per_player=True)
+
+
+def test_where_in_a_spec_and_its_dsl() -> None:
+    spec = ALLOW.replace("count(trumps(hand))", "count(hand where card_is_trump)")
+    st = state(spec, {"trump": "S", "leader": 1, "hands": {0: "AH 3H 2C", 1: "QS 9S 2H"}})
+    assert [str(a) for a in st.legal_actions()] == ["QS"]
+    # the card names inside 'where' read each card, in any step (not only a trick's allow)
+    spelbok.load(with_vars(SET.replace("count(trumps(hand))", "count(hand where card_is_trump)")))

@@ -39,11 +39,13 @@ from .names import CardContext, DictResolver, Fn, NameInfo, Resolver, TypeName, 
 from .nodes import (
     AGGREGATES,
     CARD_FUNCTIONS,
+    FILTER_NAMES,
     FUNCTIONS,
     Binary,
     Bool,
     Call,
     Compare,
+    Filter,
     IfExpr,
     Logic,
     Name,
@@ -65,8 +67,8 @@ from .parse import (
 )
 
 __all__ = [
-    "AGGREGATES", "CARD_FUNCTIONS", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
-    "Binary", "Bool", "CardContext", "Call", "Compare", "Compiled", "DictResolver", "Fn", "IfExpr", "Logic",
+    "AGGREGATES", "CARD_FUNCTIONS", "FILTER_NAMES", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
+    "Binary", "Bool", "CardContext", "Call", "Compare", "Compiled", "DictResolver", "Filter", "Fn", "IfExpr", "Logic",
     "Name", "NameInfo", "Node", "Num", "Resolver", "Str", "TypeName", "Unary", "Value",
     "check_limits", "compile_formula", "evaluate", "formula_names", "from_tree", "iter_nodes",
     "parse_formula", "unparse",

@@ -9,18 +9,20 @@ from itertools import repeat
 from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..cards import CARD_NAMES, RANKS, SUIT_INDEX, SUITS, parse_card
+from ..cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, normalize_rank, parse_card
 from ..errors import FormulaError, SpelbokError, did_you_mean
 from ..frozen import Frozen
 from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
 from .nodes import (
     AGGREGATES,
     CARD_FUNCTIONS,
+    FILTER_NAMES,
     FUNCTIONS,
     Binary,
     Bool,
     Call,
     Compare,
+    Filter,
     IfExpr,
     Logic,
     Name,
@@ -257,6 +259,8 @@ class _Compiler:
             return self._compare(node, in_agg)
         if isinstance(node, IfExpr):
             return self._if(node, in_agg)
+        if isinstance(node, Filter):
+            return self._filter(node, in_agg)
         raise TypeError(f"not a formula node: {node!r}")
 
     # -- names
@@ -476,6 +480,73 @@ class _Compiler:
             return _C(_of_suit_at(x, tables, b.fn), "cards", cost)
         # highest / lowest: one pass over the set's bits (at most a deck's 52)
         return _C(_extreme_card(x, tables, name == "highest"), "card", cost + 52)
+
+    def _filter(self, node: Filter, in_agg: bool) -> _C:
+        """``cards where cond``: the set masked by the cards meeting ``cond`` (a mask
+        worked out with bitmask operations, not card by card)."""
+        ctx = self._cards(node)
+        a = self.compile(node.cards, in_agg)
+        self._need(a, "cards", node.cards, "'where'")
+        m, cost = self._card_mask(node.cond, in_agg, ctx)
+        x = a.fn
+        return _C(lambda st, p: x(st, p) & m(st, p), "cards", 1 + a.cost + cost)
+
+    def _card_mask(self, node: Node, in_agg: bool, ctx: CardContext) -> tuple[Fn, int]:
+        """A ``where`` condition as ``fn(state, seat) -> the mask of the cards meeting it``."""
+        deck = ctx.deck_mask
+        tables = ctx.tables
+        if not _reads_each_card(node):  # the same for every card: all of them or none
+            c = self.compile(node, in_agg)
+            self._need(c, "bool", node, "'where'")
+            f = c.fn
+            return (lambda st, p: deck if f(st, p) else 0), c.cost
+        if isinstance(node, Name) and FILTER_NAMES.get(node.name) == "trump":
+            return (lambda st, p: tables(st).trump_mask), 1
+        if isinstance(node, Unary) and node.op == "not":
+            m, cost = self._card_mask(node.operand, in_agg, ctx)
+            return _complement(deck, m), cost + 1
+        if isinstance(node, Logic):
+            m1, c1 = self._card_mask(node.left, in_agg, ctx)
+            m2, c2 = self._card_mask(node.right, in_agg, ctx)
+            if node.op == "and":
+                return (lambda st, p: m1(st, p) & m2(st, p)), c1 + c2 + 1
+            return (lambda st, p: m1(st, p) | m2(st, p)), c1 + c2 + 1
+        if isinstance(node, Compare) and node.op in ("==", "!="):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                kind = FILTER_NAMES.get(side.name) if isinstance(side, Name) else None
+                if kind in ("suit", "rank") and not _reads_each_card(other):
+                    o = self.compile(other, in_agg)
+                    self._need(o, "str", other, f"comparing '{side.name}'")  # type: ignore[union-attr]
+                    m = self._part_mask(kind, o, other, tables)
+                    return (_complement(deck, m) if node.op == "!=" else m), o.cost + 1
+        names = ", ".join(FILTER_NAMES)
+        raise FormulaError(f"in a 'where' condition, {names} read each card: use them as "
+                           "`card_suit == …`, `card_rank != …` or `card_is_trump`, with not, "
+                           "and, or", line=node.line, col=node.column)
+
+    @staticmethod
+    def _part_mask(kind: str, o: _C, node: Node, tables: Callable[[Any], Any]) -> Fn:
+        """The cards of a suit (their effective suit) or of a rank, given as text."""
+        if kind == "suit":
+            if o.const:
+                index = SUIT_INDEX.get(str(o.value).upper(), -1)
+                if index < 0 and o.value != "none":
+                    raise FormulaError(f"'{o.value}' is not a suit (one of {', '.join(SUITS)})",
+                                       line=node.line, col=node.column)
+                if index < 0:
+                    return lambda st, p: 0
+                return lambda st, p: tables(st).suit_mask[index]
+            g = o.fn
+            return lambda st, p: _suit_mask(tables(st), g(st, p))
+        if o.const:
+            rank = normalize_rank(str(o.value))
+            if rank is None and o.value != "none":
+                raise FormulaError(f"'{o.value}' is not a rank (one of {', '.join(RANKS)})",
+                                   line=node.line, col=node.column)
+            mask = _RANK_MASKS[RANK_INDEX[rank]] if rank is not None else 0
+            return lambda st, p: mask
+        g = o.fn
+        return lambda st, p: _rank_mask(g(st, p))
 
     def _holds(self, node: Call, arg: Node, in_agg: bool, ctx: CardContext) -> _C:
         """``holds(card)``: whether the seat's hand (the name ``hand``) holds the card."""
@@ -1159,3 +1230,41 @@ def _holds_at(hand: Any, x: Any) -> Fn:
         c = x(st, p)
         return c >= 0 and bool(hand(st, p) >> c & 1)
     return f
+
+
+def _complement(deck: int, m: Any) -> Fn:
+    """The cards of the deck not in the mask ``m(state, seat)``."""
+    return lambda st, p: deck & ~m(st, p)
+
+
+_RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def _suit_mask(tables: Any, suit: Any) -> int:
+    index = SUIT_INDEX.get(str(suit).upper(), -1)
+    return tables.suit_mask[index] if index >= 0 else 0
+
+
+def _rank_mask(rank: Any) -> int:
+    r = normalize_rank(str(rank))
+    return _RANK_MASKS[RANK_INDEX[r]] if r is not None else 0
+
+
+def _reads_each_card(node: Node) -> bool:
+    """Whether a ``where`` condition reads the card (a nested ``where`` reads its own)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Name) and n.name in FILTER_NAMES:
+            return True
+        if isinstance(n, Filter):
+            stack.append(n.cards)
+        elif isinstance(n, Binary | Logic | Compare):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, Unary):
+            stack.append(n.operand)
+        elif isinstance(n, Call):
+            stack.extend(n.args)
+        elif isinstance(n, IfExpr):
+            stack.extend((n.cond, n.then, n.else_))
+    return False

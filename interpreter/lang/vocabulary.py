@@ -229,6 +229,8 @@ KEYWORDS: tuple[Word, ...] = (
     Word("and", "both conditions"),
     Word("or", "either condition"),
     Word("not", "the opposite condition"),
+    Word("where", "the cards of a card set that meet a condition on each card "
+         "(`hand where card_is_trump`)"),
     Word("true", "the true condition"),
     Word("false", "the false condition"),
 )
