@@ -252,3 +252,15 @@ def test_where_in_a_spec_and_its_dsl() -> None:
     assert [str(a) for a in st.legal_actions()] == ["QS"]
     # the card names inside 'where' read each card, in any step (not only a trick's allow)
     spelbok.load(with_vars(SET.replace("count(trumps(hand))", "count(hand where card_is_trump)")))
+
+
+def test_where_survives_the_dsl_round_trip(tmp_path: Any) -> None:
+    from spelbok.lang.dslwrite import to_dsl
+    spec = with_vars(SET.replace("count(trumps(hand))", "count(hand where card_is_trump)")
+                     .replace("    for: true", "    for: count(hand where card_suit == 'H') > 0"))
+    tree = spelbok.load(spec).tree
+    text = to_dsl(tree)
+    assert "for each player where count(hand where card_suit == 'H') > 0, set:" in text
+    path = tmp_path / "where.spel"
+    path.write_text(text, "utf-8")
+    assert spelbok.load(str(path)).tree == tree
