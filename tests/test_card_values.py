@@ -264,3 +264,22 @@ def test_where_survives_the_dsl_round_trip(tmp_path: Any) -> None:
     path = tmp_path / "where.spel"
     path.write_text(text, "utf-8")
     assert spelbok.load(str(path)).tree == tree
+
+
+CONFORM = HEAD.replace("hand:\n", "variables:\n  player: {score: 0}\nhand:\n", 1) + (
+    "  - deal: {size: 5}\n"
+    "  - turn_up: {}\n"
+    "  - tricks:\n"
+    "      allow: \"not (count(hand where card_is_trump) > 0 and led_suit == 'none') "
+    "or card == highest(hand where card_is_trump)\"\n"
+    "      after_each:\n"
+    "        - set: {score: \"score + count(trick where card_is_trump)\"}\n"
+    "          for: \"holds(highest(hand)) or count(hand) == 0\"\n"
+    'end: {when: "hand_number >= 3", winners: "score == max(score)"}\n')
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_spec_with_card_values_conforms(players: int) -> None:
+    from spelbok.analysis.conformance import check_game
+    rep = check_game(spelbok.load(CONFORM, players=players), matches=15, seed=players)
+    assert rep.ok, rep.failures
