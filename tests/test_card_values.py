@@ -283,3 +283,11 @@ def test_a_spec_with_card_values_conforms(players: int) -> None:
     from spelbok.analysis.conformance import check_game
     rep = check_game(spelbok.load(CONFORM, players=players), matches=15, seed=players)
     assert rep.ok, rep.failures
+
+
+def test_the_names_a_where_reads_are_the_allow_s_card_names() -> None:
+    from spelbok.formula import FILTER_NAMES
+    from spelbok.lang import vocabulary as v
+    card_names = {b.name: b for b in v.BUILTINS if b.scope == "card" and b.name.startswith("card_")}
+    assert set(FILTER_NAMES) == set(card_names)
+    assert {card_names[n].type for n in FILTER_NAMES} == {"suit", "rank", "bool"}

@@ -513,10 +513,11 @@ class _Compiler:
             return (lambda st, p: m1(st, p) | m2(st, p)), c1 + c2 + 1
         if isinstance(node, Compare) and node.op in ("==", "!="):
             for side, other in ((node.left, node.right), (node.right, node.left)):
-                kind = FILTER_NAMES.get(side.name) if isinstance(side, Name) else None
+                label = side.name if isinstance(side, Name) else ""
+                kind = FILTER_NAMES.get(label)
                 if kind in ("suit", "rank") and not _reads_each_card(other):
                     o = self.compile(other, in_agg)
-                    self._need(o, "str", other, f"comparing '{side.name}'")  # type: ignore[union-attr]
+                    self._need(o, "str", other, f"comparing '{label}'")
                     m = self._part_mask(kind, o, other, tables)
                     return (_complement(deck, m) if node.op == "!=" else m), o.cost + 1
         names = ", ".join(FILTER_NAMES)
