@@ -291,3 +291,16 @@ def test_the_names_a_where_reads_are_the_allow_s_card_names() -> None:
     card_names = {b.name: b for b in v.BUILTINS if b.scope == "card" and b.name.startswith("card_")}
     assert set(FILTER_NAMES) == set(card_names)
     assert {card_names[n].type for n in FILTER_NAMES} == {"suit", "rank", "bool"}
+
+
+@pytest.mark.parametrize("name", ["led_card", "winning_card"])
+def test_the_led_and_the_winning_card(name: str) -> None:
+    # "play a card of the rank led, if you can" (no heart in hand: following suit is no duty)
+    spec = ALLOW.replace(
+        "not (count(trumps(hand)) > 0 and led_suit == 'none') or card == highest(trumps(hand))",
+        f"rank_of({name}) == 'none' or card_rank == rank_of({name}) "
+        f"or count(hand where card_rank == rank_of({name})) == 0")
+    st = state(spec, {"trump": "none", "leader": 0, "hands": {0: "5H 3C 4C", 1: "5C 9D 2D"}})
+    assert len(st.legal_actions()) == 3
+    st.apply("5H")
+    assert [str(a) for a in st.legal_actions()] == ["5C"]

@@ -125,6 +125,8 @@ class Resolver:
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
         b["trick"] = _global(_reads(lambda st, p: _mask(st.trick)), "cards")
+        b["led_card"] = _global(_reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
+        b["winning_card"] = _global(_reads(lambda st, p: _card_of(st.trick, st.best_seat)), "card")
         b["turn_up_cards"] = _global(_reads(lambda st, p: _mask_of(st.turn_up)), "cards")
         b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
         b["card"] = _global(_reads(lambda st, p: st.cand), "card")
@@ -164,6 +166,14 @@ def _mask(pairs: list[tuple[int, int]]) -> int:
     for _, c in pairs:
         m |= 1 << c
     return m
+
+
+def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
+    """The card ``seat`` played to a trick's ``(seat, card)`` pairs, or -1."""
+    for q, c in pairs:
+        if q == seat:
+            return c
+    return -1
 
 
 def _mask_of(cards: list[int]) -> int:

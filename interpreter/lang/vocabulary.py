@@ -610,6 +610,10 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("trick", "trick", "cards", "the cards played to the current trick so far",
             per_trick=True),
+    Builtin("led_card", "trick", "card", "the card led to the current trick (no card when "
+            "leading)", per_trick=True),
+    Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
+            "card when leading)", per_trick=True),
     Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
 )
 
