@@ -177,12 +177,10 @@ class Tables:
 
 def card_resolver() -> DictResolver:
     from spelbok.formula import CardContext, NameInfo
-    r = DictResolver(2, {
+    return DictResolver(2, {
         "hand": NameInfo("player", lambda st, p: st.hands[p], "cards"),
         "empty": NameInfo("global", lambda st: 0, "cards"),
-    })
-    r.cards = CardContext(lambda st: st.tables, (1 << 52) - 1)  # type: ignore[attr-defined]
-    return r
+    }, CardContext(lambda st: st.tables, (1 << 52) - 1))
 
 
 def run(text: str, hands: list[str], seat: int = 0) -> Any:

@@ -88,15 +88,18 @@ class Resolver(Protocol):
 
 class DictResolver:
     """A :class:`Resolver` over a mapping ``name -> NameInfo`` (plain int/bool/str
-    values are taken as constants).  Handy in tests, tools and examples.
+    values are taken as constants), with an optional :class:`CardContext`.  Handy in
+    tests, tools and examples.
 
     >>> r = DictResolver(3, {"limit": 5, "score": NameInfo("player", lambda st, q: st[q], int)})
     >>> evaluate("sum(score) - limit", r, [1, 2, 3])
     1
     """
 
-    def __init__(self, nseats: int, infos: Mapping[str, NameInfo | Value]) -> None:
+    def __init__(self, nseats: int, infos: Mapping[str, NameInfo | Value],
+                 cards: CardContext | None = None) -> None:
         self.nseats = nseats
+        self.cards = cards  # what the card functions read (None: they are refused)
         self._infos = {
             k: v if isinstance(v, NameInfo) else NameInfo("const", v) for k, v in infos.items()
         }
