@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
-from ..formula import Compiled, NameInfo, compile_formula
+from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
@@ -79,6 +79,7 @@ class Resolver:
         self.pvars = pvars
         self.gvars = gvars
         self.table: dict[str, NameInfo] = {}
+        self.cards: CardContext | None = None  # set by the Compiler once the deck is known
         for name, value in options.items():
             self.table[name] = NameInfo("const", value, _type(value))
         for name, row in pvars.items():
@@ -111,6 +112,14 @@ class Resolver:
         b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
         b["turn_up_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.turn_up[-1] % 13] if st.turn_up else "none"), str)
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
+        # card sets, as bitmasks (bit c: card c); read only by formulas that name them
+        b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
+        b["trick"] = _global(_reads(lambda st, p: _mask(st.trick)), "cards")
+        b["led_card"] = _global(_reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
+        b["winning_card"] = _global(_reads(lambda st, p: _card_of(st.trick, st.best_seat)), "card")
+        b["turn_up_cards"] = _global(_reads(lambda st, p: _mask_of(st.turn_up)), "cards")
+        b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
+        b["card"] = _global(_reads(lambda st, p: st.cand), "card")
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -139,6 +148,35 @@ class Resolver:
 
 
 _RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _mask(pairs: list[tuple[int, int]]) -> int:
+    """The cards of a trick's ``(seat, card)`` pairs, as a bitmask."""
+    m = 0
+    for _, c in pairs:
+        m |= 1 << c
+    return m
+
+
+def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
+    """The card ``seat`` played to a trick's ``(seat, card)`` pairs, or -1."""
+    for q, c in pairs:
+        if q == seat:
+            return c
+    return -1
+
+
+def _mask_of(cards: list[int]) -> int:
+    """A list of cards as a bitmask."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _tables(st: State) -> Any:
+    """The current trump's tables (the card functions of formulas read them)."""
+    return st.tables
 
 
 def _type(v: Any) -> type:
@@ -336,6 +374,7 @@ class Compiler:
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
         self.resolver = Resolver(n, self.options, pvars, gvars, teams)
+        self.resolver.cards = CardContext(_tables, deck_mask)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),

@@ -35,14 +35,17 @@ at run time otherwise); ``< <= > >=`` compare two ints or two strs.
 from __future__ import annotations
 
 from .compile import STEP_BUDGET, Compiled, compile_formula, evaluate
-from .names import DictResolver, Fn, NameInfo, Resolver, TypeName, Value
+from .names import CardContext, DictResolver, Fn, NameInfo, Resolver, TypeName, Value
 from .nodes import (
     AGGREGATES,
+    CARD_FUNCTIONS,
+    FILTER_NAMES,
     FUNCTIONS,
     Binary,
     Bool,
     Call,
     Compare,
+    Filter,
     IfExpr,
     Logic,
     Name,
@@ -64,8 +67,8 @@ from .parse import (
 )
 
 __all__ = [
-    "AGGREGATES", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
-    "Binary", "Bool", "Call", "Compare", "Compiled", "DictResolver", "Fn", "IfExpr", "Logic",
+    "AGGREGATES", "CARD_FUNCTIONS", "FILTER_NAMES", "FUNCTIONS", "MAX_DEPTH", "MAX_LENGTH", "MAX_NODES", "STEP_BUDGET",
+    "Binary", "Bool", "CardContext", "Call", "Compare", "Compiled", "DictResolver", "Filter", "Fn", "IfExpr", "Logic",
     "Name", "NameInfo", "Node", "Num", "Resolver", "Str", "TypeName", "Unary", "Value",
     "check_limits", "compile_formula", "evaluate", "formula_names", "from_tree", "iter_nodes",
     "parse_formula", "unparse",

@@ -9,16 +9,20 @@ from itertools import repeat
 from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, normalize_rank, parse_card
 from ..errors import FormulaError, SpelbokError, did_you_mean
 from ..frozen import Frozen
-from .names import Fn, NameInfo, Resolver, TypeName, Value, _norm_type
+from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
 from .nodes import (
     AGGREGATES,
+    CARD_FUNCTIONS,
+    FILTER_NAMES,
     FUNCTIONS,
     Binary,
     Bool,
     Call,
     Compare,
+    Filter,
     IfExpr,
     Logic,
     Name,
@@ -91,11 +95,14 @@ class _C:
     vec: Callable[[Any, int], Iterable[Any]] | None = None
 
 
-_ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "any": "a value"}
+_ARTICLE = {"int": "an int", "bool": "a bool", "str": "a str", "card": "a card",
+            "cards": "a set of cards", "any": "a value"}
 _EXPECT_WORDS = {
     "bool": "a condition (true or false)",
     "int": "a number",
     "str": "a text (str)",
+    "card": "a card",
+    "cards": "a set of cards",
 }
 
 
@@ -192,6 +199,9 @@ class _Compiler:
         self.per_player = per_player
         self.nseats = int(resolver.nseats)
         self._infos: dict[str, NameInfo | None] = {}
+        # each node compiled once per context: count() compiles its argument to learn
+        # its type, and nested counts must not compile their subtrees again and again
+        self._memo: dict[tuple[int, bool], _C] = {}
 
     # -- helpers
 
@@ -223,6 +233,13 @@ class _Compiler:
     # -- dispatch
 
     def compile(self, node: Node, in_agg: bool) -> _C:
+        key = (id(node), in_agg)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._compile(node, in_agg)
+        return got
+
+    def _compile(self, node: Node, in_agg: bool) -> _C:
         if isinstance(node, Num | Str | Bool):
             t: TypeName = (
                 "int" if isinstance(node, Num) else "str" if isinstance(node, Str) else "bool"
@@ -242,6 +259,8 @@ class _Compiler:
             return self._compare(node, in_agg)
         if isinstance(node, IfExpr):
             return self._if(node, in_agg)
+        if isinstance(node, Filter):
+            return self._filter(node, in_agg)
         raise TypeError(f"not a formula node: {node!r}")
 
     # -- names
@@ -291,11 +310,16 @@ class _Compiler:
 
     def _call(self, node: Call, in_agg: bool) -> _C:
         name, nargs = node.func, len(node.args)
+        if name in CARD_FUNCTIONS:
+            return self._card_call(node, in_agg)
+        if name == "count" and nargs == 1 and self.compile(node.args[0], True).type == "cards":
+            return self._card_call(node, in_agg)
         if name not in FUNCTIONS:
             if self._lookup(name) is not None:
                 raise FormulaError(f"'{name}' is not a function", line=node.line, col=node.column)
             raise FormulaError(
-                f"unknown function '{name}' (functions: count, any, all, sum, max, min, abs)",
+                f"unknown function '{name}' (functions: count, any, all, sum, max, min, abs, "
+                + ", ".join(sorted(CARD_FUNCTIONS)) + ")",
                 line=node.line,
                 col=node.column,
                 hint=did_you_mean(name, sorted(FUNCTIONS)),
@@ -340,6 +364,9 @@ class _Compiler:
         name, n = node.func, self.nseats
         arg_node = node.args[0]
         c = self.compile(arg_node, True)
+        if name == "count" and c.type == "card":  # count() of a card set is the other count
+            raise FormulaError("count() needs a condition (true or false) or a set of cards, "
+                               "got a card", line=arg_node.line, col=arg_node.column)
         if name in ("count", "any", "all"):
             self._need(c, "bool", arg_node, f"{name}()")
             t: TypeName = "int" if name == "count" else "bool"
@@ -377,6 +404,167 @@ class _Compiler:
         if c.const:
             return _folded(fn, t, cost)
         return _C(fn, t, cost)
+
+    # -- cards
+
+    def _cards(self, node: Node) -> CardContext:
+        ctx = getattr(self.resolver, "cards", None)
+        if not isinstance(ctx, CardContext):
+            raise FormulaError(f"'{getattr(node, 'func', '')}' reads cards, which this "
+                               "game gives no formula", line=node.line, col=node.column)
+        return ctx
+
+    def _card_literal(self, node: Node, c: _C, ctx: CardContext) -> _C:
+        """A card written as text (``'AH'``, ``'10♣'``): its card id, checked against the deck."""
+        if c.type != "str" or not c.const or not isinstance(node, Str):
+            return c
+        card = parse_card(str(c.value))
+        if card is None:
+            raise FormulaError(f"'{c.value}' is not a card (write rank then suit, e.g. 'AH', "
+                               "'10C')", line=node.line, col=node.column)
+        if not (ctx.deck_mask >> card) & 1:
+            raise FormulaError(f"the card {CARD_NAMES[card]} is not in this game's deck",
+                               line=node.line, col=node.column)
+        return _const(card, "card", 1)
+
+    def _card_call(self, node: Call, in_agg: bool) -> _C:
+        """A function over cards: the runtime values are card ids and bitmasks."""
+        name, nargs = node.func, len(node.args)
+        want = 2 if name == "cards_of" else 1
+        if nargs != want:
+            raise FormulaError(f"{name} takes {want} argument{'s' if want > 1 else ''}, "
+                               f"got {nargs}", line=node.line, col=node.column)
+        ctx = self._cards(node)
+        tables = ctx.tables
+        arg = node.args[0]
+        if name == "holds":
+            return self._holds(node, arg, in_agg, ctx)
+        try:
+            a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        except FormulaError as e:
+            if name != "count" or "per-player value" not in e.message:
+                raise
+            # count() of one seat's cards is not the aggregate over seats it looks like
+            raise FormulaError(f"{e.message.split(';')[0]}: count() of its cards needs a "
+                               "seat, in a per-player rule or inside an aggregate "
+                               "(sum(count(hand)))", line=e.line, col=e.col) from None
+        x = a.fn
+        fn: Fn
+        t: TypeName
+        cost = 1 + a.cost
+        if name in ("rank_of", "suit_of", "is_trump"):
+            self._need(a, "card", arg, f"{name}()")
+            if name == "rank_of":
+                t, fn = "str", _rank_of(x)
+            elif name == "suit_of":
+                t, fn = "str", _suit_of(x, tables)
+            else:
+                t, fn = "bool", _is_trump(x, tables)
+            return _C(fn, t, cost)
+        self._need(a, "cards", arg, f"{name}()")
+        if name == "count":
+            return _C(_popcount(x), "int", cost, seat_free=a.seat_free)
+        if name == "trumps":
+            return _C(_trumps(x, tables), "cards", cost)
+        if name == "cards_of":
+            s_node = node.args[1]
+            b = self.compile(s_node, in_agg)
+            self._need(b, "str", s_node, "cards_of()")
+            cost += b.cost
+            if b.const:
+                index = SUIT_INDEX.get(str(b.value).upper())
+                if index is None:
+                    raise FormulaError(f"'{b.value}' is not a suit (one of {', '.join(SUITS)})",
+                                       line=s_node.line, col=s_node.column)
+                return _C(_of_suit(x, tables, index), "cards", cost)
+            return _C(_of_suit_at(x, tables, b.fn), "cards", cost)
+        # highest / lowest: one pass over the set's bits (at most a deck's 52)
+        return _C(_extreme_card(x, tables, name == "highest"), "card", cost + 52)
+
+    def _filter(self, node: Filter, in_agg: bool) -> _C:
+        """``cards where cond``: the set masked by the cards meeting ``cond`` (a mask
+        worked out with bitmask operations, not card by card)."""
+        ctx = self._cards(node)
+        a = self.compile(node.cards, in_agg)
+        self._need(a, "cards", node.cards, "'where'")
+        m, cost = self._card_mask(node.cond, in_agg, ctx)
+        x = a.fn
+        return _C(lambda st, p: x(st, p) & m(st, p), "cards", 1 + a.cost + cost)
+
+    def _card_mask(self, node: Node, in_agg: bool, ctx: CardContext) -> tuple[Fn, int]:
+        """A ``where`` condition as ``fn(state, seat) -> the mask of the cards meeting it``."""
+        deck = ctx.deck_mask
+        tables = ctx.tables
+        if not _reads_each_card(node):  # the same for every card: all of them or none
+            c = self.compile(node, in_agg)
+            self._need(c, "bool", node, "'where'")
+            f = c.fn
+            return (lambda st, p: deck if f(st, p) else 0), c.cost
+        if isinstance(node, Name) and FILTER_NAMES.get(node.name) == "trump":
+            return (lambda st, p: tables(st).trump_mask), 1
+        if isinstance(node, Unary) and node.op == "not":
+            m, cost = self._card_mask(node.operand, in_agg, ctx)
+            return _complement(deck, m), cost + 1
+        if isinstance(node, Logic):
+            m1, c1 = self._card_mask(node.left, in_agg, ctx)
+            m2, c2 = self._card_mask(node.right, in_agg, ctx)
+            if node.op == "and":
+                return (lambda st, p: m1(st, p) & m2(st, p)), c1 + c2 + 1
+            return (lambda st, p: m1(st, p) | m2(st, p)), c1 + c2 + 1
+        if isinstance(node, Compare) and node.op in ("==", "!="):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                label = side.name if isinstance(side, Name) else ""
+                kind = FILTER_NAMES.get(label)
+                if kind in ("suit", "rank") and not _reads_each_card(other):
+                    o = self.compile(other, in_agg)
+                    self._need(o, "str", other, f"comparing '{label}'")
+                    m = self._part_mask(kind, o, other, tables)
+                    return (_complement(deck, m) if node.op == "!=" else m), o.cost + 1
+        names = ", ".join(FILTER_NAMES)
+        raise FormulaError(f"in a 'where' condition, {names} read each card: use them as "
+                           "`card_suit == …`, `card_rank != …` or `card_is_trump`, with not, "
+                           "and, or", line=node.line, col=node.column)
+
+    @staticmethod
+    def _part_mask(kind: str, o: _C, node: Node, tables: Callable[[Any], Any]) -> Fn:
+        """The cards of a suit (their effective suit) or of a rank, given as text."""
+        if kind == "suit":
+            if o.const:
+                index = SUIT_INDEX.get(str(o.value).upper(), -1)
+                if index < 0 and o.value != "none":
+                    raise FormulaError(f"'{o.value}' is not a suit (one of {', '.join(SUITS)})",
+                                       line=node.line, col=node.column)
+                if index < 0:
+                    return lambda st, p: 0
+                return lambda st, p: tables(st).suit_mask[index]
+            g = o.fn
+            return lambda st, p: _suit_mask(tables(st), g(st, p))
+        if o.const:
+            rank = normalize_rank(str(o.value))
+            if rank is None and o.value != "none":
+                raise FormulaError(f"'{o.value}' is not a rank (one of {', '.join(RANKS)})",
+                                   line=node.line, col=node.column)
+            mask = _RANK_MASKS[RANK_INDEX[rank]] if rank is not None else 0
+            return lambda st, p: mask
+        g = o.fn
+        return lambda st, p: _rank_mask(g(st, p))
+
+    def _holds(self, node: Call, arg: Node, in_agg: bool, ctx: CardContext) -> _C:
+        """``holds(card)``: whether the seat's hand (the name ``hand``) holds the card."""
+        info = self._lookup("hand")
+        if info is None or info.kind != "player" or _norm_type(info.type) != "cards":
+            raise FormulaError("holds() reads the seat's hand, which this game gives no "
+                               "formula", line=node.line, col=node.column)
+        if not (in_agg or self.per_player):
+            raise FormulaError("holds() reads the seat's hand: use it in a per-player rule "
+                               "or inside count(), any(), all()...", line=node.line,
+                               col=node.column)
+        a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        self._need(a, "card", arg, "holds()")
+        hand: Fn = info.value
+        if a.const:
+            return _C(_holds_card(hand, 1 << int(a.value)), "bool", 2)
+        return _C(_holds_at(hand, a.fn), "bool", 1 + a.cost)
 
     # -- operators
 
@@ -456,6 +644,10 @@ class _Compiler:
         a = self.compile(node.left, in_agg)
         b = self.compile(node.right, in_agg)
         op = node.op
+        if "card" in (a.type, b.type) and "str" in (a.type, b.type):  # card == 'AH'
+            ctx = self._cards(node)
+            a = self._card_literal(node.left, a, ctx)
+            b = self._card_literal(node.right, b, ctx)
         line, col = _op_pos(node)
         known = a.type != "any" and b.type != "any"
         if known and a.type != b.type:
@@ -965,3 +1157,115 @@ _UNROLLED: dict[str, tuple[dict[int, Any], Any]] = {
     "max": (_EXTREME, max),
     "min": (_EXTREME, min),
 }
+
+
+# Card functions: a card is an int 0..51 (-1: none), a set of cards an int bitmask.
+_RANK_TEXT = tuple(RANKS)
+
+
+def _rank_of(x: Any) -> Fn:
+    def f(st: Any, p: int) -> str:
+        c = x(st, p)
+        return _RANK_TEXT[c % 13] if c >= 0 else "none"
+    return f
+
+
+def _suit_of(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    def f(st: Any, p: int) -> str:
+        c = x(st, p)
+        return SUITS[tables(st).suit[c]] if c >= 0 else "none"
+    return f
+
+
+def _is_trump(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    def f(st: Any, p: int) -> bool:
+        c = x(st, p)
+        return c >= 0 and bool(tables(st).trump[c])
+    return f
+
+
+def _popcount(x: Any) -> Fn:
+    return lambda st, p: x(st, p).bit_count()
+
+
+def _trumps(x: Any, tables: Callable[[Any], Any]) -> Fn:
+    return lambda st, p: x(st, p) & tables(st).trump_mask
+
+
+def _of_suit(x: Any, tables: Callable[[Any], Any], index: int) -> Fn:
+    return lambda st, p: x(st, p) & tables(st).suit_mask[index]
+
+
+def _of_suit_at(x: Any, tables: Callable[[Any], Any], suit: Any) -> Fn:
+    def f(st: Any, p: int) -> int:
+        index = SUIT_INDEX.get(str(suit(st, p)).upper())
+        return 0 if index is None else x(st, p) & tables(st).suit_mask[index]
+    return f
+
+
+def _extreme_card(x: Any, tables: Callable[[Any], Any], highest: bool) -> Fn:
+    """The card of the set with the most (least) power in the current trump's order; on a
+    tie, the lower card id; -1 for an empty set."""
+    def f(st: Any, p: int) -> int:
+        m = x(st, p)
+        power = tables(st).power
+        best = -1
+        best_power = 0
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            w = power[c]
+            if best < 0 or (w > best_power if highest else w < best_power):
+                best, best_power = c, w
+        return best
+    return f
+
+
+def _holds_card(hand: Any, bit: int) -> Fn:
+    return lambda st, p: bool(hand(st, p) & bit)
+
+
+def _holds_at(hand: Any, x: Any) -> Fn:
+    def f(st: Any, p: int) -> bool:
+        c = x(st, p)
+        return c >= 0 and bool(hand(st, p) >> c & 1)
+    return f
+
+
+def _complement(deck: int, m: Any) -> Fn:
+    """The cards of the deck not in the mask ``m(state, seat)``."""
+    return lambda st, p: deck & ~m(st, p)
+
+
+_RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def _suit_mask(tables: Any, suit: Any) -> int:
+    index = SUIT_INDEX.get(str(suit).upper(), -1)
+    return tables.suit_mask[index] if index >= 0 else 0
+
+
+def _rank_mask(rank: Any) -> int:
+    r = normalize_rank(str(rank))
+    return _RANK_MASKS[RANK_INDEX[r]] if r is not None else 0
+
+
+def _reads_each_card(node: Node) -> bool:
+    """Whether a ``where`` condition reads the card (a nested ``where`` reads its own)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Name) and n.name in FILTER_NAMES:
+            return True
+        if isinstance(n, Filter):
+            stack.append(n.cards)
+        elif isinstance(n, Binary | Logic | Compare):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, Unary):
+            stack.append(n.operand)
+        elif isinstance(n, Call):
+            stack.extend(n.args)
+        elif isinstance(n, IfExpr):
+            stack.extend((n.cond, n.then, n.else_))
+    return False

@@ -10,8 +10,10 @@ if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay ch
 
 Value: TypeAlias = int | bool | str
 """A runtime value (``bool`` is kept apart from ``int`` by the type check)."""
-TypeName: TypeAlias = Literal["int", "bool", "str", "any"]
-"""A static type; ``"any"`` means unknown (the checks are permissive then)."""
+TypeName: TypeAlias = Literal["int", "bool", "str", "card", "cards", "any"]
+"""A static type; ``"any"`` means unknown (the checks are permissive then).  A ``card``
+is an int 0..51 (see :mod:`spelbok.cards`; -1: no card), ``cards`` a set of cards as an
+int bitmask (bit ``c`` is card ``c``)."""
 Fn: TypeAlias = Callable[[Any, int], Any]
 """A compiled formula: ``fn(state, seat) -> value``."""
 
@@ -51,6 +53,17 @@ class NameInfo(NamedTuple):
     column: tuple[str, int | None] | None = None
 
 
+class CardContext(NamedTuple):
+    """What the card functions (``highest``, ``suit_of``...) read from a game, given by a
+    resolver's optional ``cards`` attribute: ``tables(state)`` gives the current trump's
+    tables (``suit``, ``trump``, ``power`` per card, ``suit_mask``, ``trump_mask``: see
+    :mod:`spelbok.engine.order`), ``deck_mask`` the cards of the deck (card literals
+    must be among them)."""
+
+    tables: Callable[[Any], Any]
+    deck_mask: int
+
+
 class Resolver(Protocol):
     """Tells the compiler what names mean.  The engine implements it per loaded game.
 
@@ -58,6 +71,9 @@ class Resolver(Protocol):
       ``for q in range(nseats)``.
     - ``resolve(name)``: a :class:`NameInfo`, or None when the name is unknown.
     - ``names()``: every known name (for "did you mean" hints only).
+
+    A resolver may also have a ``cards`` attribute, a :class:`CardContext`: without
+    it, the card functions are refused.
 
     :class:`DictResolver` is a ready-made implementation over a mapping.
     """
@@ -72,15 +88,18 @@ class Resolver(Protocol):
 
 class DictResolver:
     """A :class:`Resolver` over a mapping ``name -> NameInfo`` (plain int/bool/str
-    values are taken as constants).  Handy in tests, tools and examples.
+    values are taken as constants), with an optional :class:`CardContext`.  Handy in
+    tests, tools and examples.
 
     >>> r = DictResolver(3, {"limit": 5, "score": NameInfo("player", lambda st, q: st[q], int)})
     >>> evaluate("sum(score) - limit", r, [1, 2, 3])
     1
     """
 
-    def __init__(self, nseats: int, infos: Mapping[str, NameInfo | Value]) -> None:
+    def __init__(self, nseats: int, infos: Mapping[str, NameInfo | Value],
+                 cards: CardContext | None = None) -> None:
         self.nseats = nseats
+        self.cards = cards  # what the card functions read (None: they are refused)
         self._infos = {
             k: v if isinstance(v, NameInfo) else NameInfo("const", v) for k, v in infos.items()
         }
@@ -104,4 +123,6 @@ def _norm_type(t: Any, value: Any = None, kind: str = "") -> TypeName:
         return "int"
     if t in ("str", str):
         return "str"
+    if t in ("card", "cards"):
+        return t
     return "any"

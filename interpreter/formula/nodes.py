@@ -12,7 +12,13 @@ if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay ch
     pass
 
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
-FUNCTIONS = AGGREGATES | {"abs"}
+CARD_FUNCTIONS = frozenset({"holds", "highest", "lowest", "rank_of", "suit_of", "is_trump",
+                            "trumps", "cards_of"})
+"""The functions over cards and card sets (``count`` of a card set is a card function too)."""
+FILTER_NAMES = {"card_suit": "suit", "card_rank": "rank", "card_is_trump": "trump"}
+"""The names that, inside a ``where`` condition, read each card of the set (elsewhere,
+the built-ins of the card a trick's ``allow`` considers)."""
+FUNCTIONS = AGGREGATES | {"abs"} | CARD_FUNCTIONS
 """Every function name; ``max``/``min`` with one argument aggregate, with more are scalar."""
 
 # --------------------------------------------------------------------------- AST
@@ -137,7 +143,19 @@ class IfExpr(_Node):
     column: int = _pos()
 
 
-Node: TypeAlias = Union[Num, Str, Bool, Name, Call, Unary, Binary, Logic, Compare, IfExpr]  # noqa: UP007
+@dataclass(frozen=True, slots=True)
+class Filter(_Node):
+    """``cards where cond``: the cards of a card set for which ``cond`` holds (inside
+    ``cond``, ``card_suit``, ``card_rank`` and ``card_is_trump`` read each card)."""
+
+    cards: Node
+    cond: Node
+    line: int = _pos()
+    column: int = _pos()
+
+
+Node: TypeAlias = Union[Num, Str, Bool, Name, Call, Unary, Binary, Logic, Compare, IfExpr,  # noqa: UP007
+                        Filter]
 """Any AST node.  Equality ignores positions: ``parse_formula('1+2') == parse_formula('1 + 2')``."""
 
 
@@ -150,6 +168,8 @@ def _children(node: Node) -> tuple[Node, ...]:
         return node.args
     if isinstance(node, IfExpr):
         return (node.cond, node.then, node.else_)
+    if isinstance(node, Filter):
+        return (node.cards, node.cond)
     return ()
 
 
@@ -210,7 +230,7 @@ def _unparse_prec(node: Node) -> tuple[str, int]:
     if isinstance(node, Name):
         return node.name, 8
     if isinstance(node, Call):
-        return f"{node.func}({', '.join(_unparse(a, 0) for a in node.args)})", 8
+        return f"{node.func}({', '.join(_unparse(a, -1) for a in node.args)})", 8
     if isinstance(node, Unary):
         if node.op == "-":
             return "-" + _unparse(node.operand, 7), 7
@@ -223,6 +243,9 @@ def _unparse_prec(node: Node) -> tuple[str, int]:
         return f"{_unparse(node.left, p)} {node.op} {_unparse(node.right, p + 1)}", p
     if isinstance(node, Compare):
         return f"{_unparse(node.left, 5)} {node.op} {_unparse(node.right, 5)}", 4
+    if isinstance(node, Filter):
+        # -1: parenthesized everywhere but as an argument (see grammar/formula.lark)
+        return f"{_unparse(node.cards, 1)} where {_unparse(node.cond, 1)}", -1
     return (
         f"if {_unparse(node.cond, 0)} then {_unparse(node.then, 0)} else {_unparse(node.else_, 0)}",
         0,

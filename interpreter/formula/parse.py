@@ -12,6 +12,7 @@ from .nodes import (
     Bool,
     Call,
     Compare,
+    Filter,
     IfExpr,
     Logic,
     Name,
@@ -151,6 +152,9 @@ def _syntax_error(text: str, exc: Exception) -> FormulaError:
     except Exception:  # pragma: no cover - defensive: fall back to Lark's guess
         accepted = set(exc.expected)
     texts = {_terminal_text(parser, t) for t in accepted}
+    if "where" in texts:
+        # '( … where …)' keeps a parenthesized or_test open: name what ends it, as before
+        texts -= {"where", "or", "and"} if ")" in texts else {"where"}
     if token.type == "$END":
         line, col = _line_col(text, len(text.rstrip()))
     else:
@@ -166,6 +170,13 @@ def _syntax_error(text: str, exc: Exception) -> FormulaError:
         )
     if tok_text == ")" and ")" not in texts and "NAME" not in texts:
         return FormulaError("unexpected ')' — there is no '(' to close", line=line, col=col)
+    if tok_text == "where":
+        return FormulaError(
+            "unexpected 'where' — a card set's '… where …' goes in parentheses or in a call, "
+            "as in 'count(hand where card_is_trump)'",
+            line=line,
+            col=col,
+        )
     if tok_text == "if" and "NAME" in texts:
         return FormulaError(
             "unexpected 'if' — put 'if … then … else …' in parentheses here",
@@ -244,6 +255,8 @@ def _tree_children(tree: Tree) -> list[Tree]:
         return kids[:1]
     if kind == "if_expr":
         return kids[:3]
+    if kind == "filter":
+        return kids[:2]
     if kind == "call":
         return _subtrees(kids[0]) if kids else []
     if kind not in _LEAF_RULES and len(kids) == 1:
@@ -289,6 +302,8 @@ def _build(tree: Tree, kids: list[Node]) -> Node:
         return cls(str(op_tok), kids[0], kids[1], line, col, op_tok.line, op_tok.column)
     if kind == "if_expr":
         return IfExpr(kids[0], kids[1], kids[2], line, col)
+    if kind == "filter":
+        return Filter(kids[0], kids[1], line, col)
     if len(kids) == 1:
         return kids[0]
     raise ValueError(f"not a formula tree: {tree.data}")

@@ -50,7 +50,8 @@ def _terminal_words(names: set[str]) -> tuple[list[str], list[str]]:
         names -= _FORMULA_START
     if len(names & operators) >= 3:
         out.append("an operator like + or ==")
-        names -= operators
+        # after a formula, 'where' (a card set's filter) is one of its operators too
+        names -= operators | {by_text.get("where", "")}
     ordered = sorted(names, key=lambda n: (n in _DESCRIBE, n))
     for n in ordered:
         if n in _DESCRIBE:

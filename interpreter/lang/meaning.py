@@ -11,8 +11,10 @@ from ..cards import SUIT_INDEX
 from ..cards import SUITS as _SUITS
 from ..errors import FormulaError, SpecError, SpecWarning, did_you_mean
 from ..formula import (
+    FILTER_NAMES,
     Bool,
     Compare,
+    Filter,
     Name,
     Node,
     Num,
@@ -238,11 +240,14 @@ class _Meaning:
         changing: set[str] = set()
         if where == _TRICK_FLAG and step is not None:
             changing = set(PER_TRICK_NAMES) | _assigned(step["tricks"].get("after_each") or [])
+        # inside `cards where cond`, the card names read each card of the set: anywhere
+        each_card = {id(m) for f in iter_nodes(node) if isinstance(f, Filter)
+                     for m in iter_nodes(f.cond) if isinstance(m, Name) and m.name in FILTER_NAMES}
         for n in iter_nodes(node):
             if not isinstance(n, Name) or n.name in self.c.options and n.name not in self.reserved:
                 continue
             fields = TRICK_ONLY_NAMES.get(n.name)
-            if fields is not None and where not in fields:
+            if fields is not None and where not in fields and id(n) not in each_card:
                 places = " and ".join(f"'{f}'" for f in fields)
                 self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
                             f"the trick's {places}: here it means nothing")

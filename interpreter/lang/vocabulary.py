@@ -171,7 +171,8 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none`` or ``any``.
+    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none``,
+    ``card`` (one card), ``cards`` (a set of cards) or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
 
@@ -228,6 +229,8 @@ KEYWORDS: tuple[Word, ...] = (
     Word("and", "both conditions"),
     Word("or", "either condition"),
     Word("not", "the opposite condition"),
+    Word("where", "the cards of a card set that meet a condition on each card "
+         "(`hand where card_is_trump`)"),
     Word("true", "the true condition"),
     Word("false", "the false condition"),
 )
@@ -575,6 +578,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("partner", "player", "int", "the other seat of a two-seat team, else -1"),
     Builtin("team_tricks", "player", "int", "tricks won this hand by the seat's team",
             per_trick=True),
+    Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
+            per_trick=True),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
@@ -582,6 +587,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
     Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
+    Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
+    Builtin("widow", "hand", "cards", "the cards of the widow"),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
@@ -601,6 +608,13 @@ BUILTINS: tuple[Builtin, ...] = (
             "`'A'`), or `'none'`"),
     Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any)",
             per_trick=True),
+    Builtin("trick", "trick", "cards", "the cards played to the current trick so far",
+            per_trick=True),
+    Builtin("led_card", "trick", "card", "the card led to the current trick (no card when "
+            "leading)", per_trick=True),
+    Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
+            "card when leading)", per_trick=True),
+    Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -611,6 +625,20 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("max", True, True, "the largest over all seats, or of its arguments"),
     Function("min", True, True, "the smallest over all seats, or of its arguments"),
     Function("abs", False, True, "the absolute value", params="x"),
+    Function("holds", False, True, "whether the seat's hand holds the card (`holds('AH')`: "
+             "a card of the deck)", params="card"),
+    Function("highest", False, True, "the card of the set that is highest in the trick order "
+             "(trumps above the rest; -1, no card, for an empty set)", params="cards"),
+    Function("lowest", False, True, "the card of the set that is lowest in the trick order",
+             params="cards"),
+    Function("trumps", False, True, "the trumps of a card set", params="cards"),
+    Function("cards_of", False, True, "the cards of a card set in a suit (its effective "
+             "suit, as a trick counts it)", params="cards, suit"),
+    Function("rank_of", False, True, "a card's rank (`'10'`, `'A'`; `'none'` for no card)",
+             params="card"),
+    Function("suit_of", False, True, "a card's effective suit letter (`'none'` for no card)",
+             params="card"),
+    Function("is_trump", False, True, "whether a card is a trump", params="card"),
 )
 
 # ------------------------------------------------------------------------------ lookups
