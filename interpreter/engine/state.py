@@ -112,6 +112,11 @@ FIELDS: tuple[StateField, ...] = (
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    # the cards of the tricks won and played, kept only for a game whose formulas read them
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay
+    _F("won_cards", "masks", _C, reset="hand", fresh=0),
+    _F("played", "mask", reset="hand", fresh=0),
+    _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
@@ -167,6 +172,9 @@ class State:
     discards: int
     discarded: list[int]
     won: list[int]
+    won_cards: list[int]
+    played: int
+    last_trick: int
     trick: list[tuple[int, int]]
     trick_order: list[int]
     trick_pos: int
@@ -411,11 +419,14 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.played = self.played
+        c.last_trick = self.last_trick
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
         c.discarded = self.discarded[:]
         c.won = self.won[:]
+        c.won_cards = self.won_cards[:]
         c.trick = self.trick[:]
         c.trick_order = self.trick_order[:]
         c.pv_rows = list(map(list.copy, self.pv_rows))
