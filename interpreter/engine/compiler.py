@@ -19,6 +19,7 @@ from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
+from .points import build_points, mask_points
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -37,7 +38,6 @@ from .steps import (
     TurnUp,
     fixed,
 )
-from .points import build_points, mask_points
 from .trick import TrickNext, TrickPlay, TricksStart, card_key
 
 if TYPE_CHECKING:
