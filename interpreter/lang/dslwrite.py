@@ -327,7 +327,7 @@ def _points(out: _Out, points: Any) -> None:
     if last:
         if isinstance(last, bool) or not isinstance(last, int):
             raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
-        out.add(0, f"the last trick scores {last} point{'s' if last != 1 else ''}")
+        out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
 
 
 _RANK_RE = re.compile(r"^(10|[2-9AKQJ])$")
