@@ -113,8 +113,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     # the cards of the tricks won and played, kept only for a game whose formulas read them
-    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay
-    _F("won_cards", "masks", _C, reset="hand", fresh=0),
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
+    # won_cards is replaced, never changed in place, so that clone() shares it for free
+    _F("won_cards", "masks", reset="hand", fresh=0),
     _F("played", "mask", reset="hand", fresh=0),
     _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
@@ -420,13 +421,13 @@ class State:
         c.shuf = self.shuf
         c.settled = self.settled
         c.played = self.played
+        c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
         c.discarded = self.discarded[:]
         c.won = self.won[:]
-        c.won_cards = self.won_cards[:]
         c.trick = self.trick[:]
         c.trick_order = self.trick_order[:]
         c.pv_rows = list(map(list.copy, self.pv_rows))

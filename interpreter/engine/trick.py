@@ -412,7 +412,9 @@ def _keep_cards(st: State, winner: int) -> None:
         m |= 1 << c
     st.played |= m
     if st.trick_scored:
-        st.won_cards[winner] |= m
+        won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+        won[winner] |= m
+        st.won_cards = won
         hands = st.hands
         for p in range(st.n):
             if hands[p]:
