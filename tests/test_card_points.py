@@ -231,6 +231,11 @@ def test_points_name_ranks_and_cards_of_the_deck() -> None:
     assert "'X' in points.trumps is not a rank" in str(error_of(bad))
 
 
+def test_points_of_a_number_says_what_it_takes() -> None:
+    e = error_of(PLAIN.replace('winners: "tricks', 'winners: "points_of(3) > 0 or tricks', 1))
+    assert "points_of() needs a card or a set of cards, got an int" in str(e)
+
+
 def test_card_pattern_errors_are_located() -> None:
     e = error_of(_allow_spec("holds('A@nowhere')"))
     assert "'A@nowhere' is not a card pattern" in str(e)

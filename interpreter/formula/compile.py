@@ -455,7 +455,9 @@ class _Compiler:
         if name == "points_of":
             if a.type == "cards":
                 return _C(_set_points_of(x, ctx.set_points), "int", cost + 8)
-            self._need(a, "card", arg, "points_of()")
+            if a.type != "card" and a.type != "any":
+                raise FormulaError(f"points_of() needs a card or a set of cards, got "
+                                   f"{_ARTICLE[a.type]}", line=arg.line, col=arg.column)
             return _C(_card_points_of(x, ctx.points), "int", cost)
         if name in ("rank_of", "suit_of", "is_trump", "power"):
             self._need(a, "card", arg, f"{name}()")
