@@ -125,6 +125,27 @@ def test_only_a_game_that_reads_the_cards_of_tricks_keeps_them() -> None:
     assert _keeps(POINT_SPEC) == [True]  # a points section keeps them whatever reads them
 
 
+def test_played_holds_the_tricks_so_far_and_the_current_one() -> None:
+    spec = PLAIN.replace("hand:\n", "variables:\n  match: {ok: true, seen: 0}\nhand:\n", 1).replace(
+        "  - tricks: {}\n", "  - tricks:\n      follow: false\n      allow: \"count(played) == "
+        "tricks_played * seats + count(trick) or card_rank == 'A'\"\n      after_each:\n        - set: {ok: \"ok and count(played) == "
+        "tricks_played * seats and count(played where card_is_trump) >= 0\", seen: seen + 1}\n",
+        1)
+    game = spelbok.load(spec, players=3)
+    assert _keeps(spec) == [True]
+    for seed in range(3):
+        st_ = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not st_.is_terminal:
+            legal = st_.legal_actions()
+            seat = st_.current_player
+            assert seat is not None
+            # allow held: not only the aces (the cards it lets through otherwise)
+            assert len(legal) == st_.hands[seat].bit_count()
+            st_.apply(rng.choice(legal))
+        assert st_.var("ok") is True and st_.var("seen") == 10
+
+
 def test_a_plain_trick_game_has_no_card_points() -> None:
     spec = PLAIN.replace("hand:\n", "variables:\n  player: {p: -1}\nhand:\n", 1).replace(
         "  - tricks: {}\n", "  - tricks: {}\n  - set: {p: \"card_points + points_of(hand)\"}\n"

@@ -3,7 +3,9 @@
 A card's points come from its rank (``ranks``), from the ``trumps`` table where the card
 is a trump and its rank is listed there, or from ``cards`` for a single card (which wins
 over both).  The points of a set of cards (a bitmask) are summed one byte of the mask at a
-time from precomputed sums, so a seat's tricks cost a handful of lookups, not one per card.
+time from precomputed sums, so a seat's tricks cost a handful of lookups, not one per card
+(measured on a 32-card pack, pure Python: 2.0 µs a set against 7.0 µs for a loop over its
+bits; the tables take about 1 ms to build, for a spec with ``points`` only).
 
 >>> from spelbok.engine.order import build_tables
 >>> from spelbok.cards import card_id, mask_of
