@@ -184,7 +184,9 @@ def _choose() -> dict[str, Any]:
 def _allow() -> dict[str, Any]:
     level = _object(v.ALLOW_LEVEL, v.ALLOW_LEVEL.fields)
     return {
-        "anyOf": [_ref("formula"), {"type": "array", "items": level, "minItems": 2}],
+        "anyOf": [_ref("formula"), {"type": "array", "items": level, "minItems": 2,
+                                    "x-short": "one level is written as a condition, with "
+                                               "its 'reason' beside it"}],
         "x-expect": "a condition, or a list of at least two levels {if: ..., reason: ...}",
     }
 
