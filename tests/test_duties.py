@@ -172,6 +172,14 @@ def test_a_follow_rule_worked_out_per_trick() -> None:
     assert isinstance(play_of(game), TrickPlayEach)
 
 
+def test_a_position_in_a_later_trick_has_that_trick_s_rules() -> None:
+    for played, want in ((0, ["6C", "7H"]), (1, ["7H"])):
+        st = state(PER_TRICK, {"trump": "none", "leader": 0, "tricks_played": played,
+                               "tricks": {0: played}, "hands": {0: "KH QH", 1: "7H 6C"}})
+        st.apply("KH")
+        assert legal(st) == want, played
+
+
 def test_a_rule_read_from_a_variable_set_after_each_trick() -> None:
     spec = FULL.replace("hand:\n", "variables:\n  hand: {free: true}\nhand:\n") + (
         "  - deal: {size: 3}\n"

@@ -334,8 +334,7 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
 
 ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
     Field("if", "formula", "the condition on each candidate", required=True),
-    Field("reason", "text", "the message for a candidate outside this level, when it decides",
-          doc_default="the rule itself"),
+    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
 ), x_name="in an allow level",
     schema_doc="One level of an ordered allow: the first level whose condition admits a "
                "candidate decides; its reason answers a refused one.")
