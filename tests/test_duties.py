@@ -117,13 +117,20 @@ def test_levels_of_a_decision() -> None:
     assert refusal(st, "pass").reason == "the choice is play or solo"
 
 
+ONE_REASON = DECIDE.replace(
+    "    allow:\n      - if: \"choice == 'solo' or hand_number > 1\"\n"
+    "        reason: the first hand is played solo\n      - if: \"choice != 'pass'\"\n",
+    "    allow: \"choice != 'pass'\"\n    reason: nobody passes\n")
+
+
 def test_a_decision_s_single_allow_may_give_a_reason() -> None:
-    spec = DECIDE.replace(
-        "    allow:\n      - if: \"choice == 'solo' or hand_number > 1\"\n"
-        "        reason: the first hand is played solo\n      - if: \"choice != 'pass'\"\n",
-        "    allow: \"choice != 'pass'\"\n    reason: nobody passes\n")
-    st = spelbok.load(spec, players=2).new_state(seed=1)
+    st = spelbok.load(ONE_REASON, players=2).new_state(seed=1)
     assert refusal(st, "pass").reason == "nobody passes"
+    text = " ".join(describe(read_spec(ONE_REASON)).split())
+    assert "Only choices where `choice != 'pass'` are allowed (a choice it refuses is " \
+           "answered \"nobody passes\")." in text
+    dsl = to_dsl(normalize(load_yaml(ONE_REASON, "s.yaml")[0]))
+    assert '        allowed when choice != \'pass\', otherwise "nobody passes"\n' in dsl
 
 
 # ------------------------------------------------------------------ a reading's reason check
@@ -217,7 +224,7 @@ def test_describe_says_the_levels_and_the_per_trick_rule() -> None:
     assert '"the first hand is played solo"); else `choice != \'pass\'`' in text
 
 
-@pytest.mark.parametrize("spec", [LEAD, DECIDE, PER_TRICK])
+@pytest.mark.parametrize("spec", [LEAD, DECIDE, PER_TRICK, ONE_REASON])
 def test_convert_round_trip(spec: str) -> None:
     tree = normalize(load_yaml(spec, "s.yaml")[0])
     text = to_dsl(tree)
@@ -277,6 +284,12 @@ def test_an_else_line_needs_the_line_it_goes_on() -> None:
     lines = [x for x in text.split("\n") if not x.startswith("        a card may be")]
     message = error_of("\n".join(lines), "s.spel")
     assert "an 'else' level follows the line 'a card may be played only if …' it goes on" \
+        in message
+    text = to_dsl(normalize(load_yaml(DECIDE, "s.yaml")[0]))
+    lines = [x for x in text.split("\n") if not x.startswith("        allowed when")]
+    message = error_of("\n".join(lines), "s.spel")
+    line = next(i for i, x in enumerate(lines, 1) if x.startswith("        else allowed when"))
+    assert f"s.spel:{line}:9: an 'else' level follows the line 'allowed when …' it goes on" \
         in message
 
 
