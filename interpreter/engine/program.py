@@ -32,6 +32,7 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "tricks": ("start", "play", "next"),  # `next` only with `after_each`
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
+    "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
 }
 
 
@@ -121,6 +122,8 @@ class Program:
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
     # the step each instruction comes from, one per instruction (listing, phases, positions)
     origins: list[Origin] = field(default_factory=list)
+    # every auction step's contracts, in one numbering (engine/auction.py)
+    contracts: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n
@@ -280,6 +283,7 @@ class Program:
         st.broken = False
         st.participants = 0
         st.queue = []
+        st.auction = []
         st.counters = [0] * self.n_counters
         st.history_tricks = []
         st.public = []
