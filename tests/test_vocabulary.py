@@ -42,7 +42,7 @@ def test_a_stale_block_is_rewritten_and_an_unknown_one_refused() -> None:
     stale = "x\n<!-- vocabulary:hand-builtins -->\n| old |\n<!-- /vocabulary:hand-builtins -->\ny\n"
     new = reference.update(stale)
     assert new.startswith("x\n<!-- vocabulary:hand-builtins -->\n| name | meaning |")
-    assert new.endswith("`last_winner` | seat that won the last trick (-1 before any) |\n"
+    assert new.endswith("`called_card` | the card the declarer called (no card when none) |\n"
                         "<!-- /vocabulary:hand-builtins -->\ny\n")
     with pytest.raises(SpelbokError, match="unknown vocabulary block 'nope'"):
         reference.update("<!-- vocabulary:nope -->\n<!-- /vocabulary:nope -->")
@@ -106,7 +106,7 @@ def test_builtins_scopes_and_types_are_the_declared_ones() -> None:
     # (the compiler's getters against the declaration: test_derived.py)
     assert {b.scope for b in v.BUILTINS} == {"player", "hand", "decision", "card", "trick"}
     assert {b.type for b in v.BUILTINS} <= {"int", "bool", "suit", "suit_or_none", "rank",
-                                            "rank_or_none", "any"}
+                                            "rank_or_none", "str", "card", "cards", "any"}
 
 
 def test_settable_builtins_are_the_ones_a_set_step_may_assign() -> None:
@@ -179,7 +179,7 @@ _SAMPLES: dict[str, Any] = {
     "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
-    "first_dealer": 2,
+    "first_dealer": 2, "list[contract]": [{"level": 6}],
 }
 
 

@@ -170,7 +170,7 @@ class Resolver:
         b["contract_level"] = _global(_reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
         b["contract_aim"] = _global(_reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
         b["contract_negative"] = _global(_reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
-        b["declarer"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
+        b["declarer_seat"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
         b["doubled"] = _global(_reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
         b["called_card"] = _global(_reads(lambda st, p: st.auction[3] if st.auction else -1), "card")
         b["is_declarer"] = NameInfo(P, _reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)

@@ -171,7 +171,8 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none``,
+    ``type``: ``int``, ``bool``, ``str`` (a name), ``suit``, ``suit_or_none``, ``rank``,
+    ``rank_or_none``,
     ``card`` (one card), ``cards`` (a set of cards) or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
@@ -659,7 +660,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("contract_aim", "hand", "int", "the tricks the contract's declarer must take (0 "
             "for a negative contract or none)"),
     Builtin("contract_negative", "hand", "bool", "whether the contract aims to take no trick"),
-    Builtin("declarer", "hand", "int", "the seat that won the auction (-1 without one)"),
+    Builtin("declarer_seat", "hand", "int", "the seat that won the auction (-1 without one)"),
     Builtin("doubled", "hand", "int", "0, 1 when the contract was doubled, 2 when redoubled"),
     Builtin("called_card", "hand", "card", "the card the declarer called (no card when none)"),
     Builtin("is_declarer", "player", "bool", "whether the seat is the declarer"),
@@ -753,7 +754,8 @@ def defaults(name: str) -> dict[str, Any]:
     c = construct(name)
     out: dict[str, Any] = {}
     if c.body is not None:
-        out[c.name] = _filled(c.body)
+        inner = {u for f in c.body for w in f.words for u in w.uses}
+        out[c.name] = {k: v for k, v in _filled(c.body).items() if k not in inner}
     # keys a word brings into play (``choose: number``'s min and max) are filled only with it
     uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
     out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
