@@ -790,6 +790,9 @@ class _Builder:
                     elif _is(x, "aim_none"):
                         contract["aim"] = "none"
                         self.mark((*cp, "aim"), x)
+                    elif _is(x, "aim_value"):
+                        contract["aim"] = self.value(x.children[0])
+                        self.mark((*cp, "aim"), x)
                     elif _is(x, "contract_trump"):
                         contract["trump"] = self.word(x.children[0])
                         self.mark((*cp, "trump"), x.children[0])

@@ -801,6 +801,8 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         aim = c.get("aim", level)
         if aim == "none":
             line += ", aiming at no trick"
+        elif type(aim) is not int or aim < 0:  # not a valid aim (the checks say so): as given
+            line += f", aiming at: {_value(aim)}"
         elif aim != level:
             line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
         if c.get("trump", "keep") != "keep":
