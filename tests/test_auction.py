@@ -9,16 +9,16 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
 from spelbok.analysis.simulate import simulate
+from spelbok.engine.auction import declarer_side
+from spelbok.engine.observe import observe
+from spelbok.engine.snapshot import from_dict
 from spelbok.errors import IllegalActionError, SpecError
+from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
 from spelbok.lang.validate import validate
 from spelbok.play.bots.greedy import GreedyBot
-from spelbok.engine.auction import declarer_side
-from spelbok.engine.observe import observe
-from spelbok.engine.snapshot import from_dict
-from spelbok.lang.describe import describe
 
 # a point-trick mini in the manner of a solo game: 6..10 tricks, a negative contract among them
 AUCTION = """\

@@ -165,7 +165,7 @@ class AuctionBid(Instr):
         if action == PASS:
             a[A_PASSED] |= 1 << seat
             a[A_PASSES] += 1
-        elif action == DOUBLE or action == REDOUBLE:
+        elif action in (DOUBLE, REDOUBLE):
             a[A_DOUBLED] = 1 if action == DOUBLE else 2
             a[A_PASSES] = 0
         else:
