@@ -19,6 +19,7 @@ from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .auction import (
     A_BIDS,
+    A_CALLED,
     A_CONTRACT,
     A_DECLARER,
     A_DOUBLED,
@@ -172,7 +173,7 @@ class Resolver:
         b["contract_negative"] = _global(_reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
         b["declarer_seat"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
         b["doubled"] = _global(_reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
-        b["called_card"] = _global(_reads(lambda st, p: st.auction[3] if st.auction else -1), "card")
+        b["called_card"] = _global(_reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1), "card")
         b["is_declarer"] = NameInfo(P, _reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)
         b["declarer_team"] = NameInfo(P, _reads(lambda st, p: declarer_side(st, p, tof)), bool)
         b["bid_of"] = NameInfo(P, _reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"), str)
