@@ -268,3 +268,12 @@ def test_snapshot_mid_auction() -> None:
     play(st, "bid 6", "double")
     back = from_dict(game, st.to_dict())
     assert back.legal_actions() == st.legal_actions() and back.auction == st.auction
+
+
+def test_conformance_over_the_twin_specs() -> None:
+    # the YAML and DSL twins of tests/test_dsl.py: a conditional pass rule, all-pass steps
+    here = Path(__file__).resolve().parent / "specs"
+    for name in ("auction_mini.yaml", "auction_mini.spel"):
+        rep = check_game(spelbok.load(here / name, max_hands=4), matches=4, seed=7,
+                         deep_every=17)
+        assert rep.ok, rep.failures
