@@ -277,3 +277,11 @@ def test_conformance_over_the_twin_specs() -> None:
         rep = check_game(spelbok.load(here / name, max_hands=4), matches=4, seed=7,
                          deep_every=17)
         assert rep.ok, rep.failures
+
+
+def test_the_contracts_are_bounded() -> None:
+    from spelbok.limits import MAX_CHOICES
+
+    many = "".join(f"        - {{level: 10, name: c{i}}}\n" for i in range(MAX_CHOICES))
+    [e] = validate(spec().replace("        - {level: 10}\n", many))
+    assert f"at most {MAX_CHOICES} contracts" in e.message and e.line == 14

@@ -40,7 +40,7 @@ from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_PLAYERS
+from ..limits import MAX_CHOICES, MAX_PLAYERS
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -520,6 +520,10 @@ class _Checker:
         names: list[str] = []
         level = None
         trumps = ENUMS["contract.trump"]
+        if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
+            self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
+                     f"contracts, not {len(a['contracts'])}")
+            return
         for i, c in enumerate(a["contracts"]):
             at = (*path, "contracts", i)
             name = str(c["name"])
