@@ -233,6 +233,10 @@ def test_located_errors() -> None:
     assert "unknown trump 'hearts'" in e.message and e.line == 18
     bad = spec().replace("{level: 9}", "{level: 9, name: pass}")
     assert "cannot be bid" in str(validate(bad)[0])
+    bad = spec().replace("{level: 9}", "{level: 9, name: '09'}")
+    assert "without leading zeros" in str(validate(bad)[0])
+    bad = spec().replace("{level: 9}", "{level: 9, name: '²'}")
+    assert "cannot be bid" in str(validate(bad)[0])
     bad = spec().replace("{level: 9}", "{level: 6}")
     assert "the contract '6' is listed twice" in str(validate(bad)[0])
 

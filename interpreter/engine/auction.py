@@ -66,7 +66,8 @@ class Contract:
 
 def bid_action(name: str) -> Action:
     """A contract's bid: ``bid N`` for a number, else the word itself."""
-    return Action(NUMBER, "bid", int(name)) if name.isdigit() else Action(WORD, name)
+    number = name.isascii() and name.isdigit()
+    return Action(NUMBER, "bid", int(name)) if number else Action(WORD, name)
 
 
 class Rules:

@@ -528,10 +528,10 @@ class _Checker:
             at = (*path, "contracts", i)
             name = str(c["name"])
             names.append(name)
-            if name.isdigit():
-                if len(name) > 4:
-                    self.err((*at, "name"), f"the contract '{name}' is a number of more than "
-                             "4 digits: a bid cannot say it")
+            if name.isascii() and name.isdigit():
+                if len(name) > 4 or str(int(name)) != name:
+                    self.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
+                             "of at most 4 digits, without leading zeros")
             elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
                 self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
                          "number or a word (letters, digits, _ and -)")

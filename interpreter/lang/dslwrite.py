@@ -796,7 +796,7 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         name = str(c.get("name", level))
         line = "contract"
         if name != str(level):
-            line += " " + (name if name.isdigit() else _word(name, ("at",)))
+            line += " " + (name if name.isascii() and name.isdigit() else _word(name, ("at",)))
         line += f" at level {level}"
         aim = c.get("aim", level)
         if aim == "none":
