@@ -17,6 +17,22 @@ from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
+from .auction import (
+    A_BIDS,
+    A_CALLED,
+    A_CONTRACT,
+    A_DECLARER,
+    A_DOUBLED,
+    MODES,
+    AuctionBid,
+    AuctionCall,
+    AuctionStart,
+    AuctionTrump,
+    Contract,
+    Rules,
+    declarer_side,
+    trump_code,
+)
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
 from .points import build_points, mask_points
@@ -94,7 +110,8 @@ class Resolver:
     """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
-                 gvars: dict[str, int], teams: list[list[int]] | None = None) -> None:
+                 gvars: dict[str, int], teams: list[list[int]] | None = None,
+                 contracts: tuple[Contract, ...] = ()) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -169,6 +186,27 @@ class Resolver:
             P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
         b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
         self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
+        self.team_of = tof
+        self._auction_names(contracts, tof)
+
+    def _auction_names(self, contracts: tuple[Contract, ...], tof: tuple[int, ...]) -> None:
+        """The names an auction sets (engine/auction.py): empty values before one."""
+        b = self.table
+        P = "player"
+        names = tuple(c.name for c in contracts)
+        levels = tuple(c.level for c in contracts)
+        aims = tuple(c.aim for c in contracts)
+        negative = tuple(c.negative for c in contracts)
+        b["contract"] = _global(_reads(lambda st, p: names[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else "none"), str)
+        b["contract_level"] = _global(_reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_aim"] = _global(_reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_negative"] = _global(_reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
+        b["declarer_seat"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
+        b["doubled"] = _global(_reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
+        b["called_card"] = _global(_reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1), "card")
+        b["is_declarer"] = NameInfo(P, _reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)
+        b["declarer_team"] = NameInfo(P, _reads(lambda st, p: declarer_side(st, p, tof)), bool)
+        b["bid_of"] = NameInfo(P, _reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"), str)
 
     def resolve(self, name: str) -> NameInfo | None:
         self.used.add(name)
@@ -454,6 +492,7 @@ class Compiler:
         suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
         ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
         deck = sorted(s * 13 + r for s in suits for r in ranks)
+        self.deck = deck
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
@@ -485,7 +524,8 @@ class Compiler:
         self.pvars = pvars
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
-        self.resolver = Resolver(n, self.options, pvars, gvars, teams)
+        self.contracts = self._contracts(t["hand"])
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts)
         self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power)
 
         follow_printed = self.constant(
@@ -510,6 +550,7 @@ class Compiler:
         if t.get("points") is not None:
             prog.points = build_points(t["points"], deck, tables)
             prog.last_trick_points = int(t["points"].get("last_trick", 0))
+        prog.contracts = self.contracts
 
         dealer = t.get("dealer", {})
         first = dealer.get("first", "cut_low")
@@ -887,10 +928,64 @@ class Compiler:
                        "it needs 'to: stock'")
         code.append(Move(source, target, count_fn, each_fn, position))
 
+    # -- auctions (engine/auction.py) --------------------------------------------------
+
+    def _contracts(self, hand: list[Any]) -> tuple[Contract, ...]:
+        """Every auction's contracts, numbered in one list (the built-ins read it); the
+        first index of each auction step, by its path, in ``self.contract_first``."""
+        out: list[Contract] = []
+        self.contract_first: dict[Path, int] = {}
+        for path, step in _v.walk_steps(hand, ("hand",)):
+            if not isinstance(step, dict) or not isinstance(step.get("auction"), dict):
+                continue
+            self.contract_first[path] = len(out)
+            for c in step["auction"].get("contracts", []):
+                level = c.get("level", 0)
+                aim = c.get("aim", level)
+                negative = aim == "none"
+                out.append(Contract(str(c.get("name", level)), int(level),
+                                    trump_code(str(c.get("trump", "keep"))),
+                                    0 if negative or not isinstance(aim, int) else aim, negative))
+        return tuple(out)
+
+    def step_auction(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["auction"]
+        p = (*path, "auction")
+        first = self.contract_first.get(path, 0)
+        count = len(d.get("contracts", []))
+        mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
+        if mode == "teams" and not self.tree.get("teams"):
+            self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+        ranks = tuple(RANK_INDEX[str(r)] for r in d.get("called_ranks", ["A"]))
+        rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
+                      self.resolver.team_of)
+
+        def cond(key: str, default: bool) -> Fn:
+            v = d.get(key, default)
+            return _const(v) if isinstance(v, bool) else self.formula(v, (*p, key), False)
+
+        code.append(AuctionStart(rules, self.number(d.get("first", "(dealer + 1) % seats"),
+                                                    (*p, "first"), False),
+                                 cond("pass_final", True), cond("double", False),
+                                 cond("redouble", False)))
+        code.append(AuctionBid(rules))
+        suits = tuple(sorted({c // 13 for c in self.deck}))
+        code.append(AuctionTrump(rules, suits))
+        code.append(AuctionCall(rules))
+        skip = Jump()
+        code.append(skip)
+        rules.all_pass = len(code)
+        after = d.get("all_pass") or []
+        if after:
+            self.compile_steps(after, (*p, "all_pass"), code)
+        else:
+            code.append(Redeal(False))
+        skip.target = len(code)
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move")
+         "move", "auction")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

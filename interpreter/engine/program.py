@@ -32,6 +32,7 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "tricks": ("start", "play", "next"),  # `next` only with `after_each`
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
+    "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
 }
 
 
@@ -124,6 +125,8 @@ class Program:
     # card points per trump (engine/points.py): empty without a `points` section
     points: tuple[Any, ...] = ()
     last_trick_points: int = 0
+    # every auction step's contracts, in one numbering (engine/auction.py)
+    contracts: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n
@@ -286,6 +289,7 @@ class Program:
         st.broken = False
         st.participants = 0
         st.queue = []
+        st.auction = []
         st.counters = [0] * self.n_counters
         st.history_tricks = []
         st.public = []

@@ -127,6 +127,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
     _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
     _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
+    _F("auction", "list", _C, reset="hand", fresh=(), snapshot="auction"),  # engine/auction.py
     _F("counters", "list", _C, reset="hand", snapshot="counters"),
     _F("winner_seats", "list", _C, snapshot="winners"),
     _F("tf", "flags", reset="hand", snapshot="tf"),
@@ -198,6 +199,7 @@ class State:
     hands_played: int
     pc: int
     queue: list[int]
+    auction: list[int]  # the hand's auction (engine/auction.py), empty before one
     counters: list[int]
     current: int | None
     choice: str | int
@@ -434,6 +436,7 @@ class State:
         c.gv = self.gv[:]
         c.out = self.out[:]
         c.queue = self.queue[:]
+        c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
         c.voids = self.voids[:]

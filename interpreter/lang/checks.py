@@ -40,7 +40,7 @@ from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_PLAYERS
+from ..limits import MAX_CHOICES, MAX_PLAYERS
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -483,6 +483,8 @@ class _Checker:
                 self.step_list(step["steps"], (*path, i, "steps"))
             elif "tricks" in step and step["tricks"].get("after_each"):
                 self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
+            elif "auction" in step and step["auction"].get("all_pass"):
+                self.step_list(step["auction"]["all_pass"], (*path, i, "auction", "all_pass"))
 
     def step(self, path: Path, step: dict[str, Any]) -> None:
         kind = _kind(step)
@@ -525,6 +527,8 @@ class _Checker:
                     self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
                 else:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
+        elif kind == "auction":
+            self.auction((*path, "auction"), step["auction"])
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
@@ -536,6 +540,52 @@ class _Checker:
                 self.err((*path, "then"), "these steps can never run: the condition is false")
             if cond == "true" and step["else"]:
                 self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def auction(self, path: Path, a: dict[str, Any]) -> None:
+        """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
+        names: list[str] = []
+        level = None
+        trumps = ENUMS["contract.trump"]
+        if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
+            self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
+                     f"contracts, not {len(a['contracts'])}")
+            return
+        for i, c in enumerate(a["contracts"]):
+            at = (*path, "contracts", i)
+            name = str(c["name"])
+            names.append(name)
+            if name.isascii() and name.isdigit():
+                if len(name) > 4 or str(int(name)) != name:
+                    self.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
+                             "of at most 4 digits, without leading zeros")
+            elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
+                self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
+                         "number or a word (letters, digits, _ and -)")
+            elif name.lower() != name or name in ("pass", "double", "redouble") \
+                    or parse_card(name) is not None:
+                self.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
+                         "in lower case, not a card, and not pass, double or redouble")
+            if level is not None and c["level"] < level:
+                self.err((*at, "level"), f"the contracts are not in order: '{name}' (level "
+                         f"{c['level']}) comes after a contract of level {level} (list them "
+                         "from low to high)")
+            level = c["level"] if level is None else max(level, c["level"])
+            if c["trump"] not in trumps:
+                self.err((*at, "trump"), f"unknown trump '{c['trump']}' of the contract "
+                         f"'{name}': expected {', '.join(trumps)}",
+                         hint=did_you_mean(str(c["trump"]), trumps))
+            aim = c.get("aim")
+            if aim != "none" and (type(aim) is not int or aim < 0):
+                self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
+                         f"or none, not {aim!r}")
+        self.no_repeats(names, (*path, "contracts"), "contract")
+        if "called_ranks" in a:
+            if a["partner"] != "called_card":
+                self.err((*path, "called_ranks"), "'called_ranks' is only used with "
+                         "'partner: called_card'", key=True)
+            self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
+        if a["partner"] == "teams" and not self.tree.get("teams"):
+            self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
 
     def end(self) -> None:
         end = self.tree["end"]

@@ -171,7 +171,8 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none``,
+    ``type``: ``int``, ``bool``, ``str`` (a name), ``suit``, ``suit_or_none``, ``rank``,
+    ``rank_or_none``,
     ``card`` (one card), ``cards`` (a set of cards) or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
@@ -341,7 +342,23 @@ ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`"
     schema_doc="One level of an ordered allow: the first level whose condition admits a "
                "candidate decides; its reason answers a refused one.")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL)
+CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
+    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
+          required=True, minimum=0, maximum=MAX_CARDS),
+    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
+          "(bid as `bid N`)", default=Derived("its level")),
+    Field("trump", "word", "the trump it sets", default="keep",
+          words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
+                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
+                     ("keep", "the trump stays as it is")))),
+    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
+          "a negative contract, taking no trick", default=Derived("its level"),
+          doc_type="int or none"),
+    _SOURCE,
+), x_name="in a contract")
+
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
+                               CONTRACT)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -493,6 +510,29 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), fields=(_FOR,),
         schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
+              "bidder declares", body=(
+        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
+              min_items=1),
+        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
+        Field("pass_final", "condition", "a player who passes may not bid again",
+              default=True),
+        Field("double", "condition", "an opponent of the highest bidder may double",
+              default=False),
+        Field("redouble", "condition", "the bidder's side may redouble a double",
+              default=False),
+        Field("partner", "word", "the declarer's partner", default="none",
+              words=(Word("none", "none: the declarer plays alone"),
+                     Word("called_card", "the holder of a card the declarer calls (a card of "
+                          "`called_ranks` not in their hand), unknown to the others until it "
+                          "is played", uses=("called_ranks",)),
+                     Word("teams", "the declarer's team mates (`teams`)"))),
+        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
+              "(partner: called_card)", default=["A"]),
+        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
+              "dealer deals again)", default=[], omitted=True),
+        _SOURCE,
+    )),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
@@ -659,6 +699,20 @@ BUILTINS: tuple[Builtin, ...] = (
             "the last trick's", per_trick=True),
     Builtin("team_card_points", "player", "int", "`card_points` of the seat's team",
             per_trick=True),
+    Builtin("contract", "hand", "str", "the contract an auction reached (its name), or "
+            "`'none'`"),
+    Builtin("contract_level", "hand", "int", "the contract's level (0 without one)"),
+    Builtin("contract_aim", "hand", "int", "the tricks the contract's declarer must take (0 "
+            "for a negative contract or none)"),
+    Builtin("contract_negative", "hand", "bool", "whether the contract aims to take no trick"),
+    Builtin("declarer_seat", "hand", "int", "the seat that won the auction (-1 without one)"),
+    Builtin("doubled", "hand", "int", "0, 1 when the contract was doubled, 2 when redoubled"),
+    Builtin("called_card", "hand", "card", "the card the declarer called (no card when none)"),
+    Builtin("is_declarer", "player", "bool", "whether the seat is the declarer"),
+    Builtin("declarer_team", "player", "bool", "whether the seat plays on the declarer's side "
+            "(the declarer, or the partner: a team mate, or the called card's holder)"),
+    Builtin("bid_of", "player", "str", "the name of the last contract the seat bid in the "
+            "auction (`'none'` when it bid none)"),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -750,7 +804,8 @@ def defaults(name: str) -> dict[str, Any]:
     c = construct(name)
     out: dict[str, Any] = {}
     if c.body is not None:
-        out[c.name] = _filled(c.body)
+        inner = {u for f in c.body for w in f.words for u in w.uses}
+        out[c.name] = {k: v for k, v in _filled(c.body).items() if k not in inner}
     # keys a word brings into play (``choose: number``'s min and max) are filled only with it
     uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
     out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
