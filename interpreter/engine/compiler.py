@@ -19,6 +19,7 @@ from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
+from .passing import PassCards, PassStart
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -755,10 +756,26 @@ class Compiler:
                        "it needs 'to: stock'")
         code.append(Move(source, target, count_fn, each_fn, position))
 
+    def step_pass_cards(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        t = step["pass_cards"]
+        p = (*path, "pass_cards")
+        words = _v.words("pass_cards", "directions")
+        directions = [self.constant(d, (*p, "directions", i), words)
+                      for i, d in enumerate(t.get("directions", ["left"]))]
+        if "across" in directions and self.n % 2:
+            self.error((*p, "directions"), f"cards cannot be passed across among {self.n} "
+                       "players: 'across' needs an even number")
+        by = self.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+        slot = self.counters  # holds this hand's direction while the seats pass
+        self.counters += 1
+        start = PassStart([str(d) for d in directions], by, slot)
+        code.append(start)
+        code.append(PassCards(start, self.number(t["count"], (*p, "count"), True)))
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move")
+         "move", "pass_cards")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

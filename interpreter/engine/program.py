@@ -32,6 +32,7 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "tricks": ("start", "play", "next"),  # `next` only with `after_each`
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
+    "pass_cards": ("start", "pass"),
 }
 
 
@@ -267,6 +268,7 @@ class Program:
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n
+        st.passing = [0] * n
         st.turn_up = []
         st.trick = []
         st.trick_order = []

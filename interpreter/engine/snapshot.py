@@ -65,7 +65,7 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
-_OPTIONAL = ("widow", "public")  # older snapshots may lack them
+_OPTIONAL = ("widow", "public", "passing")  # older snapshots may lack them
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 
@@ -121,10 +121,10 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
             raise SnapshotError(f"'{k}' must be true or false, not a {_kind(d[k])}")
     n = game.players
     for k in (*_PER_SEAT, "pv_rows"):
-        if not isinstance(d[k], list):
+        if k in d and not isinstance(d[k], list):  # (an optional key may be absent)
             raise SnapshotError(f"'{k}' must be a list, not a {_kind(d[k])}")
     for k in _PER_SEAT:
-        if len(d[k]) != n:
+        if k in d and len(d[k]) != n:
             raise SnapshotError(f"'{k}' must have one entry per seat ({n}), not {len(d[k])}")
     _check_cards(game, d)
     start = d["start"]

@@ -111,6 +111,8 @@ FIELDS: tuple[StateField, ...] = (
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
+    # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
+    _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
@@ -196,6 +198,7 @@ class State:
     cand: int
     known: list[int]
     voids: list[int]
+    passing: list[int]
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -411,6 +414,7 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.passing = self.passing
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]

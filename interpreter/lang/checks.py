@@ -499,6 +499,8 @@ class _Checker:
                     self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
                 else:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
+        elif kind == "pass_cards":
+            self.pass_cards((*path, "pass_cards"), step["pass_cards"])
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
@@ -510,6 +512,18 @@ class _Checker:
                 self.err((*path, "then"), "these steps can never run: the condition is false")
             if cond == "true" and step["else"]:
                 self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def pass_cards(self, path: Path, passing: dict[str, Any]) -> None:
+        """Directions that exist; ``across`` only among an even number of players."""
+        dirs = passing["directions"]
+        for i, d in enumerate(dirs):
+            self.enum((*path, "directions", i), d, "pass_cards.directions")
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        odd = [k for k in range(lo, hi + 1) if k % 2]
+        if "across" in dirs and odd:
+            self.err((*path, "directions", dirs.index("across")),
+                     f"cards cannot be passed across among {odd[0]} players: 'across' needs "
+                     "an even number (limit 'players' to even counts)")
 
     def end(self) -> None:
         end = self.tree["end"]

@@ -489,6 +489,34 @@ def _step_move(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
+_PASS_TO = {"left": "to the player on their left", "right": "to the player on their right",
+            "across": "to the player opposite", "none": ""}
+
+
+def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
+                     ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    t = step["pass_cards"]
+    count = str(t.get("count", 0))
+    what = (f"{count} card{'' if count == '1' else 's'}" if count.isdigit()
+            else f"{_f(count)} cards")
+    dirs = []
+    for d in t.get("directions") or ["left"]:
+        word, note = ctx.enum(d, _PASS_TO)
+        dirs.append((_PASS_TO.get(str(word)) or "no cards are passed") + note)
+    if len(dirs) == 1:
+        text = f"Each player passes {what} {dirs[0]}."
+        if dirs[0].startswith("no cards"):
+            text = "No cards are passed."
+    else:
+        by = _f(t.get("by", "hand_number - 1"))
+        text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
+                + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
+    text += " Players choose their cards before receiving any."
+    citation = _cite(t, sub)
+    return text, body, citation
+
+
 #: The text of each step kind: its sentence, the lines under it and its citation.
 _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
                                tuple[str, list[str], list[str]]]] = {
@@ -502,6 +530,7 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "redeal": _step_redeal,
     "end_hand": _step_end_hand,
     "move": _step_move,
+    "pass_cards": _step_pass_cards,
 }
 
 

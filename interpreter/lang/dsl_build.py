@@ -719,6 +719,24 @@ class _Builder:
                 move[key] = move.pop(key)
         self.attrs(st, step, path)
 
+    def k_pass_cards(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        passing: dict[str, Any] = {}
+        step["pass_cards"] = passing
+        pp = (*path, "pass_cards")
+        self.mark(pp, st)
+        count = st.children[0]
+        passing["count"] = self.formula(count, "count")
+        self.mark((*pp, "count"), count)
+        dirs = [c for c in st.children if _is(c, "pass_to")]
+        passing["directions"] = [self.word(c.children[0]) for c in dirs]
+        self.mark_items((*pp, "directions"), dirs)
+        for c in st.children:
+            if _is(c, "pass_by"):
+                f = c.children[0]
+                passing["by"] = self.formula(f)
+                self.mark((*pp, "by"), f)
+        self.attrs(st, step, path)
+
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         cond = st.children[0]
         step["if"] = self.formula(cond)

@@ -734,6 +734,24 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step, "move")
 
 
+def _step_pass_cards(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``each player passes N cards left, right, across or none by FORMULA``."""
+    _check(step, _keys("pass_cards"), "in a pass_cards step")
+    body = step["pass_cards"] or {}
+    _check(body, _keys("pass_cards", body=True), "in 'pass_cards'")
+    dirs = [_word(d, ("or", "by")) for d in body.get("directions") or ["left"]]
+    line = f"each player passes {_cards(body.get('count', 0))} " + (
+        ", ".join(dirs[:-1]) + " or " + dirs[-1] if len(dirs) > 1 else dirs[0])
+    by = body.get("by")
+    if by is not None and _f(by) != _BY_DEFAULT:
+        line += f" by {_f(by)}"
+    out.add(indent, line)
+    _attrs(out, indent + 1, step, "pass-cards")
+
+
+_BY_DEFAULT = construct("pass_cards").field("by").default
+
+
 def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
     _attrs(out, indent, step)
     if steps:
@@ -787,4 +805,5 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+    "pass_cards": _step_pass_cards,
 }

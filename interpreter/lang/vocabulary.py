@@ -283,6 +283,13 @@ def _w(*pairs: tuple[str, str]) -> tuple[Word, ...]:
 
 
 _SOURCE = Field("source", "source", "the passage of the rules text this rule encodes")
+#: Where passed cards go (``pass_cards.directions``).
+PASS_DIRECTIONS = (
+    Word("left", "to the next player to the left"),
+    Word("right", "to the next player to the right"),
+    Word("across", "to the player opposite (an even number of players)"),
+    Word("none", "nowhere: no cards are passed this hand"),
+)
 _WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
                 ("each", "every player in turn, from forehand"),
                 ("last_winner", "the winner of the last trick"))
@@ -473,6 +480,16 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), fields=(_FOR,),
         schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+    Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
+        Field("count", "formula", "how many cards each player passes", required=True),
+        Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
+              default=["left"], min_items=1, words=PASS_DIRECTIONS,
+              doc_type="list of words"),
+        Field("by", "formula", "which direction this hand: its index in `directions` (counted "
+              "from 0, modulo their number)", default="hand_number - 1"),
+        _SOURCE,
+    ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
+                  "direction; nobody sees what they receive until all have passed."),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)

@@ -1,0 +1,158 @@
+"""Phases of a hand before and around play (issue 15, item 5): passing cards."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import spelbok
+from spelbok.analysis.conformance import check_game
+from spelbok.errors import IllegalActionError, SpecError
+from spelbok.lang.describe import describe
+from spelbok.lang.dsl import parse_dsl
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.model import normalize
+from spelbok.lang.validate import validate
+
+SPECS = Path(__file__).resolve().parent / "specs"
+PASS = SPECS / "pass_cards.yaml"
+
+
+def _write(tmp_path: Path, text: str, name: str = "g.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def _errors(tmp_path: Path, text: str) -> list[str]:
+    return [str(e) for e in validate(_write(tmp_path, text))]
+
+
+# ------------------------------------------------------------------ passing cards
+
+
+def _pass_all(s: spelbok.State) -> dict[int, int]:
+    """Every seat passes its first legal choice; the masks each passed."""
+    passed = {}
+    while s.decision_name == "pass":
+        seat = s.current_player
+        a = s.legal_actions()[0]
+        passed[seat] = a.value
+        s.apply(a)
+    return passed
+
+
+def _hand_at(hand_number: int, seed: int = 1) -> spelbok.State:
+    """A state at the passing of hand ``hand_number`` (earlier hands played at random)."""
+    s = spelbok.load(PASS).new_state(seed=seed)
+    rng = random.Random(seed)
+    while s.hand_number < hand_number:
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+@pytest.mark.parametrize(("hand", "step"), [(1, 1), (2, -1), (3, 2)])
+def test_cards_go_left_right_then_across_by_hand_number(hand: int, step: int) -> None:
+    s = _hand_at(hand)
+    assert s.decision_name == "pass"
+    before = list(s.hands)
+    passed = _pass_all(s)
+    assert sorted(passed) == [0, 1, 2, 3]
+    for p, m in passed.items():
+        to = (p + step) % 4
+        assert m.bit_count() == 3 and m & before[p] == m
+        assert s.hands[to] & m == m  # received
+        assert s.hands[p] & m == 0
+    assert [h.bit_count() for h in s.hands] == [8, 8, 8, 8]
+    assert s.phase.kind == "trick"
+
+
+def test_the_fourth_hand_keeps_its_cards() -> None:
+    s = _hand_at(4)
+    assert s.decision_name == "play"  # no pass decision at all
+    assert [h.bit_count() for h in s.hands] == [8, 8, 8, 8]
+
+
+def test_received_cards_arrive_only_when_all_have_passed() -> None:
+    s = _hand_at(1)
+    first = s.current_player
+    a = s.legal_actions()[0]
+    s.apply(a)
+    receiver = (first + 1) % 4
+    assert s.hands[receiver] & a.value == 0  # not yet received
+    assert s.hands[first].bit_count() == 5
+    # the receiver's choices are its own cards only
+    while s.current_player != receiver:
+        s.apply(s.legal_actions()[0])
+    assert all(x.value & a.value == 0 for x in s.legal_actions())
+    # nobody else sees what was passed: the view of another seat shows no passed card
+    other = (first + 2) % 4
+    view = str(s.view(other))
+    assert not any(f"'{c}'" in view for c in spelbok.cards.names(a.value))
+
+
+def test_a_pass_must_name_exactly_the_count_from_the_hand() -> None:
+    s = _hand_at(1)
+    seat = s.current_player
+    cards = spelbok.cards.names(s.hands[seat])
+    with pytest.raises(IllegalActionError, match="pass exactly 3 cards"):
+        s.apply("pass " + " ".join(cards[:2]))
+    other = spelbok.cards.names(s.hands[(seat + 1) % 4])[0]
+    with pytest.raises(IllegalActionError, match="not in hand"):
+        s.apply(f"pass {cards[0]} {cards[1]} {other}")
+    s.apply("pass " + " ".join(cards[:3]))
+
+
+def test_snapshot_clone_and_determinize_mid_pass() -> None:
+    s = _hand_at(1)
+    first = s.current_player
+    passed = s.legal_actions()[0].value
+    s.apply(s.legal_actions()[0])
+    assert s.game.restore(s.to_dict()) == s
+    c = s.clone()
+    c.apply(c.legal_actions()[0])
+    assert s.passing[first] == passed and c.passing[first] == passed  # clones share safely
+    # another seat cannot know the passed cards: a sample re-deals them
+    seat = (first + 2) % 4
+    samples = {s.determinize(seat, random.Random(k)).passing[first] for k in range(20)}
+    assert len(samples) > 1 and all(m.bit_count() == 3 for m in samples)
+    assert {s.determinize(first, random.Random(k)).passing[first] for k in range(5)} == {passed}
+
+
+def test_passing_spec_conforms() -> None:
+    assert validate(PASS) == []
+    rep = check_game(spelbok.load(PASS), matches=6, seed=2)
+    assert rep.ok, rep.failures
+
+
+def test_passing_round_trips_through_the_dsl() -> None:
+    tree = spelbok.load(PASS).tree
+    text = to_dsl(tree)
+    assert "each player passes 3 cards left, right, across or none\n" in text
+    assert normalize(parse_dsl(text, "p.spel")[0]) == tree
+    one = normalize({**tree, "hand": [{"pass_cards": {"count": "cards - 7", "directions": ["right"],
+                                                      "by": "0"}}, *tree["hand"][1:]]})
+    text = to_dsl(one)
+    assert "each player passes cards - 7 cards right by 0\n" in text
+    assert normalize(parse_dsl(text, "p.spel")[0]) == one
+
+
+def test_passing_is_described() -> None:
+    text = " ".join(describe(spelbok.load(PASS).doc).split())
+    assert "Each player passes 3 cards, in turn by `hand_number - 1`" in text
+    assert "2: to the player opposite; 3: no cards are passed" in text
+
+
+def test_passing_errors_are_located(tmp_path: Path) -> None:
+    base = PASS.read_text(encoding="utf-8")
+    errors = _errors(tmp_path, base.replace("[left, right, across, none]",
+                                            "[left, rigth, across, none]"))
+    assert errors == [f"{tmp_path / 'g.yaml'}:11:26: unknown directions 'rigth': expected left, "
+                      "right, across or none, or the name of an option (did you mean 'right'?)"]
+    errors = _errors(tmp_path, base.replace("{min: 4, max: 4}", "{min: 3, max: 4}"))
+    assert errors == [f"{tmp_path / 'g.yaml'}:11:33: cards cannot be passed across among 3 "
+                      "players: 'across' needs an even number (limit 'players' to even counts)"]
+    with pytest.raises(SpecError, match=r"g.yaml:\d+:\d+: .*'across' needs an even number"):
+        spelbok.load(_write(tmp_path, base.replace("{min: 4, max: 4}", "{min: 3, max: 3}")
+                            .replace("[left, right, across, none]", "[left, 'across']")))
