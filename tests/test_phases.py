@@ -156,3 +156,70 @@ def test_passing_errors_are_located(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match=r"g.yaml:\d+:\d+: .*'across' needs an even number"):
         spelbok.load(_write(tmp_path, base.replace("{min: 4, max: 4}", "{min: 3, max: 3}")
                             .replace("[left, right, across, none]", "[left, 'across']")))
+
+
+# ------------------------------------------------------------------ hand patterns
+
+PATTERNS = SPECS / "hand_patterns.yaml"
+
+
+def _dealt(path: Path, hands: dict[int, str], players: int = 2) -> spelbok.State:
+    """A state whose first deal gives ``hands`` (the rest of the pack after them)."""
+    g = spelbok.load(path, players=players)
+    wanted = [c for p in sorted(hands) for c in hands[p].split()]
+    rest = [c for c in spelbok.cards.names(g.program.deck_mask) if c not in wanted]
+    # the deal goes one card at a time from forehand (seat 1 when seat 0 deals)
+    order = [hands[p].split() for p in sorted(hands, key=lambda p: (p - 1) % players)]
+    deck = [c for round_ in zip(*order, strict=True) for c in round_] + rest
+    return g.new_state(seed=1, deck=deck, dealer=0)
+
+
+def test_the_best_pattern_settles_the_hand() -> None:
+    s = _dealt(PATTERNS, {0: "AC KC QC JC 9C", 1: "AD AH AS 7D 8H"})
+    # seat 0 holds a flush, seat 1 three aces: the flush is higher in the list
+    assert s.hand_number == 2 and s.var("score") == [5, 0]
+
+
+def test_ties_within_a_pattern_go_to_the_higher_rank() -> None:
+    s = _dealt(PATTERNS, {0: "KC QC JC 10C 9C", 1: "AD KD QD JD 9D"})
+    assert s.var("score") == [0, 5]  # both flushes: seat 1 has an ace, its rank is 1
+
+
+def test_no_pattern_leaves_the_hand_to_play() -> None:
+    s = _dealt(PATTERNS, {0: "AC KD QC JH 9C", 1: "AD KH QS 7D 8H"})
+    assert s.hand_number == 1 and s.decision_name == "play"
+    assert s.var("score") == [0, 0]
+
+
+def test_patterns_spec_conforms_and_round_trips() -> None:
+    assert validate(PATTERNS) == []
+    for n in (2, 4):
+        rep = check_game(spelbok.load(PATTERNS, players=n), matches=4, seed=n)
+        assert rep.ok, rep.failures
+    tree = spelbok.load(PATTERNS).tree
+    text = to_dsl(tree)
+    assert "    find the best hand pattern:\n        four_of_a_kind if max(" in text
+    assert ", ranked by count(hand where card_rank == 'A')\n" in text
+    assert normalize(parse_dsl(text, "p.spel")[0]) == tree
+    # a pattern named as a keyword of the block is quoted, and comes back
+    odd = normalize({**tree, "hand": [tree["hand"][0], {"patterns": [
+        {"name": "source", "if": "true", "source": "en: Hands"}]}, {"end_hand": True}]})
+    text = to_dsl(odd)
+    assert '"source" if true — source "en: Hands"' in text
+    assert normalize(parse_dsl(text, "p.spel")[0]) == odd
+
+
+def test_patterns_are_described() -> None:
+    text = " ".join(describe(spelbok.load(PATTERNS).doc).split())
+    assert "Find the best hand pattern held by a player still in" in text
+    assert "2) flush: when `max(" in text and "ranked by `count(hand where card_rank == 'A')`" in text
+
+
+def test_pattern_errors_are_located(tmp_path: Path) -> None:
+    base = PATTERNS.read_text(encoding="utf-8")
+    errors = _errors(tmp_path, base.replace("name: three_aces", "name: flush"))
+    assert errors == [f"{tmp_path / 'g.yaml'}:15:9: the pattern name 'flush' is listed twice"]
+    errors = _errors(tmp_path, base.replace("rank: \"count(", "rank: \"cout("))
+    assert len(errors) == 1 and ":14:" in errors[0] and "cout" in errors[0]
+    errors = _errors(tmp_path, base.replace("pattern == 'flush'", "patern == 'flush'"))
+    assert len(errors) == 1 and "did you mean 'pattern'" in errors[0]

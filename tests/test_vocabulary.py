@@ -179,7 +179,7 @@ _SAMPLES: dict[str, Any] = {
     "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
-    "first_dealer": 2, "list[word]": ["right"],
+    "first_dealer": 2, "list[word]": ["right"], "list[pattern]": [{"name": "p", "if": "true"}],
 }
 
 

@@ -20,6 +20,7 @@ from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
 from .passing import PassCards, PassStart
+from .patterns import Patterns
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -121,6 +122,8 @@ class Resolver:
         b["turn_up_cards"] = _global(_reads(lambda st, p: _mask_of(st.turn_up)), "cards")
         b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
         b["card"] = _global(_reads(lambda st, p: st.cand), "card")
+        b["pattern"] = _global(_reads(lambda st, p: st.pattern), str)
+        b["pattern_seat"] = _global(_reads(lambda st, p: st.pattern_seat), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -772,10 +775,22 @@ class Compiler:
         code.append(start)
         code.append(PassCards(start, self.number(t["count"], (*p, "count"), True)))
 
+    def step_patterns(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        names: list[str] = []
+        conds: list[Fn] = []
+        ranks: list[Fn | None] = []
+        for i, pat in enumerate(step["patterns"]):
+            p = (*path, "patterns", i)
+            names.append(str(pat["name"]))
+            conds.append(self.formula(pat["if"], (*p, "if"), True))
+            rank = pat.get("rank", "0")
+            ranks.append(None if rank in (0, "0") else self.number(rank, (*p, "rank"), True))
+        code.append(Patterns(names, conds, ranks))
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move", "pass_cards")
+         "move", "pass_cards", "patterns")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

@@ -269,6 +269,8 @@ class Program:
         st.known = [0] * n
         st.voids = [0] * n
         st.passing = [0] * n
+        st.pattern = "none"
+        st.pattern_seat = -1
         st.turn_up = []
         st.trick = []
         st.trick_order = []

@@ -65,7 +65,7 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
-_OPTIONAL = ("widow", "public", "passing")  # older snapshots may lack them
+_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat")  # older ones lack them
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 
@@ -114,6 +114,8 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
         raise SnapshotError(f"the snapshot was made with options {given or 'none'}, this game "
                             f"has {mine or 'none'} (load it with those options)")
     for k in _INTS:
+        if k not in d:  # an optional key (older snapshots)
+            continue
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
             raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
     for k in _BOOLS:

@@ -113,6 +113,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
     _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
+    # the best hand pattern found by a patterns step, and its holder
+    _F("pattern", "value", reset="hand", fresh="none", snapshot="pattern"),
+    _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
@@ -199,6 +202,8 @@ class State:
     known: list[int]
     voids: list[int]
     passing: list[int]
+    pattern: str
+    pattern_seat: int
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -415,6 +420,8 @@ class State:
         c.shuf = self.shuf
         c.settled = self.settled
         c.passing = self.passing
+        c.pattern = self.pattern
+        c.pattern_seat = self.pattern_seat
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]

@@ -501,6 +501,9 @@ class _Checker:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
         elif kind == "pass_cards":
             self.pass_cards((*path, "pass_cards"), step["pass_cards"])
+        elif kind == "patterns":
+            self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
+                            "pattern name")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")

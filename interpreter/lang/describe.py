@@ -517,6 +517,22 @@ def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
+def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
+                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text = ("Find the best hand pattern held by a player still in: the first of these that "
+            "some player holds, best first (between players holding it, the higher rank, "
+            "then the first from forehand). Its name is `pattern` and its holder "
+            "`pattern_seat` ('none' and -1 when nobody holds one).")
+    for i, pat in enumerate(step["patterns"]):
+        rank = pat.get("rank", "0")
+        tie = "" if str(rank) == "0" else f"; ranked by {_f(rank)}"
+        src = f" [{pat['source']}]" if isinstance(pat.get("source"), str) else ""
+        body += _wrap(f"{pat['name']}: when {_f(pat['if'])}{tie}.{src}", sub + 2,
+                      first=" " * sub + f"{i + 1}) ")
+    return text, body, []
+
+
 #: The text of each step kind: its sentence, the lines under it and its citation.
 _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
                                tuple[str, list[str], list[str]]]] = {
@@ -531,6 +547,7 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "end_hand": _step_end_hand,
     "move": _step_move,
     "pass_cards": _step_pass_cards,
+    "patterns": _step_patterns,
 }
 
 

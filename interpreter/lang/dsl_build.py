@@ -737,6 +737,27 @@ class _Builder:
                 self.mark((*pp, "by"), f)
         self.attrs(st, step, path)
 
+    def k_patterns(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        pats: list[dict[str, Any]] = []
+        step["patterns"] = pats
+        self.mark((*path, "patterns"), st)
+        for c in st.children:
+            if not _is(c, "hand_pattern"):
+                continue
+            pp = (*path, "patterns", len(pats))
+            name, cond = c.children[0], c.children[1]
+            pat: dict[str, Any] = {"name": self.word(name), "if": self.formula(cond)}
+            self.mark(pp, c)
+            self.mark((*pp, "name"), name)
+            self.mark((*pp, "if"), cond)
+            for x in c.children[2:]:
+                if _is(x, "pattern_rank"):
+                    pat["rank"] = self.formula(x.children[0])
+                    self.mark((*pp, "rank"), x.children[0])
+            self.citation(c, pat, pp)
+            pats.append(pat)
+        self.attrs(st, step, path)
+
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         cond = st.children[0]
         step["if"] = self.formula(cond)

@@ -752,6 +752,26 @@ def _step_pass_cards(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 _BY_DEFAULT = construct("pass_cards").field("by").default
 
 
+def _step_patterns(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``find the best hand pattern:`` and one line a pattern, best first."""
+    _check(step, _keys("patterns"), "in a patterns step")
+    out.add(indent, "find the best hand pattern:")
+    for pat in step["patterns"] or []:
+        _check(pat, _keys("pattern"), "in a pattern")
+        line = f"{_word(pat.get('name', ''), _PATTERN_RESERVED)} if {_f(pat.get('if', 'false'))}"
+        rank = pat.get("rank")
+        if rank is not None and _f(rank) != "0":
+            line += f", ranked by {_f(rank)}"
+        if isinstance(pat.get("source"), str):
+            line += f" — source {_quote(pat['source'])}"
+        out.add(indent + 1, line)
+    _attrs(out, indent + 1, step)
+
+
+#: Words that open another line of a patterns block (a pattern so named is quoted).
+_PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
+
+
 def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
     _attrs(out, indent, step)
     if steps:
@@ -805,5 +825,5 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
-    "pass_cards": _step_pass_cards,
+    "pass_cards": _step_pass_cards, "patterns": _step_patterns,
 }

@@ -335,7 +335,17 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     _SOURCE,
 ))
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE)
+HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
+    Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
+    Field("if", "formula", "per-player condition: the seat's hand has the pattern",
+          required=True),
+    Field("rank", "formula", "per-player number: between seats with this pattern, the "
+          "higher wins (then the first from forehand)", default="0"),
+    _SOURCE,
+), x_name="in a pattern")
+
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE,
+                                HAND_PATTERN)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -490,6 +500,10 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
                   "direction; nobody sees what they receive until all have passed."),
+    Construct("patterns", "step", "find the best hand pattern held (before play)",
+              value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
+                          "held is read as `pattern` and `pattern_seat`", required=True,
+                          min_items=1, doc_type="list of patterns")),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
@@ -608,6 +622,9 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("widow", "hand", "cards", "the cards of the widow"),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
+    Builtin("pattern", "hand", "any", "the name of the best pattern the last `patterns` step "
+            "found (`'none'` when no seat holds one)"),
+    Builtin("pattern_seat", "hand", "int", "the seat holding it (-1 when none)"),
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
