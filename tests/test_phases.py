@@ -223,3 +223,80 @@ def test_pattern_errors_are_located(tmp_path: Path) -> None:
     assert len(errors) == 1 and ":14:" in errors[0] and "cout" in errors[0]
     errors = _errors(tmp_path, base.replace("pattern == 'flush'", "patern == 'flush'"))
     assert len(errors) == 1 and "did you mean 'pattern'" in errors[0]
+
+
+# ------------------------------------------------------------------ melds
+
+MELDS = SPECS / "melds.yaml"
+
+
+def test_melds_are_scored_as_often_as_made_and_shown() -> None:
+    # seat 0: marriages in hearts, spades and clubs, a sequence A K Q of clubs
+    # seat 1: four jacks, a sequence 10 9 8 7 of diamonds (one run, however long)
+    s = _dealt(MELDS, {0: "KH QH KS QS AC KC QC 7H", 1: "JC JS JH JD 10D 9D 8D 7D"})
+    assert s.meld_points == [3 * 20 + 10 * 2, 40 + 10 * 2]
+    assert s.var("score") == [80, 60]
+    shown = s.view(1)["known_cards"][0]
+    assert sorted(shown) == sorted(["KH", "QH", "KS", "QS", "AC", "KC", "QC"])  # not the 7H
+    assert "JC" in s.view(0)["known_cards"][1]
+
+
+def test_a_hand_without_melds_scores_nothing_and_shows_nothing() -> None:
+    s = _dealt(MELDS, {0: "AC KD QH JC 9C 7S 8H 10D", 1: "AD KH QS 7D 8S 9H 10C JD"})
+    assert s.meld_points == [0, 0] and s.view(1)["known_cards"][0] == []
+
+
+def test_melds_not_shown_stay_hidden_and_for_limits_who_declares(tmp_path: Path) -> None:
+    text = MELDS.read_text(encoding="utf-8").replace(
+        "  - declare_melds: {}", "  - declare_melds: {show: false}\n    for: \"seat == 1\"")
+    path = _write(tmp_path, text)
+    s = _dealt(path, {0: "KH QH KS QS AC KC QC 7H", 1: "JC JS JH JD 10D 9D 8D 7D"})
+    assert s.meld_points == [0, 60]
+    assert s.view(0)["known_cards"][1] == []
+
+
+def test_melds_spec_conforms_and_round_trips() -> None:
+    assert validate(MELDS) == []
+    for n in (2, 3):
+        rep = check_game(spelbok.load(MELDS, players=n), matches=4, seed=n)
+        assert rep.ok, rep.failures
+    tree = spelbok.load(MELDS).tree
+    text = to_dsl(tree)
+    assert "meld marriage: K Q in one suit, worth 20\n" in text
+    assert "meld four_jacks: J in every suit, worth 40\n" in text
+    assert "meld sequence: run of 3 in one suit, worth 10 * seats\n" in text
+    assert "    declare melds\n" in text
+    assert normalize(parse_dsl(text, "m.spel")[0]) == tree
+    hand = [tree["hand"][0], {"declare_melds": {"show": False}, "for": "seat == 0"},
+            *tree["hand"][2:]]
+    other = normalize({**tree, "hand": hand})
+    text = to_dsl(other)
+    assert "    for each player where seat == 0, declare melds, not shown\n" in text
+    assert normalize(parse_dsl(text, "m.spel")[0]) == other
+
+
+def test_melds_are_described() -> None:
+    text = " ".join(describe(spelbok.load(MELDS).doc).split())
+    assert "marriage: K Q of one suit (each suit may make one), worth 20." in text
+    assert "four_jacks: J of every suit, worth 40." in text
+    assert "declares the melds their hand makes and shows their cards to all" in text
+
+
+def test_meld_errors_are_located(tmp_path: Path) -> None:
+    base = MELDS.read_text(encoding="utf-8")
+    g = tmp_path / "g.yaml"
+    errors = _errors(tmp_path, base.replace("{ranks: [K, Q], spread: one_suit, points: 20}",
+                                            "{ranks: [K, 5], spread: one_sut, points: 20}"))
+    assert errors == [
+        f"{g}:8:25: the meld 'marriage' can never be made: no deck has the rank 5",
+        f"{g}:8:37: unknown spread 'one_sut': expected one_suit or every_suit, or the name of "
+        "an option (did you mean 'one_suit'?)"]
+    errors = _errors(tmp_path, base.replace("{run: 3, points", "{run: 3, ranks: [A], points"))
+    assert errors == [f"{g}:10:3: the meld 'sequence' needs either 'ranks' or 'run', not both"]
+    errors = _errors(tmp_path, base.replace("melds:\n", "unused:\n").replace(
+        "  marriage", "  x_marriage"))
+    assert any("unknown key 'unused'" in e for e in errors)
+    no_table = "\n".join(line for line in base.splitlines()
+                         if not line.startswith(("melds:", "  marriage", "  four", "  sequ")))
+    assert _errors(tmp_path, no_table + "\n") == [
+        f"{g}:9:5: there are no melds to declare: the spec has no 'melds' table"]

@@ -18,6 +18,7 @@ from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
+from .melds import DeclareMelds, Meld
 from .order import NO_TRUMP, build_tables
 from .passing import PassCards, PassStart
 from .patterns import Patterns
@@ -116,6 +117,7 @@ class Resolver:
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
+        b["meld_points"] = NameInfo(P, _reads(lambda st, p: st.meld_points[p]), int)
         b["trick"] = _global(_reads(lambda st, p: _mask(st.trick)), "cards")
         b["led_card"] = _global(_reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
         b["winning_card"] = _global(_reads(lambda st, p: _card_of(st.trick, st.best_seat)), "card")
@@ -787,10 +789,43 @@ class Compiler:
             ranks.append(None if rank in (0, "0") else self.number(rank, (*p, "rank"), True))
         code.append(Patterns(names, conds, ranks))
 
+    def step_declare_melds(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        p = (*path, "declare_melds")
+        table = self.tree.get("melds") or {}
+        if not table:
+            self.error(p, "there are no melds to declare: the spec has no 'melds' table")
+        deck_mask = self.resolver.cards.deck_mask if self.resolver.cards else 0
+        deck = [c for c in range(52) if (deck_mask >> c) & 1]
+        suits = sorted({c // 13 for c in deck})
+        ranking = self.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
+            "ranks").default
+        melds = []
+        for name, m in table.items():
+            at = ("melds", name)
+            kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
+                                 _v.words("meld", "spread"))
+            ranks = [RANK_INDEX[str(r)] for r in m.get("ranks", [])]
+            sets: list[int] = []
+            if ranks and kind == "one_suit":
+                sets = [sum(1 << (s * 13 + r) for r in ranks) for s in suits]
+            elif ranks:
+                sets = [sum(1 << (s * 13 + r) for r in ranks for s in suits)]
+            sets = [x for x in sets if x & deck_mask == x]  # only what the deck can make
+            run = int(m.get("run", 0))
+            runs = [[s * 13 + RANK_INDEX[str(r)] for r in ranking
+                     if (deck_mask >> (s * 13 + RANK_INDEX[str(r)])) & 1] for s in suits] \
+                if run else []
+            melds.append(Meld(str(name), sets, runs, run,
+                              self.number(m["points"], (*at, "points"), True)))
+        each = step.get("for", "not out")
+        each_fn = None if each == "not out" else self.formula(each, (*path, "for"), True)
+        show = self.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))
+        code.append(DeclareMelds(melds, each_fn, bool(show)))
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move", "pass_cards", "patterns")
+         "move", "pass_cards", "patterns", "declare_melds")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

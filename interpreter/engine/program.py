@@ -271,6 +271,7 @@ class Program:
         st.passing = [0] * n
         st.pattern = "none"
         st.pattern_seat = -1
+        st.meld_points = [0] * n
         st.turn_up = []
         st.trick = []
         st.trick_order = []

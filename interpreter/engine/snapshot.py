@@ -65,7 +65,8 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
-_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat")  # older ones lack them
+# older snapshots may lack them
+_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat", "meld_points")
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 

@@ -116,6 +116,8 @@ FIELDS: tuple[StateField, ...] = (
     # the best hand pattern found by a patterns step, and its holder
     _F("pattern", "value", reset="hand", fresh="none", snapshot="pattern"),
     _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
+    # each seat's points from its last declared melds; never changed in place: shared
+    _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
@@ -204,6 +206,7 @@ class State:
     passing: list[int]
     pattern: str
     pattern_seat: int
+    meld_points: list[int]
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -422,6 +425,7 @@ class State:
         c.passing = self.passing
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat
+        c.meld_points = self.meld_points
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]

@@ -145,6 +145,7 @@ class _Checker:
         self.options_()
         self.variables()
         self.dealer()
+        self.melds()
         self.steps()
         self.end()
         self.sources()
@@ -515,6 +516,31 @@ class _Checker:
                 self.err((*path, "then"), "these steps can never run: the condition is false")
             if cond == "true" and step["else"]:
                 self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def melds(self) -> None:
+        """Each meld: ranks or a run (not both), that some deck of the spec can make."""
+        for name, m in (self.tree.get("melds") or {}).items():
+            at = ("melds", name)
+            self.enum((*at, "spread"), m["spread"], "meld.spread")
+            ranks, run = m["ranks"], m.get("run", 0)
+            if bool(ranks) == bool(run):
+                self.err(at, f"the meld '{name}' needs either 'ranks' or 'run'"
+                         + (", not both" if ranks else ""), key=True)
+                continue
+            self.no_repeats(ranks, (*at, "ranks"), "rank")
+            decks = [set(map(str, e["ranks"])) for e in self.tree["deck"]]
+            missing = [r for r in ranks if not any(str(r) in d for d in decks)]
+            if missing:
+                self.err((*at, "ranks", ranks.index(missing[0])),
+                         f"the meld '{name}' can never be made: no deck has the rank "
+                         f"{missing[0]}")
+            if run and not any(run <= len(d) for d in decks):
+                self.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
+                         f"{run} ranks")
+        for path, step in _walk(self.tree["hand"], ("hand",)):
+            if _kind(step) == "declare_melds" and not self.tree.get("melds"):
+                self.err((*path, "declare_melds"), "there are no melds to declare: the spec "
+                         "has no 'melds' table", key=True)
 
     def pass_cards(self, path: Path, passing: dict[str, Any]) -> None:
         """Directions that exist; ``across`` only among an even number of players."""

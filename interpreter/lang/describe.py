@@ -265,6 +265,27 @@ def _section_options(tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _section_melds(tree: Mapping[str, Any]) -> list[str]:
+    melds = tree.get("melds") or {}
+    if not melds:
+        return []
+    lines = _title("Melds")
+    lines += _wrap("A meld scores each time a hand makes it, when declared.")
+    for name, m in melds.items():
+        ranks = " ".join(str(r) for r in m.get("ranks") or [])
+        if m.get("run"):
+            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
+        elif m.get("spread", "one_suit") == "every_suit":
+            what = f"{ranks} of every suit"
+        elif m.get("spread", "one_suit") == "one_suit":
+            what = f"{ranks} of one suit (each suit may make one)"
+        else:
+            what = f"{ranks} (spread: {m['spread']})"
+        lines += _wrap(f"{name}: {what}, worth {_f(m.get('points', 0))}.", 4, first="  ")
+        lines += _cite(m, 6)
+    return lines
+
+
 def _section_variables(tree: Mapping[str, Any]) -> list[str]:
     v = tree.get("variables") or {}
     scopes = (
@@ -533,6 +554,20 @@ def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
     return text, body, []
 
 
+def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
+                        ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body = step["declare_melds"]
+    each = step.get("for", "not out")
+    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
+           else f"Each player where {_f(each)}")
+    show = body.get("show", True)
+    shown = (" and shows their cards to all" if show is True else "" if show is False
+             else f" and, when {_f(show)}, shows their cards to all")
+    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
+            "`meld_points` is what they score.")
+    return text, [], _cite(body, sub)
+
+
 #: The text of each step kind: its sentence, the lines under it and its citation.
 _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
                                tuple[str, list[str], list[str]]]] = {
@@ -548,6 +583,7 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "move": _step_move,
     "pass_cards": _step_pass_cards,
     "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }
 
 
@@ -848,6 +884,7 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_cards(tree, ctx)
     lines += _section_ranking(tree, ctx)
     lines += _section_options(tree)
+    lines += _section_melds(tree)
     lines += _section_variables(tree)
     lines += _section_dealer(tree, ctx)
     lines += _section_hand(tree, ctx)

@@ -278,6 +278,30 @@ class _Builder:
                 self.s_about(c, opt, path)
         self.citation(st, opt, path)
 
+    def s_meld(self, st: Any) -> None:
+        name = st.children[0]
+        melds = self.section("melds", st)
+        path = ("melds", self.word(name))
+        meld: dict[str, Any] = {}
+        self.put(melds, path, meld, name, f"the meld '{self.word(name)}'")
+        what = st.children[1]
+        items = [c for c in what.children if _is(c, "rank")]
+        if items:
+            meld["ranks"] = self.ranks(items)
+            self.mark_items((*path, "ranks"), items)
+        if what.data == "meld_run":
+            tok = what.children[0]
+            meld["run"] = int(tok)
+            self.mark((*path, "run"), tok)
+        else:
+            word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(what.data)
+            meld["spread"] = word or self.word(what.children[-1])
+            self.mark((*path, "spread"), what)
+        f = st.children[2]
+        meld["points"] = self.formula(f)
+        self.mark((*path, "points"), f)
+        self.citation(st, meld, path)
+
     def s_deck(self, st: Any) -> None:
         deck = self.tree.setdefault("deck", [])
         if not deck:
@@ -756,6 +780,23 @@ class _Builder:
                     self.mark((*pp, "rank"), x.children[0])
             self.citation(c, pat, pp)
             pats.append(pat)
+        self.attrs(st, step, path)
+
+    def k_declare_melds(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        body: dict[str, Any] = {}
+        step["declare_melds"] = body
+        self.mark((*path, "declare_melds"), st)
+        for c in st.children:
+            if _is(c, "for_each"):
+                value, node = (self.formula(c.children[0]), c.children[0]) if c.children \
+                    else ("true", c)
+                self.put(step, (*path, "for"), value, node, "who declares")
+            elif _is(c, "melds_hidden"):
+                self.put(body, (*path, "declare_melds", "show"), False, c, "whether melds are shown")
+            elif _is(c, "melds_shown_if"):
+                f = c.children[0]
+                self.put(body, (*path, "declare_melds", "show"), self.formula(f), f,
+                         "whether melds are shown")
         self.attrs(st, step, path)
 
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:

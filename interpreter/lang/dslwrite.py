@@ -277,6 +277,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         out.add(0, f"players {players['min']} to {players['max']}")
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
+    _melds(out, tree.get("melds") or {})
     _deck(out, tree.get("deck") or [])
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
@@ -310,6 +311,28 @@ def _options(out: _Out, options: Mapping[str, Any]) -> None:
         if opt.get("about"):
             _text(out, 1, "about", str(opt["about"]))
         _source(out, 1, opt)
+
+
+def _melds(out: _Out, melds: Mapping[str, Any]) -> None:
+    """``meld NAME: RANKS in one suit, worth FORMULA`` (or ``in every suit``, ``run of N``)."""
+    for name, meld in melds.items():
+        _check(meld, _keys("meld"), f"in meld '{name}'")
+        out.blank()
+        ranks = " ".join(str(r) for r in meld.get("ranks") or [])
+        run = meld.get("run", 0)
+        if run and ranks:
+            raise ValueError(f"to_dsl: meld '{name}' has both 'run' and 'ranks'")
+        where = meld.get("spread", "one_suit")
+        if run:
+            if where != "one_suit":
+                raise ValueError(f"to_dsl: meld '{name}': a run is in one suit")
+            what = f"run of {int(run)} in one suit"
+        elif where in ("one_suit", "every_suit"):
+            what = f"{ranks} in {where.replace('_', ' ')}"
+        else:
+            what = f"{ranks} in: {_word(where)}"
+        out.add(0, f"meld {_word(name)}: {what}, worth {_f(meld.get('points', 0))}")
+        _source(out, 1, meld)
 
 
 def _deck(out: _Out, deck: list[Any]) -> None:
@@ -768,6 +791,21 @@ def _step_patterns(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step)
 
 
+def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
+    _check(step, _keys("declare_melds"), "in a declare_melds step")
+    body = step["declare_melds"] or {}
+    _check(body, _keys("declare_melds", body=True), "in 'declare_melds'")
+    head = ""
+    each = step.get("for")
+    if each is not None and _f(each) != "not out":
+        head = "for each player, " if _f(each) == "true" else f"for each player where {_f(each)}, "
+    show = body.get("show", True)
+    tail = "" if show is True else ", not shown" if show is False else f", shown if {_f(show)}"
+    out.add(indent, f"{head}declare melds{tail}")
+    _attrs(out, indent + 1, step, "declare-melds")
+
+
 #: Words that open another line of a patterns block (a pattern so named is quoted).
 _PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
 
@@ -826,4 +864,5 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
     "pass_cards": _step_pass_cards, "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }

@@ -344,8 +344,21 @@ HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patte
     _SOURCE,
 ), x_name="in a pattern")
 
+MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
+    Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
+    Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
+          words=_w(("one_suit", "all of them in one suit: each suit may make one"),
+                   ("every_suit", "each of them in every suit of the deck"))),
+    Field("run", "int", "instead of `ranks`: at least this many cards in sequence (the "
+          "ranking's order) in one suit; each such sequence makes one", default=0,
+          omitted=True, minimum=0, maximum=13),
+    Field("points", "formula", "per-player number: what the meld scores, each time it is "
+          "made", required=True),
+    _SOURCE,
+), x_name="in meld '{key}'")
+
 PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE,
-                                HAND_PATTERN)
+                                HAND_PATTERN, MELD)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -500,6 +513,14 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
                   "direction; nobody sees what they receive until all have passed."),
+    Construct("declare_melds", "step", "each player declares the melds of their hand",
+              body=(
+        Field("show", "condition", "the declared cards are shown to every player", default=True),
+        _SOURCE,
+    ), fields=(Field("for", "formula", "per-player condition: who declares",
+                     default="not out"),),
+        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
+                   "`meld_points` is what they score; with `show`, their cards become public."),
     Construct("patterns", "step", "find the best hand pattern held (before play)",
               value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
                           "held is read as `pattern` and `pattern_seat`", required=True,
@@ -575,6 +596,8 @@ SPEC = Construct("spec", "top", "a game spec", (
           default={}, doc_type="map name → option"),
     Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
           min_items=1, doc_type="list of deck entries, required"),
+    Field("melds", "names[meld]", "named combinations of cards (declared by a "
+          "`declare_melds` step), see below", default={}, doc_type="map name → meld"),
     Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
           "once); gives `team`, `partner`, `team_tricks`", min_items=2,
           doc_type="list of seat lists",
@@ -611,6 +634,8 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
             per_trick=True),
+    Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
+            "the last `declare_melds` step (0 before)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
