@@ -300,3 +300,94 @@ def test_meld_errors_are_located(tmp_path: Path) -> None:
                          if not line.startswith(("melds:", "  marriage", "  four", "  sequ")))
     assert _errors(tmp_path, no_table + "\n") == [
         f"{g}:9:5: there are no melds to declare: the spec has no 'melds' table"]
+
+
+# ------------------------------------------------------------------ the stock
+
+STOCK = SPECS / "stock.yaml"
+# the deal, one card at a time from seat 1 (seat 0 deals): seat 1 gets the odd places
+STACK = [*["AC", "AD", "KC", "KD", "QC", "QD", "JC", "JD", "10C", "10D", "9C", "9D"],
+         "9H",  # turned up, then under the stock
+         *["AH", "KH", "QH", "JH", "10H", "AS", "KS", "QS", "JS", "10S", "9S"]]
+
+
+def _stock_state() -> spelbok.State:
+    return spelbok.load(STOCK).new_state(seed=1, deck=list(STACK), dealer=0)
+
+
+def test_the_winner_then_the_other_draws_after_each_trick() -> None:
+    s = _stock_state()
+    assert s.trump_letter() == "H" and len(s.stock) == 12
+    s.apply(s.legal_actions()[0])
+    s.apply(s.legal_actions()[0])
+    w = s.last_winner
+    assert "AH" in spelbok.cards.names(s.hands[w])  # the top of the stock
+    assert "KH" in spelbok.cards.names(s.hands[1 - w])
+    assert [h.bit_count() for h in s.hands] == [6, 6] and len(s.stock) == 10
+    assert s.decision_name == "close" and s.current_player == w
+
+
+def test_closing_the_stock_stops_the_draw_and_brings_its_rules() -> None:
+    suit_of = spelbok.cards.suit_of
+    s = _stock_state()
+    s.apply(s.legal_actions()[0])
+    s.apply(s.legal_actions()[0])
+    assert not s.stock_closed
+    s.apply("close")
+    assert s.stock_closed
+    follower = 1 - s.current_player
+    held = {suit_of(c) for c in spelbok.cards.cards_in(s.hands[follower])}
+    lead = next(a for a in s.legal_actions() if suit_of(a.card) in held)
+    s.apply(lead)
+    legal = {a.card for a in s.legal_actions()}
+    assert legal and all(suit_of(c) == suit_of(lead.card) for c in legal)  # must follow
+    assert len(legal) < s.hands[follower].bit_count()
+    s.apply(s.legal_actions()[0])
+    assert len(s.stock) == 10  # closed: nobody draws
+    assert [h.bit_count() for h in s.hands] == [5, 5]
+
+
+def test_an_empty_stock_brings_the_closed_rules_too() -> None:
+    s = _stock_state()
+    rng = random.Random(4)
+    while s.stock and not s.is_terminal:
+        a = s.legal_actions()
+        s.apply("play_on" if s.decision_name == "close" else rng.choice(a))
+    assert not s.stock_closed and s.tf.follow and s.tf.head
+    assert [h.bit_count() for h in s.hands] == [6, 6]
+
+
+def test_a_tricks_step_without_a_stock_compiles_as_before() -> None:
+    from spelbok.engine.stock import StockDraw, StockRules
+
+    for name in ("example", "german-whist", "rams"):
+        code = spelbok.load(name).program.code
+        assert not any(isinstance(i, (StockDraw, StockRules)) for i in code), name
+
+
+def test_stock_spec_conforms_round_trips_and_is_described() -> None:
+    assert validate(STOCK) == []
+    rep = check_game(spelbok.load(STOCK), matches=8, seed=3)
+    assert rep.ok, rep.failures
+    tree = spelbok.load(STOCK).tree
+    text = to_dsl(tree)
+    assert ("        draw from the stock after each trick, the winner first\n"
+            "        once the stock is closed or empty:\n"
+            "            must follow suit\n"
+            "            must head the trick\n") in text
+    assert normalize(parse_dsl(text, "s.spel")[0]) == tree
+    prose = " ".join(describe(spelbok.load(STOCK).doc).split())
+    assert "After each trick the winner, then each other player in turn, draws a card" in prose
+    assert "Once the stock is closed (`stock_closed`) or empty: A player must follow" in prose
+
+
+def test_stock_errors_are_located(tmp_path: Path) -> None:
+    base = STOCK.read_text(encoding="utf-8")
+    g = tmp_path / "g.yaml"
+    errors = _errors(tmp_path, base.replace("draw: winner_first", "draw: winer_first"))
+    assert errors == [f"{g}:14:13: unknown draw 'winer_first': expected none or winner_first, "
+                      "or the name of an option (did you mean 'winner_first'?)"]
+    errors = _errors(tmp_path, base.replace("{follow: true, head: true}",
+                                            "{follow: true, lead_trumps: broken}"))
+    assert len(errors) == 1 and errors[0].startswith(f"{g}:15:") \
+        and "unknown key 'lead_trumps'" in errors[0]

@@ -180,6 +180,7 @@ _SAMPLES: dict[str, Any] = {
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
     "first_dealer": 2, "list[word]": ["right"], "list[pattern]": [{"name": "p", "if": "true"}],
+    "when_closed": {"follow": True},
 }
 
 

@@ -40,6 +40,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
+from .stock import StockDraw, StockRules
 from .trick import TrickNext, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ class Resolver:
         b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
         b["card"] = _global(_reads(lambda st, p: st.cand), "card")
         b["pattern"] = _global(_reads(lambda st, p: st.pattern), str)
+        b["stock_closed"] = _global(_reads(lambda st, p: st.stock_closed), bool)
         b["pattern_seat"] = _global(_reads(lambda st, p: st.pattern_seat), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
@@ -583,6 +585,14 @@ class Compiler:
                     st.event("eliminated", seat=p)
 
             return set_out
+        if name == "stock_closed":
+
+            def set_closed(st: State, p: int, v: Any) -> None:
+                st.stock_closed = bool(v)
+                if st.rec is not None:
+                    st.event("stock_closed", closed=bool(v), **({"by": p} if p >= 0 else {}))
+
+            return set_closed
         if name == "trump":
 
             def set_trump(st: State, p: int, v: Any) -> None:
@@ -592,7 +602,7 @@ class Compiler:
                     st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 
             return set_trump
-        known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
+        known = list(self.pvars) + list(self.gvars) + ["out", "trump", "stock_closed"]
         if name in BUILTINS:
             self.error(path, f"'{name}' is read-only")
         else:
@@ -688,14 +698,33 @@ class Compiler:
         players_vec = (self.local_vec(t["players"])
                        if t.get("players", "not out") != "not out" else None)
         code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec))
+        # the stock (draw, when_closed): instructions of their own, only when used
+        draw = self.constant(t.get("draw", "none"), (*p, "draw"), _v.words("tricks", "draw"))
+        closed_rules = t.get("when_closed") or {}
+        closed = StockRules({k: self.formula(v, (*p, "when_closed", k), False)
+                             if not isinstance(v, bool) else _const(v)
+                             for k, v in closed_rules.items()}) if closed_rules else None
+        stock_pcs: list[int] = []
+        if closed is not None:
+            stock_pcs.append(len(code))
+            code.append(closed)  # a stock closed before the first trick
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []
-        if after:
+        if after or draw != "none" or closed is not None:
             play.has_after = True
+            if draw == "winner_first":
+                stock_pcs.append(len(code))
+                code.append(StockDraw())
             self.compile_steps(after, (*p, "after_each"), code)
+            if closed is not None:
+                stock_pcs.append(len(code))
+                code.append(closed)
             code.append(TrickNext(play, at))
         play.end = len(code)
+        for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
+            self.origins[pc] = Origin(path, "tricks", "run", str(step.get("label") or ""), "",
+                                      self.step_pcs[path], len(code))
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

@@ -272,6 +272,7 @@ class Program:
         st.pattern = "none"
         st.pattern_seat = -1
         st.meld_points = [0] * n
+        st.stock_closed = False
         st.turn_up = []
         st.trick = []
         st.trick_order = []

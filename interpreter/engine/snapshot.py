@@ -66,7 +66,8 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
 # older snapshots may lack them
-_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat", "meld_points")
+_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat", "meld_points",
+             "stock_closed")
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 
@@ -120,7 +121,7 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
             raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
     for k in _BOOLS:
-        if type(d[k]) is not bool:
+        if k in d and type(d[k]) is not bool:
             raise SnapshotError(f"'{k}' must be true or false, not a {_kind(d[k])}")
     n = game.players
     for k in (*_PER_SEAT, "pv_rows"):

@@ -118,6 +118,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
     # each seat's points from its last declared melds; never changed in place: shared
     _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
+    _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
@@ -207,6 +208,7 @@ class State:
     pattern: str
     pattern_seat: int
     meld_points: list[int]
+    stock_closed: bool
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -426,6 +428,7 @@ class State:
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat
         c.meld_points = self.meld_points
+        c.stock_closed = self.stock_closed
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]

@@ -265,6 +265,33 @@ def _section_options(tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _stock_rules(t: Mapping[str, Any]) -> list[str]:
+    """The sentences of a tricks step's stock keys (``draw``, ``when_closed``)."""
+    rules = []
+    draw = t.get("draw", "none")
+    if draw == "winner_first":
+        rules.append("After each trick the winner, then each other player in turn, draws a "
+                     "card from the stock, while it lasts and is not closed.")
+    elif draw != "none":
+        rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
+    closed = t.get("when_closed") or {}
+    if closed:
+        said = []
+        for key, yes, no in _TRICK_RULES:
+            value = closed.get(key)
+            if value is True:
+                said.append(yes)
+            elif value is False:
+                said.append(no or f"The rule '{key}' no longer holds.")
+            elif value is not None:
+                said.append(f"When {_f(value)}: {yes[0].lower()}{yes[1:]}")
+        for key in ("first_trick_trumps", "abstain_lead", "abstain_with_suit"):
+            if key in closed:
+                said.append(f"The rule '{key}' is {_f(closed[key])}.")
+        rules.append("Once the stock is closed (`stock_closed`) or empty: " + " ".join(said))
+    return rules
+
+
 def _section_melds(tree: Mapping[str, Any]) -> list[str]:
     melds = tree.get("melds") or {}
     if not melds:
@@ -719,6 +746,7 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")
+    rules += _stock_rules(t)
     body: list[str] = []
     for rule in rules:
         body += _wrap(rule, sub + 2, first=" " * sub + "- ")

@@ -627,6 +627,11 @@ class _Builder:
             elif kind in ("scored_yes", "scored_no"):
                 self.put(tricks, (*tp, "scored"), self.flag(kind == "scored_yes", c.children, c),
                          _cond_at(c.children, c), "whether these tricks count")
+            elif kind in ("draw_winner_first", "draw_word"):
+                value = "winner_first" if kind == "draw_winner_first" else self.word(c.children[0])
+                self.put(tricks, (*tp, "draw"), value, c, "who draws after each trick")
+            elif kind == "when_closed":
+                self.when_closed(c, tricks, tp, verbs)
             elif kind == "after_each":
                 self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
                 tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
@@ -682,6 +687,30 @@ class _Builder:
                     verb,
                 )
         self.attrs(st, step, path)
+
+    def when_closed(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...],
+                    verbs: list[Any]) -> None:
+        """``once the stock is closed or empty:`` and its trick rules (``when_closed``)."""
+        rules: dict[str, Any] = {}
+        wp = (*tp, "when_closed")
+        self.put(tricks, wp, rules, node, "the rules once the stock is closed")
+        for c in node.children:
+            kind = getattr(c, "data", None)
+            if kind in _DUTY_FIELDS:
+                duty, *rest = c.children
+                key = _DUTY_FIELDS[kind]
+                self.put(rules, (*wp, key), self.flag(duty.data == "must", rest, c),
+                         _cond_at(rest, c), f"the rule '{key}'")
+            elif kind in ("first_trick_yes", "first_trick_no"):
+                self.put(rules, (*wp, "first_trick_trumps"),
+                         self.flag(kind == "first_trick_yes", c.children, c),
+                         _cond_at(c.children, c), "the rule on trumps in the first trick")
+            elif kind in ("abstain_lead", "abstain_with_suit"):
+                may = not any(_is(x, "may_not") for x in c.children)
+                rest = [x for x in c.children if not _is(x, "may_not")]
+                verbs.append(rest[0])
+                self.put(rules, (*wp, kind), self.flag(may, rest[1:], c),
+                         _cond_at(rest, c), f"the rule '{kind}'")
 
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]

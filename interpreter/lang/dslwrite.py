@@ -707,6 +707,26 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
         _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
+    draw = t.get("draw", "none")
+    if draw != "none":
+        out.add(ind, "draw from the stock after each trick, the winner first"
+                if draw == "winner_first" else f"draw from the stock after each trick: {_word(draw)}")
+    closed = t.get("when_closed") or {}
+    if closed:
+        _check(closed, _keys("when_closed"), "in 'when_closed'")
+        out.add(ind, "once the stock is closed or empty:")
+        for key, yes, no in _FLAGS:
+            if key in closed:
+                _flag(out, ind + 1, closed[key], yes, no)
+        if "first_trick_trumps" in closed:
+            _flag(out, ind + 1, closed["first_trick_trumps"],
+                  "trumps may be played in the first trick",
+                  "no trumps in the first trick unless forced")
+        for key, phrase in (("abstain_lead", "when due to lead"),
+                            ("abstain_with_suit", "while holding the led suit")):
+            if key in closed:
+                _flag(out, ind + 1, closed[key], f"a player may {verb} {phrase}",
+                      f"a player may not {verb} {phrase}")
     _attrs(out, ind, step, "tricks")
     after = list(t.get("after_each") or [])
     if after:

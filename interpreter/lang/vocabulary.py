@@ -26,7 +26,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> [b.name for b in builtins("player")][:3]
 ['seat', 'out', 'tricks']
 >>> [b.name for b in BUILTINS if b.settable]
-['out', 'trump']
+['out', 'trump', 'stock_closed']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
 ['max', 'min']
 """
@@ -34,7 +34,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spelbok.cards import RANKS, SUITS
@@ -467,6 +467,14 @@ STEPS: tuple[Construct, ...] = (
               schema_doc="false: tricks of this step do not count in `tricks`."),
         Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
               schema_doc="Steps run after each trick (`last_winner` is its winner)."),
+        Field("draw", "word", "after each trick, who draws a card from the stock (before "
+              "`after_each`)", default="none", omitted=True,
+              words=_w(("none", "nobody"),
+                       ("winner_first", "the winner, then the other players in turn, while "
+                                        "the stock lasts and is not closed"))),
+        Field("when_closed", "when_closed", "trick rules that hold instead once the stock "
+              "is closed (`stock_closed`) or empty, checked before each trick",
+              default={}, omitted=True, doc_type="map of trick rules"),
         _SOURCE,
     )),
     Construct("set", "step", "assign variables", fields=(_FOR,),
@@ -614,7 +622,15 @@ SPEC = Construct("spec", "top", "a game spec", (
           doc_type="map, required"),
 ), x_name="at the top level")
 
-CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS)
+#: The trick rules of ``tricks.when_closed``: the step's own rules (``rule`` keys), absent
+#: unless given (an absent one keeps the step's value).
+WHEN_CLOSED = Construct("when_closed", "part", "the trick rules once the stock is closed or "
+                        "empty", tuple(replace(f, default=ABSENT, omitted=False, doc_default="")
+                                       for c in STEPS if c.name == "tricks"
+                                       for f in c.body or () if f.rule),
+                        x_name="in 'when_closed'")
+
+CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS, WHEN_CLOSED)
 
 # ------------------------------------------------------------------------------ names
 
@@ -640,6 +656,8 @@ BUILTINS: tuple[Builtin, ...] = (
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
             "suit letter)", settable=True),
+    Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
+            "(**settable**, e.g. by a decision's `then`)", settable=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
     Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
