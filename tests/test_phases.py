@@ -358,11 +358,11 @@ def test_an_empty_stock_brings_the_closed_rules_too() -> None:
 
 
 def test_a_tricks_step_without_a_stock_compiles_as_before() -> None:
-    from spelbok.engine.stock import StockDraw, StockRules
+    from spelbok.engine.stock import StockDraw
 
     for name in ("example", "german-whist", "rams"):
         code = spelbok.load(name).program.code
-        assert not any(isinstance(i, (StockDraw, StockRules)) for i in code), name
+        assert not any(isinstance(i, StockDraw) for i in code), name
 
 
 def test_stock_spec_conforms_round_trips_and_is_described() -> None:
@@ -371,23 +371,22 @@ def test_stock_spec_conforms_round_trips_and_is_described() -> None:
     assert rep.ok, rep.failures
     tree = spelbok.load(STOCK).tree
     text = to_dsl(tree)
-    assert ("        draw from the stock after each trick, the winner first\n"
-            "        once the stock is closed or empty:\n"
-            "            must follow suit\n"
-            "            must head the trick\n") in text
+    assert ("        must follow suit if stock_closed or talon == 0\n"
+            "        must head the trick if stock_closed or talon == 0\n") in text
+    assert "        draw from the stock after each trick, the winner first\n" in text
     assert normalize(parse_dsl(text, "s.spel")[0]) == tree
     prose = " ".join(describe(spelbok.load(STOCK).doc).split())
     assert "After each trick the winner, then each other player in turn, draws a card" in prose
-    assert "Once the stock is closed (`stock_closed`) or empty: A player must follow" in prose
+    assert ("When `stock_closed or talon == 0` (worked out as each trick starts): a player "
+            "must follow") in prose
 
 
 def test_stock_errors_are_located(tmp_path: Path) -> None:
     base = STOCK.read_text(encoding="utf-8")
     g = tmp_path / "g.yaml"
     errors = _errors(tmp_path, base.replace("draw: winner_first", "draw: winer_first"))
-    assert errors == [f"{g}:14:13: unknown draw 'winer_first': expected none or winner_first, "
+    assert errors == [f"{g}:15:13: unknown draw 'winer_first': expected none or winner_first, "
                       "or the name of an option (did you mean 'winner_first'?)"]
-    errors = _errors(tmp_path, base.replace("{follow: true, head: true}",
-                                            "{follow: true, lead_trumps: broken}"))
-    assert len(errors) == 1 and errors[0].startswith(f"{g}:15:") \
-        and "unknown key 'lead_trumps'" in errors[0]
+    errors = _errors(tmp_path, base.replace("then: {stock_closed:", "then: {stock_closd:"))
+    assert len(errors) == 1 and errors[0].startswith(f"{g}:21:31: unknown variable") \
+        and "did you mean 'stock_closed'" in errors[0]

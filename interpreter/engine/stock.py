@@ -1,25 +1,21 @@
-"""The stock during play (``tricks`` keys ``draw`` and ``when_closed``): after each
-trick the winner, then the other players in turn, draw a card from the stock while it
-lasts and is not closed (``stock_closed``, settable: a decision's ``then`` closes it);
-once it is closed or empty, the step's trick rules give way to ``when_closed``.
+"""The stock during play (``tricks`` key ``draw``): after each trick the winner, then
+the other players in turn, draw a card from the stock while it lasts and is not closed
+(``stock_closed``, settable: a decision's ``then`` closes it).  Rules that change once
+the stock is closed or empty are trick rules reading ``stock_closed`` and ``talon``,
+worked out as each trick starts.
 
-Both instructions run in a tricks step's after-trick part (between its tricks, where
-``after_each`` runs), the rules also once before the first trick: a tricks step with
-neither key compiles without them.
+The draw runs in a tricks step's after-trick part (where ``after_each`` runs, before
+its steps): a tricks step without ``draw`` compiles without it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .steps import Fn, Instr
-from .trick import TrickFlags
+from .steps import Instr
 
 if TYPE_CHECKING:
     from .state import State
-
-#: The trick rules a TrickFlags holds (``when_closed`` may change any of them).
-_FLAGS = tuple(TrickFlags.__dataclass_fields__)
 
 
 class StockDraw(Instr):
@@ -42,28 +38,4 @@ class StockDraw(Instr):
         return True
 
 
-class StockRules(Instr):
-    """Once the stock is closed or empty, the trick rules of ``when_closed``."""
-
-    def __init__(self, rules: dict[str, Fn]) -> None:
-        self.rules = rules  # rule name -> its condition (fixed, or over options)
-        self.fns = list(rules.values())
-        self.built: dict[tuple[bool, ...], TrickFlags] = {}
-
-    def run(self, st: State) -> bool:
-        if st.stock_closed or not st.stock:
-            tf = st.tf
-            key = tuple([bool(getattr(tf, k)) for k in _FLAGS] + [bool(f(st, 0)) for f in self.fns])
-            closed = self.built.get(key)
-            if closed is None:  # one TrickFlags per combination, built once
-                values = dict(zip(_FLAGS, key, strict=False))
-                values.update(zip(self.rules, key[len(_FLAGS):], strict=True))
-                closed = self.built[key] = TrickFlags(**values)
-            if closed is not tf:
-                st.tf = closed
-                st.legal_cache = None
-        st.pc += 1
-        return True
-
-
-__all__ = ["StockDraw", "StockRules"]
+__all__ = ["StockDraw"]

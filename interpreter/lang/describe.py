@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import TRICK_DUTIES
+from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
 
 __all__ = ["describe", "spec_changes"]
@@ -266,7 +266,7 @@ def _section_options(tree: Mapping[str, Any]) -> list[str]:
 
 
 def _stock_rules(t: Mapping[str, Any]) -> list[str]:
-    """The sentences of a tricks step's stock keys (``draw``, ``when_closed``)."""
+    """The sentence of a tricks step's stock key (``draw``)."""
     rules = []
     draw = t.get("draw", "none")
     if draw == "winner_first":
@@ -274,21 +274,6 @@ def _stock_rules(t: Mapping[str, Any]) -> list[str]:
                      "card from the stock, while it lasts and is not closed.")
     elif draw != "none":
         rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
-    closed = t.get("when_closed") or {}
-    if closed:
-        said = []
-        for key, yes, no in _TRICK_RULES:
-            value = closed.get(key)
-            if value is True:
-                said.append(yes)
-            elif value is False:
-                said.append(no or f"The rule '{key}' no longer holds.")
-            elif value is not None:
-                said.append(f"When {_f(value)}: {yes[0].lower()}{yes[1:]}")
-        for key in ("first_trick_trumps", "abstain_lead", "abstain_with_suit"):
-            if key in closed:
-                said.append(f"The rule '{key}' is {_f(closed[key])}.")
-        rules.append("Once the stock is closed (`stock_closed`) or empty: " + " ".join(said))
     return rules
 
 
@@ -669,12 +654,42 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
                 f"{name} alone to keep every card.")
         body += _cite(ex, sub)
     allow = step.get("allow")
-    if allow not in (None, "true", True):
-        body += _wrap(f"Only choices where {_f(allow)} are allowed.", sub + 2,
+    if isinstance(allow, list):
+        body += _wrap("Only the choices that meet the first of these conditions met by some "
+                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
+                      first=" " * sub + "- ")
+    elif allow not in (None, "true", True):
+        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
+            if step.get("reason") else ""
+        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
                       first=" " * sub + "- ")
     for var, formula in (step.get("then") or {}).items():
         body += _assign(var, formula, sub, head="Then ")
     return text, body
+
+
+def _levels(levels: list[Any], what: str) -> str:
+    """The levels of an ordered ``allow``, as prose: each tried when those before admit
+    no candidate."""
+    parts = []
+    for i, level in enumerate(levels):
+        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
+        why = level.get("reason") if isinstance(level, Mapping) else None
+        parts.append(("" if i == 0 else "else ") + _f(cond)
+                     + (f' (a {what} refused is answered "{why}")' if why else ""))
+    return "; ".join(parts)
+
+
+def _per_trick(value: Any) -> str:
+    """`` (worked out as each trick starts)`` for a trick rule that reads a per-trick name."""
+    from ..errors import FormulaError
+    from ..formula import formula_names  # only for this note
+
+    try:
+        names = formula_names(str(value))
+    except FormulaError:  # a formula the checks report: no note
+        return ""
+    return " (worked out as each trick starts)" if names & set(PER_TRICK_NAMES) else ""
 
 
 #: What describe says of each trick rule when on / off (declared in the vocabulary).
@@ -704,7 +719,8 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
             if no:
                 rules.append(no)
         elif value is not None:
-            rules.append(f"When {_f(value)}{ctx.option_note(value)}: {yes[0].lower()}{yes[1:]}")
+            rules.append(f"When {_f(value)}{ctx.option_note(value)}{_per_trick(value)}: "
+                         f"{yes[0].lower()}{yes[1:]}")
     lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
     breaks = {"ruff": "a trump has been played to a trick of another suit",
               "any": "any trump has been played, even one led by a player holding nothing else"}
@@ -742,7 +758,11 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                      "as long as they hold fewer cards than tricks remain"
                      + (f" ({'; '.join(extra)})" if extra else "") + ".")
     allow = t.get("allow", "true")
-    if allow not in ("true", True):
+    if isinstance(allow, list):
+        rules.append("Each card played must also satisfy the first of these conditions that "
+                     "some card the player may play meets (when none does, any card may be "
+                     "played): " + _levels(allow, "card") + ".")
+    elif allow not in ("true", True):
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")

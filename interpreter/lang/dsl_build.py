@@ -284,20 +284,20 @@ class _Builder:
         path = ("melds", self.word(name))
         meld: dict[str, Any] = {}
         self.put(melds, path, meld, name, f"the meld '{self.word(name)}'")
-        what = st.children[1]
-        items = [c for c in what.children if _is(c, "rank")]
+        items = [c for c in st.children if _is(c, "rank")]
         if items:
             meld["ranks"] = self.ranks(items)
             self.mark_items((*path, "ranks"), items)
-        if what.data == "meld_run":
-            tok = what.children[0]
-            meld["run"] = int(tok)
-            self.mark((*path, "run"), tok)
-        else:
-            word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(what.data)
-            meld["spread"] = word or self.word(what.children[-1])
-            self.mark((*path, "spread"), what)
-        f = st.children[2]
+        for c in st.children:
+            if _is(c, "meld_run"):
+                meld["run"] = int(c.children[0])
+                self.mark((*path, "run"), c.children[0])
+            elif getattr(c, "data", "") in ("meld_one_suit", "meld_every_suit",
+                                            "meld_spread_word"):
+                word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(c.data)
+                meld["spread"] = word or self.word(c.children[-1])
+                self.mark((*path, "spread"), c)
+        f = next(c for c in st.children if _is(c, "formula"))
         meld["points"] = self.formula(f)
         self.mark((*path, "points"), f)
         self.citation(st, meld, path)
@@ -595,7 +595,39 @@ class _Builder:
                 f = c.children[0]
                 self.put(step, (*path, "allow"), self.formula(f), f,
                          "the condition on the choices ('allowed when')")
+                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused option
+                    self.put(step, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a refused option")
+            elif _is(c, "decide_allow_else"):
+                self.allow_else(step, path, c, "allowed when")
         self.attrs(st, step, path)
+
+    def allow_else(self, owner: dict[str, Any], path: tuple[Any, ...], node: Any,
+                   first: str) -> None:
+        """An ``else …`` line: the next level of the ``allow`` the lines above began.
+
+        The first such line turns the ``allow`` (and its ``reason``) into the list of
+        levels, with their positions."""
+        allow = owner.get("allow")
+        if allow is None:
+            raise self.fail(f"an 'else' level follows the line '{first} …' it goes on", node)
+        here = (*path, "allow")
+        if not isinstance(allow, list):
+            level: dict[str, Any] = {"if": allow}
+            self.pos[(*here, 0)] = self.pos[(*here, 0, "if")] = self.pos[here]
+            if "reason" in owner:
+                level["reason"] = owner.pop("reason")
+                self.pos[(*here, 0, "reason")] = self.pos.pop((*path, "reason"))
+            allow = owner["allow"] = [level]
+        f, *why = node.children
+        i = len(allow)
+        level = {"if": self.formula(f)}
+        self.mark((*here, i), node)
+        self.mark((*here, i, "if"), f)
+        for tok in why:
+            level["reason"] = self.string(tok)
+            self.mark((*here, i, "reason"), tok)
+        allow.append(level)
 
     def zone(self, node: Any) -> str:
         """A zone's name: ``the stock`` -> ``stock``, ``zone WORD`` -> the word."""
@@ -630,8 +662,6 @@ class _Builder:
             elif kind in ("draw_winner_first", "draw_word"):
                 value = "winner_first" if kind == "draw_winner_first" else self.word(c.children[0])
                 self.put(tricks, (*tp, "draw"), value, c, "who draws after each trick")
-            elif kind == "when_closed":
-                self.when_closed(c, tricks, tp, verbs)
             elif kind == "after_each":
                 self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
                 tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
@@ -678,6 +708,8 @@ class _Builder:
                 for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused card
                     self.put(tricks, (*tp, "reason"), self.string(tok), tok,
                              "the reason for a refused card")
+            elif kind == "allow_else":
+                self.allow_else(tricks, tp, c, "a card may be played only if")
         word = tricks.get("abstain_word", "knock")
         for verb in verbs:
             if self.word(verb) != word:
@@ -687,30 +719,6 @@ class _Builder:
                     verb,
                 )
         self.attrs(st, step, path)
-
-    def when_closed(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...],
-                    verbs: list[Any]) -> None:
-        """``once the stock is closed or empty:`` and its trick rules (``when_closed``)."""
-        rules: dict[str, Any] = {}
-        wp = (*tp, "when_closed")
-        self.put(tricks, wp, rules, node, "the rules once the stock is closed")
-        for c in node.children:
-            kind = getattr(c, "data", None)
-            if kind in _DUTY_FIELDS:
-                duty, *rest = c.children
-                key = _DUTY_FIELDS[kind]
-                self.put(rules, (*wp, key), self.flag(duty.data == "must", rest, c),
-                         _cond_at(rest, c), f"the rule '{key}'")
-            elif kind in ("first_trick_yes", "first_trick_no"):
-                self.put(rules, (*wp, "first_trick_trumps"),
-                         self.flag(kind == "first_trick_yes", c.children, c),
-                         _cond_at(c.children, c), "the rule on trumps in the first trick")
-            elif kind in ("abstain_lead", "abstain_with_suit"):
-                may = not any(_is(x, "may_not") for x in c.children)
-                rest = [x for x in c.children if not _is(x, "may_not")]
-                verbs.append(rest[0])
-                self.put(rules, (*wp, kind), self.flag(may, rest[1:], c),
-                         _cond_at(rest, c), f"the rule '{kind}'")
 
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]

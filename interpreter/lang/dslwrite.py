@@ -318,20 +318,13 @@ def _melds(out: _Out, melds: Mapping[str, Any]) -> None:
     for name, meld in melds.items():
         _check(meld, _keys("meld"), f"in meld '{name}'")
         out.blank()
-        ranks = " ".join(str(r) for r in meld.get("ranks") or [])
-        run = meld.get("run", 0)
-        if run and ranks:
-            raise ValueError(f"to_dsl: meld '{name}' has both 'run' and 'ranks'")
+        parts = [str(r) for r in meld.get("ranks") or []]
+        if meld.get("run"):
+            parts.append(f"run of {int(meld['run'])}")
         where = meld.get("spread", "one_suit")
-        if run:
-            if where != "one_suit":
-                raise ValueError(f"to_dsl: meld '{name}': a run is in one suit")
-            what = f"run of {int(run)} in one suit"
-        elif where in ("one_suit", "every_suit"):
-            what = f"{ranks} in {where.replace('_', ' ')}"
-        else:
-            what = f"{ranks} in: {_word(where)}"
-        out.add(0, f"meld {_word(name)}: {what}, worth {_f(meld.get('points', 0))}")
+        parts.append(f"in {where.replace('_', ' ')}" if where in ("one_suit", "every_suit")
+                     else f"in: {_word(where)}")
+        out.add(0, f"meld {_word(name)}: {' '.join(parts)}, worth {_f(meld.get('points', 0))}")
         _source(out, 1, meld)
 
 
@@ -615,12 +608,31 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
     who = _who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
-    allow = step.get("allow")
-    if allow is not None and _cond(allow) is not True:
-        out.add(indent + 1, f"allowed when {_f(allow)}")
+    _allow(out, indent + 1, step, "allowed when", "else allowed when")
     then = step.get("then") or {}
     _assignments(out, indent + 1, "then ", then, "then ")
     _attrs(out, indent + 1, step, "exchange")
+
+
+def _allow(out: _Out, indent: int, owner: Mapping[str, Any], first: str, more: str) -> None:
+    """The lines of an ``allow`` (and its ``reason``): one condition, or its levels in order,
+    each with ``, otherwise "reason"`` when it gives one."""
+    allow = owner.get("allow")
+    reason = owner.get("reason")
+    if isinstance(allow, list):
+        if reason is not None:
+            raise ValueError("to_dsl: with 'allow' levels, each level gives its own 'reason'")
+        for i, level in enumerate(allow):
+            _check(level, _keys("allow_level"), "in an allow level")
+            _allow_line(out, indent, more if i else first, level.get("if", "true"),
+                        level.get("reason"))
+    elif (allow is not None and _cond(allow) is not True) or reason is not None:
+        _allow_line(out, indent, first, allow if allow is not None else "true", reason)
+
+
+def _allow_line(out: _Out, indent: int, head: str, cond: Any, reason: Any) -> None:
+    out.add(indent, f"{head} {_f(cond)}"
+            + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
 
 
 def _word_option(option: Any) -> str:
@@ -699,10 +711,7 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         if key in t and _cond(t[key]) is not True:
             _flag(out, ind, t[key], f"a player may {verb} {phrase}",
                   f"a player may not {verb} {phrase}")
-    reason = t.get("reason")
-    if ("allow" in t and _f(t["allow"]) != "true") or reason is not None:
-        out.add(ind, f"a card may be played only if {_f(t.get('allow', 'true'))}"
-                + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+    _allow(out, ind, t, "a card may be played only if", "else only if")
     if count_line:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
@@ -711,22 +720,6 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if draw != "none":
         out.add(ind, "draw from the stock after each trick, the winner first"
                 if draw == "winner_first" else f"draw from the stock after each trick: {_word(draw)}")
-    closed = t.get("when_closed") or {}
-    if closed:
-        _check(closed, _keys("when_closed"), "in 'when_closed'")
-        out.add(ind, "once the stock is closed or empty:")
-        for key, yes, no in _FLAGS:
-            if key in closed:
-                _flag(out, ind + 1, closed[key], yes, no)
-        if "first_trick_trumps" in closed:
-            _flag(out, ind + 1, closed["first_trick_trumps"],
-                  "trumps may be played in the first trick",
-                  "no trumps in the first trick unless forced")
-        for key, phrase in (("abstain_lead", "when due to lead"),
-                            ("abstain_with_suit", "while holding the led suit")):
-            if key in closed:
-                _flag(out, ind + 1, closed[key], f"a player may {verb} {phrase}",
-                      f"a player may not {verb} {phrase}")
     _attrs(out, ind, step, "tricks")
     after = list(t.get("after_each") or [])
     if after:

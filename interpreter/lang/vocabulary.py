@@ -34,7 +34,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from spelbok.cards import RANKS, SUITS
@@ -242,7 +242,8 @@ TYPES: tuple[Word, ...] = (
     Word("formula", "A formula of the formula language; integers and booleans are shorthand "
          "for constant formulas."),
     Word("condition", "A boolean, or a condition evaluated once when the step starts (e.g. on "
-         "an option)."),
+         "an option); a trick rule that reads a name of the trick (`trick_number`) is "
+         "evaluated again at the start of each trick."),
     Word("word", "One of the field's words, or the name of an option whose values are such "
          "words."),
     Word("name", "A name usable in formulas: letters, digits and _, not starting with a "
@@ -264,6 +265,9 @@ TYPES: tuple[Word, ...] = (
     Word("choose", "What a decision chooses: a list of words, suit, number or exchange."),
     Word("var_map", "Variables and their initial values (a string, an integer, true or "
          "false)."),
+    Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
+         "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
+         "decides."),
     # inline types (no schema definition of their own)
     Word("str", "a string"),
     Word("int", "an integer"),
@@ -335,6 +339,14 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     _SOURCE,
 ))
 
+ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
+    Field("if", "formula", "the condition on each candidate", required=True),
+    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
+), x_name="in an allow level",
+    schema_doc="One level of an ordered allow: the first level whose condition admits a "
+               "candidate decides; its reason answers a refused one.")
+
+
 HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
     Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
     Field("if", "formula", "per-player condition: the seat's hand has the pattern",
@@ -357,7 +369,7 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
     _SOURCE,
 ), x_name="in meld '{key}'")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE,
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
                                 HAND_PATTERN, MELD)
 
 # ------------------------------------------------------------------------------ steps
@@ -400,10 +412,14 @@ STEPS: tuple[Construct, ...] = (
         Field("then", "assignments", "assignments, evaluated for the decider", default={}),
         Field("min", "formula", "the lowest number (choose: number)", default="0"),
         Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "formula", "condition on each option (`choice`)", default="true",
-              omitted=True,
+        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
+              "order", default="true", omitted=True,
               schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered."),
+                         "offered. A list of levels ({if, reason}) is tried in order: the "
+                         "first that admits an option decides."),
+        Field("reason", "text", "the message for an option `allow` refuses",
+              schema_doc="The message for an option that 'allow' refuses (default: the "
+                         "options offered)."),
     )),
     Construct("tricks", "step", "play tricks", body=(
         Field("players", "formula", "who takes part (per-player condition)", default="not out"),
@@ -456,7 +472,10 @@ STEPS: tuple[Construct, ...] = (
               rule=True),
         Field("abstain_with_suit", "condition", "may knock while holding the led suit",
               default=True, rule=True),
-        Field("allow", "formula", "extra condition on each candidate card", default="true"),
+        Field("allow", "allow", "extra condition on each candidate card, or levels tried in "
+              "order", default="true",
+              schema_doc="Extra condition on each candidate card. A list of levels ({if, "
+                         "reason}) is tried in order: the first that admits a card decides."),
         Field("reason", "text", "the message for a card `allow` refuses",
               schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
         Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
@@ -472,9 +491,6 @@ STEPS: tuple[Construct, ...] = (
               words=_w(("none", "nobody"),
                        ("winner_first", "the winner, then the other players in turn, while "
                                         "the stock lasts and is not closed"))),
-        Field("when_closed", "when_closed", "trick rules that hold instead once the stock "
-              "is closed (`stock_closed`) or empty, checked before each trick",
-              default={}, omitted=True, doc_type="map of trick rules"),
         _SOURCE,
     )),
     Construct("set", "step", "assign variables", fields=(_FOR,),
@@ -622,15 +638,7 @@ SPEC = Construct("spec", "top", "a game spec", (
           doc_type="map, required"),
 ), x_name="at the top level")
 
-#: The trick rules of ``tricks.when_closed``: the step's own rules (``rule`` keys), absent
-#: unless given (an absent one keeps the step's value).
-WHEN_CLOSED = Construct("when_closed", "part", "the trick rules once the stock is closed or "
-                        "empty", tuple(replace(f, default=ABSENT, omitted=False, doc_default="")
-                                       for c in STEPS if c.name == "tricks"
-                                       for f in c.body or () if f.rule),
-                        x_name="in 'when_closed'")
-
-CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS, WHEN_CLOSED)
+CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS)
 
 # ------------------------------------------------------------------------------ names
 
@@ -657,9 +665,9 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
             "suit letter)", settable=True),
     Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
-            "(**settable**, e.g. by a decision's `then`)", settable=True),
+            "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
-    Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
+    Builtin("talon", "hand", "int", "cards left in the stock (talon)", per_trick=True),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
     Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
     Builtin("widow", "hand", "cards", "the cards of the widow"),
