@@ -390,3 +390,23 @@ def test_stock_errors_are_located(tmp_path: Path) -> None:
     errors = _errors(tmp_path, base.replace("then: {stock_closed:", "then: {stock_closd:"))
     assert len(errors) == 1 and errors[0].startswith(f"{g}:21:31: unknown variable") \
         and "did you mean 'stock_closed'" in errors[0]
+
+
+# ------------------------------------------------------------------ shared
+
+def test_a_snapshot_without_the_new_keys_restores() -> None:
+    # snapshots written before these phases existed lack their keys
+    s = _stock_state()
+    s.apply(s.legal_actions()[0])
+    d = s.to_dict()
+    for key in ("passing", "pattern", "pattern_seat", "meld_points", "stock_closed"):
+        assert key in d
+        del d[key]
+    assert s.game.restore(d) == s
+
+
+def test_shown_melds_stay_put_in_a_determinized_sample() -> None:
+    s = _dealt(MELDS, {0: "KH QH KS QS AC KC QC 7H", 1: "JC JS JH JD 10D 9D 8D 7D"})
+    for k in range(5):
+        sample = s.determinize(1, random.Random(k))
+        assert sample.hands[0] & s.known[0] == s.known[0]  # the shown cards are still there
