@@ -223,6 +223,10 @@ def test_pattern_errors_are_located(tmp_path: Path) -> None:
     assert len(errors) == 1 and ":14:" in errors[0] and "cout" in errors[0]
     errors = _errors(tmp_path, base.replace("pattern == 'flush'", "patern == 'flush'"))
     assert len(errors) == 1 and "did you mean 'pattern'" in errors[0]
+    errors = _errors(tmp_path, base.replace('if: "count(hand where card_rank == \'A\') >= 3"',
+                                            'if: "count(hand where card_rank == \'A\')"'))
+    assert errors == [f"{tmp_path / 'g.yaml'}:16:13: expected a condition (true or false) here, "
+                      "not a formula that gives a number (compare it: e.g. `count(hand) == 5`)"]
 
 
 # ------------------------------------------------------------------ melds

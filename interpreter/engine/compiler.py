@@ -879,6 +879,14 @@ class Compiler:
             p = (*path, "patterns", i)
             names.append(str(pat["name"]))
             conds.append(self.formula(pat["if"], (*p, "if"), True))
+            try:
+                kind = self._compile(str(pat["if"]), True).type
+            except FormulaError:
+                kind = "bool"  # already reported by formula()
+            if kind not in ("bool", "any"):
+                self.error((*p, "if"), f"expected a condition (true or false) here, not a "
+                           f"formula that gives {_TYPE_WORDS.get(kind, kind)} (compare it: "
+                           "e.g. `count(hand) == 5`)")
             rank = pat.get("rank", "0")
             ranks.append(None if rank in (0, "0") else self.number(rank, (*p, "rank"), True))
         code.append(Patterns(names, conds, ranks))
