@@ -22,6 +22,7 @@ from .melds import DeclareMelds, Meld
 from .order import NO_TRUMP, build_tables
 from .passing import PassCards, PassStart
 from .patterns import Patterns
+from .points import build_points, mask_points
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -41,7 +42,7 @@ from .steps import (
     fixed,
 )
 from .stock import StockDraw
-from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart
+from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart, card_key
 
 if TYPE_CHECKING:
     from .state import State
@@ -167,8 +168,18 @@ class Resolver:
         b["team"] = NameInfo(P, _reads(lambda st, p: tof[p]), int)
         b["partner"] = NameInfo(P, _reads(lambda st, p: pof[p]), int)
         b["team_tricks"] = NameInfo(P, _reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
+        # the cards of the tricks won and played, and their points (engine/points.py); the
+        # trick play keeps them only for a game that reads one of these (KEEPS_CARDS)
+        b["tricks_won"] = NameInfo(P, _reads(lambda st, p: st.won_cards[p]), "cards")
+        b["team_tricks_won"] = NameInfo(P, _reads(lambda st, p: _team_won(st, mates[p])), "cards")
+        b["card_points"] = NameInfo(P, _reads(lambda st, p: _seat_points(st, p)), int)
+        b["team_card_points"] = NameInfo(
+            P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
+        b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
+        self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
 
     def resolve(self, name: str) -> NameInfo | None:
+        self.used.add(name)
         return self.table.get(name)
 
     def names(self) -> Iterable[str]:
@@ -184,6 +195,45 @@ def _mask(pairs: list[tuple[int, int]]) -> int:
     for _, c in pairs:
         m |= 1 << c
     return m
+
+
+#: The names whose values need the trick play to keep each trick's cards.
+KEEPS_CARDS = frozenset({"tricks_won", "team_tricks_won", "card_points", "team_card_points",
+                         "played"})
+
+
+def _team_won(st: State, seats: tuple[int, ...]) -> int:
+    m = 0
+    for q in seats:
+        m |= st.won_cards[q]
+    return m
+
+
+def _seat_points(st: State, p: int) -> int:
+    """The points of the cards in ``p``'s tricks, with the last trick's bonus."""
+    tables = st.prog.points
+    got = mask_points(tables[st.trump], st.won_cards[p]) if tables else 0
+    return got + st.prog.last_trick_points if st.last_trick == p else got
+
+
+def _card_points(st: State, c: int) -> int:
+    tables = st.prog.points
+    return tables[st.trump].card[c] if tables and c >= 0 else 0
+
+
+def _set_points(st: State, m: int) -> int:
+    tables = st.prog.points
+    return mask_points(tables[st.trump], m) if tables else 0
+
+
+def _power(st: State, c: int) -> int:
+    """A card's power in the current trick (its key: 0 when it cannot win it); before the
+    lead, its power as a lead."""
+    if c < 0:
+        return 0
+    if st.led < 0:
+        return st.tables.power[c]
+    return card_key(st, c)
 
 
 def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
@@ -444,7 +494,7 @@ class Compiler:
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
         self.resolver = Resolver(n, self.options, pvars, gvars, teams)
-        self.resolver.cards = CardContext(_tables, deck_mask)
+        self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
@@ -465,6 +515,9 @@ class Compiler:
         prog.pvar_names = list(pvars)
         prog.gvar_names = list(gvars)
         prog.options = dict(self.options)
+        if t.get("points") is not None:
+            prog.points = build_points(t["points"], deck, tables)
+            prog.last_trick_points = int(t["points"].get("last_trick", 0))
 
         dealer = t.get("dealer", {})
         first = dealer.get("first", "cut_low")
@@ -489,6 +542,10 @@ class Compiler:
         prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
         prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
         prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
+        if prog.points or self.resolver.used & KEEPS_CARDS:
+            for ins in code:
+                if isinstance(ins, TrickPlay):
+                    ins.keep_cards = True
         if self.errors:
             raise SpecErrors(self.errors)
         return prog

@@ -122,6 +122,9 @@ class Program:
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
     # the step each instruction comes from, one per instruction (listing, phases, positions)
     origins: list[Origin] = field(default_factory=list)
+    # card points per trump (engine/points.py): empty without a `points` section
+    points: tuple[Any, ...] = ()
+    last_trick_points: int = 0
 
     def __post_init__(self) -> None:
         n = self.n
@@ -260,6 +263,9 @@ class Program:
         # tests/test_state_table.py pins these lines to the table
         st.hands = [0] * n
         st.won = [0] * n
+        st.won_cards = [0] * n
+        st.played = 0
+        st.last_trick = -1
         st.discards = 0
         st.widow = 0
         st.last_winner = -1

@@ -120,6 +120,12 @@ FIELDS: tuple[StateField, ...] = (
     _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
     _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    # the cards of the tricks won and played, kept only for a game whose formulas read them
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
+    # won_cards is replaced, never changed in place, so that clone() shares it for free
+    _F("won_cards", "masks", reset="hand", fresh=0),
+    _F("played", "mask", reset="hand", fresh=0),
+    _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
@@ -175,6 +181,9 @@ class State:
     discards: int
     discarded: list[int]
     won: list[int]
+    won_cards: list[int]
+    played: int
+    last_trick: int
     trick: list[tuple[int, int]]
     trick_order: list[int]
     trick_pos: int
@@ -424,6 +433,9 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.played = self.played
+        c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
+        c.last_trick = self.last_trick
         c.passing = self.passing
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat

@@ -225,6 +225,9 @@ class TrickPlay(Instr):
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
+        # the cards of each trick kept (won_cards, played): set by the compiler only for a
+        # game that reads them, so that the others pay nothing for it
+        self.keep_cards = False
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -380,6 +383,8 @@ class TrickPlay(Instr):
             return False
         if st.trick_scored:
             st.won[winner] += 1
+        if self.keep_cards:
+            _keep_cards(st, winner)
         st.last_winner = winner
         st.trick_no += 1
         st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
@@ -447,6 +452,24 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+def _keep_cards(st: State, winner: int) -> None:
+    """The finished trick's cards: played this hand, and won by ``winner`` (when the trick
+    counts); ``last_trick`` is the winner of the trick that leaves every hand empty."""
+    m = 0
+    for _, c in st.trick:
+        m |= 1 << c
+    st.played |= m
+    if st.trick_scored:
+        won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+        won[winner] |= m
+        st.won_cards = won
+        hands = st.hands
+        for p in range(st.n):
+            if hands[p]:
+                return
+        st.last_trick = winner
 
 
 def _tricks_left(st: State) -> int:

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
-from ..cards import parse_card, rank_of, suit_of
+from ..cards import normalize_rank, parse_card, rank_of, suit_of
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
     Node,
@@ -141,6 +141,7 @@ class _Checker:
         self.players()
         self.deck()
         self.ranking()
+        self.points()
         self.deck_size()
         self.options_()
         self.variables()
@@ -264,6 +265,31 @@ class _Checker:
             ranking["top_trumps_follow"],
             "top_trumps_follow",
         )
+
+    def points(self) -> None:
+        """Card points name ranks of the deck and cards of the deck."""
+        points = self.tree.get("points")
+        if not isinstance(points, dict):
+            return
+        ranks = {str(r) for e in self.tree["deck"] for r in e["ranks"]}
+        cards = {f"{r}{s}" for e in self.tree["deck"] for r in e["ranks"] for s in e["suits"]}
+        for field in ("ranks", "trumps"):
+            for key in points.get(field) or {}:
+                at = ("points", field, key)
+                if normalize_rank(key) is None:
+                    self.err(at, f"'{key}' in points.{field} is not a rank (2..10, J, Q, K, "
+                             "A)", did_you_mean(key.upper(), sorted(ranks)), key=True)
+                elif key not in ranks:
+                    self.err(at, f"points.{field} gives points to the rank {key}, which is not "
+                             "in the deck", did_you_mean(key, sorted(ranks)), key=True)
+        for key in points.get("cards") or {}:
+            at = ("points", "cards", key)
+            if parse_card(key) is None:
+                self.err(at, f"'{key}' in points.cards is not a card (write rank then suit, "
+                         "e.g. QS, 10H)", key=True)
+            elif key not in cards:
+                self.err(at, f"points.cards gives points to {key}, which is not in the deck",
+                         key=True)
 
     def deck_size(self) -> None:
         """Each deal fits in the deck, with the widows and turn-ups of the hand (see

@@ -245,6 +245,29 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     return lines + _cite(r, 2)
 
 
+def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
+    return ", ".join(f"{show(k)} {v}" for k, v in table.items())
+
+
+def _section_points(tree: Mapping[str, Any]) -> list[str]:
+    """Card points: what the cards in a player's tricks are worth (``card_points``)."""
+    p = tree.get("points")
+    if not isinstance(p, Mapping):
+        return []
+    lines = _title("Card points")
+    ranks = p.get("ranks") or {}
+    text = ("The cards in the tricks a player wins count points (card_points): "
+            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
+    lines += _wrap(text)
+    if p.get("trumps"):
+        lines += _wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
+    if p.get("cards"):
+        lines += _wrap(f"Single cards: {_points_list(p['cards'], _card)}, whatever the trump.")
+    if p.get("last_trick"):
+        lines += _wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
+    return lines + _cite(p, 2)
+
+
 def _section_options(tree: Mapping[str, Any]) -> list[str]:
     options = tree.get("options") or {}
     if not options:
@@ -931,6 +954,7 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_players(tree)
     lines += _section_cards(tree, ctx)
     lines += _section_ranking(tree, ctx)
+    lines += _section_points(tree)
     lines += _section_options(tree)
     lines += _section_melds(tree)
     lines += _section_variables(tree)

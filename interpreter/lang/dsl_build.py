@@ -360,6 +360,43 @@ class _Builder:
             value = self.word(what.children[0])
         self._ranking(st, "top_trumps_follow", value)
 
+    def _points_table(self, st: Any, key: str) -> None:
+        """``points of ranks|trumps|cards: K 4, …``: a map of points, each key located."""
+        from .yamlio import key_path
+
+        points = self.section("points", st)
+        table: dict[str, int] = {}
+        self.put(points, ("points", key), table, st, f"the points of {key}")
+        for c in st.children:
+            if not (_is(c, "rank_points") or _is(c, "card_points")):
+                continue
+            what, amount = c.children
+            text = str(what)
+            name = (self.card(c) if _is(c, "card_points")
+                    else normalize_rank(text) or text)
+            if name in table:
+                raise self.fail(f"the points of {name} are given twice", what)
+            table[name] = self.value(amount)
+            self.mark(key_path(("points", key, name)), what)
+            self.mark(("points", key, name), amount)
+        self.citation(st, points, ("points",))
+
+    def s_points_ranks(self, st: Any) -> None:
+        self._points_table(st, "ranks")
+
+    def s_points_trumps(self, st: Any) -> None:
+        self._points_table(st, "trumps")
+
+    def s_points_cards(self, st: Any) -> None:
+        self._points_table(st, "cards")
+
+    def s_points_last(self, st: Any) -> None:
+        points = self.section("points", st)
+        amount = next(c for c in st.children if _is(c, "points_value"))
+        self.put(points, ("points", "last_trick"), self.value(amount), amount,
+                 "the points of the last trick")
+        self.citation(st, points, ("points",))
+
     def _dealer(self, st: Any, key: str, value: Any, node: Any = None) -> None:
         dealer = self.section("dealer", st)
         self.put(dealer, ("dealer", key), value, node if node is not None else st,

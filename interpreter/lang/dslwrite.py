@@ -281,6 +281,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     _deck(out, tree.get("deck") or [])
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
+    _points(out, tree.get("points"))
     _variables(out, tree.get("variables") or {})
     _dealer(out, tree.get("dealer") or {})
     if "hand" in tree:
@@ -293,6 +294,44 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         _end(out, tree["end"])
     out.blank()
     return "\n".join(out.lines)
+
+
+def _points(out: _Out, points: Any) -> None:
+    """``points of ranks: A 11, 10 10``, ``points of trumps: …``, ``points of cards: …``,
+    ``the last trick scores 10 points``; the section's source under its first line."""
+    if not isinstance(points, Mapping):
+        return
+    _check(points, _keys("points"), "in 'points'")
+
+    def table(key: str, show: Any) -> str:
+        items = (points.get(key) or {}).items()
+        for k, v in items:
+            if isinstance(v, bool) or not isinstance(v, int) or show(str(k)) is None:
+                raise ValueError(f"to_dsl: cannot write {k!r}: {v!r} in points.{key}")
+        return ", ".join(f"{show(str(k))} {v}" for k, v in items)
+
+    def rank(k: str) -> str | None:
+        return k if _RANK_RE.match(k) else None
+
+    def card(k: str) -> str | None:
+        return _card(k) if k[:-1] and _RANK_RE.match(k[:-1]) and k[-1].upper() in SUIT_INDEX \
+            else None
+
+    out.blank()
+    out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
+    _source(out, 1, points)
+    if points.get("trumps"):
+        out.add(0, "points of trumps: " + table("trumps", rank))
+    if points.get("cards"):
+        out.add(0, "points of cards: " + table("cards", card))
+    last = points.get("last_trick", 0)
+    if last:
+        if isinstance(last, bool) or not isinstance(last, int):
+            raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
+        out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
+
+
+_RANK_RE = re.compile(r"^(10|[2-9AKQJ])$")
 
 
 def _options(out: _Out, options: Mapping[str, Any]) -> None:

@@ -87,6 +87,11 @@ _INLINE: dict[str, dict[str, Any]] = {
     "first_dealer": {"type": ["string", "integer"], "minimum": 0, "maximum": MAX_PLAYERS - 1,
                      "minLength": 1},
     "true": {"const": True, "x-expect": "true"},
+    # card points: the keys are checked (and located) by the checks, with their own messages
+    "points_by_rank": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
+    "points_by_card": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
 }
 _OBJECTS = {"assignments", "var_map"}
 _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spelbok.cards import RANKS, SUITS
-from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS
+from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 __all__ = [
     "ABSENT",
@@ -268,6 +268,8 @@ TYPES: tuple[Word, ...] = (
     Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
          "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
          "decides."),
+    Word("points_by_rank", "Points by rank: a map from ranks to integers (`A: 11`)."),
+    Word("points_by_card", "Points of single cards: a map from cards to integers (`QS: 13`)."),
     # inline types (no schema definition of their own)
     Word("str", "a string"),
     Word("int", "an integer"),
@@ -587,6 +589,17 @@ SECTIONS: tuple[Construct, ...] = (
         Field("skip_out", "condition", "the deal skips eliminated players", default=True),
         _SOURCE,
     )),
+    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
+              "(`card_points`)", (
+        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
+        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
+              "`ranks`", default={}, omitted=True),
+        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
+              default={}, omitted=True),
+        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
+              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
+        _SOURCE,
+    )),
     Construct("end", "section", "when the match ends, who wins", (
         Field("when", "formula", "hand/match condition, checked after each hand", required=True),
         Field("winners", "formula", "per-player condition, evaluated when the match ends",
@@ -628,6 +641,9 @@ SPEC = Construct("spec", "top", "a game spec", (
           schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
     Field("ranking", "ranking", "rank order, permanent trumps",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
+    Field("points", "points", "card points (by rank, by card, for trumps, the last trick); "
+          "gives `card_points`", doc_type="map",
+          schema_doc="Card points: by rank, by card, for trumps, for the last trick."),
     Field("variables", "variables", "declared state variables with initial values",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
     Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
@@ -671,6 +687,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
     Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
     Builtin("widow", "hand", "cards", "the cards of the widow"),
+    Builtin("played", "hand", "cards", "the cards played to tricks this hand (the current "
+            "trick's too)", per_trick=True),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
     Builtin("pattern", "hand", "any", "the name of the best pattern the last `patterns` step "
@@ -700,6 +718,14 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
     Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
+    Builtin("tricks_won", "player", "cards", "the cards in the tricks the seat won this hand",
+            per_trick=True),
+    Builtin("team_tricks_won", "player", "cards", "the cards in the tricks the seat's team won "
+            "this hand", per_trick=True),
+    Builtin("card_points", "player", "int", "the points of `tricks_won` (see `points`), with "
+            "the last trick's", per_trick=True),
+    Builtin("team_card_points", "player", "int", "`card_points` of the seat's team",
+            per_trick=True),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -724,6 +750,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("suit_of", False, True, "a card's effective suit letter (`'none'` for no card)",
              params="card"),
     Function("is_trump", False, True, "whether a card is a trump", params="card"),
+    Function("points_of", False, True, "the points of a card, or of a card set (the game's "
+             "`points`; 0 without them)", params="card or cards"),
+    Function("power", False, True, "a card's power in the current trick: 0 when it cannot "
+             "win it (another suit, not a trump); a higher power beats a lower",
+             params="card"),
 )
 
 # ------------------------------------------------------------------------------ lookups
