@@ -184,6 +184,7 @@ _SAMPLES: dict[str, Any] = {
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
     "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],
+    "list[word]": ["right"], "list[pattern]": [{"name": "p", "if": "true"}],
     "points_by_rank": {"A": 11}, "points_by_card": {"QS": 13},
     "list[contract]": [{"level": 6}],
 }

@@ -88,6 +88,7 @@ def check_view(st: State, seat: int) -> str | None:
     for p in range(st.n):
         if p != seat:
             hidden |= st.hands[p] & ~st.known[p]
+            hidden |= st.passing[p]  # passed, not yet received
     hidden |= st.discards & ~st.discarded[seat]
     hidden |= st.widow
     for c in st.stock:

@@ -34,7 +34,10 @@ from .auction import (
     trump_code,
 )
 from .exchange import Exchange
+from .melds import DeclareMelds, Meld
 from .order import NO_TRUMP, build_tables
+from .passing import PassCards, PassStart
+from .patterns import Patterns
 from .points import build_points, mask_points
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
@@ -54,6 +57,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
+from .stock import StockDraw
 from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart, card_key
 
 if TYPE_CHECKING:
@@ -152,12 +156,16 @@ class Resolver:
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
+        b["meld_points"] = NameInfo(P, _reads(lambda st, p: st.meld_points[p]), int)
         b["trick"] = _global(_reads(lambda st, p: _mask(st.trick)), "cards")
         b["led_card"] = _global(_reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
         b["winning_card"] = _global(_reads(lambda st, p: _card_of(st.trick, st.best_seat)), "card")
         b["turn_up_cards"] = _global(_reads(lambda st, p: _mask_of(st.turn_up)), "cards")
         b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
         b["card"] = _global(_reads(lambda st, p: st.cand), "card")
+        b["pattern"] = _global(_reads(lambda st, p: st.pattern), str)
+        b["stock_closed"] = _global(_reads(lambda st, p: st.stock_closed), bool)
+        b["pattern_seat"] = _global(_reads(lambda st, p: st.pattern_seat), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -737,6 +745,14 @@ class Compiler:
                     st.event("eliminated", seat=p)
 
             return set_out
+        if name == "stock_closed":
+
+            def set_closed(st: State, p: int, v: Any) -> None:
+                st.stock_closed = bool(v)
+                if st.rec is not None:
+                    st.event("stock_closed", closed=bool(v), **({"by": p} if p >= 0 else {}))
+
+            return set_closed
         if name == "trump":
 
             def set_trump(st: State, p: int, v: Any) -> None:
@@ -746,7 +762,7 @@ class Compiler:
                     st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 
             return set_trump
-        known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
+        known = list(self.pvars) + list(self.gvars) + ["out", "trump", "stock_closed"]
         if name in BUILTINS:
             self.error(path, f"'{name}' is read-only")
         else:
@@ -855,14 +871,23 @@ class Compiler:
         if isinstance(play, TrickPlayEach):
             play.start = start
         code.append(start)
+        # the stock: a draw after each trick, an instruction of its own only when used
+        draw = self.constant(t.get("draw", "none"), (*p, "draw"), _v.words("tricks", "draw"))
+        stock_pcs: list[int] = []
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []
-        if after:
+        if after or draw != "none":
             play.has_after = True
+            if draw == "winner_first":
+                stock_pcs.append(len(code))
+                code.append(StockDraw())
             self.compile_steps(after, (*p, "after_each"), code)
             code.append(TrickNext(play, at))
         play.end = len(code)
+        for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
+            self.origins[pc] = Origin(path, "tricks", "run", str(step.get("label") or ""), "",
+                                      self.step_pcs[path], len(code))
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")
@@ -981,11 +1006,79 @@ class Compiler:
         else:
             code.append(Redeal(False))
         skip.target = len(code)
+    def step_pass_cards(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        t = step["pass_cards"]
+        p = (*path, "pass_cards")
+        words = _v.words("pass_cards", "directions")
+        directions = [self.constant(d, (*p, "directions", i), words)
+                      for i, d in enumerate(t.get("directions", ["left"]))]
+        if "across" in directions and self.n % 2:
+            self.error((*p, "directions"), f"cards cannot be passed across among {self.n} "
+                       "players: 'across' needs an even number")
+        by = self.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+        slot = self.counters  # holds this hand's direction while the seats pass
+        self.counters += 1
+        start = PassStart([str(d) for d in directions], by, slot)
+        code.append(start)
+        code.append(PassCards(start, self.number(t["count"], (*p, "count"), True)))
+
+    def step_patterns(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        names: list[str] = []
+        conds: list[Fn] = []
+        ranks: list[Fn | None] = []
+        for i, pat in enumerate(step["patterns"]):
+            p = (*path, "patterns", i)
+            names.append(str(pat["name"]))
+            conds.append(self.formula(pat["if"], (*p, "if"), True))
+            try:
+                kind = self._compile(str(pat["if"]), True).type
+            except FormulaError:
+                kind = "bool"  # already reported by formula()
+            if kind not in ("bool", "any"):
+                self.error((*p, "if"), f"expected a condition (true or false) here, not a "
+                           f"formula that gives {_TYPE_WORDS.get(kind, kind)} (compare it: "
+                           "e.g. `count(hand) == 5`)")
+            rank = pat.get("rank", "0")
+            ranks.append(None if rank in (0, "0") else self.number(rank, (*p, "rank"), True))
+        code.append(Patterns(names, conds, ranks))
+
+    def step_declare_melds(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        p = (*path, "declare_melds")
+        table = self.tree.get("melds") or {}
+        if not table:
+            self.error(p, "there are no melds to declare: the spec has no 'melds' table")
+        deck_mask = self.resolver.cards.deck_mask if self.resolver.cards else 0
+        deck = [c for c in range(52) if (deck_mask >> c) & 1]
+        suits = sorted({c // 13 for c in deck})
+        ranking = self.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
+            "ranks").default
+        melds = []
+        for name, m in table.items():
+            at = ("melds", name)
+            kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
+                                 _v.words("meld", "spread"))
+            ranks = [RANK_INDEX[str(r)] for r in m.get("ranks", [])]
+            sets: list[int] = []
+            if ranks and kind == "one_suit":
+                sets = [sum(1 << (s * 13 + r) for r in ranks) for s in suits]
+            elif ranks:
+                sets = [sum(1 << (s * 13 + r) for r in ranks for s in suits)]
+            sets = [x for x in sets if x & deck_mask == x]  # only what the deck can make
+            run = int(m.get("run", 0))
+            runs = [[s * 13 + RANK_INDEX[str(r)] for r in ranking
+                     if (deck_mask >> (s * 13 + RANK_INDEX[str(r)])) & 1] for s in suits] \
+                if run else []
+            melds.append(Meld(str(name), sets, runs, run,
+                              self.number(m["points"], (*at, "points"), True)))
+        each = step.get("for", "not out")
+        each_fn = None if each == "not out" else self.formula(each, (*path, "for"), True)
+        show = self.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))
+        code.append(DeclareMelds(melds, each_fn, bool(show)))
 
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move", "auction")
+         "move", "auction", "pass_cards", "patterns", "declare_melds")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

@@ -112,6 +112,9 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     other_discards = st.discards & ~st.discarded[seat]
     pool |= other_discards
     pool |= st.widow
+    for p in range(n):  # cards other seats have passed, not yet received: hidden
+        if p != seat:
+            pool |= st.passing[p]
     for c_ in st.stock:
         pool |= 1 << c_
     cards = list(cards_in(pool))
@@ -162,6 +165,14 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for card in remaining[k:k + w]:
         c.widow |= 1 << card
     disc = remaining[k + w:]
+    if any(st.passing):  # others' passed cards, re-dealt (the seat's own stay as they are)
+        passing = st.passing[:]
+        for p in range(n):
+            if p != seat and passing[p]:
+                size = passing[p].bit_count()
+                passing[p] = sum(1 << card for card in disc[:size])
+                disc = disc[size:]
+        c.passing = passing
     new_discards = st.discarded[seat]
     for p in range(n):
         if p == seat:

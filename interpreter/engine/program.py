@@ -33,6 +33,7 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
     "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
+    "pass_cards": ("start", "pass"),
 }
 
 
@@ -276,6 +277,11 @@ class Program:
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n
+        st.passing = [0] * n
+        st.pattern = "none"
+        st.pattern_seat = -1
+        st.meld_points = [0] * n
+        st.stock_closed = False
         st.turn_up = []
         st.trick = []
         st.trick_order = []

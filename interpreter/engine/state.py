@@ -111,6 +111,14 @@ FIELDS: tuple[StateField, ...] = (
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
+    # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
+    _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
+    # the best hand pattern found by a patterns step, and its holder
+    _F("pattern", "value", reset="hand", fresh="none", snapshot="pattern"),
+    _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
+    # each seat's points from its last declared melds; never changed in place: shared
+    _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
+    _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     # the cards of the tricks won and played, kept only for a game whose formulas read them
     # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
@@ -207,6 +215,11 @@ class State:
     cand: int
     known: list[int]
     voids: list[int]
+    passing: list[int]
+    pattern: str
+    pattern_seat: int
+    meld_points: list[int]
+    stock_closed: bool
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -425,6 +438,11 @@ class State:
         c.played = self.played
         c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick
+        c.passing = self.passing
+        c.pattern = self.pattern
+        c.pattern_seat = self.pattern_seat
+        c.meld_points = self.meld_points
+        c.stock_closed = self.stock_closed
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]

@@ -146,6 +146,7 @@ class _Checker:
         self.options_()
         self.variables()
         self.dealer()
+        self.melds()
         self.steps()
         self.end()
         self.sources()
@@ -529,6 +530,11 @@ class _Checker:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
         elif kind == "auction":
             self.auction((*path, "auction"), step["auction"])
+        elif kind == "pass_cards":
+            self.pass_cards((*path, "pass_cards"), step["pass_cards"])
+        elif kind == "patterns":
+            self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
+                            "pattern name")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
@@ -586,6 +592,42 @@ class _Checker:
             self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
         if a["partner"] == "teams" and not self.tree.get("teams"):
             self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
+    def melds(self) -> None:
+        """Each meld: ranks or a run (not both), that some deck of the spec can make."""
+        for name, m in (self.tree.get("melds") or {}).items():
+            at = ("melds", name)
+            self.enum((*at, "spread"), m["spread"], "meld.spread")
+            ranks, run = m["ranks"], m.get("run", 0)
+            if bool(ranks) == bool(run):
+                self.err(at, f"the meld '{name}' needs either 'ranks' or 'run'"
+                         + (", not both" if ranks else ""), key=True)
+                continue
+            self.no_repeats(ranks, (*at, "ranks"), "rank")
+            decks = [set(map(str, e["ranks"])) for e in self.tree["deck"]]
+            missing = [r for r in ranks if not any(str(r) in d for d in decks)]
+            if missing:
+                self.err((*at, "ranks", ranks.index(missing[0])),
+                         f"the meld '{name}' can never be made: no deck has the rank "
+                         f"{missing[0]}")
+            if run and not any(run <= len(d) for d in decks):
+                self.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
+                         f"{run} ranks")
+        for path, step in _walk(self.tree["hand"], ("hand",)):
+            if _kind(step) == "declare_melds" and not self.tree.get("melds"):
+                self.err((*path, "declare_melds"), "there are no melds to declare: the spec "
+                         "has no 'melds' table", key=True)
+
+    def pass_cards(self, path: Path, passing: dict[str, Any]) -> None:
+        """Directions that exist; ``across`` only among an even number of players."""
+        dirs = passing["directions"]
+        for i, d in enumerate(dirs):
+            self.enum((*path, "directions", i), d, "pass_cards.directions")
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        odd = [k for k in range(lo, hi + 1) if k % 2]
+        if "across" in dirs and odd:
+            self.err((*path, "directions", dirs.index("across")),
+                     f"cards cannot be passed across among {odd[0]} players: 'across' needs "
+                     "an even number (limit 'players' to even counts)")
 
     def end(self) -> None:
         end = self.tree["end"]

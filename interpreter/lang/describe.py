@@ -288,6 +288,39 @@ def _section_options(tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _stock_rules(t: Mapping[str, Any]) -> list[str]:
+    """The sentence of a tricks step's stock key (``draw``)."""
+    rules = []
+    draw = t.get("draw", "none")
+    if draw == "winner_first":
+        rules.append("After each trick the winner, then each other player in turn, draws a "
+                     "card from the stock, while it lasts and is not closed.")
+    elif draw != "none":
+        rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
+    return rules
+
+
+def _section_melds(tree: Mapping[str, Any]) -> list[str]:
+    melds = tree.get("melds") or {}
+    if not melds:
+        return []
+    lines = _title("Melds")
+    lines += _wrap("A meld scores each time a hand makes it, when declared.")
+    for name, m in melds.items():
+        ranks = " ".join(str(r) for r in m.get("ranks") or [])
+        if m.get("run"):
+            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
+        elif m.get("spread", "one_suit") == "every_suit":
+            what = f"{ranks} of every suit"
+        elif m.get("spread", "one_suit") == "one_suit":
+            what = f"{ranks} of one suit (each suit may make one)"
+        else:
+            what = f"{ranks} (spread: {m['spread']})"
+        lines += _wrap(f"{name}: {what}, worth {_f(m.get('points', 0))}.", 4, first="  ")
+        lines += _cite(m, 6)
+    return lines
+
+
 def _section_variables(tree: Mapping[str, Any]) -> list[str]:
     v = tree.get("variables") or {}
     scopes = (
@@ -567,6 +600,62 @@ def _step_auction(step: Mapping[str, Any], number: str, sub: int,
     else:
         body += _wrap("If every player passes, the same dealer deals again.", sub)
     return text, body, _cite(a, sub)
+_PASS_TO = {"left": "to the player on their left", "right": "to the player on their right",
+            "across": "to the player opposite", "none": ""}
+
+
+def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
+                     ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    t = step["pass_cards"]
+    count = str(t.get("count", 0))
+    what = (f"{count} card{'' if count == '1' else 's'}" if count.isdigit()
+            else f"{_f(count)} cards")
+    dirs = []
+    for d in t.get("directions") or ["left"]:
+        word, note = ctx.enum(d, _PASS_TO)
+        dirs.append((_PASS_TO.get(str(word)) or "no cards are passed") + note)
+    if len(dirs) == 1:
+        text = f"Each player passes {what} {dirs[0]}."
+        if dirs[0].startswith("no cards"):
+            text = "No cards are passed."
+    else:
+        by = _f(t.get("by", "hand_number - 1"))
+        text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
+                + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
+    text += " Players choose their cards before receiving any."
+    citation = _cite(t, sub)
+    return text, body, citation
+
+
+def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
+                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text = ("Find the best hand pattern held by a player still in: the first of these that "
+            "some player holds, best first (between players holding it, the higher rank, "
+            "then the first from forehand). Its name is `pattern` and its holder "
+            "`pattern_seat` ('none' and -1 when nobody holds one).")
+    for i, pat in enumerate(step["patterns"]):
+        rank = pat.get("rank", "0")
+        tie = "" if str(rank) == "0" else f"; ranked by {_f(rank)}"
+        src = f" [{pat['source']}]" if isinstance(pat.get("source"), str) else ""
+        body += _wrap(f"{pat['name']}: when {_f(pat['if'])}{tie}.{src}", sub + 2,
+                      first=" " * sub + f"{i + 1}) ")
+    return text, body, []
+
+
+def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
+                        ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body = step["declare_melds"]
+    each = step.get("for", "not out")
+    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
+           else f"Each player where {_f(each)}")
+    show = body.get("show", True)
+    shown = (" and shows their cards to all" if show is True else "" if show is False
+             else f" and, when {_f(show)}, shows their cards to all")
+    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
+            "`meld_points` is what they score.")
+    return text, [], _cite(body, sub)
 
 
 #: The text of each step kind: its sentence, the lines under it and its citation.
@@ -583,6 +672,9 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "end_hand": _step_end_hand,
     "move": _step_move,
     "auction": _step_auction,
+    "pass_cards": _step_pass_cards,
+    "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }
 
 
@@ -753,6 +845,7 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")
+    rules += _stock_rules(t)
     body: list[str] = []
     for rule in rules:
         body += _wrap(rule, sub + 2, first=" " * sub + "- ")
@@ -919,6 +1012,7 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_ranking(tree, ctx)
     lines += _section_points(tree)
     lines += _section_options(tree)
+    lines += _section_melds(tree)
     lines += _section_variables(tree)
     lines += _section_dealer(tree, ctx)
     lines += _section_hand(tree, ctx)

@@ -278,6 +278,30 @@ class _Builder:
                 self.s_about(c, opt, path)
         self.citation(st, opt, path)
 
+    def s_meld(self, st: Any) -> None:
+        name = st.children[0]
+        melds = self.section("melds", st)
+        path = ("melds", self.word(name))
+        meld: dict[str, Any] = {}
+        self.put(melds, path, meld, name, f"the meld '{self.word(name)}'")
+        items = [c for c in st.children if _is(c, "rank")]
+        if items:
+            meld["ranks"] = self.ranks(items)
+            self.mark_items((*path, "ranks"), items)
+        for c in st.children:
+            if _is(c, "meld_run"):
+                meld["run"] = int(c.children[0])
+                self.mark((*path, "run"), c.children[0])
+            elif getattr(c, "data", "") in ("meld_one_suit", "meld_every_suit",
+                                            "meld_spread_word"):
+                word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(c.data)
+                meld["spread"] = word or self.word(c.children[-1])
+                self.mark((*path, "spread"), c)
+        f = next(c for c in st.children if _is(c, "formula"))
+        meld["points"] = self.formula(f)
+        self.mark((*path, "points"), f)
+        self.citation(st, meld, path)
+
     def s_deck(self, st: Any) -> None:
         deck = self.tree.setdefault("deck", [])
         if not deck:
@@ -672,6 +696,9 @@ class _Builder:
             elif kind in ("scored_yes", "scored_no"):
                 self.put(tricks, (*tp, "scored"), self.flag(kind == "scored_yes", c.children, c),
                          _cond_at(c.children, c), "whether these tricks count")
+            elif kind in ("draw_winner_first", "draw_word"):
+                value = "winner_first" if kind == "draw_winner_first" else self.word(c.children[0])
+                self.put(tricks, (*tp, "draw"), value, c, "who draws after each trick")
             elif kind == "after_each":
                 self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
                 tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
@@ -788,6 +815,62 @@ class _Builder:
         for key in ("from", "to", "count", "position"):  # the order of the YAML surface
             if key in move:
                 move[key] = move.pop(key)
+        self.attrs(st, step, path)
+
+    def k_pass_cards(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        passing: dict[str, Any] = {}
+        step["pass_cards"] = passing
+        pp = (*path, "pass_cards")
+        self.mark(pp, st)
+        count = st.children[0]
+        passing["count"] = self.formula(count, "count")
+        self.mark((*pp, "count"), count)
+        dirs = [c for c in st.children if _is(c, "pass_to")]
+        passing["directions"] = [self.word(c.children[0]) for c in dirs]
+        self.mark_items((*pp, "directions"), dirs)
+        for c in st.children:
+            if _is(c, "pass_by"):
+                f = c.children[0]
+                passing["by"] = self.formula(f)
+                self.mark((*pp, "by"), f)
+        self.attrs(st, step, path)
+
+    def k_patterns(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        pats: list[dict[str, Any]] = []
+        step["patterns"] = pats
+        self.mark((*path, "patterns"), st)
+        for c in st.children:
+            if not _is(c, "hand_pattern"):
+                continue
+            pp = (*path, "patterns", len(pats))
+            name, cond = c.children[0], c.children[1]
+            pat: dict[str, Any] = {"name": self.word(name), "if": self.formula(cond)}
+            self.mark(pp, c)
+            self.mark((*pp, "name"), name)
+            self.mark((*pp, "if"), cond)
+            for x in c.children[2:]:
+                if _is(x, "pattern_rank"):
+                    pat["rank"] = self.formula(x.children[0])
+                    self.mark((*pp, "rank"), x.children[0])
+            self.citation(c, pat, pp)
+            pats.append(pat)
+        self.attrs(st, step, path)
+
+    def k_declare_melds(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        body: dict[str, Any] = {}
+        step["declare_melds"] = body
+        self.mark((*path, "declare_melds"), st)
+        for c in st.children:
+            if _is(c, "for_each"):
+                value, node = (self.formula(c.children[0]), c.children[0]) if c.children \
+                    else ("true", c)
+                self.put(step, (*path, "for"), value, node, "who declares")
+            elif _is(c, "melds_hidden"):
+                self.put(body, (*path, "declare_melds", "show"), False, c, "whether melds are shown")
+            elif _is(c, "melds_shown_if"):
+                f = c.children[0]
+                self.put(body, (*path, "declare_melds", "show"), self.formula(f), f,
+                         "whether melds are shown")
         self.attrs(st, step, path)
 
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:

@@ -277,6 +277,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         out.add(0, f"players {players['min']} to {players['max']}")
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
+    _melds(out, tree.get("melds") or {})
     _deck(out, tree.get("deck") or [])
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
@@ -349,6 +350,21 @@ def _options(out: _Out, options: Mapping[str, Any]) -> None:
         if opt.get("about"):
             _text(out, 1, "about", str(opt["about"]))
         _source(out, 1, opt)
+
+
+def _melds(out: _Out, melds: Mapping[str, Any]) -> None:
+    """``meld NAME: RANKS in one suit, worth FORMULA`` (or ``in every suit``, ``run of N``)."""
+    for name, meld in melds.items():
+        _check(meld, _keys("meld"), f"in meld '{name}'")
+        out.blank()
+        parts = [str(r) for r in meld.get("ranks") or []]
+        if meld.get("run"):
+            parts.append(f"run of {int(meld['run'])}")
+        where = meld.get("spread", "one_suit")
+        parts.append(f"in {where.replace('_', ' ')}" if where in ("one_suit", "every_suit")
+                     else f"in: {_word(where)}")
+        out.add(0, f"meld {_word(name)}: {' '.join(parts)}, worth {_f(meld.get('points', 0))}")
+        _source(out, 1, meld)
 
 
 def _deck(out: _Out, deck: list[Any]) -> None:
@@ -739,6 +755,10 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
         _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
+    draw = t.get("draw", "none")
+    if draw != "none":
+        out.add(ind, "draw from the stock after each trick, the winner first"
+                if draw == "winner_first" else f"draw from the stock after each trick: {_word(draw)}")
     _attrs(out, ind, step, "tricks")
     after = list(t.get("after_each") or [])
     if after:
@@ -787,6 +807,59 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         position, f", placed: {_word(position)}")
     out.add(indent, f"{head}move {what} from {source} to {target}{place}")
     _attrs(out, indent + 1, step, "move")
+
+
+def _step_pass_cards(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``each player passes N cards left, right, across or none by FORMULA``."""
+    _check(step, _keys("pass_cards"), "in a pass_cards step")
+    body = step["pass_cards"] or {}
+    _check(body, _keys("pass_cards", body=True), "in 'pass_cards'")
+    dirs = [_word(d, ("or", "by")) for d in body.get("directions") or ["left"]]
+    line = f"each player passes {_cards(body.get('count', 0))} " + (
+        ", ".join(dirs[:-1]) + " or " + dirs[-1] if len(dirs) > 1 else dirs[0])
+    by = body.get("by")
+    if by is not None and _f(by) != _BY_DEFAULT:
+        line += f" by {_f(by)}"
+    out.add(indent, line)
+    _attrs(out, indent + 1, step, "pass-cards")
+
+
+_BY_DEFAULT = construct("pass_cards").field("by").default
+
+
+def _step_patterns(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``find the best hand pattern:`` and one line a pattern, best first."""
+    _check(step, _keys("patterns"), "in a patterns step")
+    out.add(indent, "find the best hand pattern:")
+    for pat in step["patterns"] or []:
+        _check(pat, _keys("pattern"), "in a pattern")
+        line = f"{_word(pat.get('name', ''), _PATTERN_RESERVED)} if {_f(pat.get('if', 'false'))}"
+        rank = pat.get("rank")
+        if rank is not None and _f(rank) != "0":
+            line += f", ranked by {_f(rank)}"
+        if isinstance(pat.get("source"), str):
+            line += f" — source {_quote(pat['source'])}"
+        out.add(indent + 1, line)
+    _attrs(out, indent + 1, step)
+
+
+def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
+    _check(step, _keys("declare_melds"), "in a declare_melds step")
+    body = step["declare_melds"] or {}
+    _check(body, _keys("declare_melds", body=True), "in 'declare_melds'")
+    head = ""
+    each = step.get("for")
+    if each is not None and _f(each) != "not out":
+        head = "for each player, " if _f(each) == "true" else f"for each player where {_f(each)}, "
+    show = body.get("show", True)
+    tail = "" if show is True else ", not shown" if show is False else f", shown if {_f(show)}"
+    out.add(indent, f"{head}declare melds{tail}")
+    _attrs(out, indent + 1, step, "declare-melds")
+
+
+#: Words that open another line of a patterns block (a pattern so named is quoted).
+_PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
 
 
 def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
@@ -895,4 +968,6 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
     "auction": _step_auction,
+    "pass_cards": _step_pass_cards, "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }

@@ -26,7 +26,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> [b.name for b in builtins("player")][:3]
 ['seat', 'out', 'tricks']
 >>> [b.name for b in BUILTINS if b.settable]
-['out', 'trump']
+['out', 'trump', 'stock_closed']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
 ['max', 'min']
 """
@@ -290,6 +290,13 @@ def _w(*pairs: tuple[str, str]) -> tuple[Word, ...]:
 
 
 _SOURCE = Field("source", "source", "the passage of the rules text this rule encodes")
+#: Where passed cards go (``pass_cards.directions``).
+PASS_DIRECTIONS = (
+    Word("left", "to the next player to the left"),
+    Word("right", "to the next player to the right"),
+    Word("across", "to the player opposite (an even number of players)"),
+    Word("none", "nowhere: no cards are passed this hand"),
+)
 _WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
                 ("each", "every player in turn, from forehand"),
                 ("last_winner", "the winner of the last trick"))
@@ -357,8 +364,31 @@ CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bi
     _SOURCE,
 ), x_name="in a contract")
 
+
+HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
+    Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
+    Field("if", "formula", "per-player condition: the seat's hand has the pattern",
+          required=True),
+    Field("rank", "formula", "per-player number: between seats with this pattern, the "
+          "higher wins (then the first from forehand)", default="0"),
+    _SOURCE,
+), x_name="in a pattern")
+
+MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
+    Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
+    Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
+          words=_w(("one_suit", "all of them in one suit: each suit may make one"),
+                   ("every_suit", "each of them in every suit of the deck"))),
+    Field("run", "int", "instead of `ranks`: at least this many cards in sequence (the "
+          "ranking's order) in one suit; each such sequence makes one", default=0,
+          omitted=True, minimum=0, maximum=13),
+    Field("points", "formula", "per-player number: what the meld scores, each time it is "
+          "made", required=True),
+    _SOURCE,
+), x_name="in meld '{key}'")
+
 PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                               CONTRACT)
+                                CONTRACT, HAND_PATTERN, MELD)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -474,6 +504,11 @@ STEPS: tuple[Construct, ...] = (
               schema_doc="false: tricks of this step do not count in `tricks`."),
         Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
               schema_doc="Steps run after each trick (`last_winner` is its winner)."),
+        Field("draw", "word", "after each trick, who draws a card from the stock (before "
+              "`after_each`)", default="none", omitted=True,
+              words=_w(("none", "nobody"),
+                       ("winner_first", "the winner, then the other players in turn, while "
+                                        "the stock lasts and is not closed"))),
         _SOURCE,
     )),
     Construct("set", "step", "assign variables", fields=(_FOR,),
@@ -533,6 +568,28 @@ STEPS: tuple[Construct, ...] = (
               "dealer deals again)", default=[], omitted=True),
         _SOURCE,
     )),
+    Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
+        Field("count", "formula", "how many cards each player passes", required=True),
+        Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
+              default=["left"], min_items=1, words=PASS_DIRECTIONS,
+              doc_type="list of words"),
+        Field("by", "formula", "which direction this hand: its index in `directions` (counted "
+              "from 0, modulo their number)", default="hand_number - 1"),
+        _SOURCE,
+    ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
+                  "direction; nobody sees what they receive until all have passed."),
+    Construct("declare_melds", "step", "each player declares the melds of their hand",
+              body=(
+        Field("show", "condition", "the declared cards are shown to every player", default=True),
+        _SOURCE,
+    ), fields=(Field("for", "formula", "per-player condition: who declares",
+                     default="not out"),),
+        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
+                   "`meld_points` is what they score; with `show`, their cards become public."),
+    Construct("patterns", "step", "find the best hand pattern held (before play)",
+              value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
+                          "held is read as `pattern` and `pattern_seat`", required=True,
+                          min_items=1, doc_type="list of patterns")),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
@@ -615,6 +672,8 @@ SPEC = Construct("spec", "top", "a game spec", (
           default={}, doc_type="map name → option"),
     Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
           min_items=1, doc_type="list of deck entries, required"),
+    Field("melds", "names[meld]", "named combinations of cards (declared by a "
+          "`declare_melds` step), see below", default={}, doc_type="map name → meld"),
     Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
           "once); gives `team`, `partner`, `team_tricks`", min_items=2,
           doc_type="list of seat lists",
@@ -654,12 +713,16 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
             per_trick=True),
+    Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
+            "the last `declare_melds` step (0 before)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
             "suit letter)", settable=True),
+    Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
+            "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
-    Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
+    Builtin("talon", "hand", "int", "cards left in the stock (talon)", per_trick=True),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
     Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
     Builtin("widow", "hand", "cards", "the cards of the widow"),
@@ -667,6 +730,9 @@ BUILTINS: tuple[Builtin, ...] = (
             "trick's too)", per_trick=True),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
+    Builtin("pattern", "hand", "any", "the name of the best pattern the last `patterns` step "
+            "found (`'none'` when no seat holds one)"),
+    Builtin("pattern_seat", "hand", "int", "the seat holding it (-1 when none)"),
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
