@@ -37,7 +37,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
-from .trick import TrickNext, TrickPlay, TricksStart
+from .trick import TrickNext, TrickPlay, TricksStart, TrumpLeadPlay
 
 if TYPE_CHECKING:
     from .state import State
@@ -671,7 +671,7 @@ class Compiler:
             self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                        "but this step has no 'allow'")
         refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
-        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused)
+        play = self.trick_play(t, p, abstain_fn, allow_fn, refused)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -690,6 +690,22 @@ class Compiler:
             self.compile_steps(after, (*p, "after_each"), code)
             code.append(TrickNext(play, at))
         play.end = len(code)
+
+    def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
+                   allow_fn: Fn | None, refused: str) -> TrickPlay:
+        """The play instruction of a tricks step: its class chosen here, so that a rule a
+        spec does not use costs its tricks nothing (``trump_from``: TrumpLeadPlay)."""
+        word = str(t.get("abstain_word", "knock"))
+        trump_from = self.constant(t.get("trump_from", "none"), (*p, "trump_from"),
+                                   _v.words("tricks", "trump_from"))
+        by = t.get("trump_by", "true")
+        if trump_from == "none":
+            if by not in (True, "true"):
+                self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
+                           "this step has no 'trump_from'", "add 'trump_from: first_lead'")
+            return TrickPlay(abstain_fn, word, allow_fn, refused)
+        by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
+        return TrumpLeadPlay(abstain_fn, word, allow_fn, refused, by_fn)
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..frozen import Frozen
 from .actions import CARD, CARD_ACTIONS, WORD, Action
+from .order import NO_TRUMP
 from .steps import UNSET, Fn, Instr, Selector, fixed
 
 if TYPE_CHECKING:
@@ -384,6 +385,30 @@ class TrickPlay(Instr):
             st.current = st.trick_order[0]  # spares the step loop
             return True
         return False
+
+
+class TrumpLeadPlay(TrickPlay):
+    """Trick play where a lead names trump (``trump_from: first_lead``): while no trump
+    is set, the first card led by a seat ``by`` admits (None: any seat) makes its suit
+    trump before it is played, so the trick and the rest of the hand play under it.
+
+    A spec without ``trump_from`` compiles to :class:`TrickPlay`: it pays nothing."""
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, by: Fn | None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused)
+        self.by = by
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        if a[0] == CARD and st.led < 0 and st.trump == NO_TRUMP:
+            by = self.by
+            if by is None or by(st, seat):
+                c = a[2]
+                suit = st.tables.suit[c]
+                st.prog.set_trump(st, suit)
+                if st.rec is not None:
+                    st.event("trump", suit=SUITS[suit], seat=seat, card=CARD_NAMES[c])
+        return TrickPlay.apply(self, st, seat, a)
 
 
 class TrickNext(Instr):

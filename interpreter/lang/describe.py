@@ -27,6 +27,7 @@ from typing import Any
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
+from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
@@ -620,6 +621,12 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                 False: " (with the default options it is false)"}.get(value, "") \
             if isinstance(value, bool) else ""
         rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
+    trump_from, from_note = ctx.enum(t.get("trump_from", "none"), _words("tricks", "trump_from"))
+    if trump_from == "first_lead" or from_note:
+        by = t.get("trump_by", "true")
+        whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
+        rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
+                     f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")

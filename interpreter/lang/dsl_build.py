@@ -628,6 +628,14 @@ class _Builder:
                 self.put(tricks, (*tp, "first_trick_trumps"),
                          self.flag(kind == "first_trick_yes", c.children, c),
                          _cond_at(c.children, c), "the rule on trumps in the first trick")
+            elif kind in ("trump_first_lead", "trump_from_word"):
+                value = "first_lead" if kind == "trump_first_lead" else self.word(c.children[0])
+                self.put(tricks, (*tp, "trump_from"), value, c, "the card play that names trump")
+                for by in c.children:
+                    if _is(by, "trump_by"):
+                        f = by.children[0]
+                        self.put(tricks, (*tp, "trump_by"), self.formula(f), f,
+                                 "whose lead names trump")
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)

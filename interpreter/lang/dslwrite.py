@@ -667,6 +667,12 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
         _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
               "no trumps in the first trick unless forced")
+    trump_from = t.get("trump_from", "none")
+    if trump_from != "none" or "trump_by" in t:
+        by = _f(t.get("trump_by", "true"))
+        out.add(ind, ("the first card led names trump" if trump_from == "first_lead"
+                      else f"trump is named by: {_word(trump_from)}")
+                + ("" if by == "true" else f", when led by a player where {by}"))
     verb = _word(t.get("abstain_word", "knock"), ("not",))
     abstain = _f(t.get("abstain", "false"))
     if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":

@@ -419,6 +419,21 @@ STEPS: tuple[Construct, ...] = (
                          "played, a lead included)."),
         Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
               "unless forced", default=True, rule=True),
+        # trump named by a card play (the trick code: TrumpLeadPlay)
+        Field("trump_from", "word", "a card play that names trump while no trump is set",
+              default="none", omitted=True,
+              words=_w(("none", "no card play names trump"),
+                       ("first_lead", "the suit of the first card led by a player `trump_by` "
+                                      "admits becomes trump, at once")),
+              schema_doc="A card play that names trump while no trump is set: none (the "
+                         "default) or first_lead (the suit of the first card led by a player "
+                         "trump_by admits)."),
+        Field("trump_by", "formula", "with `trump_from`, whose lead names trump (per-player "
+              "condition, read at each lead while no trump is set)", default="true",
+              omitted=True,
+              schema_doc="With trump_from: whose lead names trump (a per-player condition, "
+                         "read at each lead while no trump is set; e.g. `seat == declarer`, "
+                         "`trick_number == 2`)."),
         Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
               default="false"),
         Field("abstain_word", "word", "the word for knocking", default="knock"),
