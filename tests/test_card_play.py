@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
-from spelbok.engine.trick import TrickPlay, TrumpLeadPlay
+from spelbok.cards import card_id
+from spelbok.engine.trick import CardPlay, TrickPlay
 from spelbok.errors import SpecError
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
@@ -104,7 +105,7 @@ def test_a_spec_without_trump_from_compiles_to_the_plain_trick_play() -> None:
     plain = spelbok.load(tricks(""), players=2).program.code
     assert [type(i) for i in plain if isinstance(i, TrickPlay)] == [TrickPlay]
     named = spelbok.load(FIRST_LEAD, players=2).program.code
-    assert [type(i) for i in named if isinstance(i, TrickPlay)] == [TrumpLeadPlay]
+    assert [type(i) for i in named if isinstance(i, TrickPlay)] == [CardPlay]
 
 
 def test_trump_from_errors_are_located() -> None:
@@ -130,4 +131,95 @@ def test_trump_from_keeps_every_invariant() -> None:
     for spec in (FIRST_LEAD, BY_SECOND):
         game = spelbok.load(spec.replace("size: 3", "size: 8"), players=3, max_hands=4)
         rep = check_game(game, matches=20, seed=5)
+        assert rep.ok, rep.failures
+
+
+# -- special cards (ranking.free_cards, losing_cards) ---------------------------------
+
+def special(ranking: str, body: str = "") -> str:
+    return tricks(body).replace("hand:\n", "ranking: {" + ranking + "}\nhand:\n", 1)
+
+
+EXCUSE = special("free_cards: [7S], losing_cards: [7S]")
+
+
+def test_a_free_card_may_always_be_played() -> None:
+    st = state(special("free_cards: [7S]"), {"trump": "none", "leader": 0,
+                                             "hands": {0: "8H 7C KD", 1: "AH 7S QC"}})
+    st.apply("8H")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7S", "AH"]  # follow, or the free card
+    st.apply("7S")  # it keeps its suit and power: here it simply loses
+    assert st.won == [1, 0]
+    # allow refuses it no more than the duties do
+    spec = special("free_cards: [7S]", 'allow: "card_rank != \'7\'"')
+    st = state(spec, {"trump": "none", "leader": 0, "hands": {0: "7H 7C KD", 1: "AH 7S QC"}})
+    assert sorted(str(a) for a in st.legal_actions()) == ["KD"]  # 7S is not seat 0's
+    st.apply("KD")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7S", "AH", "QC"]
+
+
+def test_a_losing_card_never_wins_and_belongs_to_no_suit() -> None:
+    # a losing trump: trumps are spades, but 7S neither wins nor counts as a spade
+    spec = special("losing_cards: [7S]", "void_trump: true")
+    st = state(spec, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7S 9S QC"}})
+    st.apply("8H")
+    assert sorted(str(a) for a in st.legal_actions()) == ["9S"]  # void: must trump (7S is none)
+    st = state(spec, {"trump": "S", "leader": 0, "hands": {0: "8S 9C KD", 1: "7S AH QC"}})
+    st.apply("8S")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7S", "AH", "QC"]  # void in spades
+    st.apply("7S")
+    assert st.won == [1, 0]
+    assert st.voids[1] == 0  # playing it shows no void
+
+
+def test_a_losing_card_led_leaves_the_suit_to_the_next_card() -> None:
+    st = state(EXCUSE, {"trump": "none", "leader": 0, "hands": {0: "7S 9C KD", 1: "8H AS QC"}})
+    st.apply("7S")
+    assert sorted(str(a) for a in st.legal_actions()) == ["8H", "AS", "QC"]
+    st.apply("8H")
+    assert st.won == [0, 1]  # the second card named the suit and won
+    assert st.history_tricks[-1][1] == ((0, card_id("7S")), (1, card_id("8H")))
+
+
+def test_the_excuse_is_always_playable_and_never_wins() -> None:
+    st = state(EXCUSE, {"trump": "H", "leader": 0, "hands": {0: "8C 9C KD", 1: "7S AC QC"}})
+    st.apply("8C")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7S", "AC", "QC"]
+    st.apply("7S")
+    assert st.won == [1, 0]
+
+
+def test_a_spec_without_special_cards_keeps_the_plain_tables() -> None:
+    plain = spelbok.load(tricks(""), players=2).program
+    stripped = spelbok.load(special("losing_cards: [7S]"), players=2).program
+    c = card_id("7S")
+    assert plain.tables[1].trump[c] and plain.tables[1].power[c] > 100
+    assert not stripped.tables[1].trump[c] and stripped.tables[1].power[c] == 0
+    assert not any((m >> c) & 1 for m in stripped.tables[1].suit_mask)
+    assert plain.tables[1].power[card_id("8S")] == stripped.tables[1].power[card_id("8S")]
+    assert type(next(i for i in plain.code if isinstance(i, TrickPlay))) is TrickPlay
+    assert type(next(i for i in stripped.code if isinstance(i, TrickPlay))) is CardPlay
+
+
+def test_special_cards_errors_are_located() -> None:
+    e = error_of(special("free_cards: [2S]"))
+    assert e.line == 7 and "not in the deck" in e.message
+    e = error_of(special("losing_cards: [7S, 7S]"))
+    assert e.line == 7 and "twice" in e.message
+
+
+def test_special_cards_round_trip_and_are_described() -> None:
+    roundtrip(EXCUSE)
+    text = to_dsl(normalize(load_yaml(EXCUSE, "mini.yaml")[0]))
+    assert "cards that may always be played: 7♠" in text and "cards that never win: 7♠" in text
+    prose = " ".join(describe(EXCUSE).split())
+    assert "7♠ may always be played" in prose and "7♠ never wins a trick: it belongs to no suit" in prose
+
+
+def test_special_cards_keep_every_invariant() -> None:
+    spec = EXCUSE.replace("size: 3", "size: 8")
+    for body in ("", "void_trump: true, head: true", "trump_from: first_lead"):
+        game = spelbok.load(spec.replace("tricks: {}", "tricks: {" + body + "}"), players=3,
+                            max_hands=4)
+        rep = check_game(game, matches=20, seed=7)
         assert rep.ok, rep.failures

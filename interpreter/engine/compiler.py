@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
+from ..cards import RANK_INDEX, SUIT_INDEX, SUITS, parse_card
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
 from .exchange import Exchange
-from .order import NO_TRUMP, build_tables
+from .order import NO_TRUMP, build_tables, strip_cards
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -37,7 +37,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
-from .trick import TrickNext, TrickPlay, TricksStart, TrumpLeadPlay
+from .trick import CardPlay, TrickNext, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .state import State
@@ -220,6 +220,8 @@ class Compiler:
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
+        self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
+        self.losing_mask = 0
 
     # -- errors ---------------------------------------------------------------
 
@@ -380,6 +382,10 @@ class Compiler:
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
         tables = build_tables(deck_mask, rank_order, top, follow_printed)
+        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask)
+        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask)
+        if self.losing_mask:
+            tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
         cut_power = [0] * 52
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         for i, r in enumerate(cut_ranks):
@@ -691,21 +697,33 @@ class Compiler:
             code.append(TrickNext(play, at))
         play.end = len(code)
 
+    @staticmethod
+    def card_mask(names: list[Any], deck_mask: int) -> int:
+        """The cards of the deck ``names`` lists (the checks report any other name)."""
+        mask = 0
+        for name in names:
+            c = parse_card(str(name))
+            if c is not None:
+                mask |= (1 << c) & deck_mask
+        return mask
+
     def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
                    allow_fn: Fn | None, refused: str) -> TrickPlay:
-        """The play instruction of a tricks step: its class chosen here, so that a rule a
-        spec does not use costs its tricks nothing (``trump_from``: TrumpLeadPlay)."""
+        """The play instruction of a tricks step: its class chosen here, so that a spec
+        that uses no card-play mechanics (``trump_from``, special cards) plays its tricks
+        with :class:`TrickPlay` and pays nothing for them."""
         word = str(t.get("abstain_word", "knock"))
         trump_from = self.constant(t.get("trump_from", "none"), (*p, "trump_from"),
                                    _v.words("tricks", "trump_from"))
         by = t.get("trump_by", "true")
-        if trump_from == "none":
-            if by not in (True, "true"):
-                self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
-                           "this step has no 'trump_from'", "add 'trump_from: first_lead'")
+        if trump_from == "none" and by not in (True, "true"):
+            self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
+                       "this step has no 'trump_from'", "add 'trump_from: first_lead'")
+        if trump_from == "none" and not self.free_mask and not self.losing_mask:
             return TrickPlay(abstain_fn, word, allow_fn, refused)
         by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
-        return TrumpLeadPlay(abstain_fn, word, allow_fn, refused, by_fn)
+        return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+                        self.free_mask, self.losing_mask)
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

@@ -387,28 +387,68 @@ class TrickPlay(Instr):
         return False
 
 
-class TrumpLeadPlay(TrickPlay):
-    """Trick play where a lead names trump (``trump_from: first_lead``): while no trump
-    is set, the first card led by a seat ``by`` admits (None: any seat) makes its suit
-    trump before it is played, so the trick and the rest of the hand play under it.
+class CardPlay(TrickPlay):
+    """Trick play with the card-play mechanics a spec declares (a spec that declares
+    none compiles to :class:`TrickPlay`: it pays nothing for them):
 
-    A spec without ``trump_from`` compiles to :class:`TrickPlay`: it pays nothing."""
+    * ``names_trump`` (``trump_from: first_lead``): while no trump is set, the first card
+      led by a seat ``by`` admits (None: any seat) makes its suit trump before it is
+      played, so the trick and the rest of the hand play under it;
+    * ``free`` (``ranking.free_cards``): cards that may always be played;
+    * ``losing`` (``ranking.losing_cards``): cards of no suit that never win (the order
+      tables give them power 0 outside every suit: see ``order.strip_cards``); one led
+      leaves the suit led to the next card, and playing one shows no void.
+    """
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
-                 refused: str, by: Fn | None) -> None:
+                 refused: str, names_trump: bool, by: Fn | None, free: int,
+                 losing: int) -> None:
         super().__init__(abstain, abstain_word, allow, refused)
+        self.names_trump = names_trump
         self.by = by
+        self.free = free
+        self.losing = losing
+
+    def _card_mask(self, st: State, seat: int) -> int:
+        return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
+
+    def legal(self, st: State) -> list[Action]:
+        out = TrickPlay.legal(self, st)
+        seat = st.current
+        assert seat is not None
+        extra = st.hands[seat] & self.free
+        if extra:
+            have = 0
+            for a in out:
+                if a[0] == CARD:
+                    have |= 1 << a[2]
+            if extra & ~have:  # a free card the duties left out: offer it too
+                words = [a for a in out if a[0] != CARD]
+                m = have | extra
+                out = [*(_CARD_LISTS.get(m) or _card_list(m)), *words]
+        return out
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
-        if a[0] == CARD and st.led < 0 and st.trump == NO_TRUMP:
-            by = self.by
-            if by is None or by(st, seat):
-                c = a[2]
-                suit = st.tables.suit[c]
-                st.prog.set_trump(st, suit)
-                if st.rec is not None:
-                    st.event("trump", suit=SUITS[suit], seat=seat, card=CARD_NAMES[c])
-        return TrickPlay.apply(self, st, seat, a)
+        if a[0] != CARD:
+            return TrickPlay.apply(self, st, seat, a)
+        c = a[2]
+        if not (self.losing >> c) & 1:
+            if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
+                by = self.by
+                if by is None or by(st, seat):
+                    suit = st.tables.suit[c]
+                    st.prog.set_trump(st, suit)
+                    if st.rec is not None:
+                        st.event("trump", suit=SUITS[suit], seat=seat, card=CARD_NAMES[c])
+            return TrickPlay.apply(self, st, seat, a)
+        # a card of no suit: it names no suit led and shows no void
+        led = st.led
+        voids = st.voids[seat]
+        done = TrickPlay.apply(self, st, seat, a)
+        st.voids[seat] = voids
+        if st.trick:  # the trick goes on (a finished one has been cleared)
+            st.led = led
+        return done
 
 
 class TrickNext(Instr):

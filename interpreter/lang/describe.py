@@ -243,6 +243,16 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
         lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
     lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
                    "the suit led.")
+    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
+    if free:
+        lines += _wrap(f"{' '.join(_card(c) for c in free)} may always be played, whatever the "
+                       "rules of the trick say.")
+    if losing:
+        one = len(losing) == 1
+        lines += _wrap(f"{' '.join(_card(c) for c in losing)} never win{'s' if one else ''} a "
+                       f"trick: {'it belongs' if one else 'they belong'} to no suit and "
+                       f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
+                       "next card).")
     return lines + _cite(r, 2)
 
 

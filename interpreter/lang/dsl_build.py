@@ -329,6 +329,14 @@ class _Builder:
         items = [c for c in st.children if _is(c, "card")]
         self._ranking(st, "top_trumps", [self.card(c) for c in items], items)
 
+    def s_free_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "free_cards", [self.card(c) for c in items], items)
+
+    def s_losing_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "losing_cards", [self.card(c) for c in items], items)
+
     def s_top_follow(self, st: Any) -> None:
         what = st.children[0]
         value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)

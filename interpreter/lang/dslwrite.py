@@ -372,6 +372,10 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
         lines.append("cut order from high to low: " + " ".join(str(r) for r in cut))
+    for key, head in (("free_cards", "cards that may always be played: "),
+                      ("losing_cards", "cards that never win: ")):
+        if ranking.get(key):
+            lines.append(head + " ".join(_card(str(c)) for c in ranking[key]))
     if not lines:
         if "source" not in ranking:
             return

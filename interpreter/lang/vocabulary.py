@@ -505,6 +505,12 @@ SECTIONS: tuple[Construct, ...] = (
         Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
         Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
               words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
+        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
+        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
+              "be played (no trick rule and no `allow` refuses them)", default=[],
+              omitted=True),
+        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
+              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
         Field("cut_ranks", "ranks", "the order used when cutting",
               default=Derived("the ranking's ranks")),
         _SOURCE,
