@@ -223,3 +223,109 @@ def test_special_cards_keep_every_invariant() -> None:
                             max_hands=4)
         rep = check_game(game, matches=20, seed=7)
         assert rep.ok, rep.failures
+
+
+# -- face-down plays (tricks.face_down, face_down_word, face_down_as, face_down_shown) -
+
+VOID = "led_suit != 'none' and count(cards_of(hand, led_suit)) == 0"
+DOWN = tricks(f'face_down: "{VOID}"')
+
+
+def test_a_void_player_may_play_a_card_face_down_as_the_lowest_trump() -> None:
+    st = state(DOWN, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
+    assert all(a.kind == 0 for a in st.legal_actions())  # leading: no face-down play
+    st.apply("8H")
+    assert sorted(str(a) for a in st.legal_actions()) == [
+        "7C", "AC", "QD", "down 7C", "down AC", "down QD"]
+    st.apply("down 7C")  # the lowest trump: it beats the heart
+    assert st.won == [0, 1]
+    assert st.voids[1] == 0
+    # any other trump beats it
+    st = state(DOWN, {"trump": "S", "leader": 0, "hands": {0: "7S 9C 8H", 1: "7C AC QD"}})
+    st.apply("7S")
+    st.apply("down QD")
+    assert st.won == [1, 0]
+
+
+def test_a_face_down_card_is_hidden_from_the_other_seats_until_its_trick_ends() -> None:
+    spec = tricks(f'face_down: "{VOID}"').replace("players: [2, 4]", "players: [2, 4]")
+    st = state(spec, {"trump": "S", "leader": 0,
+                      "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
+    st.apply("8H")
+    st.apply("down QD")
+    assert st.view(1)["trick"] == [[0, "8H"], [1, "QD"]]
+    assert st.view(0)["trick"] == [[0, "8H"], [1, "?"]]
+    assert "QD" not in st.information_state(2)
+    st.apply("9H")  # the trick ends: the card is shown
+    assert st.view(0)["tricks_played"][0][1] == [[0, "8H"], [1, "QD"], [2, "9H"]]
+    # or it stays hidden for the rest of the hand
+    hidden = spec.replace("face_down:", "face_down_shown: false, face_down:")
+    st = state(hidden, {"trump": "S", "leader": 0,
+                        "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
+    st.apply("8H")
+    st.apply("down QD")
+    st.apply("9H")
+    assert st.view(2)["tricks_played"][0][1] == [[0, "8H"], [1, "?"], [2, "9H"]]
+    assert st.view(1)["tricks_played"][0][1][1] == [1, "QD"]
+
+
+def test_a_face_down_card_of_no_suit_never_wins() -> None:
+    spec = tricks('face_down: "true", face_down_as: no_suit, face_down_word: hide')
+    st = state(spec, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
+    st.apply("hide 8H")  # led face down: the next card names the suit
+    assert st.led == -1
+    st.apply("7C")
+    assert st.won == [0, 1]
+    with pytest.raises(spelbok.IllegalActionError):
+        st.clone().apply("down 9C")  # not this spec's word
+    # a trick of face-down cards only goes to its leader
+    st = state(spec, {"trump": "S", "leader": 1, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
+    st.apply("hide 7C")
+    st.apply("hide 8H")
+    assert st.won == [0, 1]
+    # without a trump the lowest trump is of no suit too
+    st = state(DOWN, {"trump": "none", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
+    st.apply("8H")
+    st.apply("down AC")
+    assert st.won == [1, 0]
+
+
+def test_a_face_down_play_is_refused_when_the_rule_says_no() -> None:
+    st = state(DOWN, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7H AC QD"}})
+    st.apply("8H")
+    with pytest.raises(spelbok.IllegalActionError, match="face down"):
+        st.clone().apply("down AC")  # seat 1 holds a heart
+    with pytest.raises(spelbok.IllegalActionError, match="one card"):
+        st.clone().apply("down AC QD")
+
+
+def test_face_down_errors_are_located() -> None:
+    e = error_of(tricks("face_down_as: no_suit"))
+    assert e.line == 9 and "no 'face_down'" in e.message
+    e = error_of(tricks('face_down: "true", face_down_as: lowest'))
+    assert e.line == 9 and "lowest_trump" in str(e)
+    e = error_of(tricks('face_down: "true", abstain: "true", face_down_word: knock'))
+    assert e.line == 9 and "knocking" in e.message
+    e = error_of(tricks('face_down: "led_card == 1"'))
+    assert e.line == 9
+
+
+def test_face_down_round_trips_and_is_described() -> None:
+    spec = tricks(f'face_down: "{VOID}", face_down_word: hide, face_down_as: no_suit, '
+                  'face_down_shown: false')
+    roundtrip(DOWN)
+    roundtrip(spec)
+    text = to_dsl(normalize(load_yaml(spec, "mini.yaml")[0]))
+    assert f"cards may be played face down, written hide if {VOID}" in text
+    assert "a face-down card counts as no suit" in text and "stays hidden" in text
+    prose = " ".join(describe(spec).split())
+    assert "may play a card face down (write: hide 7H); it counts as a card of no suit" in prose
+    assert "it stays hidden from the others" in prose
+
+
+def test_face_down_keeps_every_invariant() -> None:
+    for body in (f'face_down: "{VOID}"', 'face_down: "true", face_down_shown: false',
+                 'face_down: "true", face_down_as: no_suit'):
+        game = spelbok.load(tricks(body).replace("size: 3", "size: 8"), players=3, max_hands=4)
+        rep = check_game(game, matches=20, seed=3)
+        assert rep.ok, rep.failures

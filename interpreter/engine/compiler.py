@@ -719,11 +719,29 @@ class Compiler:
         if trump_from == "none" and by not in (True, "true"):
             self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
                        "this step has no 'trump_from'", "add 'trump_from: first_lead'")
-        if trump_from == "none" and not self.free_mask and not self.losing_mask:
+        down = t.get("face_down", "false")
+        down_fn = None if down in (False, "false") else self.formula(down, (*p, "face_down"), True)
+        if down_fn is None:
+            for key in ("face_down_word", "face_down_as", "face_down_shown"):
+                if key in t:
+                    self.error((*p, key), f"'{key}' says how a card is played face down, "
+                               "but this step has no 'face_down'",
+                               "add 'face_down: CONDITION' (who may play face down)")
+        if (trump_from == "none" and not self.free_mask and not self.losing_mask
+                and down_fn is None):
             return TrickPlay(abstain_fn, word, allow_fn, refused)
         by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
+        down_word = str(t.get("face_down_word", "down"))
+        if down_fn is not None and down_word == word:
+            self.error((*p, "face_down_word"), f"'{down_word}' is already the word for "
+                       "knocking: a face-down play needs a word of its own")
+        down_as = self.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
+                                _v.words("tricks", "face_down_as"))
+        shown = self.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
+                              (True, False))
         return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
-                        self.free_mask, self.losing_mask)
+                        self.free_mask, self.losing_mask, down_fn, down_word,
+                        down_as == "lowest_trump", bool(shown))
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

@@ -2,9 +2,10 @@
 
 Visibility of zones: a hand is seen by its owner; the talon (stock) and the
 discard pile are hidden (a player sees only their own discards); the turn-up,
-the trick in progress and finished tricks are public; declared variables are
-public (announcements, scores, exchange counts).  A card taken from the
-turn-up stays publicly known to be in the taker's hand.
+the trick in progress and finished tricks are public (a card played face down only
+to its owner, until shown); declared variables are public (announcements, scores,
+exchange counts).  A card taken from the turn-up stays publicly known to be in the
+taker's hand.
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ def _public_decision(p: int, name: str, x: Any, seat: int) -> list[Any]:
     if isinstance(x, int):  # an exchange of x cards: what they were is hidden from others
         return [p, name, f"{x} card{'s' if x != 1 else ''}"]
     return [p, name, str(x)]
+
+
+#: How a view shows a card another seat played face down and has not shown.
+FACE_DOWN = "?"
+
+
+def _seen(st: State, seat: int, p: int, c: int) -> str:
+    """The card ``p`` played, as ``seat`` sees it: its name, or FACE_DOWN while hidden."""
+    if st.hidden and p != seat and (st.hidden >> c) & 1:
+        return FACE_DOWN
+    return CARD_NAMES[c]
 
 
 def public_vars(st: State) -> dict[str, Any]:
@@ -58,9 +70,9 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
         "own_discards": _names(st.discarded[seat]),
-        "trick": [[p, CARD_NAMES[c]] for p, c in st.trick],
+        "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick],
         "led": SUITS[st.led] if st.led >= 0 else None,
-        "tricks_played": [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
+        "tricks_played": [[lead, [[p, _seen(st, seat, p, c)] for p, c in cards], w]
                           for lead, cards, w in st.history_tricks],
         "tricks": list(st.won),
         "decisions": [_public_decision(p, name, x, seat) for p, name, x in st.public],

@@ -261,6 +261,7 @@ class Program:
         st.won = [0] * n
         st.discards = 0
         st.widow = 0
+        st.hidden = 0
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True

@@ -108,6 +108,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("turn_up", "cards", _C, reset="hand", fresh=(), snapshot="turn_up", zone="the turn-up"),
     _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
+    _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
@@ -165,6 +166,7 @@ class State:
     stock: list[int]
     turn_up: list[int]
     discards: int
+    hidden: int
     discarded: list[int]
     won: list[int]
     trick: list[tuple[int, int]]
@@ -378,6 +380,7 @@ class State:
         c.seed = self.seed
         c.rng_n = self.rng_n
         c.discards = self.discards
+        c.hidden = self.hidden
         c.trick_pos = self.trick_pos
         c.led = self.led
         c.best_key = self.best_key

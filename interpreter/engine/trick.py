@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..frozen import Frozen
-from .actions import CARD, CARD_ACTIONS, WORD, Action
+from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action
 from .order import NO_TRUMP
 from .steps import UNSET, Fn, Instr, Selector, fixed
 
@@ -397,17 +397,26 @@ class CardPlay(TrickPlay):
     * ``free`` (``ranking.free_cards``): cards that may always be played;
     * ``losing`` (``ranking.losing_cards``): cards of no suit that never win (the order
       tables give them power 0 outside every suit: see ``order.strip_cards``); one led
-      leaves the suit led to the next card, and playing one shows no void.
+      leaves the suit led to the next card, and playing one shows no void;
+    * ``down`` (``face_down``): a seat it admits may play a card face down
+      (``down 7H``), counted as the lowest trump (``down_trump``) or as a card of no
+      suit; other seats do not see it (``st.hidden``) until its trick ends, if
+      ``down_shown``.
     """
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
                  refused: str, names_trump: bool, by: Fn | None, free: int,
-                 losing: int) -> None:
+                 losing: int, down: Fn | None = None, down_word: str = "down",
+                 down_trump: bool = True, down_shown: bool = True) -> None:
         super().__init__(abstain, abstain_word, allow, refused)
         self.names_trump = names_trump
         self.by = by
         self.free = free
         self.losing = losing
+        self.down = down
+        self.down_word = down_word
+        self.down_trump = down_trump
+        self.down_shown = down_shown
 
     def _card_mask(self, st: State, seat: int) -> int:
         return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
@@ -426,10 +435,31 @@ class CardPlay(TrickPlay):
                 words = [a for a in out if a[0] != CARD]
                 m = have | extra
                 out = [*(_CARD_LISTS.get(m) or _card_list(m)), *words]
+        down = self.down
+        if down is not None and down(st, seat):
+            word = self.down_word
+            out = [*out, *[Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]]
         return out
 
+    def check(self, st: State, a: Action) -> str | None:
+        if a.kind != CARDS or a.verb != self.down_word:
+            return TrickPlay.check(self, st, a)
+        seat = st.current
+        assert seat is not None
+        cards = a.cards
+        if len(cards) != 1:
+            return f"play one card face down ({self.down_word} 7H)"
+        if not (st.hands[seat] >> cards[0]) & 1:
+            return f"{CARD_NAMES[cards[0]]} is not in your hand"
+        if self.down is None or not self.down(st, seat):
+            return f"you may not play a card face down ({self.down_word}) now"
+        return None
+
     def apply(self, st: State, seat: int, a: Action) -> bool:
-        if a[0] != CARD:
+        kind = a[0]
+        if kind != CARD:
+            if kind == CARDS and a[1] == self.down_word:
+                return self._play_down(st, seat, a[2].bit_length() - 1)
             return TrickPlay.apply(self, st, seat, a)
         c = a[2]
         if not (self.losing >> c) & 1:
@@ -449,6 +479,38 @@ class CardPlay(TrickPlay):
         if st.trick:  # the trick goes on (a finished one has been cleared)
             st.led = led
         return done
+
+    def _play_down(self, st: State, seat: int, c: int) -> bool:
+        """Play ``c`` face down: the lowest trump (key 100, below every trump's power),
+        or a card of no suit (key 0); it shows no void."""
+        bit = 1 << c
+        st.hands[seat] ^= bit
+        if st.known[seat]:
+            st.known[seat] &= ~bit
+        st.hidden |= bit
+        trump = st.trump
+        if (self.down_trump and trump != NO_TRUMP
+                and (st.tf.first_trick_trumps or st.trick_no > 0)):
+            if st.led < 0:
+                st.led = trump
+            if st.best_key < 100:
+                st.best_key = 100
+                st.best_seat = seat
+                st.best_trumped = st.led != trump
+        st.trick.append((seat, c))
+        pos = st.trick_pos = st.trick_pos + 1
+        if pos < len(st.trick_order):
+            st.current = st.trick_order[pos]
+            return True
+        return self._finish(st)
+
+    def _finish(self, st: State) -> bool:
+        if self.down_shown:
+            st.hidden = 0  # the trick's face-down cards are shown as it ends
+        if st.best_seat < 0 and st.trick:
+            # only cards that cannot win (of no suit): the trick goes to its first card
+            st.best_seat = st.trick[0][0]
+        return TrickPlay._finish(self, st)
 
 
 class TrickNext(Instr):

@@ -637,6 +637,20 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
         rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
                      f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
+    down = t.get("face_down", "false")
+    if down not in ("false", False):
+        who = "A player" if down in ("true", True) else f"A player where {_f(down)}"
+        down_as, as_note = ctx.enum(t.get("face_down_as", "lowest_trump"),
+                                    _words("tricks", "face_down_as"))
+        counts = ("the lowest trump (of no suit while there is no trump)"
+                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
+        shown = t.get("face_down_shown", True)
+        seen = ("the others see it when the trick ends" if shown is True else
+                "it stays hidden from the others" if shown is False else
+                f"the others see it when the trick ends if {_f(shown)}")
+        rules.append(f"{who} may play a card face down (write: "
+                     f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
+                     f"and {seen}.")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")

@@ -644,6 +644,24 @@ class _Builder:
                         f = by.children[0]
                         self.put(tricks, (*tp, "trump_by"), self.formula(f), f,
                                  "whose lead names trump")
+            elif kind == "face_down":
+                conds = [x for x in c.children if _is(x, "cond")]
+                value = self.formula(conds[0].children[0]) if conds else "true"
+                self.put(tricks, (*tp, "face_down"), value, _cond_at(c.children, c),
+                         "the rule on face-down plays")
+                for w in c.children:
+                    if _is(w, "word"):
+                        self.put(tricks, (*tp, "face_down_word"), self.word(w), w,
+                                 "the word of a face-down play")
+            elif kind in ("down_lowest", "down_no_suit", "down_as_word"):
+                value = ("lowest_trump" if kind == "down_lowest" else "no_suit"
+                         if kind == "down_no_suit" else self.word(c.children[0]))
+                self.put(tricks, (*tp, "face_down_as"), value, c,
+                         "what a face-down card counts as")
+            elif kind in ("down_shown", "down_hidden"):
+                self.put(tricks, (*tp, "face_down_shown"),
+                         self.flag(kind == "down_shown", c.children, c),
+                         _cond_at(c.children, c), "whether a face-down card is shown")
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)

@@ -677,6 +677,19 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         out.add(ind, ("the first card led names trump" if trump_from == "first_lead"
                       else f"trump is named by: {_word(trump_from)}")
                 + ("" if by == "true" else f", when led by a player where {by}"))
+    down = _f(t.get("face_down", "false"))
+    down_word = t.get("face_down_word", "down")
+    if down != "false" or down_word != "down":
+        out.add(ind, "cards may be played face down"
+                + ("" if down_word == "down" else f", written {_word(down_word, ('if',))}")
+                + ("" if down == "true" else f" if {down}"))
+    down_as = t.get("face_down_as", "lowest_trump")
+    if down_as != "lowest_trump":
+        out.add(ind, "a face-down card counts as " + (
+            "no suit" if down_as == "no_suit" else f": {_word(down_as)}"))
+    if "face_down_shown" in t and _cond(t["face_down_shown"]) is not True:
+        _flag(out, ind, t["face_down_shown"], "a face-down card is shown when its trick ends",
+              "a face-down card stays hidden")
     verb = _word(t.get("abstain_word", "knock"), ("not",))
     abstain = _f(t.get("abstain", "false"))
     if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":

@@ -128,7 +128,7 @@ _OWNED = ("decide", "tricks")
 def _where(kind: str, f: _v.Field) -> str:
     if kind == "tricks" and f.rule:
         return _TRICK_FLAG
-    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN):
+    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN, "face_down"):
         return f.name
     if kind == "decide" and f.name in ("then", "allow"):
         return _DECIDE

@@ -434,6 +434,19 @@ STEPS: tuple[Construct, ...] = (
               schema_doc="With trump_from: whose lead names trump (a per-player condition, "
                          "read at each lead while no trump is set; e.g. `seat == declarer`, "
                          "`trick_number == 2`)."),
+        # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
+        Field("face_down", "formula", "per-player condition, read at each play: may play a "
+              "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
+        Field("face_down_word", "word", "the word of a face-down play", default="down",
+              omitted=True),
+        Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
+              omitted=True,
+              words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
+                                        "trump)"),
+                       ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
+                                   "led to the next card"))),
+        Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
+              "(false: it stays hidden from the other seats)", default=True, omitted=True),
         Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
               default="false"),
         Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -620,7 +633,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
             only_in=("allow",)),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
-            per_trick=True, only_in=("allow", "abstain")),
+            per_trick=True, only_in=("allow", "abstain", "face_down")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
