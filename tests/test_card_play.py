@@ -329,3 +329,86 @@ def test_face_down_keeps_every_invariant() -> None:
         game = spelbok.load(tricks(body).replace("size: 3", "size: 8"), players=3, max_hands=4)
         rep = check_game(game, matches=20, seed=3)
         assert rep.ok, rep.failures
+
+
+# -- declarations attached to a card play (tricks.declare) -----------------------------
+
+PAIR = ("led_suit == 'none' and (card_rank == 'K' or card_rank == 'Q') and "
+        "count(cards_of(hand, card_suit) where card_rank == 'K' or card_rank == 'Q') == 2")
+DECLARE = mini(
+    "  - deal: {size: 3}\n  - tricks:\n      follow: false\n      declare:\n"
+    f"        - {{word: marriage, when: \"{PAIR}\", then: {{points: \"points + 20\"}}}}\n"
+    "        - {word: demand, when: \"led_suit == 'none'\", "
+    "binds: \"card_suit == led_suit\", reason: \"answer the demand\"}\n"
+).replace("hand:\n", "variables: {player: {points: 0}}\nhand:\n", 1)
+
+
+def test_a_marriage_is_declared_with_its_king_or_queen_led_and_scores() -> None:
+    st = state(DECLARE, {"trump": "none", "leader": 0, "hands": {0: "KH QH 7C", 1: "AH 8S 9D"}})
+    legal = [str(a) for a in st.legal_actions()]
+    assert "marriage KH" in legal and "marriage QH" in legal and "marriage 7C" not in legal
+    with pytest.raises(spelbok.IllegalActionError, match="may not declare marriage with 7C"):
+        st.clone().apply("marriage 7C")
+    st.apply("marriage KH")
+    assert st.var("points") == [20, 0]
+    assert st.view(1)["decisions"] == [[0, "marriage", "marriage KH"]]  # shown to all
+    assert st.trick == [(0, card_id("KH"))]  # and the card is played
+    st.apply("9D")  # no demand: seat 1 need not follow
+    assert [str(a) for a in st.legal_actions()][:2] == ["7C", "QH"]
+
+
+def test_a_demand_binds_the_next_player_for_that_trick() -> None:
+    st = state(DECLARE, {"trump": "none", "leader": 0, "hands": {0: "8H 9C 7C", 1: "AH 8S 9D"}})
+    st.apply("demand 8H")
+    assert [str(a) for a in st.legal_actions()] == ["AH"]  # bound: the suit led
+    with pytest.raises(spelbok.IllegalActionError, match="answer the demand"):
+        st.clone().apply("9D")
+    st.apply("AH")
+    assert st.demand == 0 and st.bound == -1
+    # seat 1 leads; the demand is over
+    assert sorted(str(a) for a in st.legal_actions() if a.kind == 0) == ["8S", "9D"]
+    # a demand the next player cannot meet does not bind him
+    st = state(DECLARE, {"trump": "none", "leader": 0, "hands": {0: "8H 9C 7C", 1: "AC 8S 9D"}})
+    st.apply("demand 8H")
+    assert sorted(str(a) for a in st.legal_actions() if a.kind == 0) == ["8S", "9D", "AC"]
+
+
+def test_a_demand_binds_only_the_next_player() -> None:
+    st = state(DECLARE, {"trump": "none", "leader": 0,
+                         "hands": {0: "8H 9C 7C", 1: "AH 8S 9D", 2: "KH QS JD"}}, players=3)
+    st.apply("demand 8H")
+    assert st.bound == 1
+    st.apply("AH")
+    assert sorted(str(a) for a in st.legal_actions() if a.kind == 0) == ["JD", "KH", "QS"]
+
+
+def test_declaration_errors_are_located() -> None:
+    base = "  - deal: {size: 3}\n  - tricks:\n      declare:\n        - "
+    e = error_of(mini(base + "{word: m, reason: \"r\"}\n"))
+    assert e.line == 11 and "no 'binds'" in e.message
+    e = error_of(mini(base + "{word: knock}\n").replace("tricks:\n", "tricks:\n      abstain: \"true\"\n"))
+    assert e.line == 12 and "a word of its own" in e.message
+    e = error_of(mini(base + "{word: m, when: \"card_rank == 'Z'\"}\n"))
+    assert e.line == 11 and "'Z'" in str(e)
+    e = error_of(mini(base + "{word: m, then: {nothing: \"1\"}}\n"))
+    assert e.line == 11 and "nothing" in str(e)
+
+
+def test_declarations_round_trip_and_are_described() -> None:
+    roundtrip(DECLARE)
+    text = to_dsl(normalize(load_yaml(DECLARE, "mini.yaml")[0]))
+    assert f"declare marriage with a card where {PAIR}\n" in text
+    assert "            then points = points + 20\n" in text
+    assert ("the next player must play a card where card_suit == led_suit, otherwise "
+            '"answer the demand"') in text
+    prose = " ".join(describe(DECLARE).split())
+    assert "A player may declare marriage with a card where" in prose
+    assert "it sets points = `points + 20`" in prose
+    assert "the next player to the trick must then play a card where `card_suit == led_suit`" \
+        in prose
+
+
+def test_declarations_keep_every_invariant() -> None:
+    game = spelbok.load(DECLARE.replace("size: 3", "size: 8"), players=3, max_hands=4)
+    rep = check_game(game, matches=20, seed=11)
+    assert rep.ok, rep.failures

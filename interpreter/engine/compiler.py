@@ -37,7 +37,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
-from .trick import CardPlay, TrickNext, TrickPlay, TricksStart
+from .trick import CardPlay, Declaration, TrickNext, TrickPlay, TricksStart
 
 if TYPE_CHECKING:
     from .state import State
@@ -727,8 +727,9 @@ class Compiler:
                     self.error((*p, key), f"'{key}' says how a card is played face down, "
                                "but this step has no 'face_down'",
                                "add 'face_down: CONDITION' (who may play face down)")
+        decls = self.declarations(t.get("declare") or [], (*p, "declare"))
         if (trump_from == "none" and not self.free_mask and not self.losing_mask
-                and down_fn is None):
+                and down_fn is None and not decls):
             return TrickPlay(abstain_fn, word, allow_fn, refused)
         by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
         down_word = str(t.get("face_down_word", "down"))
@@ -739,9 +740,35 @@ class Compiler:
                                 _v.words("tricks", "face_down_as"))
         shown = self.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
                               (True, False))
+        taken = [word] + ([down_word] if down_fn is not None else [])
+        for k, d in enumerate(decls):
+            if d.word in taken:
+                self.error((*p, "declare", k, "word"), f"'{d.word}' is already a word of this "
+                           "tricks step: a declaration needs a word of its own")
+            taken.append(d.word)
         return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                         self.free_mask, self.losing_mask, down_fn, down_word,
-                        down_as == "lowest_trump", bool(shown))
+                        down_as == "lowest_trump", bool(shown), decls)
+
+    def declarations(self, entries: list[Any], path: Path) -> list[Declaration]:
+        """The declarations a player may attach to a card play (``tricks.declare``)."""
+        out = []
+        for k, d in enumerate(entries):
+            here = (*path, k)
+            when = d.get("when", "true")
+            binds = d.get("binds", "true")
+            reason = d.get("reason")
+            if reason is not None and binds in (True, "true"):
+                self.error((*here, "reason"), "'reason' explains a card that 'binds' refuses, "
+                           "but this declaration has no 'binds'")
+            out.append(Declaration(
+                str(d.get("word", "")),
+                None if when in (True, "true") else self.formula(when, (*here, "when"), True),
+                self.assigns(d.get("then") or {}, (*here, "then"), True),
+                None if binds in (True, "true") else self.formula(binds, (*here, "binds"), True),
+                str(reason) if reason else f"the demand `{binds}` binds you",
+                self.where(here)))
+        return out
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

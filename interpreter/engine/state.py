@@ -109,6 +109,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
     _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
+    # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
+    _F("demand", "int", reset="hand", fresh=0, snapshot="demand"),
+    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound"),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
@@ -167,6 +170,8 @@ class State:
     turn_up: list[int]
     discards: int
     hidden: int
+    demand: int
+    bound: int
     discarded: list[int]
     won: list[int]
     trick: list[tuple[int, int]]
@@ -381,6 +386,8 @@ class State:
         c.rng_n = self.rng_n
         c.discards = self.discards
         c.hidden = self.hidden
+        c.demand = self.demand
+        c.bound = self.bound
         c.trick_pos = self.trick_pos
         c.led = self.led
         c.best_key = self.best_key

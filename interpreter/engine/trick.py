@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..frozen import Frozen
+from ..limits import MAX_VALUE, value_too_big
 from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action
 from .order import NO_TRUMP
-from .steps import UNSET, Fn, Instr, Selector, fixed
+from .steps import UNSET, Fn, Instr, Selector, Setter, fixed
 
 if TYPE_CHECKING:
     from .state import State
@@ -387,6 +388,22 @@ class TrickPlay(Instr):
         return False
 
 
+class Declaration:
+    """A declaration attached to a card play (``tricks.declare``): its word, the
+    condition on the card played with it (``when``, the card in ``st.cand``; None:
+    any card), its assignments for the declarer, and the demand it puts on the next
+    player to the trick (``binds``, refused with ``reason``; None: none)."""
+
+    def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
+                 binds: Fn | None, reason: str, where: str) -> None:
+        self.word = word
+        self.when = when
+        self.then = then
+        self.binds = binds
+        self.reason = reason
+        self.where = where  # the declaration in the spec, for a value out of bounds
+
+
 class CardPlay(TrickPlay):
     """Trick play with the card-play mechanics a spec declares (a spec that declares
     none compiles to :class:`TrickPlay`: it pays nothing for them):
@@ -401,13 +418,19 @@ class CardPlay(TrickPlay):
     * ``down`` (``face_down``): a seat it admits may play a card face down
       (``down 7H``), counted as the lowest trump (``down_trump``) or as a card of no
       suit; other seats do not see it (``st.hidden``) until its trick ends, if
-      ``down_shown``.
+      ``down_shown``;
+    * ``decls`` (``declare``): words a player may attach to a card he plays
+      (``marriage KH``): assignments, and a demand binding the next player to the trick
+      (``st.demand``, ``st.bound``) until he plays.
+
+    A trick in which no card can win (only cards of no suit) goes to its leader.
     """
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
                  refused: str, names_trump: bool, by: Fn | None, free: int,
                  losing: int, down: Fn | None = None, down_word: str = "down",
-                 down_trump: bool = True, down_shown: bool = True) -> None:
+                 down_trump: bool = True, down_shown: bool = True,
+                 decls: list[Declaration] | None = None) -> None:
         super().__init__(abstain, abstain_word, allow, refused)
         self.names_trump = names_trump
         self.by = by
@@ -417,49 +440,102 @@ class CardPlay(TrickPlay):
         self.down_word = down_word
         self.down_trump = down_trump
         self.down_shown = down_shown
+        self.decls: list[Declaration] = decls or []
+        self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
 
-    def _card_mask(self, st: State, seat: int) -> int:
+    def _free_mask(self, st: State, seat: int) -> int:
+        """The cards the trick's duties and ``allow`` leave, and the free cards."""
         return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
 
+    def _card_mask(self, st: State, seat: int) -> int:
+        m = self._free_mask(st, seat)
+        if st.demand and st.bound == seat:
+            binds = self.decls[st.demand - 1].binds
+            if binds is not None:
+                kept = 0
+                for c in cards_in(m):
+                    st.cand = c
+                    if binds(st, seat):
+                        kept |= 1 << c
+                if kept:  # none admitted: the demand cannot bind him
+                    m = kept | (st.hands[seat] & self.free)
+        return m
+
     def legal(self, st: State) -> list[Action]:
-        out = TrickPlay.legal(self, st)
+        cand = st.cand  # the candidate card is scratch: a replay must find the same state
+        out = self._legal(st)
+        st.cand = cand
+        return out
+
+    def _legal(self, st: State) -> list[Action]:
         seat = st.current
         assert seat is not None
-        extra = st.hands[seat] & self.free
-        if extra:
-            have = 0
-            for a in out:
-                if a[0] == CARD:
-                    have |= 1 << a[2]
-            if extra & ~have:  # a free card the duties left out: offer it too
-                words = [a for a in out if a[0] != CARD]
-                m = have | extra
-                out = [*(_CARD_LISTS.get(m) or _card_list(m)), *words]
+        m = self._card_mask(st, seat)
+        out = list(_CARD_LISTS.get(m) or _card_list(m))
+        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
+            out.append(self.knock)
         down = self.down
         if down is not None and down(st, seat):
             word = self.down_word
-            out = [*out, *[Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]]
+            out += [Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]
+        for d in self.decls:
+            when = d.when
+            for c in cards_in(m):
+                st.cand = c
+                if when is None or when(st, seat):
+                    out.append(Action(CARDS, d.word, 1 << c))
         return out
 
     def check(self, st: State, a: Action) -> str | None:
-        if a.kind != CARDS or a.verb != self.down_word:
-            return TrickPlay.check(self, st, a)
+        cand = st.cand
+        problem = self._check(st, a)
+        st.cand = cand
+        return problem
+
+    def _check(self, st: State, a: Action) -> str | None:
         seat = st.current
         assert seat is not None
-        cards = a.cards
-        if len(cards) != 1:
-            return f"play one card face down ({self.down_word} 7H)"
-        if not (st.hands[seat] >> cards[0]) & 1:
-            return f"{CARD_NAMES[cards[0]]} is not in your hand"
-        if self.down is None or not self.down(st, seat):
-            return f"you may not play a card face down ({self.down_word}) now"
-        return None
+        kind = a.kind
+        if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
+            cards = a.cards
+            if len(cards) != 1:
+                return f"name one card ({a.verb} {CARD_NAMES[cards[0]]})"
+            c = cards[0]
+            if not (st.hands[seat] >> c) & 1:
+                return f"{CARD_NAMES[c]} is not in your hand"
+            if a.verb == self.down_word:
+                if self.down is None or not self.down(st, seat):
+                    return f"you may not play a card face down ({self.down_word}) now"
+                return None
+            problem = self.check(st, CARD_ACTIONS[c])
+            if problem is not None:
+                return problem
+            when = self.decls[self.words[a.verb]].when
+            st.cand = c
+            if when is not None and not when(st, seat):
+                return f"you may not declare {a.verb} with {CARD_NAMES[c]}"
+            return None
+        if kind == CARD and st.demand and st.bound == seat:
+            c = a.value
+            if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
+                    and (self._free_mask(st, seat) >> c) & 1):
+                d = self.decls[st.demand - 1]
+                return d.reason or f"the declaration {d.word} binds you"
+        return TrickPlay.check(self, st, a)
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
+        if st.demand and st.bound == seat:  # his play answers the demand
+            st.demand = 0
+            st.bound = -1
         kind = a[0]
         if kind != CARD:
-            if kind == CARDS and a[1] == self.down_word:
-                return self._play_down(st, seat, a[2].bit_length() - 1)
+            if kind == CARDS:
+                c = a[2].bit_length() - 1
+                if a[1] == self.down_word:
+                    return self._play_down(st, seat, c)
+                k = self.words.get(a[1], -1)
+                if k >= 0:
+                    return self._declare(st, seat, k, c)
             return TrickPlay.apply(self, st, seat, a)
         c = a[2]
         if not (self.losing >> c) & 1:
@@ -479,6 +555,27 @@ class CardPlay(TrickPlay):
         if st.trick:  # the trick goes on (a finished one has been cleared)
             st.led = led
         return done
+
+    def _declare(self, st: State, seat: int, k: int, c: int) -> bool:
+        """Declaration ``k`` with card ``c``: its assignments, made public; its demand on
+        the next player to the trick; then the card is played."""
+        d = self.decls[k]
+        cand = st.cand
+        st.cand = c
+        for setter, fn, name in d.then:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise value_too_big(name, value, d.where, st.hand_number)
+            setter(st, seat, value)
+        st.cand = cand
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
+        if st.rec is not None:
+            st.event("declare", seat=seat, word=d.word, card=CARD_NAMES[c])
+        pos = st.trick_pos + 1
+        if d.binds is not None and pos < len(st.trick_order):
+            st.demand = k + 1
+            st.bound = st.trick_order[pos]
+        return self.apply(st, seat, CARD_ACTIONS[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
         """Play ``c`` face down: the lowest trump (key 100, below every trump's power),
@@ -507,6 +604,8 @@ class CardPlay(TrickPlay):
     def _finish(self, st: State) -> bool:
         if self.down_shown:
             st.hidden = 0  # the trick's face-down cards are shown as it ends
+        st.demand = 0  # a demand binds for its trick only
+        st.bound = -1
         if st.best_seat < 0 and st.trick:
             # only cards that cannot win (of no suit): the trick goes to its first card
             st.best_seat = st.trick[0][0]

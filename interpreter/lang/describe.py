@@ -651,6 +651,20 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         rules.append(f"{who} may play a card face down (write: "
                      f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
                      f"and {seen}.")
+    for d in t.get("declare") or []:
+        word, when = d.get("word", ""), d.get("when", "true")
+        card = "any card" if when in ("true", True) else f"a card where {_f(when)}"
+        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
+        then = d.get("then") or {}
+        if then:
+            said += "; it sets " + ", ".join(f"{k} = {_f(v)}" for k, v in then.items())
+        binds = d.get("binds", "true")
+        if binds not in ("true", True):
+            said += (f"; the next player to the trick must then play a card where {_f(binds)}"
+                     " if he can")
+            if d.get("reason"):
+                said += f' (else "{d["reason"]}")'
+        rules.append(said + ".")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")

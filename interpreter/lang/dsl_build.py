@@ -662,6 +662,8 @@ class _Builder:
                 self.put(tricks, (*tp, "face_down_shown"),
                          self.flag(kind == "down_shown", c.children, c),
                          _cond_at(c.children, c), "whether a face-down card is shown")
+            elif kind == "declare":
+                self.declaration(c, tricks, tp)
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)
@@ -692,6 +694,34 @@ class _Builder:
                     verb,
                 )
         self.attrs(st, step, path)
+
+    def declaration(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...]) -> None:
+        """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
+        if "declare" not in tricks:
+            self.put(tricks, (*tp, "declare"), [], node, "the declarations")
+        entries = tricks["declare"]
+        path = (*tp, "declare", len(entries))
+        d: dict[str, Any] = {}
+        entries.append(d)
+        self.mark(path, node)
+        word = node.children[0]
+        self.put(d, (*path, "word"), self.word(word), word, "the word of this declaration")
+        for c in node.children[1:]:
+            if _is(c, "formula"):
+                self.put(d, (*path, "when"), self.formula(c), c,
+                         "the card a declaration goes with")
+            elif _is(c, "then_line"):
+                then = d.setdefault("then", {})
+                if len(then) == 0:
+                    self.mark((*path, "then"), c)
+                self.assigns(c.children, then, (*path, "then"))
+            elif _is(c, "binds"):
+                f = c.children[0]
+                self.put(d, (*path, "binds"), self.formula(f), f, "the demand of a declaration")
+                for tok in c.children[1:]:
+                    self.put(d, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a card the demand refuses")
+        self.citation(node, d, path)
 
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]

@@ -690,6 +690,18 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if "face_down_shown" in t and _cond(t["face_down_shown"]) is not True:
         _flag(out, ind, t["face_down_shown"], "a face-down card is shown when its trick ends",
               "a face-down card stays hidden")
+    for d in t.get("declare") or []:
+        _check(d, _keys("declaration"), "in a declaration")
+        when = _f(d.get("when", "true"))
+        out.add(ind, f"declare {_word(d.get('word', ''), ('with',))}"
+                + ("" if when == "true" else f" with a card where {when}"))
+        _assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
+        binds = _f(d.get("binds", "true"))
+        reason = d.get("reason")
+        if binds != "true" or reason is not None:
+            out.add(ind + 1, f"the next player must play a card where {binds}"
+                    + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+        _source(out, ind + 1, d)
     verb = _word(t.get("abstain_word", "knock"), ("not",))
     abstain = _f(t.get("abstain", "false"))
     if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":

@@ -328,7 +328,21 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     _SOURCE,
 ))
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE)
+DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
+    Field("word", "token", "its word; the notation joins the card played with it: "
+          "`marriage KH`", required=True),
+    Field("when", "formula", "the condition on the card played with it (the names of a "
+          "card, as in `allow`, and the player's `hand`)", default="true"),
+    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
+          "`card`) before the card is played", default={}),
+    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
+          "must play a card it admits, if he can", default="true"),
+    Field("reason", "text", "the message for a card `binds` refuses"),
+    _SOURCE,
+), x_name="in a declaration")
+
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE,
+                                DECLARATION)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -447,6 +461,9 @@ STEPS: tuple[Construct, ...] = (
                                    "led to the next card"))),
         Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
               "(false: it stays hidden from the other seats)", default=True, omitted=True),
+        # declarations attached to a card play (the trick code: CardPlay)
+        Field("declare", "list[declaration]", "declarations a player may attach to a card "
+              "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
         Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
               default="false"),
         Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -628,12 +645,12 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
-            only_in=("allow",)),
-    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow",)),
+            only_in=("allow", "declare")),
+    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow", "declare")),
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
-            only_in=("allow",)),
+            only_in=("allow", "declare")),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
-            per_trick=True, only_in=("allow", "abstain", "face_down")),
+            per_trick=True, only_in=("allow", "abstain", "face_down", "declare")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
@@ -648,7 +665,7 @@ BUILTINS: tuple[Builtin, ...] = (
             "leading)", per_trick=True),
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
-    Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
+    Builtin("card", "card", "card", "the card considered", only_in=("allow", "declare")),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
