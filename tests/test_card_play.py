@@ -101,6 +101,38 @@ def test_the_event_log_says_which_lead_named_trump() -> None:
     assert {"event": "trump", "suit": "H", "seat": 0, "card": "8H"} in st.log
 
 
+TURNED = mini("  - deal: {size: 3}\n  - turn_up: {from: dealer}\n  - tricks: {}\n")
+
+
+def test_a_card_turned_from_the_dealer_s_hand_names_trump_and_stays_there() -> None:
+    game = spelbok.load(TURNED, players=2)
+    for seed in range(6):
+        st = game.new_state(seed=seed, dealer=0, record=True)
+        dealer = st.dealer
+        turned = next(e for e in st.log if e["event"] == "turn_up")
+        c = card_id(turned["card"])
+        assert (st.hands[dealer] >> c) & 1 and st.known[dealer] == 1 << c
+        assert st.trump_letter() == turned["card"][-1] and st.turn_up == []
+        assert st.view(1 - dealer)["known_cards"][dealer] == [turned["card"]]
+        assert len(st.stock) == 32 - 6  # the stock gives no card
+    no_trump = spelbok.load(TURNED.replace("{from: dealer}", "{from: dealer, trump: false}"),
+                            players=2).new_state(seed=1)
+    assert no_trump.trump_letter() == "none" and no_trump.known[no_trump.dealer]
+
+
+def test_turn_up_from_round_trips_and_is_described() -> None:
+    roundtrip(TURNED)
+    text = to_dsl(normalize(load_yaml(TURNED, "mini.yaml")[0]))
+    assert "turn up a card from the hand of the dealer for trump" in text
+    prose = " ".join(describe(TURNED).split())
+    assert "Turn up a card of the dealer's hand at random" in prose
+    e = error_of(TURNED.replace("from: dealer", "from: forehand"))
+    assert e.line == 9 and "dealer" in str(e)
+    game = spelbok.load(TURNED.replace("size: 3", "size: 8"), players=3, max_hands=4)
+    rep = check_game(game, matches=20, seed=2)
+    assert rep.ok, rep.failures
+
+
 def test_a_spec_without_trump_from_compiles_to_the_plain_trick_play() -> None:
     plain = spelbok.load(tricks(""), players=2).program.code
     assert [type(i) for i in plain if isinstance(i, TrickPlay)] == [TrickPlay]

@@ -35,6 +35,7 @@ from .steps import (
     RepeatTest,
     SetVars,
     TurnUp,
+    TurnUpHand,
     fixed,
 )
 from .trick import CardPlay, Declaration, TrickNext, TrickPlay, TricksStart
@@ -488,10 +489,13 @@ class Compiler:
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         d = step["turn_up"]
         value = d.get("trump", True) if isinstance(d, dict) else True
+        source = self.constant(d.get("from", "stock") if isinstance(d, dict) else "stock",
+                               (*path, "turn_up", "from"), _v.words("turn_up", "from"))
+        kind = TurnUpHand if source == "dealer" else TurnUp
         if isinstance(value, bool):
-            code.append(TurnUp(_const(value)))
+            code.append(kind(_const(value)))
         else:  # a condition, e.g. on an option
-            code.append(TurnUp(self.formula(value, (*path, "turn_up", "trump"), False)))
+            code.append(kind(self.formula(value, (*path, "turn_up", "trump"), False)))
 
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:

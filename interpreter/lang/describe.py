@@ -377,7 +377,10 @@ def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
     body: list[str] = []
     t = step["turn_up"]
     trump = t.get("trump", True)
-    text = "Turn up the next card of the stock"
+    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
+    text = ("Turn up the next card of the stock" if source == "stock" else
+            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
+            f"see{note}; it stays in his hand")
     if trump is True:
         text += "; its suit is trump."
     elif trump is False:

@@ -489,6 +489,9 @@ class _Builder:
             elif _is(c, "turn_no_trump"):
                 turn["trump"] = False
                 self.mark((*path, "turn_up", "trump"), c)
+            elif _is(c, "from_dealer") or _is(c, "from_word"):
+                value = "dealer" if c.data == "from_dealer" else self.word(c.children[0])
+                self.put(turn, (*path, "turn_up", "from"), value, c, "where the card is turned from")
         self.attrs(st, step, path)
 
     def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,

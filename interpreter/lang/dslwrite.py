@@ -528,12 +528,15 @@ def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     body = step["turn_up"] or {}
     _check(body, _keys("turn_up", body=True), "in 'turn_up'")
     trump = _cond(body.get("trump", True))
+    source = body.get("from", "stock")
+    head = ("turn up a card" if source == "stock" else "turn up a card from the hand of the "
+            "dealer" if source == "dealer" else f"turn up a card from: {_word(source, ('for',))}")
     if trump is True:
-        out.add(indent, "turn up a card for trump")
+        out.add(indent, f"{head} for trump")
     elif trump is False:
-        out.add(indent, "turn up a card, not for trump")
+        out.add(indent, f"{head}, not for trump")
     else:
-        out.add(indent, f"turn up a card for trump if {trump}")
+        out.add(indent, f"{head} for trump if {trump}")
     _attrs(out, indent + 1, step, "turn-up")
 
 

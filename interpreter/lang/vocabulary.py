@@ -369,6 +369,10 @@ STEPS: tuple[Construct, ...] = (
     )),
     Construct("turn_up", "step", "turn the top stock card up", body=(
         Field("trump", "condition", "its suit becomes trump", default=True),
+        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
+              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
+                       ("dealer", "a card of the dealer's hand, at random (as the last he "
+                                  "was dealt): shown to all, it stays in his hand"))),
         _SOURCE,
     )),
     Construct("decide", "step", "a player's decision",
