@@ -98,7 +98,7 @@ def test_the_event_log_says_which_lead_named_trump() -> None:
                         position={"trump": "none", "leader": 0,
                                   "hands": {0: "8H 7C KD", 1: "AD 7H QC"}})
     st.apply("8H")
-    assert {"event": "trump", "suit": "H", "seat": 0, "card": "8H"} in st.log
+    assert {"event": "trump", "trump": "H", "chosen_by": 0, "card": "8H"} in st.log
 
 
 TURNED = mini("  - deal: {size: 3}\n  - turn_up: {from: dealer}\n  - tricks: {}\n")

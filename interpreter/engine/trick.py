@@ -545,7 +545,7 @@ class CardPlay(TrickPlay):
                     suit = st.tables.suit[c]
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
-                        st.event("trump", suit=SUITS[suit], seat=seat, card=CARD_NAMES[c])
+                        st.event("trump", trump=SUITS[suit], chosen_by=seat, card=CARD_NAMES[c])
             return TrickPlay.apply(self, st, seat, a)
         # a card of no suit: it names no suit led and shows no void
         led = st.led
