@@ -301,6 +301,15 @@ def test_a_face_down_card_is_hidden_from_the_other_seats_until_its_trick_ends() 
     assert st.view(1)["tricks_played"][0][1][1] == [1, "QD"]
 
 
+def test_the_log_records_a_face_down_play() -> None:
+    game = spelbok.load(DOWN, players=2)
+    st = game.new_state(seed=1, record=True, position={
+        "trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
+    st.apply("8H")
+    st.apply("down QD")
+    assert {"event": "face_down", "seat": 1, "card": "QD"} in st.log
+
+
 def test_a_face_down_card_of_no_suit_never_wins() -> None:
     spec = tricks('face_down: "true", face_down_as: no_suit, face_down_word: hide')
     st = state(spec, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})

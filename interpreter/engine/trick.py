@@ -585,6 +585,8 @@ class CardPlay(TrickPlay):
         if st.known[seat]:
             st.known[seat] &= ~bit
         st.hidden |= bit
+        if st.rec is not None:
+            st.event("face_down", seat=seat, card=CARD_NAMES[c])
         trump = st.trump
         if (self.down_trump and trump != NO_TRUMP
                 and (st.tf.first_trick_trumps or st.trick_no > 0)):
