@@ -453,3 +453,16 @@ def test_declarations_keep_every_invariant() -> None:
     game = spelbok.load(DECLARE.replace("size: 3", "size: 8"), players=3, max_hands=4)
     rep = check_game(game, matches=20, seed=11)
     assert rep.ok, rep.failures
+
+
+def test_card_play_mechanics_with_rules_that_change_by_trick() -> None:
+    # per-trick duties (worked out as each trick starts) and a lead that names trump
+    spec = tricks('trump_from: first_lead, follow: "trick_number > 1"')
+    st = state(spec, {"trump": "none", "leader": 0, "hands": {0: "8H 7C KD", 1: "AD 7H QC"}})
+    st.apply("8H")
+    assert st.trump_letter() == "H"
+    assert sorted(str(a) for a in st.legal_actions()) == ["7H", "AD", "QC"]  # no duty yet
+    st.apply("QC")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7C", "KD"]  # seat 0 won, leads
+    st.apply("KD")
+    assert [str(a) for a in st.legal_actions()] == ["AD"]  # the second trick: follow suit

@@ -409,6 +409,9 @@ def _of(f: v.Field, type_: str, depth: int) -> st.SearchStrategy[Any]:
             [w.name for w in f.words[1:]])
     if type_ == "steps":
         return _steps(depth - 1)
+    if type_ == "allow":  # one condition, or two or more levels
+        return FORMULAS | st.lists(_construct(v.construct("allow_level"), depth), min_size=2,
+                                   max_size=3)
     if type_ in _LEAVES:
         return _LEAVES[type_]
     return _construct(v.construct(type_), depth)
@@ -452,7 +455,15 @@ def _step(c: v.Construct, depth: int) -> st.SearchStrategy[dict[str, Any]]:
     else:
         assert c.value is not None
         kind = _of(c.value, c.value.type, depth)
-    return st.tuples(kind, own).map(lambda t: {c.name: t[0], **t[1]})
+    return st.tuples(kind, own).map(lambda t: _one_reason({c.name: t[0], **t[1]}))
+
+
+def _one_reason(step: dict[str, Any]) -> dict[str, Any]:
+    """``step`` without a step 'reason' beside 'allow' levels (each level gives its own)."""
+    for node in (step, *(x for x in step.values() if isinstance(x, dict))):
+        if isinstance(node.get("allow"), list):
+            node.pop("reason", None)
+    return step
 
 
 def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from minispec import mini
 from spelbok import formula
 from spelbok.engine import steps
 from spelbok.errors import SpecError, SpelbokError
+from spelbok.formula.names import TypeName
 from spelbok.lang import checks, model, reference, schema
 from spelbok.lang import vocabulary as v
 
@@ -105,8 +107,10 @@ def test_step_kinds_and_word_lists_agree_with_the_model_and_checks() -> None:
 def test_builtins_scopes_and_types_are_the_declared_ones() -> None:
     # (the compiler's getters against the declaration: test_derived.py)
     assert {b.scope for b in v.BUILTINS} == {"player", "hand", "decision", "card", "trick"}
-    assert {b.type for b in v.BUILTINS} <= {"int", "bool", "suit", "suit_or_none", "rank",
-                                            "rank_or_none", "any"}
+    # the formula types (card values included) and the text kinds the checks know
+    formula_types = set(typing.get_args(TypeName)) - {"str"}
+    assert {b.type for b in v.BUILTINS} <= formula_types | {"suit", "suit_or_none", "rank",
+                                                            "rank_or_none"}
 
 
 def test_settable_builtins_are_the_ones_a_set_step_may_assign() -> None:
@@ -181,7 +185,7 @@ _SAMPLES: dict[str, Any] = {
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"], "list[card]": ["JC"],
     "list[declaration]": [{"word": "marriage", "when": "card_rank == 'K'", "then": {"a": "1"},
                           "binds": "card_rank == 'A'", "reason": "r", "source": "s"}],
-    "first_dealer": 2,
+    "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],
 }
 
 

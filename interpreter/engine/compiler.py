@@ -38,7 +38,7 @@ from .steps import (
     TurnUpHand,
     fixed,
 )
-from .trick import CardPlay, Declaration, TrickNext, TrickPlay, TricksStart
+from .trick import CardPlay, Declaration, TrickNext, TrickPlay, TrickPlayEach, TricksStart
 
 if TYPE_CHECKING:
     from .state import State
@@ -61,6 +61,26 @@ GLOBAL_BUILTINS: tuple[str, ...] = tuple(b.name for b in _v.BUILTINS if b.scope 
 BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
 #: Who wins a tie of ``who: {most: ..}`` when ``ties`` is absent.
 TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
+
+
+#: How an error names the value of a formula of each type.
+_TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a set of cards"}
+
+
+def _assigned(steps: list[Any]) -> set[str]:
+    """The variables that ``steps`` (and the steps inside them) assign."""
+    names: set[str] = set()
+    for _, item in _v.walk_steps(steps):
+        if "set" in item and isinstance(item["set"], dict):
+            names.update(item["set"])
+        elif "decide" in item and isinstance(item.get("then"), dict):
+            names.update(item["then"])
+    return names
+
+
+def _rule_refuses(cond: Any) -> str:
+    """The message for a candidate a condition without a reason refuses."""
+    return f"the rule `{cond}` does not allow it"
 
 
 def _const(v: Any) -> Fn:
@@ -280,6 +300,48 @@ class Compiler:
             return _const(compiled.value)
         fn: Fn = compiled.fn
         return fn
+
+    def condition(self, text: Any, path: Path) -> Fn:
+        """A global formula that must give true or false (a trick rule): one of another
+        type is a located error."""
+        fn = self.formula(text, path, False)
+        try:
+            kind = self._compile(str(text), False).type
+        except FormulaError:
+            return fn  # already reported by formula()
+        if kind not in ("bool", "any"):
+            self.error(path, f"expected a condition (true or false) here, not a formula that "
+                       f"gives {_TYPE_WORDS.get(kind, kind)} (compare it: e.g. "
+                       "`trick_number > 1`)")
+        return fn
+
+    def _names_read(self, text: Any) -> frozenset[str]:
+        """The names a formula reads (none when it does not compile: reported elsewhere)."""
+        try:
+            return self._compile(str(text), False).names
+        except FormulaError:
+            return frozenset()
+
+    def allow_levels(self, allow: Any, reason: Any, path: Path,
+                     default: bool) -> list[tuple[Fn, str]]:
+        """An ``allow`` as its levels in order, each a condition on the candidate and the
+        message for one it refuses (none for an absent or always-true ``allow``): the
+        spec's reason, else (``default``) the rule itself, else empty."""
+        if isinstance(allow, list):
+            if reason is not None:
+                self.error(path[:-1] + ("reason",), "with 'allow' levels, each level gives "
+                           "its own 'reason': move this text to the level it explains")
+            out: list[tuple[Fn, str]] = []
+            for i, level in enumerate(allow):
+                cond = level.get("if", "true") if isinstance(level, dict) else "true"
+                why = level.get("reason") if isinstance(level, dict) else None
+                out.append((self.formula(cond, (*path, i, "if"), True),
+                            str(why) if why else _rule_refuses(cond) if default else ""))
+            return out
+        if allow in (None, True, "true"):
+            return []
+        return [(self.formula(allow, path, True),
+                 str(reason) if reason else _rule_refuses(allow) if default else "")]
 
     def number(self, text: Any, path: Path, per_player: bool) -> Fn:
         """A formula that must give a whole number (a size, a count, a bound): one fixed at
@@ -615,9 +677,13 @@ class Compiler:
         if fixed(where_fn) is True:
             where_fn = None
         then = self.assigns(step.get("then", {}), (*path, "then"), True)
-        allow = step.get("allow")
-        allow_fn = (self.formula(allow, (*path, "allow"), True)
-                    if allow not in (None, True, "true") else None)
+        # a refused option is answered with its level's reason, or (none given) the options
+        reason = step.get("reason")
+        levels = self.allow_levels(step.get("allow"), reason, (*path, "allow"), False)
+        allow_fn = levels[0][0] if levels else None
+        if reason is not None and allow_fn is None:
+            self.error((*path, "reason"), "'reason' explains an option that 'allow' refuses, "
+                       "but this step has no 'allow'")
         if isinstance(choose, list):
             words: list[str] = []
             when: list[Fn | None] = []
@@ -631,10 +697,11 @@ class Compiler:
                     words.append(str(w).lower())
                     when.append(None)
             code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
-                               allow=allow_fn))
+                               allow=allow_fn, levels=levels))
         elif choose == "suit":
             suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
-            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn))
+            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn,
+                               levels=levels))
         elif choose == "number":
             lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
             hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
@@ -643,7 +710,7 @@ class Compiler:
                 self.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
                            f"below 'min' ({lo})")
             code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
-                               allow=allow_fn))
+                               allow=allow_fn, levels=levels))
         elif choose == "exchange":
             ex = step.get("exchange", {})
             draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
@@ -659,9 +726,14 @@ class Compiler:
         t = step["tricks"]
         p = (*path, "tricks")
         flags: dict[str, Fn] = {}
+        # names whose value changes between tricks: a rule reading one is worked out per trick
+        changing = set(_v.PER_TRICK_NAMES) | _assigned(t.get("after_each") or [])
+        per_trick = False
         for key, default in _v.TRICK_RULES.items():
             v = t.get(key, default)
-            flags[key] = self.formula(v, (*p, key), False) if not isinstance(v, bool) else _const(v)
+            flags[key] = self.condition(v, (*p, key)) if not isinstance(v, bool) else _const(v)
+            if not isinstance(v, bool) and self._names_read(v) & changing:
+                per_trick = True
         lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
                                     ("any", "broken"))
         flags["lead_broken"] = _const(lead_trumps == "broken")
@@ -673,15 +745,14 @@ class Compiler:
         if abstain not in (None, False, "false"):
             abstain_fn = self.formula(abstain, (*p, "abstain"), True)
         allow = t.get("allow")
-        allow_fn = None
-        if allow not in (None, True, "true"):
-            allow_fn = self.formula(allow, (*p, "allow"), True)
         reason = t.get("reason")
+        levels = self.allow_levels(allow, reason, (*p, "allow"), True)
+        allow_fn, refused = levels[0] if levels else (None, "")
         if reason is not None and allow_fn is None:
             self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                        "but this step has no 'allow'")
-        refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
-        play = self.trick_play(t, p, abstain_fn, allow_fn, refused)
+        play = self.trick_play(t, p, abstain_fn, allow_fn, refused, levels[1:] or None,
+                               per_trick)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -691,7 +762,10 @@ class Compiler:
         scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
         players_vec = (self.local_vec(t["players"])
                        if t.get("players", "not out") != "not out" else None)
-        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec))
+        start = TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec)
+        if per_trick and isinstance(play, TrickPlayEach):  # CardPlay is one too: only then
+            play.start = start
+        code.append(start)
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []
@@ -712,7 +786,8 @@ class Compiler:
         return mask
 
     def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
-                   allow_fn: Fn | None, refused: str) -> TrickPlay:
+                   allow_fn: Fn | None, refused: str, more: list[tuple[Fn, str]] | None,
+                   per_trick: bool) -> TrickPlay:
         """The play instruction of a tricks step: its class chosen here, so that a spec
         that uses no card-play mechanics (``trump_from``, special cards) plays its tricks
         with :class:`TrickPlay` and pays nothing for them."""
@@ -734,7 +809,8 @@ class Compiler:
         decls = self.declarations(t.get("declare") or [], (*p, "declare"))
         if (trump_from == "none" and not self.free_mask and not self.losing_mask
                 and down_fn is None and not decls):
-            return TrickPlay(abstain_fn, word, allow_fn, refused)
+            kind = TrickPlayEach if per_trick else TrickPlay
+            return kind(abstain_fn, word, allow_fn, refused, more)
         by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
         down_word = str(t.get("face_down_word", "down"))
         if down_fn is not None and down_word == word:
@@ -752,7 +828,7 @@ class Compiler:
             taken.append(d.word)
         return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                         self.free_mask, self.losing_mask, down_fn, down_word,
-                        down_as == "lowest_trump", bool(shown), decls)
+                        down_as == "lowest_trump", bool(shown), decls, more)
 
     def declarations(self, entries: list[Any], path: Path) -> list[Declaration]:
         """The declarations a player may attach to a card play (``tricks.declare``)."""

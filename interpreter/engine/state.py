@@ -333,7 +333,7 @@ class State:
         for other in ins.legal(self):
             if str(other) == text:
                 return other
-        raise IllegalActionError(f"{a} is not allowed: {reason}")
+        raise IllegalActionError(f"{a} is not allowed: {reason}", reason)
 
     # -- moves -------------------------------------------------------------------
 

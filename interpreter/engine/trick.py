@@ -174,14 +174,18 @@ class TricksStart(Instr):
         self.everyone = fixed(players) is True  # every seat still in plays
         self.players_vec = players_vec  # every seat's answer at once (see SetVars)
 
-    def run(self, st: State) -> bool:
+    def rules(self, st: State) -> TrickFlags:
+        """The trick rules now: at the step's start, or at each trick's (:class:`TrickPlayEach`)."""
         tf = self.fixed_flags
         if tf is None:
             values = tuple([bool(f(st, 0)) for f in self.flag_fns])
             tf = self.flag_sets.get(values)
             if tf is None:  # one TrickFlags per combination, built once
                 tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
-        st.tf = tf
+        return tf
+
+    def run(self, st: State) -> bool:
+        st.tf = self.rules(st)
         mask = 0
         out = st.out
         if self.everyone:
@@ -212,11 +216,14 @@ class TrickPlay(Instr):
     """Play tricks until every participant's hand is empty."""
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
-                 refused: str) -> None:
+                 refused: str, more: list[tuple[Fn, str]] | None = None) -> None:
         self.abstain = abstain
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
         self.refused = refused  # why 'allow' refuses a card: the spec's reason, or the rule
+        # the levels of an ordered 'allow' after the first (allow, refused), tried in turn
+        # only when the ones before admit no card
+        self.more: list[tuple[Fn, str]] = more or []
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
@@ -261,8 +268,18 @@ class TrickPlay(Instr):
                 if allow(st, seat):
                     kept |= 1 << c
             if kept:
-                m = kept
+                return kept
+            if self.more:
+                return _admitted(st, seat, m, self.more)[0]
         return m
+
+    def _refused(self, st: State, seat: int) -> str:
+        """Why 'allow' refuses a card the trick options let pass: the reason of the level
+        that decides (the first to admit a card of the legal set)."""
+        if self.allow is None or not self.more:
+            return self.refused
+        return _admitted(st, seat, legal_cards(st, seat),
+                         [(self.allow, self.refused), *self.more])[1]
 
     def _may_knock(self, st: State, seat: int) -> bool:
         if self.abstain is None or not self.abstain(st, seat):
@@ -295,7 +312,7 @@ class TrickPlay(Instr):
             if (self._card_mask(st, seat) >> c) & 1:
                 return None
             if (legal_cards(st, seat) >> c) & 1:
-                return self.refused  # the trick options let it pass: 'allow' refused it
+                return self._refused(st, seat)  # the trick options let it pass: 'allow' refused it
             return refusal(st, seat, c)
         if a == self.knock:
             if self._may_knock(st, seat):
@@ -388,6 +405,39 @@ class TrickPlay(Instr):
         return False
 
 
+class TrickPlayEach(TrickPlay):
+    """A :class:`TrickPlay` whose trick rules read names that change from trick to trick
+    (``trick_number``, a variable set after each trick): they are worked out again as each
+    trick starts.  A spec whose rules are fixed words never builds one."""
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, more: list[tuple[Fn, str]] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, more)
+        self.start: TricksStart | None = None  # whose rules these are (set by the compiler)
+
+    def begin_trick(self, st: State, leader: int) -> bool:
+        start = self.start
+        if start is not None:
+            st.tf = start.rules(st)
+        return TrickPlay.begin_trick(self, st, leader)
+
+
+def _admitted(st: State, seat: int, legal: int, levels: list[tuple[Fn, str]]) -> tuple[int, str]:
+    """The cards of ``legal`` the first admitting level of ``levels`` admits, with its
+    reason; ``legal`` itself (and the last reason) when no level admits a card."""
+    reason = ""
+    for allow, why in levels:
+        reason = why
+        kept = 0
+        for c in cards_in(legal):
+            st.cand = c
+            if allow(st, seat):
+                kept |= 1 << c
+        if kept:
+            return kept, why
+    return legal, reason
+
+
 class Declaration:
     """A declaration attached to a card play (``tricks.declare``): its word, the
     condition on the card played with it (``when``, the card in ``st.cand``; None:
@@ -404,7 +454,7 @@ class Declaration:
         self.where = where  # the declaration in the spec, for a value out of bounds
 
 
-class CardPlay(TrickPlay):
+class CardPlay(TrickPlayEach):
     """Trick play with the card-play mechanics a spec declares (a spec that declares
     none compiles to :class:`TrickPlay`: it pays nothing for them):
 
@@ -430,8 +480,9 @@ class CardPlay(TrickPlay):
                  refused: str, names_trump: bool, by: Fn | None, free: int,
                  losing: int, down: Fn | None = None, down_word: str = "down",
                  down_trump: bool = True, down_shown: bool = True,
-                 decls: list[Declaration] | None = None) -> None:
-        super().__init__(abstain, abstain_word, allow, refused)
+                 decls: list[Declaration] | None = None,
+                 more: list[tuple[Fn, str]] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, more)
         self.names_trump = names_trump
         self.by = by
         self.free = free

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import TRICK_DUTIES
+from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
 from .vocabulary import words as _words
 
@@ -574,12 +574,42 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
                 f"{name} alone to keep every card.")
         body += _cite(ex, sub)
     allow = step.get("allow")
-    if allow not in (None, "true", True):
-        body += _wrap(f"Only choices where {_f(allow)} are allowed.", sub + 2,
+    if isinstance(allow, list):
+        body += _wrap("Only the choices that meet the first of these conditions met by some "
+                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
+                      first=" " * sub + "- ")
+    elif allow not in (None, "true", True):
+        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
+            if step.get("reason") else ""
+        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
                       first=" " * sub + "- ")
     for var, formula in (step.get("then") or {}).items():
         body += _assign(var, formula, sub, head="Then ")
     return text, body
+
+
+def _levels(levels: list[Any], what: str) -> str:
+    """The levels of an ordered ``allow``, as prose: each tried when those before admit
+    no candidate."""
+    parts = []
+    for i, level in enumerate(levels):
+        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
+        why = level.get("reason") if isinstance(level, Mapping) else None
+        parts.append(("" if i == 0 else "else ") + _f(cond)
+                     + (f' (a {what} refused is answered "{why}")' if why else ""))
+    return "; ".join(parts)
+
+
+def _per_trick(value: Any) -> str:
+    """`` (worked out as each trick starts)`` for a trick rule that reads a per-trick name."""
+    from ..errors import FormulaError
+    from ..formula import formula_names  # only for this note
+
+    try:
+        names = formula_names(str(value))
+    except FormulaError:  # a formula the checks report: no note
+        return ""
+    return " (worked out as each trick starts)" if names & set(PER_TRICK_NAMES) else ""
 
 
 #: What describe says of each trick rule when on / off (declared in the vocabulary).
@@ -609,7 +639,8 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
             if no:
                 rules.append(no)
         elif value is not None:
-            rules.append(f"When {_f(value)}{ctx.option_note(value)}: {yes[0].lower()}{yes[1:]}")
+            rules.append(f"When {_f(value)}{ctx.option_note(value)}{_per_trick(value)}: "
+                         f"{yes[0].lower()}{yes[1:]}")
     lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
     breaks = {"ruff": "a trump has been played to a trick of another suit",
               "any": "any trump has been played, even one led by a player holding nothing else"}
@@ -681,7 +712,11 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                      "as long as they hold fewer cards than tricks remain"
                      + (f" ({'; '.join(extra)})" if extra else "") + ".")
     allow = t.get("allow", "true")
-    if allow not in ("true", True):
+    if isinstance(allow, list):
+        rules.append("Each card played must also satisfy the first of these conditions that "
+                     "some card the player may play meets (when none does, any card may be "
+                     "played): " + _levels(allow, "card") + ".")
+    elif allow not in ("true", True):
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")

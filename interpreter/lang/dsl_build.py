@@ -582,7 +582,39 @@ class _Builder:
                 f = c.children[0]
                 self.put(step, (*path, "allow"), self.formula(f), f,
                          "the condition on the choices ('allowed when')")
+                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused option
+                    self.put(step, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a refused option")
+            elif _is(c, "decide_allow_else"):
+                self.allow_else(step, path, c, "allowed when")
         self.attrs(st, step, path)
+
+    def allow_else(self, owner: dict[str, Any], path: tuple[Any, ...], node: Any,
+                   first: str) -> None:
+        """An ``else …`` line: the next level of the ``allow`` the lines above began.
+
+        The first such line turns the ``allow`` (and its ``reason``) into the list of
+        levels, with their positions."""
+        allow = owner.get("allow")
+        if allow is None:
+            raise self.fail(f"an 'else' level follows the line '{first} …' it goes on", node)
+        here = (*path, "allow")
+        if not isinstance(allow, list):
+            level: dict[str, Any] = {"if": allow}
+            self.pos[(*here, 0)] = self.pos[(*here, 0, "if")] = self.pos[here]
+            if "reason" in owner:
+                level["reason"] = owner.pop("reason")
+                self.pos[(*here, 0, "reason")] = self.pos.pop((*path, "reason"))
+            allow = owner["allow"] = [level]
+        f, *why = node.children
+        i = len(allow)
+        level = {"if": self.formula(f)}
+        self.mark((*here, i), node)
+        self.mark((*here, i, "if"), f)
+        for tok in why:
+            level["reason"] = self.string(tok)
+            self.mark((*here, i, "reason"), tok)
+        allow.append(level)
 
     def zone(self, node: Any) -> str:
         """A zone's name: ``the stock`` -> ``stock``, ``zone WORD`` -> the word."""
@@ -688,6 +720,8 @@ class _Builder:
                 for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused card
                     self.put(tricks, (*tp, "reason"), self.string(tok), tok,
                              "the reason for a refused card")
+            elif kind == "allow_else":
+                self.allow_else(tricks, tp, c, "a card may be played only if")
         word = tricks.get("abstain_word", "knock")
         for verb in verbs:
             if self.word(verb) != word:

@@ -599,12 +599,31 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
     who = _who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
-    allow = step.get("allow")
-    if allow is not None and _cond(allow) is not True:
-        out.add(indent + 1, f"allowed when {_f(allow)}")
+    _allow(out, indent + 1, step, "allowed when", "else allowed when")
     then = step.get("then") or {}
     _assignments(out, indent + 1, "then ", then, "then ")
     _attrs(out, indent + 1, step, "exchange")
+
+
+def _allow(out: _Out, indent: int, owner: Mapping[str, Any], first: str, more: str) -> None:
+    """The lines of an ``allow`` (and its ``reason``): one condition, or its levels in order,
+    each with ``, otherwise "reason"`` when it gives one."""
+    allow = owner.get("allow")
+    reason = owner.get("reason")
+    if isinstance(allow, list):
+        if reason is not None:
+            raise ValueError("to_dsl: with 'allow' levels, each level gives its own 'reason'")
+        for i, level in enumerate(allow):
+            _check(level, _keys("allow_level"), "in an allow level")
+            _allow_line(out, indent, more if i else first, level.get("if", "true"),
+                        level.get("reason"))
+    elif (allow is not None and _cond(allow) is not True) or reason is not None:
+        _allow_line(out, indent, first, allow if allow is not None else "true", reason)
+
+
+def _allow_line(out: _Out, indent: int, head: str, cond: Any, reason: Any) -> None:
+    out.add(indent, f"{head} {_f(cond)}"
+            + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
 
 
 def _word_option(option: Any) -> str:
@@ -714,10 +733,7 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         if key in t and _cond(t[key]) is not True:
             _flag(out, ind, t[key], f"a player may {verb} {phrase}",
                   f"a player may not {verb} {phrase}")
-    reason = t.get("reason")
-    if ("allow" in t and _f(t["allow"]) != "true") or reason is not None:
-        out.add(ind, f"a card may be played only if {_f(t.get('allow', 'true'))}"
-                + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+    _allow(out, ind, t, "a card may be played only if", "else only if")
     if count_line:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:

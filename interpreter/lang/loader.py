@@ -208,6 +208,9 @@ class _Reporter:
         elif v in ("minimum", "maximum"):
             word = "at least" if v == "minimum" else "at most"
             self.at(path, f"expected {word} {err.validator_value}, got {_describe(inst)}")
+        elif v == "minItems" and err.validator_value > 1:
+            self.at(path, f"the list needs at least {err.validator_value} items, got "
+                    f"{len(inst)}" + (f" ({schema['x-short']})" if schema.get("x-short") else ""))
         elif v == "minItems":
             self.at(path, "the list must not be empty")
         elif v == "minLength":

@@ -179,6 +179,7 @@ class _Ctx:
 Convert = Callable[[Any, _Ctx], Any]
 _WORD_OPTION = _v.construct("word_option")
 _WHO_MAP = _v.construct("who_map")
+_ALLOW_LEVEL = _v.construct("allow_level")
 
 
 def _word_option(value: Any, ctx: _Ctx) -> str | Tree:
@@ -187,6 +188,13 @@ def _word_option(value: Any, ctx: _Ctx) -> str | Tree:
         node = _fields(_WORD_OPTION, value, _WORD_OPTION.fields, ctx)
         return node["word"] if node["when"].strip() == "true" else node
     return str(value)
+
+
+def _allow(value: Any, ctx: _Ctx) -> str | list[Tree]:
+    """An ``allow``: one condition, or its levels in order (``{if, reason}`` maps)."""
+    if isinstance(value, list):
+        return [_fields(_ALLOW_LEVEL, _map(x), _ALLOW_LEVEL.fields, ctx) for x in value]
+    return formula_text(value)
 
 
 def _who(value: Any, ctx: _Ctx) -> str | Tree:
@@ -228,6 +236,7 @@ _CONVERT: dict[str, Convert] = {
     "var_map": lambda v, c: {str(k): _scalar(x) for k, x in _map(v).items()},
     "who": _who,
     "choose": lambda v, c: [_word_option(w, c) for w in v] if isinstance(v, list) else str(v),
+    "allow": lambda v, c: _allow(v, c),
     "steps": _steps,
 }
 

@@ -242,7 +242,8 @@ TYPES: tuple[Word, ...] = (
     Word("formula", "A formula of the formula language; integers and booleans are shorthand "
          "for constant formulas."),
     Word("condition", "A boolean, or a condition evaluated once when the step starts (e.g. on "
-         "an option)."),
+         "an option); a trick rule that reads a name of the trick (`trick_number`) is "
+         "evaluated again at the start of each trick."),
     Word("word", "One of the field's words, or the name of an option whose values are such "
          "words."),
     Word("name", "A name usable in formulas: letters, digits and _, not starting with a "
@@ -264,6 +265,9 @@ TYPES: tuple[Word, ...] = (
     Word("choose", "What a decision chooses: a list of words, suit, number or exchange."),
     Word("var_map", "Variables and their initial values (a string, an integer, true or "
          "false)."),
+    Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
+         "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
+         "decides."),
     # inline types (no schema definition of their own)
     Word("str", "a string"),
     Word("int", "an integer"),
@@ -328,6 +332,14 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     _SOURCE,
 ))
 
+ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
+    Field("if", "formula", "the condition on each candidate", required=True),
+    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
+), x_name="in an allow level",
+    schema_doc="One level of an ordered allow: the first level whose condition admits a "
+               "candidate decides; its reason answers a refused one.")
+
+
 DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
     Field("word", "token", "its word; the notation joins the card played with it: "
           "`marriage KH`", required=True),
@@ -341,7 +353,7 @@ DECLARATION = Construct("declaration", "part", "a declaration attached to a card
     _SOURCE,
 ), x_name="in a declaration")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE,
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
                                 DECLARATION)
 
 # ------------------------------------------------------------------------------ steps
@@ -388,10 +400,14 @@ STEPS: tuple[Construct, ...] = (
         Field("then", "assignments", "assignments, evaluated for the decider", default={}),
         Field("min", "formula", "the lowest number (choose: number)", default="0"),
         Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "formula", "condition on each option (`choice`)", default="true",
-              omitted=True,
+        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
+              "order", default="true", omitted=True,
               schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered."),
+                         "offered. A list of levels ({if, reason}) is tried in order: the "
+                         "first that admits an option decides."),
+        Field("reason", "text", "the message for an option `allow` refuses",
+              schema_doc="The message for an option that 'allow' refuses (default: the "
+                         "options offered)."),
     )),
     Construct("tricks", "step", "play tricks", body=(
         Field("players", "formula", "who takes part (per-player condition)", default="not out"),
@@ -475,7 +491,10 @@ STEPS: tuple[Construct, ...] = (
               rule=True),
         Field("abstain_with_suit", "condition", "may knock while holding the led suit",
               default=True, rule=True),
-        Field("allow", "formula", "extra condition on each candidate card", default="true"),
+        Field("allow", "allow", "extra condition on each candidate card, or levels tried in "
+              "order", default="true",
+              schema_doc="Extra condition on each candidate card. A list of levels ({if, "
+                         "reason}) is tried in order: the first that admits a card decides."),
         Field("reason", "text", "the message for a card `allow` refuses",
               schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
         Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
