@@ -1,4 +1,5 @@
-"""Card-play mechanics inside the trick: trump named by a played card, ..."""
+"""Card-play mechanics inside the trick: trump named by a played card, free and losing
+cards, face-down plays, declarations attached to a card play."""
 
 from __future__ import annotations
 
@@ -280,7 +281,7 @@ def test_a_void_player_may_play_a_card_face_down_as_the_lowest_trump() -> None:
 
 
 def test_a_face_down_card_is_hidden_from_the_other_seats_until_its_trick_ends() -> None:
-    spec = tricks(f'face_down: "{VOID}"').replace("players: [2, 4]", "players: [2, 4]")
+    spec = DOWN
     st = state(spec, {"trump": "S", "leader": 0,
                       "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
     st.apply("8H")
