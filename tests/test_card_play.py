@@ -302,6 +302,32 @@ def test_a_face_down_card_is_hidden_from_the_other_seats_until_its_trick_ends() 
     assert st.view(1)["tricks_played"][0][1][1] == [1, "QD"]
 
 
+def test_a_sample_of_another_seat_re_deals_the_face_down_cards_it_has_not_seen() -> None:
+    import random
+
+    from spelbok.analysis.conformance import check_cards
+
+    st = state(DOWN, {"trump": "S", "leader": 0,
+                      "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
+    st.apply("8H")
+    st.apply("down QD")
+    seen = set()
+    for k in range(12):
+        sample = st.determinize(0, random.Random(k))
+        assert check_cards(sample) is None
+        played = sample.trick[1][1]
+        assert (sample.hidden >> played) & 1 and not (sample.hands[1] >> played) & 1
+        seen.add(played)
+        assert st.determinize(1, random.Random(k)).trick[1] == (1, card_id("QD"))  # his own
+    assert len(seen) > 1
+    assert st.trick[1] == (1, card_id("QD"))  # the real state is untouched
+    plain = state(DOWN, {"trump": "S", "leader": 0,
+                         "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
+    plain.apply("8H")
+    plain.apply("QD")  # played face up: a sample keeps it
+    assert plain.determinize(0, random.Random(1)).trick[1] == (1, card_id("QD"))
+
+
 def test_the_log_records_a_face_down_play() -> None:
     game = spelbok.load(DOWN, players=2)
     st = game.new_state(seed=1, record=True, position={

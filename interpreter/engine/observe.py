@@ -94,7 +94,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
     Hidden places: other players' hands (less their publicly known cards),
-    the stock, the widow, and other players' discards.  Sizes stay; suits a player has
+    the stock, the widow, other players' discards and the cards they played face down
+    that are not shown yet.  Sizes stay; suits a player has
     shown to lack (under the current trump) are respected.  If no consistent
     deal is found after many tries, the void constraints are dropped (the
     result is still consistent with every size and every seen card).
@@ -122,6 +123,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     pool |= st.widow
     for c_ in st.stock:
         pool |= 1 << c_
+    down = _face_down_of_others(st, seat)
+    pool |= down
     cards = list(cards_in(pool))
     suit_mask = st.tables.suit_mask
     forbidden = [0] * n
@@ -160,6 +163,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             for card in hands.get(p, []):
                 m |= 1 << card
             c.hands[p] = m
+    if down:  # the cards others played face down, unseen: re-dealt like the rest
+        remaining = _redeal_face_down(c, seat, down, remaining)
     # the rest fill the stock (same size, random order), the widow and the hidden discards
     k = len(st.stock)
     c.stock = remaining[:k]
@@ -183,6 +188,37 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         new_discards |= m
     c.discards = new_discards
     return c
+
+
+def _face_down_of_others(st: State, seat: int) -> int:
+    """The cards other seats played face down that ``seat`` has not seen (a mask)."""
+    if not st.hidden:
+        return 0
+    m = 0
+    for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+        for p, c in cards:
+            if p != seat and (st.hidden >> c) & 1:
+                m |= 1 << c
+    return m
+
+
+def _redeal_face_down(c: State, seat: int, down: int, remaining: list[int]) -> list[int]:
+    """Give each unseen face-down card of ``c``'s tricks one of ``remaining`` (drawn at
+    random already); the rest of ``remaining`` is returned."""
+    k = 0
+    hidden = c.hidden & ~down
+    tricks = [*[list(cards) for _lead, cards, _w in c.history_tricks], c.trick]
+    for pairs in tricks:
+        for i, (p, card) in enumerate(pairs):
+            if p != seat and (down >> card) & 1:
+                pairs[i] = (p, remaining[k])
+                hidden |= 1 << remaining[k]
+                k += 1
+    c.history_tricks = [(lead, tuple(tricks[i]), w)
+                        for i, (lead, _cards, w) in enumerate(c.history_tricks)]
+    c.trick = tricks[-1]
+    c.hidden = hidden
+    return remaining[k:]
 
 
 class Observation:
