@@ -614,6 +614,18 @@ class Narrator:
             return [f"  trump is now {shown}"]
         return [f"  {self.who(by)} {self.verb(by, 'names')} trump {shown}"]
 
+    def _ev_declare(self, e: Mapping[str, Any]) -> list[str]:
+        """A declaration attached to a card play (``tricks.declare``)."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'declares')} {e.get('word')} with "
+                f"{card(str(e.get('card')), self.style)}"]
+
+    def _ev_face_down(self, e: Mapping[str, Any]) -> list[str]:
+        """A card played face down (``tricks.face_down``): the log sees it, the players not."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'plays')} "
+                f"{card(str(e.get('card')), self.style)} face down"]
+
     def _ev_cut_tie(self, e: Mapping[str, Any]) -> list[str]:
         among = ", ".join(self.who(p) for p in e.get("among", []))
         return [f"  tie between {among}: the cut picks {self.who(e.get('chosen'))}"]

@@ -93,6 +93,11 @@ def check_view(st: State, seat: int) -> str | None:
     hidden |= st.widow
     for c in st.stock:
         hidden |= 1 << c
+    if st.hidden:  # cards the other seats played face down, not yet shown
+        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+            for p, c in cards:
+                if p != seat and (st.hidden >> c) & 1:
+                    hidden |= 1 << c
     for c in cards_in(hidden):
         if f'"{CARD_NAMES[c]}"' in text:
             return f"view of seat {seat} shows hidden card {CARD_NAMES[c]}"

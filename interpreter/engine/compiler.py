@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
+from ..cards import RANK_INDEX, SUIT_INDEX, SUITS, parse_card
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
@@ -35,7 +35,7 @@ from .auction import (
 )
 from .exchange import Exchange
 from .melds import DeclareMelds, Meld
-from .order import NO_TRUMP, build_tables
+from .order import NO_TRUMP, build_tables, strip_cards
 from .passing import PassCards, PassStart
 from .patterns import Patterns
 from .points import build_points, mask_points
@@ -55,10 +55,19 @@ from .steps import (
     RepeatTest,
     SetVars,
     TurnUp,
+    TurnUpHand,
     fixed,
 )
 from .stock import StockDraw
-from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart, card_key
+from .trick import (
+    CardPlay,
+    Declaration,
+    TrickNext,
+    TrickPlay,
+    TrickPlayEach,
+    TricksStart,
+    card_key,
+)
 
 if TYPE_CHECKING:
     from .state import State
@@ -336,6 +345,8 @@ class Compiler:
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
+        self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
+        self.losing_mask = 0
 
     # -- errors ---------------------------------------------------------------
 
@@ -540,6 +551,10 @@ class Compiler:
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
         tables = build_tables(deck_mask, rank_order, top, follow_printed)
+        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask)
+        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask)
+        if self.losing_mask:
+            tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
         cut_power = [0] * 52
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         for i, r in enumerate(cut_ranks):
@@ -650,10 +665,13 @@ class Compiler:
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         d = step["turn_up"]
         value = d.get("trump", True) if isinstance(d, dict) else True
+        source = self.constant(d.get("from", "stock") if isinstance(d, dict) else "stock",
+                               (*path, "turn_up", "from"), _v.words("turn_up", "from"))
+        kind = TurnUpHand if source == "dealer" else TurnUp
         if isinstance(value, bool):
-            code.append(TurnUp(_const(value)))
+            code.append(kind(_const(value)))
         else:  # a condition, e.g. on an option
-            code.append(TurnUp(self.formula(value, (*path, "turn_up", "trump"), False)))
+            code.append(kind(self.formula(value, (*path, "turn_up", "trump"), False)))
 
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:
@@ -855,9 +873,8 @@ class Compiler:
         if reason is not None and allow_fn is None:
             self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                        "but this step has no 'allow'")
-        kind = TrickPlayEach if per_trick else TrickPlay
-        play = kind(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused,
-                    levels[1:] or None)
+        play = self.trick_play(t, p, abstain_fn, allow_fn, refused, levels[1:] or None,
+                               per_trick)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -868,7 +885,7 @@ class Compiler:
         players_vec = (self.local_vec(t["players"])
                        if t.get("players", "not out") != "not out" else None)
         start = TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec)
-        if isinstance(play, TrickPlayEach):
+        if per_trick and isinstance(play, TrickPlayEach):  # CardPlay is one too: only then
             play.start = start
         code.append(start)
         # the stock: a draw after each trick, an instruction of its own only when used
@@ -888,6 +905,81 @@ class Compiler:
         for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
             self.origins[pc] = Origin(path, "tricks", "run", str(step.get("label") or ""), "",
                                       self.step_pcs[path], len(code))
+
+    @staticmethod
+    def card_mask(names: list[Any], deck_mask: int) -> int:
+        """The cards of the deck ``names`` lists (the checks report any other name)."""
+        mask = 0
+        for name in names:
+            c = parse_card(str(name))
+            if c is not None:
+                mask |= (1 << c) & deck_mask
+        return mask
+
+    def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
+                   allow_fn: Fn | None, refused: str, more: list[tuple[Fn, str]] | None,
+                   per_trick: bool) -> TrickPlay:
+        """The play instruction of a tricks step: its class chosen here, so that a spec
+        that uses no card-play mechanics (``trump_from``, special cards) plays its tricks
+        with :class:`TrickPlay` and pays nothing for them."""
+        word = str(t.get("abstain_word", "knock"))
+        trump_from = self.constant(t.get("trump_from", "none"), (*p, "trump_from"),
+                                   _v.words("tricks", "trump_from"))
+        by = t.get("trump_by", "true")
+        if trump_from == "none" and by not in (True, "true"):
+            self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
+                       "this step has no 'trump_from'", "add 'trump_from: first_lead'")
+        down = t.get("face_down", "false")
+        down_fn = None if down in (False, "false") else self.formula(down, (*p, "face_down"), True)
+        if down_fn is None:
+            for key in ("face_down_word", "face_down_as", "face_down_shown"):
+                if key in t:
+                    self.error((*p, key), f"'{key}' says how a card is played face down, "
+                               "but this step has no 'face_down'",
+                               "add 'face_down: CONDITION' (who may play face down)")
+        decls = self.declarations(t.get("declare") or [], (*p, "declare"))
+        if (trump_from == "none" and not self.free_mask and not self.losing_mask
+                and down_fn is None and not decls):
+            kind = TrickPlayEach if per_trick else TrickPlay
+            return kind(abstain_fn, word, allow_fn, refused, more)
+        by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
+        down_word = str(t.get("face_down_word", "down"))
+        if down_fn is not None and down_word == word:
+            self.error((*p, "face_down_word"), f"'{down_word}' is already the word for "
+                       "knocking: a face-down play needs a word of its own")
+        down_as = self.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
+                                _v.words("tricks", "face_down_as"))
+        shown = self.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
+                              (True, False))
+        taken = [word] + ([down_word] if down_fn is not None else [])
+        for k, d in enumerate(decls):
+            if d.word in taken:
+                self.error((*p, "declare", k, "word"), f"'{d.word}' is already a word of this "
+                           "tricks step: a declaration needs a word of its own")
+            taken.append(d.word)
+        return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+                        self.free_mask, self.losing_mask, down_fn, down_word,
+                        down_as == "lowest_trump", bool(shown), decls, more)
+
+    def declarations(self, entries: list[Any], path: Path) -> list[Declaration]:
+        """The declarations a player may attach to a card play (``tricks.declare``)."""
+        out = []
+        for k, d in enumerate(entries):
+            here = (*path, k)
+            when = d.get("when", "true")
+            binds = d.get("binds", "true")
+            reason = d.get("reason")
+            if reason is not None and binds in (True, "true"):
+                self.error((*here, "reason"), "'reason' explains a card that 'binds' refuses, "
+                           "but this declaration has no 'binds'")
+            out.append(Declaration(
+                str(d.get("word", "")),
+                None if when in (True, "true") else self.formula(when, (*here, "when"), True),
+                self.assigns(d.get("then") or {}, (*here, "then"), True),
+                None if binds in (True, "true") else self.formula(binds, (*here, "binds"), True),
+                str(reason) if reason else f"the demand `{binds}` binds you",
+                self.where(here)))
+        return out
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")

@@ -271,6 +271,9 @@ class Program:
         st.last_trick = -1
         st.discards = 0
         st.widow = 0
+        st.hidden = 0
+        st.demand = 0
+        st.bound = -1
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True

@@ -108,6 +108,10 @@ FIELDS: tuple[StateField, ...] = (
     _F("turn_up", "cards", _C, reset="hand", fresh=(), snapshot="turn_up", zone="the turn-up"),
     _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
+    _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
+    # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
+    _F("demand", "int", reset="hand", fresh=0, snapshot="demand"),
+    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound"),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
@@ -180,6 +184,9 @@ class State:
     stock: list[int]
     turn_up: list[int]
     discards: int
+    hidden: int
+    demand: int
+    bound: int
     discarded: list[int]
     won: list[int]
     won_cards: list[int]
@@ -402,6 +409,9 @@ class State:
         c.seed = self.seed
         c.rng_n = self.rng_n
         c.discards = self.discards
+        c.hidden = self.hidden
+        c.demand = self.demand
+        c.bound = self.bound
         c.trick_pos = self.trick_pos
         c.led = self.led
         c.best_key = self.best_key

@@ -265,6 +265,25 @@ class _Checker:
             ranking["top_trumps_follow"],
             "top_trumps_follow",
         )
+        self.special_cards(ranking)
+
+    def special_cards(self, ranking: dict[str, Any]) -> None:
+        """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
+        for key in ("free_cards", "losing_cards"):
+            names = ranking.get(key) or []
+            self.no_repeats(names, ("ranking", key), "card")
+            for j, name in enumerate(names):
+                card = parse_card(str(name))
+                if card is None:
+                    self.err(("ranking", key, j), f"'{name}' is not a card")
+                    continue
+                for entry in self.tree["deck"]:
+                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                    if rank not in entry["ranks"] or suit not in entry["suits"]:
+                        a, b = entry["players"]
+                        self.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
+                                 f"the deck for {_span(a, b)} players")
+                        break
 
     def points(self) -> None:
         """Card points name ranks of the deck and cards of the deck."""

@@ -27,6 +27,7 @@ from typing import Any
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
+from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
@@ -242,6 +243,16 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
         lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
     lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
                    "the suit led.")
+    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
+    if free:
+        lines += _wrap(f"{' '.join(_card(c) for c in free)} may always be played, whatever the "
+                       "rules of the trick say.")
+    if losing:
+        one = len(losing) == 1
+        lines += _wrap(f"{' '.join(_card(c) for c in losing)} never win{'s' if one else ''} a "
+                       f"trick: {'it belongs' if one else 'they belong'} to no suit and "
+                       f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
+                       "next card).")
     return lines + _cite(r, 2)
 
 
@@ -422,7 +433,10 @@ def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
     body: list[str] = []
     t = step["turn_up"]
     trump = t.get("trump", True)
-    text = "Turn up the next card of the stock"
+    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
+    text = ("Turn up the next card of the stock" if source == "stock" else
+            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
+            f"see{note}; it stays in his hand")
     if trump is True:
         text += "; its suit is trump."
     elif trump is False:
@@ -824,6 +838,40 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                 False: " (with the default options it is false)"}.get(value, "") \
             if isinstance(value, bool) else ""
         rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
+    trump_from, from_note = ctx.enum(t.get("trump_from", "none"), _words("tricks", "trump_from"))
+    if trump_from == "first_lead" or from_note:
+        by = t.get("trump_by", "true")
+        whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
+        rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
+                     f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
+    down = t.get("face_down", "false")
+    if down not in ("false", False):
+        who = "A player" if down in ("true", True) else f"A player where {_f(down)}"
+        down_as, as_note = ctx.enum(t.get("face_down_as", "lowest_trump"),
+                                    _words("tricks", "face_down_as"))
+        counts = ("the lowest trump (of no suit while there is no trump)"
+                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
+        shown = t.get("face_down_shown", True)
+        seen = ("the others see it when the trick ends" if shown is True else
+                "it stays hidden from the others" if shown is False else
+                f"the others see it when the trick ends if {_f(shown)}")
+        rules.append(f"{who} may play a card face down (write: "
+                     f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
+                     f"and {seen}.")
+    for d in t.get("declare") or []:
+        word, when = d.get("word", ""), d.get("when", "true")
+        card = "any card" if when in ("true", True) else f"a card where {_f(when)}"
+        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
+        then = d.get("then") or {}
+        if then:
+            said += "; it sets " + ", ".join(f"{k} = {_f(v)}" for k, v in then.items())
+        binds = d.get("binds", "true")
+        if binds not in ("true", True):
+            said += (f"; the next player to the trick must then play a card where {_f(binds)}"
+                     " if he can")
+            if d.get("reason"):
+                said += f' (else "{d["reason"]}")'
+        rules.append(said + ".")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")

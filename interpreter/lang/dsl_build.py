@@ -353,6 +353,14 @@ class _Builder:
         items = [c for c in st.children if _is(c, "card")]
         self._ranking(st, "top_trumps", [self.card(c) for c in items], items)
 
+    def s_free_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "free_cards", [self.card(c) for c in items], items)
+
+    def s_losing_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "losing_cards", [self.card(c) for c in items], items)
+
     def s_top_follow(self, st: Any) -> None:
         what = st.children[0]
         value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)
@@ -542,6 +550,9 @@ class _Builder:
             elif _is(c, "turn_no_trump"):
                 turn["trump"] = False
                 self.mark((*path, "turn_up", "trump"), c)
+            elif _is(c, "from_dealer") or _is(c, "from_word"):
+                value = "dealer" if c.data == "from_dealer" else self.word(c.children[0])
+                self.put(turn, (*path, "turn_up", "from"), value, c, "where the card is turned from")
         self.attrs(st, step, path)
 
     def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,
@@ -724,6 +735,34 @@ class _Builder:
                 self.put(tricks, (*tp, "first_trick_trumps"),
                          self.flag(kind == "first_trick_yes", c.children, c),
                          _cond_at(c.children, c), "the rule on trumps in the first trick")
+            elif kind in ("trump_first_lead", "trump_from_word"):
+                value = "first_lead" if kind == "trump_first_lead" else self.word(c.children[0])
+                self.put(tricks, (*tp, "trump_from"), value, c, "the card play that names trump")
+                for by in c.children:
+                    if _is(by, "trump_by"):
+                        f = by.children[0]
+                        self.put(tricks, (*tp, "trump_by"), self.formula(f), f,
+                                 "whose lead names trump")
+            elif kind == "face_down":
+                conds = [x for x in c.children if _is(x, "cond")]
+                value = self.formula(conds[0].children[0]) if conds else "true"
+                self.put(tricks, (*tp, "face_down"), value, _cond_at(c.children, c),
+                         "the rule on face-down plays")
+                for w in c.children:
+                    if _is(w, "word"):
+                        self.put(tricks, (*tp, "face_down_word"), self.word(w), w,
+                                 "the word of a face-down play")
+            elif kind in ("down_lowest", "down_no_suit", "down_as_word"):
+                value = ("lowest_trump" if kind == "down_lowest" else "no_suit"
+                         if kind == "down_no_suit" else self.word(c.children[0]))
+                self.put(tricks, (*tp, "face_down_as"), value, c,
+                         "what a face-down card counts as")
+            elif kind in ("down_shown", "down_hidden"):
+                self.put(tricks, (*tp, "face_down_shown"),
+                         self.flag(kind == "down_shown", c.children, c),
+                         _cond_at(c.children, c), "whether a face-down card is shown")
+            elif kind == "declare":
+                self.declaration(c, tricks, tp)
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)
@@ -756,6 +795,34 @@ class _Builder:
                     verb,
                 )
         self.attrs(st, step, path)
+
+    def declaration(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...]) -> None:
+        """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
+        if "declare" not in tricks:
+            self.put(tricks, (*tp, "declare"), [], node, "the declarations")
+        entries = tricks["declare"]
+        path = (*tp, "declare", len(entries))
+        d: dict[str, Any] = {}
+        entries.append(d)
+        self.mark(path, node)
+        word = node.children[0]
+        self.put(d, (*path, "word"), self.word(word), word, "the word of this declaration")
+        for c in node.children[1:]:
+            if _is(c, "formula"):
+                self.put(d, (*path, "when"), self.formula(c), c,
+                         "the card a declaration goes with")
+            elif _is(c, "then_line"):
+                then = d.setdefault("then", {})
+                if len(then) == 0:
+                    self.mark((*path, "then"), c)
+                self.assigns(c.children, then, (*path, "then"))
+            elif _is(c, "binds"):
+                f = c.children[0]
+                self.put(d, (*path, "binds"), self.formula(f), f, "the demand of a declaration")
+                for tok in c.children[1:]:
+                    self.put(d, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a card the demand refuses")
+        self.citation(node, d, path)
 
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]

@@ -427,6 +427,10 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
         lines.append("cut order from high to low: " + " ".join(str(r) for r in cut))
+    for key, head in (("free_cards", "cards that may always be played: "),
+                      ("losing_cards", "cards that never win: ")):
+        if ranking.get(key):
+            lines.append(head + " ".join(_card(str(c)) for c in ranking[key]))
     if not lines:
         if "source" not in ranking:
             return
@@ -579,12 +583,15 @@ def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     body = step["turn_up"] or {}
     _check(body, _keys("turn_up", body=True), "in 'turn_up'")
     trump = _cond(body.get("trump", True))
+    source = body.get("from", "stock")
+    head = ("turn up a card" if source == "stock" else "turn up a card from the hand of the "
+            "dealer" if source == "dealer" else f"turn up a card from: {_word(source, ('for',))}")
     if trump is True:
-        out.add(indent, "turn up a card for trump")
+        out.add(indent, f"{head} for trump")
     elif trump is False:
-        out.add(indent, "turn up a card, not for trump")
+        out.add(indent, f"{head}, not for trump")
     else:
-        out.add(indent, f"turn up a card for trump if {trump}")
+        out.add(indent, f"{head} for trump if {trump}")
     _attrs(out, indent + 1, step, "turn-up")
 
 
@@ -741,6 +748,37 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
         _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
               "no trumps in the first trick unless forced")
+    trump_from = t.get("trump_from", "none")
+    if trump_from != "none" or "trump_by" in t:
+        by = _f(t.get("trump_by", "true"))
+        out.add(ind, ("the first card led names trump" if trump_from == "first_lead"
+                      else f"trump is named by: {_word(trump_from)}")
+                + ("" if by == "true" else f", when led by a player where {by}"))
+    down = _f(t.get("face_down", "false"))
+    down_word = t.get("face_down_word", "down")
+    if down != "false" or down_word != "down":
+        out.add(ind, "cards may be played face down"
+                + ("" if down_word == "down" else f", written {_word(down_word, ('if',))}")
+                + ("" if down == "true" else f" if {down}"))
+    down_as = t.get("face_down_as", "lowest_trump")
+    if down_as != "lowest_trump":
+        out.add(ind, "a face-down card counts as " + (
+            "no suit" if down_as == "no_suit" else f": {_word(down_as)}"))
+    if "face_down_shown" in t and _cond(t["face_down_shown"]) is not True:
+        _flag(out, ind, t["face_down_shown"], "a face-down card is shown when its trick ends",
+              "a face-down card stays hidden")
+    for d in t.get("declare") or []:
+        _check(d, _keys("declaration"), "in a declaration")
+        when = _f(d.get("when", "true"))
+        out.add(ind, f"declare {_word(d.get('word', ''), ('with',))}"
+                + ("" if when == "true" else f" with a card where {when}"))
+        _assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
+        binds = _f(d.get("binds", "true"))
+        reason = d.get("reason")
+        if binds != "true" or reason is not None:
+            out.add(ind + 1, f"the next player must play a card where {binds}"
+                    + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+        _source(out, ind + 1, d)
     verb = _word(t.get("abstain_word", "knock"), ("not",))
     abstain = _f(t.get("abstain", "false"))
     if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":

@@ -349,6 +349,21 @@ ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`"
     schema_doc="One level of an ordered allow: the first level whose condition admits a "
                "candidate decides; its reason answers a refused one.")
 
+
+DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
+    Field("word", "token", "its word; the notation joins the card played with it: "
+          "`marriage KH`", required=True),
+    Field("when", "formula", "the condition on the card played with it (the names of a "
+          "card, as in `allow`, and the player's `hand`)", default="true"),
+    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
+          "`card`) before the card is played", default={}),
+    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
+          "must play a card it admits, if he can", default="true"),
+    Field("reason", "text", "the message for a card `binds` refuses"),
+    _SOURCE,
+), x_name="in a declaration")
+
+
 CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
     Field("level", "int", "its level (`contract_level`): levels never fall along the list",
           required=True, minimum=0, maximum=MAX_CARDS),
@@ -388,7 +403,7 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
 ), x_name="in meld '{key}'")
 
 PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                                CONTRACT, HAND_PATTERN, MELD)
+                                CONTRACT, HAND_PATTERN, MELD, DECLARATION)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -415,6 +430,10 @@ STEPS: tuple[Construct, ...] = (
     )),
     Construct("turn_up", "step", "turn the top stock card up", body=(
         Field("trump", "condition", "its suit becomes trump", default=True),
+        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
+              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
+                       ("dealer", "a card of the dealer's hand, at random (as the last he "
+                                  "was dealt): shown to all, it stays in his hand"))),
         _SOURCE,
     )),
     Construct("decide", "step", "a player's decision",
@@ -483,6 +502,37 @@ STEPS: tuple[Construct, ...] = (
                          "played, a lead included)."),
         Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
               "unless forced", default=True, rule=True),
+        # trump named by a card play (the trick code: TrumpLeadPlay)
+        Field("trump_from", "word", "a card play that names trump while no trump is set",
+              default="none", omitted=True,
+              words=_w(("none", "no card play names trump"),
+                       ("first_lead", "the suit of the first card led by a player `trump_by` "
+                                      "admits becomes trump, at once")),
+              schema_doc="A card play that names trump while no trump is set: none (the "
+                         "default) or first_lead (the suit of the first card led by a player "
+                         "trump_by admits)."),
+        Field("trump_by", "formula", "with `trump_from`, whose lead names trump (per-player "
+              "condition, read at each lead while no trump is set)", default="true",
+              omitted=True,
+              schema_doc="With trump_from: whose lead names trump (a per-player condition, "
+                         "read at each lead while no trump is set; e.g. `seat == declarer`, "
+                         "`trick_number == 2`)."),
+        # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
+        Field("face_down", "formula", "per-player condition, read at each play: may play a "
+              "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
+        Field("face_down_word", "word", "the word of a face-down play", default="down",
+              omitted=True),
+        Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
+              omitted=True,
+              words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
+                                        "trump)"),
+                       ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
+                                   "led to the next card"))),
+        Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
+              "(false: it stays hidden from the other seats)", default=True, omitted=True),
+        # declarations attached to a card play (the trick code: CardPlay)
+        Field("declare", "list[declaration]", "declarations a player may attach to a card "
+              "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
         Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
               default="false"),
         Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -607,6 +657,12 @@ SECTIONS: tuple[Construct, ...] = (
         Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
         Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
               words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
+        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
+        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
+              "be played (no trick rule and no `allow` refuses them)", default=[],
+              omitted=True),
+        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
+              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
         Field("cut_ranks", "ranks", "the order used when cutting",
               default=Derived("the ranking's ranks")),
         _SOURCE,
@@ -736,12 +792,12 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
-            only_in=("allow",)),
-    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow",)),
+            only_in=("allow", "declare")),
+    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow", "declare")),
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
-            only_in=("allow",)),
+            only_in=("allow", "declare")),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
-            per_trick=True, only_in=("allow", "abstain")),
+            per_trick=True, only_in=("allow", "abstain", "face_down", "declare")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
@@ -756,7 +812,7 @@ BUILTINS: tuple[Builtin, ...] = (
             "leading)", per_trick=True),
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
-    Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
+    Builtin("card", "card", "card", "the card considered", only_in=("allow", "declare")),
     Builtin("tricks_won", "player", "cards", "the cards in the tricks the seat won this hand",
             per_trick=True),
     Builtin("team_tricks_won", "player", "cards", "the cards in the tricks the seat's team won "
