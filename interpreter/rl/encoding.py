@@ -339,10 +339,10 @@ class Match:
         tail[5 + (st.led if 0 <= st.led < 4 else 4)] = 1.0
         h = st.hands
         tail += [m.bit_count() for m in h[seat:] + h[:seat]]
-        h = st.won
-        tail += h[seat:] + h[:seat]
-        h = st.out
-        tail += h[seat:] + h[:seat]
+        won = st.won
+        tail += won[seat:] + won[:seat]
+        gone = st.out
+        tail += gone[seat:] + gone[:seat]
         one = [0.0] * n
         one[(st.dealer - seat) % n] = 1.0
         tail += one

@@ -55,10 +55,11 @@ def env(
                       render_mode=render_mode)
 
 
-class SpelbokEnv(AECEnv):  # type: ignore[misc]
+class SpelbokEnv(AECEnv):
     """One spec, one player count: a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "spelbok", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "spelbok",
+                                "is_parallelizable": False}
 
     def __init__(
         self,
