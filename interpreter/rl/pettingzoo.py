@@ -4,7 +4,7 @@
 >>> e = env("knektpass", players=2, max_hands=1)
 >>> e.reset(seed=3)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> sorted(obs), e.action_space(e.agent_selection).n == len(obs["action_mask"])
+>>> sorted(obs), int(e.action_space(e.agent_selection).n) == len(obs["action_mask"])
 (['action_mask', 'observation'], True)
 
 Agents are ``player_0``..``player_{N-1}`` (the seats).  Each observation is a dict:
