@@ -131,3 +131,35 @@ def test_render_shows_the_table() -> None:
     e.reset(seed=1)
     text = e.render()
     assert "your hand" in text and "scores" in text and "stop" in text
+
+
+def test_the_fields_hold_what_the_view_shows() -> None:
+    game = spelbok.load("knektpass", players=3)
+    enc = Encoding(game)
+    m = Match(enc, game.new_state(seed=6))
+    at = enc.offsets()
+    rng = random.Random(4)
+    seen_trick = False
+    while not m.st.is_terminal:
+        seat = m.st.current
+        assert seat is not None
+        obs = m.observation(seat)
+        v = m.st.view(seat)
+
+        def cards(field: str, obs: np.ndarray = obs) -> set[str]:
+            a, b = at[field]
+            return {enc.labels[i] for i in np.flatnonzero(obs[a:b])}
+
+        assert cards("hand") == set(v["hand"])
+        assert cards("turn_up") == set(v["turn_up"])
+        for p, card in v["trick"]:
+            assert cards(f"trick_{(p - seat) % 3}") == {card}
+            seen_trick = True
+        a, b = at["hand_sizes"]
+        assert list(obs[a:b]) == [v["hand_sizes"][(seat + k) % 3] for k in range(3)]
+        a, b = at["var:score"]
+        assert list(obs[a:b]) == [v["vars"]["score"][(seat + k) % 3] for k in range(3)]
+        a, b = at["to_act"]
+        assert obs[a] == 1.0 and obs[a:b].sum() == 1.0
+        m.apply(rng.choice(m.legal()))
+    assert seen_trick

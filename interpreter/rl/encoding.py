@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -121,14 +122,25 @@ class Encoding:
         # words a variable may hold, coded as numbers in the observation
         self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys([*words, *SUITS]))}
 
-        # card planes: one bit per card id, planes of `width` bits packed in one int
-        self.width = width = (max(self.cards, default=0) // 8 + 1) * 8
         planes = ["hand"] + (["exchange_pending"] if self.exchanges else [])
         planes += ["own_discards", "turn_up", "played"]
         planes += [f"trick_{k}" for k in range(n)] + [f"known_{k}" for k in range(1, n)]
         self.planes = planes
-        self.take = np.array([p * width + c for p in range(len(planes)) for c in self.cards],
-                             dtype=np.intp)
+        # the pack as chunks of up to 8 consecutive card ids: (first id, mask, table of the
+        # chunk's bits as float32 bytes), so that a set of cards turns into pack order
+        # with a few look-ups
+        self.chunks: list[tuple[int, int, list[bytes]]] = []
+        start = 0
+        for i in range(1, C + 1):
+            if i == C or self.cards[i] != self.cards[i - 1] + 1 or i - start == 8:
+                k = i - start
+                lut = [struct.pack(f"<{k}f", *[(b >> j) & 1 for j in range(k)])
+                       for b in range(1 << k)]
+                self.chunks.append((self.cards[start], (1 << k) - 1, lut))
+                start = i
+        self.zero_plane = bytes(4 * C)
+        self.one_hot = [struct.pack(f"<{C}f", *[float(j == i) for j in range(C)])
+                        for i in range(C)]
         prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
@@ -141,7 +153,7 @@ class Encoding:
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
         self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        self.nbytes = len(planes) * width // 8
+        self.tail = struct.Struct(f"<{self.size - self.card_size}f")
         # per-player variables that hold words (by their declared start value)
         declared: dict[str, Any] = {}
         for part in (game.tree.get("variables") or {}).values():
@@ -157,6 +169,13 @@ class Encoding:
             out[name] = (at, at + k)
             at += k
         return out
+
+    def mask(self, legal: list[int]) -> np.ndarray:
+        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
+        b = bytearray(self.num_actions)
+        for i in legal:
+            b[i] = 1
+        return np.frombuffer(b, dtype=np.int8)
 
     def _value(self, v: Any) -> float:
         if type(v) is bool or type(v) is int or type(v) is float:
@@ -255,9 +274,7 @@ class Match:
 
     def mask(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector of the action space's size."""
-        m = np.zeros(self.enc.num_actions, dtype=np.int8)
-        m[self.legal()] = 1
-        return m
+        return self.enc.mask(self.legal())
 
     def apply(self, i: int) -> None:
         """Take action number ``i`` for the player to act.  Raises IllegalActionError."""
@@ -309,31 +326,33 @@ class Match:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
         enc = self.enc
         st = self.st
-        W = enc.width
-        rot = enc.rot[seat]
+        n = st.n
         turn_up = 0
         for c in st.turn_up:
             turn_up |= 1 << c
-        bits = st.hands[seat]
-        shift = W
+        masks = [st.hands[seat]]
         if enc.exchanges:
-            bits |= (self.pending if st.current == seat else 0) << shift
-            shift += W
-        bits |= st.discarded[seat] << shift
-        bits |= turn_up << (shift + W)
-        bits |= self.played << (shift + 2 * W)
-        shift += 3 * W
-        n = st.n
+            masks.append(self.pending if st.current == seat else 0)
+        masks += [st.discarded[seat], turn_up, self.played]
+        trick = [0] * n
         for p, c in st.trick:
-            bits |= 1 << (shift + ((p - seat) % n) * W + c)
-        shift += n * W
+            trick[(p - seat) % n] = 1 << c
+        masks += trick
         known = st.known
-        for k in range(1, n):
-            m = known[rot[k]]
-            if m:
-                bits |= m << (shift + (k - 1) * W)
-        raw = np.unpackbits(np.frombuffer(bits.to_bytes(enc.nbytes, "little"), dtype=np.uint8),
-                            bitorder="little")
+        masks += known[seat + 1:] + known[:seat]
+        # each plane as C float32 values in pack order, from tables of bytes
+        zero = enc.zero_plane
+        one_hot = enc.one_hot
+        ci = enc.card_index
+        chunks = enc.chunks
+        parts = []
+        for m in masks:
+            if not m:
+                parts.append(zero)
+            elif not m & (m - 1):
+                parts.append(one_hot[ci[m.bit_length() - 1]])
+            else:
+                parts.append(b"".join([lut[(m >> src) & width] for src, width, lut in chunks]))
         tail: list[Any] = [0.0] * 10
         tail[st.trump if 0 <= st.trump < 4 else 4] = 1.0
         tail[5 + (st.led if 0 <= st.led < 4 else 4)] = 1.0
@@ -353,7 +372,7 @@ class Match:
         words = enc.word_rows
         for i, row in enumerate(st.pv_rows):
             if i in words:  # a variable holding words: coded as numbers
-                tail += [enc._value(row[p]) for p in rot]
+                tail += [enc._value(v) for v in row[seat:] + row[:seat]]
             else:
                 tail += row[seat:] + row[:seat]
         tail += [enc._value(v) for v in st.gv]
@@ -365,7 +384,9 @@ class Match:
         if name is not None:
             one[enc.decision_index.get(name, 0)] = 1.0
         tail += one
-        obs = np.concatenate((raw[enc.take], np.array(tail, dtype=np.float32)), dtype=np.float32)
+        parts.append(enc.tail.pack(*tail))
+        buf = bytearray(b"".join(parts))
+        obs = np.frombuffer(buf, dtype=np.float32)
         if out is not None:
             out[:] = obs
             return out

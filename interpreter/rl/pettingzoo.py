@@ -128,9 +128,7 @@ class SpelbokEnv(AECEnv):
         m = self.match
         assert m is not None, "reset() first"
         seat = self._seat[agent]
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if m.st.current == seat:
-            mask[self._legal] = 1
+        mask = self.encoding.mask(self._legal if m.st.current == seat else [])
         return {"observation": m.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
