@@ -160,6 +160,10 @@ class Encoding:
             if isinstance(part, dict):
                 declared.update(part)
         self.word_rows = {i for i, v in enumerate(self.pvars) if isinstance(declared.get(v), str)}
+        self.word_globals = any(isinstance(declared.get(v), str) for v in self.gvars)
+        # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
+        self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
+                    for k in {5, n, len(self.decisions)}}
 
     def offsets(self) -> dict[str, tuple[int, int]]:
         """Each field's ``(start, stop)`` in the observation vector."""
@@ -353,38 +357,35 @@ class Match:
                 parts.append(one_hot[ci[m.bit_length() - 1]])
             else:
                 parts.append(b"".join([lut[(m >> src) & width] for src, width, lut in chunks]))
-        tail: list[Any] = [0.0] * 10
-        tail[st.trump if 0 <= st.trump < 4 else 4] = 1.0
-        tail[5 + (st.led if 0 <= st.led < 4 else 4)] = 1.0
+        hot = enc.hot
+        tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
+            st.led if 0 <= st.led < 4 else 4]
         h = st.hands
         tail += [m.bit_count() for m in h[seat:] + h[:seat]]
         won = st.won
         tail += won[seat:] + won[:seat]
         gone = st.out
         tail += gone[seat:] + gone[:seat]
-        one = [0.0] * n
-        one[(st.dealer - seat) % n] = 1.0
-        tail += one
-        one = [0.0] * n
-        if st.current is not None:
-            one[(st.current - seat) % n] = 1.0
-        tail += one
+        hot_n = hot[n]
+        tail += hot_n[(st.dealer - seat) % n]
+        tail += hot_n[n] if st.current is None else hot_n[(st.current - seat) % n]
         words = enc.word_rows
         for i, row in enumerate(st.pv_rows):
-            if i in words:  # a variable holding words: coded as numbers
+            if words and i in words:  # a variable holding words: coded as numbers
                 tail += [enc._value(v) for v in row[seat:] + row[:seat]]
             else:
                 tail += row[seat:] + row[:seat]
-        tail += [enc._value(v) for v in st.gv]
+        tail += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
         tail.append(len(st.stock))
         tail.append(st.widow.bit_count())
         tail.append(st.hand_number)
-        one = [0.0] * len(enc.decisions)
         name = st.decision_name
-        if name is not None:
-            one[enc.decision_index.get(name, 0)] = 1.0
-        tail += one
-        parts.append(enc.tail.pack(*tail))
+        d = len(enc.decisions)
+        tail += hot[d][d if name is None else enc.decision_index.get(name, 0)]
+        try:
+            parts.append(enc.tail.pack(*tail))
+        except struct.error:  # a word in a variable declared with a number: coded
+            parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
         buf = bytearray(b"".join(parts))
         obs = np.frombuffer(buf, dtype=np.float32)
         if out is not None:

@@ -114,6 +114,7 @@ class SpelbokEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False
         self._select()
 
     def _select(self) -> None:
@@ -141,25 +142,26 @@ class SpelbokEnv(AECEnv):
         m.apply(int(action))
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._rewarded:  # last step's rewards are spent
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
         st = m.st
-        if self.reward_mode == "score":
-            got = m.hand_rewards()
-            if got is not None:
-                for p, r in enumerate(got):
-                    rewards[self.possible_agents[p]] = r
+        got = m.hand_rewards() if self.reward_mode == "score" else None
         if st.is_terminal:
             if self.reward_mode == "win":
-                for p, r in enumerate(m.win_returns()):
-                    rewards[self.possible_agents[p]] = r
+                got = m.win_returns()
             cut = st.limit_reached
             for a in self.agents:
                 self.terminations[a] = not cut
                 self.truncations[a] = cut
         else:
             self._select()
-        self._accumulate_rewards()
+        if got is not None:
+            for p, r in enumerate(got):
+                rewards[self.possible_agents[p]] = r
+            self._rewarded = True
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
