@@ -163,3 +163,28 @@ def test_the_fields_hold_what_the_view_shows() -> None:
         assert obs[a] == 1.0 and obs[a:b].sum() == 1.0
         m.apply(rng.choice(m.legal()))
     assert seen_trick
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+def test_a_word_variable_and_a_number_decision_are_encoded() -> None:
+    from minispec import HEAD
+
+    text = (HEAD.replace("hand:\n", "variables:\n  hand_player: {said: none}\nhand:\n")
+            + "  - deal: {size: 5}\n"
+            + "  - decide: call\n    who: each\n    choose: [high, low]\n"
+            + "    then: {said: choice}\n"
+            + "  - decide: bid\n    who: each\n    choose: number\n    min: 1\n    max: 3\n"
+            + "  - tricks: {}\n"
+            + 'end: {when: "hand_number >= 1", winners: "tricks == max(tricks)"}\n')
+    game = spelbok.load(text, players=2)
+    enc = Encoding(game)
+    assert [enc.labels[i] for i in range(enc.num_cards, enc.num_actions)] == [
+        "high", "low", "bid 1", "bid 2", "bid 3"]
+    m = Match(enc, game.new_state(seed=1))
+    m.apply(enc.labels.index("low"))
+    a, _ = enc.offsets()["var:said"]
+    seat = m.st.current
+    assert seat is not None
+    said = m.observation(seat)[a:a + 2]
+    assert said[(1 - seat) % 2] == enc.word_code["low"] and said[0] == -1.0  # 'none': no word
+    api_test(env(text, players=2), num_cycles=20)
