@@ -139,8 +139,7 @@ class Encoding:
                 self.chunks.append((self.cards[start], (1 << k) - 1, lut))
                 start = i
         self.zero_plane = bytes(4 * C)
-        self.one_hot = [struct.pack(f"<{C}f", *[float(j == i) for j in range(C)])
-                        for i in range(C)]
+        self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
         prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
@@ -173,6 +172,15 @@ class Encoding:
             out[name] = (at, at + k)
             at += k
         return out
+
+    def plane(self, m: int) -> bytes:
+        """The set of cards ``m`` as C float32 values in pack order (and kept)."""
+        got = b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
+        if len(self.plane_bytes) >= 1 << 16:  # a bound on memory: start again
+            self.plane_bytes.clear()
+            self.plane_bytes[0] = self.zero_plane
+        self.plane_bytes[m] = got
+        return got
 
     def mask(self, legal: list[int]) -> np.ndarray:
         """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
@@ -344,19 +352,15 @@ class Match:
         masks += trick
         known = st.known
         masks += known[seat + 1:] + known[:seat]
-        # each plane as C float32 values in pack order, from tables of bytes
-        zero = enc.zero_plane
-        one_hot = enc.one_hot
-        ci = enc.card_index
-        chunks = enc.chunks
+        # each plane as C float32 values in pack order: the bytes of a set of cards are
+        # worked out once (from tables of chunks) and kept
+        planes = enc.plane_bytes
         parts = []
         for m in masks:
-            if not m:
-                parts.append(zero)
-            elif not m & (m - 1):
-                parts.append(one_hot[ci[m.bit_length() - 1]])
-            else:
-                parts.append(b"".join([lut[(m >> src) & width] for src, width, lut in chunks]))
+            got = planes.get(m)
+            if got is None:
+                got = enc.plane(m)
+            parts.append(got)
         hot = enc.hot
         tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
             st.led if 0 <= st.led < 4 else 4]
