@@ -63,3 +63,23 @@ def test_is_mcts_plays_knektpass() -> None:
         state.apply_action(action)
         moves += 1
     assert moves >= 1
+
+
+def test_a_state_pickles_by_its_rules() -> None:
+    import pickle
+
+    register("knektpass")
+    game = pyspiel.load_game("spelbok_knektpass", {"max_hands": 1})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    for _ in range(3):
+        if not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.legal_actions() == state.legal_actions()
+    # a match of no registered game still pickles (as a plain object)
+    from spelbok.rl.pettingzoo import env
+
+    e = env("example", players=2)
+    e.reset(seed=1)
+    assert pickle.loads(pickle.dumps(e.match)).legal() == e.match.legal()

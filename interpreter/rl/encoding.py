@@ -164,6 +164,10 @@ class Encoding:
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions)}}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game (its tables are built again on loading)."""
+        return (Encoding, (self.game,))
+
     def offsets(self) -> dict[str, tuple[int, int]]:
         """Each field's ``(start, stop)`` in the observation vector."""
         out = {}

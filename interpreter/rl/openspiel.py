@@ -87,12 +87,13 @@ def _restore_match(rules: _Rules, snapshot: dict[str, Any], extra: tuple[Any, ..
     return m
 
 
-def _reduce_match(m: Match) -> tuple[Any, ...]:
-    rules = _RULES_OF[id(m.enc)]
+def _reduce_match(m: Match) -> Any:
+    """A match of a registered game pickles as its rules' name and a snapshot (cheap to
+    load: the game is compiled once per process); any other match as usual."""
+    rules = next((r for r in _RULES.values() if r.enc is m.enc), None)
+    if rules is None:
+        return object.__reduce_ex__(m, 2)
     return (_restore_match, (rules, m.st.to_dict(), (m.pending, m.played, m.hand, m.scores_at)))
-
-
-_RULES_OF: dict[int, _Rules] = {}
 
 
 def _slug(name: str) -> str:
@@ -174,7 +175,6 @@ class SpelbokGame(pyspiel.Game):
         p = {"players": int(spec["players"]), "max_hands": 0, "seeds": DEFAULT_SEEDS}
         p.update(params or {})
         rules = _rules(self.short, int(p["players"]), int(p["max_hands"]), int(p["seeds"]))
-        _RULES_OF[id(rules.enc)] = rules
         self.rules = rules
         game, enc = rules.game, rules.enc
         bound = _max_length(game, enc)
