@@ -15,7 +15,7 @@ A spec's ``pack:`` declares other suits and ranks, copies and extra cards: its
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .frozen import Frozen
@@ -120,7 +120,7 @@ class Pack(Frozen):
     first copy, which notation names (see :meth:`parse_card`).  Two packs are equal
     when they are declared alike.
 
-    >>> p = Pack(("O", "C", "E", "B"), ("oros", "copas", "espadas", "bastos"), ("O", "C", "E", "B"),
+    >>> p = Pack.make(("O", "C", "E", "B"), ("oros", "copas", "espadas", "bastos"), ("O", "C", "E", "B"),
     ...          (1, 1, 0, 0), ("1", "2", "3", "4", "5", "6", "7", "S", "C", "R"), 2)
     >>> p.size, p.card_name(p.parse_card("RB")), p.card_name(p.parse_card("rb") + 40), p.suit_of(39)
     (80, 'RB', 'RB', 3)
@@ -131,55 +131,54 @@ class Pack(Frozen):
     symbols: tuple[str, ...]
     colours: tuple[int, ...]
     ranks: tuple[str, ...]
-    copies: int = 1
-    extras: tuple[tuple[str, int, int], ...] = ()  # (name, suit or -1, rank index or -1)
-    # derived (by __post_init__)
-    names: tuple[str, ...] = field(default=(), compare=False)
-    symbol_names: tuple[str, ...] = field(default=(), compare=False)
-    suit: tuple[int, ...] = field(default=(), compare=False)  # -1: a card of no suit
-    rank: tuple[int, ...] = field(default=(), compare=False)  # -1: a card of no rank
-    face: tuple[int, ...] = field(default=(), compare=False)
-    index: dict[str, int] = field(default_factory=dict, compare=False)
-    suit_index: dict[str, int] = field(default_factory=dict, compare=False)
-    rank_index: dict[str, int] = field(default_factory=dict, compare=False)
+    copies: int
+    extras: tuple[tuple[str, int, int], ...]  # (name, suit or -1, rank index or -1)
+    # derived by make(): by card id, and lookups by upper-case text
+    names: tuple[str, ...]
+    symbol_names: tuple[str, ...]
+    suit: tuple[int, ...]  # -1: a card of no suit
+    rank: tuple[int, ...]  # -1: a card of no rank
+    face: tuple[int, ...]
+    index: dict[str, int]
+    suit_index: dict[str, int]
+    rank_index: dict[str, int]
 
-    def __post_init__(self) -> None:
-        ns, nr = len(self.letters), len(self.ranks)
+    @staticmethod
+    def make(letters: tuple[str, ...], suit_names: tuple[str, ...], symbols: tuple[str, ...],
+             colours: tuple[int, ...], ranks: tuple[str, ...], copies: int = 1,
+             extras: tuple[tuple[str, int, int], ...] = ()) -> Pack:
+        """The pack declared so, with its tables."""
+        ns, nr = len(letters), len(ranks)
         grid = ns * nr
-        per_copy = grid + len(self.extras)
         names: list[str] = []
         syms: list[str] = []
         suit: list[int] = []
         rank: list[int] = []
         face: list[int] = []
-        for k in range(self.copies):
+        for _k in range(copies):
             for s in range(ns):
                 for r in range(nr):
-                    names.append(self.ranks[r] + self.letters[s])
-                    syms.append(self.ranks[r] + self.symbols[s])
+                    names.append(ranks[r] + letters[s])
+                    syms.append(ranks[r] + symbols[s])
                     suit.append(s)
                     rank.append(r)
                     face.append(s * nr + r)
-        for k in range(self.copies):
-            for i, (name, s, r) in enumerate(self.extras):
+        for _k in range(copies):
+            for i, (name, s, r) in enumerate(extras):
                 names.append(name)
                 syms.append(name)
                 suit.append(s)
                 rank.append(r)
-                face.append(self.copies * grid + i)
-        del per_copy
-        set_ = object.__setattr__  # derived once: the class is frozen
-        set_(self, "names", tuple(names))
-        set_(self, "symbol_names", tuple(syms))
-        set_(self, "suit", tuple(suit))
-        set_(self, "rank", tuple(rank))
-        set_(self, "face", tuple(face))
-        set_(self, "index", {n.upper(): face[c] for c, n in reversed(list(enumerate(names)))})
-        sidx = {x.upper(): i for i, x in enumerate(self.letters)}
-        for i, x in enumerate(self.symbols):
+                face.append(copies * grid + i)
+        index: dict[str, int] = {}
+        for c, n in enumerate(names):
+            index.setdefault(n.upper(), face[c])
+        sidx = {x.upper(): i for i, x in enumerate(letters)}
+        for i, x in enumerate(symbols):
             sidx.setdefault(x.upper(), i)
-        set_(self, "suit_index", sidx)
-        set_(self, "rank_index", {x.upper(): i for i, x in enumerate(self.ranks)})
+        return Pack(letters, suit_names, symbols, colours, ranks, copies, extras, tuple(names),
+                    tuple(syms), tuple(suit), tuple(rank), tuple(face), index, sidx,
+                    {x.upper(): i for i, x in enumerate(ranks)})
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Pack) and self.key() == other.key()
@@ -261,6 +260,15 @@ class Pack(Frozen):
                 out |= 1 << c
         return out
 
+    def letter(self, suit: int) -> str:
+        """The letter of suit number ``suit``, ``none`` past the pack's suits (or -1)."""
+        return self.letters[suit] if 0 <= suit < len(self.letters) else "none"
+
+    def copies_of(self, card: int) -> list[int]:
+        """The ids of every copy of ``card``, ascending."""
+        f = self.face[card]
+        return [c for c in range(self.size) if self.face[c] == f]
+
     def held_copy(self, hand: int, card: int) -> int:
         """The lowest id in ``hand`` with the name of ``card`` (``card`` if none)."""
         if self.copies == 1:
@@ -270,6 +278,18 @@ class Pack(Frozen):
             if self.face[c] == f:
                 return c
         return card
+
+    def held_copies(self, hand: int, mask: int) -> int:
+        """``mask`` (cards named by their first copies) as the copies ``hand`` holds: each
+        id moved to a held copy of its name not taken yet (unchanged where none is)."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        for c in cards_in(mask):
+            got = next((x for x in self.copies_of(c) if (hand >> x) & 1 and not (out >> x) & 1),
+                       c)
+            out |= 1 << got
+        return out
 
     def describe(self) -> str:
         """The pack in words (for ``describe``)."""
@@ -281,7 +301,7 @@ class Pack(Frozen):
                 f"ranks {' '.join(self.ranks)}{extra}")
 
 
-FRENCH = Pack(tuple(SUITS), ("clubs", "spades", "hearts", "diamonds"), tuple(SUIT_SYMBOLS),
+FRENCH = Pack.make(tuple(SUITS), ("clubs", "spades", "hearts", "diamonds"), tuple(SUIT_SYMBOLS),
               COLOUR, RANKS)
 """The default pack: the French 52 (card ids ``suit * 13 + rank``)."""
 
@@ -301,6 +321,6 @@ def pack_of(section: dict[str, Any] | None) -> Pack:
         s = letters.index(e["suit"]) if e.get("suit", "none") in letters else -1
         r = ranks.index(str(e["rank"])) if str(e.get("rank", "none")) in ranks else -1
         extras.append((str(e["name"]), s, r))
-    return Pack(letters, tuple(str(s["name"]) for s in suits), tuple(str(s["symbol"]) for s in suits),
+    return Pack.make(letters, tuple(str(s["name"]) for s in suits), tuple(str(s["symbol"]) for s in suits),
                 tuple(COLOURS.index(s["colour"]) if s["colour"] in COLOURS else 0 for s in suits),
                 ranks, int(section.get("copies", 1)), tuple(extras))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
+from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
@@ -73,7 +73,8 @@ class Resolver:
     """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
-                 gvars: dict[str, int], teams: list[list[int]] | None = None) -> None:
+                 gvars: dict[str, int], teams: list[list[int]] | None = None,
+                 pack: Pack = FRENCH) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -103,14 +104,18 @@ class Resolver:
         b["dealer"] = _global(_reads(lambda st, p: st.dealer), int)
         b["choice"] = _global(_reads(lambda st, p: st.choice), None)  # a word, a suit letter or a number
         b["count"] = _global(_reads(lambda st, p: st.count), int)
-        b["card_suit"] = _global(_reads(lambda st, p: SUITS[st.tables.suit[st.cand]]), str)
-        b["card_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.cand % 13]), str)
+        # the pack's texts, by suit number (4: none) and by card id
+        letters = (*pack.letters, *["none"] * (5 - len(pack.letters)))
+        rank_text = tuple(pack.ranks[r] if r >= 0 else "none" for r in pack.rank)
+        printed = tuple(letters[s] for s in pack.suit)  # -1 (no suit): the last, "none"
+        b["card_suit"] = _global(_reads(lambda st, p: letters[st.tables.suit[st.cand]]), str)
+        b["card_rank"] = _global(_reads(lambda st, p: rank_text[st.cand]), str)
         b["card_is_trump"] = _global(_reads(lambda st, p: st.tables.trump[st.cand]), bool)
-        b["led_suit"] = _global(_reads(lambda st, p: SUITS[st.led] if st.led >= 0 else "none"), str)
+        b["led_suit"] = _global(_reads(lambda st, p: letters[st.led] if st.led >= 0 else "none"), str)
         b["trumps_broken"] = _global(_reads(lambda st, p: st.broken), bool)
         b["trick_number"] = _global(_reads(lambda st, p: st.trick_no + 1), int)
-        b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
-        b["turn_up_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.turn_up[-1] % 13] if st.turn_up else "none"), str)
+        b["turn_up_suit"] = _global(_reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"), str)
+        b["turn_up_rank"] = _global(_reads(lambda st, p: rank_text[st.turn_up[-1]] if st.turn_up else "none"), str)
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
@@ -145,9 +150,6 @@ class Resolver:
 
     def names(self) -> Iterable[str]:
         return self.table.keys()
-
-
-_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
 def _mask(pairs: list[tuple[int, int]]) -> int:
@@ -217,6 +219,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
@@ -339,15 +342,15 @@ class Compiler:
                 deck_entry = entry
         if deck_entry is None:
             raise SpecError(f"no deck is given for {n} players")
-        suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
-        ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
-        deck = sorted(s * 13 + r for s in suits for r in ranks)
+        pack = self.pack = pack_of(t.get("pack"))
+        suits = [pack.suit_index[s] for s in deck_entry.get("suits", list(pack.letters))]
+        ranks = [pack.rank_index[str(r).upper()] for r in deck_entry["ranks"]]
+        deck = pack.ids_of(suits, ranks) + pack.extra_ids(e[0] for e in pack.extras)
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
         ranking = t.get("ranking", {})
-        rank_order = [str(r) for r in ranking.get("ranks", ["A", "K", "Q", "J", "10", "9", "8",
-                                                             "7", "6", "5", "4", "3", "2"])]
+        rank_order = [str(r) for r in ranking.get("ranks", list(reversed(pack.ranks)))]
         top = [str(x) for x in ranking.get("top_trumps", [])]
 
         # variables
@@ -373,20 +376,19 @@ class Compiler:
         self.pvars = pvars
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
-        self.resolver = Resolver(n, self.options, pvars, gvars, teams)
-        self.resolver.cards = CardContext(_tables, deck_mask)
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams, pack)
+        self.resolver.cards = CardContext(_tables, deck_mask, pack)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
-        tables = build_tables(deck_mask, rank_order, top, follow_printed)
-        cut_power = [0] * 52
+        tables = build_tables(deck_mask, rank_order, top, follow_printed, pack)
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
-        for i, r in enumerate(cut_ranks):
-            for s in range(4):
-                cut_power[s * 13 + RANK_INDEX[r]] = len(cut_ranks) - i
+        cut_index = {pack.rank_index[r.upper()]: len(cut_ranks) - i for i, r in enumerate(cut_ranks)}
+        cut_power = [cut_index.get(r, 0) for r in pack.rank]
 
         prog = Program(n=n, deck=deck, deck_mask=deck_mask, tables=tables)
+        prog.pack = pack
         prog.player_init = player_init
         prog.player_hand_rows = hand_rows
         prog.global_init = global_init
@@ -578,9 +580,10 @@ class Compiler:
 
             return set_out
         if name == "trump":
+            suit_index = self.pack.suit_index
 
             def set_trump(st: State, p: int, v: Any) -> None:
-                s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
+                s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
                 st.game.program.set_trump(st, s)
                 if st.rec is not None:  # p < 0: set by a step, not named by a player
                     st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
@@ -623,8 +626,10 @@ class Compiler:
             code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
                                allow=allow_fn))
         elif choose == "suit":
-            suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
-            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn))
+            suits = [self.pack.suit_index[str(s).upper()]
+                     for s in step.get("suits", list(self.pack.letters))]
+            code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn,
+                               pack=None if self.pack.french else self.pack))
         elif choose == "number":
             lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
             hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
@@ -672,6 +677,8 @@ class Compiler:
                        "but this step has no 'allow'")
         refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
         play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused)
+        if not self.pack.french:
+            play.pack = self.pack
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)

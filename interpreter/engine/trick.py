@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUITS, cards_in
+from ..cards import Pack, cards_in
 from ..frozen import Frozen
-from .actions import CARD, CARD_ACTIONS, WORD, Action
+from .actions import CARD, CARD_ACTIONS, WORD, Action, pack_card_list
 from .steps import UNSET, Fn, Instr, Selector, fixed
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def refusal(st: State, seat: int, card: int) -> str:
         return "trumps may not be led until they are broken"
     if f.follow and hand & t.suit_mask[led]:
         if t.suit[card] != led:
-            return f"you must follow suit ({SUITS[led]})"
+            return f"you must follow suit ({st.prog.pack.letter(led)})"
         return "you must head the trick (play a higher card of the suit)"
     if first:
         return "no trump may be played to the first trick by a player holding another card"
@@ -218,6 +218,7 @@ class TrickPlay(Instr):
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
+        self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -276,9 +277,13 @@ class TrickPlay(Instr):
         seat = st.current
         assert seat is not None
         m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
-        out = _CARD_LISTS.get(m)
-        if out is None:
-            out = _card_list(m)
+        pack = self.pack
+        if pack is not None:
+            out = pack_card_list(pack, m)
+        else:
+            out = _CARD_LISTS.get(m)
+            if out is None:
+                out = _card_list(m)
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             return [*out, self.knock]
         return out  # shared: State.legal_actions hands out a copy
@@ -289,7 +294,7 @@ class TrickPlay(Instr):
         if a.kind == CARD:
             c = a.value
             if not (st.hands[seat] >> c) & 1:
-                return f"{CARD_NAMES[c]} is not in your hand"
+                return f"{a} is not in your hand"
             if (self._card_mask(st, seat) >> c) & 1:
                 return None
             if (legal_cards(st, seat) >> c) & 1:
@@ -370,7 +375,7 @@ class TrickPlay(Instr):
             st.event(
                 "trick",
                 number=st.trick_no,
-                cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
+                cards=[[p, st.prog.pack.names[c]] for p, c in st.trick],
                 winner=winner,
             )
         if self.has_after:

@@ -58,10 +58,12 @@ class CardContext(NamedTuple):
     resolver's optional ``cards`` attribute: ``tables(state)`` gives the current trump's
     tables (``suit``, ``trump``, ``power`` per card, ``suit_mask``, ``trump_mask``: see
     :mod:`spelbok.engine.order`), ``deck_mask`` the cards of the deck (card literals
-    must be among them)."""
+    must be among them), ``pack`` the game's :class:`spelbok.cards.Pack` (None: the French
+    52)."""
 
     tables: Callable[[Any], Any]
     deck_mask: int
+    pack: Any = None
 
 
 class Resolver(Protocol):

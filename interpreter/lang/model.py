@@ -353,6 +353,10 @@ def _pack_defaults(out: Tree, src: Mapping[str, Any]) -> None:
             entry["suits"] = list(letters)
         entry["ranks"] = [str(r).upper() for r in entry["ranks"]]
         entry["suits"] = [str(x).upper() for x in entry["suits"]]
+    french = list(_v.construct("decide").field("suits").default)
+    for _path, step in _v.walk_steps(out.get("hand", [])):
+        if step.get("suits") == french and not set(french) <= set(letters):
+            step["suits"] = list(letters)  # the default: every suit of the pack
     ranking = _map(src.get("ranking"))
     if "ranking" in out:
         order = out["ranking"]
