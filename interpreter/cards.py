@@ -142,6 +142,7 @@ class Pack(Frozen):
     index: dict[str, int]
     suit_index: dict[str, int]
     rank_index: dict[str, int]
+    french: bool  # the French 52's cards and names (the engine's fast paths serve it)
 
     @staticmethod
     def make(letters: tuple[str, ...], suit_names: tuple[str, ...], symbols: tuple[str, ...],
@@ -178,7 +179,8 @@ class Pack(Frozen):
             sidx.setdefault(x.upper(), i)
         return Pack(letters, suit_names, symbols, colours, ranks, copies, extras, tuple(names),
                     tuple(syms), tuple(suit), tuple(rank), tuple(face), index, sidx,
-                    {x.upper(): i for i, x in enumerate(ranks)})
+                    {x.upper(): i for i, x in enumerate(ranks)},
+                    (letters, ranks, copies, extras) == (tuple(SUITS), RANKS, 1, ()))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Pack) and self.key() == other.key()
@@ -195,11 +197,6 @@ class Pack(Frozen):
     def size(self) -> int:
         """How many cards the whole pack has (copies and extras included)."""
         return len(self.names)
-
-    @property
-    def french(self) -> bool:
-        """Whether this is the default French 52 (the engine's fast paths assume its ids)."""
-        return self.key() == FRENCH.key()
 
     def normalize_rank(self, text: str | int) -> str | None:
         """Canonical rank text, or None (``T`` is ten in a pack with a rank 10)."""
@@ -268,6 +265,17 @@ class Pack(Frozen):
         """The ids of every copy of ``card``, ascending."""
         f = self.face[card]
         return [c for c in range(self.size) if self.face[c] == f]
+
+    def take_card(self, text: str, taken: set[int]) -> int | None:
+        """The card written ``text`` in a list that names copies by repeating a name: its
+        first copy not in ``taken`` (then added to it), or None when not a card."""
+        c = self.parse_card(text)
+        if c is None:
+            return None
+        if self.copies > 1:
+            c = next((x for x in self.copies_of(c) if x not in taken), c)
+        taken.add(c)
+        return c
 
     def held_copy(self, hand: int, card: int) -> int:
         """The lowest id in ``hand`` with the name of ``card`` (``card`` if none)."""

@@ -174,3 +174,33 @@ def pack_card_list(pack: Pack, mask: int) -> list[Action]:
     play as one, the lowest id held: see :meth:`Pack.one_per_face`)."""
     actions = card_actions(pack)
     return [actions[c] for c in cards_in(pack.one_per_face(mask))]
+
+
+def _parse_in(pack: Pack, text: str, words: list[str]) -> Action:
+    """:func:`parse_action` for a declared pack."""
+    if len(words) == 1:
+        c = pack.parse_card(words[0])
+        if c is not None:
+            return card_actions(pack)[c]
+        word = words[0].lower()
+        if not word.replace("_", "").replace("-", "").isalnum():
+            raise InvalidActionError(f"{text!r} is not an action (expected a card like "
+                                     f"{pack.names[-1]}, or a word)")
+        return Action(WORD, word)
+    verb = words[0].lower()
+    if not verb.replace("_", "").replace("-", "").isalpha():
+        raise InvalidActionError(f"{text!r} is not an action")
+    if len(words) == 2 and len(words[1]) == 1 and words[1].upper() in pack.suit_index:
+        return Action(SUIT, verb, pack.suit_index[words[1].upper()], pack)
+    if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 4:
+        return Action(NUMBER, verb, int(words[1]))
+    mask = 0
+    for w in words[1:]:
+        c = pack.parse_card(w)
+        if c is None:
+            raise InvalidActionError(f"{w!r} in {text!r} is not a card of this pack")
+        c = next((x for x in pack.copies_of(c) if not (mask >> x) & 1), c)  # named again
+        if (mask >> c) & 1:
+            raise InvalidActionError(f"{w!r} is named too often in {text!r}")
+        mask |= 1 << c
+    return Action(CARDS, verb, mask, pack)

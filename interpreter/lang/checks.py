@@ -32,9 +32,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..cards import MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
-from ..cards import MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
     Node,
