@@ -205,7 +205,7 @@ class _Reader:
         self.n = game.players
         self.pos = position
         self.pack = game.program.deck_mask
-        self.cards = game.program.pack  # names the cards (copies: a name given again)
+        self.card_pack = game.program.pack  # names the cards (copies: a name given again)
         self.taken: set[int] = set()
         self.placed: dict[int, str] = {}
 
@@ -252,7 +252,7 @@ class _Reader:
             raise PositionError(f"{zone}: write cards as 'AS KH 10D' or a list", key)
         out = []
         for text, where in items:
-            c = self.cards.take_card(str(text), self.taken) if len(str(text)) <= 8 else None
+            c = self.card_pack.take_card(str(text), self.taken) if len(str(text)) <= 8 else None
             if c is None:
                 raise PositionError(f"'{text}' is not a card (write cards like 10H, JC, A♠)", where)
             self.place(c, where, zone)
@@ -262,11 +262,11 @@ class _Reader:
     def place(self, c: int, where: KeyPath, zone: str) -> None:
         if not (self.pack >> c) & 1:
             raise PositionError(
-                f"{self.cards.names[c]} is not in the pack ({self.game.name} with {self.n} players "
+                f"{self.card_pack.names[c]} is not in the pack ({self.game.name} with {self.n} players "
                 f"uses {self.pack.bit_count()} cards)", where)
         if c in self.placed:
             raise PositionError(
-                f"{self.cards.names[c]} is in two places: {self.placed[c]} and {zone}", where)
+                f"{self.card_pack.names[c]} is in two places: {self.placed[c]} and {zone}", where)
         self.placed[c] = zone
 
 
