@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUITS, Pack, cards_in
 from ..errors import LimitError, SpecError
-from ..limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
 from .actions import NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
 
@@ -290,7 +290,7 @@ class Deal(Instr):
                           f"the deal needs {total} cards but the stock holds {len(st.stock)}")
 
 
-_BIT = tuple(1 << c for c in range(52))
+_BIT = tuple(1 << c for c in range(MAX_CARDS))
 
 ZONES = ("hand", "widow", "stock", "turn_up", "discards")
 

@@ -278,12 +278,9 @@ class TrickPlay(Instr):
         assert seat is not None
         m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
         pack = self.pack
-        if pack is not None:
-            out = pack_card_list(pack, m)
-        else:
-            out = _CARD_LISTS.get(m)
-            if out is None:
-                out = _card_list(m)
+        out = _CARD_LISTS.get(m) if pack is None else pack_card_list(pack, m)
+        if out is None:
+            out = _card_list(m)
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             return [*out, self.knock]
         return out  # shared: State.legal_actions hands out a copy
