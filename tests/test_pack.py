@@ -9,6 +9,7 @@ from spelbok.cards import FRENCH, pack_of
 from spelbok.cli.render import Style, card, hand_line
 from spelbok.errors import SpecError, SpecErrors
 from spelbok.lang.describe import describe
+from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.loader import read_spec
 
 SPANISH = """spelbok: 1
@@ -267,3 +268,20 @@ def test_an_extra_card_of_a_suit_not_in_the_pack_is_refused() -> None:
     bad = JOKER.replace("extra: [{name: JK}]", "extra: [{name: JK, suit: X}]")
     with pytest.raises((SpecError, SpecErrors), match=r":7:\d+: 'X' is not a suit of the pack"):
         spelbok.load(bad, players=2)
+
+
+@pytest.mark.parametrize("text", [SPANISH, COPIES, JOKER, GERMAN, TWELVE])
+def test_convert_round_trips_a_pack(text: str) -> None:
+    doc = read_spec("<spec>", text=text)
+    dsl = to_dsl(doc.tree)
+    assert "pack:" in dsl
+    assert read_spec("x.spel", text=dsl).tree == doc.tree
+
+
+def test_the_dsl_reads_a_pack_block() -> None:
+    dsl = to_dsl(read_spec("<spec>", text=JOKER).tree)
+    assert '    extra card "JK"' in dsl and 'suit "H" coloured red' in dsl
+    assert 'top trumps from high to low: "JK"' in dsl
+    german = to_dsl(read_spec("<spec>", text=GERMAN).tree)
+    assert 'suit "G" named "Grün" shown as "🍀" coloured green' in german
+    assert 'deck for 2 to 4 players: A 10 K "O" "U" 9 8 7' in german
