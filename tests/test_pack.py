@@ -285,3 +285,17 @@ def test_the_dsl_reads_a_pack_block() -> None:
     german = to_dsl(read_spec("<spec>", text=GERMAN).tree)
     assert 'suit "G" named "Grün" shown as "🍀" coloured green' in german
     assert 'deck for 2 to 4 players: A 10 K "O" "U" 9 8 7' in german
+
+
+def test_formulas_compare_the_packs_suits_and_ranks() -> None:
+    text = SPANISH.replace('oros: "count(cards_of(hand, \'O\'))"}',
+                           'oros: "count(hand where card_suit == \'O\' and card_rank != \'S\')"}')
+    text = text.replace("  - tricks: {}\n", "  - tricks: {}\n    when: \"trump != 'B' or true\"\n")
+    g = spelbok.load(text, players=4)
+    st = g.new_state(seed=1)
+    for p in range(4):
+        hand = st.view(p)["hand"]
+        assert st.var("oros")[p] == sum(n.endswith("O") and n != "SO" for n in hand)
+    with pytest.raises((SpecError, SpecErrors), match=r"'trump' is never 'H': suits are the "
+                       r"letters O, C, E, B"):
+        spelbok.load(text.replace("trump != 'B'", "trump != 'H'"), players=4)
