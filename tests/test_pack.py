@@ -299,3 +299,28 @@ def test_formulas_compare_the_packs_suits_and_ranks() -> None:
     with pytest.raises((SpecError, SpecErrors), match=r"'trump' is never 'H': suits are the "
                        r"letters O, C, E, B"):
         spelbok.load(text.replace("trump != 'B'", "trump != 'H'"), players=4)
+
+
+EXCHANGE = COPIES.replace("  - deal: {size: 6}\n", """  - deal: {size: 5}
+  - decide: swap
+    who: each
+    choose: exchange
+    exchange: {max: 2}
+""")
+
+
+def test_an_exchange_names_copies_once() -> None:
+    g = spelbok.load(EXCHANGE, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "AS AS 9H", 1: "9S KS 10H"},
+                                       "phase": "swap", "to_act": 0})
+    texts = [str(a) for a in st.legal_actions()]
+    assert len(texts) == len(set(texts))
+    assert set(texts) == {"swap", "swap AS", "swap 9H", "swap AS AS", "swap AS 9H"}
+    st.apply("swap AS AS")
+    assert "AS" not in st.view(0)["hand"] and st.view(0)["own_discards"] == ["AS", "AS"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_conformance_with_an_exchange_of_copies(players: int) -> None:
+    rep = check_game(spelbok.load(EXCHANGE, players=players), matches=10, seed=1, deep_every=3)
+    assert rep.ok, rep.failures

@@ -647,6 +647,8 @@ class Compiler:
             min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
             code.append(Exchange(name, where_fn, then, draw_from=draw,
                                  min_fn=min_fn, max_fn=max_fn))
+            if not self.pack.french:
+                code[-1].pack = self.pack  # type: ignore[attr-defined]
         else:
             self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 
