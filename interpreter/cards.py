@@ -257,6 +257,12 @@ class Pack(Frozen):
                 out |= 1 << c
         return out
 
+    def names_of(self, mask: int) -> list[str]:
+        """The names of the cards of ``mask``, by id (copies of a card side by side)."""
+        if self.copies == 1:
+            return [self.names[c] for c in cards_in(mask)]
+        return [self.names[c] for c in sorted(cards_in(mask), key=lambda c: (self.face[c], c))]
+
     def letter(self, suit: int) -> str:
         """The letter of suit number ``suit``, ``none`` past the pack's suits (or -1)."""
         return self.letters[suit] if 0 <= suit < len(self.letters) else "none"

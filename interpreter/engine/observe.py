@@ -52,7 +52,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "hand_number": st.hand_number,
         "dealer": st.dealer,
         "trump": pack.letters[st.trump] if st.trump < len(pack.letters) else None,
-        "hand": _names(st.hands[seat], names),
+        "hand": pack.names_of(st.hands[seat]),
         "hand_sizes": [m.bit_count() for m in st.hands],
         "known_cards": hidden_known,
         "turn_up": [names[c] for c in st.turn_up],

@@ -277,9 +277,9 @@ class Deal(Instr):
                 else:
                     hands[p] |= m
         if st.rec is not None:
-            names = st.prog.pack.names
-            st.event("deal", dealer=st.dealer, hands=[_names(h, names) for h in st.hands],
-                     widow=_names(st.widow, names))
+            pack = st.prog.pack
+            st.event("deal", dealer=st.dealer, hands=[pack.names_of(h) for h in st.hands],
+                     widow=pack.names_of(st.widow))
         st.pc += 1
         return True
 
