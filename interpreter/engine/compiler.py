@@ -345,7 +345,7 @@ class Compiler:
         pack = self.pack = pack_of(t.get("pack"))
         suits = [pack.suit_index[s] for s in deck_entry.get("suits", list(pack.letters))]
         ranks = [pack.rank_index[str(r).upper()] for r in deck_entry["ranks"]]
-        deck = pack.ids_of(suits, ranks) + pack.extra_ids(e[0] for e in pack.extras)
+        deck = pack.ids_of(suits, ranks) + pack.extra_ids([e[0] for e in pack.extras])
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
@@ -645,10 +645,11 @@ class Compiler:
                                  ("stock", "turn_up", "none"))
             max_fn = self.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
             min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
-            code.append(Exchange(name, where_fn, then, draw_from=draw,
-                                 min_fn=min_fn, max_fn=max_fn))
+            exchange = Exchange(name, where_fn, then, draw_from=draw, min_fn=min_fn,
+                                max_fn=max_fn)
             if not self.pack.french:
-                code[-1].pack = self.pack  # type: ignore[attr-defined]
+                exchange.pack = self.pack
+            code.append(exchange)
         else:
             self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 
