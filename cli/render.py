@@ -649,6 +649,17 @@ class Narrator:
     def _ev_redeal(self, e: Mapping[str, Any]) -> list[str]:
         return ["  no play: the cards are dealt again"]
 
+    def _ev_all_passed(self, e: Mapping[str, Any]) -> list[str]:
+        return ["  every player passes"]
+
+    def _ev_contract(self, e: Mapping[str, Any]) -> list[str]:
+        """An auction's outcome: the declarer, the contract, its doubling and trump."""
+        d = e.get("declarer")
+        doubled = {1: " doubled", 2: " redoubled"}.get(e.get("doubled") or 0, "")
+        trump = f", trump {suit(str(e['trump']), self.style)}" if "trump" in e else ""
+        return [f"  contract: {self.who(d)} {self.verb(d, 'plays')} {e.get('contract')}"
+                f"{doubled}{trump}"]
+
     def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
         return ["  the hand ends early"]
 

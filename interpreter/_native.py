@@ -29,7 +29,7 @@ from typing import Any
 HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
        "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
        "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
-       "engine/exchange")
+       "engine/exchange", "engine/auction")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -165,7 +165,14 @@ class InvalidActionError(ActionError):
 
 
 class IllegalActionError(ActionError):
-    """A well-formed action that the rules do not allow here."""
+    """A well-formed action that the rules do not allow here.
+
+    ``reason``: the rules' own words for the refusal (the message less the action), which
+    a reading file's ``reason`` check reads."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class AmbiguousActionError(ActionError):

@@ -27,7 +27,7 @@ KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
 KNEKTPASS_SPEL = ROOT / "specs" / "knektpass.spel"
 DOCS = ROOT / "docs" / "dsl.md"
 SPECS = ROOT / "tests" / "specs"
-TWINS = ["draw_after_trick", "bids_and_teams"]
+TWINS = ["draw_after_trick", "bids_and_teams", "auction_mini"]
 
 
 def yaml_tree(path: Path = KNEKTPASS_YAML) -> dict[str, Any]:
@@ -379,6 +379,9 @@ _LEAVES: dict[str, st.SearchStrategy[Any]] = {
     "assignments": st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3),
     "var_map": st.dictionaries(NAMES, SCALARS, max_size=2),
     "first_dealer": st.integers(0, 3),
+    "points_by_rank": st.dictionaries(RANKS, st.integers(-5, 30), max_size=3),
+    "points_by_card": st.dictionaries(st.sampled_from(["JC", "Q♠", "10H"]), st.integers(-5, 30),
+                                      max_size=2),
 }
 
 
@@ -409,6 +412,9 @@ def _of(f: v.Field, type_: str, depth: int) -> st.SearchStrategy[Any]:
             [w.name for w in f.words[1:]])
     if type_ == "steps":
         return _steps(depth - 1)
+    if type_ == "allow":  # one condition, or two or more levels
+        return FORMULAS | st.lists(_construct(v.construct("allow_level"), depth), min_size=2,
+                                   max_size=3)
     if type_ in _LEAVES:
         return _LEAVES[type_]
     return _construct(v.construct(type_), depth)
@@ -452,7 +458,15 @@ def _step(c: v.Construct, depth: int) -> st.SearchStrategy[dict[str, Any]]:
     else:
         assert c.value is not None
         kind = _of(c.value, c.value.type, depth)
-    return st.tuples(kind, own).map(lambda t: {c.name: t[0], **t[1]})
+    return st.tuples(kind, own).map(lambda t: _one_reason({c.name: t[0], **t[1]}))
+
+
+def _one_reason(step: dict[str, Any]) -> dict[str, Any]:
+    """``step`` without a step 'reason' beside 'allow' levels (each level gives its own)."""
+    for node in (step, *(x for x in step.values() if isinstance(x, dict))):
+        if isinstance(node.get("allow"), list):
+            node.pop("reason", None)
+    return step
 
 
 def _steps(depth: int) -> st.SearchStrategy[list[dict[str, Any]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from minispec import mini
 from spelbok import formula
 from spelbok.engine import steps
 from spelbok.errors import SpecError, SpelbokError
+from spelbok.formula.names import TypeName
 from spelbok.lang import checks, model, reference, schema
 from spelbok.lang import vocabulary as v
 
@@ -42,7 +44,7 @@ def test_a_stale_block_is_rewritten_and_an_unknown_one_refused() -> None:
     stale = "x\n<!-- vocabulary:hand-builtins -->\n| old |\n<!-- /vocabulary:hand-builtins -->\ny\n"
     new = reference.update(stale)
     assert new.startswith("x\n<!-- vocabulary:hand-builtins -->\n| name | meaning |")
-    assert new.endswith("`last_winner` | seat that won the last trick (-1 before any) |\n"
+    assert new.endswith("`called_card` | the card the declarer called (no card when none) |\n"
                         "<!-- /vocabulary:hand-builtins -->\ny\n")
     with pytest.raises(SpelbokError, match="unknown vocabulary block 'nope'"):
         reference.update("<!-- vocabulary:nope -->\n<!-- /vocabulary:nope -->")
@@ -105,8 +107,10 @@ def test_step_kinds_and_word_lists_agree_with_the_model_and_checks() -> None:
 def test_builtins_scopes_and_types_are_the_declared_ones() -> None:
     # (the compiler's getters against the declaration: test_derived.py)
     assert {b.scope for b in v.BUILTINS} == {"player", "hand", "decision", "card", "trick"}
-    assert {b.type for b in v.BUILTINS} <= {"int", "bool", "suit", "suit_or_none", "rank",
-                                            "rank_or_none", "any"}
+    # the formula types (card values included) and the text kinds the checks know
+    formula_types = set(typing.get_args(TypeName))  # str: a contract's name
+    assert {b.type for b in v.BUILTINS} <= formula_types | {"suit", "suit_or_none", "rank",
+                                                            "rank_or_none"}
 
 
 def test_settable_builtins_are_the_ones_a_set_step_may_assign() -> None:
@@ -179,7 +183,9 @@ _SAMPLES: dict[str, Any] = {
     "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"],
-    "first_dealer": 2,
+    "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],
+    "points_by_rank": {"A": 11}, "points_by_card": {"QS": 13},
+    "list[contract]": [{"level": 6}],
     "list[pack_suit]": [{"letter": "X"}], "list[scalar]": ["1"], "list[pack_extra]": [{"name": "JK"}],
 }
 
@@ -203,7 +209,7 @@ def test_the_model_keeps_every_declared_key(name: str) -> None:
 def test_section_defaults_are_what_the_model_fills_in() -> None:
     tree = model.normalize({"players": {"min": 2, "max": 3}})
     for c in v.SECTIONS:
-        if c.name == "pack":  # an absent section: the French 52 (test_pack.py)
+        if c.name in ("points", "pack"):  # sections that stay absent unless given
             assert c.name not in tree
             continue
         got = {k: x for k, x in tree[c.name].items()

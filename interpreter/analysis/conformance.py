@@ -74,7 +74,18 @@ def check_cards(st: State) -> str | None:
 
 def check_view(st: State, seat: int) -> str | None:
     """No card hidden from ``seat`` appears anywhere in its view."""
-    text = json.dumps(st.view(seat))
+    view = st.view(seat)
+    auction = view.get("auction")
+    if auction is not None:
+        # an auction's called card is named in public (where it lies stays hidden); its
+        # holder, the declarer's partner, only to the holder until it is played
+        partner = auction.pop("called_card")
+        if auction["partner"] not in (None, seat) and not any(
+                st.prog.pack.names[c] == partner for _, c in st.trick) and not any(
+                st.prog.pack.names[c] == partner for _l, cards, _w in st.history_tricks
+                for _, c in cards):
+            return f"view of seat {seat} shows the partner of a card not yet played"
+    text = json.dumps(view)
     hidden = 0
     for p in range(st.n):
         if p != seat:

@@ -435,7 +435,9 @@ class _Context:
                            or (want_error == "illegal" and isinstance(e, IllegalActionError))
                            or (want_error == "invalid" and isinstance(e, InvalidActionError)))
                 reason = step.get("reason")
-                if not kind_ok or (reason and str(reason).lower() not in str(e).lower()):
+                # the rules' words for the refusal (an allow level's reason), not the action's
+                said = e.reason if isinstance(e, IllegalActionError) else str(e)
+                if not kind_ok or (reason and str(reason).lower() not in said.lower()):
                     expected = f"{want_error}" + (f" ({reason})" if reason else "")
                     raise _Failed([Mismatch(f"expect_error for {text}", expected,
                                             f"{_error_kind(e)}: {e}")]) from None

@@ -17,8 +17,25 @@ from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
+from .auction import (
+    A_BIDS,
+    A_CALLED,
+    A_CONTRACT,
+    A_DECLARER,
+    A_DOUBLED,
+    MODES,
+    AuctionBid,
+    AuctionCall,
+    AuctionStart,
+    AuctionTrump,
+    Contract,
+    Rules,
+    declarer_side,
+    trump_code,
+)
 from .exchange import Exchange
 from .order import NO_TRUMP, build_tables
+from .points import build_points, mask_points
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -37,7 +54,7 @@ from .steps import (
     TurnUp,
     fixed,
 )
-from .trick import TrickNext, TrickPlay, TricksStart
+from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart, card_key
 
 if TYPE_CHECKING:
     from .state import State
@@ -62,6 +79,26 @@ BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
 TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
 
 
+#: How an error names the value of a formula of each type.
+_TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a set of cards"}
+
+
+def _assigned(steps: list[Any]) -> set[str]:
+    """The variables that ``steps`` (and the steps inside them) assign."""
+    names: set[str] = set()
+    for _, item in _v.walk_steps(steps):
+        if "set" in item and isinstance(item["set"], dict):
+            names.update(item["set"])
+        elif "decide" in item and isinstance(item.get("then"), dict):
+            names.update(item["then"])
+    return names
+
+
+def _rule_refuses(cond: Any) -> str:
+    """The message for a candidate a condition without a reason refuses."""
+    return f"the rule `{cond}` does not allow it"
+
+
 def _const(v: Any) -> Fn:
     """A formula fixed when the game loads; steps read ``.value`` to skip calling it."""
     fn: Any = lambda st, p: v  # noqa: E731
@@ -74,7 +111,7 @@ class Resolver:
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
                  gvars: dict[str, int], teams: list[list[int]] | None = None,
-                 pack: Pack = FRENCH) -> None:
+                 contracts: tuple[Contract, ...] = (), pack: Pack = FRENCH) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -144,8 +181,39 @@ class Resolver:
         b["team"] = NameInfo(P, _reads(lambda st, p: tof[p]), int)
         b["partner"] = NameInfo(P, _reads(lambda st, p: pof[p]), int)
         b["team_tricks"] = NameInfo(P, _reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
+        # the cards of the tricks won and played, and their points (engine/points.py); the
+        # trick play keeps them only for a game that reads one of these (KEEPS_CARDS)
+        b["tricks_won"] = NameInfo(P, _reads(lambda st, p: st.won_cards[p]), "cards")
+        b["team_tricks_won"] = NameInfo(P, _reads(lambda st, p: _team_won(st, mates[p])), "cards")
+        b["card_points"] = NameInfo(P, _reads(lambda st, p: _seat_points(st, p)), int)
+        b["team_card_points"] = NameInfo(
+            P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
+        b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
+        self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
+        self.team_of = tof
+        self._auction_names(contracts, tof)
+
+    def _auction_names(self, contracts: tuple[Contract, ...], tof: tuple[int, ...]) -> None:
+        """The names an auction sets (engine/auction.py): empty values before one."""
+        b = self.table
+        P = "player"
+        names = tuple(c.name for c in contracts)
+        levels = tuple(c.level for c in contracts)
+        aims = tuple(c.aim for c in contracts)
+        negative = tuple(c.negative for c in contracts)
+        b["contract"] = _global(_reads(lambda st, p: names[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else "none"), str)
+        b["contract_level"] = _global(_reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_aim"] = _global(_reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_negative"] = _global(_reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
+        b["declarer_seat"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
+        b["doubled"] = _global(_reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
+        b["called_card"] = _global(_reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1), "card")
+        b["is_declarer"] = NameInfo(P, _reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)
+        b["declarer_team"] = NameInfo(P, _reads(lambda st, p: declarer_side(st, p, tof)), bool)
+        b["bid_of"] = NameInfo(P, _reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"), str)
 
     def resolve(self, name: str) -> NameInfo | None:
+        self.used.add(name)
         return self.table.get(name)
 
     def names(self) -> Iterable[str]:
@@ -158,6 +226,45 @@ def _mask(pairs: list[tuple[int, int]]) -> int:
     for _, c in pairs:
         m |= 1 << c
     return m
+
+
+#: The names whose values need the trick play to keep each trick's cards.
+KEEPS_CARDS = frozenset({"tricks_won", "team_tricks_won", "card_points", "team_card_points",
+                         "played"})
+
+
+def _team_won(st: State, seats: tuple[int, ...]) -> int:
+    m = 0
+    for q in seats:
+        m |= st.won_cards[q]
+    return m
+
+
+def _seat_points(st: State, p: int) -> int:
+    """The points of the cards in ``p``'s tricks, with the last trick's bonus."""
+    tables = st.prog.points
+    got = mask_points(tables[st.trump], st.won_cards[p]) if tables else 0
+    return got + st.prog.last_trick_points if st.last_trick == p else got
+
+
+def _card_points(st: State, c: int) -> int:
+    tables = st.prog.points
+    return tables[st.trump].card[c] if tables and c >= 0 else 0
+
+
+def _set_points(st: State, m: int) -> int:
+    tables = st.prog.points
+    return mask_points(tables[st.trump], m) if tables else 0
+
+
+def _power(st: State, c: int) -> int:
+    """A card's power in the current trick (its key: 0 when it cannot win it); before the
+    lead, its power as a lead."""
+    if c < 0:
+        return 0
+    if st.led < 0:
+        return st.tables.power[c]
+    return card_key(st, c)
 
 
 def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
@@ -281,6 +388,48 @@ class Compiler:
         fn: Fn = compiled.fn
         return fn
 
+    def condition(self, text: Any, path: Path) -> Fn:
+        """A global formula that must give true or false (a trick rule): one of another
+        type is a located error."""
+        fn = self.formula(text, path, False)
+        try:
+            kind = self._compile(str(text), False).type
+        except FormulaError:
+            return fn  # already reported by formula()
+        if kind not in ("bool", "any"):
+            self.error(path, f"expected a condition (true or false) here, not a formula that "
+                       f"gives {_TYPE_WORDS.get(kind, kind)} (compare it: e.g. "
+                       "`trick_number > 1`)")
+        return fn
+
+    def _names_read(self, text: Any) -> frozenset[str]:
+        """The names a formula reads (none when it does not compile: reported elsewhere)."""
+        try:
+            return self._compile(str(text), False).names
+        except FormulaError:
+            return frozenset()
+
+    def allow_levels(self, allow: Any, reason: Any, path: Path,
+                     default: bool) -> list[tuple[Fn, str]]:
+        """An ``allow`` as its levels in order, each a condition on the candidate and the
+        message for one it refuses (none for an absent or always-true ``allow``): the
+        spec's reason, else (``default``) the rule itself, else empty."""
+        if isinstance(allow, list):
+            if reason is not None:
+                self.error(path[:-1] + ("reason",), "with 'allow' levels, each level gives "
+                           "its own 'reason': move this text to the level it explains")
+            out: list[tuple[Fn, str]] = []
+            for i, level in enumerate(allow):
+                cond = level.get("if", "true") if isinstance(level, dict) else "true"
+                why = level.get("reason") if isinstance(level, dict) else None
+                out.append((self.formula(cond, (*path, i, "if"), True),
+                            str(why) if why else _rule_refuses(cond) if default else ""))
+            return out
+        if allow in (None, True, "true"):
+            return []
+        return [(self.formula(allow, path, True),
+                 str(reason) if reason else _rule_refuses(allow) if default else "")]
+
     def number(self, text: Any, path: Path, per_player: bool) -> Fn:
         """A formula that must give a whole number (a size, a count, a bound): one fixed at
         load time to anything else is a located error, not a ValueError in play."""
@@ -346,6 +495,7 @@ class Compiler:
         suits = [pack.suit_index[s] for s in deck_entry.get("suits", list(pack.letters))]
         ranks = [pack.rank_index[str(r).upper()] for r in deck_entry["ranks"]]
         deck = pack.ids_of(suits, ranks) + pack.extra_ids([e[0] for e in pack.extras])
+        self.deck = deck
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
@@ -376,8 +526,11 @@ class Compiler:
         self.pvars = pvars
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
-        self.resolver = Resolver(n, self.options, pvars, gvars, teams, pack)
-        self.resolver.cards = CardContext(_tables, deck_mask, pack)
+        self.contracts = self._contracts(t["hand"])
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts,
+                                 pack)
+        self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power,
+                                          pack)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
@@ -397,6 +550,10 @@ class Compiler:
         prog.pvar_names = list(pvars)
         prog.gvar_names = list(gvars)
         prog.options = dict(self.options)
+        if t.get("points") is not None:
+            prog.points = build_points(t["points"], deck, tables, pack)
+            prog.last_trick_points = int(t["points"].get("last_trick", 0))
+        prog.contracts = self.contracts
 
         dealer = t.get("dealer", {})
         first = dealer.get("first", "cut_low")
@@ -421,6 +578,10 @@ class Compiler:
         prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
         prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
         prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
+        if prog.points or self.resolver.used & KEEPS_CARDS:
+            for ins in code:
+                if isinstance(ins, TrickPlay):
+                    ins.keep_cards = True
         if self.errors:
             raise SpecErrors(self.errors)
         return prog
@@ -608,9 +769,13 @@ class Compiler:
         if fixed(where_fn) is True:
             where_fn = None
         then = self.assigns(step.get("then", {}), (*path, "then"), True)
-        allow = step.get("allow")
-        allow_fn = (self.formula(allow, (*path, "allow"), True)
-                    if allow not in (None, True, "true") else None)
+        # a refused option is answered with its level's reason, or (none given) the options
+        reason = step.get("reason")
+        levels = self.allow_levels(step.get("allow"), reason, (*path, "allow"), False)
+        allow_fn = levels[0][0] if levels else None
+        if reason is not None and allow_fn is None:
+            self.error((*path, "reason"), "'reason' explains an option that 'allow' refuses, "
+                       "but this step has no 'allow'")
         if isinstance(choose, list):
             words: list[str] = []
             when: list[Fn | None] = []
@@ -624,12 +789,12 @@ class Compiler:
                     words.append(str(w).lower())
                     when.append(None)
             code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
-                               allow=allow_fn))
+                               allow=allow_fn, levels=levels))
         elif choose == "suit":
             suits = [self.pack.suit_index[str(s).upper()]
                      for s in step.get("suits", list(self.pack.letters))]
             code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn,
-                               pack=None if self.pack.french else self.pack))
+                               levels=levels, pack=None if self.pack.french else self.pack))
         elif choose == "number":
             lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
             hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
@@ -638,7 +803,7 @@ class Compiler:
                 self.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
                            f"below 'min' ({lo})")
             code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
-                               allow=allow_fn))
+                               allow=allow_fn, levels=levels))
         elif choose == "exchange":
             ex = step.get("exchange", {})
             draw = self.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
@@ -657,9 +822,14 @@ class Compiler:
         t = step["tricks"]
         p = (*path, "tricks")
         flags: dict[str, Fn] = {}
+        # names whose value changes between tricks: a rule reading one is worked out per trick
+        changing = set(_v.PER_TRICK_NAMES) | _assigned(t.get("after_each") or [])
+        per_trick = False
         for key, default in _v.TRICK_RULES.items():
             v = t.get(key, default)
-            flags[key] = self.formula(v, (*p, key), False) if not isinstance(v, bool) else _const(v)
+            flags[key] = self.condition(v, (*p, key)) if not isinstance(v, bool) else _const(v)
+            if not isinstance(v, bool) and self._names_read(v) & changing:
+                per_trick = True
         lead_trumps = self.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
                                     ("any", "broken"))
         flags["lead_broken"] = _const(lead_trumps == "broken")
@@ -671,15 +841,15 @@ class Compiler:
         if abstain not in (None, False, "false"):
             abstain_fn = self.formula(abstain, (*p, "abstain"), True)
         allow = t.get("allow")
-        allow_fn = None
-        if allow not in (None, True, "true"):
-            allow_fn = self.formula(allow, (*p, "allow"), True)
         reason = t.get("reason")
+        levels = self.allow_levels(allow, reason, (*p, "allow"), True)
+        allow_fn, refused = levels[0] if levels else (None, "")
         if reason is not None and allow_fn is None:
             self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                        "but this step has no 'allow'")
-        refused = str(reason) if reason else f"the rule `{allow}` does not allow it"
-        play = TrickPlay(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused)
+        kind = TrickPlayEach if per_trick else TrickPlay
+        play = kind(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused,
+                    levels[1:] or None)
         if not self.pack.french:
             play.pack = self.pack
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
@@ -691,7 +861,10 @@ class Compiler:
         scored = self.constant(t.get("scored", True), (*p, "scored"), (True, False))
         players_vec = (self.local_vec(t["players"])
                        if t.get("players", "not out") != "not out" else None)
-        code.append(TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec))
+        start = TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec)
+        if isinstance(play, TrickPlayEach):
+            play.start = start
+        code.append(start)
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []
@@ -765,10 +938,64 @@ class Compiler:
                        "it needs 'to: stock'")
         code.append(Move(source, target, count_fn, each_fn, position))
 
+    # -- auctions (engine/auction.py) --------------------------------------------------
+
+    def _contracts(self, hand: list[Any]) -> tuple[Contract, ...]:
+        """Every auction's contracts, numbered in one list (the built-ins read it); the
+        first index of each auction step, by its path, in ``self.contract_first``."""
+        out: list[Contract] = []
+        self.contract_first: dict[Path, int] = {}
+        for path, step in _v.walk_steps(hand, ("hand",)):
+            if not isinstance(step, dict) or not isinstance(step.get("auction"), dict):
+                continue
+            self.contract_first[path] = len(out)
+            for c in step["auction"].get("contracts", []):
+                level = c.get("level", 0)
+                aim = c.get("aim", level)
+                negative = aim == "none"
+                out.append(Contract(str(c.get("name", level)), int(level),
+                                    trump_code(str(c.get("trump", "keep"))),
+                                    0 if negative or not isinstance(aim, int) else aim, negative))
+        return tuple(out)
+
+    def step_auction(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["auction"]
+        p = (*path, "auction")
+        first = self.contract_first.get(path, 0)
+        count = len(d.get("contracts", []))
+        mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
+        if mode == "teams" and not self.tree.get("teams"):
+            self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"]))
+        rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
+                      self.resolver.team_of)
+
+        def cond(key: str, default: bool) -> Fn:
+            v = d.get(key, default)
+            return _const(v) if isinstance(v, bool) else self.formula(v, (*p, key), False)
+
+        code.append(AuctionStart(rules, self.number(d.get("first", "(dealer + 1) % seats"),
+                                                    (*p, "first"), False),
+                                 cond("pass_final", True), cond("double", False),
+                                 cond("redouble", False)))
+        code.append(AuctionBid(rules))
+        suits = tuple(sorted({self.pack.suit[c] for c in self.deck if self.pack.suit[c] >= 0}))
+        code.append(AuctionTrump(rules, suits))
+        code.append(AuctionCall(rules))
+        skip = Jump()
+        code.append(skip)
+        rules.all_pass = len(code)
+        after = d.get("all_pass") or []
+        if after:
+            self.compile_steps(after, (*p, "all_pass"), code)
+        else:
+            code.append(Redeal(False))
+        skip.target = len(code)
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move")
+         "move", "auction")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

@@ -76,6 +76,10 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "terminal": st.is_terminal,
         "winners": list(st.winner_seats),
     }
+    if st.auction:  # the hand's auction: the called card's holder stays hidden (auction.py)
+        from .auction import auction_view
+
+        v["auction"] = auction_view(st, seat, st.prog.contracts)
     if st.current == seat:
         v["legal_actions"] = [str(a) for a in st.legal_actions()]
     return v

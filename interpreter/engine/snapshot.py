@@ -66,7 +66,7 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
-_OPTIONAL = ("widow", "public")  # older snapshots may lack them
+_OPTIONAL = ("widow", "public", "auction")  # older snapshots may lack them
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 

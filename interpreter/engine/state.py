@@ -112,6 +112,12 @@ FIELDS: tuple[StateField, ...] = (
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    # the cards of the tricks won and played, kept only for a game whose formulas read them
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
+    # won_cards is replaced, never changed in place, so that clone() shares it for free
+    _F("won_cards", "masks", reset="hand", fresh=0),
+    _F("played", "mask", reset="hand", fresh=0),
+    _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
@@ -121,6 +127,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
     _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
     _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
+    _F("auction", "list", _C, reset="hand", fresh=(), snapshot="auction"),  # engine/auction.py
     _F("counters", "list", _C, reset="hand", snapshot="counters"),
     _F("winner_seats", "list", _C, snapshot="winners"),
     _F("tf", "flags", reset="hand", snapshot="tf"),
@@ -167,6 +174,9 @@ class State:
     discards: int
     discarded: list[int]
     won: list[int]
+    won_cards: list[int]
+    played: int
+    last_trick: int
     trick: list[tuple[int, int]]
     trick_order: list[int]
     trick_pos: int
@@ -189,6 +199,7 @@ class State:
     hands_played: int
     pc: int
     queue: list[int]
+    auction: list[int]  # the hand's auction (engine/auction.py), empty before one
     counters: list[int]
     current: int | None
     choice: str | int
@@ -328,7 +339,7 @@ class State:
         for other in ins.legal(self):
             if str(other) == text:
                 return other
-        raise IllegalActionError(f"{a} is not allowed: {reason}")
+        raise IllegalActionError(f"{a} is not allowed: {reason}", reason)
 
     # -- moves -------------------------------------------------------------------
 
@@ -413,6 +424,9 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.played = self.played
+        c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
+        c.last_trick = self.last_trick
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
@@ -424,6 +438,7 @@ class State:
         c.gv = self.gv[:]
         c.out = self.out[:]
         c.queue = self.queue[:]
+        c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
         c.voids = self.voids[:]

@@ -483,9 +483,14 @@ class Decide(Decision):
         max_fn: Fn | None = None,
         word_when: list[Fn | None] | None = None,
         allow: Fn | None = None,
+        levels: list[tuple[Fn, str]] | None = None,
         pack: Pack | None = None,
     ) -> None:
         super().__init__(name, kind, where, then)
+        # an ordered 'allow': its levels (the first is ``allow``), each with the answer to an
+        # option it refuses ("": the options are listed)
+        self.levels: list[tuple[Fn, str]] = levels or ([(allow, "")] if allow is not None
+                                                        else [])
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
         self.suit_actions = [Action(SUIT, name, s, pack) for s in (suits or [])]
@@ -499,6 +504,10 @@ class Decide(Decision):
 
     def _choices(self, st: State) -> list[Action]:
         """Word, suit or number options that pass their conditions and ``allow``."""
+        return self._allowed(st, self._options(st))[0]
+
+    def _options(self, st: State) -> list[Action]:
+        """Word, suit or number options that pass their conditions (``allow`` aside)."""
         seat = st.current
         assert seat is not None
         if self.kind == "words":
@@ -516,20 +525,27 @@ class Decide(Decision):
             if not opts:
                 raise SpecError(f"the '{self.name}' decision offers P{seat} no number: its range "
                                 f"runs from {lo} to {hi} (hand {st.hand_number})")
-        allow = self.allow
-        if allow is None:
-            if not opts:
-                raise self.dead_end(seat, st, "every word is switched off by its 'when'")
-            return opts
-        kept = []
-        for a in opts:
-            st.choice = _choice_value(a)
-            if allow(st, seat):
-                kept.append(a)
-        st.choice = ""
-        if not kept:
-            raise self.dead_end(seat, st, "'allow' refuses every option")
-        return kept
+        if self.allow is None and not opts:
+            raise self.dead_end(seat, st, "every word is switched off by its 'when'")
+        return opts
+
+    def _allowed(self, st: State, opts: list[Action]) -> tuple[list[Action], str]:
+        """The options the first level of ``allow`` that admits one admits, with that
+        level's answer to a refused option."""
+        if self.allow is None:
+            return opts, ""
+        seat = st.current
+        assert seat is not None
+        for allow, why in self.levels:
+            kept = []
+            for a in opts:
+                st.choice = _choice_value(a)
+                if allow(st, seat):
+                    kept.append(a)
+            st.choice = ""
+            if kept:
+                return kept, why
+        raise self.dead_end(seat, st, "'allow' refuses every option")
 
     def dead_end(self, seat: int, st: State, why: str) -> SpecError:
         """A decision that leaves its player nothing to do is the spec's fault: said at
@@ -548,7 +564,10 @@ class Decide(Decision):
         elif self.kind == "suit" and not self.filtered:
             options = self.suit_actions
         else:
-            options = self._choices(st)
+            offered = self._options(st)
+            options, why = self._allowed(st, offered)
+            if why and a in offered and a not in options:
+                return why  # the deciding level of 'allow' refuses it, and says why
         if a in options:
             return None
         listed = _or_list([str(w) for w in options])

@@ -172,14 +172,18 @@ class TricksStart(Instr):
         self.everyone = fixed(players) is True  # every seat still in plays
         self.players_vec = players_vec  # every seat's answer at once (see SetVars)
 
-    def run(self, st: State) -> bool:
+    def rules(self, st: State) -> TrickFlags:
+        """The trick rules now: at the step's start, or at each trick's (:class:`TrickPlayEach`)."""
         tf = self.fixed_flags
         if tf is None:
             values = tuple([bool(f(st, 0)) for f in self.flag_fns])
             tf = self.flag_sets.get(values)
             if tf is None:  # one TrickFlags per combination, built once
                 tf = self.flag_sets[values] = TrickFlags(**dict(zip(self.flags, values, strict=True)))
-        st.tf = tf
+        return tf
+
+    def run(self, st: State) -> bool:
+        st.tf = self.rules(st)
         mask = 0
         out = st.out
         if self.everyone:
@@ -210,14 +214,20 @@ class TrickPlay(Instr):
     """Play tricks until every participant's hand is empty."""
 
     def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
-                 refused: str) -> None:
+                 refused: str, more: list[tuple[Fn, str]] | None = None) -> None:
         self.abstain = abstain
         self.knock = Action(WORD, abstain_word)
         self.allow = allow
         self.refused = refused  # why 'allow' refuses a card: the spec's reason, or the rule
+        # the levels of an ordered 'allow' after the first (allow, refused), tried in turn
+        # only when the ones before admit no card
+        self.more: list[tuple[Fn, str]] = more or []
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
+        # the cards of each trick kept (won_cards, played): set by the compiler only for a
+        # game that reads them, so that the others pay nothing for it
+        self.keep_cards = False
         self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
 
     def begin_trick(self, st: State, leader: int) -> bool:
@@ -260,8 +270,18 @@ class TrickPlay(Instr):
                 if allow(st, seat):
                     kept |= 1 << c
             if kept:
-                m = kept
+                return kept
+            if self.more:
+                return _admitted(st, seat, m, self.more)[0]
         return m
+
+    def _refused(self, st: State, seat: int) -> str:
+        """Why 'allow' refuses a card the trick options let pass: the reason of the level
+        that decides (the first to admit a card of the legal set)."""
+        if self.allow is None or not self.more:
+            return self.refused
+        return _admitted(st, seat, legal_cards(st, seat),
+                         [(self.allow, self.refused), *self.more])[1]
 
     def _may_knock(self, st: State, seat: int) -> bool:
         if self.abstain is None or not self.abstain(st, seat):
@@ -295,7 +315,7 @@ class TrickPlay(Instr):
             if (self._card_mask(st, seat) >> c) & 1:
                 return None
             if (legal_cards(st, seat) >> c) & 1:
-                return self.refused  # the trick options let it pass: 'allow' refused it
+                return self._refused(st, seat)  # the trick options let it pass: 'allow' refused it
             return refusal(st, seat, c)
         if a == self.knock:
             if self._may_knock(st, seat):
@@ -365,6 +385,8 @@ class TrickPlay(Instr):
             return False
         if st.trick_scored:
             st.won[winner] += 1
+        if self.keep_cards:
+            _keep_cards(st, winner)
         st.last_winner = winner
         st.trick_no += 1
         st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
@@ -388,6 +410,39 @@ class TrickPlay(Instr):
         return False
 
 
+class TrickPlayEach(TrickPlay):
+    """A :class:`TrickPlay` whose trick rules read names that change from trick to trick
+    (``trick_number``, a variable set after each trick): they are worked out again as each
+    trick starts.  A spec whose rules are fixed words never builds one."""
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, more: list[tuple[Fn, str]] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, more)
+        self.start: TricksStart | None = None  # whose rules these are (set by the compiler)
+
+    def begin_trick(self, st: State, leader: int) -> bool:
+        start = self.start
+        if start is not None:
+            st.tf = start.rules(st)
+        return TrickPlay.begin_trick(self, st, leader)
+
+
+def _admitted(st: State, seat: int, legal: int, levels: list[tuple[Fn, str]]) -> tuple[int, str]:
+    """The cards of ``legal`` the first admitting level of ``levels`` admits, with its
+    reason; ``legal`` itself (and the last reason) when no level admits a card."""
+    reason = ""
+    for allow, why in levels:
+        reason = why
+        kept = 0
+        for c in cards_in(legal):
+            st.cand = c
+            if allow(st, seat):
+                kept |= 1 << c
+        if kept:
+            return kept, why
+    return legal, reason
+
+
 class TrickNext(Instr):
     """After the after-trick steps: start the next trick, led by the last winner."""
 
@@ -399,6 +454,24 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+def _keep_cards(st: State, winner: int) -> None:
+    """The finished trick's cards: played this hand, and won by ``winner`` (when the trick
+    counts); ``last_trick`` is the winner of the trick that leaves every hand empty."""
+    m = 0
+    for _, c in st.trick:
+        m |= 1 << c
+    st.played |= m
+    if st.trick_scored:
+        won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+        won[winner] |= m
+        st.won_cards = won
+        hands = st.hands
+        for p in range(st.n):
+            if hands[p]:
+                return
+        st.last_trick = winner
 
 
 def _tricks_left(st: State) -> int:

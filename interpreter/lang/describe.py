@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import TRICK_DUTIES
+from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
 
 __all__ = ["describe", "spec_changes"]
@@ -280,6 +280,29 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     return lines + _cite(r, 2)
 
 
+def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
+    return ", ".join(f"{show(k)} {v}" for k, v in table.items())
+
+
+def _section_points(tree: Mapping[str, Any]) -> list[str]:
+    """Card points: what the cards in a player's tricks are worth (``card_points``)."""
+    p = tree.get("points")
+    if not isinstance(p, Mapping):
+        return []
+    lines = _title("Card points")
+    ranks = p.get("ranks") or {}
+    text = ("The cards in the tricks a player wins count points (card_points): "
+            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
+    lines += _wrap(text)
+    if p.get("trumps"):
+        lines += _wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
+    if p.get("cards"):
+        lines += _wrap(f"Single cards: {_points_list(p['cards'], _card)}, whatever the trump.")
+    if p.get("last_trick"):
+        lines += _wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
+    return lines + _cite(p, 2)
+
+
 def _section_options(tree: Mapping[str, Any]) -> list[str]:
     options = tree.get("options") or {}
     if not options:
@@ -524,6 +547,63 @@ def _step_move(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
+def _cond_text(value: Any, on: str, off: str) -> str:
+    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
+    if value in (True, "true"):
+        return on
+    if value in (False, "false"):
+        return off
+    return f"{on[:-1]} when {_f(value)}."
+
+
+def _step_auction(step: Mapping[str, Any], number: str, sub: int,
+                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    a = step["auction"]
+    first = str(a.get("first", "(dealer + 1) % seats"))
+    who = ("the player left of the dealer" if first == "(dealer + 1) % seats"
+           else f"seat {_f(first)}")
+    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
+            "so far, or passes. The contracts, low to high:")
+    trumps = {"none": "no trump", "chosen": "the declarer names trump",
+              "keep": "trump unchanged"}
+    for c in a.get("contracts", []):
+        aim = c.get("aim")
+        goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
+        trump = trumps.get(str(c.get("trump")), f"{c.get('trump')} trump")
+        body += _wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
+        body += _cite(c, sub + 2)
+    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
+                        "A player who passed may bid again; the auction ends when all but "
+                        "the highest bidder pass in a row."),
+             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
+                        ""),
+             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
+                        ""),
+             "The highest bidder is the declarer."]
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
+                     "is the declarer's partner, unknown to the others until the card is "
+                     "played.")
+    elif partner == "teams":
+        rules.append("The declarer's team mates play with them.")
+    else:
+        rules.append("The declarer plays alone against the others.")
+    for r in rules:
+        if r:
+            body += _wrap(r, sub)
+    after = a.get("all_pass") or []
+    if after:
+        body.append(" " * sub + "If every player passes:")
+        for i, s in enumerate(after, 1):
+            body += _step_lines(s, f"{number}.{i}", sub, ctx)
+    else:
+        body += _wrap("If every player passes, the same dealer deals again.", sub)
+    return text, body, _cite(a, sub)
+
+
 #: The text of each step kind: its sentence, the lines under it and its citation.
 _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
                                tuple[str, list[str], list[str]]]] = {
@@ -537,6 +617,7 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "redeal": _step_redeal,
     "end_hand": _step_end_hand,
     "move": _step_move,
+    "auction": _step_auction,
 }
 
 
@@ -595,12 +676,42 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
                 f"{name} alone to keep every card.")
         body += _cite(ex, sub)
     allow = step.get("allow")
-    if allow not in (None, "true", True):
-        body += _wrap(f"Only choices where {_f(allow)} are allowed.", sub + 2,
+    if isinstance(allow, list):
+        body += _wrap("Only the choices that meet the first of these conditions met by some "
+                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
+                      first=" " * sub + "- ")
+    elif allow not in (None, "true", True):
+        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
+            if step.get("reason") else ""
+        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
                       first=" " * sub + "- ")
     for var, formula in (step.get("then") or {}).items():
         body += _assign(var, formula, sub, head="Then ")
     return text, body
+
+
+def _levels(levels: list[Any], what: str) -> str:
+    """The levels of an ordered ``allow``, as prose: each tried when those before admit
+    no candidate."""
+    parts = []
+    for i, level in enumerate(levels):
+        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
+        why = level.get("reason") if isinstance(level, Mapping) else None
+        parts.append(("" if i == 0 else "else ") + _f(cond)
+                     + (f' (a {what} refused is answered "{why}")' if why else ""))
+    return "; ".join(parts)
+
+
+def _per_trick(value: Any) -> str:
+    """`` (worked out as each trick starts)`` for a trick rule that reads a per-trick name."""
+    from ..errors import FormulaError
+    from ..formula import formula_names  # only for this note
+
+    try:
+        names = formula_names(str(value))
+    except FormulaError:  # a formula the checks report: no note
+        return ""
+    return " (worked out as each trick starts)" if names & set(PER_TRICK_NAMES) else ""
 
 
 #: What describe says of each trick rule when on / off (declared in the vocabulary).
@@ -630,7 +741,8 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
             if no:
                 rules.append(no)
         elif value is not None:
-            rules.append(f"When {_f(value)}{ctx.option_note(value)}: {yes[0].lower()}{yes[1:]}")
+            rules.append(f"When {_f(value)}{ctx.option_note(value)}{_per_trick(value)}: "
+                         f"{yes[0].lower()}{yes[1:]}")
     lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
     breaks = {"ruff": "a trump has been played to a trick of another suit",
               "any": "any trump has been played, even one led by a player holding nothing else"}
@@ -668,7 +780,11 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                      "as long as they hold fewer cards than tricks remain"
                      + (f" ({'; '.join(extra)})" if extra else "") + ".")
     allow = t.get("allow", "true")
-    if allow not in ("true", True):
+    if isinstance(allow, list):
+        rules.append("Each card played must also satisfy the first of these conditions that "
+                     "some card the player may play meets (when none does, any card may be "
+                     "played): " + _levels(allow, "card") + ".")
+    elif allow not in ("true", True):
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")
@@ -836,6 +952,7 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_players(tree)
     lines += _section_cards(tree, ctx)
     lines += _section_ranking(tree, ctx)
+    lines += _section_points(tree)
     lines += _section_options(tree)
     lines += _section_variables(tree)
     lines += _section_dealer(tree, ctx)

@@ -385,6 +385,43 @@ class _Builder:
             value = self.word(what.children[0])
         self._ranking(st, "top_trumps_follow", value)
 
+    def _points_table(self, st: Any, key: str) -> None:
+        """``points of ranks|trumps|cards: K 4, …``: a map of points, each key located."""
+        from .yamlio import key_path
+
+        points = self.section("points", st)
+        table: dict[str, int] = {}
+        self.put(points, ("points", key), table, st, f"the points of {key}")
+        for c in st.children:
+            if not (_is(c, "rank_points") or _is(c, "card_points")):
+                continue
+            what, amount = c.children
+            text = str(what)
+            name = (self.card(c) if _is(c, "card_points")
+                    else normalize_rank(text) or text)
+            if name in table:
+                raise self.fail(f"the points of {name} are given twice", what)
+            table[name] = self.value(amount)
+            self.mark(key_path(("points", key, name)), what)
+            self.mark(("points", key, name), amount)
+        self.citation(st, points, ("points",))
+
+    def s_points_ranks(self, st: Any) -> None:
+        self._points_table(st, "ranks")
+
+    def s_points_trumps(self, st: Any) -> None:
+        self._points_table(st, "trumps")
+
+    def s_points_cards(self, st: Any) -> None:
+        self._points_table(st, "cards")
+
+    def s_points_last(self, st: Any) -> None:
+        points = self.section("points", st)
+        amount = next(c for c in st.children if _is(c, "points_value"))
+        self.put(points, ("points", "last_trick"), self.value(amount), amount,
+                 "the points of the last trick")
+        self.citation(st, points, ("points",))
+
     def _dealer(self, st: Any, key: str, value: Any, node: Any = None) -> None:
         dealer = self.section("dealer", st)
         self.put(dealer, ("dealer", key), value, node if node is not None else st,
@@ -620,7 +657,39 @@ class _Builder:
                 f = c.children[0]
                 self.put(step, (*path, "allow"), self.formula(f), f,
                          "the condition on the choices ('allowed when')")
+                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused option
+                    self.put(step, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a refused option")
+            elif _is(c, "decide_allow_else"):
+                self.allow_else(step, path, c, "allowed when")
         self.attrs(st, step, path)
+
+    def allow_else(self, owner: dict[str, Any], path: tuple[Any, ...], node: Any,
+                   first: str) -> None:
+        """An ``else …`` line: the next level of the ``allow`` the lines above began.
+
+        The first such line turns the ``allow`` (and its ``reason``) into the list of
+        levels, with their positions."""
+        allow = owner.get("allow")
+        if allow is None:
+            raise self.fail(f"an 'else' level follows the line '{first} …' it goes on", node)
+        here = (*path, "allow")
+        if not isinstance(allow, list):
+            level: dict[str, Any] = {"if": allow}
+            self.pos[(*here, 0)] = self.pos[(*here, 0, "if")] = self.pos[here]
+            if "reason" in owner:
+                level["reason"] = owner.pop("reason")
+                self.pos[(*here, 0, "reason")] = self.pos.pop((*path, "reason"))
+            allow = owner["allow"] = [level]
+        f, *why = node.children
+        i = len(allow)
+        level = {"if": self.formula(f)}
+        self.mark((*here, i), node)
+        self.mark((*here, i, "if"), f)
+        for tok in why:
+            level["reason"] = self.string(tok)
+            self.mark((*here, i, "reason"), tok)
+        allow.append(level)
 
     def zone(self, node: Any) -> str:
         """A zone's name: ``the stock`` -> ``stock``, ``zone WORD`` -> the word."""
@@ -698,6 +767,8 @@ class _Builder:
                 for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused card
                     self.put(tricks, (*tp, "reason"), self.string(tok), tok,
                              "the reason for a refused card")
+            elif kind == "allow_else":
+                self.allow_else(tricks, tp, c, "a card may be played only if")
         word = tricks.get("abstain_word", "knock")
         for verb in verbs:
             if self.word(verb) != word:
@@ -810,6 +881,68 @@ class _Builder:
         self.mark((*path, "end_hand"), st)
         self.attrs(st, step, path)
 
+    def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        auction: dict[str, Any] = {"contracts": []}
+        step["auction"] = auction
+        ap = (*path, "auction")
+        self.mark(ap, st)
+        contracts = [c for c in st.children if _is(c, "contract")]
+        if contracts:
+            self.mark((*ap, "contracts"), contracts[0])
+        for c in st.children:
+            kind = getattr(c, "data", None)
+            if kind == "contract":
+                cp = (*ap, "contracts", len(auction["contracts"]))
+                self.mark(cp, c)
+                contract: dict[str, Any] = {}
+                auction["contracts"].append(contract)
+                for x in c.children:
+                    if _tok(x, "INT"):
+                        contract["level"] = int(x)
+                        self.mark((*cp, "level"), x)
+                    elif _is(x, "contract_name"):
+                        tok = x.children[0]
+                        contract["name"] = self.string(tok) if tok.type == "TEXT" else str(tok)
+                        self.mark((*cp, "name"), tok)
+                    elif _is(x, "aim_tricks"):
+                        contract["aim"] = int(x.children[0])
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "aim_none"):
+                        contract["aim"] = "none"
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "aim_value"):
+                        contract["aim"] = self.value(x.children[0])
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "contract_trump"):
+                        contract["trump"] = self.word(x.children[0])
+                        self.mark((*cp, "trump"), x.children[0])
+                self.citation(c, contract, cp)
+            elif kind == "first_bidder":
+                f = c.children[0]
+                self.put(auction, (*ap, "first"), self.formula(f), f, "the first bidder")
+            elif kind in _AUCTION_FLAGS:
+                key, positive = _AUCTION_FLAGS[kind]
+                self.put(auction, (*ap, key), self.flag(positive, c.children, c),
+                         _cond_at(c.children, c), f"the rule '{key}'")
+            elif kind in ("partner_none", "partner_called", "partner_teams", "partner_word"):
+                value = ("none" if kind == "partner_none" else "called_card"
+                         if kind == "partner_called" else "teams" if kind == "partner_teams"
+                         else self.word(c.children[0]))
+                self.put(auction, (*ap, "partner"), value, c, "the declarer's partner")
+                ranks = [x for x in c.children if _is(x, "rank")]
+                if ranks:
+                    auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
+                    self.mark_items((*ap, "called_ranks"), ranks)
+            elif kind == "all_pass":
+                self.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
+                auction["all_pass"] = self.steps(c.children, (*ap, "all_pass"))
+        self.attrs(st, step, path)
+
+
+# an auction's rules on / off: grammar rule -> (key, on)
+_AUCTION_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
+                  "double_yes": ("double", True), "double_no": ("double", False),
+                  "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
 
 # where a move puts cards in the stock ('' : the option named by a word)
 _PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bottom",

@@ -293,6 +293,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     _deck(out, tree.get("deck") or [], tree.get("pack"))
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
+    _points(out, tree.get("points"))
     _variables(out, tree.get("variables") or {})
     _dealer(out, tree.get("dealer") or {})
     if "hand" in tree:
@@ -305,6 +306,44 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         _end(out, tree["end"])
     out.blank()
     return "\n".join(out.lines)
+
+
+def _points(out: _Out, points: Any) -> None:
+    """``points of ranks: A 11, 10 10``, ``points of trumps: …``, ``points of cards: …``,
+    ``the last trick scores 10 points``; the section's source under its first line."""
+    if not isinstance(points, Mapping):
+        return
+    _check(points, _keys("points"), "in 'points'")
+
+    def table(key: str, show: Any) -> str:
+        items = (points.get(key) or {}).items()
+        for k, v in items:
+            if isinstance(v, bool) or not isinstance(v, int) or show(str(k)) is None:
+                raise ValueError(f"to_dsl: cannot write {k!r}: {v!r} in points.{key}")
+        return ", ".join(f"{show(str(k))} {v}" for k, v in items)
+
+    def rank(k: str) -> str | None:
+        return k if _RANK_RE.match(k) else None
+
+    def card(k: str) -> str | None:
+        return _card(k) if k[:-1] and _RANK_RE.match(k[:-1]) and k[-1].upper() in SUIT_INDEX \
+            else None
+
+    out.blank()
+    out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
+    _source(out, 1, points)
+    if points.get("trumps"):
+        out.add(0, "points of trumps: " + table("trumps", rank))
+    if points.get("cards"):
+        out.add(0, "points of cards: " + table("cards", card))
+    last = points.get("last_trick", 0)
+    if last:
+        if isinstance(last, bool) or not isinstance(last, int):
+            raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
+        out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
+
+
+_RANK_RE = re.compile(r"^(10|[2-9AKQJ])$")
 
 
 def _options(out: _Out, options: Mapping[str, Any]) -> None:
@@ -640,12 +679,31 @@ def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
     who = _who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
-    allow = step.get("allow")
-    if allow is not None and _cond(allow) is not True:
-        out.add(indent + 1, f"allowed when {_f(allow)}")
+    _allow(out, indent + 1, step, "allowed when", "else allowed when")
     then = step.get("then") or {}
     _assignments(out, indent + 1, "then ", then, "then ")
     _attrs(out, indent + 1, step, "exchange")
+
+
+def _allow(out: _Out, indent: int, owner: Mapping[str, Any], first: str, more: str) -> None:
+    """The lines of an ``allow`` (and its ``reason``): one condition, or its levels in order,
+    each with ``, otherwise "reason"`` when it gives one."""
+    allow = owner.get("allow")
+    reason = owner.get("reason")
+    if isinstance(allow, list):
+        if reason is not None:
+            raise ValueError("to_dsl: with 'allow' levels, each level gives its own 'reason'")
+        for i, level in enumerate(allow):
+            _check(level, _keys("allow_level"), "in an allow level")
+            _allow_line(out, indent, more if i else first, level.get("if", "true"),
+                        level.get("reason"))
+    elif (allow is not None and _cond(allow) is not True) or reason is not None:
+        _allow_line(out, indent, first, allow if allow is not None else "true", reason)
+
+
+def _allow_line(out: _Out, indent: int, head: str, cond: Any, reason: Any) -> None:
+    out.add(indent, f"{head} {_f(cond)}"
+            + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
 
 
 def _word_option(option: Any) -> str:
@@ -724,10 +782,7 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         if key in t and _cond(t[key]) is not True:
             _flag(out, ind, t[key], f"a player may {verb} {phrase}",
                   f"a player may not {verb} {phrase}")
-    reason = t.get("reason")
-    if ("allow" in t and _f(t["allow"]) != "true") or reason is not None:
-        out.add(ind, f"a card may be played only if {_f(t.get('allow', 'true'))}"
-                + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+    _allow(out, ind, t, "a card may be played only if", "else only if")
     if count_line:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
@@ -830,9 +885,62 @@ def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step)
 
 
+def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
+    trick, trump none``) and its rules, each on a line of its own."""
+    _check(step, _keys("auction"), "in an auction step")
+    a = step["auction"] or {}
+    _check(a, _keys("auction", body=True), "in 'auction'")
+    out.add(indent, "hold an auction")
+    ind = indent + 1
+    for c in a.get("contracts") or []:
+        _check(c, _keys("contract"), "in a contract")
+        level = c.get("level", 0)
+        name = str(c.get("name", level))
+        line = "contract"
+        if name != str(level):
+            line += " " + (name if name.isascii() and name.isdigit() else _word(name, ("at",)))
+        line += f" at level {level}"
+        aim = c.get("aim", level)
+        if aim == "none":
+            line += ", aiming at no trick"
+        elif type(aim) is not int or aim < 0:  # not a valid aim (the checks say so): as given
+            line += f", aiming at: {_value(aim)}"
+        elif aim != level:
+            line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
+        if c.get("trump", "keep") != "keep":
+            line += f", trump {_word(c['trump'])}"
+        if isinstance(c.get("source"), str):
+            line += f" — source {_quote(c['source'])}"
+        out.add(ind, line)
+    first = a.get("first")
+    if first is not None and _f(first) != "(dealer + 1) % seats":
+        out.add(ind, f"the first bidder is {_f(first)}")
+    for key, yes, no, default in (
+            ("pass_final", "passes are final", "passes are not final", True),
+            ("double", "bids may be doubled", "bids may not be doubled", False),
+            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
+        if key in a and _cond(a[key]) != default:
+            _flag(out, ind, a[key], yes, no)
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}")
+    elif partner == "teams":
+        out.add(ind, "the declarer plays with the team")
+    elif partner != "none":
+        out.add(ind, f"the partner of the declarer: {_word(partner)}")
+    _attrs(out, ind, step, "auction")
+    after = list(a.get("all_pass") or [])
+    if after:
+        out.add(ind, "if all pass:")
+        _steps(out, ind + 1, after)
+
+
 #: The writer of each step kind.
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+    "auction": _step_auction,
 }

@@ -218,6 +218,9 @@ class _Reporter:
         elif v in ("minimum", "maximum"):
             word = "at least" if v == "minimum" else "at most"
             self.at(path, f"expected {word} {err.validator_value}, got {_describe(inst)}")
+        elif v == "minItems" and err.validator_value > 1:
+            self.at(path, f"the list needs at least {err.validator_value} items, got "
+                    f"{len(inst)}" + (f" ({schema['x-short']})" if schema.get("x-short") else ""))
         elif v == "minItems":
             self.at(path, "the list must not be empty")
         elif v == "minLength":
@@ -320,7 +323,7 @@ def schema_errors(
     ...     lambda path, key: ("g.yaml", None, None))
     >>> for e in errs: print(e)
     g.yaml: expected an integer, got a string 'four'
-    g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand, move (unknown key 'deel') (did you mean 'deal'?)
+    g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand, move, auction (unknown key 'deel') (did you mean 'deal'?)
     """
     reporter = _Reporter(locate)
     packed = isinstance(tree, dict) and isinstance(tree.get("pack"), dict)

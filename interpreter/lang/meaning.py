@@ -40,6 +40,8 @@ KEYWORDS = frozenset(w.name for w in _v.KEYWORDS)
 _RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
 
 PER_TRICK_NAMES, TRICK_ONLY_NAMES = _v.PER_TRICK_NAMES, _v.TRICK_ONLY_NAMES
+#: Per-trick names that read the cards of the trick: empty as a trick starts.
+_BEFORE_CARDS = {b.name for b in _v.BUILTINS if b.per_trick and b.type in ("card", "cards")}
 SUIT_NAMES, RANK_NAMES = _v.SUIT_NAMES, _v.RANK_NAMES
 
 Path = tuple[Any, ...]
@@ -144,6 +146,13 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
         here = (*path, f.name)
         if f.type in _FORMULA_TYPES:
             yield here, value, _where(kind, f), owner
+        elif f.type == "allow":  # one condition, or the conditions of its levels
+            if isinstance(value, list):
+                for i, level in enumerate(value):
+                    cond = level.get("if") if isinstance(level, dict) else None
+                    yield (*here, i, "if"), cond, _where(kind, f), owner
+            else:
+                yield here, value, _where(kind, f), owner
         elif f.type == "assignments":
             for name, expr in (value or {}).items():
                 yield (*here, name), expr, _where(kind, f), owner
@@ -168,17 +177,6 @@ def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:
     if c.body is not None:
         yield from _fields_of((*path, kind), step[kind], c.body, kind, owner)
     yield from _fields_of(path, step, (*((c.value,) if c.value else ()), *c.fields), kind, owner)
-
-
-def _assigned(steps: list[dict[str, Any]]) -> set[str]:
-    """The variables that ``steps`` (and the steps inside them) assign."""
-    names: set[str] = set()
-    for _, step in _walk(steps, ()):
-        if "set" in step:
-            names.update(step["set"])
-        elif "decide" in step:
-            names.update(step.get("then") or {})
-    return names
 
 
 class _Meaning:
@@ -242,9 +240,11 @@ class _Meaning:
                             "here: give it a number as its initial value")
 
     def names(self, path: Path, node: Node, where: str, step: dict[str, Any] | None) -> None:
+        # a trick rule that reads a per-trick name is worked out as each trick starts (the
+        # compiler's TrickPlayEach): then the cards of the trick are not played yet
         changing: set[str] = set()
         if where == _TRICK_FLAG and step is not None:
-            changing = set(PER_TRICK_NAMES) | _assigned(step["tricks"].get("after_each") or [])
+            changing = _BEFORE_CARDS
         # inside `cards where cond`, the card names read each card of the set: anywhere
         each_card = {id(m) for f in iter_nodes(node) if isinstance(f, Filter)
                      for m in iter_nodes(f.cond) if isinstance(m, Name) and m.name in FILTER_NAMES}
@@ -257,10 +257,9 @@ class _Meaning:
                 self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
                             f"the trick's {places}: here it means nothing")
             elif n.name in changing:
-                self.report(path, n, f"'{path[-1]}' is worked out once, when the tricks step "
-                            f"starts, so '{n.name}' is read then and not again at each trick "
-                            "(a rule that changes from trick to trick belongs in 'allow')",
-                            warn=True)
+                self.report(path, n, f"'{path[-1]}' is worked out as each trick starts, before "
+                            f"a card is played, so '{n.name}' holds no card then (a rule on "
+                            "the cards of the trick belongs in 'allow')", warn=True)
 
     def compare(self, path: Path, name: str, lit: Str | Num | Bool, where: str,
                 step: dict[str, Any] | None) -> None:

@@ -179,6 +179,7 @@ class _Ctx:
 Convert = Callable[[Any, _Ctx], Any]
 _WORD_OPTION = _v.construct("word_option")
 _WHO_MAP = _v.construct("who_map")
+_ALLOW_LEVEL = _v.construct("allow_level")
 
 
 def _word_option(value: Any, ctx: _Ctx) -> str | Tree:
@@ -187,6 +188,13 @@ def _word_option(value: Any, ctx: _Ctx) -> str | Tree:
         node = _fields(_WORD_OPTION, value, _WORD_OPTION.fields, ctx)
         return node["word"] if node["when"].strip() == "true" else node
     return str(value)
+
+
+def _allow(value: Any, ctx: _Ctx) -> str | list[Tree]:
+    """An ``allow``: one condition, or its levels in order (``{if, reason}`` maps)."""
+    if isinstance(value, list):
+        return [_fields(_ALLOW_LEVEL, _map(x), _ALLOW_LEVEL.fields, ctx) for x in value]
+    return formula_text(value)
 
 
 def _who(value: Any, ctx: _Ctx) -> str | Tree:
@@ -226,8 +234,11 @@ _CONVERT: dict[str, Convert] = {
     "range": _range,
     "assignments": lambda v, c: {str(k): formula_text(x) for k, x in _map(v).items()},
     "var_map": lambda v, c: {str(k): _scalar(x) for k, x in _map(v).items()},
+    "points_by_rank": lambda v, c: {_rank(k): int(x) for k, x in _map(v).items()},
+    "points_by_card": lambda v, c: {_card(k): int(x) for k, x in _map(v).items()},
     "who": _who,
     "choose": lambda v, c: [_word_option(w, c) for w in v] if isinstance(v, list) else str(v),
+    "allow": lambda v, c: _allow(v, c),
     "steps": _steps,
 }
 
@@ -257,6 +268,8 @@ _DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
     ("ranking", "cut_ranks"): lambda out, ctx: list(out["ranks"]),
     ("pack_suit", "name"): lambda out, ctx: out["letter"],
     ("pack_suit", "symbol"): lambda out, ctx: out["letter"],
+    ("contract", "name"): lambda out, ctx: str(out.get("level", 0)),
+    ("contract", "aim"): lambda out, ctx: out.get("level", 0),
 }
 
 

@@ -57,6 +57,7 @@ _SHOWN = {
     "steps": "list of steps", "assignments": "map name → formula", "top_trump": "card",
     "choose": "word list, `suit`, `exchange` or `number`", "str": "str", "text": "str",
     "scalar": "str, int or bool", "source": "str",
+    "allow": "formula or list of allow levels",
 }
 
 

@@ -68,6 +68,7 @@ _DEFS: dict[str, dict[str, Any]] = {
             "x-expect": "a word (dealer, forehand, each) or a map {most: ...}"},
     "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
     "choose": {},  # built by _choose(), from the choose kinds
+    "allow": {},  # built by _allow(), from the allow level
     "var_map": {"type": "object", "propertyNames": {"$ref": "#/$defs/name"},
                 "additionalProperties": {"$ref": "#/$defs/scalar"}, "x-name": "in '{key}'"},
 }
@@ -86,6 +87,11 @@ _INLINE: dict[str, dict[str, Any]] = {
     "first_dealer": {"type": ["string", "integer"], "minimum": 0, "maximum": MAX_PLAYERS - 1,
                      "minLength": 1},
     "true": {"const": True, "x-expect": "true"},
+    # card points: the keys are checked (and located) by the checks, with their own messages
+    "points_by_rank": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
+    "points_by_card": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
 }
 _OBJECTS = {"assignments", "var_map"}
 _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
@@ -94,7 +100,7 @@ _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
 _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
               "card", "top_trump", "ranks", "suits", "range", "assignments", "who_map", "who",
               "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
-              "option", "deck_entry", "var_map", "move")
+              "option", "deck_entry", "var_map", "move", "allow", "auction")
 
 SHIPPED = ("interpreter/lang/spec.schema.json", "specs/spelbok.schema.json")
 """The shipped copies, relative to the repository root."""
@@ -180,12 +186,24 @@ def _choose() -> dict[str, Any]:
     }
 
 
+def _allow() -> dict[str, Any]:
+    level = _object(v.ALLOW_LEVEL, v.ALLOW_LEVEL.fields)
+    return {
+        "anyOf": [_ref("formula"), {"type": "array", "items": level, "minItems": 2,
+                                    "x-short": "one level is written as a condition, with "
+                                               "its 'reason' beside it"}],
+        "x-expect": "a condition, or a list of at least two levels {if: ..., reason: ...}",
+    }
+
+
 def _defs() -> dict[str, Any]:
     docs = {w.name: w.doc for w in v.TYPES}
     out: dict[str, Any] = {}
     for name in _DEF_ORDER:
         if name == "choose":
             s = _choose()
+        elif name == "allow":
+            s = _allow()
         elif name == "step":
             kinds = ", ".join(v.STEP_KINDS)
             common = ", ".join(f.name for f in v.STEP_COMMON)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
-from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS
+from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 __all__ = [
     "ABSENT",
@@ -171,7 +171,8 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none``,
+    ``type``: ``int``, ``bool``, ``str`` (a name), ``suit``, ``suit_or_none``, ``rank``,
+    ``rank_or_none``,
     ``card`` (one card), ``cards`` (a set of cards) or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
@@ -242,7 +243,8 @@ TYPES: tuple[Word, ...] = (
     Word("formula", "A formula of the formula language; integers and booleans are shorthand "
          "for constant formulas."),
     Word("condition", "A boolean, or a condition evaluated once when the step starts (e.g. on "
-         "an option)."),
+         "an option); a trick rule that reads a name of the trick (`trick_number`) is "
+         "evaluated again at the start of each trick."),
     Word("word", "One of the field's words, or the name of an option whose values are such "
          "words."),
     Word("name", "A name usable in formulas: letters, digits and _, not starting with a "
@@ -264,6 +266,11 @@ TYPES: tuple[Word, ...] = (
     Word("choose", "What a decision chooses: a list of words, suit, number or exchange."),
     Word("var_map", "Variables and their initial values (a string, an integer, true or "
          "false)."),
+    Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
+         "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
+         "decides."),
+    Word("points_by_rank", "Points by rank: a map from ranks to integers (`A: 11`)."),
+    Word("points_by_card", "Points of single cards: a map from cards to integers (`QS: 13`)."),
     # inline types (no schema definition of their own)
     Word("str", "a string"),
     Word("int", "an integer"),
@@ -328,6 +335,28 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     _SOURCE,
 ))
 
+ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
+    Field("if", "formula", "the condition on each candidate", required=True),
+    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
+), x_name="in an allow level",
+    schema_doc="One level of an ordered allow: the first level whose condition admits a "
+               "candidate decides; its reason answers a refused one.")
+
+CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
+    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
+          required=True, minimum=0, maximum=MAX_CARDS),
+    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
+          "(bid as `bid N`)", default=Derived("its level")),
+    Field("trump", "word", "the trump it sets", default="keep",
+          words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
+                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
+                     ("keep", "the trump stays as it is")))),
+    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
+          "a negative contract, taking no trick", default=Derived("its level"),
+          doc_type="int or none"),
+    _SOURCE,
+), x_name="in a contract")
+
 PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
     Field("letter", "str", "its letter in card names (one character, not a digit)",
           required=True, min_items=1),
@@ -343,8 +372,8 @@ PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits a
     Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
 ), x_name="in a pack's extra card")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, PACK_SUIT,
-                                PACK_EXTRA)
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
+                               CONTRACT, PACK_SUIT, PACK_EXTRA)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -386,10 +415,14 @@ STEPS: tuple[Construct, ...] = (
         Field("then", "assignments", "assignments, evaluated for the decider", default={}),
         Field("min", "formula", "the lowest number (choose: number)", default="0"),
         Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "formula", "condition on each option (`choice`)", default="true",
-              omitted=True,
+        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
+              "order", default="true", omitted=True,
               schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered."),
+                         "offered. A list of levels ({if, reason}) is tried in order: the "
+                         "first that admits an option decides."),
+        Field("reason", "text", "the message for an option `allow` refuses",
+              schema_doc="The message for an option that 'allow' refuses (default: the "
+                         "options offered)."),
     )),
     Construct("tricks", "step", "play tricks", body=(
         Field("players", "formula", "who takes part (per-player condition)", default="not out"),
@@ -442,7 +475,10 @@ STEPS: tuple[Construct, ...] = (
               rule=True),
         Field("abstain_with_suit", "condition", "may knock while holding the led suit",
               default=True, rule=True),
-        Field("allow", "formula", "extra condition on each candidate card", default="true"),
+        Field("allow", "allow", "extra condition on each candidate card, or levels tried in "
+              "order", default="true",
+              schema_doc="Extra condition on each candidate card. A list of levels ({if, "
+                         "reason}) is tried in order: the first that admits a card decides."),
         Field("reason", "text", "the message for a card `allow` refuses",
               schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
         Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
@@ -489,6 +525,29 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), fields=(_FOR,),
         schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
+              "bidder declares", body=(
+        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
+              min_items=1),
+        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
+        Field("pass_final", "condition", "a player who passes may not bid again",
+              default=True),
+        Field("double", "condition", "an opponent of the highest bidder may double",
+              default=False),
+        Field("redouble", "condition", "the bidder's side may redouble a double",
+              default=False),
+        Field("partner", "word", "the declarer's partner", default="none",
+              words=(Word("none", "none: the declarer plays alone"),
+                     Word("called_card", "the holder of a card the declarer calls (a card of "
+                          "`called_ranks` not in their hand), unknown to the others until it "
+                          "is played", uses=("called_ranks",)),
+                     Word("teams", "the declarer's team mates (`teams`)"))),
+        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
+              "(partner: called_card)", default=["A"]),
+        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
+              "dealer deals again)", default=[], omitted=True),
+        _SOURCE,
+    )),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
@@ -540,6 +599,17 @@ SECTIONS: tuple[Construct, ...] = (
         Field("skip_out", "condition", "the deal skips eliminated players", default=True),
         _SOURCE,
     )),
+    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
+              "(`card_points`)", (
+        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
+        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
+              "`ranks`", default={}, omitted=True),
+        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
+              default={}, omitted=True),
+        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
+              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
+        _SOURCE,
+    )),
     Construct("end", "section", "when the match ends, who wins", (
         Field("when", "formula", "hand/match condition, checked after each hand", required=True),
         Field("winners", "formula", "per-player condition, evaluated when the match ends",
@@ -582,6 +652,9 @@ SPEC = Construct("spec", "top", "a game spec", (
           schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
     Field("ranking", "ranking", "rank order, permanent trumps",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
+    Field("points", "points", "card points (by rank, by card, for trumps, the last trick); "
+          "gives `card_points`", doc_type="map",
+          schema_doc="Card points: by rank, by card, for trumps, for the last trick."),
     Field("variables", "variables", "declared state variables with initial values",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
     Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
@@ -621,6 +694,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
     Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
     Builtin("widow", "hand", "cards", "the cards of the widow"),
+    Builtin("played", "hand", "cards", "the cards played to tricks this hand (the current "
+            "trick's too)", per_trick=True),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
@@ -647,6 +722,28 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
     Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
+    Builtin("tricks_won", "player", "cards", "the cards in the tricks the seat won this hand",
+            per_trick=True),
+    Builtin("team_tricks_won", "player", "cards", "the cards in the tricks the seat's team won "
+            "this hand", per_trick=True),
+    Builtin("card_points", "player", "int", "the points of `tricks_won` (see `points`), with "
+            "the last trick's", per_trick=True),
+    Builtin("team_card_points", "player", "int", "`card_points` of the seat's team",
+            per_trick=True),
+    Builtin("contract", "hand", "str", "the contract an auction reached (its name), or "
+            "`'none'`"),
+    Builtin("contract_level", "hand", "int", "the contract's level (0 without one)"),
+    Builtin("contract_aim", "hand", "int", "the tricks the contract's declarer must take (0 "
+            "for a negative contract or none)"),
+    Builtin("contract_negative", "hand", "bool", "whether the contract aims to take no trick"),
+    Builtin("declarer_seat", "hand", "int", "the seat that won the auction (-1 without one)"),
+    Builtin("doubled", "hand", "int", "0, 1 when the contract was doubled, 2 when redoubled"),
+    Builtin("called_card", "hand", "card", "the card the declarer called (no card when none)"),
+    Builtin("is_declarer", "player", "bool", "whether the seat is the declarer"),
+    Builtin("declarer_team", "player", "bool", "whether the seat plays on the declarer's side "
+            "(the declarer, or the partner: a team mate, or the called card's holder)"),
+    Builtin("bid_of", "player", "str", "the name of the last contract the seat bid in the "
+            "auction (`'none'` when it bid none)"),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -671,6 +768,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("suit_of", False, True, "a card's effective suit letter (`'none'` for no card)",
              params="card"),
     Function("is_trump", False, True, "whether a card is a trump", params="card"),
+    Function("points_of", False, True, "the points of a card, or of a card set (the game's "
+             "`points`; 0 without them)", params="card or cards"),
+    Function("power", False, True, "a card's power in the current trick: 0 when it cannot "
+             "win it (another suit, not a trump); a higher power beats a lower",
+             params="card"),
 )
 
 # ------------------------------------------------------------------------------ lookups
@@ -733,7 +835,8 @@ def defaults(name: str) -> dict[str, Any]:
     c = construct(name)
     out: dict[str, Any] = {}
     if c.body is not None:
-        out[c.name] = _filled(c.body)
+        inner = {u for f in c.body for w in f.words for u in w.uses}
+        out[c.name] = {k: v for k, v in _filled(c.body).items() if k not in inner}
     # keys a word brings into play (``choose: number``'s min and max) are filled only with it
     uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
     out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})
