@@ -320,7 +320,7 @@ class _Builder:
                     key = {"suit_named": "name", "suit_shown": "symbol",
                            "suit_colour": "colour"}[part.data]
                     tok = part.children[0]
-                    suit[key] = self.string(tok) if _tok(tok, "TEXT") else str(tok)
+                    suit[key] = self.word(tok) if _is(tok, "word") else self.string(tok)
                     self.mark((*path, key), tok)
                 suits.append(suit)
             elif _is(c, "pack_ranks"):

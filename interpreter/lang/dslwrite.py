@@ -393,8 +393,7 @@ def _pack(out: _Out, pack: Mapping[str, Any] | None) -> None:
         if card.get("rank", "none") != "none":
             line += f" rank {_quote(str(card['rank']))}"
         out.add(1, line)
-    if pack.get("source"):
-        _text(out, 1, "source", str(pack["source"]))
+    _source(out, 1, pack)
 
 
 def _deck(out: _Out, deck: list[Any], pack: Mapping[str, Any] | None = None) -> None:
