@@ -124,7 +124,7 @@ def play_cmd(
     seat_bots = {}
     for i, p in enumerate(p for p in range(n) if p != human):
         seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
-    style = Style.for_stream(None, no_color=no_color)
+    style = Style.for_stream(None, no_color=no_color).for_game(game)
     state = game.new_state(seed=seed)
     start_scores = list(state.scores)
     from spelbok.engine.rng import SHUFFLE
@@ -552,7 +552,7 @@ def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color
 
     data = read_log(log_file)
     game, state = replay_log(data, log_file, spec_override, allow_paths)
-    style = Style.for_stream(None, no_color=no_color)
+    style = Style.for_stream(None, no_color=no_color).for_game(game)
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     human = data.get("human")
     names = player_names(game.players)
