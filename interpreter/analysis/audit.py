@@ -176,7 +176,8 @@ def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]]
             combos.append({n: v for n, v in zip(names, values) if v != defaults[n]})
     else:
         raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
-    unique = list({json.dumps(c, sort_keys=True): c for c in combos}.values())
+    # the default reading first: it is the baseline of the others
+    unique = sorted({json.dumps(c, sort_keys=True): c for c in combos}.values(), key=bool)
     return [Reading(start + i, spec, c, not c) for i, c in enumerate(unique)]
 
 
@@ -358,6 +359,139 @@ def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
     return out
 
 
+@dataclass
+class Plan:
+    """An audit before it runs: the cells and the units of work (see :func:`plan_audit`)."""
+
+    specs: list[dict[str, Any]]
+    readings: list[Reading]
+    lineups: list[Lineup]
+    cells: list[Cell]
+    tasks: list[Task]
+    seed: int
+    games: int
+    max_hands: int | None
+    design: str
+
+    @property
+    def matches(self) -> int:
+        return len(self.cells) * self.games
+
+
+def plan_audit(
+    specs: Sequence[str | os.PathLike[str]],
+    games: int,
+    players: Sequence[int] | None = None,
+    lineups: Sequence[Sequence[str]] = (("random",),),
+    options: dict[str, Sequence[Any]] | None = None,
+    design: str = "product",
+    skill: tuple[str, str] | None = ("greedy", "random"),
+    seed: int = 0,
+    max_hands: int | None = None,
+    allow_paths: Sequence[str | os.PathLike[str]] = (),
+) -> Plan:
+    """The cells of an audit of ``specs`` (see :func:`audit`), before any match is played."""
+    from ..engine.game import load
+    from ..play.bots import parse_bots
+    from .simulate import _spec_ref
+
+    if games < 1:
+        raise SpelbokError("--games must be at least 1")
+    if games > MAX_GAMES:
+        raise SpelbokError(f"--games can be at most {MAX_GAMES}")
+    if not specs:
+        raise SpelbokError("name at least one spec")
+    allowed = tuple(os.fspath(p) for p in allow_paths)
+    ups = [Lineup(tuple(parse_bots(list(b)))) for b in lineups]
+    if skill is not None:
+        strong, weak = parse_bots([skill[0]])[0], parse_bots([skill[1]])[0]
+        ups.append(Lineup((weak,), strong=strong))
+    if not ups:
+        raise SpelbokError("no bot line-up given")
+    refs = [_spec_ref(s) for s in specs]
+    spec_info: list[dict[str, Any]] = []
+    readings: list[Reading] = []
+    counts: dict[int, list[int]] = {}
+    known: set[str] = set()
+    for i, ref in enumerate(refs):
+        game = load(ref, players=None, max_hands=max_hands, allow_paths=allowed)
+        tree = game.tree
+        lo, hi = tree["players"]["min"], tree["players"]["max"]
+        ns = list(dict.fromkeys(players or [lo]))
+        for n in ns:
+            if not lo <= n <= hi:
+                raise SpecError(f"{game.name} is for {lo} to {hi} players, not {n}")
+        counts[i] = ns
+        declared = tree.get("options") or {}
+        known.update(declared)
+        sweep = None
+        if options:
+            # with several specs, each sweeps the options it has
+            sweep = ({k: v for k, v in options.items() if k in declared}
+                     if len(specs) > 1 else dict(options))
+        text = os.fspath(specs[i])
+        spec_info.append({"index": i, "spec": text if "\n" not in text else "<text>",
+                          "game": game.name, "defaults": dict(game.options)})
+        readings.extend(readings_of(tree, i, sweep, design, start=len(readings)))
+    for name in options or {}:
+        if name not in known:
+            raise SpecError(f"no spec audited has an option '{name}'",
+                            hint=did_you_mean(name, known) or None)
+    cells: list[Cell] = []
+    for r in readings:
+        for n in counts[r.spec]:
+            for li, lu in enumerate(ups):
+                key = json.dumps([spec_info[r.spec]["spec"], sorted(
+                    (k, _text(v)) for k, v in r.options.items()), n, lu.label])
+                cells.append(Cell(len(cells), r.spec, r.id, n, li, key, cell_seed(seed, key)))
+    if len(cells) > MAX_CELLS:
+        raise SpelbokError(f"{len(cells)} cells to sweep, more than {MAX_CELLS}: name fewer "
+                           f"options with --options, or use --design single")
+    if len(cells) * games > MAX_MATCHES:
+        raise SpelbokError(f"{len(cells) * games} matches, more than {MAX_MATCHES}")
+    _baselines(cells, readings)
+    tasks: list[Task] = []
+    for c in cells:
+        opts = dict(readings[c.reading].options)
+        for at in range(0, games, CHUNK):
+            tasks.append((c.id, refs[c.spec], c.players, opts, max_hands, allowed, ups[c.lineup],
+                          c.seed, list(range(at, min(games, at + CHUNK)))))
+    return Plan(spec_info, readings, ups, cells, tasks, seed, games, max_hands, design)
+
+
+def run_audit(plan: Plan, jobs: int = 1, backend: str = "local", ray_address: str | None = None,
+              progress: Progress | None = None) -> Audit:
+    """Play the plan's matches (``jobs`` processes, or on Ray) and measure and test them."""
+    if backend not in BACKENDS:
+        raise SpelbokError(f"unknown backend '{backend}' (one of {', '.join(BACKENDS)})")
+    if backend == "ray":
+        results = run_ray(plan.tasks, ray_address, progress)
+    else:
+        results = run_local(plan.tasks, min(jobs, len(plan.tasks)), progress)
+    cells = plan.cells
+    for c in cells:
+        c.records = []
+    for cid, recs in results:
+        cells[cid].records.extend(recs)
+    for c in cells:
+        c.records.sort(key=lambda a: a.match.index)
+        lu = plan.lineups[c.lineup]
+        info = plan.specs[c.spec]
+        summary = Summary(spec=info["spec"], game_name=info["game"], players=c.players,
+                          options=dict(plan.readings[c.reading].options),
+                          max_hands=plan.max_hands, seed=c.seed, games=plan.games,
+                          bots=lu.seats(c.players, 0) if lu.strong is None
+                          else [lu.label] * c.players,
+                          matches=[a.match for a in c.records])
+        ms = summary.measures
+        if lu.strong is not None:  # the seats change hands: wins by seat and bot say nothing
+            ms = [m for m in ms if not m.key.startswith(("wins.bot.", "wins.seat."))]
+        c.measures = ms + audit_measures(c.records, c.players)
+    _test(cells)
+    return Audit(plan.specs, plan.readings, plan.lineups, cells, plan.seed, plan.games,
+                 plan.max_hands, plan.design)
+
+
 def audit(
     specs: Sequence[str | os.PathLike[str]],
     games: int,
@@ -372,99 +506,18 @@ def audit(
     ray_address: str | None = None,
     max_hands: int | None = None,
     progress: Progress | None = None,
-    on_plan: Callable[[int], None] | None = None,
     allow_paths: Sequence[str | os.PathLike[str]] = (),
 ) -> Audit:
     """Sweep ``specs`` × readings × ``players`` × line-ups (see the module doc).
 
     ``options`` maps option names to the values to sweep (text or values; None:
     every option of each spec, every value); ``skill`` (stronger, weaker) adds a
-    line-up that measures skill against luck; ``on_plan(total)`` is told the
-    number of matches before any is played.  Raises SpelbokError (SpecError for a
-    bad spec or option).
+    line-up that measures skill against luck; ``progress(k)`` is told as k more
+    matches finish.  Raises SpelbokError (SpecError for a bad spec or option).
     """
-    from ..engine.game import load
-    from ..play.bots import parse_bots
-    from .simulate import _spec_ref
-
-    if games < 1:
-        raise SpelbokError("--games must be at least 1")
-    if games > MAX_GAMES:
-        raise SpelbokError(f"--games can be at most {MAX_GAMES}")
-    if backend not in BACKENDS:
-        raise SpelbokError(f"unknown backend '{backend}' (one of {', '.join(BACKENDS)})")
-    if not specs:
-        raise SpelbokError("name at least one spec")
-    allowed = tuple(os.fspath(p) for p in allow_paths)
-    ups = [Lineup(tuple(parse_bots(list(b)))) for b in lineups]
-    if skill is not None:
-        strong, weak = parse_bots([skill[0]])[0], parse_bots([skill[1]])[0]
-        ups.append(Lineup((weak,), strong=strong))
-    if not ups:
-        raise SpelbokError("no bot line-up given")
-    refs = [_spec_ref(s) for s in specs]
-    spec_info: list[dict[str, Any]] = []
-    readings: list[Reading] = []
-    counts: dict[int, list[int]] = {}
-    for i, ref in enumerate(refs):
-        game = load(ref, players=None, max_hands=max_hands, allow_paths=allowed)
-        tree = game.tree
-        lo, hi = tree["players"]["min"], tree["players"]["max"]
-        ns = list(dict.fromkeys(players or [lo]))
-        for n in ns:
-            if not lo <= n <= hi:
-                raise SpecError(f"{game.name} is for {lo} to {hi} players, not {n}")
-        counts[i] = ns
-        sweep = ({k: v for k, v in options.items() if k in (tree.get("options") or {})}
-                 if options else None)
-        if options and len(specs) == 1:
-            sweep = dict(options)  # an unknown option is an error, with a suggestion
-        spec_info.append({"index": i, "spec": os.fspath(specs[i]) if "\n" not in os.fspath(
-            specs[i]) else "<text>", "game": game.name, "defaults": dict(game.options)})
-        readings.extend(readings_of(tree, i, sweep, design, start=len(readings)))
-    cells: list[Cell] = []
-    for r in readings:
-        for n in counts[r.spec]:
-            for li, lu in enumerate(ups):
-                key = json.dumps([spec_info[r.spec]["spec"], sorted(
-                    (k, _text(v)) for k, v in r.options.items()), n, lu.label])
-                cells.append(Cell(len(cells), r.spec, r.id, n, li, key, cell_seed(seed, key)))
-    if len(cells) > MAX_CELLS:
-        raise SpelbokError(f"{len(cells)} cells to sweep, more than {MAX_CELLS}",
-                           hint="name fewer options with --options, or use --design single")
-    if len(cells) * games > MAX_MATCHES:
-        raise SpelbokError(f"{len(cells) * games} matches, more than {MAX_MATCHES}")
-    _baselines(cells, readings)
-    tasks: list[Task] = []
-    for c in cells:
-        r = readings[c.reading]
-        opts = dict(r.options)
-        for start in range(0, games, CHUNK):
-            tasks.append((c.id, refs[c.spec], c.players, opts, max_hands, allowed, ups[c.lineup],
-                          c.seed, list(range(start, min(games, start + CHUNK)))))
-    if on_plan is not None:
-        on_plan(len(cells) * games)
-    if backend == "ray":
-        results = run_ray(tasks, ray_address, progress)
-    else:
-        results = run_local(tasks, min(jobs, len(tasks)), progress)
-    for cid, recs in results:
-        cells[cid].records.extend(recs)
-    for c in cells:
-        c.records.sort(key=lambda a: a.match.index)
-        lu = ups[c.lineup]
-        summary = Summary(spec=spec_info[c.spec]["spec"], game_name=spec_info[c.spec]["game"],
-                          players=c.players, options=dict(readings[c.reading].options),
-                          max_hands=max_hands, seed=c.seed, games=games,
-                          bots=lu.seats(c.players, 0) if lu.strong is None
-                          else [lu.label] * c.players,
-                          matches=[a.match for a in c.records])
-        ms = summary.measures
-        if lu.strong is not None:  # the seats change hands: wins by seat and bot say nothing
-            ms = [m for m in ms if not m.key.startswith(("wins.bot.", "wins.seat."))]
-        c.measures = ms + audit_measures(c.records, c.players)
-    _test(cells)
-    return Audit(spec_info, readings, ups, cells, seed, games, max_hands, design)
+    plan = plan_audit(specs, games, players, lineups, options, design, skill, seed, max_hands,
+                      allow_paths)
+    return run_audit(plan, jobs, backend, ray_address, progress)
 
 
 def _baselines(cells: Sequence[Cell], readings: Sequence[Reading]) -> None:
@@ -499,5 +552,6 @@ def _test(cells: Sequence[Cell]) -> None:
         c.tests[key] = (p, q)
 
 
-__all__ = ["AUDIT_VERSION", "Audit", "Cell", "Lineup", "Reading", "audit", "benjamini_hochberg",
-           "cell_seed", "option_value", "readings_of", "run_task"]
+__all__ = ["AUDIT_VERSION", "Audit", "Cell", "Lineup", "Plan", "Reading", "audit",
+           "benjamini_hochberg", "cell_seed", "option_value", "plan_audit", "readings_of",
+           "run_audit", "run_task"]
