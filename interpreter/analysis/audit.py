@@ -14,7 +14,8 @@ would hide nearly every real difference at a few hundred matches per cell).
 
 Readings: ``design="product"`` takes every combination of the values swept
 (those named in ``options``, else every option of the spec); ``design="single"``
-takes the default reading and each value of each option changed alone.
+takes each value of each option changed alone.  Both take the default reading,
+first: it is the baseline.
 
 Seeds: cell ``c`` of an audit seeded ``S`` plays its matches with the run seed
 :func:`cell_seed` ``(S, key)``, a hash of ``S`` and the cell's key (spec,
@@ -165,9 +166,9 @@ def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]]
                             hint=did_you_mean(name, declared) or None)
         got = [option_value(declared[name].get("values") or [], v, name) for v in values]
         axes[name] = list(dict.fromkeys(got))
-    combos: list[dict[str, Any]] = []
+    # the default reading is always swept: it is the baseline of the others
+    combos: list[dict[str, Any]] = [{}]
     if design == "single":
-        combos.append({})
         for name, values in axes.items():
             combos.extend({name: v} for v in values if v != defaults[name])
     elif design == "product":
@@ -176,7 +177,6 @@ def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]]
             combos.append({n: v for n, v in zip(names, values) if v != defaults[n]})
     else:
         raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
-    # the default reading first: it is the baseline of the others
     unique = sorted({json.dumps(c, sort_keys=True): c for c in combos}.values(), key=bool)
     return [Reading(start + i, spec, c, not c) for i, c in enumerate(unique)]
 
@@ -340,6 +340,20 @@ class Audit:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(self.to_dict(), f, indent=1, sort_keys=False)
             f.write("\n")
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of ``audit.json`` (``audit.schema.json``, shipped with the package).
+
+    >>> load_schema()["properties"]["version"]["const"] == AUDIT_VERSION
+    True
+    """
+    from importlib import resources
+
+    text = resources.files("spelbok.analysis").joinpath("audit.schema.json").read_text(
+        encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
@@ -553,5 +567,5 @@ def _test(cells: Sequence[Cell]) -> None:
 
 
 __all__ = ["AUDIT_VERSION", "Audit", "Cell", "Lineup", "Plan", "Reading", "audit",
-           "benjamini_hochberg", "cell_seed", "option_value", "plan_audit", "readings_of",
+           "benjamini_hochberg", "cell_seed", "load_schema", "option_value", "plan_audit", "readings_of",
            "run_audit", "run_task"]
