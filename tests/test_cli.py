@@ -495,7 +495,7 @@ def test_doctests(module: object) -> None:
 def test_a_shared_option_is_the_same_in_every_command() -> None:
     """An option two commands have is declared once (cli/options.py): the same flags,
     metavar, type and help everywhere; only the default may differ."""
-    from spelbok.cli.options import SWEEP_FORMS, PER_COMMAND
+    from spelbok.cli.options import PER_COMMAND, SWEEP_FORMS
 
     seen: dict[str, tuple[str, tuple[object, ...]]] = {}
     shared: set[str] = set()
