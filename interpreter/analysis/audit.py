@@ -30,7 +30,7 @@ Backends: ``"local"`` spreads chunks of matches over processes
 >>> a = audit(["example"], games=2, players=[2], options={"void_rule": ["any"]}, seed=1,
 ...           skill=None)
 >>> [c.label for c in a.readings], a.to_dict()["schema"]
-(['void_rule=any'], 'spelbok.audit')
+(['default', 'void_rule=any'], 'spelbok.audit')
 """
 
 from __future__ import annotations
