@@ -30,11 +30,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # small and fast: random bots on the example spec, no skill line-up unless asked
 FAST: dict[str, Any] = dict(players=[2, 3], skill=None, seed=3)
+#: two chunks per cell, so that the chunks of a cell can finish in any order
+GAMES = 12
+
+
+def test_small_audits_have_several_chunks_per_cell() -> None:
+    assert audit_mod.CHUNK < GAMES
 
 
 @pytest.fixture(scope="module")
 def small() -> dict[str, Any]:
-    return audit(["example"], games=6, **FAST).to_dict()
+    return audit(["example"], games=GAMES, **FAST).to_dict()
 
 
 # -- the sweep ------------------------------------------------------------------------
@@ -106,8 +112,8 @@ def test_skill_lineup_moves_the_stronger_bot_one_seat_a_match() -> None:
 
 
 def test_same_seed_same_audit_whatever_the_parallelism(small: dict[str, Any]) -> None:
-    assert audit(["example"], games=6, jobs=2, **FAST).to_dict() == small
-    other = audit(["example"], games=6, **{**FAST, "seed": 4}).to_dict()
+    assert audit(["example"], games=GAMES, jobs=2, **FAST).to_dict() == small
+    other = audit(["example"], games=GAMES, **{**FAST, "seed": 4}).to_dict()
     assert other["cells"][0]["measures"] != small["cells"][0]["measures"]
 
 
@@ -125,7 +131,7 @@ def test_the_ray_backend_gives_the_same_audit(small: dict[str, Any]) -> None:
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        assert audit(["example"], games=6, backend="ray", **FAST).to_dict() == small
+        assert audit(["example"], games=GAMES, backend="ray", **FAST).to_dict() == small
     finally:
         ray.shutdown()
 
@@ -243,7 +249,7 @@ def test_audit_json_follows_its_versioned_schema(small: dict[str, Any]) -> None:
 
 
 def test_skill_measures_come_from_the_skill_lineup() -> None:
-    d = audit(["example"], games=4, players=[2], seed=1, lineups=[["random"]],
+    d = audit(["example"], games=2, players=[2], seed=1, lineups=[["random"]],
               skill=("greedy", "random")).to_dict()
     skill = [c for c in d["cells"] if d["lineups"][c["lineup"]]["strong"]]
     assert skill and all(any(m["key"] == "skill.gain" for m in c["measures"]) for c in skill)
@@ -293,6 +299,7 @@ def test_command_writes_the_audit(tmp_path: Path) -> None:
              "--no-plots", "--out", str(out))
     assert r.exit_code == 0, r.output
     assert "2 readings, 4 cells, 3 matches each" in r.output
+    assert "auditing" not in r.output  # no bar: stderr is no terminal here
     data = json.loads((out / "audit.json").read_text())
     jsonschema.validate(data, load_schema())
     assert [c["players"] for c in data["cells"]] == [2, 3, 2, 3]
@@ -333,6 +340,12 @@ def test_command_errors(tmp_path: Path, args: list[str], code: int, text: str) -
     r = CliRunner().invoke(cli, ["audit", *args, "--games", "1", "--out", str(tmp_path)])
     assert r.exit_code == code, r.output
     assert text in r.output and "Traceback" not in r.output
+
+
+def test_command_progress_bar_when_asked(tmp_path: Path) -> None:
+    r = _run("example", "--players", "2", "--games", "2", "--skill", "none", "--jobs", "1",
+             "--no-plots", "--progress", "--out", str(tmp_path))
+    assert r.exit_code == 0 and "auditing" in r.output
 
 
 def test_progress_counts_every_match() -> None:

@@ -39,6 +39,7 @@ import hashlib
 import itertools
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -240,22 +241,20 @@ def run_local(tasks: Sequence[Task], jobs: int, progress: Progress | None) -> li
     import concurrent.futures as cf
     import multiprocessing as mp
 
-    ctx = mp.get_context("fork" if os.name == "posix" and os.uname().sysname == "Linux"
-                         else "spawn")
+    # fork: the workers start with the modules imported (spawn imports them again)
+    ctx = mp.get_context("fork" if sys.platform == "linux" else "spawn")
     done = []
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx,
-                                initializer=_init_worker) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
+    try:
         futures = [pool.submit(run_task, t) for t in tasks]
-        try:
-            for f in cf.as_completed(futures):
-                got = f.result()
-                done.append(got)
-                if progress is not None:
-                    progress(len(got[1]))
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+        for f in cf.as_completed(futures):
+            got = f.result()
+            done.append(got)
+            if progress is not None:
+                progress(len(got[1]))
+    finally:
+        # on an error or Ctrl-C, the chunks not started are dropped, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
     return done
 
 
