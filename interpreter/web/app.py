@@ -5,8 +5,8 @@ Routes (every body and answer is JSON; an error answers ``{"error": "..."}``):
 * ``GET /``: the page (``static/``: shipped in the package, nothing loaded from elsewhere);
 * ``GET /api/specs``: the specs one may play (the served files, then the shipped specs);
 * ``GET /api/spec?spec=NAME&players=N``: its players, options (readings) and ``describe`` text;
-* ``POST /api/matches`` ``{spec, players, seat, bots, options, seed}``: a new match
-  (``seat`` null: bots play every seat, to watch);
+* ``POST /api/matches`` ``{spec, players, seat, bots, options, seed, max_hands}``: a new
+  match (``seat`` null: bots play every seat, to watch);
 * ``GET /api/matches/ID``: the table as the human seat sees it;
 * ``POST /api/matches/ID/act`` ``{action, step}``: the human's action, in notation;
 * ``POST /api/matches/ID/advance`` ``{step}``: one bot's move (the page sets the pace);
@@ -96,19 +96,22 @@ class Server:
                              "/api/specs")
         return value
 
-    def game(self, spec: object, players: object = None, options: object = None) -> Game:
+    def game(self, spec: object, players: object = None, options: object = None,
+             max_hands: object = None) -> Game:
         import spelbok
 
         name = self._spec(spec)
         if players is not None and type(players) is not int:
             raise BadRequest("players must be a whole number")
+        if max_hands is not None and type(max_hands) is not int:
+            raise BadRequest("max_hands must be a whole number")
         if options is None:
             options = {}
         if not isinstance(options, dict) or not all(
                 isinstance(k, str) and isinstance(v, str | int | float | bool)
                 for k, v in options.items()):
             raise BadRequest("options must be a map of option names to values")
-        key = (name, players, tuple(sorted((k, str(v)) for k, v in options.items())))
+        key = (name, players, max_hands, tuple(sorted((k, str(v)) for k, v in options.items())))
         with self._lock:
             game = self._games.get(key)
             if game is not None:
@@ -117,7 +120,7 @@ class Server:
         text_options = {k: str(v).lower() if isinstance(v, bool) else str(v)
                         for k, v in options.items()}
         game = spelbok.load(name, players=players, options=text_options or None,
-                            allow_paths=self.allow_paths)
+                            max_hands=max_hands, allow_paths=self.allow_paths)
         with self._lock:
             self._games[key] = game
             while len(self._games) > MAX_GAMES:
@@ -145,7 +148,8 @@ class Server:
     def new_match(self, body: dict[str, Any]) -> Match:
         from ..play.bots import make_bot
 
-        game = self.game(body.get("spec"), body.get("players"), body.get("options"))
+        game = self.game(body.get("spec"), body.get("players"), body.get("options"),
+                         body.get("max_hands"))
         seat = body.get("seat", 0)
         if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
             raise BadRequest(f"seat must be 0 to {game.players - 1}, or null to watch bots")
@@ -163,7 +167,7 @@ class Server:
         for i, p in enumerate(p for p in range(game.players) if p != seat):
             bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
         options = {k: str(v) for k, v in (body.get("options") or {}).items()}
-        match = Match(game, str(body["spec"]), seed, seat, bots, options)
+        match = Match(game, str(body["spec"]), seed, seat, bots, options, body.get("max_hands"))
         self.sessions.add(match)
         return match
 

@@ -203,7 +203,8 @@ class Match:
     kind = "match"
 
     def __init__(self, game: Game, spec: str, seed: int, human: int | None,
-                 bots: dict[int, Bot], options: dict[str, str]) -> None:
+                 bots: dict[int, Bot], options: dict[str, str],
+                 max_hands: int | None = None) -> None:
         from ..cli.render import player_names
 
         self.id = secrets.token_urlsafe(12)
@@ -213,6 +214,7 @@ class Match:
         self.human = human
         self.bots = bots
         self.options = options
+        self.max_hands = max_hands
         self.lock = threading.Lock()
         self.state = game.new_state(seed=seed, record=True)
         self.names = player_names(game.players, human)
@@ -277,7 +279,7 @@ class Match:
         st = self.state
         return {"spelbok_log": 1, "spec": self.spec, "players": self.game.players,
                 "options": self.options, "seed": self.seed, "shuffle": SHUFFLE,
-                "max_hands": None, "bots": {str(p): b.name for p, b in self.bots.items()},
+                "max_hands": self.max_hands, "bots": {str(p): b.name for p, b in self.bots.items()},
                 "human": self.human, "actions": [str(a) for a in st.actions],
                 "events": _plain(st.log), "winners": st.winners, "scores": _plain(st.scores),
                 "finished": st.is_terminal}
