@@ -25,7 +25,6 @@ def serve_cmd(specs: tuple[str, ...], port: int, host: str,
     """
     try:
         import uvicorn
-
         from spelbok.web.app import create_app
     except ImportError as exc:
         raise SpelbokError(f"'serve' needs the web extra ({exc.name} is missing): "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pkgutil
 
 import pytest
@@ -11,6 +12,8 @@ from examples import run_examples
 MODULES = sorted(
     m.name for m in pkgutil.walk_packages(spelbok.__path__, "spelbok.")
     if not m.name.startswith("spelbok.cli") and not m.name.endswith("__mypyc")  # the C library
+    # the web application needs the optional web extra
+    and (m.name != "spelbok.web.app" or importlib.util.find_spec("starlette") is not None)
 )
 
 

@@ -17,6 +17,7 @@ pytest.importorskip("httpx")
 
 from click.testing import CliRunner  # noqa: E402
 from spelbok.cli.main import cli  # noqa: E402
+
 with warnings.catch_warnings():  # newer Starlette would rather have httpx2
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient

@@ -225,6 +225,7 @@ function myTurn(t) { return t.kind === "match" && t.human !== null && t.current_
 function drawHand(t) {
   const hand = $("hand");
   hand.replaceChildren();
+  hand.classList.toggle("mine", myTurn(t));
   for (const c of t.hand) {
     const b = cardEl(c, "button");
     b.type = "button";
