@@ -7,6 +7,7 @@ engine; a refused or tampered request answers a clear 4xx and changes nothing.
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from typing import Any
 
@@ -208,3 +209,32 @@ def test_serve_is_a_command() -> None:
     assert result.exit_code == 0 and "--port" in result.output
     bad = CliRunner().invoke(cli, ["serve", "no-such-spec-here"])
     assert bad.exit_code == 1 and "error:" in bad.output
+
+
+def test_serve_serves_and_prints_its_address() -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", "from spelbok.cli.main import main; main()",
+                             "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("spelbok serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        for _ in range(200):  # until it listens (a bound, not a measure)
+            try:
+                with urllib.request.urlopen(url + "api/specs", timeout=5) as r:
+                    assert "knektpass" in json.loads(r.read())["specs"]
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("the server never answered")
+        with urllib.request.urlopen(url, timeout=5) as r:
+            page = r.read().decode()
+        assert "<script src=\"/static/app.js\">" in page and "http" not in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
