@@ -27,7 +27,7 @@ KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
 KNEKTPASS_SPEL = ROOT / "specs" / "knektpass.spel"
 DOCS = ROOT / "docs" / "dsl.md"
 SPECS = ROOT / "tests" / "specs"
-TWINS = ["draw_after_trick", "bids_and_teams"]
+TWINS = ["draw_after_trick", "bids_and_teams", "auction_mini"]
 
 
 def yaml_tree(path: Path = KNEKTPASS_YAML) -> dict[str, Any]:

@@ -32,6 +32,8 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "tricks": ("start", "play", "next"),  # `next` only with `after_each`
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
+    "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
+    "pass_cards": ("start", "pass"),
 }
 
 
@@ -124,6 +126,8 @@ class Program:
     # card points per trump (engine/points.py): empty without a `points` section
     points: tuple[Any, ...] = ()
     last_trick_points: int = 0
+    # every auction step's contracts, in one numbering (engine/auction.py)
+    contracts: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n
@@ -267,12 +271,20 @@ class Program:
         st.last_trick = -1
         st.discards = 0
         st.widow = 0
+        st.hidden = 0
+        st.demand = 0
+        st.bound = -1
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n
+        st.passing = [0] * n
+        st.pattern = "none"
+        st.pattern_seat = -1
+        st.meld_points = [0] * n
+        st.stock_closed = False
         st.turn_up = []
         st.trick = []
         st.trick_order = []
@@ -286,6 +298,7 @@ class Program:
         st.broken = False
         st.participants = 0
         st.queue = []
+        st.auction = []
         st.counters = [0] * self.n_counters
         st.history_tricks = []
         st.public = []

@@ -266,6 +266,8 @@ _DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
     ("option", "default"): lambda out, ctx: out["values"][0] if out["values"] else None,
     ("deck_entry", "players"): lambda out, ctx: list(ctx.players),
     ("ranking", "cut_ranks"): lambda out, ctx: list(out["ranks"]),
+    ("contract", "name"): lambda out, ctx: str(out.get("level", 0)),
+    ("contract", "aim"): lambda out, ctx: out.get("level", 0),
 }
 
 

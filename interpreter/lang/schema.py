@@ -100,7 +100,7 @@ _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
 _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
               "card", "top_trump", "ranks", "suits", "range", "assignments", "who_map", "who",
               "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
-              "option", "deck_entry", "var_map", "move", "allow")
+              "option", "deck_entry", "var_map", "move", "allow", "auction", "pass_cards", "declare_melds")
 
 SHIPPED = ("interpreter/lang/spec.schema.json", "specs/spelbok.schema.json")
 """The shipped copies, relative to the repository root."""
