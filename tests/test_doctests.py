@@ -7,6 +7,7 @@ import pkgutil
 
 import pytest
 import spelbok
+
 from examples import run_examples
 
 # spelbok.rl's modules need the optional extra `rl`
