@@ -135,6 +135,7 @@ def test_refused_and_tampered_requests_change_nothing(client: TestClient) -> Non
     assert client.post(f"/api/matches/{mid}/act", content=b"{not json").status_code == 400
     assert client.post(f"/api/matches/{mid}/act", content=b"[1]").status_code == 400
     assert client.get(f"/api/matches/{mid}/log").status_code == 409  # hidden cards, mid-match
+    assert client.post(f"/api/matches/{mid}/seat", json={"seat": 1}).status_code == 409
     assert client.get("/api/matches/nope").status_code == 404
     assert str(_state(client, mid).actions) == before
     r = client.post(f"/api/matches/{mid}/act", json={"action": "play", "step": step})
@@ -173,6 +174,9 @@ def test_watch_bots_then_replay_the_log(client: TestClient) -> None:
     while not a["terminal"]:
         a = client.post(f"/api/matches/{a['id']}/advance", json={"step": a["step"]}).json()
     assert client.get(f"/api/matches/{b['id']}").json()["step"] == 0  # the other one waits
+    seen = client.post(f"/api/matches/{b['id']}/seat", json={"seat": 1}).json()
+    assert seen["seat"] == 1 and seen["hand"] and seen["step"] == 0
+    assert client.post(f"/api/matches/{b['id']}/seat", json={"seat": 5}).status_code == 400
     log = client.get(f"/api/matches/{a['id']}/log")
     assert log.status_code == 200
     r = client.post("/api/replays", content=log.content)

@@ -11,6 +11,7 @@ Routes (every body and answer is JSON; an error answers ``{"error": "..."}``):
 * ``POST /api/matches/ID/act`` ``{action, step}``: the human's action, in notation;
 * ``POST /api/matches/ID/advance`` ``{step}``: one bot's move (the page sets the pace);
 * ``POST /api/matches/ID/hint`` ``{bot}``: what ``greedy`` or ``ismcts`` would play;
+* ``POST /api/matches/ID/seat`` ``{seat}``: whose view a watcher sees (bots at every seat);
 * ``GET /api/matches/ID/log``: the finished match as ``play --log`` writes it;
 * ``POST /api/replays`` (a log's JSON): a replay; ``GET /api/replays/ID``;
   ``POST /api/replays/ID/goto`` ``{pos}``; ``POST /api/replays/ID/seat`` ``{seat}``.
@@ -298,6 +299,12 @@ def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> St
 
         return JSONResponse({"action": await run_in_threadpool(ask), "bot": bot})
 
+    async def watch_seat(request: Request) -> Response:
+        match = server.match(request.path_params["id"])
+        body = await _json(request)
+        return JSONResponse(await run_in_threadpool(
+            _locked, match, lambda: match.view_from(body.get("seat"))))
+
     async def match_log(request: Request) -> Response:
         match = server.match(request.path_params["id"])
 
@@ -353,6 +360,7 @@ def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> St
         Route("/api/matches/{id}/act", act, methods=["POST"]),
         Route("/api/matches/{id}/advance", advance, methods=["POST"]),
         Route("/api/matches/{id}/hint", hint, methods=["POST"]),
+        Route("/api/matches/{id}/seat", watch_seat, methods=["POST"]),
         Route("/api/matches/{id}/log", match_log),
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{id}", get_replay),

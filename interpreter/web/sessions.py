@@ -230,6 +230,14 @@ class Match:
                     "bot_turn": self.bot_to_move() is not None})
         return out
 
+    def view_from(self, seat: object) -> None:
+        """Whose view a watcher sees (bots at every seat: nobody's cards are the viewer's own)."""
+        if self.human is not None:
+            raise Conflict("you see your own seat: only a watcher chooses whose cards to see")
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            raise SpelbokError(f"there are {self.game.players} seats: 0 to {self.game.players - 1}")
+        self.watch_seat = seat
+
     def bot_to_move(self) -> int | None:
         """The seat whose bot moves next, or None (the human's turn, or the end)."""
         p = self.state.current_player

@@ -200,15 +200,16 @@ function show(t) {
   $("hintbox").hidden = !(watching && t.human !== null && t.current_player === t.human);
   $("watchbox").hidden = !(watching && (t.human === null || t.bot_turn));
   $("replaybox").hidden = t.kind !== "replay";
-  if (t.kind === "replay") {
+  if (t.kind === "replay")
     $("pos").textContent = `${t.pos} / ${t.total}` + (t.next ? ` · next: ${t.next}` : "");
-    const vs = $("viewseat");
-    if (vs.options.length !== t.players) {
-      vs.replaceChildren();
-      for (let p = 0; p < t.players; p++) vs.appendChild(new Option("P" + p, String(p)));
-    }
-    vs.value = String(t.seat);
+  // a replay or a watcher chooses whose cards to see
+  $("seenby").hidden = !(t.kind === "replay" || t.human === null);
+  const vs = $("viewseat");
+  if (vs.options.length !== t.players) {
+    vs.replaceChildren();
+    for (let p = 0; p < t.players; p++) vs.appendChild(new Option("P" + p, String(p)));
   }
+  vs.value = String(t.seat);
   const dl = $("download");
   dl.hidden = !(t.kind === "match" && t.terminal);
   dl.href = t.kind === "match" ? base() + "/log" : "#";
