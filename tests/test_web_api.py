@@ -242,3 +242,21 @@ def test_serve_serves_and_prints_its_address() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_spec_file_named_at_start_is_served(tmp_path: Any) -> None:
+    from importlib import resources
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((resources.files("spelbok.specs") / "example.yaml").read_text("utf-8"),
+                    encoding="utf-8")
+    client = TestClient(create_app([str(mine)]))
+    assert client.get("/api/specs").json()["specs"][0] == str(mine)
+    t = client.post("/api/matches", json={"spec": str(mine), "seat": None, "seed": 1,
+                                          "max_hands": 1}).json()
+    while not t["terminal"]:
+        t = client.post(f"/api/matches/{t['id']}/advance", json={}).json()
+    log = client.get(f"/api/matches/{t['id']}/log").json()
+    log["spec"] = "/elsewhere/mine.yaml"  # a log made elsewhere names the same file name
+    r = client.post("/api/replays", content=json.dumps(log))
+    assert r.status_code == 201, r.text
