@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("spelbok.cli.simulate:compare_cmd", "Compare specs or readings on the same measures."),
     "verify": ("spelbok.cli.verify:verify_cmd", "Run rule-reading scenario files."),
     "audit": ("spelbok.cli.audit:audit_cmd", "Sweep a spec's readings over bot matches: report and plots."),
+    "serve": ("spelbok.cli.serve:serve_cmd", "Play in the browser: a local web table for any spec."),
 }
 
 

@@ -441,6 +441,12 @@ def read_log(path: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise SpelbokError(f"{path}: not a spelbok log (not UTF-8 text at byte "
                            f"{exc.start})") from None
+    return parse_log(text, path)
+
+
+def parse_log(text: str, path: str) -> dict[str, Any]:
+    """Check the text of a log written by ``play --log`` (SpelbokError if it is not one);
+    ``path`` names it in the messages."""
     try:
         data = load_json(text, "log", path)  # nesting is bounded before the parser recurses
     except json.JSONDecodeError as exc:
