@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.model import normalize
 from spelbok.lang.yamlio import load_yaml
