@@ -10,7 +10,7 @@ from spelbok.lang.model import normalize
 from spelbok.lang.yamlio import load_yaml
 
 SPECS = Path(__file__).parents[1] / "specs"
-GAMES = ["schnapsen"]
+GAMES = ["schnapsen", "belote"]
 
 
 @pytest.mark.parametrize("name", GAMES)
