@@ -95,6 +95,8 @@ class Observer:
         for _lead, cards, _w in st.history_tricks:
             for _p, c in cards:
                 m |= 1 << c
+        for known in st.known:  # shown to all (a declared meld, a card taken from the turn-up)
+            m |= known
         return m
 
     def see(self, st: Any, before: list[int] | None = None) -> None:
