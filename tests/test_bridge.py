@@ -24,11 +24,14 @@ def test_spec_is_valid() -> None:
     assert validate(DSL) == []
 
 
-def test_readings_have_twenty_cases_or_more() -> None:
+def test_readings_have_twenty_cases_and_separate_every_option() -> None:
     # tests/test_readings.py runs every shipped readings file; this checks its breadth
-    from spelbok.analysis.readings import load_reading
+    from spelbok.analysis.readings import load_reading, run_reading
 
     assert len(load_reading(READINGS).data["cases"]) >= 20
+    report = run_reading(READINGS)
+    separated = {k for c in report.separating for k in c.reading}
+    assert set(spelbok.load(SPEC, players=4).options) <= separated
 
 
 def test_the_dummy_is_shown_to_all_once_the_first_trick_is_over() -> None:
