@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("spelbok.cli.simulate:simulate_cmd", "Play many matches between bots and report measures."),
     "compare": ("spelbok.cli.simulate:compare_cmd", "Compare specs or readings on the same measures."),
     "verify": ("spelbok.cli.verify:verify_cmd", "Run rule-reading scenario files."),
+    "audit": ("spelbok.cli.audit:audit_cmd", "Sweep a spec's readings over bot matches: report and plots."),
+    "serve": ("spelbok.cli.serve:serve_cmd", "Play in the browser: a local web table for any spec."),
 }
 
 

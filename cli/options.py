@@ -141,3 +141,68 @@ def no_color_option(f: F) -> F:
 #: Options whose name means something else in each command that has it, so they
 #: are declared by each command (the test of shared options leaves them out).
 PER_COMMAND = frozenset({"--verbose", "--spec"})
+
+
+def parse_counts(text: str) -> list[int]:
+    """Player counts as ``2,3,4`` or ``2-4`` (or both: ``2,4-6``).
+
+    >>> parse_counts("2-4"), parse_counts("2, 5")
+    ([2, 3, 4], [2, 5])
+    """
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        lo, dash, hi = part.partition("-")
+        try:
+            a, b = (int(lo), int(hi)) if dash else (int(part), int(part))
+        except ValueError:
+            raise click.BadParameter(f"'{part}': write counts as 2,3,4 or 2-4",
+                                     param_hint="'--players'") from None
+        if not 1 <= a <= b or b - a > 100:
+            raise click.BadParameter(f"'{part}': not a range of player counts",
+                                     param_hint="'--players'")
+        out.extend(range(a, b + 1))
+    return list(dict.fromkeys(out))
+
+
+def _counts_callback(ctx: click.Context, param: click.Parameter, value: Any) -> list[int] | None:
+    return None if value is None else parse_counts(value)
+
+
+def _lineups_callback(ctx: click.Context, param: click.Parameter,
+                      value: Any) -> list[list[str]] | None:
+    return [_bots_callback(ctx, param, v) or [] for v in value] if value else None
+
+
+def players_list_option(f: F) -> F:
+    """``--players LIST`` of a sweep: counts as ``2,3,4`` or ``2-4``."""
+    return click.option("--players", "-n", default=None, metavar="LIST",
+                        callback=_counts_callback, show_default="the spec's minimum",
+                        help="Player counts to sweep: 2,3,4 or 2-4.")(f)
+
+
+def bots_list_option(default: str = "random") -> Callable[[F], F]:
+    """``--bots LIST`` of a sweep (repeatable: one line-up each)."""
+    return click.option("--bots", "-b", multiple=True, metavar="LIST",
+                        callback=_lineups_callback, show_default=default,
+                        help="A bot line-up, comma-separated and repeated over the seats; "
+                             "repeat the option to sweep several line-ups.")
+
+
+def jobs_option(default: int = 1) -> Callable[[F], F]:
+    """``--jobs J``: processes to use; the results are the same with any number."""
+    return click.option("--jobs", "-j", type=click.IntRange(min=0), default=default,
+                        show_default=True, metavar="J",
+                        help="Processes to use (0, or more than the CPUs: one per "
+                             "CPU); same results as 1.")
+
+
+def progress_option(f: F) -> F:
+    """``--progress/--no-progress``: None leaves it to whether stderr is a terminal."""
+    return click.option("--progress/--no-progress", default=None,
+                        help="Progress bar on stderr (default: when stderr is a terminal).")(f)
+
+
+#: A sweep (``spelbok audit``) takes lists where the other commands take one value
+#: (``--players 2-4``, ``--bots`` repeated) and counts ``--games`` per cell:
+#: (command, option) pairs whose form is declared for the sweep.
+SWEEP_FORMS = frozenset({("audit", "--players"), ("audit", "--bots"), ("audit", "--games")})

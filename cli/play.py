@@ -124,7 +124,7 @@ def play_cmd(
     seat_bots = {}
     for i, p in enumerate(p for p in range(n) if p != human):
         seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
-    style = Style.for_stream(None, no_color=no_color)
+    style = Style.for_stream(None, no_color=no_color).for_game(game)
     state = game.new_state(seed=seed)
     start_scores = list(state.scores)
     from spelbok.engine.rng import SHUFFLE
@@ -441,6 +441,12 @@ def read_log(path: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise SpelbokError(f"{path}: not a spelbok log (not UTF-8 text at byte "
                            f"{exc.start})") from None
+    return parse_log(text, path)
+
+
+def parse_log(text: str, path: str) -> dict[str, Any]:
+    """Check the text of a log written by ``play --log`` (SpelbokError if it is not one);
+    ``path`` names it in the messages."""
     try:
         data = load_json(text, "log", path)  # nesting is bounded before the parser recurses
     except json.JSONDecodeError as exc:
@@ -552,7 +558,7 @@ def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color
 
     data = read_log(log_file)
     game, state = replay_log(data, log_file, spec_override, allow_paths)
-    style = Style.for_stream(None, no_color=no_color)
+    style = Style.for_stream(None, no_color=no_color).for_game(game)
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     human = data.get("human")
     names = player_names(game.players)

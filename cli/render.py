@@ -64,6 +64,7 @@ class Style:
 
     color: bool = False
     symbols: bool = True
+    pack: Any = None  # a game's declared Pack (its letters, symbols, colours); None: French
 
     @classmethod
     def for_stream(cls, stream: IO[str] | None = None, *, no_color: bool = False) -> Style:
@@ -85,6 +86,15 @@ class Style:
             symbols = False
         return cls(color=color, symbols=symbols)
 
+    def for_game(self, game: Any) -> Style:
+        """This style for a game's cards: its declared pack, if it has one."""
+        pack = getattr(getattr(game, "program", None), "pack", None)
+        if pack is None or pack.french:
+            return self
+        from dataclasses import replace
+
+        return replace(self, pack=pack)
+
     def paint(self, text: str, **styles: Any) -> str:
         """``text`` styled with :func:`click.style` when colour is on, else unchanged."""
         if not self.color:
@@ -104,6 +114,8 @@ def suit(letter: str, style: Style = PLAIN) -> str:
     ('♥', 'none', 'S')
     """
     text = str(letter)
+    if style.pack is not None:
+        return _pack_suit(style.pack, text, style)
     if len(text) != 1 or text.upper() not in SUITS:
         return text
     s = text.upper()
@@ -118,6 +130,8 @@ def card(name: str, style: Style = PLAIN) -> str:
     ('10♥', 'J♣', 'not a card')
     """
     text = str(name).strip()
+    if style.pack is not None:
+        return _pack_card(style.pack, text, style)
     if len(text) < 2:
         return text
     rank = text[:-1].upper()
@@ -130,6 +144,35 @@ def card(name: str, style: Style = PLAIN) -> str:
         return text
     shown = rank + (SYMBOLS[SUITS.index(s)] if style.symbols else s)
     return style.paint(shown, fg="red") if s in _RED else shown
+
+
+#: How a declared colour paints (click colour names); black is not painted.
+_PAINT = {"red": "red", "green": "green", "blue": "blue", "yellow": "yellow",
+          "orange": "bright_red", "purple": "magenta", "grey": "bright_black"}
+
+
+def _paint(pack: Any, s: int, shown: str, style: Style) -> str:
+    from spelbok.cards import COLOURS
+
+    fg = _PAINT.get(COLOURS[pack.colours[s]]) if 0 <= s < len(pack.colours) else None
+    return style.paint(shown, fg=fg) if fg else shown
+
+
+def _pack_suit(pack: Any, text: str, style: Style) -> str:
+    """:func:`suit` in a declared pack."""
+    s = pack.suit_index.get(text.upper())
+    if s is None or len(text) != 1:
+        return text
+    return _paint(pack, s, pack.symbols[s] if style.symbols else pack.letters[s], style)
+
+
+def _pack_card(pack: Any, text: str, style: Style) -> str:
+    """:func:`card` in a declared pack (its symbols and colours)."""
+    c = pack.parse_card(text)
+    if c is None:
+        return text
+    return _paint(pack, pack.suit[c], pack.symbol_names[c] if style.symbols else pack.names[c],
+                  style)
 
 
 def cards(names: Iterable[str], style: Style = PLAIN, sep: str = " ") -> str:
@@ -149,6 +192,10 @@ def _card_id(name: str) -> int | None:
 
 
 def _tables(game: Any, trump: str | None) -> Any:
+    pack = getattr(getattr(game, "program", None), "pack", None)
+    if pack is not None and not pack.french:
+        index = pack.suit_index.get(str(trump).upper(), 4) if trump else 4
+        return game.program.tables[index]
     index = SUITS.index(trump) if trump in tuple(SUITS) else 4
     try:
         return game.program.tables[index]
@@ -171,6 +218,9 @@ def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) 
     [['AS', 'KS'], ['7H'], ['2C']]
     """
     tables = _tables(game, trump) if game is not None else None
+    pack = getattr(getattr(game, "program", None), "pack", None)
+    if pack is not None and not pack.french:
+        return _sort_in_pack(pack, names, tables, trump)
     groups: dict[int, list[tuple[int, str]]] = {}
     odd: list[str] = []
     for name in names:
@@ -192,6 +242,28 @@ def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) 
         for s in order
         if SUITS.index(s) in groups
     ]
+    if odd:
+        out.append(odd)
+    return out
+
+
+def _sort_in_pack(pack: Any, names: Iterable[str], tables: Any, trump: str | None) -> list[list[str]]:
+    """:func:`sort_hand` in a declared pack: its suits in order (the trump first), then
+    the cards of no suit."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    odd: list[str] = []
+    taken: set[int] = set()
+    for name in names:
+        c = pack.take_card(str(name), taken)
+        if c is None:
+            odd.append(str(name))
+            continue
+        s = tables.suit[c] if tables is not None else max(pack.suit[c], len(pack.letters))
+        power = tables.power[c] if tables is not None else pack.rank[c]
+        groups.setdefault(s, []).append((power, name))
+    first = pack.suit_index.get(str(trump).upper(), -1) if trump else -1
+    order = sorted(groups, key=lambda s: (s != first, s))
+    out = [[n for _p, n in sorted(groups[s], key=lambda x: -x[0])] for s in order]
     if odd:
         out.append(odd)
     return out

@@ -31,10 +31,12 @@ from .main import raw_stream
 from .options import (
     allow_path_option,
     bots_option,
+    jobs_option,
     json_option,
     max_hands_option,
     option_option,
     players_option,
+    progress_option,
     seed_option,
     spec_argument,
 )
@@ -57,16 +59,13 @@ def common_options(f: F) -> F:
         players_option(),
         bots_option(default="random", shown=True),
         seed_option(default=0, shown=True),
-        click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-                     metavar="J", help="Processes to use (0, or more than the CPUs: one per "
-                                       "CPU); same results as 1."),
+        jobs_option(default=1),
         json_option,
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
                      metavar="FILE", help="Write charts to a PNG file (needs spelbok[plot])."),
         option_option,
         max_hands_option,
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress bar on stderr (default: when stderr is a terminal)."),
+        progress_option,
         allow_path_option,
     ]
     for d in reversed(decorators):

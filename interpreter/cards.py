@@ -1,8 +1,12 @@
 """Card identities and notation.
 
-A card is an int ``suit * 13 + rank`` with suits C S H D = 0..3 and ranks
-2..A = 0..12.  A set of cards is a bitmask int.  Notation is rank then suit
-letter (``10H``, ``JC``); suit symbols ♣ ♠ ♥ ♦ are accepted on input.
+A card is an int id 0..N-1 of its game's :class:`Pack`; a set of cards is a
+bitmask int.  The default pack is the French 52: card ``suit * 13 + rank`` with
+suits C S H D = 0..3 and ranks 2..A = 0..12, which the module-level names
+below (``SUITS``, ``CARD_NAMES``, ``parse_card``...) describe.  Notation is rank
+then suit letter (``10H``, ``JC``); suit symbols ♣ ♠ ♥ ♦ are accepted on input.
+A spec's ``pack:`` declares other suits and ranks, copies and extra cards: its
+:class:`Pack` has the same tables and functions as methods.
 
 >>> card_id("10H"), card_name(card_id("j♣"))
 (34, 'JC')
@@ -11,6 +15,10 @@ letter (``10H``, ``JC``); suit symbols ♣ ♠ ♥ ♦ are accepted on input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .frozen import Frozen
 
 SUITS = "CSHD"
 SUIT_SYMBOLS = "♣♠♥♦"
@@ -91,3 +99,242 @@ def cards_in(mask: int) -> Iterator[int]:
 
 def names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_in(mask)]
+
+
+MAX_SUITS = 4
+"""Most suits a pack declares (the trump tables have one per suit, then "no trump")."""
+MAX_COPIES = 4
+"""Most copies of a pack in one deck."""
+COLOURS = ("black", "red", "green", "blue", "yellow", "orange", "purple", "grey")
+"""The colours a suit may be declared with (index = the colour number in ``Pack.colours``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pack(Frozen):
+    """The cards of one game: suits, ranks, copies and extra cards, and the tables
+    derived from them once (card id -> name, suit, rank, colour; name -> id).
+
+    Card ids run copy by copy, suit by suit, rank by rank (the pack's rank order),
+    then the extra cards, copy by copy: the French 52 gives ``suit * 13 + rank``.
+    Copies of a card share its name, suit and rank; ``face[c]`` is the id of its
+    first copy, which notation names (see :meth:`parse_card`).  Two packs are equal
+    when they are declared alike.
+
+    >>> p = Pack.make(("O", "C", "E", "B"), ("oros", "copas", "espadas", "bastos"), ("O", "C", "E", "B"),
+    ...          (1, 1, 0, 0), ("1", "2", "3", "4", "5", "6", "7", "S", "C", "R"), 2)
+    >>> p.size, p.card_name(p.parse_card("RB")), p.card_name(p.parse_card("rb") + 40), p.suit_of(39)
+    (80, 'RB', 'RB', 3)
+    """
+
+    letters: tuple[str, ...]
+    suit_names: tuple[str, ...]
+    symbols: tuple[str, ...]
+    colours: tuple[int, ...]
+    ranks: tuple[str, ...]
+    copies: int
+    extras: tuple[tuple[str, int, int], ...]  # (name, suit or -1, rank index or -1)
+    # derived by make(): by card id, and lookups by upper-case text
+    names: tuple[str, ...]
+    symbol_names: tuple[str, ...]
+    suit: tuple[int, ...]  # -1: a card of no suit
+    rank: tuple[int, ...]  # -1: a card of no rank
+    face: tuple[int, ...]
+    index: dict[str, int]
+    suit_index: dict[str, int]
+    rank_index: dict[str, int]
+    french: bool  # the French 52's cards and names (the engine's fast paths serve it)
+
+    @staticmethod
+    def make(letters: tuple[str, ...], suit_names: tuple[str, ...], symbols: tuple[str, ...],
+             colours: tuple[int, ...], ranks: tuple[str, ...], copies: int = 1,
+             extras: tuple[tuple[str, int, int], ...] = ()) -> Pack:
+        """The pack declared so, with its tables."""
+        ns, nr = len(letters), len(ranks)
+        grid = ns * nr
+        names: list[str] = []
+        syms: list[str] = []
+        suit: list[int] = []
+        rank: list[int] = []
+        face: list[int] = []
+        for _k in range(copies):
+            for s in range(ns):
+                for r in range(nr):
+                    names.append(ranks[r] + letters[s])
+                    syms.append(ranks[r] + symbols[s])
+                    suit.append(s)
+                    rank.append(r)
+                    face.append(s * nr + r)
+        for _k in range(copies):
+            for i, (name, s, r) in enumerate(extras):
+                names.append(name)
+                syms.append(name)
+                suit.append(s)
+                rank.append(r)
+                face.append(copies * grid + i)
+        index: dict[str, int] = {}
+        for c, n in enumerate(names):
+            index.setdefault(n.upper(), face[c])
+        sidx = {x.upper(): i for i, x in enumerate(letters)}
+        for i, x in enumerate(symbols):
+            sidx.setdefault(x.upper(), i)
+        return Pack(letters, suit_names, symbols, colours, ranks, copies, extras, tuple(names),
+                    tuple(syms), tuple(suit), tuple(rank), tuple(face), index, sidx,
+                    {x.upper(): i for i, x in enumerate(ranks)},
+                    (letters, ranks, copies, extras) == (tuple(SUITS), RANKS, 1, ()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pack) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def key(self) -> tuple[Any, ...]:
+        """What the pack is declared as (equal packs have equal keys)."""
+        return (self.letters, self.suit_names, self.symbols, self.colours, self.ranks,
+                self.copies, self.extras)
+
+    @property
+    def size(self) -> int:
+        """How many cards the whole pack has (copies and extras included)."""
+        return len(self.names)
+
+    def normalize_rank(self, text: str | int) -> str | None:
+        """Canonical rank text, or None (``T`` is ten in a pack with a rank 10)."""
+        t = str(text).strip().upper()
+        if t == "T" and "T" not in self.rank_index:
+            t = "10"
+        i = self.rank_index.get(t)
+        return None if i is None else self.ranks[i]
+
+    def parse_card(self, text: str) -> int | None:
+        """The id of the (first copy of the) card written ``text``, or None."""
+        t = str(text).strip()
+        c = self.index.get(t.upper())
+        if c is not None:
+            return c
+        if len(t) < 2:
+            return None
+        suit = self.suit_index.get(t[-1].upper())
+        rank = self.normalize_rank(t[:-1])
+        if suit is None or rank is None:
+            return None
+        return suit * len(self.ranks) + self.rank_index[rank.upper()]
+
+    def card_name(self, card: int) -> str:
+        return self.names[card]
+
+    def card_symbol(self, card: int) -> str:
+        return self.symbol_names[card]
+
+    def suit_of(self, card: int) -> int:
+        return self.suit[card]
+
+    def rank_of(self, card: int) -> int:
+        return self.rank[card]
+
+    def ids_of(self, suits: Iterable[int], ranks: Iterable[int]) -> list[int]:
+        """Every id (all copies) of the grid cards of these suits and ranks, ascending."""
+        nr, grid = len(self.ranks), len(self.letters) * len(self.ranks)
+        rs = list(ranks)
+        return sorted(k * grid + s * nr + r for k in range(self.copies) for s in suits for r in rs)
+
+    def extra_ids(self, names: Iterable[str]) -> list[int]:
+        """Every id (all copies) of the extra cards named."""
+        want = {n.upper() for n in names}
+        return [c for c in range(len(self.letters) * len(self.ranks) * self.copies, self.size)
+                if self.names[c].upper() in want]
+
+    def one_per_face(self, mask: int) -> int:
+        """``mask`` with one card of each name in it: the lowest id held of each."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        seen = 0
+        for c in cards_in(mask):
+            f = self.face[c]
+            if not (seen >> f) & 1:
+                seen |= 1 << f
+                out |= 1 << c
+        return out
+
+    def names_of(self, mask: int) -> list[str]:
+        """The names of the cards of ``mask``, by id (copies of a card side by side)."""
+        if self.copies == 1:
+            return [self.names[c] for c in cards_in(mask)]
+        return [self.names[c] for c in sorted(cards_in(mask), key=lambda c: (self.face[c], c))]
+
+    def letter(self, suit: int) -> str:
+        """The letter of suit number ``suit``, ``none`` past the pack's suits (or -1)."""
+        return self.letters[suit] if 0 <= suit < len(self.letters) else "none"
+
+    def copies_of(self, card: int) -> list[int]:
+        """The ids of every copy of ``card``, ascending."""
+        f = self.face[card]
+        return [c for c in range(self.size) if self.face[c] == f]
+
+    def take_card(self, text: str, taken: set[int]) -> int | None:
+        """The card written ``text`` in a list that names copies by repeating a name: its
+        first copy not in ``taken`` (then added to it), or None when not a card."""
+        c = self.parse_card(text)
+        if c is None:
+            return None
+        if self.copies > 1:
+            c = next((x for x in self.copies_of(c) if x not in taken), c)
+        taken.add(c)
+        return c
+
+    def held_copy(self, hand: int, card: int) -> int:
+        """The lowest id in ``hand`` with the name of ``card`` (``card`` if none)."""
+        if self.copies == 1:
+            return card
+        f = self.face[card]
+        for c in cards_in(hand):
+            if self.face[c] == f:
+                return c
+        return card
+
+    def held_copies(self, hand: int, mask: int) -> int:
+        """``mask`` (cards named by their first copies) as the copies ``hand`` holds: each
+        id moved to a held copy of its name not taken yet (unchanged where none is)."""
+        if self.copies == 1:
+            return mask
+        out = 0
+        for c in cards_in(mask):
+            got = next((x for x in self.copies_of(c) if (hand >> x) & 1 and not (out >> x) & 1),
+                       c)
+            out |= 1 << got
+        return out
+
+    def describe(self) -> str:
+        """The pack in words (for ``describe``)."""
+        suits = ", ".join(f"{n} ({x})" for n, x in zip(self.suit_names, self.letters, strict=True))
+        extra = f" and {len(self.extras)} extra card{'s' if len(self.extras) > 1 else ''} " \
+            f"({', '.join(e[0] for e in self.extras)})" if self.extras else ""
+        copies = f"{self.copies} copies of " if self.copies > 1 else ""
+        return (f"{copies}a pack of {len(self.letters) * len(self.ranks)} cards: suits {suits}; "
+                f"ranks {' '.join(self.ranks)}{extra}")
+
+
+FRENCH = Pack.make(tuple(SUITS), ("clubs", "spades", "hearts", "diamonds"), tuple(SUIT_SYMBOLS),
+              COLOUR, RANKS)
+"""The default pack: the French 52 (card ids ``suit * 13 + rank``)."""
+
+
+def pack_of(section: dict[str, Any] | None) -> Pack:
+    """The Pack a spec's canonical ``pack:`` section declares (absent: :data:`FRENCH`).
+
+    The section is assumed checked (:mod:`spelbok.lang.checks` reports a bad one).
+    """
+    if not section:
+        return FRENCH
+    suits = section["suits"]
+    ranks = tuple(str(r) for r in section["ranks"])
+    letters = tuple(str(s["letter"]) for s in suits)
+    extras = []
+    for e in section.get("extra", []):
+        s = letters.index(e["suit"]) if e.get("suit", "none") in letters else -1
+        r = ranks.index(str(e["rank"])) if str(e.get("rank", "none")) in ranks else -1
+        extras.append((str(e["name"]), s, r))
+    return Pack.make(letters, tuple(str(s["name"]) for s in suits), tuple(str(s["symbol"]) for s in suits),
+                tuple(COLOURS.index(s["colour"]) if s["colour"] in COLOURS else 0 for s in suits),
+                ranks, int(section.get("copies", 1)), tuple(extras))

@@ -7,7 +7,7 @@ message instead of hanging or exhausting memory.  The JSON schemas
 state; a test checks that they agree with these.
 
 >>> MAX_PLAYERS, MAX_HANDS
-(10, 100000)
+(12, 100000)
 >>> json_depth('[[1, "[["], {"a": []}]')
 3
 """
@@ -20,10 +20,10 @@ from typing import Any
 
 from .errors import ArgumentError, LimitError
 
-MAX_PLAYERS = 10
+MAX_PLAYERS = 12
 """Most seats at a table (seat numbers are 0..MAX_PLAYERS-1)."""
-MAX_CARDS = 52
-"""The largest pack: a card count (a packet, a number of tricks or cards moved) is at most this."""
+MAX_CARDS = 112
+"""The largest pack (copies and extra cards included): a card count (a packet, a number of tricks or cards moved) is at most this."""
 MAX_VALUE = 10**15
 """Largest magnitude of an integer in a spec, an option, a variable or a snapshot."""
 MAX_HANDS = 100_000

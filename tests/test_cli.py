@@ -495,7 +495,7 @@ def test_doctests(module: object) -> None:
 def test_a_shared_option_is_the_same_in_every_command() -> None:
     """An option two commands have is declared once (cli/options.py): the same flags,
     metavar, type and help everywhere; only the default may differ."""
-    from spelbok.cli.options import PER_COMMAND
+    from spelbok.cli.options import PER_COMMAND, SWEEP_FORMS
 
     seen: dict[str, tuple[str, tuple[object, ...]]] = {}
     shared: set[str] = set()
@@ -507,7 +507,7 @@ def test_a_shared_option_is_the_same_in_every_command() -> None:
             if not isinstance(param, click.Option) or param.opts[0] == "--help":
                 continue
             long = max(param.opts, key=len)
-            if long in PER_COMMAND:
+            if long in PER_COMMAND or (name, long) in SWEEP_FORMS:
                 continue
             form = (sorted(param.opts), param.secondary_opts, param.metavar, param.help,
                     type(param.type), param.multiple, param.is_flag)

@@ -600,7 +600,8 @@ BAD: list[tuple[str, str, int, int, str, str | None]] = [
     ("bad card", HEAD + "top trumps: J♣ X♠\n", 3, 16,
      "'X' is not a card (a card is a rank 2-10, J, Q, K or A followed by a suit", None),
     ("bad rank", HEAD + "ranks from high to low: A K 1\n", 3, 29,
-     "expected a card rank like A, K, 10 or the end of the line after 'ranks from high to low:"
+     "expected a card rank like A, K, 10, a quoted text like \"…\" or the end of the line after "
+     "'ranks from high to low:"
      " A K'", None),
     ("bad suit", HEAD + "deck: A K of ♣ X\n", 3, 16, "'X' is not a suit", None),
     ("unclosed string", HEAD + 'about "Swedish game\n', 3, 7, "unclosed quoted text", None),

@@ -80,6 +80,7 @@ class Observer:
     held: list[int] = field(default_factory=list)  # cards each seat has held this hand
     voids: list[set[int]] = field(default_factory=list)  # suits each seat is seen to lack
     hand_number: int = -1
+    logged: int = 0  # events of the match log already read
 
     def __post_init__(self) -> None:
         self.held = [0] * self.n
@@ -94,6 +95,8 @@ class Observer:
         for _lead, cards, _w in st.history_tricks:
             for _p, c in cards:
                 m |= 1 << c
+        for known in st.known:  # shown to all (a declared meld, a card taken from the turn-up)
+            m |= known
         return m
 
     def see(self, st: Any, before: list[int] | None = None) -> None:
@@ -105,6 +108,11 @@ class Observer:
             self.voids = [set() for _ in range(self.n)]
         public_before = self.public
         self.public |= self.faces(st)
+        events = st.log
+        for e in events[self.logged:]:
+            if e["event"] == "turn_up" and "seat" in e:  # a card turned up from a hand
+                self.public |= 1 << parse_card(e["card"])
+        self.logged = len(events)
         for p in range(self.n):
             if before is not None:
                 arrived = st.hands[p] & ~before[p]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, cards_in
+from ..cards import cards_in
 from ..engine.state import FIELDS
 
 if TYPE_CHECKING:
@@ -65,8 +65,9 @@ def check_cards(st: State) -> str | None:
     union, total = zones_mask(st)
     deck = st.game.program.deck_mask
     if union != deck or total != len(st.game.program.deck):
-        lost = [CARD_NAMES[c] for c in cards_in(deck & ~union)]
-        extra = [CARD_NAMES[c] for c in cards_in(union & ~deck)]
+        names = st.prog.pack.names
+        lost = [names[c] for c in cards_in(deck & ~union)]
+        extra = [names[c] for c in cards_in(union & ~deck)]
         return f"cards not conserved: {total} placed, lost {lost}, foreign {extra}"
     return None
 
@@ -80,8 +81,9 @@ def check_view(st: State, seat: int) -> str | None:
         # holder, the declarer's partner, only to the holder until it is played
         partner = auction.pop("called_card")
         if auction["partner"] not in (None, seat) and not any(
-                CARD_NAMES[c] == partner for _, c in st.trick) and not any(
-                CARD_NAMES[c] == partner for _l, cards, _w in st.history_tricks for _, c in cards):
+                st.prog.pack.names[c] == partner for _, c in st.trick) and not any(
+                st.prog.pack.names[c] == partner for _l, cards, _w in st.history_tricks
+                for _, c in cards):
             return f"view of seat {seat} shows the partner of a card not yet played"
     text = json.dumps(view)
     hidden = 0
@@ -98,9 +100,13 @@ def check_view(st: State, seat: int) -> str | None:
             for p, c in cards:
                 if p != seat and (st.hidden >> c) & 1:
                     hidden |= 1 << c
+    pack = st.prog.pack
+    seen = st.game.program.deck_mask & ~hidden  # (a copy of a hidden card may be in view)
     for c in cards_in(hidden):
-        if f'"{CARD_NAMES[c]}"' in text:
-            return f"view of seat {seat} shows hidden card {CARD_NAMES[c]}"
+        if any((seen >> k) & 1 for k in pack.copies_of(c)):
+            continue
+        if f'"{pack.names[c]}"' in text:
+            return f"view of seat {seat} shows hidden card {pack.names[c]}"
     return None
 
 

@@ -93,8 +93,13 @@ def count_events(log: list[dict[str, Any]], counts: Counter[str]) -> None:
                 counts[f"set_true:{var}"] += 1
 
 
-def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int) -> MatchRecord:
-    """Play match ``index`` of a run seeded ``seed`` and record its measures."""
+def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int,
+              observe: Callable[[State], None] | None = None) -> MatchRecord:
+    """Play match ``index`` of a run seeded ``seed`` and record its measures.
+
+    ``observe(state)`` is shown the finished match (its log is recorded), for a
+    caller that reads more from it (e.g. :mod:`spelbok.analysis.audit`).
+    """
     from ..engine.actions import CARDS
     from ..play.bots import make_bot
     from ..play.match import bot_seed, match_seed, play_match
@@ -109,6 +114,8 @@ def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int) -> Ma
             exhausted[0] += 1
 
     st = play_match(game, bots, mseed, record=True, on_step=hook)
+    if observe is not None:
+        observe(st)
     counts: Counter[str] = Counter()
     count_events(st.log, counts)
     counts["talon_exhausted"] = exhausted[0]

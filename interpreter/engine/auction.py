@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUITS, cards_in
+from ..cards import SUITS, cards_in
 from .actions import CARDS, NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
 from .steps import Instr
@@ -272,8 +272,10 @@ class AuctionCall(Instr):
         d = st.auction[A_DECLARER]
         ranks = self.rules.called_ranks
         mine = st.hands[d]
-        return [Action(CARDS, "call", 1 << c) for c in cards_in(st.prog.deck_mask & ~mine)
-                if c % 13 in ranks]
+        pack = st.prog.pack  # (its rank table: copies and declared packs too)
+        named = None if pack.french else pack
+        return [Action(CARDS, "call", 1 << c, named) for c in cards_in(st.prog.deck_mask & ~mine)
+                if pack.rank[c] in ranks]
 
     def run(self, st: State) -> bool:
         a = st.auction
@@ -360,7 +362,7 @@ def auction_view(st: State, seat: int, contracts: tuple[Contract, ...]) -> dict[
         "contract": contracts[k].name if k >= 0 else None,
         "declarer": a[A_DECLARER] if a[A_DECLARER] >= 0 else None,
         "doubled": a[A_DOUBLED],
-        "called_card": CARD_NAMES[called] if called >= 0 else None,
+        "called_card": st.prog.pack.names[called] if called >= 0 else None,
         "partner": partner,
     }
 

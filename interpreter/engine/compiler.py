@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_INDEX, SUIT_INDEX, SUITS, parse_card
+from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
@@ -124,7 +124,7 @@ class Resolver:
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
                  gvars: dict[str, int], teams: list[list[int]] | None = None,
-                 contracts: tuple[Contract, ...] = ()) -> None:
+                 contracts: tuple[Contract, ...] = (), pack: Pack = FRENCH) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -154,14 +154,18 @@ class Resolver:
         b["dealer"] = _global(_reads(lambda st, p: st.dealer), int)
         b["choice"] = _global(_reads(lambda st, p: st.choice), None)  # a word, a suit letter or a number
         b["count"] = _global(_reads(lambda st, p: st.count), int)
-        b["card_suit"] = _global(_reads(lambda st, p: SUITS[st.tables.suit[st.cand]]), str)
-        b["card_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.cand % 13]), str)
+        # the pack's texts, by suit number (4: none) and by card id
+        letters = (*pack.letters, *["none"] * (5 - len(pack.letters)))
+        rank_text = tuple(pack.ranks[r] if r >= 0 else "none" for r in pack.rank)
+        printed = tuple(letters[s] for s in pack.suit)  # -1 (no suit): the last, "none"
+        b["card_suit"] = _global(_reads(lambda st, p: letters[st.tables.suit[st.cand]]), str)
+        b["card_rank"] = _global(_reads(lambda st, p: rank_text[st.cand]), str)
         b["card_is_trump"] = _global(_reads(lambda st, p: st.tables.trump[st.cand]), bool)
-        b["led_suit"] = _global(_reads(lambda st, p: SUITS[st.led] if st.led >= 0 else "none"), str)
+        b["led_suit"] = _global(_reads(lambda st, p: letters[st.led] if st.led >= 0 else "none"), str)
         b["trumps_broken"] = _global(_reads(lambda st, p: st.broken), bool)
         b["trick_number"] = _global(_reads(lambda st, p: st.trick_no + 1), int)
-        b["turn_up_suit"] = _global(_reads(lambda st, p: SUITS[st.turn_up[-1] // 13] if st.turn_up else "none"), str)
-        b["turn_up_rank"] = _global(_reads(lambda st, p: _RANK_TEXT[st.turn_up[-1] % 13] if st.turn_up else "none"), str)
+        b["turn_up_suit"] = _global(_reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"), str)
+        b["turn_up_rank"] = _global(_reads(lambda st, p: rank_text[st.turn_up[-1]] if st.turn_up else "none"), str)
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
@@ -231,9 +235,6 @@ class Resolver:
 
     def names(self) -> Iterable[str]:
         return self.table.keys()
-
-
-_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
 def _mask(pairs: list[tuple[int, int]]) -> int:
@@ -342,6 +343,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
@@ -508,16 +510,16 @@ class Compiler:
                 deck_entry = entry
         if deck_entry is None:
             raise SpecError(f"no deck is given for {n} players")
-        suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
-        ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
-        deck = sorted(s * 13 + r for s in suits for r in ranks)
+        pack = self.pack = pack_of(t.get("pack"))
+        suits = [pack.suit_index[s] for s in deck_entry.get("suits", list(pack.letters))]
+        ranks = [pack.rank_index[str(r).upper()] for r in deck_entry["ranks"]]
+        deck = pack.ids_of(suits, ranks) + pack.extra_ids([e[0] for e in pack.extras])
         self.deck = deck
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
         ranking = t.get("ranking", {})
-        rank_order = [str(r) for r in ranking.get("ranks", ["A", "K", "Q", "J", "10", "9", "8",
-                                                             "7", "6", "5", "4", "3", "2"])]
+        rank_order = [str(r) for r in ranking.get("ranks", list(reversed(pack.ranks)))]
         top = [str(x) for x in ranking.get("top_trumps", [])]
 
         # variables
@@ -544,24 +546,25 @@ class Compiler:
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
         self.contracts = self._contracts(t["hand"])
-        self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts)
-        self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power)
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts,
+                                 pack)
+        self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power,
+                                          pack)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
-        tables = build_tables(deck_mask, rank_order, top, follow_printed)
-        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask)
-        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask)
+        tables = build_tables(deck_mask, rank_order, top, follow_printed, pack)
+        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask, pack)
+        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
         if self.losing_mask:
             tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
-        cut_power = [0] * 52
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
-        for i, r in enumerate(cut_ranks):
-            for s in range(4):
-                cut_power[s * 13 + RANK_INDEX[r]] = len(cut_ranks) - i
+        cut_index = {pack.rank_index[r.upper()]: len(cut_ranks) - i for i, r in enumerate(cut_ranks)}
+        cut_power = [cut_index.get(r, 0) for r in pack.rank]
 
         prog = Program(n=n, deck=deck, deck_mask=deck_mask, tables=tables)
+        prog.pack = pack
         prog.player_init = player_init
         prog.player_hand_rows = hand_rows
         prog.global_init = global_init
@@ -571,7 +574,7 @@ class Compiler:
         prog.gvar_names = list(gvars)
         prog.options = dict(self.options)
         if t.get("points") is not None:
-            prog.points = build_points(t["points"], deck, tables)
+            prog.points = build_points(t["points"], deck, tables, pack)
             prog.last_trick_points = int(t["points"].get("last_trick", 0))
         prog.contracts = self.contracts
 
@@ -772,9 +775,10 @@ class Compiler:
 
             return set_closed
         if name == "trump":
+            suit_index = self.pack.suit_index
 
             def set_trump(st: State, p: int, v: Any) -> None:
-                s = SUIT_INDEX.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
+                s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
                 st.game.program.set_trump(st, s)
                 if st.rec is not None:  # p < 0: set by a step, not named by a player
                     st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
@@ -821,9 +825,10 @@ class Compiler:
             code.append(Decide(name, "words", where_fn, then, words=words, word_when=when,
                                allow=allow_fn, levels=levels))
         elif choose == "suit":
-            suits = [SUIT_INDEX[str(s).upper()] for s in step.get("suits", list(SUITS))]
+            suits = [self.pack.suit_index[str(s).upper()]
+                     for s in step.get("suits", list(self.pack.letters))]
             code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn,
-                               levels=levels))
+                               levels=levels, pack=None if self.pack.french else self.pack))
         elif choose == "number":
             lo_fn = self.number(step.get("min", "0"), (*path, "min"), True)
             hi_fn = self.number(step.get("max", "0"), (*path, "max"), True)
@@ -839,8 +844,11 @@ class Compiler:
                                  ("stock", "turn_up", "none"))
             max_fn = self.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
             min_fn = self.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
-            code.append(Exchange(name, where_fn, then, draw_from=draw,
-                                 min_fn=min_fn, max_fn=max_fn))
+            exchange = Exchange(name, where_fn, then, draw_from=draw, min_fn=min_fn,
+                                max_fn=max_fn)
+            if not self.pack.french:
+                exchange.pack = self.pack
+            code.append(exchange)
         else:
             self.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 
@@ -875,6 +883,8 @@ class Compiler:
                        "but this step has no 'allow'")
         play = self.trick_play(t, p, abstain_fn, allow_fn, refused, levels[1:] or None,
                                per_trick)
+        if not self.pack.french:
+            play.pack = self.pack
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -907,11 +917,11 @@ class Compiler:
                                       self.step_pcs[path], len(code))
 
     @staticmethod
-    def card_mask(names: list[Any], deck_mask: int) -> int:
+    def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
         """The cards of the deck ``names`` lists (the checks report any other name)."""
         mask = 0
         for name in names:
-            c = parse_card(str(name))
+            c = pack.parse_card(str(name))
             if c is not None:
                 mask |= (1 << c) & deck_mask
         return mask
@@ -1073,7 +1083,7 @@ class Compiler:
         mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
         if mode == "teams" and not self.tree.get("teams"):
             self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
-        ranks = tuple(RANK_INDEX[str(r)] for r in d.get("called_ranks", ["A"]))
+        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"]))
         rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
                       self.resolver.team_of)
 
@@ -1086,7 +1096,7 @@ class Compiler:
                                  cond("pass_final", True), cond("double", False),
                                  cond("redouble", False)))
         code.append(AuctionBid(rules))
-        suits = tuple(sorted({c // 13 for c in self.deck}))
+        suits = tuple(sorted({self.pack.suit[c] for c in self.deck if self.pack.suit[c] >= 0}))
         code.append(AuctionTrump(rules, suits))
         code.append(AuctionCall(rules))
         skip = Jump()
@@ -1140,25 +1150,32 @@ class Compiler:
         if not table:
             self.error(p, "there are no melds to declare: the spec has no 'melds' table")
         deck_mask = self.resolver.cards.deck_mask if self.resolver.cards else 0
-        deck = [c for c in range(52) if (deck_mask >> c) & 1]
-        suits = sorted({c // 13 for c in deck})
+        pack = self.pack
+        nr = len(pack.ranks)
+        deck = [c for c in range(pack.size) if (deck_mask >> c) & 1]
+        suits = sorted({pack.suit[c] for c in deck if pack.suit[c] >= 0})
         ranking = self.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
             "ranks").default
+
+        def rank_of(r: Any) -> int:
+            return pack.rank_index[str(pack.normalize_rank(r) or r).upper()]
+
         melds = []
         for name, m in table.items():
             at = ("melds", name)
             kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
                                  _v.words("meld", "spread"))
-            ranks = [RANK_INDEX[str(r)] for r in m.get("ranks", [])]
+            # the first copy of each card (a meld of a pack with copies needs one of each)
+            ranks = [rank_of(r) for r in m.get("ranks", [])]
             sets: list[int] = []
             if ranks and kind == "one_suit":
-                sets = [sum(1 << (s * 13 + r) for r in ranks) for s in suits]
+                sets = [sum(1 << (s * nr + r) for r in ranks) for s in suits]
             elif ranks:
-                sets = [sum(1 << (s * 13 + r) for r in ranks for s in suits)]
+                sets = [sum(1 << (s * nr + r) for r in ranks for s in suits)]
             sets = [x for x in sets if x & deck_mask == x]  # only what the deck can make
             run = int(m.get("run", 0))
-            runs = [[s * 13 + RANK_INDEX[str(r)] for r in ranking
-                     if (deck_mask >> (s * 13 + RANK_INDEX[str(r)])) & 1] for s in suits] \
+            runs = [[s * nr + rank_of(r) for r in ranking
+                     if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
                 if run else []
             melds.append(Meld(str(name), sets, runs, run,
                               self.number(m["points"], (*at, "points"), True)))

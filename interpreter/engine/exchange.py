@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cards import Pack, cards_in
 from .actions import CARDS, WORD, Action
 from .steps import UNSET, Decision, Fn, Setter, _names, fixed
-from .subsets import subset_actions
+from .subsets import subset_actions, subset_order
 
 if TYPE_CHECKING:
     from .state import State
@@ -38,6 +39,7 @@ class Exchange(Decision):
         self.max_fixed = None if k is UNSET else int(k)
         k = fixed(min_fn) if min_fn is not None else 0
         self.min_fixed = None if k is UNSET else int(k)
+        self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
 
     def _bounds(self, st: State, seat: int) -> tuple[int, int]:
         """How few and how many cards ``seat`` may give away now."""
@@ -63,6 +65,8 @@ class Exchange(Decision):
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
+        if self.pack is not None:
+            return _pack_subsets(self.pack, self.name, st.hands[seat], lo, hi)
         return subset_actions(self.name, st.hands[seat], lo, hi)
 
     def check(self, st: State, a: Action) -> str | None:
@@ -71,7 +75,7 @@ class Exchange(Decision):
         seat = st.current
         assert seat is not None
         if a.value & ~st.hands[seat]:
-            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
+            return f"{', '.join(_names(a.value & ~st.hands[seat], st.prog.pack.names))} not in hand"
         lo, hi = self._bounds(st, seat)
         k = a.value.bit_count()
         if k > hi:
@@ -107,8 +111,39 @@ class Exchange(Decision):
         st.count = k
         st.public.append((seat, self.name, k if mask else a))
         if st.rec is not None:
-            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask), got=_names(drawn))
+            names = st.prog.pack.names
+            st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),
+                     got=_names(drawn, names))
         return self.answered(st, seat)
+
+
+def _pack_subsets(pack: Pack, verb: str, hand: int, lo: int, hi: int) -> list[Action]:
+    """The exchanges of ``hand`` in a declared pack (made whole, in the order of
+    :class:`SubsetActions`): copies of a card are given lowest first, so that each
+    exchange has one notation."""
+    cards = list(cards_in(hand))
+    out: list[Action] = []
+    for index in subset_order(len(cards), lo, hi):
+        mask = 0
+        for j, c in enumerate(cards):
+            if (index >> j) & 1:
+                mask |= 1 << c
+        if pack.copies > 1 and pack.held_copies(hand, _faces(pack, mask)) != mask:
+            continue  # not the lowest copies held: the same notation as another
+        out.append(Action(CARDS, verb, mask, pack) if mask else Action(WORD, verb))
+    return out
+
+
+def _faces(pack: Pack, mask: int) -> int:
+    """``mask`` named by notation: each card as its first copy, repeated names as the next
+    copies (what :func:`~spelbok.engine.actions.parse_action` reads back)."""
+    out = 0
+    for c in cards_in(mask):
+        c = pack.face[c]
+        while (out >> c) & 1:
+            c = next(x for x in pack.copies_of(c) if not (out >> x) & 1)
+        out |= 1 << c
+    return out
 
 
 __all__ = ["Exchange"]

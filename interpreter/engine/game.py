@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from ..cards import CARD_NAMES, parse_card
 from ..errors import ArgumentError, SpecError, SpelbokError, kind_fault
 from ..limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg, short_repr
 from .program import Program
@@ -60,7 +59,7 @@ class Game:
     @property
     def deck(self) -> list[str]:
         """The cards of the pack at this player count."""
-        return [CARD_NAMES[c] for c in self.program.deck]
+        return [self.program.pack.names[c] for c in self.program.deck]
 
     def __repr__(self) -> str:
         return f"<Game {self.name}, {self.players} players>"
@@ -103,16 +102,19 @@ class Game:
 
     def _check_deck(self, deck: list[str]) -> list[str]:
         ids = []
+        pack = self.program.pack
+        names = pack.names
+        taken: set[int] = set()
         for text in deck:
-            c = parse_card(text) if type(text) is str and len(text) <= 8 else None
+            c = pack.take_card(text, taken) if type(text) is str and len(text) <= 8 else None
             if c is None:
                 raise SpecError(f"{short_repr(text)} in the stacked deck is not a card")
             ids.append(c)
         if sorted(ids) != sorted(self.program.deck) or len(set(ids)) != len(ids):
             want = set(self.program.deck)
-            extra = [CARD_NAMES[c] for c in ids if c not in want]
-            dup = sorted({CARD_NAMES[c] for c in ids if ids.count(c) > 1})
-            missing = [CARD_NAMES[c] for c in self.program.deck if c not in ids]
+            extra = [names[c] for c in ids if c not in want]
+            dup = sorted({names[c] for c in ids if ids.count(c) > 1})
+            missing = [names[c] for c in self.program.deck if c not in ids]
             parts = []
             if extra:
                 parts.append("not in this pack: " + " ".join(extra))
@@ -121,7 +123,7 @@ class Game:
             if missing:
                 parts.append(f"missing {len(missing)} card(s): " + " ".join(missing[:8]))
             raise SpecError("the stacked deck must hold every card of the pack once; " + "; ".join(parts))
-        return [CARD_NAMES[c] for c in ids]
+        return [names[c] for c in ids]
 
     def _start(self, start: dict[str, Any], record: bool) -> State:
         st = State.__new__(State)
@@ -142,7 +144,9 @@ class Game:
         st.settled = 0
         st.rec = [] if record else None
         deck = start.get("deck")
-        st.stacked = [parse_card(c) for c in deck] if deck else None  # type: ignore[misc]
+        taken: set[int] = set()
+        st.stacked = ([self.program.pack.take_card(c, taken) for c in deck]  # type: ignore[misc]
+                      if deck else None)
         dealer = start.get("dealer")
         try:
             if start.get("position") is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUITS, cards_in
+from ..cards import CARD_NAMES, cards_in
 from ..errors import ArgumentError
 from ..limits import seat_arg
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from .state import State
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_in(mask)]
+def _names(mask: int, names: tuple[str, ...] = CARD_NAMES) -> list[str]:
+    return [names[c] for c in cards_in(mask)]
 
 
 def _public_decision(p: int, name: str, x: Any, seat: int) -> list[Any]:
@@ -40,7 +40,7 @@ def _seen(st: State, seat: int, p: int, c: int) -> str:
     """The card ``p`` played, as ``seat`` sees it: its name, or FACE_DOWN while hidden."""
     if st.hidden and p != seat and (st.hidden >> c) & 1:
         return FACE_DOWN
-    return CARD_NAMES[c]
+    return st.prog.pack.names[c]
 
 
 def public_vars(st: State) -> dict[str, Any]:
@@ -55,28 +55,31 @@ def public_vars(st: State) -> dict[str, Any]:
 
 def view(st: State, seat: int) -> dict[str, Any]:
     seat_arg(seat, st.n)
-    hidden_known = [_names(st.known[p]) if p != seat else [] for p in range(st.n)]
+    pack = st.prog.pack
+    names = pack.names
+    hidden_known = [_names(st.known[p], names) if p != seat else [] for p in range(st.n)]
     v: dict[str, Any] = {
         "seat": seat,
         "players": st.n,
         "hand_number": st.hand_number,
         "dealer": st.dealer,
-        "trump": SUITS[st.trump] if st.trump < 4 else None,
-        "hand": _names(st.hands[seat]),
+        "trump": pack.letters[st.trump] if st.trump < len(pack.letters) else None,
+        "hand": pack.names_of(st.hands[seat]),
         "hand_sizes": [m.bit_count() for m in st.hands],
         "known_cards": hidden_known,
-        "turn_up": [CARD_NAMES[c] for c in st.turn_up],
+        "turn_up": [names[c] for c in st.turn_up],
         "talon": len(st.stock),
         "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
-        "own_discards": _names(st.discarded[seat]),
+        "own_discards": _names(st.discarded[seat], names),
         "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick],
-        "led": SUITS[st.led] if st.led >= 0 else None,
+        "led": pack.letter(st.led) if st.led >= 0 else None,
         "tricks_played": [[lead, [[p, _seen(st, seat, p, c)] for p, c in cards], w]
                           for lead, cards, w in st.history_tricks],
         "tricks": list(st.won),
         "decisions": [_public_decision(p, name, x, seat) for p, name, x in st.public],
-        "voids": [[SUITS[s] for s in range(4) if (st.voids[p] >> s) & 1] for p in range(st.n)],
+        "voids": [[pack.letters[s] for s in range(len(pack.letters)) if (st.voids[p] >> s) & 1]
+                  for p in range(st.n)],
         "out": list(st.out),
         "vars": public_vars(st),
         "scores": st.scores,

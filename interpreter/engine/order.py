@@ -1,7 +1,7 @@
 """Card order: effective suits and winning power, compiled into tables per trump.
 
-For each possible trump (suits 0..3, and 4 for "no trump") the tables give,
-card by card:
+For each possible trump (the pack's suits 0..3, and 4 for "no trump") the
+tables give, card by card:
 
 * ``suit[c]``  the effective suit used for following and leading
   (a permanent trump belongs to the trump suit, unless it follows its printed suit);
@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import COLOUR, RANK_INDEX, normalize_rank, parse_card
+from ..cards import COLOUR, FRENCH, RANK_INDEX, Pack, normalize_rank, parse_card
 from ..frozen import Frozen
 
 NO_TRUMP = 4
+"""The trump number of "no trump" (a pack has at most 4 suits); also the effective suit of
+a card of no suit (an extra card such as a joker): ``suit_mask[NO_TRUMP]`` holds those."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,17 +32,19 @@ class TrumpTables(Frozen):
     suit: tuple[int, ...]
     trump: tuple[bool, ...]
     power: tuple[int, ...]
-    suit_mask: tuple[int, int, int, int]
+    suit_mask: tuple[int, ...]  # by suit, then the cards of no suit
     trump_mask: int
     top_mask: int
 
 
-def resolve_top_trump(entry: str, trump: int) -> int | None:
+def resolve_top_trump(entry: str, trump: int, pack: Pack = FRENCH) -> int | None:
     """The card id a top-trump entry names under ``trump`` (None if it names none).
 
     >>> resolve_top_trump("JC", 2), resolve_top_trump("J@trump", 2), resolve_top_trump("J@trump_colour", 2)
     (9, 35, 48)
     """
+    if not pack.french:
+        return _resolve_in(pack, entry, trump)
     if "@" in entry:
         rank_text, rel = entry.split("@", 1)
         rank = normalize_rank(rank_text)
@@ -56,40 +60,68 @@ def resolve_top_trump(entry: str, trump: int) -> int | None:
     return parse_card(entry)
 
 
+def _resolve_in(pack: Pack, entry: str, trump: int) -> int | None:
+    """:func:`resolve_top_trump` in a declared pack (the first copy of the card)."""
+    if "@" not in entry:
+        return pack.parse_card(entry)
+    rank_text, rel = entry.split("@", 1)
+    rank = pack.rank_index.get(rank_text.strip().upper())
+    if rank is None or trump == NO_TRUMP:
+        return None
+    if rel == "trump":
+        suit: int | None = trump
+    elif rel == "trump_colour":
+        suit = next((s for s in range(len(pack.letters))
+                     if s != trump and pack.colours[s] == pack.colours[trump]), None)
+    else:
+        return None
+    return None if suit is None else suit * len(pack.ranks) + rank
+
+
 def build_tables(
-    deck_mask: int, ranks_high_to_low: list[str], top_trumps: list[str], top_follow_printed: bool
+    deck_mask: int, ranks_high_to_low: list[str], top_trumps: list[str], top_follow_printed: bool,
+    pack: Pack = FRENCH,
 ) -> tuple[TrumpTables, ...]:
-    """Tables for trumps C, S, H, D and no trump (index 4)."""
-    plain_power = [0] * 52
+    """Tables for trumps C, S, H, D (the pack's suits) and no trump (index 4).
+
+    A pack with fewer suits repeats the no-trump tables at the trump numbers it lacks;
+    every copy of a top trump is one; a card of no suit has effective suit NO_TRUMP and is
+    never a trump by its suit."""
+    size = pack.size
+    nsuits = len(pack.letters)
     n = len(ranks_high_to_low)
-    for i, r in enumerate(ranks_high_to_low):
-        for s in range(4):
-            plain_power[s * 13 + RANK_INDEX[r]] = n - i
+    order = {pack.rank_index[str(r).upper()]: n - i for i, r in enumerate(ranks_high_to_low)}
+    plain_power = [order.get(r, 0) for r in pack.rank]
+    printed = [s if s >= 0 else NO_TRUMP for s in pack.suit]
     out = []
     for t in range(5):
-        suit = [c // 13 for c in range(52)]
-        is_trump = [t != NO_TRUMP and c // 13 == t for c in range(52)]
+        if NO_TRUMP > t >= nsuits:
+            t = NO_TRUMP
+        suit = list(printed)
+        is_trump = [t != NO_TRUMP and printed[c] == t for c in range(size)]
         power = list(plain_power)
         if t != NO_TRUMP:
-            for c in range(52):
+            for c in range(size):
                 if is_trump[c]:
                     power[c] = 100 + plain_power[c]
         top_mask = 0
         if t != NO_TRUMP:
             k = len(top_trumps)
             for i, entry in enumerate(top_trumps):
-                found = resolve_top_trump(entry, t)
-                if found is None or not (deck_mask >> found) & 1:
+                found = resolve_top_trump(entry, t, pack)
+                if found is None:
                     continue
-                c = found
-                top_mask |= 1 << c
-                is_trump[c] = True
-                power[c] = 200 + (k - i)
-                if not top_follow_printed:
-                    suit[c] = t
-        suit_mask = [0, 0, 0, 0]
+                for c in range(size):  # every copy of it
+                    if pack.face[c] != found or not (deck_mask >> c) & 1:
+                        continue
+                    top_mask |= 1 << c
+                    is_trump[c] = True
+                    power[c] = 200 + (k - i)
+                    if not top_follow_printed:
+                        suit[c] = t
+        suit_mask = [0, 0, 0, 0, 0]
         trump_mask = 0
-        for c in range(52):
+        for c in range(size):
             if not (deck_mask >> c) & 1:
                 continue
             suit_mask[suit[c]] |= 1 << c
@@ -100,7 +132,7 @@ def build_tables(
                 tuple(suit),
                 tuple(is_trump),
                 tuple(power),
-                (suit_mask[0], suit_mask[1], suit_mask[2], suit_mask[3]),
+                tuple(suit_mask),
                 trump_mask,
                 top_mask,
             )

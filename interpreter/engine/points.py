@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANKS, normalize_rank, parse_card, rank_of
+from ..cards import FRENCH, Pack
 
 if TYPE_CHECKING:
     from .order import TrumpTables
@@ -42,22 +42,22 @@ class PointTable:
 
 
 def build_points(spec: Mapping[str, Any], deck: Sequence[int],
-                 tables: Sequence[TrumpTables]) -> tuple[PointTable, ...]:
+                 tables: Sequence[TrumpTables], pack: Pack = FRENCH) -> tuple[PointTable, ...]:
     """One :class:`PointTable` per trump of ``tables`` (checked spec: every key is a rank
-    or a card)."""
-    by_rank = {normalize_rank(r): int(v) for r, v in (spec.get("ranks") or {}).items()}
-    as_trump = {normalize_rank(r): int(v) for r, v in (spec.get("trumps") or {}).items()}
-    by_card = {parse_card(str(k)): int(v) for k, v in (spec.get("cards") or {}).items()}
+    or a card of ``pack``; every copy of a card scores alike)."""
+    by_rank = {pack.normalize_rank(r): int(v) for r, v in (spec.get("ranks") or {}).items()}
+    as_trump = {pack.normalize_rank(r): int(v) for r, v in (spec.get("trumps") or {}).items()}
+    by_card = {pack.parse_card(str(k)): int(v) for k, v in (spec.get("cards") or {}).items()}
     out = []
     for t in tables:
         width = len(t.suit)
         card = [0] * width
         for c in deck:
-            rank = RANKS[rank_of(c)]
+            rank = pack.ranks[pack.rank[c]] if pack.rank[c] >= 0 else "none"
             v = by_rank.get(rank, 0)
             if t.trump[c] and rank in as_trump:
                 v = as_trump[rank]
-            card[c] = by_card.get(c, v)
+            card[c] = by_card.get(pack.face[c], v)
         chunks = []
         for base in range(0, width, 8):
             sums = [0] * 256

@@ -53,10 +53,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUIT_INDEX, parse_card
 from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.vocabulary import step_kind, walk_steps
-from .actions import Action, parse_action
+from .actions import Action, card_actions
 from .order import NO_TRUMP
 from .program import Origin, Phase
 
@@ -206,6 +205,8 @@ class _Reader:
         self.n = game.players
         self.pos = position
         self.pack = game.program.deck_mask
+        self.card_pack = game.program.pack  # names the cards (copies: a name given again)
+        self.taken: set[int] = set()
         self.placed: dict[int, str] = {}
 
     def seat(self, value: Any, key: KeyPath) -> int:
@@ -251,7 +252,7 @@ class _Reader:
             raise PositionError(f"{zone}: write cards as 'AS KH 10D' or a list", key)
         out = []
         for text, where in items:
-            c = parse_card(str(text))
+            c = self.card_pack.take_card(str(text), self.taken) if len(str(text)) <= 8 else None
             if c is None:
                 raise PositionError(f"'{text}' is not a card (write cards like 10H, JC, A♠)", where)
             self.place(c, where, zone)
@@ -261,11 +262,11 @@ class _Reader:
     def place(self, c: int, where: KeyPath, zone: str) -> None:
         if not (self.pack >> c) & 1:
             raise PositionError(
-                f"{CARD_NAMES[c]} is not in the pack ({self.game.name} with {self.n} players "
+                f"{self.card_pack.names[c]} is not in the pack ({self.game.name} with {self.n} players "
                 f"uses {self.pack.bit_count()} cards)", where)
         if c in self.placed:
             raise PositionError(
-                f"{CARD_NAMES[c]} is in two places: {self.placed[c]} and {zone}", where)
+                f"{self.card_pack.names[c]} is in two places: {self.placed[c]} and {zone}", where)
         self.placed[c] = zone
 
 
@@ -415,15 +416,16 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     # -- trump
     trump_text = position.get("trump")
     if trump_text is None:
-        suit = turn_up[0] // 13 if turn_up else NO_TRUMP
+        suit = prog.pack.suit[turn_up[0]] if turn_up else NO_TRUMP
+        suit = NO_TRUMP if suit < 0 else suit
     elif str(trump_text).lower() in ("none", "no trump", "no trumps"):
         suit = NO_TRUMP
     else:
         t = str(trump_text).strip().upper()
-        if t not in SUIT_INDEX:
-            raise PositionError(f"trump is a suit letter C, S, H, D (or none), not {trump_text!r}",
-                                ("trump",))
-        suit = SUIT_INDEX[t]
+        if t not in prog.pack.suit_index:
+            raise PositionError(f"trump is a suit letter {', '.join(prog.pack.letters)} (or none), "
+                                f"not {trump_text!r}", ("trump",))
+        suit = prog.pack.suit_index[t]
     prog.set_trump(st, suit)
 
     tricks_given = position.get("tricks")
@@ -686,7 +688,7 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
         if seat != s:
             raise PositionError(f"seat {s} holds no card, so it cannot have played to the trick",
                                 where)
-        action: Action = play.knock if c is None else parse_action(CARD_NAMES[c])
+        action: Action = play.knock if c is None else card_actions(st.prog.pack)[c]
         st.current = seat
         reason = play.check(st, action)
         if reason is not None:

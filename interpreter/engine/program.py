@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES
+from ..cards import FRENCH, Pack
 from ..lang.vocabulary import DEFAULT_MAX_HANDS
 from .order import NO_TRUMP, TrumpTables
 from .rng import words
@@ -111,6 +111,7 @@ class Program:
     global_hand_slots: list[int] = field(default_factory=list)
     first_dealer: str | int = "random"
     cut_power: tuple[int, ...] = ()
+    pack: Pack = FRENCH  # the cards: names, suits, ranks (the spec's `pack:`)
     rotate: int = 1
     skip_out: bool = True
     end_when: Fn = lambda st, p: False
@@ -249,7 +250,7 @@ class Program:
             st.shuffle(cards)
             drawn = {p: cards[i] for i, p in enumerate(contenders)}
             best = min(sign * power[c] for c in drawn.values())
-            st.event("cut", cards=[[p, CARD_NAMES[c]] for p, c in drawn.items()])
+            st.event("cut", cards=[[p, self.pack.names[c]] for p, c in drawn.items()])
             contenders = [p for p, c in drawn.items() if sign * power[c] == best]
             if len(contenders) == 1:
                 st.event("first_dealer", dealer=contenders[0], how=str(first))

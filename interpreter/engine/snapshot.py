@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, cards_in, parse_card
+from ..cards import CARD_NAMES, FRENCH, Pack, cards_in
 from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
 from ..lang.vocabulary import TRICK_RULES
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
@@ -24,8 +24,8 @@ _BOOLS = tuple(f.snapshot for f in _WRITTEN if f.kind == "bool")
 _PER_SEAT = tuple(f.snapshot for f in _WRITTEN if f.kind in ("masks", "seats"))
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_in(mask)]
+def _names(mask: int, names: tuple[str, ...] = CARD_NAMES) -> list[str]:
+    return [names[c] for c in cards_in(mask)]
 
 
 def to_dict(st: State) -> dict[str, Any]:
@@ -37,7 +37,8 @@ def to_dict(st: State) -> dict[str, Any]:
 
 
 def _tricks(st: State, history: list[Any]) -> list[Any]:
-    return [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w] for lead, cards, w in history]
+    names = st.prog.pack.names
+    return [[lead, [[p, names[c]] for p, c in cards], w] for lead, cards, w in history]
 
 
 # how a snapshot writes a field of each kind (see state.StateField)
@@ -46,12 +47,12 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
     "bool": lambda st, v: bool(v),
     "seat": lambda st, v: v,
     "value": lambda st, v: v,
-    "mask": lambda st, m: _names(m),
-    "masks": lambda st, ms: [_names(m) for m in ms],
-    "cards": lambda st, cs: [CARD_NAMES[c] for c in cs],
+    "mask": lambda st, m: _names(m, st.prog.pack.names),
+    "masks": lambda st, ms: [_names(m, st.prog.pack.names) for m in ms],
+    "cards": lambda st, cs: [st.prog.pack.names[c] for c in cs],
     # in its shuffled order (worked out on a copy: the state stays as it is)
-    "stock": lambda st, cs: [CARD_NAMES[c] for c in st.settled_stock()],
-    "pairs": lambda st, t: [[p, CARD_NAMES[c]] for p, c in t],
+    "stock": lambda st, cs: [st.prog.pack.names[c] for c in st.settled_stock()],
+    "pairs": lambda st, t: [[p, st.prog.pack.names[c]] for p, c in t],
     "tricks": _tricks,
     "seats": lambda st, v: list(v),
     "list": lambda st, v: list(v),
@@ -154,12 +155,15 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
     return d
 
 
-def _card_list(value: Any, what: str) -> list[int]:
+def _card_list(value: Any, what: str, pack: Pack = FRENCH,
+               taken: set[int] | None = None) -> list[int]:
+    """The cards a snapshot lists (``taken``: the copies named so far, in a pack with copies)."""
     if not isinstance(value, list):
         raise SnapshotError(f"{what} must be a list of cards, not a {_kind(value)}")
     out = []
+    taken = set() if taken is None else taken
     for name in value:
-        c = parse_card(name) if isinstance(name, str) else None
+        c = pack.take_card(name, taken) if isinstance(name, str) and len(name) <= 8 else None
         if c is None:
             raise SnapshotError(f"'{_short(name)}' in {what} is not a card")
         out.append(c)
@@ -184,12 +188,14 @@ def _check_cards(game: Game, d: dict[str, Any]) -> None:
         else:
             places.append((f.zone, value))
     deck = set(game.program.deck)
+    pack = game.program.pack
+    taken: set[int] = set()
     for where, cards in places:
-        for c in _card_list(cards, where):
+        for c in _card_list(cards, where, pack, taken):
             if c not in deck:
-                raise SnapshotError(f"{CARD_NAMES[c]} in {where} is not in this game's pack")
+                raise SnapshotError(f"{pack.names[c]} in {where} is not in this game's pack")
             if c in seen:
-                raise SnapshotError(f"{CARD_NAMES[c]} is both in {seen[c]} and in {where}")
+                raise SnapshotError(f"{pack.names[c]} is both in {seen[c]} and in {where}")
             seen[c] = where
 
 
@@ -223,7 +229,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
             try:
                 a = parsed.get(text)
                 if a is None:
-                    a = parsed[text] = parse_action(text)
+                    a = parsed[text] = parse_action(text, game.program.pack)
                 st.apply(a)
             except ActionError as e:
                 raise SnapshotError(f"action {i + 1} of the snapshot ({text!r}) cannot be "
@@ -267,6 +273,6 @@ def unpickle_state(game: Game, values: list[Any], actions: list[str]) -> State:
     st.legal_cache = None
     hist: tuple[Any, ...] | None = None
     for text in actions:
-        hist = (hist, parse_action(text))
+        hist = (hist, parse_action(text, game.program.pack))
     st.hist = hist
     return st

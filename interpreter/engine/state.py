@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import SUITS
+from ..cards import Pack
 from ..errors import (
     AmbiguousActionError,
     ArgumentError,
@@ -28,7 +28,7 @@ from ..errors import (
     kind_fault,
 )
 from ..limits import MAX_NOTATION, MAX_VALUE, seat_arg
-from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, parse_action
+from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, card_actions, parse_action
 from .order import NO_TRUMP
 from .rng import below as _below
 from .rng import settle as _settle
@@ -344,11 +344,13 @@ class State:
             if len(action) > MAX_NOTATION:  # refused unread, and not quoted whole
                 raise InvalidActionError(f"not an action: {action[:40]!r}... "
                                          f"({len(action)} characters)")
-            a = parse_action(action)
-        elif not isinstance(action, Action) or not _well_formed(action):
+            a = parse_action(action, self.prog.pack)
+        elif not isinstance(action, Action) or not _well_formed(action, self.prog.pack.size):
             raise InvalidActionError(f"not an action: {_shown(action)}")
         else:
             a = action
+        if self.prog.pack.copies > 1 and a[0] in (CARD, CARDS) and self.current is not None:
+            a = _held(self, a)  # a name of copies: the copies the player holds
         reason = ins.check(self, a)
         if reason is None:
             return a
@@ -393,7 +395,7 @@ class State:
             raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None or not _well_formed(action):
+        if self.current is None or not _well_formed(action, self.prog.pack.size):
             return False
         return self.prog.code[self.pc].check(self, action) is None
 
@@ -688,7 +690,7 @@ class State:
         return list(seats)  # nobody is out
 
     def trump_letter(self) -> str:
-        return SUITS[self.trump] if self.trump != NO_TRUMP else "none"
+        return self.prog.pack.letter(self.trump)
 
 
 def _shown(action: object) -> str:
@@ -702,21 +704,34 @@ def _shown(action: object) -> str:
     return object.__repr__(action)[:60]
 
 
-def _well_formed(a: Action) -> bool:
+def _held(st: State, a: Action) -> Action:
+    """A card or exchange action of a pack with copies, naming the copies the player to
+    act holds (notation names a card's first copy; copies are played lowest first)."""
+    pack = st.prog.pack
+    hand = st.hands[st.current] if st.current is not None else 0
+    if a[0] == CARD:
+        c = pack.held_copy(hand, a[2])
+        return a if c == a[2] else card_actions(pack)[c]
+    return Action(CARDS, a[1], pack.held_copies(hand, a[2]), pack)
+
+
+def _well_formed(a: Action, size: int = 52) -> bool:
     """Whether an Action holds what parse_action could make (a hand-made one may not)."""
+    if len(a) == 4 and isinstance(a[3], Pack) and a[3].size == size:
+        a = Action(a[0], a[1], a[2])
     if len(a) != 3:
         return False
     kind, verb, value = a
     if type(verb) is not str or type(value) is not int or len(verb) > MAX_NOTATION:
         return False
     if kind == CARD:
-        return 0 <= value < 52
+        return 0 <= value < size
     if kind == WORD:
         return value == 0
     if kind == SUIT:
         return 0 <= value < 4
     if kind == CARDS:
-        return 0 < value < 1 << 52
+        return 0 < value < 1 << size
     return kind == NUMBER and -MAX_VALUE <= value <= MAX_VALUE
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUITS, cards_in
+from ..cards import CARD_NAMES, SUITS, Pack, cards_in
 from ..errors import LimitError, SpecError
-from ..limits import MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
 from .actions import NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
 
@@ -277,8 +277,9 @@ class Deal(Instr):
                 else:
                     hands[p] |= m
         if st.rec is not None:
-            st.event("deal", dealer=st.dealer, hands=[_names(h) for h in st.hands],
-                     widow=_names(st.widow))
+            pack = st.prog.pack
+            st.event("deal", dealer=st.dealer, hands=[pack.names_of(h) for h in st.hands],
+                     widow=pack.names_of(st.widow))
         st.pc += 1
         return True
 
@@ -289,7 +290,7 @@ class Deal(Instr):
                           f"the deal needs {total} cards but the stock holds {len(st.stock)}")
 
 
-_BIT = tuple(1 << c for c in range(52))
+_BIT = tuple(1 << c for c in range(MAX_CARDS))
 
 ZONES = ("hand", "widow", "stock", "turn_up", "discards")
 
@@ -371,7 +372,7 @@ class Move(Instr):
             data: dict[str, Any] = {"seat": seat, "source": self.from_zone,
                                     "target": self.to_zone, "cards": len(cards)}
             if self.from_zone == "turn_up":  # face up: everyone saw which cards they were
-                data["shown"] = [CARD_NAMES[c] for c in cards]
+                data["shown"] = [st.prog.pack.names[c] for c in cards]
             if self.to_zone == "stock":
                 data["position"] = self.position
             st.event("move", **data)
@@ -398,9 +399,10 @@ class TurnUp(Instr):
             card = st.take(1)[0]
             st.turn_up.append(card)
             if self.always or self.sets_trump(st, 0):
-                st.prog.set_trump(st, card // 13)
+                suit = st.prog.pack.suit[card]
+                st.prog.set_trump(st, suit if suit >= 0 else NO_TRUMP)  # a joker: no trump
             if st.rec is not None:
-                st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter())
+                st.event("turn_up", card=st.prog.pack.names[card], trump=st.trump_letter())
         st.pc += 1
         return True
 
@@ -417,9 +419,10 @@ class TurnUpHand(TurnUp):
             card = cards[st.random_below(len(cards))]
             st.known[seat] |= 1 << card
             if self.always or self.sets_trump(st, 0):
-                st.prog.set_trump(st, card // 13)
+                st.prog.set_trump(st, st.prog.pack.suit[card])
             if st.rec is not None:
-                st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter(), seat=seat)
+                st.event("turn_up", card=st.prog.pack.names[card], trump=st.trump_letter(),
+                         seat=seat)
         st.pc += 1
         return True
 
@@ -501,6 +504,7 @@ class Decide(Decision):
         word_when: list[Fn | None] | None = None,
         allow: Fn | None = None,
         levels: list[tuple[Fn, str]] | None = None,
+        pack: Pack | None = None,
     ) -> None:
         super().__init__(name, kind, where, then)
         # an ordered 'allow': its levels (the first is ``allow``), each with the answer to an
@@ -509,7 +513,7 @@ class Decide(Decision):
                                                         else [])
         self.word_actions = [Action(WORD, w) for w in (words or [])]
         self.word_when = word_when or [None] * len(self.word_actions)
-        self.suit_actions = [Action(SUIT, name, s) for s in (suits or [])]
+        self.suit_actions = [Action(SUIT, name, s, pack) for s in (suits or [])]
         self.min_fn = min_fn
         self.max_fn = max_fn
         self.allow = allow
@@ -593,7 +597,7 @@ class Decide(Decision):
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         kind = a[0]
-        st.choice = a[1] if kind == WORD else SUITS[a[2]] if kind == SUIT else a[2]
+        st.choice = a[1] if kind == WORD else _suit_text(a) if kind == SUIT else a[2]
         st.count = 0
         st.public.append((seat, self.name, a))
         if st.rec is not None:
@@ -601,8 +605,13 @@ class Decide(Decision):
         return self.answered(st, seat)
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_in(mask)]
+def _names(mask: int, names: tuple[str, ...] = CARD_NAMES) -> list[str]:
+    return [names[c] for c in cards_in(mask)]
+
+
+def _suit_text(a: Action) -> str:
+    """The letter of a suit action's suit (by its pack, when it holds one)."""
+    return SUITS[a[2]] if len(a) == 3 else a[3].letters[a[2]]
 
 
 def _choice_value(a: Action) -> str | int:
@@ -611,7 +620,7 @@ def _choice_value(a: Action) -> str | int:
     if kind == WORD:
         return a[1]
     if kind == SUIT:
-        return SUITS[a[2]]
+        return _suit_text(a)
     return a[2]
 
 

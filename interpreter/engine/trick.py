@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUITS, cards_in
+from ..cards import Pack, cards_in
 from ..frozen import Frozen
 from ..limits import MAX_VALUE, value_too_big
-from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action
+from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
 from .order import NO_TRUMP
 from .steps import UNSET, Fn, Instr, Selector, Setter, fixed
 
@@ -123,7 +123,7 @@ def refusal(st: State, seat: int, card: int) -> str:
         return "trumps may not be led until they are broken"
     if f.follow and hand & t.suit_mask[led]:
         if t.suit[card] != led:
-            return f"you must follow suit ({SUITS[led]})"
+            return f"you must follow suit ({st.prog.pack.letter(led)})"
         return "you must head the trick (play a higher card of the suit)"
     if first:
         return "no trump may be played to the first trick by a player holding another card"
@@ -230,6 +230,7 @@ class TrickPlay(Instr):
         # the cards of each trick kept (won_cards, played): set by the compiler only for a
         # game that reads them, so that the others pay nothing for it
         self.keep_cards = False
+        self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -298,7 +299,8 @@ class TrickPlay(Instr):
         seat = st.current
         assert seat is not None
         m = legal_cards(st, seat) if self.allow is None else self._card_mask(st, seat)
-        out = _CARD_LISTS.get(m)
+        pack = self.pack
+        out = _CARD_LISTS.get(m) if pack is None else pack_card_list(pack, m)
         if out is None:
             out = _card_list(m)
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
@@ -311,7 +313,7 @@ class TrickPlay(Instr):
         if a.kind == CARD:
             c = a.value
             if not (st.hands[seat] >> c) & 1:
-                return f"{CARD_NAMES[c]} is not in your hand"
+                return f"{a} is not in your hand"
             if (self._card_mask(st, seat) >> c) & 1:
                 return None
             if (legal_cards(st, seat) >> c) & 1:
@@ -394,7 +396,7 @@ class TrickPlay(Instr):
             st.event(
                 "trick",
                 number=st.trick_no,
-                cards=[[p, CARD_NAMES[c]] for p, c in st.trick],
+                cards=[[p, st.prog.pack.names[c]] for p, c in st.trick],
                 winner=winner,
             )
         if self.has_after:
@@ -555,10 +557,10 @@ class CardPlay(TrickPlayEach):
         if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
             cards = a.cards
             if len(cards) != 1:
-                return f"name one card ({a.verb} {CARD_NAMES[cards[0]]})"
+                return f"name one card ({a.verb} {st.prog.pack.names[cards[0]]})"
             c = cards[0]
             if not (st.hands[seat] >> c) & 1:
-                return f"{CARD_NAMES[c]} is not in your hand"
+                return f"{st.prog.pack.names[c]} is not in your hand"
             if a.verb == self.down_word:
                 if self.down is None or not self.down(st, seat):
                     return f"you may not play a card face down ({self.down_word}) now"
@@ -569,7 +571,7 @@ class CardPlay(TrickPlayEach):
             when = self.decls[self.words[a.verb]].when
             st.cand = c
             if when is not None and not when(st, seat):
-                return f"you may not declare {a.verb} with {CARD_NAMES[c]}"
+                return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
             return None
         if kind == CARD and st.demand and st.bound == seat:
             c = a.value
@@ -601,7 +603,7 @@ class CardPlay(TrickPlayEach):
                     suit = st.tables.suit[c]
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
-                        st.event("trump", trump=SUITS[suit], chosen_by=seat, card=CARD_NAMES[c])
+                        st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
             return TrickPlay.apply(self, st, seat, a)
         # a card of no suit: it names no suit led and shows no void
         led = st.led
@@ -626,7 +628,7 @@ class CardPlay(TrickPlayEach):
         st.cand = cand
         st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
         if st.rec is not None:
-            st.event("declare", seat=seat, word=d.word, card=CARD_NAMES[c])
+            st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
         pos = st.trick_pos + 1
         if d.binds is not None and pos < len(st.trick_order):
             st.demand = k + 1
@@ -642,7 +644,7 @@ class CardPlay(TrickPlayEach):
             st.known[seat] &= ~bit
         st.hidden |= bit
         if st.rec is not None:
-            st.event("face_down", seat=seat, card=CARD_NAMES[c])
+            st.event("face_down", seat=seat, card=st.prog.pack.names[c])
         trump = st.trump
         if (self.down_trump and trump != NO_TRUMP
                 and (st.tf.first_trick_trumps or st.trick_no > 0)):

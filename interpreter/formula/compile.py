@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter, neg, not_, truth
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ..cards import CARD_NAMES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, normalize_rank, parse_card
+from ..cards import FRENCH, Pack
 from ..errors import FormulaError, SpelbokError, did_you_mean
 from ..frozen import Frozen
 from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
@@ -418,12 +418,13 @@ class _Compiler:
         """A card written as text (``'AH'``, ``'10♣'``): its card id, checked against the deck."""
         if c.type != "str" or not c.const or not isinstance(node, Str):
             return c
-        card = parse_card(str(c.value))
+        pack = _pack(ctx)
+        card = pack.parse_card(str(c.value))
         if card is None:
-            raise FormulaError(f"'{c.value}' is not a card (write rank then suit, e.g. 'AH', "
-                               "'10C')", line=node.line, col=node.column)
+            raise FormulaError(f"'{c.value}' is not a card (write rank then suit, e.g. "
+                               f"'{pack.names[-1]}')", line=node.line, col=node.column)
         if not (ctx.deck_mask >> card) & 1:
-            raise FormulaError(f"the card {CARD_NAMES[card]} is not in this game's deck",
+            raise FormulaError(f"the card {pack.names[card]} is not in this game's deck",
                                line=node.line, col=node.column)
         return _const(card, "card", 1)
 
@@ -464,9 +465,9 @@ class _Compiler:
             if name == "power":
                 return _C(_power_of(x, ctx.power, tables), "int", cost)
             if name == "rank_of":
-                t, fn = "str", _rank_of(x)
+                t, fn = "str", _rank_of(x, _texts(_pack(ctx)).rank_text)
             elif name == "suit_of":
-                t, fn = "str", _suit_of(x, tables)
+                t, fn = "str", _suit_of(x, tables, _texts(_pack(ctx)).letters)
             else:
                 t, fn = "bool", _is_trump(x, tables)
             return _C(fn, t, cost)
@@ -481,12 +482,13 @@ class _Compiler:
             self._need(b, "str", s_node, "cards_of()")
             cost += b.cost
             if b.const:
-                index = SUIT_INDEX.get(str(b.value).upper())
+                index = _pack(ctx).suit_index.get(str(b.value).upper())
                 if index is None:
-                    raise FormulaError(f"'{b.value}' is not a suit (one of {', '.join(SUITS)})",
+                    raise FormulaError(f"'{b.value}' is not a suit (one of "
+                                       f"{', '.join(_pack(ctx).letters)})",
                                        line=s_node.line, col=s_node.column)
                 return _C(_of_suit(x, tables, index), "cards", cost)
-            return _C(_of_suit_at(x, tables, b.fn), "cards", cost)
+            return _C(_of_suit_at(x, tables, b.fn, _pack(ctx).suit_index), "cards", cost)
         # highest / lowest: one pass over the set's bits (at most a deck's 52)
         return _C(_extreme_card(x, tables, name == "highest"), "card", cost + 52)
 
@@ -527,7 +529,7 @@ class _Compiler:
                 if kind in ("suit", "rank") and not _reads_each_card(other):
                     o = self.compile(other, in_agg)
                     self._need(o, "str", other, f"comparing '{label}'")
-                    m = self._part_mask(kind, o, other, tables)
+                    m = self._part_mask(kind, o, other, tables, _pack(ctx))
                     return (_complement(deck, m) if node.op == "!=" else m), o.cost + 1
         names = ", ".join(FILTER_NAMES)
         raise FormulaError(f"in a 'where' condition, {names} read each card: use them as "
@@ -535,28 +537,32 @@ class _Compiler:
                            "and, or", line=node.line, col=node.column)
 
     @staticmethod
-    def _part_mask(kind: str, o: _C, node: Node, tables: Callable[[Any], Any]) -> Fn:
+    def _part_mask(kind: str, o: _C, node: Node, tables: Callable[[Any], Any],
+                   pack: Pack = FRENCH) -> Fn:
         """The cards of a suit (their effective suit) or of a rank, given as text."""
+        texts = _texts(pack)
         if kind == "suit":
             if o.const:
-                index = SUIT_INDEX.get(str(o.value).upper(), -1)
+                index = pack.suit_index.get(str(o.value).upper(), -1)
                 if index < 0 and o.value != "none":
-                    raise FormulaError(f"'{o.value}' is not a suit (one of {', '.join(SUITS)})",
+                    raise FormulaError(f"'{o.value}' is not a suit (one of "
+                                       f"{', '.join(pack.letters)})",
                                        line=node.line, col=node.column)
                 if index < 0:
                     return lambda st, p: 0
                 return lambda st, p: tables(st).suit_mask[index]
             g = o.fn
-            return lambda st, p: _suit_mask(tables(st), g(st, p))
+            sidx = pack.suit_index
+            return lambda st, p: _suit_mask(tables(st), g(st, p), sidx)
         if o.const:
-            rank = normalize_rank(str(o.value))
+            rank = pack.normalize_rank(str(o.value))
             if rank is None and o.value != "none":
-                raise FormulaError(f"'{o.value}' is not a rank (one of {', '.join(RANKS)})",
+                raise FormulaError(f"'{o.value}' is not a rank (one of {', '.join(pack.ranks)})",
                                    line=node.line, col=node.column)
-            mask = _RANK_MASKS[RANK_INDEX[rank]] if rank is not None else 0
+            mask = texts.rank_masks.get(rank, 0) if rank is not None else 0
             return lambda st, p: mask
         g = o.fn
-        return lambda st, p: _rank_mask(g(st, p))
+        return lambda st, p: _rank_mask(g(st, p), texts)
 
     def _holds(self, node: Call, arg: Node, in_agg: bool, ctx: CardContext) -> _C:
         """``holds(card)``: whether the seat's hand (the name ``hand``) holds the card."""
@@ -575,7 +581,10 @@ class _Compiler:
         a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
         self._need(a, "card", arg, "holds()")
         if a.const:
-            return _C(_holds_card(hand, 1 << int(a.value)), "bool", 2)
+            copies = 0  # holding any copy of the card
+            for k in _pack(ctx).copies_of(int(a.value)):
+                copies |= 1 << k
+            return _C(_holds_card(hand, copies), "bool", 2)
         return _C(_holds_at(hand, a.fn), "bool", 1 + a.cost)
 
     @staticmethod
@@ -584,14 +593,15 @@ class _Compiler:
         ``*`` for any; the (effective) suit, ``trump`` for every trump, or ``*`` for any."""
         rank_text, _, suit_text = node.value.partition("@")
         deck, tables = ctx.deck_mask, ctx.tables
-        rank = normalize_rank(rank_text) if rank_text.strip() != "*" else "*"
+        pack = _pack(ctx)
+        rank = pack.normalize_rank(rank_text) if rank_text.strip() != "*" else "*"
         suit = suit_text.strip().lower()
-        index = SUIT_INDEX.get(suit.upper(), -1) if suit not in ("*", "trump") else -1
+        index = pack.suit_index.get(suit.upper(), -1) if suit not in ("*", "trump") else -1
         if rank is None or (index < 0 and suit not in ("*", "trump")):
             raise FormulaError(f"'{node.value}' is not a card pattern (a rank or *, '@', then "
                                "a suit, trump or *: 'A@trump', 'K@H', '*@trump')",
                                line=node.line, col=node.column)
-        ranks = deck if rank == "*" else deck & _RANK_MASKS[RANK_INDEX[rank]]
+        ranks = deck if rank == "*" else deck & _texts(pack).rank_masks.get(rank, 0)
         if not ranks:
             raise FormulaError(f"this game's deck has no card of rank {rank}", line=node.line,
                                col=node.column)
@@ -1195,20 +1205,49 @@ _UNROLLED: dict[str, tuple[dict[int, Any], Any]] = {
 
 
 # Card functions: a card is an int 0..51 (-1: none), a set of cards an int bitmask.
-_RANK_TEXT = tuple(RANKS)
+class _Texts(NamedTuple):
+    """A pack's texts for the card functions: ``rank_text`` by card id, ``letters`` by
+    effective suit (``none`` past the suits), ``rank_masks`` by rank text (every card of it)."""
+
+    rank_text: tuple[str, ...]
+    letters: tuple[str, ...]
+    rank_masks: dict[str, int]
 
 
-def _rank_of(x: Any) -> Fn:
+_TEXTS: dict[Pack, _Texts] = {}
+
+
+def _pack(ctx: CardContext) -> Pack:
+    return ctx.pack if isinstance(ctx.pack, Pack) else FRENCH
+
+
+def _texts(pack: Pack) -> _Texts:
+    """The pack's :class:`_Texts`, made once per pack."""
+    got = _TEXTS.get(pack)
+    if got is None:
+        masks: dict[str, int] = {}
+        for c, r in enumerate(pack.rank):
+            if r >= 0:
+                masks[pack.ranks[r]] = masks.get(pack.ranks[r], 0) | 1 << c
+        if "10" in masks and "T" not in masks:
+            masks["T"] = masks["10"]  # T for ten, as in notation
+        got = _TEXTS[pack] = _Texts(
+            tuple(pack.ranks[r] if r >= 0 else "none" for r in pack.rank),
+            (*pack.letters, *["none"] * (5 - len(pack.letters))), masks)
+    return got
+
+
+def _rank_of(x: Any, rank_text: tuple[str, ...]) -> Fn:
     def f(st: Any, p: int) -> str:
         c = x(st, p)
-        return _RANK_TEXT[c % 13] if c >= 0 else "none"
+        return rank_text[c] if c >= 0 else "none"
     return f
 
 
-def _suit_of(x: Any, tables: Callable[[Any], Any]) -> Fn:
+def _suit_of(x: Any, tables: Callable[[Any], Any], letters: tuple[str, ...]) -> Fn:
     def f(st: Any, p: int) -> str:
         c = x(st, p)
-        return SUITS[tables(st).suit[c]] if c >= 0 else "none"
+        return letters[tables(st).suit[c]] if c >= 0 else "none"
     return f
 
 
@@ -1256,9 +1295,10 @@ def _of_suit(x: Any, tables: Callable[[Any], Any], index: int) -> Fn:
     return lambda st, p: x(st, p) & tables(st).suit_mask[index]
 
 
-def _of_suit_at(x: Any, tables: Callable[[Any], Any], suit: Any) -> Fn:
+def _of_suit_at(x: Any, tables: Callable[[Any], Any], suit: Any,
+                suit_index: dict[str, int]) -> Fn:
     def f(st: Any, p: int) -> int:
-        index = SUIT_INDEX.get(str(suit(st, p)).upper())
+        index = suit_index.get(str(suit(st, p)).upper())
         return 0 if index is None else x(st, p) & tables(st).suit_mask[index]
     return f
 
@@ -1298,17 +1338,13 @@ def _complement(deck: int, m: Any) -> Fn:
     return lambda st, p: deck & ~m(st, p)
 
 
-_RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
-
-
-def _suit_mask(tables: Any, suit: Any) -> int:
-    index = SUIT_INDEX.get(str(suit).upper(), -1)
+def _suit_mask(tables: Any, suit: Any, suit_index: dict[str, int]) -> int:
+    index = suit_index.get(str(suit).upper(), -1)
     return tables.suit_mask[index] if index >= 0 else 0
 
 
-def _rank_mask(rank: Any) -> int:
-    r = normalize_rank(str(rank))
-    return _RANK_MASKS[RANK_INDEX[r]] if r is not None else 0
+def _rank_mask(rank: Any, texts: _Texts) -> int:
+    return texts.rank_masks.get(str(rank).strip().upper(), 0)
 
 
 def _reads_each_card(node: Node) -> bool:

@@ -32,15 +32,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..cards import MAX_SUITS, Pack, normalize_rank, pack_of, parse_card, rank_of, suit_of
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
-from ..cards import normalize_rank, parse_card, rank_of, suit_of
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_CHOICES, MAX_PLAYERS
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -133,12 +133,14 @@ class _Checker:
         self.errors: list[SpecError] = []
         self.warnings: list[SpecError] = []
         self.options: dict[str, Any] = self.tree.get("options", {})
+        self.cards: Pack | None = None  # the declared pack, once checked (None: the French 52)
 
     def err(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
         self.errors.append(self.doc.error(path, message, hint, key=key))
 
     def run(self) -> list[SpecError]:
         self.players()
+        self.pack_()
         self.deck()
         self.ranking()
         self.points()
@@ -165,6 +167,62 @@ class _Checker:
                      f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
         if lo > hi:
             self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
+
+    def pack_(self) -> None:
+        """A declared pack: letters, ranks and extra names each once, extra cards of its
+        suits and ranks, at most MAX_CARDS cards; the deck entries name its suits and ranks."""
+        section = self.tree.get("pack")
+        if section is None:
+            return
+        errors = len(self.errors)
+        suits, ranks = section["suits"], section["ranks"]
+        letters = [s["letter"] for s in suits]
+        if len(suits) > MAX_SUITS:
+            self.err(("pack", "suits"), f"a pack has at most {MAX_SUITS} suits, not {len(suits)}")
+        for i, letter in enumerate(letters):
+            if len(letter) != 1 or letter.isdigit() or letter in "@_ ":
+                self.err(("pack", "suits", i, "letter"),
+                         f"a suit letter is one character, not a digit: {letter!r}")
+        self.no_repeats(letters, ("pack", "suits"), "suit letter")
+        self.no_repeats([str(r) for r in ranks], ("pack", "ranks"), "rank")
+        for j, r in enumerate(ranks):
+            if not str(r) or any(ch.isspace() or ch in "@" for ch in str(r)):
+                self.err(("pack", "ranks", j), f"a rank is a short text without spaces: {r!r}")
+        names = [r + x for r in ranks for x in letters]
+        for j, e in enumerate(section["extra"]):
+            at = ("pack", "extra", j)
+            if e["name"].upper() in names:
+                self.err((*at, "name"), f"the extra card '{e['name']}' has the name of a card "
+                         "of the suits")
+            if e["suit"] != "none" and e["suit"] not in letters:
+                self.err((*at, "suit"), f"'{e['suit']}' is not a suit of the pack",
+                         did_you_mean(e["suit"], letters))
+            if e["rank"] != "none" and str(e["rank"]) not in ranks:
+                self.err((*at, "rank"), f"'{e['rank']}' is not a rank of the pack",
+                         did_you_mean(str(e["rank"]), [str(r) for r in ranks]))
+        self.no_repeats([e["name"].upper() for e in section["extra"]], ("pack", "extra"),
+                        "extra card")
+        total = (len(letters) * len(ranks) + len(section["extra"])) * section["copies"]
+        if total > MAX_CARDS:
+            self.err(("pack",), f"the pack has {total} cards, but spelbok supports at most "
+                     f"{MAX_CARDS}")
+        for i, entry in enumerate(self.tree["deck"]):
+            for j, r in enumerate(entry["ranks"]):
+                if r not in ranks:
+                    self.err(("deck", i, "ranks", j), f"the rank '{r}' is not in the pack",
+                             did_you_mean(r, [str(x) for x in ranks]))
+            for j, x in enumerate(entry["suits"]):
+                if x not in letters:
+                    self.err(("deck", i, "suits", j), f"the suit '{x}' is not in the pack",
+                             did_you_mean(x, letters))
+        ranking = self.tree["ranking"]
+        for field in ("ranks", "cut_ranks"):
+            for j, r in enumerate(ranking[field]):
+                if r not in ranks:
+                    self.err(("ranking", field, j), f"the rank '{r}' is not in the pack",
+                             did_you_mean(r, [str(x) for x in ranks]))
+        if len(self.errors) == errors:
+            self.cards = pack_of(section)
 
     def deck(self) -> None:
         lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
@@ -250,10 +308,16 @@ class _Checker:
                         )
                         break
                     continue
-                card = parse_card(name)
+                pack = self.cards
+                card = parse_card(name) if pack is None else pack.parse_card(name)
                 if card is None:
                     continue
-                rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                if pack is None:
+                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                elif pack.suit[card] < 0 or pack.rank[card] < 0:
+                    continue  # an extra card: always in the deck
+                else:
+                    rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
                 if rank not in entry["ranks"] or suit not in entry["suits"]:
                     self.err(
                         ("ranking", "top_trumps", j),
@@ -339,6 +403,8 @@ class _Checker:
         for entry, n in counts:
             a, b = entry["players"]
             cards = len(entry["ranks"]) * len(entry["suits"])
+            if self.cards is not None:  # copies of the pack, and its extra cards
+                cards = cards * self.cards.copies + len(self.cards.extras) * self.cards.copies
             for opts in combos:
                 for hand in range(1, bound + 1):
                     at = _At(n, hand, opts)

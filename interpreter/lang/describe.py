@@ -167,6 +167,7 @@ def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     lines = _title("Cards")
     ranking = tree.get("ranking") or {}
     order = list(ranking.get("ranks") or [])
+    pack = _pack_prose(tree, lines)
     for entry in tree.get("deck") or []:
         lo, hi = entry.get("players", [0, 0])
         if ctx.players is not None and not lo <= ctx.players <= hi:
@@ -174,12 +175,46 @@ def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
         ranks = _deck_cards(entry, order)
         suits = entry.get("suits", [])
         size = len(ranks) * len(suits)
+        shown = _suits(suits)
+        extra = ""
+        if pack is not None:
+            size = (size + len(pack.extras)) * pack.copies
+            shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
+                             for s in suits)
+            extra = f", {pack.copies} of each" if pack.copies > 1 else ""
+            if pack.extras:
+                extra += f", and {_or([e[0] for e in pack.extras], 'and')}"
         lines += _wrap(f"For {_range(lo, hi)} players: {size} cards, {' '.join(ranks)} "
-                       f"in each of {_suits(suits)}.")
+                       f"in each of {shown}{extra}.")
         lines += _cite(entry, 4)
     if ctx.players is not None:
         lines += _deal_arithmetic(tree, ctx)
     return lines
+
+
+def _pack_prose(tree: Mapping[str, Any], lines: list[str]) -> Any:
+    """The declared pack's sentences (added to ``lines``), and its Pack; None without one."""
+    section = tree.get("pack")
+    if not isinstance(section, Mapping):
+        return None
+    from ..cards import COLOURS, pack_of
+
+    try:
+        pack = pack_of(dict(section))
+    except (KeyError, ValueError, TypeError, IndexError):
+        return None  # not checked: say nothing of it
+    suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
+             zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
+    text = (f"The pack: suits {_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
+            f"a card is written rank then suit letter, e.g. {pack.names[len(pack.ranks) - 1]})")
+    if pack.copies > 1:
+        text += f"; {pack.copies} copies of each card (of equal cards, the first played wins)"
+    for name, s, r in pack.extras:
+        belongs = f"of suit {pack.letters[s]}" if s >= 0 else "of no suit"
+        rank = f", rank {pack.ranks[r]}" if r >= 0 else ""
+        text += f"; an extra card {name}, {belongs}{rank}"
+    lines += _wrap(text + ".")
+    return pack
 
 
 def _deal_arithmetic(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:

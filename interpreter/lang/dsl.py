@@ -61,7 +61,7 @@ def parse_dsl(text: str, path: str) -> tuple[dict[str, Any], Positions]:
     >>> parse_dsl('spelbok 1\\nranks from high to low: A K 1\\n', "d.spel")
     Traceback (most recent call last):
     ...
-    spelbok.errors.SpecError: d.spel:2:29: '1' is not a card rank (ranks are 2 3 4 5 6 7 8 9 10 J Q K A): expected a card rank like A, K, 10 or the end of the line after 'ranks from high to low: A K'
+    spelbok.errors.SpecError: d.spel:2:29: '1' is not a card rank (ranks are 2 3 4 5 6 7 8 9 10 J Q K A): expected a card rank like A, K, 10, a quoted text like "…" or the end of the line after 'ranks from high to low: A K'
     """
     from lark.exceptions import UnexpectedInput, VisitError
 

@@ -206,14 +206,18 @@ class _Builder:
         return str(tok)
 
     def ranks(self, nodes: list[Any]) -> list[str]:
-        return [normalize_rank(str(n.children[0])) or str(n.children[0]) for n in nodes]
+        return [self.string(n.children[0]).strip().upper() if _tok(n.children[0], "TEXT")
+                else normalize_rank(str(n.children[0])) or str(n.children[0]) for n in nodes]
 
-    @staticmethod
-    def suit(node: Any) -> str:
+    def suit(self, node: Any) -> str:
+        if _tok(node.children[0], "TEXT"):  # a declared pack's letter
+            return self.string(node.children[0]).strip().upper()
         return SUITS[SUIT_INDEX[str(node.children[0]).upper()]]
 
-    @staticmethod
-    def card(node: Any) -> str:
+    def card(self, node: Any) -> str:
+        if _tok(node.children[0], "TEXT"):  # a declared pack's card (or rank@relation)
+            rank, at, rel = self.string(node.children[0]).strip().partition("@")
+            return rank.upper() + at + rel
         text = str(node.children[0])
         if "@" in text:
             rank, rel = text.split("@", 1)
@@ -322,6 +326,51 @@ class _Builder:
                 entry["suits"] = [self.suit(s) for s in c.children]
                 self.mark_items((*path, "suits"), c.children)
         self.citation(st, entry, path)
+
+    def s_pack(self, st: Any) -> None:
+        pack: dict[str, Any] = {}
+        self.put(self.tree, ("pack",), pack, st, "the pack")
+        suits: list[dict[str, Any]] = []
+        extra: list[dict[str, Any]] = []
+        for c in st.children:
+            if _is(c, "pack_suit"):
+                if not suits:
+                    self.mark(("pack", "suits"), c)
+                path = ("pack", "suits", len(suits))
+                suit: dict[str, Any] = {"letter": self.string(c.children[0])}
+                self.mark(path, c)
+                self.mark((*path, "letter"), c.children[0])
+                for part in c.children[1:]:
+                    key = {"suit_named": "name", "suit_shown": "symbol",
+                           "suit_colour": "colour"}[part.data]
+                    tok = part.children[0]
+                    suit[key] = self.word(tok) if _is(tok, "word") else self.string(tok)
+                    self.mark((*path, key), tok)
+                suits.append(suit)
+            elif _is(c, "pack_ranks"):
+                items = [t for t in c.children if _tok(t, "TEXT") or _tok(t, "INT")
+                         or _tok(t, "RANK")]
+                self.put(pack, ("pack", "ranks"), [self.string(t) if _tok(t, "TEXT") else str(t)
+                                                   for t in items], c, "the pack's ranks")
+                self.mark_items(("pack", "ranks"), items)
+            elif _is(c, "pack_copies"):
+                self.put(pack, ("pack", "copies"), int(c.children[0]), c.children[0],
+                         "the pack's copies")
+            elif _is(c, "pack_extra"):
+                if not extra:
+                    self.mark(("pack", "extra"), c)
+                path = ("pack", "extra", len(extra))
+                card: dict[str, Any] = {"name": self.string(c.children[0])}
+                self.mark(path, c)
+                for part in c.children[1:]:
+                    key = "suit" if part.data == "extra_suit" else "rank"
+                    card[key] = self.string(part.children[0])
+                    self.mark((*path, key), part.children[0])
+                extra.append(card)
+        pack["suits"] = suits
+        if extra:
+            pack["extra"] = extra
+        self.citation(st, pack, ("pack",))
 
     def s_teams(self, st: Any) -> None:
         teams: list[list[int]] = []

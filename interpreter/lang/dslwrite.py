@@ -211,12 +211,24 @@ def _check(node: Mapping[str, Any], known: Iterable[str], where: str) -> None:
         raise ValueError(f"to_dsl: cannot write {sorted(extra)} {where}")
 
 
+# the French ranks, suits and cards the DSL writes bare (a declared pack's others are quoted)
+_BARE_RANK = re.compile(r"(10|[2-9AKQJT])")
+_BARE_CARD = re.compile(r"(10|[2-9AKQJT])([CSHD]|@[a-z_][a-z0-9_]*)")
+
+
 def _suits(suits: list[Any]) -> str:
-    return " ".join(SUIT_SYMBOLS[SUIT_INDEX[str(s).upper()]] for s in suits)
+    return " ".join(SUIT_SYMBOLS[SUIT_INDEX[str(s).upper()]] if str(s).upper() in SUIT_INDEX
+                    and len(str(s)) == 1 else _quote(str(s)) for s in suits)
+
+
+def _rank(rank: Any) -> str:
+    return str(rank) if _BARE_RANK.fullmatch(str(rank)) else _quote(str(rank))
 
 
 def _card(card: str) -> str:
-    if "@" in card or len(card) < 2 or card[-1].upper() not in SUIT_INDEX:
+    if not _BARE_CARD.fullmatch(card):
+        return _quote(card)
+    if "@" in card:
         return card
     return card[:-1] + SUIT_SYMBOLS[SUIT_INDEX[card[-1].upper()]]
 
@@ -278,7 +290,8 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
     _melds(out, tree.get("melds") or {})
-    _deck(out, tree.get("deck") or [])
+    _pack(out, tree.get("pack"))
+    _deck(out, tree.get("deck") or [], tree.get("pack"))
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
     _points(out, tree.get("points"))
@@ -367,7 +380,40 @@ def _melds(out: _Out, melds: Mapping[str, Any]) -> None:
         _source(out, 1, meld)
 
 
-def _deck(out: _Out, deck: list[Any]) -> None:
+def _pack(out: _Out, pack: Mapping[str, Any] | None) -> None:
+    """A declared pack: one line per suit, its ranks, copies and extra cards."""
+    if pack is None:
+        return
+    _check(pack, _keys("pack"), "in 'pack'")
+    out.blank()
+    out.add(0, "pack:")
+    for suit in pack.get("suits") or []:
+        _check(suit, _keys("pack_suit"), "in a pack suit")
+        letter = str(suit["letter"])
+        line = f"suit {_quote(letter)}"
+        if suit.get("name", letter) != letter:
+            line += f" named {_quote(str(suit['name']))}"
+        if suit.get("symbol", letter) != letter:
+            line += f" shown as {_quote(str(suit['symbol']))}"
+        if suit.get("colour", "black") != "black":
+            line += f" coloured {_word(suit['colour'])}"
+        out.add(1, line)
+    out.add(1, "ranks from low to high: " + " ".join(_quote(str(r)) for r in pack["ranks"]))
+    if pack.get("copies", 1) != 1:
+        out.add(1, f"{int(pack['copies'])} copies")
+    for card in pack.get("extra") or []:
+        _check(card, _keys("pack_extra"), "in a pack's extra card")
+        line = f"extra card {_quote(str(card['name']))}"
+        if card.get("suit", "none") != "none":
+            line += f" of suit {_quote(str(card['suit']))}"
+        if card.get("rank", "none") != "none":
+            line += f" rank {_quote(str(card['rank']))}"
+        out.add(1, line)
+    _source(out, 1, pack)
+
+
+def _deck(out: _Out, deck: list[Any], pack: Mapping[str, Any] | None = None) -> None:
+    letters = [str(s.get("letter")).upper() for s in (pack or {}).get("suits") or []]
     if deck:
         out.blank()
     for entry in deck:
@@ -381,9 +427,10 @@ def _deck(out: _Out, deck: list[Any]) -> None:
             line += f" for {lo} player" if lo == hi == 1 else (
                 f" for {lo} players" if lo == hi else f" for {lo} to {hi} players"
             )
-        line += ": " + " ".join(str(r) for r in entry.get("ranks") or [])
+        line += ": " + " ".join(_rank(r) for r in entry.get("ranks") or [])
         suits = entry.get("suits")
-        if suits is not None and [str(s).upper() for s in suits] != _ALL_SUITS:
+        every = letters or _ALL_SUITS  # the default: every suit of the pack
+        if suits is not None and [str(s).upper() for s in suits] != every:
             line += " of " + _suits(suits)
         out.add(0, line)
         _source(out, 1, entry)
@@ -414,7 +461,7 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
     lines: list[str] = []
     ranks = ranking.get("ranks")
     if ranks is not None:
-        lines.append("ranks from high to low: " + " ".join(str(r) for r in ranks))
+        lines.append("ranks from high to low: " + " ".join(_rank(r) for r in ranks))
     tops = ranking.get("top_trumps") or []
     if tops:
         lines.append("top trumps from high to low: " + " ".join(_card(str(c)) for c in tops))
@@ -426,7 +473,7 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
         lines.append(f"top trumps follow {what}")
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
-        lines.append("cut order from high to low: " + " ".join(str(r) for r in cut))
+        lines.append("cut order from high to low: " + " ".join(_rank(r) for r in cut))
     for key, head in (("free_cards", "cards that may always be played: "),
                       ("losing_cards", "cards that never win: ")):
         if ranking.get(key):

@@ -194,6 +194,11 @@ class _Meaning:
         tree = checker.tree
         self.deck_ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
         self.deck_suits = {_suit_letter(s) for e in tree["deck"] for s in e["suits"]}
+        pack = tree.get("pack")  # a declared pack's texts (the deck names them as they are)
+        self.ranks = [str(r) for r in pack["ranks"]] if pack else list(_RANKS)
+        self.letters = [str(s["letter"]) for s in pack["suits"]] if pack else list(_SUITS)
+        if pack:
+            self.deck_suits = {str(s) for e in tree["deck"] for s in e["suits"]}
         self.decides = [step for _, step in _walk(tree["hand"], ("hand",)) if "decide" in step]
         self.reserved = _RESERVED
         #: variables whose initial value is text (compared by order with a number, they fail)
@@ -277,11 +282,11 @@ class _Meaning:
         if not isinstance(lit, Str):
             return
         if name in RANK_NAMES:
-            allowed = list(_RANKS) + (["none"] if RANK_NAMES[name] else [])
+            allowed = self.ranks + (["none"] if RANK_NAMES[name] else [])
             self.card_part(path, lit, name, allowed, self.deck_ranks | {"none"}, "rank",
                            _RANK_WORDS)
         elif name in SUIT_NAMES:
-            allowed = list(_SUITS) + (["none"] if SUIT_NAMES[name] else [])
+            allowed = self.letters + (["none"] if SUIT_NAMES[name] else [])
             self.card_part(path, lit, name, allowed, self.deck_suits | {"none"}, "suit",
                            _SUIT_WORDS)
         elif name == "choice":
@@ -291,8 +296,8 @@ class _Meaning:
                   what: str, words: dict[str, str]) -> None:
         value = lit.value
         if value not in allowed:
-            written = (f"suits are the letters {', '.join(_SUITS)}" if what == "suit"
-                       else f"ranks are written {', '.join(reversed(_RANKS))}")
+            written = (f"suits are the letters {', '.join(self.letters)}" if what == "suit"
+                       else f"ranks are written {', '.join(reversed(self.ranks))}")
             if "none" in allowed:
                 written += " (or 'none')"
             self.report(path, lit, f"'{name}' is never '{value}': {written}",

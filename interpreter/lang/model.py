@@ -266,6 +266,8 @@ _DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
     ("option", "default"): lambda out, ctx: out["values"][0] if out["values"] else None,
     ("deck_entry", "players"): lambda out, ctx: list(ctx.players),
     ("ranking", "cut_ranks"): lambda out, ctx: list(out["ranks"]),
+    ("pack_suit", "name"): lambda out, ctx: out["letter"],
+    ("pack_suit", "symbol"): lambda out, ctx: out["letter"],
     ("contract", "name"): lambda out, ctx: str(out.get("level", 0)),
     ("contract", "aim"): lambda out, ctx: out.get("level", 0),
 }
@@ -339,7 +341,46 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     src = dict(tree)
     src.setdefault("players", {"min": lo, "max": lo})
     # ``extends`` is merged before normalizing (loader.py): the model has no parent
-    return _fields(_v.SPEC, src, (f for f in _v.SPEC.fields if f.name != "extends"), ctx)
+    out = _fields(_v.SPEC, src, (f for f in _v.SPEC.fields if f.name != "extends"), ctx)
+    if "pack" in out:
+        _pack_defaults(out, src)
+    return out
+
+
+def _pack_defaults(out: Tree, src: Mapping[str, Any]) -> None:
+    """A declared pack's texts in canonical form (upper case), and the defaults that name
+    its suits and ranks where the vocabulary's name the French ones (the deck's suits, the
+    rank order: the pack's ranks, high to low)."""
+    pack = out["pack"]
+    pack["ranks"] = [str(r).strip().upper() for r in pack["ranks"]]
+    for suit in pack["suits"]:
+        suit["letter"] = suit["letter"].strip().upper()
+    for extra in pack["extra"]:
+        extra["suit"] = str(extra["suit"]).strip().upper() if extra["suit"] != "none" else "none"
+        if extra["rank"] != "none":
+            extra["rank"] = str(extra["rank"]).strip().upper()
+    letters = [s["letter"] for s in pack["suits"]]
+    given = _list(src.get("deck"))
+    for i, entry in enumerate(out.get("deck", [])):
+        if i < len(given) and isinstance(given[i], Mapping) and given[i].get("suits") is None:
+            entry["suits"] = list(letters)
+        entry["ranks"] = [str(r).upper() for r in entry["ranks"]]
+        entry["suits"] = [str(x).upper() for x in entry["suits"]]
+    french = list(_v.construct("decide").field("suits").default)
+    for _path, step in _v.walk_steps(out.get("hand", [])):
+        if step.get("suits") == french and not set(french) <= set(letters):
+            step["suits"] = list(letters)  # the default: every suit of the pack
+    ranking = _map(src.get("ranking"))
+    if "ranking" in out:
+        order = out["ranking"]
+        if ranking.get("ranks") is None:
+            order["ranks"] = list(reversed(pack["ranks"]))
+        else:
+            order["ranks"] = [str(r).upper() for r in order["ranks"]]
+        if ranking.get("cut_ranks") is None:
+            order["cut_ranks"] = list(order["ranks"])
+        else:
+            order["cut_ranks"] = [str(r).upper() for r in order["cut_ranks"]]
 
 
 Position = tuple[str, int | None, int | None]

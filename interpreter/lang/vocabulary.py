@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from spelbok.cards import RANKS, SUITS
+from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 __all__ = [
@@ -402,8 +402,25 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
     _SOURCE,
 ), x_name="in meld '{key}'")
 
+
+PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
+    Field("letter", "str", "its letter in card names (one character, not a digit)",
+          required=True, min_items=1),
+    Field("name", "str", "its name, for `describe`", default=Derived("the letter")),
+    Field("symbol", "str", "its symbol on screen", default=Derived("the letter")),
+    Field("colour", "word", "its colour (for `J@trump_colour` and the screen)", default="black",
+          words=tuple(Word(c, f"{c} suits") for c in COLOURS)),
+), x_name="in a pack suit")
+PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
+                       "(a joker)", (
+    Field("name", "str", "its name in notation (e.g. `JK`)", required=True, min_items=1),
+    Field("suit", "str", "the letter of the suit it belongs to, or `none`", default="none"),
+    Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
+), x_name="in a pack's extra card")
+
 PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                                CONTRACT, HAND_PATTERN, MELD, DECLARATION)
+                                CONTRACT, HAND_PATTERN, MELD, DECLARATION, PACK_SUIT,
+                                PACK_EXTRA)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -652,6 +669,19 @@ SECTIONS: tuple[Construct, ...] = (
         Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
         _SOURCE,
     )),
+    Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
+              "French 52)", (
+        Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
+              required=True, min_items=1, doc_type="list of pack suits, required"),
+        Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
+              "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
+        Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
+              "share its name: the first played of equal cards wins)", default=1, minimum=1,
+              maximum=MAX_COPIES),
+        Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
+              "deck", default=[], doc_type="list of extra cards"),
+        _SOURCE,
+    )),
     Construct("ranking", "section", "rank order, permanent trumps", (
         Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
         Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
@@ -726,6 +756,9 @@ SPEC = Construct("spec", "top", "a game spec", (
           doc_type="`{min: int, max: int}` required"),
     Field("options", "names[option]", "named readings / rule parameters, see below",
           default={}, doc_type="map name → option"),
+    Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French 52; "
+          "`ranks`, `suits` and cards elsewhere then name the pack's)", doc_type="map",
+          doc_default="the French 52"),
     Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
           min_items=1, doc_type="list of deck entries, required"),
     Field("melds", "names[meld]", "named combinations of cards (declared by a "

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 
-from ...cards import parse_card
 from ...engine.actions import CARD, CARDS, SUIT, Action
 from ...engine.observe import Observation
 from .heuristics import (
@@ -62,19 +61,21 @@ class GreedyBot:
         kind = decision_kind(legal)
         view = obs.view
         hand = 0
+        pack = obs.game.program.pack
+        taken: set[int] = set()
         for name in view["hand"]:
-            c = parse_card(name)
+            c = pack.take_card(name, taken)
             if c is not None:
                 hand |= 1 << c
         if kind == CARD:
             world = obs.sample(self.rng)  # public trick facts (order, options); own hand
-            live = unseen_mask(view, obs.game.program.deck_mask)
+            live = unseen_mask(view, obs.game.program.deck_mask, pack)
             return trick_card(world, obs.seat, legal, live, want)
         if kind == SUIT:
             return suit_choice(hand, legal, obs.game.program.tables, want)
         options = legal
         if kind == CARDS:
-            tables = obs.game.program.tables[trump_index(view)]
+            tables = obs.game.program.tables[trump_index(view, pack)]
             options = exchange_candidates(hand, legal, tables, want, limit=0)
         if len(options) == 1:
             return options[0]

@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...cards import CARD_NAMES, SUITS, cards_in, parse_card
-from ...engine.actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
+from ...cards import CARD_NAMES, FRENCH, Pack, cards_in, parse_card
+from ...engine.actions import CARD, CARDS, SUIT, WORD, Action
 from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
 from ...engine.trick import card_key
@@ -47,10 +47,21 @@ def keep_value(tables: TrumpTables, c: int, want: bool = True) -> int:
     return v if want else -v
 
 
-def unseen_mask(view: dict[str, Any], deck_mask: int) -> int:
+def unseen_mask(view: dict[str, Any], deck_mask: int, pack: Pack = FRENCH) -> int:
     """Cards a seat cannot place from its view: not in its hand, not played,
     not face up, not its own discards.  Cards known to be in another hand stay
-    in (they are live against the seat)."""
+    in (they are live against the seat).  (In a pack with copies, each name seen
+    accounts for one more copy.)"""
+    if not pack.french:
+        taken: set[int] = set()
+        names = [*view["hand"], *view["own_discards"], *view["turn_up"],
+                 *(n for _s, n in view["trick"]),
+                 *(n for _l, cards, _w in view["tricks_played"] for _s, n in cards)]
+        for name in names:
+            c = pack.take_card(name, taken)
+            if c is not None:
+                deck_mask &= ~(1 << c)
+        return deck_mask
     m = deck_mask
     for name in view["hand"]:
         m &= ~(1 << _cid(name))
@@ -119,9 +130,11 @@ def trick_card(
     t = st.tables
     knock = None
     cards: list[int] = []
+    by_card: dict[int, Action] = {}  # the legal action of each card (its pack names it)
     for a in legal:
         if a.kind == CARD:
             cards.append(a.value)
+            by_card[a.value] = a
         elif knock is None:
             knock = a
     if not cards:
@@ -132,7 +145,7 @@ def trick_card(
         if not want:
             if knock is not None:
                 return knock
-            return _act(min(cards, key=lambda c: (power[c], trump[c])))
+            return by_card[min(cards, key=lambda c: (power[c], trump[c]))]
         boss = [c for c in cards if not _higher_live(t, c, live)]
         if boss:
             hand = st.hands[seat]
@@ -140,14 +153,14 @@ def trick_card(
             boss_trumps = [c for c in boss if trump[c]]
             plain = [c for c in boss if not trump[c]]
             if boss_trumps and (trumps_held >= 2 or not plain):
-                return _act(max(boss_trumps, key=lambda c: power[c]))
+                return by_card[max(boss_trumps, key=lambda c: power[c])]
             if plain:
-                return _act(max(plain, key=lambda c: power[c]))
+                return by_card[max(plain, key=lambda c: power[c])]
         if knock is not None:
             return knock
         plain_cards = [c for c in cards if not trump[c]]
         pool = plain_cards or cards
-        return _act(min(pool, key=lambda c: power[c]))
+        return by_card[min(pool, key=lambda c: power[c])]
     best = st.best_key
     keyed = [(card_key(st, c), c) for c in cards]
     winners = [(k, c) for k, c in keyed if k > best]
@@ -155,29 +168,25 @@ def trick_card(
         if winners:
             rest = live if after is None else after
             if st.trick_pos + 1 >= len(st.trick_order) or not rest:
-                return _act(min(winners)[1])
+                return by_card[min(winners)[1]]
             threat = _threat(st, rest)
             safe = [(k, c) for k, c in winners if k > threat]
             if safe:
-                return _act(min(safe)[1])
+                return by_card[min(safe)[1]]
             if knock is not None:
                 return knock
-            return _act(min(winners)[1])
+            return by_card[min(winners)[1]]
         if knock is not None:
             return knock
-        return _act(min(cards, key=lambda c: (trump[c], power[c])))
+        return by_card[min(cards, key=lambda c: (trump[c], power[c]))]
     losers = [(k, c) for k, c in keyed if k <= best]
     if losers:
-        return _act(max(losers, key=lambda kc: (power[kc[1]], trump[kc[1]]))[1])
+        return by_card[max(losers, key=lambda kc: (power[kc[1]], trump[kc[1]]))[1]]
     if knock is not None:
         return knock
     if st.trick_pos + 1 < len(st.trick_order):
-        return _act(min(winners)[1])
-    return _act(max(winners)[1])
-
-
-def _act(card: int) -> Action:
-    return CARD_ACTIONS[card]
+        return by_card[min(winners)[1]]
+    return by_card[max(winners)[1]]
 
 
 def suit_strength(hand: int, tables: tuple[TrumpTables, ...], suit: int, want: bool = True) -> int:
@@ -306,9 +315,9 @@ def decision_kind(legal: list[Action]) -> int:
     return WORD
 
 
-def trump_index(view: dict[str, Any]) -> int:
+def trump_index(view: dict[str, Any], pack: Pack = FRENCH) -> int:
     tr = view.get("trump")
-    return SUITS.index(tr) if tr else NO_TRUMP
+    return pack.suit_index.get(tr, NO_TRUMP) if tr else NO_TRUMP
 
 
 __all__ = [

@@ -1,0 +1,380 @@
+"""The matches and replays a web server runs, by id, and what a seat may see of them.
+
+A :class:`Match` is a live match: one human seat (or none, to watch bots), bots
+at the others.  A :class:`Replay` steps through a saved log (``play --log``)
+forwards and back.  Both answer with :func:`table`, the JSON a browser gets: the
+seat's :func:`~spelbok.engine.observe.view` (never another seat's hidden cards),
+its cards with whether each is legal now (and the engine's reason when not), the
+decisions it may take and the hand's log as that seat saw it.
+
+Every action goes through :meth:`spelbok.engine.state.State.apply`: a request
+the rules refuse raises an :class:`~spelbok.errors.ActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..cards import COLOUR, SUIT_SYMBOLS, SUITS
+from ..engine.actions import CARD, CARDS, SUIT
+from ..engine.observe import observe
+from ..errors import ActionError, IllegalActionError, SpelbokError
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.game import Game
+    from ..engine.state import State
+    from ..play.bots import Bot
+
+#: Matches and replays kept at once; the least recently used goes first.
+MAX_SESSIONS = 500
+#: Exchanges listed one button each up to this many; beyond it the page picks cards.
+MAX_LISTED = 12
+#: The largest search a hint may ask for (ismcts iterations).
+MAX_HINT_ITERATIONS = 2000
+_COLOURS = ("black", "red")
+
+
+class NotFound(SpelbokError):
+    """No match or replay has this id (expired, or never made)."""
+
+
+class Conflict(SpelbokError):
+    """The request does not fit the match's moment (not your turn, a stale page)."""
+
+
+# -- cards as the page draws them ----------------------------------------------------------
+
+def card_json(name: str) -> dict[str, str]:
+    """A card as the page draws it: its notation, rank, suit letter, symbol and colour.
+
+    The page draws only what this says (no table of suits in JavaScript), so a pack
+    with other suits needs only this function to know them.
+
+    >>> card_json("10H")
+    {'name': '10H', 'rank': '10', 'suit': 'H', 'symbol': '♥', 'colour': 'red'}
+    """
+    suit = name[-1:]
+    s = SUITS.find(suit) if suit else -1
+    if s < 0:
+        return {"name": name, "rank": name, "suit": "", "symbol": "", "colour": "black"}
+    return {"name": name, "rank": name[:-1], "suit": suit, "symbol": SUIT_SYMBOLS[s],
+            "colour": _COLOURS[COLOUR[s]]}
+
+
+def suit_json(letter: str | None) -> dict[str, str] | None:
+    """A suit (trump, led) as the page draws it, or None.
+
+    >>> suit_json("S")
+    {'suit': 'S', 'symbol': '♠', 'colour': 'black'}
+    """
+    if not letter or letter not in SUITS:
+        return None
+    s = SUITS.index(letter)
+    return {"suit": letter, "symbol": SUIT_SYMBOLS[s], "colour": _COLOURS[COLOUR[s]]}
+
+
+def _action_json(a: Action) -> dict[str, Any]:
+    """A decision button: the notation sent back, and its cards or suit to draw."""
+    words = str(a).split()
+    if a.kind == CARDS:
+        shown: list[Any] = [card_json(w) for w in words[1:]]
+    elif a.kind == SUIT:
+        shown = [suit_json(words[1])]
+    else:  # a word or a number: the text says it
+        shown = []
+    return {"text": str(a), "verb": words[0], "cards": shown}
+
+
+# -- a seat's table --------------------------------------------------------------------------
+
+def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[list[str]]:
+    from ..cli.render import sort_hand
+
+    try:
+        return sort_hand(list(names), game, trump)
+    except Exception:  # an order the renderer does not know: the engine's order, one group
+        return [list(names)]
+
+
+def _log_lines(state: State, seat: int | None, names: Sequence[str]) -> list[str]:
+    from ..cli.render import transcript
+
+    return transcript(state.log, names, viewer=seat)
+
+
+def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
+          log_viewer: int | None) -> dict[str, Any]:
+    """What the page shows of ``state`` to ``seat``: its view and nothing more.
+
+    ``to_act``: the seat may act (its cards carry legality and reasons);
+    ``log_viewer``: whose eyes the log uses (None only for a replay's own file).
+    """
+    game = state.game
+    v = state.view(seat)
+    trump = v.get("trump")
+    mine = to_act and state.current_player == seat
+    legal = state.legal_actions() if mine else []
+    lazy = type(legal) is not list  # the lazy list of every exchange of many cards
+    listed: list[Action] = [] if lazy else legal
+    legal_cards = {str(a) for a in listed if a.kind == CARD}
+    hand = []
+    for group in _sorted_hand(v["hand"], game, trump):
+        for name in group:
+            c: dict[str, Any] = card_json(name)
+            if mine:
+                c["legal"] = name in legal_cards
+                if name not in legal_cards:
+                    c["reason"] = _refusal(state, name)
+            hand.append(c)
+    others = [a for a in listed if a.kind != CARD]
+    exchange = None
+    if lazy:  # the page picks the cards, the engine checks them
+        first = legal[0]
+        exchange = {"verb": first.verb}
+        others = [first] if first.kind != CARDS else []  # keeping every card, a word
+    elif sum(1 for a in others if a.kind == CARDS) > MAX_LISTED:
+        exchange = {"verb": next(a.verb for a in others if a.kind == CARDS)}
+        others = [a for a in others if a.kind != CARDS]
+    played = v.get("tricks_played") or []
+    last = None
+    if played:
+        lead, cards, winner = played[-1]
+        last = {"leader": lead, "cards": [[p, card_json(c)] for p, c in cards],
+                "winner": winner}
+    return {
+        "game": game.name,
+        "players": v["players"],
+        "seat": seat,
+        "names": list(names),
+        "hand_number": v["hand_number"],
+        "dealer": v["dealer"],
+        "trump": suit_json(trump),
+        "turn_up": [card_json(c) for c in v.get("turn_up") or []],
+        "talon": v.get("talon", 0),
+        "hand": hand,
+        "hand_sizes": v["hand_sizes"],
+        "trick": [[p, card_json(c)] for p, c in v.get("trick") or []],
+        "led": suit_json(v.get("led")),
+        "last_trick": last,
+        "tricks_played": len(played),
+        "tricks": v.get("tricks") or [],
+        "scores": _plain(v.get("scores")),
+        "out": v.get("out") or [],
+        "vars": _plain(v.get("vars")),
+        "current_player": v["current_player"],
+        "decision": v.get("decision"),
+        "terminal": v["terminal"],
+        "winners": v.get("winners") or [],
+        "actions": [_action_json(a) for a in others],
+        "exchange": exchange,
+        "log": _log_lines(state, log_viewer, names),
+        "step": len(state.actions),
+    }
+
+
+def _refusal(state: State, name: str) -> str:
+    """The engine's reason why card ``name`` may not be played now."""
+    try:
+        state.parse_action(name)
+    except IllegalActionError as exc:
+        return exc.reason
+    except ActionError as exc:
+        return str(exc)
+    return "not now"  # legal as notation but not a card play (a card-naming decision)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-safe copy (variables may hold tuples or other values)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+# -- live matches ----------------------------------------------------------------------------
+
+class Match:
+    """A live match: ``human`` plays one seat (None: bots play every seat)."""
+
+    kind = "match"
+
+    def __init__(self, game: Game, spec: str, seed: int, human: int | None,
+                 bots: dict[int, Bot], options: dict[str, str],
+                 max_hands: int | None = None) -> None:
+        from ..cli.render import player_names
+
+        self.id = secrets.token_urlsafe(12)
+        self.game = game
+        self.spec = spec
+        self.seed = seed
+        self.human = human
+        self.bots = bots
+        self.options = options
+        self.max_hands = max_hands
+        self.lock = threading.Lock()
+        self.state = game.new_state(seed=seed, record=True)
+        self.names = player_names(game.players, human)
+        self.watch_seat = 0  # whose view a watcher sees
+
+    def to_json(self) -> dict[str, Any]:
+        seat = self.human if self.human is not None else self.watch_seat
+        out = table(self.state, seat, self.names, to_act=self.human is not None,
+                    log_viewer=seat)
+        out.update({"id": self.id, "kind": self.kind, "spec": self.spec, "seed": self.seed,
+                    "human": self.human,
+                    "bots": {str(p): b.name for p, b in sorted(self.bots.items())},
+                    "bot_turn": self.bot_to_move() is not None})
+        return out
+
+    def view_from(self, seat: object) -> None:
+        """Whose view a watcher sees (bots at every seat: nobody's cards are the viewer's own)."""
+        if self.human is not None:
+            raise Conflict("you see your own seat: only a watcher chooses whose cards to see")
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            raise SpelbokError(f"there are {self.game.players} seats: 0 to {self.game.players - 1}")
+        self.watch_seat = seat
+
+    def bot_to_move(self) -> int | None:
+        """The seat whose bot moves next, or None (the human's turn, or the end)."""
+        p = self.state.current_player
+        return p if p is not None and p != self.human else None
+
+    def act(self, text: object, step: object = None) -> None:
+        """The human's action (notation).  ``step``: the page's step count, refused when stale."""
+        if self.human is None:
+            raise Conflict("bots play every seat of this match: nobody acts here")
+        if self.state.current_player != self.human:
+            raise Conflict("it is not your turn" if not self.state.is_terminal
+                           else "the match is over")
+        self._check_step(step)
+        if not isinstance(text, str):
+            raise ActionError("send an action as text in notation, e.g. JC or pass")
+        self.state.apply(text)  # the engine checks it; a refusal changes nothing
+
+    def advance(self, step: object = None) -> None:
+        """One bot's move (the page calls this at its chosen pace)."""
+        p = self.bot_to_move()
+        if p is None:
+            raise Conflict("no bot is to move" if not self.state.is_terminal
+                           else "the match is over")
+        self._check_step(step)
+        self.state.apply(self.bots[p].choose(observe(self.state, p)))
+
+    def hint(self, bot: str) -> str:
+        """What a bot would play in the human's place (its notation)."""
+        from ..play.bots import make_bot
+
+        if self.human is None or self.state.current_player != self.human:
+            raise Conflict("a hint is for your turn")
+        name, _, budget = bot.partition(":")
+        if name not in ("greedy", "ismcts"):
+            raise SpelbokError("a hint asks the greedy or the ismcts bot")
+        if budget and (not budget.isdigit() or not 1 <= int(budget) <= MAX_HINT_ITERATIONS):
+            raise SpelbokError(f"a hint searches 1 to {MAX_HINT_ITERATIONS} iterations")
+        adviser = make_bot(bot, seed=self.seed + len(self.state.actions))
+        return str(adviser.choose(observe(self.state, self.human)))
+
+    def log_record(self) -> dict[str, Any]:
+        """The match as ``play --log`` writes it (only once it is over: the log shows every hand)."""
+        if not self.state.is_terminal:
+            raise Conflict("the log shows every seat's cards: it is given once the match is over")
+        from ..engine.rng import SHUFFLE
+
+        st = self.state
+        return {"spelbok_log": 1, "spec": self.spec, "players": self.game.players,
+                "options": self.options, "seed": self.seed, "shuffle": SHUFFLE,
+                "max_hands": self.max_hands, "bots": {str(p): b.name for p, b in self.bots.items()},
+                "human": self.human, "actions": [str(a) for a in st.actions],
+                "events": _plain(st.log), "winners": st.winners, "scores": _plain(st.scores),
+                "finished": st.is_terminal}
+
+    def _check_step(self, step: object) -> None:
+        if step is None:
+            return
+        if type(step) is not int or step != len(self.state.actions):
+            raise Conflict("the page is behind the match: reload it")
+
+
+# -- replays ---------------------------------------------------------------------------------
+
+class Replay:
+    """A saved log, stepped through: ``pos`` actions of it applied."""
+
+    kind = "replay"
+
+    def __init__(self, game: Game, data: dict[str, Any]) -> None:
+        from ..cli.render import player_names
+
+        self.id = secrets.token_urlsafe(12)
+        self.game = game
+        self.seed = int(data["seed"])
+        self.actions = [str(a) for a in data["actions"]]
+        human = data.get("human")
+        self.seat = human if isinstance(human, int) and 0 <= human < game.players else 0
+        self.names = player_names(game.players)
+        self.lock = threading.Lock()
+        self.spec = str(data.get("spec", ""))
+        self.pos = 0
+        self.state = game.new_state(seed=self.seed, record=True)
+
+    def goto(self, pos: object) -> None:
+        """Move to ``pos`` actions in (re-played from the start when going back)."""
+        if type(pos) is not int or not 0 <= pos <= len(self.actions):
+            raise SpelbokError(f"a replay position is 0 to {len(self.actions)}")
+        if pos < self.pos:
+            self.state = self.game.new_state(seed=self.seed, record=True)
+            self.pos = 0
+        while self.pos < pos:
+            self.state.apply(self.actions[self.pos])
+            self.pos += 1
+
+    def view_from(self, seat: object) -> None:
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            raise SpelbokError(f"there are {self.game.players} seats: 0 to {self.game.players - 1}")
+        self.seat = seat
+
+    def to_json(self) -> dict[str, Any]:
+        out = table(self.state, self.seat, self.names, to_act=False, log_viewer=self.seat)
+        out.update({"id": self.id, "kind": self.kind, "spec": self.spec, "seed": self.seed,
+                    "pos": self.pos, "total": len(self.actions),
+                    "next": self.actions[self.pos] if self.pos < len(self.actions) else None})
+        return out
+
+
+# -- the store -------------------------------------------------------------------------------
+
+class Sessions:
+    """Matches and replays by id (thread-safe; the oldest go past :data:`MAX_SESSIONS`)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self._items: OrderedDict[str, Match | Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, item: Match | Replay) -> Match | Replay:
+        with self._lock:
+            self._items[item.id] = item
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return item
+
+    def get(self, key: str) -> Match | Replay:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                raise NotFound(f"no match or replay {key[:40]!r} (it may have expired: start "
+                               "a new one)")
+            self._items.move_to_end(key)
+            return item
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def new_seed() -> int:
+    """A fresh match seed (shown on the page, so a match can be played again)."""
+    return random.SystemRandom().randrange(1_000_000)

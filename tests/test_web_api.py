@@ -1,0 +1,262 @@
+"""The web API of ``spelbok serve`` (spelbok.web), through Starlette's test client.
+
+What the browser receives is one seat's view only; every action is checked by the
+engine; a refused or tampered request answers a clear 4xx and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from click.testing import CliRunner  # noqa: E402
+from spelbok.cli.main import cli  # noqa: E402
+
+with warnings.catch_warnings():  # newer Starlette would rather have httpx2
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from spelbok.web.app import create_app  # noqa: E402
+from spelbok.web.sessions import card_json  # noqa: E402
+
+
+@pytest.fixture
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def _state(client: TestClient, match_id: str) -> Any:
+    """The server's own state of a match (never sent to the browser)."""
+    return client.app.state.server.sessions.get(match_id).state  # type: ignore[attr-defined]
+
+
+def _card_names(value: Any) -> set[str]:
+    """Every card the answer draws (card objects carry a rank and a symbol)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        if "rank" in value and "symbol" in value:
+            out.add(value["name"])
+        for v in value.values():
+            out |= _card_names(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= _card_names(v)
+    return out
+
+
+def _until_human(client: TestClient, t: dict[str, Any]) -> dict[str, Any]:
+    while t["bot_turn"]:
+        r = client.post(f"/api/matches/{t['id']}/advance", json={"step": t["step"]})
+        assert r.status_code == 200, r.text
+        t = r.json()
+    return t
+
+
+def _first_legal(t: dict[str, Any]) -> str:
+    cards = [c["name"] for c in t["hand"] if c.get("legal")]
+    return cards[0] if cards else t["actions"][0]["text"]
+
+
+def test_specs_and_their_rules(client: TestClient) -> None:
+    specs = client.get("/api/specs").json()["specs"]
+    assert "knektpass" in specs and "example" in specs
+    info = client.get("/api/spec", params={"spec": "knektpass"}).json()
+    assert info["name"] == "Knektpass"
+    assert info["players"]["min"] == 2
+    assert "void_rule" in info["options"] and info["options"]["void_rule"]["values"]
+    assert "Knektpass" in info["describe"]
+
+
+def test_the_browser_gets_only_its_seats_cards(client: TestClient) -> None:
+    t = client.post("/api/matches", json={"spec": "knektpass", "players": 3, "seed": 5}).json()
+    t = _until_human(client, t)
+    state = _state(client, t["id"])
+    v = state.view(0)
+    public = set(v["hand"]) | set(v["turn_up"]) | {c for _, c in v["trick"]}
+    public |= {c for known in v["known_cards"] for c in known}
+    public |= {c for _, cards, _ in v["tricks_played"] for _, c in cards}
+    assert _card_names(t) <= public
+    hidden = {c for p in (1, 2) for c in state.view(p)["hand"]} - public
+    assert hidden and not _card_names(t) & hidden
+    shown = {card_json(c)["rank"] + card_json(c)["symbol"] for c in hidden}  # as the log writes
+    assert not any(c in line for line in t["log"] for c in shown)
+
+
+def test_a_whole_hand_through_the_api_and_a_reload(client: TestClient) -> None:
+    t = client.post("/api/matches", json={"spec": "knektpass", "seed": 2,
+                                          "bots": ["random"]}).json()
+    first = t["hand_number"]
+    moves = 0
+    while t["hand_number"] == first and not t["terminal"]:
+        t = _until_human(client, t)
+        if t["hand_number"] != first or t["terminal"]:
+            break
+        for card in t["hand"]:  # an illegal card says why
+            if not card.get("legal", True):
+                assert card["reason"]
+        r = client.post(f"/api/matches/{t['id']}/act", json={"action": _first_legal(t),
+                                                            "step": t["step"]})
+        assert r.status_code == 200, r.text
+        t = r.json()
+        moves += 1
+    assert moves >= 1
+    again = client.get(f"/api/matches/{t['id']}").json()  # a reload
+    assert again == t
+
+
+def test_refused_and_tampered_requests_change_nothing(client: TestClient) -> None:
+    t = _until_human(client, client.post("/api/matches",
+                                         json={"spec": "knektpass", "seed": 1}).json())
+    mid, step = t["id"], t["step"]
+    before = str(_state(client, mid).actions)
+    held = t["hand"][0]["name"]
+    cases = [
+        ("act", {"action": held, "step": step}, 422),  # announce: a card is not a choice
+        ("act", {"action": "AS" if held != "AS" else "2C", "step": step}, 422),
+        ("act", {"action": "?!", "step": step}, 400),
+        ("act", {"action": 7, "step": step}, 400),
+        ("act", {"action": "x" * 5000, "step": step}, 400),
+        ("act", {"action": "play", "step": step - 1}, 409),  # a stale page
+        ("advance", {"step": step}, 409),  # no bot is to move
+        ("hint", {"bot": "random"}, 400),
+        ("hint", {"bot": "ismcts:99999999"}, 400),
+    ]
+    for route, body, status in cases:
+        r = client.post(f"/api/matches/{mid}/{route}", json=body)
+        assert r.status_code == status, (route, body, r.text)
+        assert r.json()["error"]
+    assert client.post(f"/api/matches/{mid}/act", content=b"{not json").status_code == 400
+    assert client.post(f"/api/matches/{mid}/act", content=b"[1]").status_code == 400
+    assert client.get(f"/api/matches/{mid}/log").status_code == 409  # hidden cards, mid-match
+    assert client.post(f"/api/matches/{mid}/seat", json={"seat": 1}).status_code == 409
+    assert client.get("/api/matches/nope").status_code == 404
+    assert str(_state(client, mid).actions) == before
+    r = client.post(f"/api/matches/{mid}/act", json={"action": "play", "step": step})
+    assert r.status_code == 200 and r.json()["step"] == step + 1
+
+
+def test_a_spec_or_a_seat_the_server_does_not_serve(client: TestClient, tmp_path: Any) -> None:
+    spec = tmp_path / "mine.yaml"
+    spec.write_text("not: a spec\n")
+    for body in ({"spec": str(spec)}, {"spec": "../../etc/passwd"}, {"spec": ["knektpass"]},
+                 {"spec": "knektpass", "seat": 9}, {"spec": "knektpass", "players": 99},
+                 {"spec": "knektpass", "bots": ["nobot"]},
+                 {"spec": "knektpass", "options": {"void_rule": "sometimes"}},
+                 {"spec": "knektpass", "seed": -1}, {"spec": "knektpass", "max_hands": 0}):
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 400, (body, r.text)
+        assert r.json()["error"]
+    assert len(client.app.state.server.sessions) == 0  # type: ignore[attr-defined]
+
+
+def test_a_hint_is_a_legal_action(client: TestClient) -> None:
+    t = _until_human(client, client.post("/api/matches",
+                                         json={"spec": "knektpass", "seed": 4}).json())
+    for bot in ("greedy", "ismcts:20"):
+        r = client.post(f"/api/matches/{t['id']}/hint", json={"bot": bot})
+        assert r.status_code == 200, r.text
+        assert _state(client, t["id"]).is_legal(r.json()["action"])
+
+
+def test_watch_bots_then_replay_the_log(client: TestClient) -> None:
+    a = client.post("/api/matches", json={"spec": "example", "seat": None, "seed": 3,
+                                          "max_hands": 1}).json()
+    b = client.post("/api/matches", json={"spec": "example", "seat": None, "seed": 4}).json()
+    assert a["id"] != b["id"] and a["human"] is None
+    assert client.post(f"/api/matches/{a['id']}/act", json={"action": "play"}).status_code == 409
+    while not a["terminal"]:
+        a = client.post(f"/api/matches/{a['id']}/advance", json={"step": a["step"]}).json()
+    assert client.get(f"/api/matches/{b['id']}").json()["step"] == 0  # the other one waits
+    seen = client.post(f"/api/matches/{b['id']}/seat", json={"seat": 1}).json()
+    assert seen["seat"] == 1 and seen["hand"] and seen["step"] == 0
+    assert client.post(f"/api/matches/{b['id']}/seat", json={"seat": 5}).status_code == 400
+    log = client.get(f"/api/matches/{a['id']}/log")
+    assert log.status_code == 200
+    r = client.post("/api/replays", content=log.content)
+    assert r.status_code == 201, r.text
+    rp = r.json()
+    assert rp["kind"] == "replay" and rp["pos"] == 0 and rp["total"] == a["step"]
+    end = client.post(f"/api/replays/{rp['id']}/goto", json={"pos": rp["total"]}).json()
+    assert end["terminal"] and end["scores"] == a["scores"] and end["winners"] == a["winners"]
+    back = client.post(f"/api/replays/{rp['id']}/goto", json={"pos": 1}).json()
+    assert back["pos"] == 1 and not back["terminal"]
+    assert client.post(f"/api/replays/{rp['id']}/goto", json={"pos": 10**6}).status_code == 400
+    assert client.post(f"/api/replays/{rp['id']}/seat", json={"seat": 1}).json()["seat"] == 1
+
+
+def test_a_log_that_is_not_one_or_names_an_unserved_spec(client: TestClient,
+                                                          tmp_path: Any) -> None:
+    assert client.post("/api/replays", content=b"{}").status_code == 400
+    assert client.post("/api/replays", content=b"\xff\xfe").status_code == 400
+    path = tmp_path / "m.json"
+    result = CliRunner().invoke(cli, ["play", "example", "--auto", "--seed", "2", "--max-hands", "1",
+                                      "--log", str(path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text())
+    data["spec"] = "/etc/passwd"
+    r = client.post("/api/replays", content=json.dumps(data))
+    assert r.status_code == 400 and "not served" in r.json()["error"]
+    data["spec"] = "example"
+    data["actions"] = data["actions"][:3] + ["QQ"]
+    assert client.post("/api/replays", content=json.dumps(data)).status_code == 400
+
+
+def test_serve_is_a_command() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0 and "--port" in result.output
+    bad = CliRunner().invoke(cli, ["serve", "no-such-spec-here"])
+    assert bad.exit_code == 1 and "error:" in bad.output
+
+
+def test_serve_serves_and_prints_its_address() -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", "from spelbok.cli.main import main; main()",
+                             "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("spelbok serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        for _ in range(200):  # until it listens (a bound, not a measure)
+            try:
+                with urllib.request.urlopen(url + "api/specs", timeout=5) as r:
+                    assert "knektpass" in json.loads(r.read())["specs"]
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("the server never answered")
+        with urllib.request.urlopen(url, timeout=5) as r:
+            page = r.read().decode()
+        assert "<script src=\"/static/app.js\">" in page and "http" not in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_spec_file_named_at_start_is_served(tmp_path: Any) -> None:
+    from importlib import resources
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((resources.files("spelbok.specs") / "example.yaml").read_text("utf-8"),
+                    encoding="utf-8")
+    client = TestClient(create_app([str(mine)]))
+    assert client.get("/api/specs").json()["specs"][0] == str(mine)
+    t = client.post("/api/matches", json={"spec": str(mine), "seat": None, "seed": 1,
+                                          "max_hands": 1}).json()
+    while not t["terminal"]:
+        t = client.post(f"/api/matches/{t['id']}/advance", json={}).json()
+    log = client.get(f"/api/matches/{t['id']}/log").json()
+    log["spec"] = "/elsewhere/mine.yaml"  # a log made elsewhere names the same file name
+    r = client.post("/api/replays", content=json.dumps(log))
+    assert r.status_code == 201, r.text
