@@ -145,7 +145,7 @@ def play_cmd(
         if not isinstance(human, int) or not 0 <= human < n:
             raise SpelbokError(f"{resume}: bots played every seat of this match; there is "
                                "nothing to resume")
-        logged = data.get("bots") if isinstance(data.get("bots"), dict) else {}
+        logged: dict[str, Any] = data["bots"] if isinstance(data.get("bots"), dict) else {}
         seat_bots = {p: make_bot(str(logged.get(str(p), default_bots()[0])),
                                  seed=bot_seed(seed, p)) for p in range(n) if p != human}
         log_file = log_file or resume
@@ -198,8 +198,8 @@ def play_cmd(
         path = log_file or _free_log_name(spec, seed)
         click.echo("")
         write_log(path, record, state)
-        click.echo(f"Interrupted in hand {state.hand_number}: the match is saved; "
-                   f"continue it with 'spelbok play --resume {path}'.")
+        _echo(f"Interrupted in hand {state.hand_number}: the match is saved; "
+              f"continue it with 'spelbok play --resume {path}'.", style)
         return
     if log_file:
         write_log(log_file, record, state)
@@ -457,7 +457,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
          history: Sequence[str] = ()) -> Action | str | None:
     """Show the table, ask until the answer is a legal action, ``"undo"``, or None to
     abandon."""
-    from spelbok.cli.render import scores_line, transcript, wrap_words
+    from spelbok.cli.render import scores_line, transcript
 
     legal = state.legal_actions()
     v = state.view(human)
@@ -466,12 +466,11 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
 
     def show() -> None:
         for line in _panel(state, human, names, style) + _prompt_lines(state, menu, legal, style):
-            click.echo(line, color=style.color)
+            _echo(line, style)
 
     def say(lines: Sequence[str]) -> None:
         for line in lines:
-            for part in wrap_words(line, style.width, 6):
-                click.echo(part, color=style.color)
+            _echo(line, style)
 
     show()
     while True:
@@ -486,7 +485,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
             if low in ("quit", "exit", "q"):
                 return None
             if low in ("help", "?", "h"):
-                click.echo(HELP)
+                _echo(HELP, style)
                 continue
             if low in ("show", "table"):
                 show()
@@ -515,7 +514,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
             return _interpret(text, state, menu, legal)
         except ActionError as exc:
             mark = "✗" if style.symbols else "x"
-            click.echo(f"  {style.paint(mark, fg='red')} {exc}", color=style.color)
+            _echo(f"  {style.paint(mark, fg='red')} {exc}", style)
 
 
 def _interactive(
@@ -528,10 +527,10 @@ def _interactive(
 
     assert human is not None
     names = player_names(game.players, human)
-    click.echo(_header(game, seed, options))
+    _echo(_header(game, seed, options), style)
     others = ", ".join(f"{names[p]} {b.name}" for p, b in sorted(seat_bots.items()))
-    click.echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
-               "notation; 'help' explains, 'undo' takes back, 'quit' stops.")
+    _echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
+          "notation; 'help' explains, 'undo' takes back, 'quit' stops.", style)
     explainer = Explainer(game, card=lambda c: card(c, style), suit=lambda t: suit(t, style))
 
     def narrator() -> Narrator:
@@ -542,7 +541,8 @@ def _interactive(
     # the action counts at which the human was asked (undo goes back to the last one)
     asked: list[int] = []
     if resumed:
-        click.echo(f"Resumed after {len(state.actions)} actions, in hand {state.hand_number}.")
+        _echo(f"Resumed after {len(state.actions)} actions, in hand {state.hand_number}.",
+              style)
         asked = [i for i, h in enumerate(state.history) if h.seat == human]
         shown = len(state.log)
         tell._index = shown
@@ -559,7 +559,7 @@ def _interactive(
         lines += tell.flush()
         shown = len(events)
         for line in lines:
-            click.echo(line, color=style.color)
+            _echo(line, style)
 
     while not state.is_terminal:
         _run_bots(state, seat_bots, until=human)
@@ -568,8 +568,7 @@ def _interactive(
             break
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
-            click.echo(f"  you play {card(str(legal[0]), style)}, your only legal card",
-                       color=style.color)
+            _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
             state.apply(legal[0])
             continue
         action = _ask(state, human, names, style)
@@ -577,13 +576,13 @@ def _interactive(
             return False
         if action == "undo":
             if not asked:
-                click.echo("  nothing to undo: this is your first decision")
+                _echo("  nothing to undo: this is your first decision", style)
                 continue
             back = state.undo(len(state.actions) - asked.pop())
             mine = str(back[0])
-            click.echo(f"  taken back: your {mine}"
-                       + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
-                          else ""))
+            _echo(f"  taken back: your {mine}"
+                  + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
+                     else ""), style)
             tell = narrator()
             shown = tell._index = len(state.log)
             continue
@@ -592,9 +591,22 @@ def _interactive(
         state.apply(action)
     winners = state.winners
     if human in winners:
-        click.echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
-                               bold=True, fg="green"), color=style.color)
+        _echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
+                          bold=True, fg="green"), style)
     return True
+
+
+def _echo(text: str, style: Style) -> None:
+    """Print ``text``, each line wrapped to the style's width when longer."""
+    from spelbok.cli.render import _visible_len, wrap_words
+
+    for line in text.split("\n"):
+        if _visible_len(line) <= style.width:
+            click.echo(line, color=style.color)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        for part in wrap_words(line, style.width, lead + 4 if lead < 20 else 6):
+            click.echo(part, color=style.color)
 
 
 def _plural(k: int, word: str) -> str:

@@ -403,6 +403,10 @@ class Narrator:
     def who(self, seat: Any) -> str:
         return _name(self.names, seat)
 
+    @property
+    def _arrow(self) -> str:
+        return " →" if self.style.symbols else " ->"
+
     def verb(self, seat: Any, third_person: str) -> str:
         """``keeps`` for a player, ``keep`` for ``you``."""
         if self.who(seat) != "you":
@@ -512,7 +516,7 @@ class Narrator:
                "cut_high": " (highest card)"}.get(str(e.get("how")), "")
         text = f"first dealer: {self.who(e['dealer'])}{how}"
         if self._cut is not None:
-            text = f"{self._cut} → {text}"
+            text = f"{self._cut}{self._arrow} {text}"
             self._cut = None
         return [text]
 
@@ -585,7 +589,7 @@ class Narrator:
         if not gave:
             item = f"{self.who(seat)} {self.verb(seat, 'keeps')}"
         elif self.verbose or (self.viewer is not None and seat == self.viewer):
-            item = f"{self.who(seat)} {self._cards(gave)} → {self._cards(got)}"
+            item = f"{self.who(seat)} {self._cards(gave)}{self._arrow} {self._cards(got)}"
         elif public and len(public) == len(got):
             item = f"{self.who(seat)} {self.verb(seat, 'takes')} {self._cards(public)}"
             if self.viewer is None:

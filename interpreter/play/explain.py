@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import SUITS, parse_card
 from ..formula.nodes import IfExpr, Node, unparse
@@ -150,24 +150,27 @@ def simplify(node: Node, truth: Callable[[Node], Any]) -> Node:
         if got is False:
             return simplify(node.else_, truth)
         return node
-    fields = getattr(node, "__dataclass_fields__", {})
-    changes = {}
-    for name in fields:
+    changes: dict[str, Any] = {}
+    for name in getattr(node, "__dataclass_fields__", {}):
         child = getattr(node, name)
-        if isinstance(child, (IfExpr,)) or hasattr(child, "__dataclass_fields__") and \
-                not isinstance(child, (str, int)):
-            new = simplify(child, truth)
+        if _is_node(child):
+            new: Any = simplify(child, truth)
             if new is not child:
                 changes[name] = new
-        elif isinstance(child, tuple) and any(hasattr(x, "__dataclass_fields__") for x in child):
-            new_t = tuple(simplify(x, truth) for x in child)
-            if any(a is not b for a, b in zip(new_t, child)):
-                changes[name] = new_t
+        elif isinstance(child, tuple) and any(_is_node(x) for x in child):
+            items = tuple(simplify(x, truth) if _is_node(x) else x for x in child)
+            if any(x is not y for x, y in zip(items, child)):
+                changes[name] = items
     if not changes:
         return node
     from dataclasses import replace
 
-    return replace(node, **changes)  # type: ignore[type-var]
+    result: Node = replace(cast(Any, node), **changes)
+    return result
+
+
+def _is_node(x: Any) -> bool:
+    return hasattr(x, "__dataclass_fields__") and hasattr(x, "line")
 
 
 @dataclass
@@ -222,6 +225,7 @@ class Explainer:
         assert st is not None and st.rec is not None
         prog = self.game.program
         seat = st.current
+        assert seat is not None
         st.legal_cache = None
         st.hist = (st.hist, a)
         pc = st.pc

@@ -1,0 +1,246 @@
+"""The player's experience (issue 21): undo and history, explanations from the spec,
+the commands of ``play`` (undo, hint, rules, score, log), Ctrl-C, --resume, --force,
+the layout at 40, 80 and 120 columns and the plain mode."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import re
+from pathlib import Path
+
+import pytest
+import spelbok
+from click.testing import CliRunner, Result
+from spelbok.cli.main import cli
+from spelbok.errors import ArgumentError
+from spelbok.lang.describe import describe_step
+from spelbok.play.bots import make_bot
+from spelbok.play.explain import Explainer, explain_set, explain_trick
+from spelbok.play.match import play_match
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.fixture(scope="module")
+def knektpass() -> spelbok.Game:
+    return spelbok.load("knektpass", players=2)
+
+
+@pytest.fixture(scope="module")
+def finished(knektpass: spelbok.Game) -> spelbok.State:
+    game = spelbok.load("knektpass", players=2, max_hands=4)
+    return play_match(game, [make_bot("greedy", 1), make_bot("greedy", 2)], seed=3)
+
+
+# -- undo and history -----------------------------------------------------------------
+
+
+def test_undo_gives_back_the_earlier_state(knektpass: spelbok.Game) -> None:
+    s = knektpass.new_state(seed=5, record=True)
+    states = []
+    for _ in range(12):
+        states.append((s.clone(), s.log))
+        s.apply(s.legal_actions()[-1])
+    taken = s.undo(3)
+    assert len(taken) == 3
+    before, log = states[-3]
+    assert s == before and s.actions == before.actions and s.log == log
+    assert s.legal_actions() == before.legal_actions()
+    s.apply(taken[0])  # the same action again is legal again
+    assert s.actions == states[-2][0].actions
+
+
+def test_undo_all_and_too_many(knektpass: spelbok.Game) -> None:
+    s = knektpass.new_state(seed=2)
+    first = s.legal_actions()[0]
+    s.apply(first)
+    with pytest.raises(ArgumentError):
+        s.undo(2)
+    assert s.undo(0) == [] and s.undo() == [first]
+    assert s == knektpass.new_state(seed=2)
+    with pytest.raises(ArgumentError):
+        s.undo()
+
+
+def test_history_names_seats_and_decisions(finished: spelbok.State) -> None:
+    h = finished.history
+    assert [e.action for e in h] == finished.actions
+    assert {e.seat for e in h} == {0, 1}
+    assert h[0].hand == 1 and h[-1].hand == finished.hand_number
+    assert {"swap", "announce"} <= {e.decision for e in h}
+
+
+# -- explanations ---------------------------------------------------------------------
+
+
+def test_explain_trick_from_the_ranking(knektpass: spelbok.Game) -> None:
+    def why(cards: list[list[object]], winner: int, trump: str | None) -> str:
+        return explain_trick(knektpass, {"event": "trick", "cards": cards, "winner": winner},
+                             trump)
+
+    assert why([[0, "AH"], [1, "JD"]], 1, "S") == "J♦ is the only trump"  # a top trump
+    assert why([[0, "AS"], [1, "JC"]], 1, "S") == "J♣ is the highest trump"
+    assert why([[0, "KH"], [1, "AH"]], 1, "S") == "A♥ is the highest card of the led suit ♥"
+    assert why([[0, "7H"], [1, "AC"]], 0, "S") == "7♥ is the only card of the led suit ♥"
+    # a winner the ranking does not explain: the rules are named, not a guess
+    assert why([[0, "AH"], [1, "7H"]], 1, "S") == "7♥ takes the trick by the rules of play"
+
+
+def test_explainer_follows_the_log(finished: spelbok.State) -> None:
+    ex = Explainer(finished.game)
+    ex.sync(finished)
+    log = finished.log
+    texts = [ex.explain(i, e, "P%s" % e.get("seat")) for i, e in enumerate(log)]
+    assert all(ex.note(i) is not None for i in range(len(log)))
+    tricks = [t for t, e in zip(texts, log) if e["event"] == "trick"]
+    assert tricks and all(t for t in tricks)
+    scores = [t for t, e in zip(texts, log) if e["event"] == "set" and e["var"] == "score" and t]
+    assert scores, "every score change is explained"
+    # the formula that applied, with the values it read and the spec's citation
+    assert re.search(r"score 12 → \d+ \([+-]\d+\): score \+ change, with change -?\d+ "
+                     r"\(en: Scoring", scores[0])
+    changes = [t for t, e in zip(texts, log) if e["event"] == "set" and e["var"] == "change"
+               and t]
+    assert any(t.startswith(("P0 change", "P1 change")) and "if" not in t.split(":")[1]
+               for t in changes), "the branch that applied, not the whole if"
+
+
+def test_explainer_after_an_undo(knektpass: spelbok.Game) -> None:
+    s = knektpass.new_state(seed=4)
+    ex = Explainer(knektpass)
+    for _ in range(6):
+        s.apply(s.legal_actions()[0])
+    ex.sync(s)
+    s.undo(4)
+    s.apply(s.legal_actions()[-1])
+    ex.sync(s)
+    assert ex._st is not None and ex._st.rec == s.log
+
+
+def test_explain_set_words() -> None:
+    e = {"event": "set", "seat": 0, "var": "dog", "value": True}
+    assert explain_set(e, False, "tricks == 0", {"tricks": 0}, "dog", "en: Dog", "P0") == \
+        "P0 dog is now yes: [dog] tricks == 0, with tricks 0 (en: Dog)"
+
+
+def test_an_early_end_says_why() -> None:
+    game = spelbok.load("rams", players=3)
+    for seed in range(20):
+        s = play_match(game, [make_bot("random", seed + i) for i in range(3)], seed=seed)
+        ex = Explainer(game)
+        ex.sync(s)
+        log = s.log
+        early = [ex.explain(i, e) for i, e in enumerate(log) if e["event"] == "end_hand_early"]
+        if early:
+            assert all(t and t.startswith("because ") for t in early)
+            return
+    pytest.fail("no early end in 20 matches")
+
+
+def test_describe_step_matches_describe() -> None:
+    text = describe_step("knektpass", ("hand", 3))
+    assert text.startswith("4. Decision 'announce'")
+    assert describe_step("knektpass", ("end",)) == ""
+
+
+# -- play: the commands ---------------------------------------------------------------
+
+
+def test_play_commands(tmp_path: Path) -> None:
+    log = tmp_path / "m.json"
+    script = "help\nscore\nrules\nhint\nlog\nundo\n1\nshow\nundo\n1\n1\nquit\n"
+    r = run("play", "knektpass", "--seed", "3", "--log", str(log), "--plain", input=script)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "undo" in out and "hint" in out  # the help
+    assert "scores  you 12 · P1 12" in out
+    assert "Decision 'swap'" in out  # the rules of the step being played
+    assert "greedy would play" in out and "ismcts would play" in out and "playouts" in out
+    assert "nothing to undo: this is your first decision" in out
+    assert "taken back: your swap" in out
+    data = json.loads(log.read_text())
+    assert len(data["actions"]) >= 2 and not data["finished"]
+
+
+def test_exchange_rounds_are_numbered() -> None:
+    r = run("play", "knektpass", "--seed", "3", "--plain", input="1\n1\n1\n1\n1\nquit\n")
+    assert "exchange (round 1 of 3)" in r.output and "exchange (round 2 of 3)" in r.output
+
+
+def test_ctrl_c_saves_and_resume_continues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    monkeypatch.chdir(tmp_path)
+    answers = iter(["1", "1"])
+
+    def typed(*_: object) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(builtins, "input", typed)
+    r = run("play", "knektpass", "--seed", "3", "--plain")
+    assert r.exit_code == 0, r.output
+    saved = tmp_path / "spelbok-knektpass-3.json"
+    assert f"--resume {saved.name}" in " ".join(r.output.split())
+    assert "Traceback" not in r.output
+    before = json.loads(saved.read_text())["actions"]
+    monkeypatch.undo()
+    r = run("play", "--resume", str(saved), "--plain", input="1\n1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert f"Resumed after {len(before)} actions" in r.output
+    after = json.loads(saved.read_text())["actions"]
+    assert after[:len(before)] == before and len(after) > len(before)
+    # a second Ctrl-C does not overwrite another file: a new name is found
+    assert run("replay", str(saved)).exit_code == 0
+
+
+def test_resume_refuses_a_bots_only_log(tmp_path: Path) -> None:
+    log = tmp_path / "auto.json"
+    assert run("play", "example", "--auto", "--seed", "1", "--max-hands", "2", "--log", str(log)).exit_code == 0
+    r = run("play", "--resume", str(log))
+    assert r.exit_code == 1 and "nothing to resume" in r.output
+    assert run("play").exit_code == 2  # neither SPEC nor --resume
+
+
+def test_log_is_never_overwritten_without_force(tmp_path: Path) -> None:
+    log = tmp_path / "m.json"
+    log.write_text("keep me")
+    r = run("play", "example", "--auto", "--seed", "1", "--max-hands", "2", "--log", str(log))
+    assert r.exit_code == 2 and "--force" in r.output and log.read_text() == "keep me"
+    r = run("play", "example", "--auto", "--seed", "1", "--max-hands", "2", "--log", str(log), "--force")
+    assert r.exit_code == 0 and json.loads(log.read_text())["finished"]
+
+
+# -- layout ---------------------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_lines_fit_the_width(width: int) -> None:
+    script = "1\n1\n" + "1\n" * 12 + "quit\n"
+    r = run("play", "knektpass", "--players", "4", "--seed", "8", "--width", str(width),
+            input=script)
+    assert r.exit_code == 0, r.output
+    lines = [line.removeprefix("> ").removeprefix("> ") for line in r.output.splitlines()]
+    long = [line for line in lines if len(line) > width]
+    assert not long, long
+    if width == 120:  # a wide terminal is used, not wrapped at 40
+        assert any(len(line) > 80 for line in lines)
+
+
+def test_plain_mode_has_no_symbols() -> None:
+    r = run("play", "knektpass", "--seed", "3", "--plain", input="1\n1\n1\n1\n1\n1\nquit\n")
+    assert r.exit_code == 0
+    assert not re.search("[♣♠♥♦→─│✗−]", r.output) and not _ANSI.search(r.output)
+    assert "trump S" in r.output
+
+
+def test_auto_transcripts_do_not_change_with_the_explanations() -> None:
+    # --auto prints no explanations: its transcripts are stable (readings compare them)
+    r = run("play", "knektpass", "--auto", "--seed", "3", "--max-hands", "2")
+    assert r.exit_code == 0 and "highest trump" not in r.output and " → " in r.output
