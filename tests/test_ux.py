@@ -183,7 +183,7 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(builtins, "input", typed)
     r = run("play", "knektpass", "--seed", "3", "--plain")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 130, r.output
     saved = tmp_path / "spelbok-knektpass-3.json"
     assert f"--resume {saved.name}" in " ".join(r.output.split())
     assert "Traceback" not in r.output
