@@ -93,7 +93,7 @@ def test_explainer_follows_the_log(finished: spelbok.State) -> None:
     ex = Explainer(finished.game)
     ex.sync(finished)
     log = finished.log
-    texts = [ex.explain(i, e, "P%s" % e.get("seat")) for i, e in enumerate(log)]
+    texts = [ex.explain(i, e, f"P{e.get('seat')}") for i, e in enumerate(log)]
     assert all(ex.note(i) is not None for i in range(len(log)))
     tricks = [t for t, e in zip(texts, log) if e["event"] == "trick"]
     assert tricks and all(t for t in tricks)
@@ -244,3 +244,64 @@ def test_auto_transcripts_do_not_change_with_the_explanations() -> None:
     # --auto prints no explanations: its transcripts are stable (readings compare them)
     r = run("play", "knektpass", "--auto", "--seed", "3", "--max-hands", "2")
     assert r.exit_code == 0 and "highest trump" not in r.output and " → " in r.output
+
+
+# -- compare: paired tests, intervals, corrections ------------------------------------
+
+
+def test_paired_difference_and_holm() -> None:
+    from spelbok.analysis.stats import holm, paired_difference
+
+    a = [(float(x), 1.0) for x in (3, 5, 4, 6, 5, 7, 4, 6)]
+    b = [(x + 1.0 + (i % 2) * 0.5, 1.0) for i, (x, _) in enumerate(a)]
+    d, lo, hi, p = paired_difference(a, b)
+    # paired: the large spread between matches cancels, the difference is clear
+    assert d == pytest.approx(1.25) and lo > 0.8 and hi < 1.7 and p < 1e-4
+    # rates over hands: a match's hands stay together
+    d2, lo2, hi2, _ = paired_difference([(1, 4), (2, 4)], [(2, 4), (3, 4)])
+    assert d2 == pytest.approx(0.25) and lo2 == hi2 == pytest.approx(0.25)
+    assert holm([0.01, 0.02, 0.5]) == pytest.approx([0.03, 0.04, 0.5])
+
+
+def test_compare_is_paired_on_the_seeds() -> None:
+    from spelbok.analysis.simulate import compare
+    from spelbok.analysis.stats import welch_p
+
+    c = compare(["example", "example"], games=8, players=2, seed=4, max_hands=4,
+                bots=["random"], option_sets=[{}, {"void_rule": "any"}])
+    rows = {key: (ms, ds) for key, _s, _l, ms, ds in c.differences()}
+    ms, ds = rows["scores.seat.0"]
+    a, b = ms
+    assert a is not None and b is not None and ds[0] is None and ds[1] is not None
+    diff, lo, hi, p_holm, p_raw = ds[1]
+    assert diff == pytest.approx(b.mean - a.mean) and lo < diff < hi
+    assert p_holm > p_raw  # corrected for the other measures
+    # not the unpaired test of independent samples
+    assert p_raw != pytest.approx(welch_p(b.mean, b.sd, b.n, a.mean, a.sd, a.n))
+    data = c.to_dict()
+    assert data["tests"]["correction"].startswith("Holm")
+    row = next(r for r in data["rows"] if r["key"] == "scores.seat.0")
+    assert row["difference_ci95"][1] == [lo, hi]
+
+
+def test_compare_warns_when_matches_hit_max_hands() -> None:
+    r = run("compare", "knektpass", "knektpass", "-g", "3", "-n", "2", "--max-hands", "1",
+            "--bots", "random")
+    assert r.exit_code == 0, r.output
+    assert "warning: run 1 (knektpass): 3 of 3 matches were cut at max_hands" in r.output
+
+
+def test_plot_bins_are_shared() -> None:
+    from spelbok.analysis.sim_report import bin_counts, histogram
+
+    a, b = [1.0, 2.0, 2.0], [10.0, 30.0, 50.0]
+    edges = histogram(a + b)["edges"]
+    assert sum(bin_counts(a, edges)) == 3 and sum(bin_counts(b, edges)) == 3
+    assert bin_counts([50.0], edges)[-1] == 1
+
+
+def test_plot_is_never_overwritten_without_force(tmp_path: Path) -> None:
+    png = tmp_path / "p.png"
+    png.write_bytes(b"keep")
+    r = run("simulate", "example", "-g", "1", "--plot", str(png))
+    assert r.exit_code == 2 and "--force" in r.output and png.read_bytes() == b"keep"
