@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("spelbok.cli.simulate:simulate_cmd", "Play many matches between bots and report measures."),
     "compare": ("spelbok.cli.simulate:compare_cmd", "Compare specs or readings on the same measures."),
     "verify": ("spelbok.cli.verify:verify_cmd", "Run rule-reading scenario files."),
+    "list": ("spelbok.cli.spec_commands:list_cmd", "List the shipped games (and variants)."),
 }
 
 

@@ -207,7 +207,7 @@ def format_comparison(c: Comparison, names: Sequence[str]) -> str:
     header = f"{'':<{width}}" + "".join(
         f"{x:>{col}}   " + (f"{'Δ ' + x + ' [95 %]':>{dcol}} " if i else "")
         for i, x in enumerate(letters))
-    lines.append(header)
+    lines.append(header.rstrip())
     section = None
     for _key, sec, label, ms, ds in rows:
         if sec != section:

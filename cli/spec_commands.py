@@ -224,3 +224,28 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
         return
     _write(output, text, force)
     click.echo(f"wrote {output} ({'DSL' if to == 'dsl' else 'YAML'})", err=True)
+
+
+@click.command("list")
+@click.option("--variants", is_flag=True, help="Also list the shipped variants.")
+def list_cmd(variants: bool) -> None:
+    """List the shipped games: name, players and what each is, for 'play', 'describe'...
+
+    \b
+    Example:
+      spelbok list --variants
+    """
+    from spelbok.lang.loader import read_spec, shipped_spec_names
+
+    names = [n for n in shipped_spec_names() if variants or "/" not in n]
+    width = max(map(len, names), default=10)
+    for name in names:
+        tree = read_spec(name).tree
+        players = tree.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        count = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        about = " ".join(str(tree.get("about") or "").split())
+        first = about.split(". ")[0].rstrip(".")
+        room = max(30, 100 - width - 16)
+        first = first if len(first) <= room else first[:room - 3].rstrip() + "..."
+        click.echo(f"{name:<{width}} {count:>5} players  {first}")
