@@ -200,7 +200,7 @@ def play_cmd(
         write_log(path, record, state)
         _echo(f"Interrupted in hand {state.hand_number}: the match is saved; "
               f"continue it with 'spelbok play --resume {path}'.", style)
-        raise click.exceptions.Exit(130)  # an interrupt's exit status, as everywhere
+        raise click.exceptions.Exit(130) from None  # an interrupt's exit status
     if log_file:
         write_log(log_file, record, state)
     if not finished:
