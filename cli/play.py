@@ -208,13 +208,22 @@ def play_cmd(
 
 
 def _free_log_name(spec: str, seed: int) -> str:
-    """A log file name in the current folder that no file has yet."""
+    """A new file for an interrupted match's log, in spelbok's state folder
+    (``$XDG_STATE_HOME/spelbok``, else ``~/.local/state/spelbok``): never in the
+    current folder, and never a file that exists."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                            "state")
+    folder = os.path.join(base, "spelbok")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        folder = "."
     stem = "".join(ch if ch.isalnum() or ch in "-_" else "-"
                    for ch in os.path.splitext(os.path.basename(spec))[0])[:40] or "match"
-    name = f"spelbok-{stem}-{seed}.json"
+    name = os.path.join(folder, f"{stem}-{seed}.json")
     k = 2
     while os.path.lexists(name):
-        name = f"spelbok-{stem}-{seed}-{k}.json"
+        name = os.path.join(folder, f"{stem}-{seed}-{k}.json")
         k += 1
     return name
 

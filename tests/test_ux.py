@@ -19,6 +19,8 @@ from spelbok.play.bots import make_bot
 from spelbok.play.explain import Explainer, explain_set, explain_trick
 from spelbok.play.match import play_match
 
+_real_input = builtins.input
+
 
 def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), input=input)
@@ -173,6 +175,7 @@ def test_exchange_rounds_are_numbered() -> None:
 def test_ctrl_c_saves_and_resume_continues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                            ) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     answers = iter(["1", "1"])
 
     def typed(*_: object) -> str:
@@ -184,17 +187,17 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(builtins, "input", typed)
     r = run("play", "knektpass", "--seed", "3", "--plain")
     assert r.exit_code == 130, r.output
-    saved = tmp_path / "spelbok-knektpass-3.json"
-    assert f"--resume {saved.name}" in " ".join(r.output.split())
+    saved = tmp_path / "state" / "spelbok" / "knektpass-3.json"
+    assert f"--resume {saved}" in " ".join(r.output.split())
+    assert not list(tmp_path.glob("*.json"))  # nothing left in the current folder
     assert "Traceback" not in r.output
     before = json.loads(saved.read_text())["actions"]
-    monkeypatch.undo()
+    monkeypatch.setattr(builtins, "input", _real_input)
     r = run("play", "--resume", str(saved), "--plain", input="1\n1\n1\nquit\n")
     assert r.exit_code == 0, r.output
     assert f"Resumed after {len(before)} actions" in r.output
     after = json.loads(saved.read_text())["actions"]
     assert after[:len(before)] == before and len(after) > len(before)
-    # a second Ctrl-C does not overwrite another file: a new name is found
     assert run("replay", str(saved)).exit_code == 0
 
 
