@@ -308,3 +308,37 @@ def test_plot_is_never_overwritten_without_force(tmp_path: Path) -> None:
     png.write_bytes(b"keep")
     r = run("simulate", "example", "-g", "1", "--plot", str(png))
     assert r.exit_code == 2 and "--force" in r.output and png.read_bytes() == b"keep"
+
+
+# -- the published schema: variants, descriptions, defaults ----------------------------
+
+
+def test_variants_validate_cleanly_in_an_editor() -> None:
+    import jsonschema
+    import yaml
+    from spelbok.lang.loader import load_schema
+
+    check = jsonschema.Draft202012Validator(load_schema())
+    root = Path(__file__).resolve().parent.parent / "specs"
+    for path in sorted(root.glob("variants/*.yaml")) + sorted(root.glob("*.yaml")):
+        errors = [e.message for e in check.iter_errors(yaml.safe_load(path.read_text("utf-8")))]
+        assert not errors, f"{path.name}: {errors[:3]}"
+    # a whole spec still needs its keys, and a variant its known keys
+    assert any("'hand' is a required property" in e.message
+               for e in check.iter_errors({"spelbok": 1, "name": "x"}))
+    assert list(check.iter_errors({"spelbok": 1, "extends": "knektpass", "hnad": []}))
+    # a variant changes one step by its label
+    assert not list(check.iter_errors({"spelbok": 1, "extends": "rams",
+                                       "hand": {"ante": {"set": {"paid": 3}}}}))
+
+
+def test_every_key_of_the_schema_has_a_description() -> None:
+    from spelbok.lang.loader import load_schema
+
+    spec = load_schema()["$defs"]
+    missing = [f"{name}.{key}" for name, d in spec.items() if not name.startswith("variant")
+               for key, sub in (d.get("properties") or {}).items()
+               if isinstance(sub, dict) and "description" not in sub]
+    assert not missing, missing
+    deal = spec["deal"]["properties"]
+    assert any("default" in sub for sub in deal.values())
