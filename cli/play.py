@@ -523,7 +523,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
             return _interpret(text, state, menu, legal)
         except ActionError as exc:
             mark = "✗" if style.symbols else "x"
-            _echo(f"  {style.paint(mark, fg='red')} {exc}", style)
+            _echo(f"  {style.paint(mark, fg='red')} {_symbols(str(exc), style)}", style)
 
 
 def _interactive(
@@ -603,6 +603,18 @@ def _interactive(
         _echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
                           bold=True, fg="green"), style)
     return True
+
+
+def _symbols(text: str, style: Style) -> str:
+    """``text`` with its cards (``10S``) and suits (``suit H``) shown as everywhere else
+    in the terminal (``10♠``, ``suit ♥``)."""
+    import re
+
+    from spelbok.cli.render import card, suit
+
+    text = re.sub(r"\b(?:10|[2-9JQKA])[CSHD]\b", lambda m: card(m.group(0), style), text)
+    return re.sub(r"\b(suit|trump|trumps) ([CSHD])\b",
+                  lambda m: f"{m.group(1)} {suit(m.group(2), style)}", text)
 
 
 def _echo(text: str, style: Style) -> None:

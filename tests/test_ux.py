@@ -144,7 +144,7 @@ def test_an_early_end_says_why() -> None:
 
 def test_describe_step_matches_describe() -> None:
     text = describe_step("knektpass", ("hand", 3))
-    assert text.startswith("4. Decision 'announce'")
+    assert text.startswith("4. (announce) Decision 'announce'")
     assert describe_step("knektpass", ("end",)) == ""
 
 
@@ -342,3 +342,37 @@ def test_every_key_of_the_schema_has_a_description() -> None:
     assert not missing, missing
     deal = spec["deal"]["properties"]
     assert any("default" in sub for sub in deal.values())
+
+
+def test_every_step_of_every_shipped_spec_has_a_label() -> None:
+    from spelbok.lang.loader import read_spec
+    from spelbok.lang.vocabulary import walk_steps
+
+    root = Path(__file__).resolve().parent.parent / "specs"
+    for path in sorted(root.glob("*.yaml")):
+        tree = read_spec(str(path)).tree
+        unlabelled = [p for p, step in walk_steps(tree["hand"], ("hand",))
+                      if not step.get("label")]
+        assert not unlabelled, f"{path.name}: {unlabelled}"
+
+
+def test_a_variant_changes_one_step_by_its_label(tmp_path: Path) -> None:
+    variant = tmp_path / "sole3.yaml"
+    variant.write_text("spelbok: 1\nextends: knektpass\nname: Knektpass (sole player -3)\n"
+                       "hand:\n  sole player:\n"
+                       "    then: {score: {set: {score: \"score - 3\"}}}\n", "utf-8")
+    from spelbok.lang.loader import read_spec
+
+    tree = read_spec(str(variant)).tree
+    base = read_spec("knektpass").tree
+    assert tree["hand"][5]["then"][0]["set"] == {"score": "score - 3"}
+    assert tree["hand"][:5] == base["hand"][:5] and tree["hand"][6:] == base["hand"][6:]
+
+
+def test_refusals_show_cards_as_the_table_does() -> None:
+    from spelbok.cli.play import _symbols
+    from spelbok.cli.render import Style
+
+    text = "10S is not allowed: you must follow suit H"
+    assert _symbols(text, Style()) == "10♠ is not allowed: you must follow suit ♥"
+    assert _symbols(text, Style(symbols=False)) == text

@@ -850,7 +850,7 @@ def describe_step(doc: Any, path: Sequence[Any], players: int | None = None) -> 
     "" when ``path`` is not in the hand.
 
     >>> describe_step("example", ("hand", 0)).splitlines()[0]
-    '1. Shuffle and deal 5 cards to each player still in, in packets of 2 then 3, starting at'
+    '1. (deal) Shuffle and deal 5 cards to each player still in, in packets of 2 then 3,'
     """
     if not hasattr(doc, "tree"):
         from .loader import read_spec
