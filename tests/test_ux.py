@@ -376,3 +376,12 @@ def test_refusals_show_cards_as_the_table_does() -> None:
     text = "10S is not allowed: you must follow suit H"
     assert _symbols(text, Style()) == "10♠ is not allowed: you must follow suit ♥"
     assert _symbols(text, Style(symbols=False)) == text
+
+
+def test_list_shows_the_shipped_games() -> None:
+    r = run("list")
+    assert r.exit_code == 0
+    line = next(x for x in r.output.splitlines() if x.startswith("knektpass "))
+    assert "2-10 players" in line and "Swedish" in line
+    assert "variants/" not in r.output and "variants/knektpass-void-any" in run(
+        "list", "--variants").output
