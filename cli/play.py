@@ -17,6 +17,7 @@ from .main import check_output_file
 from .options import (
     allow_path_option,
     bots_option,
+    force_option,
     max_hands_option,
     no_color_option,
     option_option,
@@ -102,7 +103,7 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 @click.option("--resume", "resume", default=None, metavar="LOG",
               help="Continue the match saved in LOG (by --log or an interrupted play); SPEC "
                    "may be left out, and LOG is written again as the match goes on.")
-@click.option("--force", "-f", is_flag=True, help="Overwrite the --log file if it exists.")
+@force_option
 @click.option("--plain", is_flag=True,
               help="Plain text: no colour and no symbols (for screen readers and logs).")
 @click.option("--width", type=click.IntRange(30, 400), default=None, metavar="COLUMNS",

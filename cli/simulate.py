@@ -32,6 +32,7 @@ from .main import check_output_file, raw_stream
 from .options import (
     allow_path_option,
     bots_option,
+    force_option,
     json_option,
     max_hands_option,
     option_option,
@@ -65,8 +66,7 @@ def common_options(f: F, bots: str = "random") -> F:
         json_option,
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
                      metavar="FILE", help="Write charts to a PNG file (needs spelbok[plot])."),
-        click.option("--force", "-f", is_flag=True,
-                     help="Overwrite the --plot file if it exists."),
+        force_option,
         option_option,
         max_hands_option,
         click.option("--progress/--no-progress", default=None,

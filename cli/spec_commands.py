@@ -13,7 +13,7 @@ import click
 from spelbok.errors import SpecError, SpelbokError
 
 from .main import check_output_file
-from .options import allow_path_option, players_option, spec_argument
+from .options import allow_path_option, force_option, players_option, spec_argument
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
@@ -186,7 +186,7 @@ def _write(path: str, text: str, force: bool) -> None:
                    "surface than SPEC's).")
 @click.option("--output", "-o", default=None, metavar="FILE",
               help="Write to FILE instead of standard output.")
-@click.option("--force", "-f", is_flag=True, help="Overwrite FILE if it exists.")
+@force_option
 @allow_path_option
 def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
                 allow_paths: tuple[str, ...]) -> None:

@@ -263,7 +263,7 @@ def test_schema_prints_the_json_schema() -> None:
     assert result.exit_code == 0
     schema = json.loads(result.output)
     assert schema["$schema"].startswith("https://json-schema.org/")
-    assert "hand" in schema["properties"]
+    assert "hand" in schema["$defs"]["spec"]["properties"]
 
 
 # ----------------------------------------------------------------------------- play
