@@ -636,6 +636,17 @@ class Narrator:
     def _ev_redeal(self, e: Mapping[str, Any]) -> list[str]:
         return ["  no play: the cards are dealt again"]
 
+    def _ev_all_passed(self, e: Mapping[str, Any]) -> list[str]:
+        return ["  every player passes"]
+
+    def _ev_contract(self, e: Mapping[str, Any]) -> list[str]:
+        """An auction's outcome: the declarer, the contract, its doubling and trump."""
+        d = e.get("declarer")
+        doubled = {1: " doubled", 2: " redoubled"}.get(e.get("doubled") or 0, "")
+        trump = f", trump {suit(str(e['trump']), self.style)}" if "trump" in e else ""
+        return [f"  contract: {self.who(d)} {self.verb(d, 'plays')} {e.get('contract')}"
+                f"{doubled}{trump}"]
+
     def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
         return ["  the hand ends early"]
 
@@ -661,6 +672,18 @@ class Narrator:
         if by is None:  # set by a step of the hand, not named by a player
             return [f"  trump is now {shown}"]
         return [f"  {self.who(by)} {self.verb(by, 'names')} trump {shown}"]
+
+    def _ev_declare(self, e: Mapping[str, Any]) -> list[str]:
+        """A declaration attached to a card play (``tricks.declare``)."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'declares')} {e.get('word')} with "
+                f"{card(str(e.get('card')), self.style)}"]
+
+    def _ev_face_down(self, e: Mapping[str, Any]) -> list[str]:
+        """A card played face down (``tricks.face_down``): the log sees it, the players not."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'plays')} "
+                f"{card(str(e.get('card')), self.style)} face down"]
 
     def _ev_cut_tie(self, e: Mapping[str, Any]) -> list[str]:
         among = ", ".join(self.who(p) for p in e.get("among", []))

@@ -29,7 +29,9 @@ from typing import Any
 HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
        "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
        "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
-       "engine/exchange")
+       "engine/exchange", "engine/auction",
+       # instructions of the hand's phases: subclasses of the compiled Instr, so compiled too
+       "engine/passing", "engine/patterns", "engine/melds", "engine/stock")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

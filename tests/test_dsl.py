@@ -27,7 +27,7 @@ KNEKTPASS_YAML = ROOT / "specs" / "knektpass.yaml"
 KNEKTPASS_SPEL = ROOT / "specs" / "knektpass.spel"
 DOCS = ROOT / "docs" / "dsl.md"
 SPECS = ROOT / "tests" / "specs"
-TWINS = ["draw_after_trick", "bids_and_teams"]
+TWINS = ["draw_after_trick", "bids_and_teams", "auction_mini"]
 
 
 def yaml_tree(path: Path = KNEKTPASS_YAML) -> dict[str, Any]:
@@ -379,6 +379,9 @@ _LEAVES: dict[str, st.SearchStrategy[Any]] = {
     "assignments": st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3),
     "var_map": st.dictionaries(NAMES, SCALARS, max_size=2),
     "first_dealer": st.integers(0, 3),
+    "points_by_rank": st.dictionaries(RANKS, st.integers(-5, 30), max_size=3),
+    "points_by_card": st.dictionaries(st.sampled_from(["JC", "Q♠", "10H"]), st.integers(-5, 30),
+                                      max_size=2),
 }
 
 

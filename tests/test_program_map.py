@@ -57,10 +57,11 @@ def test_the_listing_names_each_instructions_step(game: spelbok.Game) -> None:
 
 # each part of STEP_PARTS, with the instructions the compiler emits for it
 PART_CLASSES = {
-    "when": {"JumpUnless"}, "start": {"DecideStart", "TricksStart"},
+    "when": {"JumpUnless"}, "start": {"DecideStart", "TricksStart", "AuctionStart", "PassStart"},
     "decide": {"Decide", "Exchange"}, "play": {"TrickPlay"}, "next": {"TrickNext"},
     "test": {"JumpUnless", "RepeatTest"}, "skip": {"Jump"}, "init": {"RepeatInit"},
-    "loop": {"Jump"},
+    "loop": {"Jump"}, "bid": {"AuctionBid"}, "trump": {"AuctionTrump"},
+    "call": {"AuctionCall"}, "redeal": {"Redeal"}, "pass": {"PassCards"},
 }
 
 

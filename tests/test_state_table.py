@@ -121,5 +121,6 @@ def test_snapshots_and_zones_follow_the_table() -> None:
     deck = s.prog.deck_mask
     assert union == deck and total == deck.bit_count()
     zones = {f.name for f in FIELDS if f.zone}
-    assert zones == {"hands", "stock", "turn_up", "discards", "widow", "trick", "history_tricks"}
+    assert zones == {"hands", "stock", "turn_up", "discards", "widow", "trick", "history_tricks",
+                     "passing"}
     assert s.game.restore(snap) == s

@@ -73,15 +73,31 @@ def check_cards(st: State) -> str | None:
 
 def check_view(st: State, seat: int) -> str | None:
     """No card hidden from ``seat`` appears anywhere in its view."""
-    text = json.dumps(st.view(seat))
+    view = st.view(seat)
+    auction = view.get("auction")
+    if auction is not None:
+        # an auction's called card is named in public (where it lies stays hidden); its
+        # holder, the declarer's partner, only to the holder until it is played
+        partner = auction.pop("called_card")
+        if auction["partner"] not in (None, seat) and not any(
+                CARD_NAMES[c] == partner for _, c in st.trick) and not any(
+                CARD_NAMES[c] == partner for _l, cards, _w in st.history_tricks for _, c in cards):
+            return f"view of seat {seat} shows the partner of a card not yet played"
+    text = json.dumps(view)
     hidden = 0
     for p in range(st.n):
         if p != seat:
             hidden |= st.hands[p] & ~st.known[p]
+            hidden |= st.passing[p]  # passed, not yet received
     hidden |= st.discards & ~st.discarded[seat]
     hidden |= st.widow
     for c in st.stock:
         hidden |= 1 << c
+    if st.hidden:  # cards the other seats played face down, not yet shown
+        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+            for p, c in cards:
+                if p != seat and (st.hidden >> c) & 1:
+                    hidden |= 1 << c
     for c in cards_in(hidden):
         if f'"{CARD_NAMES[c]}"' in text:
             return f"view of seat {seat} shows hidden card {CARD_NAMES[c]}"

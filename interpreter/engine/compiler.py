@@ -11,14 +11,34 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_INDEX, SUIT_INDEX, SUITS
+from ..cards import RANK_INDEX, SUIT_INDEX, SUITS, parse_card
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, NameInfo, compile_formula
 from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS, STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from ..limits import MAX_REPEAT, short_repr
+from .auction import (
+    A_BIDS,
+    A_CALLED,
+    A_CONTRACT,
+    A_DECLARER,
+    A_DOUBLED,
+    MODES,
+    AuctionBid,
+    AuctionCall,
+    AuctionStart,
+    AuctionTrump,
+    Contract,
+    Rules,
+    declarer_side,
+    trump_code,
+)
 from .exchange import Exchange
-from .order import NO_TRUMP, build_tables
+from .melds import DeclareMelds, Meld
+from .order import NO_TRUMP, build_tables, strip_cards
+from .passing import PassCards, PassStart
+from .patterns import Patterns
+from .points import build_points, mask_points
 from .program import STEP_PARTS, Origin, Program
 from .steps import (
     UNSET,
@@ -35,9 +55,19 @@ from .steps import (
     RepeatTest,
     SetVars,
     TurnUp,
+    TurnUpHand,
     fixed,
 )
-from .trick import TrickNext, TrickPlay, TrickPlayEach, TricksStart
+from .stock import StockDraw
+from .trick import (
+    CardPlay,
+    Declaration,
+    TrickNext,
+    TrickPlay,
+    TrickPlayEach,
+    TricksStart,
+    card_key,
+)
 
 if TYPE_CHECKING:
     from .state import State
@@ -93,7 +123,8 @@ class Resolver:
     """Maps formula names to getters over a state (see spelbok.formula.Resolver)."""
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
-                 gvars: dict[str, int], teams: list[list[int]] | None = None) -> None:
+                 gvars: dict[str, int], teams: list[list[int]] | None = None,
+                 contracts: tuple[Contract, ...] = ()) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -134,12 +165,16 @@ class Resolver:
         b["last_winner"] = _global(_reads(lambda st, p: st.last_winner), int)
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         b["hand"] = NameInfo(P, _reads(lambda st, p: st.hands[p]), "cards")
+        b["meld_points"] = NameInfo(P, _reads(lambda st, p: st.meld_points[p]), int)
         b["trick"] = _global(_reads(lambda st, p: _mask(st.trick)), "cards")
         b["led_card"] = _global(_reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
         b["winning_card"] = _global(_reads(lambda st, p: _card_of(st.trick, st.best_seat)), "card")
         b["turn_up_cards"] = _global(_reads(lambda st, p: _mask_of(st.turn_up)), "cards")
         b["widow"] = _global(_reads(lambda st, p: st.widow), "cards")
         b["card"] = _global(_reads(lambda st, p: st.cand), "card")
+        b["pattern"] = _global(_reads(lambda st, p: st.pattern), str)
+        b["stock_closed"] = _global(_reads(lambda st, p: st.stock_closed), bool)
+        b["pattern_seat"] = _global(_reads(lambda st, p: st.pattern_seat), int)
         # partnerships: without `teams`, every seat is its own team
         team_of = list(range(n))
         partner_of = [-1] * n
@@ -159,8 +194,39 @@ class Resolver:
         b["team"] = NameInfo(P, _reads(lambda st, p: tof[p]), int)
         b["partner"] = NameInfo(P, _reads(lambda st, p: pof[p]), int)
         b["team_tricks"] = NameInfo(P, _reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
+        # the cards of the tricks won and played, and their points (engine/points.py); the
+        # trick play keeps them only for a game that reads one of these (KEEPS_CARDS)
+        b["tricks_won"] = NameInfo(P, _reads(lambda st, p: st.won_cards[p]), "cards")
+        b["team_tricks_won"] = NameInfo(P, _reads(lambda st, p: _team_won(st, mates[p])), "cards")
+        b["card_points"] = NameInfo(P, _reads(lambda st, p: _seat_points(st, p)), int)
+        b["team_card_points"] = NameInfo(
+            P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
+        b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
+        self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
+        self.team_of = tof
+        self._auction_names(contracts, tof)
+
+    def _auction_names(self, contracts: tuple[Contract, ...], tof: tuple[int, ...]) -> None:
+        """The names an auction sets (engine/auction.py): empty values before one."""
+        b = self.table
+        P = "player"
+        names = tuple(c.name for c in contracts)
+        levels = tuple(c.level for c in contracts)
+        aims = tuple(c.aim for c in contracts)
+        negative = tuple(c.negative for c in contracts)
+        b["contract"] = _global(_reads(lambda st, p: names[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else "none"), str)
+        b["contract_level"] = _global(_reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_aim"] = _global(_reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
+        b["contract_negative"] = _global(_reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
+        b["declarer_seat"] = _global(_reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
+        b["doubled"] = _global(_reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
+        b["called_card"] = _global(_reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1), "card")
+        b["is_declarer"] = NameInfo(P, _reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)
+        b["declarer_team"] = NameInfo(P, _reads(lambda st, p: declarer_side(st, p, tof)), bool)
+        b["bid_of"] = NameInfo(P, _reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"), str)
 
     def resolve(self, name: str) -> NameInfo | None:
+        self.used.add(name)
         return self.table.get(name)
 
     def names(self) -> Iterable[str]:
@@ -176,6 +242,45 @@ def _mask(pairs: list[tuple[int, int]]) -> int:
     for _, c in pairs:
         m |= 1 << c
     return m
+
+
+#: The names whose values need the trick play to keep each trick's cards.
+KEEPS_CARDS = frozenset({"tricks_won", "team_tricks_won", "card_points", "team_card_points",
+                         "played"})
+
+
+def _team_won(st: State, seats: tuple[int, ...]) -> int:
+    m = 0
+    for q in seats:
+        m |= st.won_cards[q]
+    return m
+
+
+def _seat_points(st: State, p: int) -> int:
+    """The points of the cards in ``p``'s tricks, with the last trick's bonus."""
+    tables = st.prog.points
+    got = mask_points(tables[st.trump], st.won_cards[p]) if tables else 0
+    return got + st.prog.last_trick_points if st.last_trick == p else got
+
+
+def _card_points(st: State, c: int) -> int:
+    tables = st.prog.points
+    return tables[st.trump].card[c] if tables and c >= 0 else 0
+
+
+def _set_points(st: State, m: int) -> int:
+    tables = st.prog.points
+    return mask_points(tables[st.trump], m) if tables else 0
+
+
+def _power(st: State, c: int) -> int:
+    """A card's power in the current trick (its key: 0 when it cannot win it); before the
+    lead, its power as a lead."""
+    if c < 0:
+        return 0
+    if st.led < 0:
+        return st.tables.power[c]
+    return card_key(st, c)
 
 
 def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
@@ -240,6 +345,8 @@ class Compiler:
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
         self._compiled: dict[tuple[str, bool], Compiled] = {}
+        self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
+        self.losing_mask = 0
 
     # -- errors ---------------------------------------------------------------
 
@@ -404,6 +511,7 @@ class Compiler:
         suits = [SUIT_INDEX[s] for s in deck_entry.get("suits", list(SUITS))]
         ranks = [RANK_INDEX[str(r)] for r in deck_entry["ranks"]]
         deck = sorted(s * 13 + r for s in suits for r in ranks)
+        self.deck = deck
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c
@@ -435,13 +543,18 @@ class Compiler:
         self.pvars = pvars
         self.gvars = gvars
         teams = self.teams(t.get("teams"))
-        self.resolver = Resolver(n, self.options, pvars, gvars, teams)
-        self.resolver.cards = CardContext(_tables, deck_mask)
+        self.contracts = self._contracts(t["hand"])
+        self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts)
+        self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power)
 
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
         tables = build_tables(deck_mask, rank_order, top, follow_printed)
+        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask)
+        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask)
+        if self.losing_mask:
+            tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
         cut_power = [0] * 52
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         for i, r in enumerate(cut_ranks):
@@ -457,6 +570,10 @@ class Compiler:
         prog.pvar_names = list(pvars)
         prog.gvar_names = list(gvars)
         prog.options = dict(self.options)
+        if t.get("points") is not None:
+            prog.points = build_points(t["points"], deck, tables)
+            prog.last_trick_points = int(t["points"].get("last_trick", 0))
+        prog.contracts = self.contracts
 
         dealer = t.get("dealer", {})
         first = dealer.get("first", "cut_low")
@@ -481,6 +598,10 @@ class Compiler:
         prog.winners_fn = self.formula(end.get("winners", "not out"), ("end", "winners"), True)
         prog.score_fn = self.formula(end.get("score", "0"), ("end", "score"), True)
         prog.max_hands = int(end.get("max_hands", DEFAULT_MAX_HANDS))
+        if prog.points or self.resolver.used & KEEPS_CARDS:
+            for ins in code:
+                if isinstance(ins, TrickPlay):
+                    ins.keep_cards = True
         if self.errors:
             raise SpecErrors(self.errors)
         return prog
@@ -544,10 +665,13 @@ class Compiler:
     def step_turn_up(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         d = step["turn_up"]
         value = d.get("trump", True) if isinstance(d, dict) else True
+        source = self.constant(d.get("from", "stock") if isinstance(d, dict) else "stock",
+                               (*path, "turn_up", "from"), _v.words("turn_up", "from"))
+        kind = TurnUpHand if source == "dealer" else TurnUp
         if isinstance(value, bool):
-            code.append(TurnUp(_const(value)))
+            code.append(kind(_const(value)))
         else:  # a condition, e.g. on an option
-            code.append(TurnUp(self.formula(value, (*path, "turn_up", "trump"), False)))
+            code.append(kind(self.formula(value, (*path, "turn_up", "trump"), False)))
 
     def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
                  ) -> Callable[[Any], list[int]]:
@@ -639,6 +763,14 @@ class Compiler:
                     st.event("eliminated", seat=p)
 
             return set_out
+        if name == "stock_closed":
+
+            def set_closed(st: State, p: int, v: Any) -> None:
+                st.stock_closed = bool(v)
+                if st.rec is not None:
+                    st.event("stock_closed", closed=bool(v), **({"by": p} if p >= 0 else {}))
+
+            return set_closed
         if name == "trump":
 
             def set_trump(st: State, p: int, v: Any) -> None:
@@ -648,7 +780,7 @@ class Compiler:
                     st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 
             return set_trump
-        known = list(self.pvars) + list(self.gvars) + ["out", "trump"]
+        known = list(self.pvars) + list(self.gvars) + ["out", "trump", "stock_closed"]
         if name in BUILTINS:
             self.error(path, f"'{name}' is read-only")
         else:
@@ -741,9 +873,8 @@ class Compiler:
         if reason is not None and allow_fn is None:
             self.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                        "but this step has no 'allow'")
-        kind = TrickPlayEach if per_trick else TrickPlay
-        play = kind(abstain_fn, str(t.get("abstain_word", "knock")), allow_fn, refused,
-                    levels[1:] or None)
+        play = self.trick_play(t, p, abstain_fn, allow_fn, refused, levels[1:] or None,
+                               per_trick)
         leader = self.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
         # seats out of the match never play: the default needs no formula
         players = (self.formula(t["players"], (*p, "players"), True)
@@ -754,17 +885,101 @@ class Compiler:
         players_vec = (self.local_vec(t["players"])
                        if t.get("players", "not out") != "not out" else None)
         start = TricksStart(players, leader, flags, play, count_fn, bool(scored), players_vec)
-        if isinstance(play, TrickPlayEach):
+        if per_trick and isinstance(play, TrickPlayEach):  # CardPlay is one too: only then
             play.start = start
         code.append(start)
+        # the stock: a draw after each trick, an instruction of its own only when used
+        draw = self.constant(t.get("draw", "none"), (*p, "draw"), _v.words("tricks", "draw"))
+        stock_pcs: list[int] = []
         at = len(code)
         code.append(play)
         after = t.get("after_each") or []
-        if after:
+        if after or draw != "none":
             play.has_after = True
+            if draw == "winner_first":
+                stock_pcs.append(len(code))
+                code.append(StockDraw())
             self.compile_steps(after, (*p, "after_each"), code)
             code.append(TrickNext(play, at))
         play.end = len(code)
+        for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
+            self.origins[pc] = Origin(path, "tricks", "run", str(step.get("label") or ""), "",
+                                      self.step_pcs[path], len(code))
+
+    @staticmethod
+    def card_mask(names: list[Any], deck_mask: int) -> int:
+        """The cards of the deck ``names`` lists (the checks report any other name)."""
+        mask = 0
+        for name in names:
+            c = parse_card(str(name))
+            if c is not None:
+                mask |= (1 << c) & deck_mask
+        return mask
+
+    def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
+                   allow_fn: Fn | None, refused: str, more: list[tuple[Fn, str]] | None,
+                   per_trick: bool) -> TrickPlay:
+        """The play instruction of a tricks step: its class chosen here, so that a spec
+        that uses no card-play mechanics (``trump_from``, special cards) plays its tricks
+        with :class:`TrickPlay` and pays nothing for them."""
+        word = str(t.get("abstain_word", "knock"))
+        trump_from = self.constant(t.get("trump_from", "none"), (*p, "trump_from"),
+                                   _v.words("tricks", "trump_from"))
+        by = t.get("trump_by", "true")
+        if trump_from == "none" and by not in (True, "true"):
+            self.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
+                       "this step has no 'trump_from'", "add 'trump_from: first_lead'")
+        down = t.get("face_down", "false")
+        down_fn = None if down in (False, "false") else self.formula(down, (*p, "face_down"), True)
+        if down_fn is None:
+            for key in ("face_down_word", "face_down_as", "face_down_shown"):
+                if key in t:
+                    self.error((*p, key), f"'{key}' says how a card is played face down, "
+                               "but this step has no 'face_down'",
+                               "add 'face_down: CONDITION' (who may play face down)")
+        decls = self.declarations(t.get("declare") or [], (*p, "declare"))
+        if (trump_from == "none" and not self.free_mask and not self.losing_mask
+                and down_fn is None and not decls):
+            kind = TrickPlayEach if per_trick else TrickPlay
+            return kind(abstain_fn, word, allow_fn, refused, more)
+        by_fn = None if by in (True, "true") else self.formula(by, (*p, "trump_by"), True)
+        down_word = str(t.get("face_down_word", "down"))
+        if down_fn is not None and down_word == word:
+            self.error((*p, "face_down_word"), f"'{down_word}' is already the word for "
+                       "knocking: a face-down play needs a word of its own")
+        down_as = self.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
+                                _v.words("tricks", "face_down_as"))
+        shown = self.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
+                              (True, False))
+        taken = [word] + ([down_word] if down_fn is not None else [])
+        for k, d in enumerate(decls):
+            if d.word in taken:
+                self.error((*p, "declare", k, "word"), f"'{d.word}' is already a word of this "
+                           "tricks step: a declaration needs a word of its own")
+            taken.append(d.word)
+        return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+                        self.free_mask, self.losing_mask, down_fn, down_word,
+                        down_as == "lowest_trump", bool(shown), decls, more)
+
+    def declarations(self, entries: list[Any], path: Path) -> list[Declaration]:
+        """The declarations a player may attach to a card play (``tricks.declare``)."""
+        out = []
+        for k, d in enumerate(entries):
+            here = (*path, k)
+            when = d.get("when", "true")
+            binds = d.get("binds", "true")
+            reason = d.get("reason")
+            if reason is not None and binds in (True, "true"):
+                self.error((*here, "reason"), "'reason' explains a card that 'binds' refuses, "
+                           "but this declaration has no 'binds'")
+            out.append(Declaration(
+                str(d.get("word", "")),
+                None if when in (True, "true") else self.formula(when, (*here, "when"), True),
+                self.assigns(d.get("then") or {}, (*here, "then"), True),
+                None if binds in (True, "true") else self.formula(binds, (*here, "binds"), True),
+                str(reason) if reason else f"the demand `{binds}` binds you",
+                self.where(here)))
+        return out
 
     def step_set(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         each = step.get("for")
@@ -830,10 +1045,132 @@ class Compiler:
                        "it needs 'to: stock'")
         code.append(Move(source, target, count_fn, each_fn, position))
 
+    # -- auctions (engine/auction.py) --------------------------------------------------
+
+    def _contracts(self, hand: list[Any]) -> tuple[Contract, ...]:
+        """Every auction's contracts, numbered in one list (the built-ins read it); the
+        first index of each auction step, by its path, in ``self.contract_first``."""
+        out: list[Contract] = []
+        self.contract_first: dict[Path, int] = {}
+        for path, step in _v.walk_steps(hand, ("hand",)):
+            if not isinstance(step, dict) or not isinstance(step.get("auction"), dict):
+                continue
+            self.contract_first[path] = len(out)
+            for c in step["auction"].get("contracts", []):
+                level = c.get("level", 0)
+                aim = c.get("aim", level)
+                negative = aim == "none"
+                out.append(Contract(str(c.get("name", level)), int(level),
+                                    trump_code(str(c.get("trump", "keep"))),
+                                    0 if negative or not isinstance(aim, int) else aim, negative))
+        return tuple(out)
+
+    def step_auction(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        d = step["auction"]
+        p = (*path, "auction")
+        first = self.contract_first.get(path, 0)
+        count = len(d.get("contracts", []))
+        mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
+        if mode == "teams" and not self.tree.get("teams"):
+            self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+        ranks = tuple(RANK_INDEX[str(r)] for r in d.get("called_ranks", ["A"]))
+        rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
+                      self.resolver.team_of)
+
+        def cond(key: str, default: bool) -> Fn:
+            v = d.get(key, default)
+            return _const(v) if isinstance(v, bool) else self.formula(v, (*p, key), False)
+
+        code.append(AuctionStart(rules, self.number(d.get("first", "(dealer + 1) % seats"),
+                                                    (*p, "first"), False),
+                                 cond("pass_final", True), cond("double", False),
+                                 cond("redouble", False)))
+        code.append(AuctionBid(rules))
+        suits = tuple(sorted({c // 13 for c in self.deck}))
+        code.append(AuctionTrump(rules, suits))
+        code.append(AuctionCall(rules))
+        skip = Jump()
+        code.append(skip)
+        rules.all_pass = len(code)
+        after = d.get("all_pass") or []
+        if after:
+            self.compile_steps(after, (*p, "all_pass"), code)
+        else:
+            code.append(Redeal(False))
+        skip.target = len(code)
+    def step_pass_cards(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        t = step["pass_cards"]
+        p = (*path, "pass_cards")
+        words = _v.words("pass_cards", "directions")
+        directions = [self.constant(d, (*p, "directions", i), words)
+                      for i, d in enumerate(t.get("directions", ["left"]))]
+        if "across" in directions and self.n % 2:
+            self.error((*p, "directions"), f"cards cannot be passed across among {self.n} "
+                       "players: 'across' needs an even number")
+        by = self.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+        slot = self.counters  # holds this hand's direction while the seats pass
+        self.counters += 1
+        start = PassStart([str(d) for d in directions], by, slot)
+        code.append(start)
+        code.append(PassCards(start, self.number(t["count"], (*p, "count"), True)))
+
+    def step_patterns(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        names: list[str] = []
+        conds: list[Fn] = []
+        ranks: list[Fn | None] = []
+        for i, pat in enumerate(step["patterns"]):
+            p = (*path, "patterns", i)
+            names.append(str(pat["name"]))
+            conds.append(self.formula(pat["if"], (*p, "if"), True))
+            try:
+                kind = self._compile(str(pat["if"]), True).type
+            except FormulaError:
+                kind = "bool"  # already reported by formula()
+            if kind not in ("bool", "any"):
+                self.error((*p, "if"), f"expected a condition (true or false) here, not a "
+                           f"formula that gives {_TYPE_WORDS.get(kind, kind)} (compare it: "
+                           "e.g. `count(hand) == 5`)")
+            rank = pat.get("rank", "0")
+            ranks.append(None if rank in (0, "0") else self.number(rank, (*p, "rank"), True))
+        code.append(Patterns(names, conds, ranks))
+
+    def step_declare_melds(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+        p = (*path, "declare_melds")
+        table = self.tree.get("melds") or {}
+        if not table:
+            self.error(p, "there are no melds to declare: the spec has no 'melds' table")
+        deck_mask = self.resolver.cards.deck_mask if self.resolver.cards else 0
+        deck = [c for c in range(52) if (deck_mask >> c) & 1]
+        suits = sorted({c // 13 for c in deck})
+        ranking = self.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
+            "ranks").default
+        melds = []
+        for name, m in table.items():
+            at = ("melds", name)
+            kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
+                                 _v.words("meld", "spread"))
+            ranks = [RANK_INDEX[str(r)] for r in m.get("ranks", [])]
+            sets: list[int] = []
+            if ranks and kind == "one_suit":
+                sets = [sum(1 << (s * 13 + r) for r in ranks) for s in suits]
+            elif ranks:
+                sets = [sum(1 << (s * 13 + r) for r in ranks for s in suits)]
+            sets = [x for x in sets if x & deck_mask == x]  # only what the deck can make
+            run = int(m.get("run", 0))
+            runs = [[s * 13 + RANK_INDEX[str(r)] for r in ranking
+                     if (deck_mask >> (s * 13 + RANK_INDEX[str(r)])) & 1] for s in suits] \
+                if run else []
+            melds.append(Meld(str(name), sets, runs, run,
+                              self.number(m["points"], (*at, "points"), True)))
+        each = step.get("for", "not out")
+        each_fn = None if each == "not out" else self.formula(each, (*path, "for"), True)
+        show = self.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))
+        code.append(DeclareMelds(melds, each_fn, bool(show)))
+
 
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 KINDS = ("deal", "turn_up", "decide", "tricks", "set", "if", "repeat", "redeal", "end_hand",
-         "move")
+         "move", "auction", "pass_cards", "patterns", "declare_melds")
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:

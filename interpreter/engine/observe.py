@@ -2,9 +2,10 @@
 
 Visibility of zones: a hand is seen by its owner; the talon (stock) and the
 discard pile are hidden (a player sees only their own discards); the turn-up,
-the trick in progress and finished tricks are public; declared variables are
-public (announcements, scores, exchange counts).  A card taken from the
-turn-up stays publicly known to be in the taker's hand.
+the trick in progress and finished tricks are public (a card played face down only
+to its owner, until shown); declared variables are public (announcements, scores,
+exchange counts).  A card taken from the turn-up stays publicly known to be in the
+taker's hand.
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ def _public_decision(p: int, name: str, x: Any, seat: int) -> list[Any]:
     if isinstance(x, int):  # an exchange of x cards: what they were is hidden from others
         return [p, name, f"{x} card{'s' if x != 1 else ''}"]
     return [p, name, str(x)]
+
+
+#: How a view shows a card another seat played face down and has not shown.
+FACE_DOWN = "?"
+
+
+def _seen(st: State, seat: int, p: int, c: int) -> str:
+    """The card ``p`` played, as ``seat`` sees it: its name, or FACE_DOWN while hidden."""
+    if st.hidden and p != seat and (st.hidden >> c) & 1:
+        return FACE_DOWN
+    return CARD_NAMES[c]
 
 
 def public_vars(st: State) -> dict[str, Any]:
@@ -58,9 +70,9 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
         "own_discards": _names(st.discarded[seat]),
-        "trick": [[p, CARD_NAMES[c]] for p, c in st.trick],
+        "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick],
         "led": SUITS[st.led] if st.led >= 0 else None,
-        "tricks_played": [[lead, [[p, CARD_NAMES[c]] for p, c in cards], w]
+        "tricks_played": [[lead, [[p, _seen(st, seat, p, c)] for p, c in cards], w]
                           for lead, cards, w in st.history_tricks],
         "tricks": list(st.won),
         "decisions": [_public_decision(p, name, x, seat) for p, name, x in st.public],
@@ -73,6 +85,10 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "terminal": st.is_terminal,
         "winners": list(st.winner_seats),
     }
+    if st.auction:  # the hand's auction: the called card's holder stays hidden (auction.py)
+        from .auction import auction_view
+
+        v["auction"] = auction_view(st, seat, st.prog.contracts)
     if st.current == seat:
         v["legal_actions"] = [str(a) for a in st.legal_actions()]
     return v
@@ -82,7 +98,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
     Hidden places: other players' hands (less their publicly known cards),
-    the stock, the widow, and other players' discards.  Sizes stay; suits a player has
+    the stock, the widow, other players' discards and the cards they played face down
+    that are not shown yet.  Sizes stay; suits a player has
     shown to lack (under the current trump) are respected.  If no consistent
     deal is found after many tries, the void constraints are dropped (the
     result is still consistent with every size and every seen card).
@@ -108,8 +125,13 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     other_discards = st.discards & ~st.discarded[seat]
     pool |= other_discards
     pool |= st.widow
+    for p in range(n):  # cards other seats have passed, not yet received: hidden
+        if p != seat:
+            pool |= st.passing[p]
     for c_ in st.stock:
         pool |= 1 << c_
+    down = _face_down_of_others(st, seat)
+    pool |= down
     cards = list(cards_in(pool))
     suit_mask = st.tables.suit_mask
     forbidden = [0] * n
@@ -148,6 +170,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             for card in hands.get(p, []):
                 m |= 1 << card
             c.hands[p] = m
+    if down:  # the cards others played face down, unseen: re-dealt like the rest
+        remaining = _redeal_face_down(c, seat, down, remaining)
     # the rest fill the stock (same size, random order), the widow and the hidden discards
     k = len(st.stock)
     c.stock = remaining[:k]
@@ -158,6 +182,14 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for card in remaining[k:k + w]:
         c.widow |= 1 << card
     disc = remaining[k + w:]
+    if any(st.passing):  # others' passed cards, re-dealt (the seat's own stay as they are)
+        passing = st.passing[:]
+        for p in range(n):
+            if p != seat and passing[p]:
+                size = passing[p].bit_count()
+                passing[p] = sum(1 << card for card in disc[:size])
+                disc = disc[size:]
+        c.passing = passing
     new_discards = st.discarded[seat]
     for p in range(n):
         if p == seat:
@@ -171,6 +203,37 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         new_discards |= m
     c.discards = new_discards
     return c
+
+
+def _face_down_of_others(st: State, seat: int) -> int:
+    """The cards other seats played face down that ``seat`` has not seen (a mask)."""
+    if not st.hidden:
+        return 0
+    m = 0
+    for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+        for p, c in cards:
+            if p != seat and (st.hidden >> c) & 1:
+                m |= 1 << c
+    return m
+
+
+def _redeal_face_down(c: State, seat: int, down: int, remaining: list[int]) -> list[int]:
+    """Give each unseen face-down card of ``c``'s tricks one of ``remaining`` (drawn at
+    random already); the rest of ``remaining`` is returned."""
+    k = 0
+    hidden = c.hidden & ~down
+    tricks = [*[list(cards) for _lead, cards, _w in c.history_tricks], c.trick]
+    for pairs in tricks:
+        for i, (p, card) in enumerate(pairs):
+            if p != seat and (down >> card) & 1:
+                pairs[i] = (p, remaining[k])
+                hidden |= 1 << remaining[k]
+                k += 1
+    c.history_tricks = [(lead, tuple(tricks[i]), w)
+                        for i, (lead, _cards, w) in enumerate(c.history_tricks)]
+    c.trick = tricks[-1]
+    c.hidden = hidden
+    return remaining[k:]
 
 
 class Observation:

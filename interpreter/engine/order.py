@@ -106,3 +106,21 @@ def build_tables(
             )
         )
     return tuple(out)
+
+
+def strip_cards(t: TrumpTables, mask: int) -> TrumpTables:
+    """``t`` with the cards of ``mask`` out of every suit and of the trumps, power 0: such
+    a card never wins (its key is 0 in the one winner rule) and never has to follow."""
+    trump = list(t.trump)
+    power = list(t.power)
+    m = mask
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        trump[c] = False
+        power[c] = 0
+        m ^= low
+    sm = t.suit_mask
+    return TrumpTables(t.suit, tuple(trump), tuple(power),
+                       (sm[0] & ~mask, sm[1] & ~mask, sm[2] & ~mask, sm[3] & ~mask),
+                       t.trump_mask & ~mask, t.top_mask & ~mask)

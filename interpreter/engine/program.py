@@ -32,6 +32,8 @@ STEP_PARTS: dict[str, tuple[str, ...]] = {
     "tricks": ("start", "play", "next"),  # `next` only with `after_each`
     "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
     "repeat": ("init", "test", "loop"),
+    "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
+    "pass_cards": ("start", "pass"),
 }
 
 
@@ -121,6 +123,11 @@ class Program:
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
     # the step each instruction comes from, one per instruction (listing, phases, positions)
     origins: list[Origin] = field(default_factory=list)
+    # card points per trump (engine/points.py): empty without a `points` section
+    points: tuple[Any, ...] = ()
+    last_trick_points: int = 0
+    # every auction step's contracts, in one numbering (engine/auction.py)
+    contracts: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n
@@ -259,14 +266,25 @@ class Program:
         # tests/test_state_table.py pins these lines to the table
         st.hands = [0] * n
         st.won = [0] * n
+        st.won_cards = [0] * n
+        st.played = 0
+        st.last_trick = -1
         st.discards = 0
         st.widow = 0
+        st.hidden = 0
+        st.demand = 0
+        st.bound = -1
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True
         st.discarded = [0] * n
         st.known = [0] * n
         st.voids = [0] * n
+        st.passing = [0] * n
+        st.pattern = "none"
+        st.pattern_seat = -1
+        st.meld_points = [0] * n
+        st.stock_closed = False
         st.turn_up = []
         st.trick = []
         st.trick_order = []
@@ -280,6 +298,7 @@ class Program:
         st.broken = False
         st.participants = 0
         st.queue = []
+        st.auction = []
         st.counters = [0] * self.n_counters
         st.history_tricks = []
         st.public = []

@@ -65,7 +65,9 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 
 
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
-_OPTIONAL = ("widow", "public")  # older snapshots may lack them
+# older snapshots may lack them
+_OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat", "meld_points",
+             "stock_closed", "auction")
 _START_KEYS = ("seed", "dealer", "deck", "position")
 
 
@@ -114,17 +116,19 @@ def _check_shape(game: Game, d: Any) -> dict[str, Any]:
         raise SnapshotError(f"the snapshot was made with options {given or 'none'}, this game "
                             f"has {mine or 'none'} (load it with those options)")
     for k in _INTS:
+        if k not in d:  # an optional key (older snapshots)
+            continue
         if type(d[k]) is not int or not -MAX_VALUE <= d[k] <= MAX_VALUE and k != "seed":
             raise SnapshotError(f"'{k}' must be an integer, not {_what(d[k])}")
     for k in _BOOLS:
-        if type(d[k]) is not bool:
+        if k in d and type(d[k]) is not bool:
             raise SnapshotError(f"'{k}' must be true or false, not a {_kind(d[k])}")
     n = game.players
     for k in (*_PER_SEAT, "pv_rows"):
-        if not isinstance(d[k], list):
+        if k in d and not isinstance(d[k], list):  # (an optional key may be absent)
             raise SnapshotError(f"'{k}' must be a list, not a {_kind(d[k])}")
     for k in _PER_SEAT:
-        if len(d[k]) != n:
+        if k in d and len(d[k]) != n:
             raise SnapshotError(f"'{k}' must have one entry per seat ({n}), not {len(d[k])}")
     _check_cards(game, d)
     start = d["start"]

@@ -108,10 +108,28 @@ FIELDS: tuple[StateField, ...] = (
     _F("turn_up", "cards", _C, reset="hand", fresh=(), snapshot="turn_up", zone="the turn-up"),
     _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
+    _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
+    # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
+    _F("demand", "int", reset="hand", fresh=0, snapshot="demand"),
+    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound"),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
+    # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
+    _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
+    # the best hand pattern found by a patterns step, and its holder
+    _F("pattern", "value", reset="hand", fresh="none", snapshot="pattern"),
+    _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
+    # each seat's points from its last declared melds; never changed in place: shared
+    _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
+    _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    # the cards of the tricks won and played, kept only for a game whose formulas read them
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
+    # won_cards is replaced, never changed in place, so that clone() shares it for free
+    _F("won_cards", "masks", reset="hand", fresh=0),
+    _F("played", "mask", reset="hand", fresh=0),
+    _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
     _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
@@ -121,6 +139,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
     _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
     _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
+    _F("auction", "list", _C, reset="hand", fresh=(), snapshot="auction"),  # engine/auction.py
     _F("counters", "list", _C, reset="hand", snapshot="counters"),
     _F("winner_seats", "list", _C, snapshot="winners"),
     _F("tf", "flags", reset="hand", snapshot="tf"),
@@ -165,8 +184,14 @@ class State:
     stock: list[int]
     turn_up: list[int]
     discards: int
+    hidden: int
+    demand: int
+    bound: int
     discarded: list[int]
     won: list[int]
+    won_cards: list[int]
+    played: int
+    last_trick: int
     trick: list[tuple[int, int]]
     trick_order: list[int]
     trick_pos: int
@@ -189,6 +214,7 @@ class State:
     hands_played: int
     pc: int
     queue: list[int]
+    auction: list[int]  # the hand's auction (engine/auction.py), empty before one
     counters: list[int]
     current: int | None
     choice: str | int
@@ -196,6 +222,11 @@ class State:
     cand: int
     known: list[int]
     voids: list[int]
+    passing: list[int]
+    pattern: str
+    pattern_seat: int
+    meld_points: list[int]
+    stock_closed: bool
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
     winner_seats: list[int]
@@ -378,6 +409,9 @@ class State:
         c.seed = self.seed
         c.rng_n = self.rng_n
         c.discards = self.discards
+        c.hidden = self.hidden
+        c.demand = self.demand
+        c.bound = self.bound
         c.trick_pos = self.trick_pos
         c.led = self.led
         c.best_key = self.best_key
@@ -411,6 +445,14 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.played = self.played
+        c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
+        c.last_trick = self.last_trick
+        c.passing = self.passing
+        c.pattern = self.pattern
+        c.pattern_seat = self.pattern_seat
+        c.meld_points = self.meld_points
+        c.stock_closed = self.stock_closed
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
@@ -422,6 +464,7 @@ class State:
         c.gv = self.gv[:]
         c.out = self.out[:]
         c.queue = self.queue[:]
+        c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
         c.voids = self.voids[:]

@@ -405,6 +405,25 @@ class TurnUp(Instr):
         return True
 
 
+class TurnUpHand(TurnUp):
+    """``turn_up: {from: dealer}``: a card of the dealer's hand, drawn at random (as good
+    as the last he was dealt), is shown to all; it stays in his hand, publicly known."""
+
+    def run(self, st: State) -> bool:
+        seat = st.dealer
+        hand = st.hands[seat]
+        if hand:
+            cards = list(cards_in(hand))
+            card = cards[st.random_below(len(cards))]
+            st.known[seat] |= 1 << card
+            if self.always or self.sets_trump(st, 0):
+                st.prog.set_trump(st, card // 13)
+            if st.rec is not None:
+                st.event("turn_up", card=CARD_NAMES[card], trump=st.trump_letter(), seat=seat)
+        st.pc += 1
+        return True
+
+
 # -- decisions -----------------------------------------------------------------------
 
 Selector = Callable[["State"], list[int]]

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUITS, cards_in
 from ..frozen import Frozen
-from .actions import CARD, CARD_ACTIONS, WORD, Action
-from .steps import UNSET, Fn, Instr, Selector, fixed
+from ..limits import MAX_VALUE, value_too_big
+from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action
+from .order import NO_TRUMP
+from .steps import UNSET, Fn, Instr, Selector, Setter, fixed
 
 if TYPE_CHECKING:
     from .state import State
@@ -225,6 +227,9 @@ class TrickPlay(Instr):
         self.rotations: dict[int, tuple[int, ...]] = {}
         self.end = -1  # where the hand goes on when this step's tricks are over (compiler)
         self.has_after = False  # steps run after each trick, then TrickNext starts the next
+        # the cards of each trick kept (won_cards, played): set by the compiler only for a
+        # game that reads them, so that the others pay nothing for it
+        self.keep_cards = False
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -380,6 +385,8 @@ class TrickPlay(Instr):
             return False
         if st.trick_scored:
             st.won[winner] += 1
+        if self.keep_cards:
+            _keep_cards(st, winner)
         st.last_winner = winner
         st.trick_no += 1
         st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
@@ -436,6 +443,233 @@ def _admitted(st: State, seat: int, legal: int, levels: list[tuple[Fn, str]]) ->
     return legal, reason
 
 
+class Declaration:
+    """A declaration attached to a card play (``tricks.declare``): its word, the
+    condition on the card played with it (``when``, the card in ``st.cand``; None:
+    any card), its assignments for the declarer, and the demand it puts on the next
+    player to the trick (``binds``, refused with ``reason``; None: none)."""
+
+    def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
+                 binds: Fn | None, reason: str, where: str) -> None:
+        self.word = word
+        self.when = when
+        self.then = then
+        self.binds = binds
+        self.reason = reason
+        self.where = where  # the declaration in the spec, for a value out of bounds
+
+
+class CardPlay(TrickPlayEach):
+    """Trick play with the card-play mechanics a spec declares (a spec that declares
+    none compiles to :class:`TrickPlay`: it pays nothing for them):
+
+    * ``names_trump`` (``trump_from: first_lead``): while no trump is set, the first card
+      led by a seat ``by`` admits (None: any seat) makes its suit trump before it is
+      played, so the trick and the rest of the hand play under it;
+    * ``free`` (``ranking.free_cards``): cards that may always be played;
+    * ``losing`` (``ranking.losing_cards``): cards of no suit that never win (the order
+      tables give them power 0 outside every suit: see ``order.strip_cards``); one led
+      leaves the suit led to the next card, and playing one shows no void;
+    * ``down`` (``face_down``): a seat it admits may play a card face down
+      (``down 7H``), counted as the lowest trump (``down_trump``) or as a card of no
+      suit; other seats do not see it (``st.hidden``) until its trick ends, if
+      ``down_shown``;
+    * ``decls`` (``declare``): words a player may attach to a card he plays
+      (``marriage KH``): assignments, and a demand binding the next player to the trick
+      (``st.demand``, ``st.bound``) until he plays.
+
+    A trick in which no card can win (only cards of no suit) goes to its leader.
+    """
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, names_trump: bool, by: Fn | None, free: int,
+                 losing: int, down: Fn | None = None, down_word: str = "down",
+                 down_trump: bool = True, down_shown: bool = True,
+                 decls: list[Declaration] | None = None,
+                 more: list[tuple[Fn, str]] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, more)
+        self.names_trump = names_trump
+        self.by = by
+        self.free = free
+        self.losing = losing
+        self.down = down
+        self.down_word = down_word
+        self.down_trump = down_trump
+        self.down_shown = down_shown
+        self.decls: list[Declaration] = decls or []
+        self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
+
+    def _free_mask(self, st: State, seat: int) -> int:
+        """The cards the trick's duties and ``allow`` leave, and the free cards."""
+        return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
+
+    def _card_mask(self, st: State, seat: int) -> int:
+        m = self._free_mask(st, seat)
+        if st.demand and st.bound == seat:
+            binds = self.decls[st.demand - 1].binds
+            if binds is not None:
+                kept = 0
+                for c in cards_in(m):
+                    st.cand = c
+                    if binds(st, seat):
+                        kept |= 1 << c
+                if kept:  # none admitted: the demand cannot bind him
+                    m = kept | (st.hands[seat] & self.free)
+        return m
+
+    def legal(self, st: State) -> list[Action]:
+        cand = st.cand  # the candidate card is scratch: a replay must find the same state
+        out = self._legal(st)
+        st.cand = cand
+        return out
+
+    def _legal(self, st: State) -> list[Action]:
+        seat = st.current
+        assert seat is not None
+        m = self._card_mask(st, seat)
+        out = list(_CARD_LISTS.get(m) or _card_list(m))
+        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
+            out.append(self.knock)
+        down = self.down
+        if down is not None and down(st, seat):
+            word = self.down_word
+            out += [Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]
+        for d in self.decls:
+            when = d.when
+            for c in cards_in(m):
+                st.cand = c
+                if when is None or when(st, seat):
+                    out.append(Action(CARDS, d.word, 1 << c))
+        return out
+
+    def check(self, st: State, a: Action) -> str | None:
+        cand = st.cand
+        problem = self._check(st, a)
+        st.cand = cand
+        return problem
+
+    def _check(self, st: State, a: Action) -> str | None:
+        seat = st.current
+        assert seat is not None
+        kind = a.kind
+        if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
+            cards = a.cards
+            if len(cards) != 1:
+                return f"name one card ({a.verb} {CARD_NAMES[cards[0]]})"
+            c = cards[0]
+            if not (st.hands[seat] >> c) & 1:
+                return f"{CARD_NAMES[c]} is not in your hand"
+            if a.verb == self.down_word:
+                if self.down is None or not self.down(st, seat):
+                    return f"you may not play a card face down ({self.down_word}) now"
+                return None
+            problem = self.check(st, CARD_ACTIONS[c])
+            if problem is not None:
+                return problem
+            when = self.decls[self.words[a.verb]].when
+            st.cand = c
+            if when is not None and not when(st, seat):
+                return f"you may not declare {a.verb} with {CARD_NAMES[c]}"
+            return None
+        if kind == CARD and st.demand and st.bound == seat:
+            c = a.value
+            if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
+                    and (self._free_mask(st, seat) >> c) & 1):
+                d = self.decls[st.demand - 1]
+                return d.reason or f"the declaration {d.word} binds you"
+        return TrickPlay.check(self, st, a)
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        if st.demand and st.bound == seat:  # his play answers the demand
+            st.demand = 0
+            st.bound = -1
+        kind = a[0]
+        if kind != CARD:
+            if kind == CARDS:
+                c = a[2].bit_length() - 1
+                if a[1] == self.down_word:
+                    return self._play_down(st, seat, c)
+                k = self.words.get(a[1], -1)
+                if k >= 0:
+                    return self._declare(st, seat, k, c)
+            return TrickPlay.apply(self, st, seat, a)
+        c = a[2]
+        if not (self.losing >> c) & 1:
+            if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
+                by = self.by
+                if by is None or by(st, seat):
+                    suit = st.tables.suit[c]
+                    st.prog.set_trump(st, suit)
+                    if st.rec is not None:
+                        st.event("trump", trump=SUITS[suit], chosen_by=seat, card=CARD_NAMES[c])
+            return TrickPlay.apply(self, st, seat, a)
+        # a card of no suit: it names no suit led and shows no void
+        led = st.led
+        voids = st.voids[seat]
+        done = TrickPlay.apply(self, st, seat, a)
+        st.voids[seat] = voids
+        if st.trick:  # the trick goes on (a finished one has been cleared)
+            st.led = led
+        return done
+
+    def _declare(self, st: State, seat: int, k: int, c: int) -> bool:
+        """Declaration ``k`` with card ``c``: its assignments, made public; its demand on
+        the next player to the trick; then the card is played."""
+        d = self.decls[k]
+        cand = st.cand
+        st.cand = c
+        for setter, fn, name in d.then:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise value_too_big(name, value, d.where, st.hand_number)
+            setter(st, seat, value)
+        st.cand = cand
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
+        if st.rec is not None:
+            st.event("declare", seat=seat, word=d.word, card=CARD_NAMES[c])
+        pos = st.trick_pos + 1
+        if d.binds is not None and pos < len(st.trick_order):
+            st.demand = k + 1
+            st.bound = st.trick_order[pos]
+        return self.apply(st, seat, CARD_ACTIONS[c])
+
+    def _play_down(self, st: State, seat: int, c: int) -> bool:
+        """Play ``c`` face down: the lowest trump (key 100, below every trump's power),
+        or a card of no suit (key 0); it shows no void."""
+        bit = 1 << c
+        st.hands[seat] ^= bit
+        if st.known[seat]:
+            st.known[seat] &= ~bit
+        st.hidden |= bit
+        if st.rec is not None:
+            st.event("face_down", seat=seat, card=CARD_NAMES[c])
+        trump = st.trump
+        if (self.down_trump and trump != NO_TRUMP
+                and (st.tf.first_trick_trumps or st.trick_no > 0)):
+            if st.led < 0:
+                st.led = trump
+            if st.best_key < 100:
+                st.best_key = 100
+                st.best_seat = seat
+                st.best_trumped = st.led != trump
+        st.trick.append((seat, c))
+        pos = st.trick_pos = st.trick_pos + 1
+        if pos < len(st.trick_order):
+            st.current = st.trick_order[pos]
+            return True
+        return self._finish(st)
+
+    def _finish(self, st: State) -> bool:
+        if self.down_shown:
+            st.hidden = 0  # the trick's face-down cards are shown as it ends
+        st.demand = 0  # a demand binds for its trick only
+        st.bound = -1
+        if st.best_seat < 0 and st.trick:
+            # only cards that cannot win (of no suit): the trick goes to its first card
+            st.best_seat = st.trick[0][0]
+        return TrickPlay._finish(self, st)
+
+
 class TrickNext(Instr):
     """After the after-trick steps: start the next trick, led by the last winner."""
 
@@ -447,6 +681,24 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+def _keep_cards(st: State, winner: int) -> None:
+    """The finished trick's cards: played this hand, and won by ``winner`` (when the trick
+    counts); ``last_trick`` is the winner of the trick that leaves every hand empty."""
+    m = 0
+    for _, c in st.trick:
+        m |= 1 << c
+    st.played |= m
+    if st.trick_scored:
+        won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+        won[winner] |= m
+        st.won_cards = won
+        hands = st.hands
+        for p in range(st.n):
+            if hands[p]:
+                return
+        st.last_trick = winner
 
 
 def _tricks_left(st: State) -> int:

@@ -452,8 +452,17 @@ class _Compiler:
         fn: Fn
         t: TypeName
         cost = 1 + a.cost
-        if name in ("rank_of", "suit_of", "is_trump"):
+        if name == "points_of":
+            if a.type == "cards":
+                return _C(_set_points_of(x, ctx.set_points), "int", cost + 8)
+            if a.type != "card" and a.type != "any":
+                raise FormulaError(f"points_of() needs a card or a set of cards, got "
+                                   f"{_ARTICLE[a.type]}", line=arg.line, col=arg.column)
+            return _C(_card_points_of(x, ctx.points), "int", cost)
+        if name in ("rank_of", "suit_of", "is_trump", "power"):
             self._need(a, "card", arg, f"{name}()")
+            if name == "power":
+                return _C(_power_of(x, ctx.power, tables), "int", cost)
             if name == "rank_of":
                 t, fn = "str", _rank_of(x)
             elif name == "suit_of":
@@ -559,12 +568,38 @@ class _Compiler:
             raise FormulaError("holds() reads the seat's hand: use it in a per-player rule "
                                "or inside count(), any(), all()...", line=node.line,
                                col=node.column)
+        hand: Fn = info.value
+        if isinstance(arg, Str) and "@" in arg.value:  # a card pattern: 'A@trump', '*@H'
+            m = self._pattern(arg, ctx)
+            return _C(lambda st, p: bool(hand(st, p) & m(st, p)), "bool", 3)
         a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
         self._need(a, "card", arg, "holds()")
-        hand: Fn = info.value
         if a.const:
             return _C(_holds_card(hand, 1 << int(a.value)), "bool", 2)
         return _C(_holds_at(hand, a.fn), "bool", 1 + a.cost)
+
+    @staticmethod
+    def _pattern(node: Str, ctx: CardContext) -> Fn:
+        """A card pattern ``RANK@SUIT`` as the mask of the cards it matches: the rank, or
+        ``*`` for any; the (effective) suit, ``trump`` for every trump, or ``*`` for any."""
+        rank_text, _, suit_text = node.value.partition("@")
+        deck, tables = ctx.deck_mask, ctx.tables
+        rank = normalize_rank(rank_text) if rank_text.strip() != "*" else "*"
+        suit = suit_text.strip().lower()
+        index = SUIT_INDEX.get(suit.upper(), -1) if suit not in ("*", "trump") else -1
+        if rank is None or (index < 0 and suit not in ("*", "trump")):
+            raise FormulaError(f"'{node.value}' is not a card pattern (a rank or *, '@', then "
+                               "a suit, trump or *: 'A@trump', 'K@H', '*@trump')",
+                               line=node.line, col=node.column)
+        ranks = deck if rank == "*" else deck & _RANK_MASKS[RANK_INDEX[rank]]
+        if not ranks:
+            raise FormulaError(f"this game's deck has no card of rank {rank}", line=node.line,
+                               col=node.column)
+        if suit == "*":
+            return lambda st, p: ranks
+        if suit == "trump":
+            return lambda st, p: ranks & tables(st).trump_mask
+        return lambda st, p: ranks & tables(st).suit_mask[index]
 
     # -- operators
 
@@ -1181,6 +1216,31 @@ def _is_trump(x: Any, tables: Callable[[Any], Any]) -> Fn:
     def f(st: Any, p: int) -> bool:
         c = x(st, p)
         return c >= 0 and bool(tables(st).trump[c])
+    return f
+
+
+def _card_points_of(x: Any, points: Callable[[Any, int], int] | None) -> Fn:
+    if points is None:  # a game without card points: every card is worth 0
+        return lambda st, p: 0
+    return lambda st, p: points(st, x(st, p))
+
+
+def _set_points_of(x: Any, set_points: Callable[[Any, int], int] | None) -> Fn:
+    if set_points is None:
+        return lambda st, p: 0
+    return lambda st, p: set_points(st, x(st, p))
+
+
+def _power_of(x: Any, power: Callable[[Any, int], int] | None,
+              tables: Callable[[Any], Any]) -> Fn:
+    """A card's power in the current trick; without the game's own rule, its power in the
+    current trump's order (-1, no card: 0)."""
+    if power is not None:
+        return lambda st, p: power(st, x(st, p))
+
+    def f(st: Any, p: int) -> int:
+        c = x(st, p)
+        return int(tables(st).power[c]) if c >= 0 else 0
     return f
 
 

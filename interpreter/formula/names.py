@@ -58,10 +58,15 @@ class CardContext(NamedTuple):
     resolver's optional ``cards`` attribute: ``tables(state)`` gives the current trump's
     tables (``suit``, ``trump``, ``power`` per card, ``suit_mask``, ``trump_mask``: see
     :mod:`spelbok.engine.order`), ``deck_mask`` the cards of the deck (card literals
-    must be among them)."""
+    must be among them).  ``points(state, card)`` and ``set_points(state, mask)`` give the
+    card points of a card and of a set under the current trump (None: the game declares
+    none, and they are 0); ``power(state, card)`` a card's power in the current trick."""
 
     tables: Callable[[Any], Any]
     deck_mask: int
+    points: Callable[[Any, int], int] | None = None
+    set_points: Callable[[Any, int], int] | None = None
+    power: Callable[[Any, int], int] | None = None
 
 
 class Resolver(Protocol):

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay ch
 
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 CARD_FUNCTIONS = frozenset({"holds", "highest", "lowest", "rank_of", "suit_of", "is_trump",
-                            "trumps", "cards_of"})
+                            "trumps", "cards_of", "points_of", "power"})
 """The functions over cards and card sets (``count`` of a card set is a card function too)."""
 FILTER_NAMES = {"card_suit": "suit", "card_rank": "rank", "card_is_trump": "trump"}
 """The names that, inside a ``where`` condition, read each card of the set (elsewhere,

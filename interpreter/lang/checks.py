@@ -34,13 +34,13 @@ from typing import Any
 
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
-from ..cards import parse_card, rank_of, suit_of
+from ..cards import normalize_rank, parse_card, rank_of, suit_of
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_PLAYERS
+from ..limits import MAX_CHOICES, MAX_PLAYERS
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -141,10 +141,12 @@ class _Checker:
         self.players()
         self.deck()
         self.ranking()
+        self.points()
         self.deck_size()
         self.options_()
         self.variables()
         self.dealer()
+        self.melds()
         self.steps()
         self.end()
         self.sources()
@@ -263,6 +265,50 @@ class _Checker:
             ranking["top_trumps_follow"],
             "top_trumps_follow",
         )
+        self.special_cards(ranking)
+
+    def special_cards(self, ranking: dict[str, Any]) -> None:
+        """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
+        for key in ("free_cards", "losing_cards"):
+            names = ranking.get(key) or []
+            self.no_repeats(names, ("ranking", key), "card")
+            for j, name in enumerate(names):
+                card = parse_card(str(name))
+                if card is None:
+                    self.err(("ranking", key, j), f"'{name}' is not a card")
+                    continue
+                for entry in self.tree["deck"]:
+                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+                    if rank not in entry["ranks"] or suit not in entry["suits"]:
+                        a, b = entry["players"]
+                        self.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
+                                 f"the deck for {_span(a, b)} players")
+                        break
+
+    def points(self) -> None:
+        """Card points name ranks of the deck and cards of the deck."""
+        points = self.tree.get("points")
+        if not isinstance(points, dict):
+            return
+        ranks = {str(r) for e in self.tree["deck"] for r in e["ranks"]}
+        cards = {f"{r}{s}" for e in self.tree["deck"] for r in e["ranks"] for s in e["suits"]}
+        for field in ("ranks", "trumps"):
+            for key in points.get(field) or {}:
+                at = ("points", field, key)
+                if normalize_rank(key) is None:
+                    self.err(at, f"'{key}' in points.{field} is not a rank (2..10, J, Q, K, "
+                             "A)", did_you_mean(key.upper(), sorted(ranks)), key=True)
+                elif key not in ranks:
+                    self.err(at, f"points.{field} gives points to the rank {key}, which is not "
+                             "in the deck", did_you_mean(key, sorted(ranks)), key=True)
+        for key in points.get("cards") or {}:
+            at = ("points", "cards", key)
+            if parse_card(key) is None:
+                self.err(at, f"'{key}' in points.cards is not a card (write rank then suit, "
+                         "e.g. QS, 10H)", key=True)
+            elif key not in cards:
+                self.err(at, f"points.cards gives points to {key}, which is not in the deck",
+                         key=True)
 
     def deck_size(self) -> None:
         """Each deal fits in the deck, with the widows and turn-ups of the hand (see
@@ -457,6 +503,8 @@ class _Checker:
                 self.step_list(step["steps"], (*path, i, "steps"))
             elif "tricks" in step and step["tricks"].get("after_each"):
                 self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
+            elif "auction" in step and step["auction"].get("all_pass"):
+                self.step_list(step["auction"]["all_pass"], (*path, i, "auction", "all_pass"))
 
     def step(self, path: Path, step: dict[str, Any]) -> None:
         kind = _kind(step)
@@ -499,6 +547,13 @@ class _Checker:
                     self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
                 else:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
+        elif kind == "auction":
+            self.auction((*path, "auction"), step["auction"])
+        elif kind == "pass_cards":
+            self.pass_cards((*path, "pass_cards"), step["pass_cards"])
+        elif kind == "patterns":
+            self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
+                            "pattern name")
         elif kind == "repeat":
             if step["repeat"].strip() == "0":
                 self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
@@ -510,6 +565,88 @@ class _Checker:
                 self.err((*path, "then"), "these steps can never run: the condition is false")
             if cond == "true" and step["else"]:
                 self.err((*path, "else"), "these steps can never run: the condition is true")
+
+    def auction(self, path: Path, a: dict[str, Any]) -> None:
+        """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
+        names: list[str] = []
+        level = None
+        trumps = ENUMS["contract.trump"]
+        if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
+            self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
+                     f"contracts, not {len(a['contracts'])}")
+            return
+        for i, c in enumerate(a["contracts"]):
+            at = (*path, "contracts", i)
+            name = str(c["name"])
+            names.append(name)
+            if name.isascii() and name.isdigit():
+                if len(name) > 4 or str(int(name)) != name:
+                    self.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
+                             "of at most 4 digits, without leading zeros")
+            elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
+                self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
+                         "number or a word (letters, digits, _ and -)")
+            elif name.lower() != name or name in ("pass", "double", "redouble") \
+                    or parse_card(name) is not None:
+                self.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
+                         "in lower case, not a card, and not pass, double or redouble")
+            if level is not None and c["level"] < level:
+                self.err((*at, "level"), f"the contracts are not in order: '{name}' (level "
+                         f"{c['level']}) comes after a contract of level {level} (list them "
+                         "from low to high)")
+            level = c["level"] if level is None else max(level, c["level"])
+            if c["trump"] not in trumps:
+                self.err((*at, "trump"), f"unknown trump '{c['trump']}' of the contract "
+                         f"'{name}': expected {', '.join(trumps)}",
+                         hint=did_you_mean(str(c["trump"]), trumps))
+            aim = c.get("aim")
+            if aim != "none" and (type(aim) is not int or aim < 0):
+                self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
+                         f"or none, not {aim!r}")
+        self.no_repeats(names, (*path, "contracts"), "contract")
+        if "called_ranks" in a:
+            if a["partner"] != "called_card":
+                self.err((*path, "called_ranks"), "'called_ranks' is only used with "
+                         "'partner: called_card'", key=True)
+            self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
+        if a["partner"] == "teams" and not self.tree.get("teams"):
+            self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
+    def melds(self) -> None:
+        """Each meld: ranks or a run (not both), that some deck of the spec can make."""
+        for name, m in (self.tree.get("melds") or {}).items():
+            at = ("melds", name)
+            self.enum((*at, "spread"), m["spread"], "meld.spread")
+            ranks, run = m["ranks"], m.get("run", 0)
+            if bool(ranks) == bool(run):
+                self.err(at, f"the meld '{name}' needs either 'ranks' or 'run'"
+                         + (", not both" if ranks else ""), key=True)
+                continue
+            self.no_repeats(ranks, (*at, "ranks"), "rank")
+            decks = [set(map(str, e["ranks"])) for e in self.tree["deck"]]
+            missing = [r for r in ranks if not any(str(r) in d for d in decks)]
+            if missing:
+                self.err((*at, "ranks", ranks.index(missing[0])),
+                         f"the meld '{name}' can never be made: no deck has the rank "
+                         f"{missing[0]}")
+            if run and not any(run <= len(d) for d in decks):
+                self.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
+                         f"{run} ranks")
+        for path, step in _walk(self.tree["hand"], ("hand",)):
+            if _kind(step) == "declare_melds" and not self.tree.get("melds"):
+                self.err((*path, "declare_melds"), "there are no melds to declare: the spec "
+                         "has no 'melds' table", key=True)
+
+    def pass_cards(self, path: Path, passing: dict[str, Any]) -> None:
+        """Directions that exist; ``across`` only among an even number of players."""
+        dirs = passing["directions"]
+        for i, d in enumerate(dirs):
+            self.enum((*path, "directions", i), d, "pass_cards.directions")
+        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
+        odd = [k for k in range(lo, hi + 1) if k % 2]
+        if "across" in dirs and odd:
+            self.err((*path, "directions", dirs.index("across")),
+                     f"cards cannot be passed across among {odd[0]} players: 'across' needs "
+                     "an even number (limit 'players' to even counts)")
 
     def end(self) -> None:
         end = self.tree["end"]

@@ -126,7 +126,9 @@ def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str,
     """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
     for i, step in enumerate(steps):
         here = (*path, i) if path else ("hand", i)
-        if "deal" in step or "turn_up" in step:
+        # a card turned from a hand (turn_up: {from: dealer}) takes none from the stock
+        if "deal" in step or ("turn_up" in step
+                              and (step["turn_up"] or {}).get("from", "stock") == "stock"):
             yield here, step, conds
         elif "if" in step:
             outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds

@@ -27,6 +27,7 @@ from typing import Any
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
+from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
@@ -242,7 +243,40 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
         lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
     lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
                    "the suit led.")
+    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
+    if free:
+        lines += _wrap(f"{' '.join(_card(c) for c in free)} may always be played, whatever the "
+                       "rules of the trick say.")
+    if losing:
+        one = len(losing) == 1
+        lines += _wrap(f"{' '.join(_card(c) for c in losing)} never win{'s' if one else ''} a "
+                       f"trick: {'it belongs' if one else 'they belong'} to no suit and "
+                       f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
+                       "next card).")
     return lines + _cite(r, 2)
+
+
+def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
+    return ", ".join(f"{show(k)} {v}" for k, v in table.items())
+
+
+def _section_points(tree: Mapping[str, Any]) -> list[str]:
+    """Card points: what the cards in a player's tricks are worth (``card_points``)."""
+    p = tree.get("points")
+    if not isinstance(p, Mapping):
+        return []
+    lines = _title("Card points")
+    ranks = p.get("ranks") or {}
+    text = ("The cards in the tricks a player wins count points (card_points): "
+            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
+    lines += _wrap(text)
+    if p.get("trumps"):
+        lines += _wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
+    if p.get("cards"):
+        lines += _wrap(f"Single cards: {_points_list(p['cards'], _card)}, whatever the trump.")
+    if p.get("last_trick"):
+        lines += _wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
+    return lines + _cite(p, 2)
 
 
 def _section_options(tree: Mapping[str, Any]) -> list[str]:
@@ -262,6 +296,39 @@ def _section_options(tree: Mapping[str, Any]) -> list[str]:
         if opt.get("about"):
             lines += _wrap(str(opt["about"]), 6)
         lines += _cite(opt, 6)
+    return lines
+
+
+def _stock_rules(t: Mapping[str, Any]) -> list[str]:
+    """The sentence of a tricks step's stock key (``draw``)."""
+    rules = []
+    draw = t.get("draw", "none")
+    if draw == "winner_first":
+        rules.append("After each trick the winner, then each other player in turn, draws a "
+                     "card from the stock, while it lasts and is not closed.")
+    elif draw != "none":
+        rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
+    return rules
+
+
+def _section_melds(tree: Mapping[str, Any]) -> list[str]:
+    melds = tree.get("melds") or {}
+    if not melds:
+        return []
+    lines = _title("Melds")
+    lines += _wrap("A meld scores each time a hand makes it, when declared.")
+    for name, m in melds.items():
+        ranks = " ".join(str(r) for r in m.get("ranks") or [])
+        if m.get("run"):
+            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
+        elif m.get("spread", "one_suit") == "every_suit":
+            what = f"{ranks} of every suit"
+        elif m.get("spread", "one_suit") == "one_suit":
+            what = f"{ranks} of one suit (each suit may make one)"
+        else:
+            what = f"{ranks} (spread: {m['spread']})"
+        lines += _wrap(f"{name}: {what}, worth {_f(m.get('points', 0))}.", 4, first="  ")
+        lines += _cite(m, 6)
     return lines
 
 
@@ -366,7 +433,10 @@ def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
     body: list[str] = []
     t = step["turn_up"]
     trump = t.get("trump", True)
-    text = "Turn up the next card of the stock"
+    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
+    text = ("Turn up the next card of the stock" if source == "stock" else
+            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
+            f"see{note}; it stays in his hand")
     if trump is True:
         text += "; its suit is trump."
     elif trump is False:
@@ -489,6 +559,119 @@ def _step_move(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
+def _cond_text(value: Any, on: str, off: str) -> str:
+    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
+    if value in (True, "true"):
+        return on
+    if value in (False, "false"):
+        return off
+    return f"{on[:-1]} when {_f(value)}."
+
+
+def _step_auction(step: Mapping[str, Any], number: str, sub: int,
+                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    a = step["auction"]
+    first = str(a.get("first", "(dealer + 1) % seats"))
+    who = ("the player left of the dealer" if first == "(dealer + 1) % seats"
+           else f"seat {_f(first)}")
+    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
+            "so far, or passes. The contracts, low to high:")
+    trumps = {"none": "no trump", "chosen": "the declarer names trump",
+              "keep": "trump unchanged"}
+    for c in a.get("contracts", []):
+        aim = c.get("aim")
+        goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
+        trump = trumps.get(str(c.get("trump")), f"{c.get('trump')} trump")
+        body += _wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
+        body += _cite(c, sub + 2)
+    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
+                        "A player who passed may bid again; the auction ends when all but "
+                        "the highest bidder pass in a row."),
+             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
+                        ""),
+             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
+                        ""),
+             "The highest bidder is the declarer."]
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
+                     "is the declarer's partner, unknown to the others until the card is "
+                     "played.")
+    elif partner == "teams":
+        rules.append("The declarer's team mates play with them.")
+    else:
+        rules.append("The declarer plays alone against the others.")
+    for r in rules:
+        if r:
+            body += _wrap(r, sub)
+    after = a.get("all_pass") or []
+    if after:
+        body.append(" " * sub + "If every player passes:")
+        for i, s in enumerate(after, 1):
+            body += _step_lines(s, f"{number}.{i}", sub, ctx)
+    else:
+        body += _wrap("If every player passes, the same dealer deals again.", sub)
+    return text, body, _cite(a, sub)
+_PASS_TO = {"left": "to the player on their left", "right": "to the player on their right",
+            "across": "to the player opposite", "none": ""}
+
+
+def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
+                     ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    t = step["pass_cards"]
+    count = str(t.get("count", 0))
+    what = (f"{count} card{'' if count == '1' else 's'}" if count.isdigit()
+            else f"{_f(count)} cards")
+    dirs = []
+    for d in t.get("directions") or ["left"]:
+        word, note = ctx.enum(d, _PASS_TO)
+        dirs.append((_PASS_TO.get(str(word)) or "no cards are passed") + note)
+    if len(dirs) == 1:
+        text = f"Each player passes {what} {dirs[0]}."
+        if dirs[0].startswith("no cards"):
+            text = "No cards are passed."
+    else:
+        by = _f(t.get("by", "hand_number - 1"))
+        text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
+                + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
+    text += " Players choose their cards before receiving any."
+    citation = _cite(t, sub)
+    return text, body, citation
+
+
+def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
+                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body: list[str] = []
+    text = ("Find the best hand pattern held by a player still in: the first of these that "
+            "some player holds, best first (between players holding it, the higher rank, "
+            "then the first from forehand). Its name is `pattern` and its holder "
+            "`pattern_seat` ('none' and -1 when nobody holds one).")
+    for i, pat in enumerate(step["patterns"]):
+        rank = pat.get("rank", "0")
+        tie = "" if str(rank) == "0" else f"; ranked by {_f(rank)}"
+        src = f" [{pat['source']}]" if isinstance(pat.get("source"), str) else ""
+        body += _wrap(f"{pat['name']}: when {_f(pat['if'])}{tie}.{src}", sub + 2,
+                      first=" " * sub + f"{i + 1}) ")
+    return text, body, []
+
+
+def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
+                        ctx: _Ctx) -> tuple[str, list[str], list[str]]:
+    body = step["declare_melds"]
+    each = step.get("for", "not out")
+    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
+           else f"Each player where {_f(each)}")
+    show = body.get("show", True)
+    shown = (" and shows their cards to all" if show is True else "" if show is False
+             else f" and, when {_f(show)}, shows their cards to all")
+    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
+            "`meld_points` is what they score.")
+    return text, [], _cite(body, sub)
+
+
 #: The text of each step kind: its sentence, the lines under it and its citation.
 _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
                                tuple[str, list[str], list[str]]]] = {
@@ -502,6 +685,10 @@ _STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
     "redeal": _step_redeal,
     "end_hand": _step_end_hand,
     "move": _step_move,
+    "auction": _step_auction,
+    "pass_cards": _step_pass_cards,
+    "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }
 
 
@@ -651,6 +838,40 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
                 False: " (with the default options it is false)"}.get(value, "") \
             if isinstance(value, bool) else ""
         rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
+    trump_from, from_note = ctx.enum(t.get("trump_from", "none"), _words("tricks", "trump_from"))
+    if trump_from == "first_lead" or from_note:
+        by = t.get("trump_by", "true")
+        whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
+        rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
+                     f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
+    down = t.get("face_down", "false")
+    if down not in ("false", False):
+        who = "A player" if down in ("true", True) else f"A player where {_f(down)}"
+        down_as, as_note = ctx.enum(t.get("face_down_as", "lowest_trump"),
+                                    _words("tricks", "face_down_as"))
+        counts = ("the lowest trump (of no suit while there is no trump)"
+                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
+        shown = t.get("face_down_shown", True)
+        seen = ("the others see it when the trick ends" if shown is True else
+                "it stays hidden from the others" if shown is False else
+                f"the others see it when the trick ends if {_f(shown)}")
+        rules.append(f"{who} may play a card face down (write: "
+                     f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
+                     f"and {seen}.")
+    for d in t.get("declare") or []:
+        word, when = d.get("word", ""), d.get("when", "true")
+        card = "any card" if when in ("true", True) else f"a card where {_f(when)}"
+        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
+        then = d.get("then") or {}
+        if then:
+            said += "; it sets " + ", ".join(f"{k} = {_f(v)}" for k, v in then.items())
+        binds = d.get("binds", "true")
+        if binds not in ("true", True):
+            said += (f"; the next player to the trick must then play a card where {_f(binds)}"
+                     " if he can")
+            if d.get("reason"):
+                said += f' (else "{d["reason"]}")'
+        rules.append(said + ".")
     abstain = t.get("abstain", "false")
     if abstain not in ("false", False):
         word = t.get("abstain_word", "knock")
@@ -672,6 +893,7 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
         reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
         rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
                      f"card may be played){reason}.")
+    rules += _stock_rules(t)
     body: list[str] = []
     for rule in rules:
         body += _wrap(rule, sub + 2, first=" " * sub + "- ")
@@ -836,7 +1058,9 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_players(tree)
     lines += _section_cards(tree, ctx)
     lines += _section_ranking(tree, ctx)
+    lines += _section_points(tree)
     lines += _section_options(tree)
+    lines += _section_melds(tree)
     lines += _section_variables(tree)
     lines += _section_dealer(tree, ctx)
     lines += _section_hand(tree, ctx)

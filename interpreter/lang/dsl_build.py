@@ -278,6 +278,30 @@ class _Builder:
                 self.s_about(c, opt, path)
         self.citation(st, opt, path)
 
+    def s_meld(self, st: Any) -> None:
+        name = st.children[0]
+        melds = self.section("melds", st)
+        path = ("melds", self.word(name))
+        meld: dict[str, Any] = {}
+        self.put(melds, path, meld, name, f"the meld '{self.word(name)}'")
+        items = [c for c in st.children if _is(c, "rank")]
+        if items:
+            meld["ranks"] = self.ranks(items)
+            self.mark_items((*path, "ranks"), items)
+        for c in st.children:
+            if _is(c, "meld_run"):
+                meld["run"] = int(c.children[0])
+                self.mark((*path, "run"), c.children[0])
+            elif getattr(c, "data", "") in ("meld_one_suit", "meld_every_suit",
+                                            "meld_spread_word"):
+                word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(c.data)
+                meld["spread"] = word or self.word(c.children[-1])
+                self.mark((*path, "spread"), c)
+        f = next(c for c in st.children if _is(c, "formula"))
+        meld["points"] = self.formula(f)
+        self.mark((*path, "points"), f)
+        self.citation(st, meld, path)
+
     def s_deck(self, st: Any) -> None:
         deck = self.tree.setdefault("deck", [])
         if not deck:
@@ -329,12 +353,57 @@ class _Builder:
         items = [c for c in st.children if _is(c, "card")]
         self._ranking(st, "top_trumps", [self.card(c) for c in items], items)
 
+    def s_free_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "free_cards", [self.card(c) for c in items], items)
+
+    def s_losing_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "losing_cards", [self.card(c) for c in items], items)
+
     def s_top_follow(self, st: Any) -> None:
         what = st.children[0]
         value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)
         if value is None:
             value = self.word(what.children[0])
         self._ranking(st, "top_trumps_follow", value)
+
+    def _points_table(self, st: Any, key: str) -> None:
+        """``points of ranks|trumps|cards: K 4, …``: a map of points, each key located."""
+        from .yamlio import key_path
+
+        points = self.section("points", st)
+        table: dict[str, int] = {}
+        self.put(points, ("points", key), table, st, f"the points of {key}")
+        for c in st.children:
+            if not (_is(c, "rank_points") or _is(c, "card_points")):
+                continue
+            what, amount = c.children
+            text = str(what)
+            name = (self.card(c) if _is(c, "card_points")
+                    else normalize_rank(text) or text)
+            if name in table:
+                raise self.fail(f"the points of {name} are given twice", what)
+            table[name] = self.value(amount)
+            self.mark(key_path(("points", key, name)), what)
+            self.mark(("points", key, name), amount)
+        self.citation(st, points, ("points",))
+
+    def s_points_ranks(self, st: Any) -> None:
+        self._points_table(st, "ranks")
+
+    def s_points_trumps(self, st: Any) -> None:
+        self._points_table(st, "trumps")
+
+    def s_points_cards(self, st: Any) -> None:
+        self._points_table(st, "cards")
+
+    def s_points_last(self, st: Any) -> None:
+        points = self.section("points", st)
+        amount = next(c for c in st.children if _is(c, "points_value"))
+        self.put(points, ("points", "last_trick"), self.value(amount), amount,
+                 "the points of the last trick")
+        self.citation(st, points, ("points",))
 
     def _dealer(self, st: Any, key: str, value: Any, node: Any = None) -> None:
         dealer = self.section("dealer", st)
@@ -481,6 +550,9 @@ class _Builder:
             elif _is(c, "turn_no_trump"):
                 turn["trump"] = False
                 self.mark((*path, "turn_up", "trump"), c)
+            elif _is(c, "from_dealer") or _is(c, "from_word"):
+                value = "dealer" if c.data == "from_dealer" else self.word(c.children[0])
+                self.put(turn, (*path, "turn_up", "from"), value, c, "where the card is turned from")
         self.attrs(st, step, path)
 
     def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,
@@ -635,6 +707,9 @@ class _Builder:
             elif kind in ("scored_yes", "scored_no"):
                 self.put(tricks, (*tp, "scored"), self.flag(kind == "scored_yes", c.children, c),
                          _cond_at(c.children, c), "whether these tricks count")
+            elif kind in ("draw_winner_first", "draw_word"):
+                value = "winner_first" if kind == "draw_winner_first" else self.word(c.children[0])
+                self.put(tricks, (*tp, "draw"), value, c, "who draws after each trick")
             elif kind == "after_each":
                 self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
                 tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
@@ -660,6 +735,34 @@ class _Builder:
                 self.put(tricks, (*tp, "first_trick_trumps"),
                          self.flag(kind == "first_trick_yes", c.children, c),
                          _cond_at(c.children, c), "the rule on trumps in the first trick")
+            elif kind in ("trump_first_lead", "trump_from_word"):
+                value = "first_lead" if kind == "trump_first_lead" else self.word(c.children[0])
+                self.put(tricks, (*tp, "trump_from"), value, c, "the card play that names trump")
+                for by in c.children:
+                    if _is(by, "trump_by"):
+                        f = by.children[0]
+                        self.put(tricks, (*tp, "trump_by"), self.formula(f), f,
+                                 "whose lead names trump")
+            elif kind == "face_down":
+                conds = [x for x in c.children if _is(x, "cond")]
+                value = self.formula(conds[0].children[0]) if conds else "true"
+                self.put(tricks, (*tp, "face_down"), value, _cond_at(c.children, c),
+                         "the rule on face-down plays")
+                for w in c.children:
+                    if _is(w, "word"):
+                        self.put(tricks, (*tp, "face_down_word"), self.word(w), w,
+                                 "the word of a face-down play")
+            elif kind in ("down_lowest", "down_no_suit", "down_as_word"):
+                value = ("lowest_trump" if kind == "down_lowest" else "no_suit"
+                         if kind == "down_no_suit" else self.word(c.children[0]))
+                self.put(tricks, (*tp, "face_down_as"), value, c,
+                         "what a face-down card counts as")
+            elif kind in ("down_shown", "down_hidden"):
+                self.put(tricks, (*tp, "face_down_shown"),
+                         self.flag(kind == "down_shown", c.children, c),
+                         _cond_at(c.children, c), "whether a face-down card is shown")
+            elif kind == "declare":
+                self.declaration(c, tricks, tp)
             elif kind == "abstain":
                 verb = c.children[0]
                 verbs.append(verb)
@@ -692,6 +795,34 @@ class _Builder:
                     verb,
                 )
         self.attrs(st, step, path)
+
+    def declaration(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...]) -> None:
+        """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
+        if "declare" not in tricks:
+            self.put(tricks, (*tp, "declare"), [], node, "the declarations")
+        entries = tricks["declare"]
+        path = (*tp, "declare", len(entries))
+        d: dict[str, Any] = {}
+        entries.append(d)
+        self.mark(path, node)
+        word = node.children[0]
+        self.put(d, (*path, "word"), self.word(word), word, "the word of this declaration")
+        for c in node.children[1:]:
+            if _is(c, "formula"):
+                self.put(d, (*path, "when"), self.formula(c), c,
+                         "the card a declaration goes with")
+            elif _is(c, "then_line"):
+                then = d.setdefault("then", {})
+                if len(then) == 0:
+                    self.mark((*path, "then"), c)
+                self.assigns(c.children, then, (*path, "then"))
+            elif _is(c, "binds"):
+                f = c.children[0]
+                self.put(d, (*path, "binds"), self.formula(f), f, "the demand of a declaration")
+                for tok in c.children[1:]:
+                    self.put(d, (*path, "reason"), self.string(tok), tok,
+                             "the reason for a card the demand refuses")
+        self.citation(node, d, path)
 
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]
@@ -753,6 +884,62 @@ class _Builder:
                 move[key] = move.pop(key)
         self.attrs(st, step, path)
 
+    def k_pass_cards(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        passing: dict[str, Any] = {}
+        step["pass_cards"] = passing
+        pp = (*path, "pass_cards")
+        self.mark(pp, st)
+        count = st.children[0]
+        passing["count"] = self.formula(count, "count")
+        self.mark((*pp, "count"), count)
+        dirs = [c for c in st.children if _is(c, "pass_to")]
+        passing["directions"] = [self.word(c.children[0]) for c in dirs]
+        self.mark_items((*pp, "directions"), dirs)
+        for c in st.children:
+            if _is(c, "pass_by"):
+                f = c.children[0]
+                passing["by"] = self.formula(f)
+                self.mark((*pp, "by"), f)
+        self.attrs(st, step, path)
+
+    def k_patterns(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        pats: list[dict[str, Any]] = []
+        step["patterns"] = pats
+        self.mark((*path, "patterns"), st)
+        for c in st.children:
+            if not _is(c, "hand_pattern"):
+                continue
+            pp = (*path, "patterns", len(pats))
+            name, cond = c.children[0], c.children[1]
+            pat: dict[str, Any] = {"name": self.word(name), "if": self.formula(cond)}
+            self.mark(pp, c)
+            self.mark((*pp, "name"), name)
+            self.mark((*pp, "if"), cond)
+            for x in c.children[2:]:
+                if _is(x, "pattern_rank"):
+                    pat["rank"] = self.formula(x.children[0])
+                    self.mark((*pp, "rank"), x.children[0])
+            self.citation(c, pat, pp)
+            pats.append(pat)
+        self.attrs(st, step, path)
+
+    def k_declare_melds(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        body: dict[str, Any] = {}
+        step["declare_melds"] = body
+        self.mark((*path, "declare_melds"), st)
+        for c in st.children:
+            if _is(c, "for_each"):
+                value, node = (self.formula(c.children[0]), c.children[0]) if c.children \
+                    else ("true", c)
+                self.put(step, (*path, "for"), value, node, "who declares")
+            elif _is(c, "melds_hidden"):
+                self.put(body, (*path, "declare_melds", "show"), False, c, "whether melds are shown")
+            elif _is(c, "melds_shown_if"):
+                f = c.children[0]
+                self.put(body, (*path, "declare_melds", "show"), self.formula(f), f,
+                         "whether melds are shown")
+        self.attrs(st, step, path)
+
     def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         cond = st.children[0]
         step["if"] = self.formula(cond)
@@ -795,6 +982,68 @@ class _Builder:
         self.mark((*path, "end_hand"), st)
         self.attrs(st, step, path)
 
+    def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+        auction: dict[str, Any] = {"contracts": []}
+        step["auction"] = auction
+        ap = (*path, "auction")
+        self.mark(ap, st)
+        contracts = [c for c in st.children if _is(c, "contract")]
+        if contracts:
+            self.mark((*ap, "contracts"), contracts[0])
+        for c in st.children:
+            kind = getattr(c, "data", None)
+            if kind == "contract":
+                cp = (*ap, "contracts", len(auction["contracts"]))
+                self.mark(cp, c)
+                contract: dict[str, Any] = {}
+                auction["contracts"].append(contract)
+                for x in c.children:
+                    if _tok(x, "INT"):
+                        contract["level"] = int(x)
+                        self.mark((*cp, "level"), x)
+                    elif _is(x, "contract_name"):
+                        tok = x.children[0]
+                        contract["name"] = self.string(tok) if tok.type == "TEXT" else str(tok)
+                        self.mark((*cp, "name"), tok)
+                    elif _is(x, "aim_tricks"):
+                        contract["aim"] = int(x.children[0])
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "aim_none"):
+                        contract["aim"] = "none"
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "aim_value"):
+                        contract["aim"] = self.value(x.children[0])
+                        self.mark((*cp, "aim"), x)
+                    elif _is(x, "contract_trump"):
+                        contract["trump"] = self.word(x.children[0])
+                        self.mark((*cp, "trump"), x.children[0])
+                self.citation(c, contract, cp)
+            elif kind == "first_bidder":
+                f = c.children[0]
+                self.put(auction, (*ap, "first"), self.formula(f), f, "the first bidder")
+            elif kind in _AUCTION_FLAGS:
+                key, positive = _AUCTION_FLAGS[kind]
+                self.put(auction, (*ap, key), self.flag(positive, c.children, c),
+                         _cond_at(c.children, c), f"the rule '{key}'")
+            elif kind in ("partner_none", "partner_called", "partner_teams", "partner_word"):
+                value = ("none" if kind == "partner_none" else "called_card"
+                         if kind == "partner_called" else "teams" if kind == "partner_teams"
+                         else self.word(c.children[0]))
+                self.put(auction, (*ap, "partner"), value, c, "the declarer's partner")
+                ranks = [x for x in c.children if _is(x, "rank")]
+                if ranks:
+                    auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
+                    self.mark_items((*ap, "called_ranks"), ranks)
+            elif kind == "all_pass":
+                self.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
+                auction["all_pass"] = self.steps(c.children, (*ap, "all_pass"))
+        self.attrs(st, step, path)
+
+
+# an auction's rules on / off: grammar rule -> (key, on)
+_AUCTION_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
+                  "double_yes": ("double", True), "double_no": ("double", False),
+                  "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
 
 # where a move puts cards in the stock ('' : the option named by a word)
 _PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bottom",

@@ -277,9 +277,11 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         out.add(0, f"players {players['min']} to {players['max']}")
         _source(out, 1, players)
     _options(out, tree.get("options") or {})
+    _melds(out, tree.get("melds") or {})
     _deck(out, tree.get("deck") or [])
     _teams(out, tree.get("teams") or [])
     _ranking(out, tree.get("ranking") or {})
+    _points(out, tree.get("points"))
     _variables(out, tree.get("variables") or {})
     _dealer(out, tree.get("dealer") or {})
     if "hand" in tree:
@@ -292,6 +294,44 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
         _end(out, tree["end"])
     out.blank()
     return "\n".join(out.lines)
+
+
+def _points(out: _Out, points: Any) -> None:
+    """``points of ranks: A 11, 10 10``, ``points of trumps: …``, ``points of cards: …``,
+    ``the last trick scores 10 points``; the section's source under its first line."""
+    if not isinstance(points, Mapping):
+        return
+    _check(points, _keys("points"), "in 'points'")
+
+    def table(key: str, show: Any) -> str:
+        items = (points.get(key) or {}).items()
+        for k, v in items:
+            if isinstance(v, bool) or not isinstance(v, int) or show(str(k)) is None:
+                raise ValueError(f"to_dsl: cannot write {k!r}: {v!r} in points.{key}")
+        return ", ".join(f"{show(str(k))} {v}" for k, v in items)
+
+    def rank(k: str) -> str | None:
+        return k if _RANK_RE.match(k) else None
+
+    def card(k: str) -> str | None:
+        return _card(k) if k[:-1] and _RANK_RE.match(k[:-1]) and k[-1].upper() in SUIT_INDEX \
+            else None
+
+    out.blank()
+    out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
+    _source(out, 1, points)
+    if points.get("trumps"):
+        out.add(0, "points of trumps: " + table("trumps", rank))
+    if points.get("cards"):
+        out.add(0, "points of cards: " + table("cards", card))
+    last = points.get("last_trick", 0)
+    if last:
+        if isinstance(last, bool) or not isinstance(last, int):
+            raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
+        out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
+
+
+_RANK_RE = re.compile(r"^(10|[2-9AKQJ])$")
 
 
 def _options(out: _Out, options: Mapping[str, Any]) -> None:
@@ -310,6 +350,21 @@ def _options(out: _Out, options: Mapping[str, Any]) -> None:
         if opt.get("about"):
             _text(out, 1, "about", str(opt["about"]))
         _source(out, 1, opt)
+
+
+def _melds(out: _Out, melds: Mapping[str, Any]) -> None:
+    """``meld NAME: RANKS in one suit, worth FORMULA`` (or ``in every suit``, ``run of N``)."""
+    for name, meld in melds.items():
+        _check(meld, _keys("meld"), f"in meld '{name}'")
+        out.blank()
+        parts = [str(r) for r in meld.get("ranks") or []]
+        if meld.get("run"):
+            parts.append(f"run of {int(meld['run'])}")
+        where = meld.get("spread", "one_suit")
+        parts.append(f"in {where.replace('_', ' ')}" if where in ("one_suit", "every_suit")
+                     else f"in: {_word(where)}")
+        out.add(0, f"meld {_word(name)}: {' '.join(parts)}, worth {_f(meld.get('points', 0))}")
+        _source(out, 1, meld)
 
 
 def _deck(out: _Out, deck: list[Any]) -> None:
@@ -372,6 +427,10 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
         lines.append("cut order from high to low: " + " ".join(str(r) for r in cut))
+    for key, head in (("free_cards", "cards that may always be played: "),
+                      ("losing_cards", "cards that never win: ")):
+        if ranking.get(key):
+            lines.append(head + " ".join(_card(str(c)) for c in ranking[key]))
     if not lines:
         if "source" not in ranking:
             return
@@ -524,12 +583,15 @@ def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     body = step["turn_up"] or {}
     _check(body, _keys("turn_up", body=True), "in 'turn_up'")
     trump = _cond(body.get("trump", True))
+    source = body.get("from", "stock")
+    head = ("turn up a card" if source == "stock" else "turn up a card from the hand of the "
+            "dealer" if source == "dealer" else f"turn up a card from: {_word(source, ('for',))}")
     if trump is True:
-        out.add(indent, "turn up a card for trump")
+        out.add(indent, f"{head} for trump")
     elif trump is False:
-        out.add(indent, "turn up a card, not for trump")
+        out.add(indent, f"{head}, not for trump")
     else:
-        out.add(indent, f"turn up a card for trump if {trump}")
+        out.add(indent, f"{head} for trump if {trump}")
     _attrs(out, indent + 1, step, "turn-up")
 
 
@@ -686,6 +748,37 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
         _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
               "no trumps in the first trick unless forced")
+    trump_from = t.get("trump_from", "none")
+    if trump_from != "none" or "trump_by" in t:
+        by = _f(t.get("trump_by", "true"))
+        out.add(ind, ("the first card led names trump" if trump_from == "first_lead"
+                      else f"trump is named by: {_word(trump_from)}")
+                + ("" if by == "true" else f", when led by a player where {by}"))
+    down = _f(t.get("face_down", "false"))
+    down_word = t.get("face_down_word", "down")
+    if down != "false" or down_word != "down":
+        out.add(ind, "cards may be played face down"
+                + ("" if down_word == "down" else f", written {_word(down_word, ('if',))}")
+                + ("" if down == "true" else f" if {down}"))
+    down_as = t.get("face_down_as", "lowest_trump")
+    if down_as != "lowest_trump":
+        out.add(ind, "a face-down card counts as " + (
+            "no suit" if down_as == "no_suit" else f": {_word(down_as)}"))
+    if "face_down_shown" in t and _cond(t["face_down_shown"]) is not True:
+        _flag(out, ind, t["face_down_shown"], "a face-down card is shown when its trick ends",
+              "a face-down card stays hidden")
+    for d in t.get("declare") or []:
+        _check(d, _keys("declaration"), "in a declaration")
+        when = _f(d.get("when", "true"))
+        out.add(ind, f"declare {_word(d.get('word', ''), ('with',))}"
+                + ("" if when == "true" else f" with a card where {when}"))
+        _assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
+        binds = _f(d.get("binds", "true"))
+        reason = d.get("reason")
+        if binds != "true" or reason is not None:
+            out.add(ind + 1, f"the next player must play a card where {binds}"
+                    + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
+        _source(out, ind + 1, d)
     verb = _word(t.get("abstain_word", "knock"), ("not",))
     abstain = _f(t.get("abstain", "false"))
     if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":
@@ -700,6 +793,10 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         out.add(ind, f"play {count} tricks")
     if "scored" in t and _cond(t["scored"]) is not True:
         _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
+    draw = t.get("draw", "none")
+    if draw != "none":
+        out.add(ind, "draw from the stock after each trick, the winner first"
+                if draw == "winner_first" else f"draw from the stock after each trick: {_word(draw)}")
     _attrs(out, ind, step, "tricks")
     after = list(t.get("after_each") or [])
     if after:
@@ -750,6 +847,59 @@ def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step, "move")
 
 
+def _step_pass_cards(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``each player passes N cards left, right, across or none by FORMULA``."""
+    _check(step, _keys("pass_cards"), "in a pass_cards step")
+    body = step["pass_cards"] or {}
+    _check(body, _keys("pass_cards", body=True), "in 'pass_cards'")
+    dirs = [_word(d, ("or", "by")) for d in body.get("directions") or ["left"]]
+    line = f"each player passes {_cards(body.get('count', 0))} " + (
+        ", ".join(dirs[:-1]) + " or " + dirs[-1] if len(dirs) > 1 else dirs[0])
+    by = body.get("by")
+    if by is not None and _f(by) != _BY_DEFAULT:
+        line += f" by {_f(by)}"
+    out.add(indent, line)
+    _attrs(out, indent + 1, step, "pass-cards")
+
+
+_BY_DEFAULT = construct("pass_cards").field("by").default
+
+
+def _step_patterns(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``find the best hand pattern:`` and one line a pattern, best first."""
+    _check(step, _keys("patterns"), "in a patterns step")
+    out.add(indent, "find the best hand pattern:")
+    for pat in step["patterns"] or []:
+        _check(pat, _keys("pattern"), "in a pattern")
+        line = f"{_word(pat.get('name', ''), _PATTERN_RESERVED)} if {_f(pat.get('if', 'false'))}"
+        rank = pat.get("rank")
+        if rank is not None and _f(rank) != "0":
+            line += f", ranked by {_f(rank)}"
+        if isinstance(pat.get("source"), str):
+            line += f" — source {_quote(pat['source'])}"
+        out.add(indent + 1, line)
+    _attrs(out, indent + 1, step)
+
+
+def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
+    _check(step, _keys("declare_melds"), "in a declare_melds step")
+    body = step["declare_melds"] or {}
+    _check(body, _keys("declare_melds", body=True), "in 'declare_melds'")
+    head = ""
+    each = step.get("for")
+    if each is not None and _f(each) != "not out":
+        head = "for each player, " if _f(each) == "true" else f"for each player where {_f(each)}, "
+    show = body.get("show", True)
+    tail = "" if show is True else ", not shown" if show is False else f", shown if {_f(show)}"
+    out.add(indent, f"{head}declare melds{tail}")
+    _attrs(out, indent + 1, step, "declare-melds")
+
+
+#: Words that open another line of a patterns block (a pattern so named is quoted).
+_PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
+
+
 def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
     _attrs(out, indent, step)
     if steps:
@@ -798,9 +948,64 @@ def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     _attrs(out, indent + 1, step)
 
 
+def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
+    trick, trump none``) and its rules, each on a line of its own."""
+    _check(step, _keys("auction"), "in an auction step")
+    a = step["auction"] or {}
+    _check(a, _keys("auction", body=True), "in 'auction'")
+    out.add(indent, "hold an auction")
+    ind = indent + 1
+    for c in a.get("contracts") or []:
+        _check(c, _keys("contract"), "in a contract")
+        level = c.get("level", 0)
+        name = str(c.get("name", level))
+        line = "contract"
+        if name != str(level):
+            line += " " + (name if name.isascii() and name.isdigit() else _word(name, ("at",)))
+        line += f" at level {level}"
+        aim = c.get("aim", level)
+        if aim == "none":
+            line += ", aiming at no trick"
+        elif type(aim) is not int or aim < 0:  # not a valid aim (the checks say so): as given
+            line += f", aiming at: {_value(aim)}"
+        elif aim != level:
+            line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
+        if c.get("trump", "keep") != "keep":
+            line += f", trump {_word(c['trump'])}"
+        if isinstance(c.get("source"), str):
+            line += f" — source {_quote(c['source'])}"
+        out.add(ind, line)
+    first = a.get("first")
+    if first is not None and _f(first) != "(dealer + 1) % seats":
+        out.add(ind, f"the first bidder is {_f(first)}")
+    for key, yes, no, default in (
+            ("pass_final", "passes are final", "passes are not final", True),
+            ("double", "bids may be doubled", "bids may not be doubled", False),
+            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
+        if key in a and _cond(a[key]) != default:
+            _flag(out, ind, a[key], yes, no)
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}")
+    elif partner == "teams":
+        out.add(ind, "the declarer plays with the team")
+    elif partner != "none":
+        out.add(ind, f"the partner of the declarer: {_word(partner)}")
+    _attrs(out, ind, step, "auction")
+    after = list(a.get("all_pass") or [])
+    if after:
+        out.add(ind, "if all pass:")
+        _steps(out, ind + 1, after)
+
+
 #: The writer of each step kind.
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+    "auction": _step_auction,
+    "pass_cards": _step_pass_cards, "patterns": _step_patterns,
+    "declare_melds": _step_declare_melds,
 }

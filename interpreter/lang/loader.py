@@ -313,7 +313,7 @@ def schema_errors(
     ...     lambda path, key: ("g.yaml", None, None))
     >>> for e in errs: print(e)
     g.yaml: expected an integer, got a string 'four'
-    g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand, move (unknown key 'deel') (did you mean 'deal'?)
+    g.yaml: a step needs exactly one of deal, turn_up, decide, tricks, set, if, repeat, redeal, end_hand, move, auction, pass_cards, declare_melds, patterns (unknown key 'deel') (did you mean 'deal'?)
     """
     reporter = _Reporter(locate)
     for err in _validator().iter_errors(tree):

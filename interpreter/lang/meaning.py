@@ -130,8 +130,10 @@ _OWNED = ("decide", "tricks")
 def _where(kind: str, f: _v.Field) -> str:
     if kind == "tricks" and f.rule:
         return _TRICK_FLAG
-    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN):
+    if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN, "face_down"):
         return f.name
+    if kind == "declare":
+        return "declare"
     if kind == "decide" and f.name in ("then", "allow"):
         return _DECIDE
     return _OTHER
@@ -164,6 +166,11 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
                                       owner)
         elif f.type == "exchange":
             yield from _fields_of(here, value or {}, _v.construct("exchange").fields, kind, owner)
+        elif f.type == "list[declaration]" and isinstance(value, list):
+            # a declaration's formulas read the card played with it: 'declare' names them
+            for i, d in enumerate(value):
+                yield from _fields_of((*here, i), d, _v.construct("declaration").fields,
+                                      "declare", owner)
 
 
 def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:

@@ -234,6 +234,8 @@ _CONVERT: dict[str, Convert] = {
     "range": _range,
     "assignments": lambda v, c: {str(k): formula_text(x) for k, x in _map(v).items()},
     "var_map": lambda v, c: {str(k): _scalar(x) for k, x in _map(v).items()},
+    "points_by_rank": lambda v, c: {_rank(k): int(x) for k, x in _map(v).items()},
+    "points_by_card": lambda v, c: {_card(k): int(x) for k, x in _map(v).items()},
     "who": _who,
     "choose": lambda v, c: [_word_option(w, c) for w in v] if isinstance(v, list) else str(v),
     "allow": lambda v, c: _allow(v, c),
@@ -264,6 +266,8 @@ _DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
     ("option", "default"): lambda out, ctx: out["values"][0] if out["values"] else None,
     ("deck_entry", "players"): lambda out, ctx: list(ctx.players),
     ("ranking", "cut_ranks"): lambda out, ctx: list(out["ranks"]),
+    ("contract", "name"): lambda out, ctx: str(out.get("level", 0)),
+    ("contract", "aim"): lambda out, ctx: out.get("level", 0),
 }
 
 

@@ -91,6 +91,11 @@ _INLINE: dict[str, dict[str, Any]] = {
     "first_dealer": {"type": ["string", "integer"], "minimum": 0, "maximum": MAX_PLAYERS - 1,
                      "minLength": 1},
     "true": {"const": True, "x-expect": "true"},
+    # card points: the keys are checked (and located) by the checks, with their own messages
+    "points_by_rank": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
+    "points_by_card": {"type": "object", "additionalProperties": {"type": "integer",
+                                                                  **_SCALAR_BOUNDS}},
 }
 _OBJECTS = {"assignments", "var_map"}
 _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
@@ -99,7 +104,7 @@ _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
 _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
               "card", "top_trump", "ranks", "suits", "range", "assignments", "who_map", "who",
               "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
-              "option", "deck_entry", "var_map", "move", "allow")
+              "option", "deck_entry", "var_map", "move", "allow", "auction", "pass_cards", "declare_melds")
 
 SHIPPED = ("interpreter/lang/spec.schema.json", "specs/spelbok.schema.json")
 """The shipped copies, relative to the repository root."""

@@ -26,7 +26,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> [b.name for b in builtins("player")][:3]
 ['seat', 'out', 'tricks']
 >>> [b.name for b in BUILTINS if b.settable]
-['out', 'trump']
+['out', 'trump', 'stock_closed']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
 ['max', 'min']
 """
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spelbok.cards import RANKS, SUITS
-from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS
+from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 __all__ = [
     "ABSENT",
@@ -171,7 +171,8 @@ class Builtin:
     ``scope``: ``player`` (one value per seat), ``hand`` (one value, shown in the
     reference's hand/match table), ``decision`` (in a decide's ``then``/``allow``),
     ``card`` (a trick's ``allow``) or ``trick`` (while tricks are played).
-    ``type``: ``int``, ``bool``, ``suit``, ``suit_or_none``, ``rank``, ``rank_or_none``,
+    ``type``: ``int``, ``bool``, ``str`` (a name), ``suit``, ``suit_or_none``, ``rank``,
+    ``rank_or_none``,
     ``card`` (one card), ``cards`` (a set of cards) or ``any``.
     ``only_in``: the only keys whose formulas may read it (empty: anywhere).
     """
@@ -268,6 +269,8 @@ TYPES: tuple[Word, ...] = (
     Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
          "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
          "decides."),
+    Word("points_by_rank", "Points by rank: a map from ranks to integers (`A: 11`)."),
+    Word("points_by_card", "Points of single cards: a map from cards to integers (`QS: 13`)."),
     # inline types (no schema definition of their own)
     Word("str", "a string"),
     Word("int", "an integer"),
@@ -287,6 +290,13 @@ def _w(*pairs: tuple[str, str]) -> tuple[Word, ...]:
 
 
 _SOURCE = Field("source", "source", "the passage of the rules text this rule encodes")
+#: Where passed cards go (``pass_cards.directions``).
+PASS_DIRECTIONS = (
+    Word("left", "to the next player to the left"),
+    Word("right", "to the next player to the right"),
+    Word("across", "to the player opposite (an even number of players)"),
+    Word("none", "nowhere: no cards are passed this hand"),
+)
 _WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
                 ("each", "every player in turn, from forehand"),
                 ("last_winner", "the winner of the last trick"))
@@ -339,7 +349,61 @@ ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`"
     schema_doc="One level of an ordered allow: the first level whose condition admits a "
                "candidate decides; its reason answers a refused one.")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL)
+
+DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
+    Field("word", "token", "its word; the notation joins the card played with it: "
+          "`marriage KH`", required=True),
+    Field("when", "formula", "the condition on the card played with it (the names of a "
+          "card, as in `allow`, and the player's `hand`)", default="true"),
+    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
+          "`card`) before the card is played", default={}),
+    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
+          "must play a card it admits, if he can", default="true"),
+    Field("reason", "text", "the message for a card `binds` refuses"),
+    _SOURCE,
+), x_name="in a declaration")
+
+
+CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
+    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
+          required=True, minimum=0, maximum=MAX_CARDS),
+    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
+          "(bid as `bid N`)", default=Derived("its level")),
+    Field("trump", "word", "the trump it sets", default="keep",
+          words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
+                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
+                     ("keep", "the trump stays as it is")))),
+    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
+          "a negative contract, taking no trick", default=Derived("its level"),
+          doc_type="int or none"),
+    _SOURCE,
+), x_name="in a contract")
+
+
+HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
+    Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
+    Field("if", "formula", "per-player condition: the seat's hand has the pattern",
+          required=True),
+    Field("rank", "formula", "per-player number: between seats with this pattern, the "
+          "higher wins (then the first from forehand)", default="0"),
+    _SOURCE,
+), x_name="in a pattern")
+
+MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
+    Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
+    Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
+          words=_w(("one_suit", "all of them in one suit: each suit may make one"),
+                   ("every_suit", "each of them in every suit of the deck"))),
+    Field("run", "int", "instead of `ranks`: at least this many cards in sequence (the "
+          "ranking's order) in one suit; each such sequence makes one", default=0,
+          omitted=True, minimum=0, maximum=13),
+    Field("points", "formula", "per-player number: what the meld scores, each time it is "
+          "made", required=True),
+    _SOURCE,
+), x_name="in meld '{key}'")
+
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
+                                CONTRACT, HAND_PATTERN, MELD, DECLARATION)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -366,6 +430,10 @@ STEPS: tuple[Construct, ...] = (
     )),
     Construct("turn_up", "step", "turn the top stock card up", body=(
         Field("trump", "condition", "its suit becomes trump", default=True),
+        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
+              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
+                       ("dealer", "a card of the dealer's hand, at random (as the last he "
+                                  "was dealt): shown to all, it stays in his hand"))),
         _SOURCE,
     )),
     Construct("decide", "step", "a player's decision",
@@ -434,6 +502,37 @@ STEPS: tuple[Construct, ...] = (
                          "played, a lead included)."),
         Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
               "unless forced", default=True, rule=True),
+        # trump named by a card play (the trick code: TrumpLeadPlay)
+        Field("trump_from", "word", "a card play that names trump while no trump is set",
+              default="none", omitted=True,
+              words=_w(("none", "no card play names trump"),
+                       ("first_lead", "the suit of the first card led by a player `trump_by` "
+                                      "admits becomes trump, at once")),
+              schema_doc="A card play that names trump while no trump is set: none (the "
+                         "default) or first_lead (the suit of the first card led by a player "
+                         "trump_by admits)."),
+        Field("trump_by", "formula", "with `trump_from`, whose lead names trump (per-player "
+              "condition, read at each lead while no trump is set)", default="true",
+              omitted=True,
+              schema_doc="With trump_from: whose lead names trump (a per-player condition, "
+                         "read at each lead while no trump is set; e.g. `seat == declarer`, "
+                         "`trick_number == 2`)."),
+        # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
+        Field("face_down", "formula", "per-player condition, read at each play: may play a "
+              "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
+        Field("face_down_word", "word", "the word of a face-down play", default="down",
+              omitted=True),
+        Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
+              omitted=True,
+              words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
+                                        "trump)"),
+                       ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
+                                   "led to the next card"))),
+        Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
+              "(false: it stays hidden from the other seats)", default=True, omitted=True),
+        # declarations attached to a card play (the trick code: CardPlay)
+        Field("declare", "list[declaration]", "declarations a player may attach to a card "
+              "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
         Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
               default="false"),
         Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -455,6 +554,11 @@ STEPS: tuple[Construct, ...] = (
               schema_doc="false: tricks of this step do not count in `tricks`."),
         Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
               schema_doc="Steps run after each trick (`last_winner` is its winner)."),
+        Field("draw", "word", "after each trick, who draws a card from the stock (before "
+              "`after_each`)", default="none", omitted=True,
+              words=_w(("none", "nobody"),
+                       ("winner_first", "the winner, then the other players in turn, while "
+                                        "the stock lasts and is not closed"))),
         _SOURCE,
     )),
     Construct("set", "step", "assign variables", fields=(_FOR,),
@@ -491,6 +595,51 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), fields=(_FOR,),
         schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
+              "bidder declares", body=(
+        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
+              min_items=1),
+        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
+        Field("pass_final", "condition", "a player who passes may not bid again",
+              default=True),
+        Field("double", "condition", "an opponent of the highest bidder may double",
+              default=False),
+        Field("redouble", "condition", "the bidder's side may redouble a double",
+              default=False),
+        Field("partner", "word", "the declarer's partner", default="none",
+              words=(Word("none", "none: the declarer plays alone"),
+                     Word("called_card", "the holder of a card the declarer calls (a card of "
+                          "`called_ranks` not in their hand), unknown to the others until it "
+                          "is played", uses=("called_ranks",)),
+                     Word("teams", "the declarer's team mates (`teams`)"))),
+        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
+              "(partner: called_card)", default=["A"]),
+        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
+              "dealer deals again)", default=[], omitted=True),
+        _SOURCE,
+    )),
+    Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
+        Field("count", "formula", "how many cards each player passes", required=True),
+        Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
+              default=["left"], min_items=1, words=PASS_DIRECTIONS,
+              doc_type="list of words"),
+        Field("by", "formula", "which direction this hand: its index in `directions` (counted "
+              "from 0, modulo their number)", default="hand_number - 1"),
+        _SOURCE,
+    ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
+                  "direction; nobody sees what they receive until all have passed."),
+    Construct("declare_melds", "step", "each player declares the melds of their hand",
+              body=(
+        Field("show", "condition", "the declared cards are shown to every player", default=True),
+        _SOURCE,
+    ), fields=(Field("for", "formula", "per-player condition: who declares",
+                     default="not out"),),
+        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
+                   "`meld_points` is what they score; with `show`, their cards become public."),
+    Construct("patterns", "step", "find the best hand pattern held (before play)",
+              value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
+                          "held is read as `pattern` and `pattern_seat`", required=True,
+                          min_items=1, doc_type="list of patterns")),
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
@@ -508,6 +657,12 @@ SECTIONS: tuple[Construct, ...] = (
         Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
         Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
               words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
+        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
+        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
+              "be played (no trick rule and no `allow` refuses them)", default=[],
+              omitted=True),
+        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
+              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
         Field("cut_ranks", "ranks", "the order used when cutting",
               default=Derived("the ranking's ranks")),
         _SOURCE,
@@ -527,6 +682,17 @@ SECTIONS: tuple[Construct, ...] = (
               words=_w(("left", "to the left"), ("right", "to the right"),
                        ("none", "it stays"))),
         Field("skip_out", "condition", "the deal skips eliminated players", default=True),
+        _SOURCE,
+    )),
+    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
+              "(`card_points`)", (
+        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
+        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
+              "`ranks`", default={}, omitted=True),
+        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
+              default={}, omitted=True),
+        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
+              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
         _SOURCE,
     )),
     Construct("end", "section", "when the match ends, who wins", (
@@ -562,12 +728,17 @@ SPEC = Construct("spec", "top", "a game spec", (
           default={}, doc_type="map name → option"),
     Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
           min_items=1, doc_type="list of deck entries, required"),
+    Field("melds", "names[meld]", "named combinations of cards (declared by a "
+          "`declare_melds` step), see below", default={}, doc_type="map name → meld"),
     Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
           "once); gives `team`, `partner`, `team_tricks`", min_items=2,
           doc_type="list of seat lists",
           schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
     Field("ranking", "ranking", "rank order, permanent trumps",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
+    Field("points", "points", "card points (by rank, by card, for trumps, the last trick); "
+          "gives `card_points`", doc_type="map",
+          schema_doc="Card points: by rank, by card, for trumps, for the last trick."),
     Field("variables", "variables", "declared state variables with initial values",
           default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
     Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
@@ -598,26 +769,35 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
             per_trick=True),
+    Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
+            "the last `declare_melds` step (0 before)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
             "suit letter)", settable=True),
+    Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
+            "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
-    Builtin("talon", "hand", "int", "cards left in the stock (talon)"),
+    Builtin("talon", "hand", "int", "cards left in the stock (talon)", per_trick=True),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
     Builtin("turn_up_cards", "hand", "cards", "the cards in the turn-up zone"),
     Builtin("widow", "hand", "cards", "the cards of the widow"),
+    Builtin("played", "hand", "cards", "the cards played to tricks this hand (the current "
+            "trick's too)", per_trick=True),
     Builtin("seats", "hand", "int", "number of seats"),
     Builtin("dealer", "hand", "int", "dealer's seat"),
+    Builtin("pattern", "hand", "any", "the name of the best pattern the last `patterns` step "
+            "found (`'none'` when no seat holds one)"),
+    Builtin("pattern_seat", "hand", "int", "the seat holding it (-1 when none)"),
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
-            only_in=("allow",)),
-    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow",)),
+            only_in=("allow", "declare")),
+    Builtin("card_rank", "card", "rank", "the rank of the card considered", only_in=("allow", "declare")),
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
-            only_in=("allow",)),
+            only_in=("allow", "declare")),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
-            per_trick=True, only_in=("allow", "abstain")),
+            per_trick=True, only_in=("allow", "abstain", "face_down", "declare")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "
@@ -632,7 +812,29 @@ BUILTINS: tuple[Builtin, ...] = (
             "leading)", per_trick=True),
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
-    Builtin("card", "card", "card", "the card considered", only_in=("allow",)),
+    Builtin("card", "card", "card", "the card considered", only_in=("allow", "declare")),
+    Builtin("tricks_won", "player", "cards", "the cards in the tricks the seat won this hand",
+            per_trick=True),
+    Builtin("team_tricks_won", "player", "cards", "the cards in the tricks the seat's team won "
+            "this hand", per_trick=True),
+    Builtin("card_points", "player", "int", "the points of `tricks_won` (see `points`), with "
+            "the last trick's", per_trick=True),
+    Builtin("team_card_points", "player", "int", "`card_points` of the seat's team",
+            per_trick=True),
+    Builtin("contract", "hand", "str", "the contract an auction reached (its name), or "
+            "`'none'`"),
+    Builtin("contract_level", "hand", "int", "the contract's level (0 without one)"),
+    Builtin("contract_aim", "hand", "int", "the tricks the contract's declarer must take (0 "
+            "for a negative contract or none)"),
+    Builtin("contract_negative", "hand", "bool", "whether the contract aims to take no trick"),
+    Builtin("declarer_seat", "hand", "int", "the seat that won the auction (-1 without one)"),
+    Builtin("doubled", "hand", "int", "0, 1 when the contract was doubled, 2 when redoubled"),
+    Builtin("called_card", "hand", "card", "the card the declarer called (no card when none)"),
+    Builtin("is_declarer", "player", "bool", "whether the seat is the declarer"),
+    Builtin("declarer_team", "player", "bool", "whether the seat plays on the declarer's side "
+            "(the declarer, or the partner: a team mate, or the called card's holder)"),
+    Builtin("bid_of", "player", "str", "the name of the last contract the seat bid in the "
+            "auction (`'none'` when it bid none)"),
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -657,6 +859,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("suit_of", False, True, "a card's effective suit letter (`'none'` for no card)",
              params="card"),
     Function("is_trump", False, True, "whether a card is a trump", params="card"),
+    Function("points_of", False, True, "the points of a card, or of a card set (the game's "
+             "`points`; 0 without them)", params="card or cards"),
+    Function("power", False, True, "a card's power in the current trick: 0 when it cannot "
+             "win it (another suit, not a trump); a higher power beats a lower",
+             params="card"),
 )
 
 # ------------------------------------------------------------------------------ lookups
@@ -719,7 +926,8 @@ def defaults(name: str) -> dict[str, Any]:
     c = construct(name)
     out: dict[str, Any] = {}
     if c.body is not None:
-        out[c.name] = _filled(c.body)
+        inner = {u for f in c.body for w in f.words for u in w.uses}
+        out[c.name] = {k: v for k, v in _filled(c.body).items() if k not in inner}
     # keys a word brings into play (``choose: number``'s min and max) are filled only with it
     uses = {u for f in c.own_fields() for w in f.words for u in w.uses}
     out.update({k: v for k, v in _filled(c.own_fields()).items() if k not in uses})

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import CARD_NAMES, SUITS, cards_in, parse_card
 from ...engine.actions import CARD, CARD_ACTIONS, CARDS, SUIT, WORD, Action
+from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
 from ...engine.trick import card_key
 
@@ -58,10 +59,12 @@ def unseen_mask(view: dict[str, Any], deck_mask: int) -> int:
     for name in view["turn_up"]:
         m &= ~(1 << _cid(name))
     for _seat, name in view["trick"]:
-        m &= ~(1 << _cid(name))
+        if name != FACE_DOWN:  # a card played face down stays unplaced
+            m &= ~(1 << _cid(name))
     for _lead, cards, _w in view["tricks_played"]:
         for _seat, name in cards:
-            m &= ~(1 << _cid(name))
+            if name != FACE_DOWN:
+                m &= ~(1 << _cid(name))
     return m
 
 

@@ -1,0 +1,88 @@
+"""Throughput of the PettingZoo environment beside the raw API (run by hand, not in CI).
+
+    python bench/bench_rl.py            # every case, ~1 minute
+    python bench/bench_rl.py --quick    # fewer matches
+
+Needs the extra ``rl``.  Per case (spec and player count), random play of the same
+matches (seeds 0, 1, 2...) three ways, CPU time, best of three passes:
+
+- ``raw``: ``state.legal_actions()`` and ``state.apply()``, decisions/s (as bench.py);
+- ``env``: the PettingZoo loop (``agent_iter``, ``last()``, a random legal action from
+  the observation's mask, ``step``), env steps/s; an exchange is one step per card
+  given away and a stop, so a match has more env steps than decisions.  ``dec/s``
+  beside it counts the engine decisions those steps made;
+- ``ratio``: raw decisions/s over env steps/s (the target is at most 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+import spelbok
+from spelbok.rl.pettingzoo import env
+
+CASES = [("knektpass", 3), ("knektpass", 5), ("euchre", 4), ("oh-hell", 4), ("rams", 3),
+         ("knockout-whist", 4)]
+
+
+def raw(game: spelbok.Game, matches: int) -> tuple[int, float]:
+    rng = random.Random(1)
+    decisions = 0
+    c0 = time.process_time()
+    for seed in range(matches):
+        state = game.new_state(seed=seed)
+        legal = state.legal_actions
+        apply = state.apply
+        choice = rng.choice
+        while not state.is_terminal:
+            apply(choice(legal()))
+            decisions += 1
+    return decisions, time.process_time() - c0
+
+
+def through_env(spec: str, players: int, max_hands: int | None, matches: int
+                ) -> tuple[int, int, float]:
+    e = env(spec, players=players, max_hands=max_hands)
+    rng = random.Random(1)
+    steps = decisions = 0
+    c0 = time.process_time()
+    for seed in range(matches):
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _reward, terminated, truncated, _info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            steps += 1
+        assert e.match is not None
+        decisions += len(e.match.st.actions)
+    return steps, decisions, time.process_time() - c0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer matches")
+    ap.add_argument("--max-hands", type=int, default=20,
+                    help="hands per match (the spec's bound when 0)")
+    args = ap.parse_args()
+    matches = 5 if args.quick else 20
+    max_hands = args.max_hands or None
+    print(f"spelbok {'compiled' if spelbok.COMPILED else 'pure Python'}; {matches} matches of "
+          f"at most {max_hands or 'the spec´s'} hands, CPU time, best of 3")
+    print(f"{'case':18} {'raw dec/s':>10} {'env steps/s':>12} {'env dec/s':>10} {'ratio':>6}")
+    for spec, n in CASES:
+        game = spelbok.load(spec, players=n, max_hands=max_hands)
+        best_raw = max(d / t for d, t in (raw(game, matches) for _ in range(3)))
+        runs = [through_env(spec, n, max_hands, matches) for _ in range(3)]
+        best_steps = max(s / t for s, _, t in runs)
+        best_dec = max(d / t for _, d, t in runs)
+        print(f"{spec + '-' + str(n):18} {best_raw:10.0f} {best_steps:12.0f} {best_dec:10.0f} "
+              f"{best_raw / best_steps:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

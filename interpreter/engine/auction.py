@@ -1,0 +1,376 @@
+"""The auction step: a bidding round over an ordered list of contracts.
+
+Players bid in turn, from the ``first`` seat, each bid above the highest so far
+(``bid 7`` for a numbered contract, the word for a named one), or pass; passes
+may be final.  An opponent of the highest bidder may ``double``, the bidder's
+side ``redouble``.  The highest bidder becomes the declarer; the contract's
+trump is set (or named by the declarer, ``trump H``), and a partner may be
+called by a card (``call AH``): its holder plays with the declarer, unknown to
+the others until the card is played.  When every player passes, the step's
+``all_pass`` steps run (by default the hand is dealt again).
+
+The auction's state is one list of ints, ``State.auction`` (empty until an
+auction starts in the hand; the slots are the ``A_*`` constants below), so that
+a spec without an auction pays nothing for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARD_NAMES, SUITS, cards_in
+from .actions import CARDS, NUMBER, SUIT, WORD, Action
+from .order import NO_TRUMP
+from .steps import Instr
+
+if TYPE_CHECKING:
+    from .state import State
+
+Fn = Callable[[Any, int], Any]
+
+# slots of State.auction
+A_CONTRACT = 0  # the highest contract so far (an index of the program's contracts), -1 none
+A_DECLARER = 1  # its bidder, -1 none
+A_DOUBLED = 2  # 0, 1 doubled, 2 redoubled
+A_CALLED = 3  # the called card, -1 none
+A_MODE = 4  # how the declarer's partner is found: MODES
+A_PASSES = 5  # passes in a row
+A_PASSED = 6  # the seats that passed, a bitmask
+A_FLAGS = 7  # the step's conditions, read when it starts: F_*
+A_BIDS = 8  # from here, one per seat: the last contract the seat bid, -1 none
+
+MODES = ("none", "called_card", "teams")
+F_PASS_FINAL, F_DOUBLE, F_REDOUBLE = 1, 2, 4
+#: trump codes of a contract besides a suit index and NO_TRUMP
+T_CHOSEN, T_KEEP = -1, -2
+
+PASS = Action(WORD, "pass")
+DOUBLE = Action(WORD, "double")
+REDOUBLE = Action(WORD, "redouble")
+#: words a contract may not be called (they are calls of their own)
+RESERVED = ("pass", "double", "redouble")
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract of the program (every auction's contracts share one numbering)."""
+
+    name: str
+    level: int
+    trump: int  # a suit index, NO_TRUMP, T_CHOSEN or T_KEEP
+    aim: int  # tricks to take (0 for a negative contract)
+    negative: bool
+
+
+def bid_action(name: str) -> Action:
+    """A contract's bid: ``bid N`` for a number, else the word itself."""
+    number = name.isascii() and name.isdigit()
+    return Action(NUMBER, "bid", int(name)) if number else Action(WORD, name)
+
+
+class Rules:
+    """What the instructions of one auction step share."""
+
+    def __init__(self, contracts: tuple[Contract, ...], first: int, count: int, mode: int,
+                 called_ranks: tuple[int, ...], team_of: tuple[int, ...]) -> None:
+        self.contracts = contracts  # the program's, all auctions
+        self.first = first  # this step's first contract
+        self.count = count
+        self.bids = [bid_action(contracts[i].name) for i in range(first, first + count)]
+        self.mode = mode
+        self.called_ranks = called_ranks
+        self.team_of = team_of
+        self.all_pass = -1  # the pc of the all-pass part, set by the compiler
+
+    def side(self, st: State, p: int, d: int) -> bool:
+        """Whether ``p`` bids on ``d``'s side (doubling): ``d``, or a team mate with teams."""
+        if p == d:
+            return True
+        return self.mode == 2 and self.team_of[p] == self.team_of[d]
+
+
+def new_auction(n: int) -> list[int]:
+    """A fresh auction's slots."""
+    return [-1, -1, 0, -1, 0, 0, 0, 0, *([-1] * n)]
+
+
+class AuctionStart(Instr):
+    """Read the step's conditions and seat the first bidder."""
+
+    def __init__(self, rules: Rules, first_fn: Fn, pass_final: Fn, double: Fn,
+                 redouble: Fn) -> None:
+        self.rules = rules
+        self.first_fn = first_fn
+        self.pass_final = pass_final
+        self.double = double
+        self.redouble = redouble
+
+    def run(self, st: State) -> bool:
+        a = new_auction(st.n)
+        a[A_MODE] = self.rules.mode
+        a[A_FLAGS] = ((F_PASS_FINAL if self.pass_final(st, 0) else 0)
+                      | (F_DOUBLE if self.double(st, 0) else 0)
+                      | (F_REDOUBLE if self.redouble(st, 0) else 0))
+        st.auction = a
+        start = int(self.first_fn(st, 0)) % st.n
+        st.current = next((p for p in st.prog.rot[start] if not st.out[p]), None)
+        st.pc += 1
+        return True
+
+
+class AuctionBid(Instr):
+    """Wait for each bid or pass, until the auction is settled."""
+
+    name = "bid"
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def run(self, st: State) -> bool:
+        if st.current is not None:
+            return False
+        self.settle(st)  # nobody left to bid (every seat out)
+        return True
+
+    def legal(self, st: State) -> list[Action]:
+        a = st.auction
+        seat = st.current
+        assert seat is not None
+        r = self.rules
+        high = a[A_CONTRACT]
+        out = [PASS]
+        start = 0 if high < 0 else high - r.first + 1
+        out += r.bids[start:]
+        d = a[A_DECLARER]
+        if d >= 0:
+            flags = a[A_FLAGS]
+            if flags & F_DOUBLE and a[A_DOUBLED] == 0 and not r.side(st, seat, d):
+                out.append(DOUBLE)
+            elif flags & F_REDOUBLE and a[A_DOUBLED] == 1 and r.side(st, seat, d):
+                out.append(REDOUBLE)
+        return out
+
+    def check(self, st: State, a: Action) -> str | None:
+        options = self.legal(st)
+        if a in options:
+            return None
+        if a in self.rules.bids:
+            return "a bid must be above the highest so far"
+        return "the choice is " + ", ".join(str(o) for o in options)
+
+    def apply(self, st: State, seat: int, action: Action) -> bool:
+        a = st.auction
+        r = self.rules
+        if action == PASS:
+            a[A_PASSED] |= 1 << seat
+            a[A_PASSES] += 1
+        elif action in (DOUBLE, REDOUBLE):
+            a[A_DOUBLED] = 1 if action == DOUBLE else 2
+            a[A_PASSES] = 0
+        else:
+            k = r.first + r.bids.index(action)
+            a[A_CONTRACT] = k
+            a[A_DECLARER] = seat
+            a[A_DOUBLED] = 0
+            a[A_BIDS + seat] = k
+            a[A_PASSES] = 0
+        st.public.append((seat, "bid", action))
+        if st.rec is not None:
+            st.event("decision", seat=seat, decision="bid", action=str(action))
+        nxt = self.next_bidder(st, seat)
+        if nxt is not None:
+            st.current = nxt
+            return True
+        st.current = None
+        self.settle(st)
+        return False
+
+    def next_bidder(self, st: State, seat: int) -> int | None:
+        """The next seat to bid after ``seat``, or None when the auction is over."""
+        a = st.auction
+        out = st.out
+        final = a[A_FLAGS] & F_PASS_FINAL
+        passed = a[A_PASSED]
+        d = a[A_DECLARER]
+        seats = [p for p in st.prog.rot[(seat + 1) % st.n] if not out[p]]
+        if final:
+            active = [p for p in seats if not (passed >> p) & 1]
+            if all(p == d for p in active):  # no one left to outbid the highest (or all passed)
+                return None
+            return active[0]
+        if a[A_PASSES] >= len(seats) - (1 if d >= 0 else 0):
+            return None
+        return seats[0]
+
+    def settle(self, st: State) -> None:
+        """The auction is over: the contract's trump, or the all-pass steps."""
+        a = st.auction
+        k = a[A_CONTRACT]
+        if k < 0:
+            if st.rec is not None:
+                st.event("all_passed")
+            st.pc = self.rules.all_pass
+            return
+        c = self.rules.contracts[k]
+        if c.trump >= 0:
+            st.prog.set_trump(st, c.trump)
+        if st.rec is not None:
+            st.event("contract", contract=c.name, declarer=a[A_DECLARER], doubled=a[A_DOUBLED],
+                     **({"trump": st.trump_letter()} if c.trump >= 0 else {}))
+        st.pc += 1
+
+
+class AuctionTrump(Instr):
+    """The declarer of a contract whose trump is ``chosen`` names a suit."""
+
+    name = "trump"
+
+    def __init__(self, rules: Rules, suits: tuple[int, ...]) -> None:
+        self.rules = rules
+        self.actions = [Action(SUIT, "trump", s) for s in suits]
+
+    def run(self, st: State) -> bool:
+        a = st.auction
+        k = a[A_CONTRACT]
+        if k >= 0 and self.rules.contracts[k].trump == T_CHOSEN and a[A_DECLARER] >= 0:
+            st.current = a[A_DECLARER]
+            return False
+        st.pc += 1
+        return True
+
+    def legal(self, st: State) -> list[Action]:
+        return self.actions
+
+    def check(self, st: State, a: Action) -> str | None:
+        if a in self.actions:
+            return None
+        return "name a suit: " + ", ".join(str(x) for x in self.actions)
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        st.prog.set_trump(st, a[2])
+        st.public.append((seat, "trump", a))
+        if st.rec is not None:
+            st.event("decision", seat=seat, decision="trump", action=str(a))
+            st.event("trump", trump=st.trump_letter(), chosen_by=seat)
+        st.current = None
+        st.pc += 1
+        return False
+
+
+class AuctionCall(Instr):
+    """The declarer calls a card (``call AH``); its holder is the partner."""
+
+    name = "call"
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def callable(self, st: State) -> list[Action]:
+        """The cards the declarer may call: of the called ranks, in the deck, not in hand."""
+        d = st.auction[A_DECLARER]
+        ranks = self.rules.called_ranks
+        mine = st.hands[d]
+        return [Action(CARDS, "call", 1 << c) for c in cards_in(st.prog.deck_mask & ~mine)
+                if c % 13 in ranks]
+
+    def run(self, st: State) -> bool:
+        a = st.auction
+        if (a and a[A_MODE] == 1 and a[A_CONTRACT] >= 0 and a[A_DECLARER] >= 0
+                and self.callable(st)):
+            st.current = a[A_DECLARER]
+            return False
+        st.pc += 1
+        return True
+
+    def legal(self, st: State) -> list[Action]:
+        return self.callable(st)
+
+    def check(self, st: State, a: Action) -> str | None:
+        options = self.callable(st)
+        if a in options:
+            return None
+        return "call one card: " + ", ".join(str(x) for x in options)
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        c = a[2].bit_length() - 1
+        st.auction[A_CALLED] = c
+        st.public.append((seat, "call", a))
+        if st.rec is not None:
+            st.event("decision", seat=seat, decision="call", action=str(a))
+        st.current = None
+        st.pc += 1
+        return False
+
+
+# -- what formulas and views read ------------------------------------------------------
+
+
+def played_by(st: State, card: int) -> int:
+    """The seat that played ``card`` this hand (-1 when not played)."""
+    for q, c in st.trick:
+        if c == card:
+            return q
+    for _lead, pairs, _winner in st.history_tricks:
+        for q, c in pairs:
+            if c == card:
+                return q
+    return -1
+
+
+def holder(st: State, card: int) -> int:
+    """The seat holding ``card`` or that played it (-1: neither: the widow, the stock...)."""
+    for p in range(st.n):
+        if (st.hands[p] >> card) & 1:
+            return p
+    return played_by(st, card)
+
+
+def declarer_side(st: State, p: int, team_of: tuple[int, ...]) -> bool:
+    """Whether seat ``p`` plays on the declarer's side."""
+    a = st.auction
+    if not a or a[A_DECLARER] < 0:
+        return False
+    d = a[A_DECLARER]
+    if p == d:
+        return True
+    mode = a[A_MODE]
+    if mode == 2:
+        return team_of[p] == team_of[d]
+    if mode == 1 and a[A_CALLED] >= 0:
+        return holder(st, a[A_CALLED]) == p
+    return False
+
+
+def auction_view(st: State, seat: int, contracts: tuple[Contract, ...]) -> dict[str, Any]:
+    """The auction as ``seat`` sees it: the called card's holder only to that holder, or
+    to everyone once the card is played."""
+    a = st.auction
+    k = a[A_CONTRACT]
+    called = a[A_CALLED]
+    partner: int | None = None
+    if called >= 0:
+        played = played_by(st, called)
+        if played >= 0:
+            partner = played
+        elif (st.hands[seat] >> called) & 1:
+            partner = seat
+    return {
+        "contract": contracts[k].name if k >= 0 else None,
+        "declarer": a[A_DECLARER] if a[A_DECLARER] >= 0 else None,
+        "doubled": a[A_DOUBLED],
+        "called_card": CARD_NAMES[called] if called >= 0 else None,
+        "partner": partner,
+    }
+
+
+def trump_code(word: str) -> int:
+    """A contract's trump word as its code."""
+    if word in SUITS:
+        return SUITS.index(word)
+    return {"none": NO_TRUMP, "chosen": T_CHOSEN}.get(word, T_KEEP)
+
+
+__all__ = ["AuctionBid", "AuctionCall", "AuctionStart", "AuctionTrump", "Contract", "Rules",
+           "auction_view", "bid_action", "declarer_side", "holder", "new_auction", "trump_code"]

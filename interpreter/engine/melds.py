@@ -1,0 +1,97 @@
+"""Melds (the spec's ``melds`` table) and the instruction that declares them (step
+``declare_melds``).
+
+A meld is a named combination of cards: some ranks all in one suit (each suit may
+make one: a king and queen of a suit), each rank in every suit (four jacks), or a
+sequence of at least ``run`` cards of one suit in the ranking's order (each such
+sequence makes one).  Declaring scores each meld a hand makes, as often as it makes
+it, into the per-player built-in ``meld_points``; with ``show``, the cards of the
+declared melds become public knowledge of the hand (``State.known``), so every
+other seat's view lists them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .steps import Fn, Instr, _names
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Meld:
+    """One meld of the table: the card sets that make it, or its runs.
+
+    ``sets``: each set of cards that makes the meld once (a hand holding all of one).
+    ``runs``: for a sequence meld, each suit's cards in the ranking's order, and
+    ``run`` the fewest cards in sequence.
+    """
+
+    def __init__(self, name: str, sets: list[int], runs: list[list[int]], run: int,
+                 points: Fn) -> None:
+        self.name = name
+        self.sets = sets
+        self.runs = runs
+        self.run = run
+        self.points = points
+
+    def made(self, hand: int) -> tuple[int, int]:
+        """How many times ``hand`` makes this meld, and the cards that make it."""
+        times = 0
+        cards = 0
+        for m in self.sets:
+            if hand & m == m:
+                times += 1
+                cards |= m
+        for suit in self.runs:
+            seq = 0  # the cards of the sequence being followed
+            length = 0
+            for c in (*suit, -1):  # -1: the end of the suit closes the last sequence
+                if c >= 0 and (hand >> c) & 1:
+                    seq |= 1 << c
+                    length += 1
+                    continue
+                if length >= self.run:
+                    times += 1
+                    cards |= seq
+                seq = 0
+                length = 0
+        return times, cards
+
+
+class DeclareMelds(Instr):
+    """Every seat that ``for`` names, from forehand, declares the melds of its hand."""
+
+    def __init__(self, melds: list[Meld], each: Fn | None, show: bool) -> None:
+        self.melds = melds
+        self.each = each  # None: every seat still in
+        self.show = show
+
+    def run(self, st: State) -> bool:
+        points = [0] * st.n  # a new list: clones share the old one (never changed in place)
+        for p in st.order_from((st.dealer + 1) % st.n):
+            if (st.out[p] if self.each is None else not self.each(st, p)):
+                continue
+            hand = st.hands[p]
+            total = 0
+            shown = 0
+            declared: list[str] = []
+            for meld in self.melds:
+                times, cards = meld.made(hand)
+                if times:
+                    total += times * int(meld.points(st, p))
+                    shown |= cards
+                    declared += [meld.name] * times
+            points[p] = total
+            if self.show and shown:
+                st.known[p] |= shown
+            if st.rec is not None and declared:
+                st.event("melds", seat=p, melds=declared, points=total,
+                         cards=_names(shown) if self.show else [])
+        st.meld_points = points
+        st.pc += 1
+        return True
+
+
+__all__ = ["DeclareMelds", "Meld"]

@@ -1,0 +1,190 @@
+"""Every shipped spec and variant as a PettingZoo environment (needs the `rl` extra)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np  # noqa: E402
+import spelbok  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+from spelbok.errors import IllegalActionError  # noqa: E402
+from spelbok.rl.encoding import Encoding, Match  # noqa: E402
+from spelbok.rl.pettingzoo import env  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = sorted(ROOT.glob("specs/*.yaml")) + sorted(ROOT.glob("specs/variants/*.yaml"))
+
+
+def _counts(path: Path) -> list[int]:
+    """Two player counts of a spec (one when it has only one)."""
+    tree = spelbok.load(str(path)).tree
+    lo, hi = tree["players"]["min"], tree["players"]["max"]
+    return sorted({lo, min(lo + 1, hi)})
+
+
+CASES = [(p, n) for p in SPECS for n in _counts(p)]
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # dict observations, as PettingZoo's classic
+@pytest.mark.parametrize(("path", "players"), CASES,
+                         ids=[f"{p.stem}-{n}" for p, n in CASES])
+def test_api(path: Path, players: int) -> None:
+    # two hands a match, so that the test plays through the end of matches
+    api_test(env(str(path), players=players, max_hands=2), num_cycles=30)
+
+
+def test_a_match_is_played_to_its_end_with_rewards() -> None:
+    e = env("knektpass", players=3, max_hands=1)
+    e.reset(seed=5)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    rng = random.Random(1)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+        steps += 1
+    state = e.match.st
+    assert state.is_terminal and steps > 0
+    assert sorted(total.values()) == sorted(1.0 if p in state.winners else -1.0
+                                            for p in range(3))
+
+
+def test_score_rewards_add_up_to_the_change_of_score() -> None:
+    e = env("knektpass", players=2, max_hands=3, reward="score")
+    e.reset(seed=2)
+    start = e.match.st.scores
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    rng = random.Random(3)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        action = None if terminated or truncated else int(
+            rng.choice(np.flatnonzero(obs["action_mask"])))
+        e.step(action)
+    end = e.match.st.scores
+    assert [total[a] for a in e.possible_agents] == [b - a for a, b in zip(start, end)]
+
+
+def test_an_exchange_is_single_card_discards_and_a_stop() -> None:
+    game = spelbok.load("knektpass", players=2)
+    enc = Encoding(game)
+    m = Match(enc, game.new_state(seed=1))
+    st = m.st
+    while st.decision_name != "exchange":  # dealer's swap, then both announce play
+        m.apply(enc.stop if st.decision_name == "swap" else enc.index[st.parse_action("play")])
+    seat = st.current
+    hand = set(st.view(seat)["hand"])
+    first, second = [i for i in m.legal() if i != enc.stop][:2]
+    m.apply(first)
+    assert st.current == seat and first not in m.legal() and enc.stop in m.legal()
+    m.apply(second)
+    m.apply(enc.stop)
+    kept = set(st.view(seat)["hand"])
+    gone = {enc.labels[first].split()[1], enc.labels[second].split()[1]}
+    assert gone <= hand and not gone & kept and len(kept) == len(hand)
+
+
+def test_an_illegal_action_is_refused() -> None:
+    e = env("example", players=2)
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+
+
+@pytest.mark.parametrize("name", ["knektpass", "euchre", "oh-hell"])
+def test_the_observation_holds_nothing_hidden(name: str) -> None:
+    """A determinized state (every hidden card re-dealt) looks the same to the seat."""
+    game = spelbok.load(name, players=4)
+    enc = Encoding(game)
+    m = Match(enc, game.new_state(seed=4))
+    rng = random.Random(2)
+    for _ in range(12):
+        seat = m.st.current
+        assert seat is not None
+        for k in range(3):
+            other = m.clone(m.st.determinize(seat, random.Random(k)))
+            assert np.array_equal(other.observation(seat), m.observation(seat))
+        m.apply(rng.choice(m.legal()))
+
+
+def test_the_pack_size_comes_from_the_spec() -> None:
+    enc = Encoding(spelbok.load("euchre", players=4))
+    assert enc.num_cards == 24 and enc.labels[:24] == spelbok.load("euchre", players=4).deck
+
+
+def test_render_shows_the_table() -> None:
+    e = env("knektpass", players=2, render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "your hand" in text and "scores" in text and "stop" in text
+
+
+def test_the_fields_hold_what_the_view_shows() -> None:
+    game = spelbok.load("knektpass", players=3)
+    enc = Encoding(game)
+    m = Match(enc, game.new_state(seed=6))
+    at = enc.offsets()
+    rng = random.Random(4)
+    seen_trick = False
+    while not m.st.is_terminal:
+        seat = m.st.current
+        assert seat is not None
+        obs = m.observation(seat)
+        v = m.st.view(seat)
+
+        def cards(field: str, obs: np.ndarray = obs) -> set[str]:
+            a, b = at[field]
+            return {enc.labels[i] for i in np.flatnonzero(obs[a:b])}
+
+        assert cards("hand") == set(v["hand"])
+        assert cards("turn_up") == set(v["turn_up"])
+        for p, card in v["trick"]:
+            assert cards(f"trick_{(p - seat) % 3}") == {card}
+            seen_trick = True
+        a, b = at["hand_sizes"]
+        assert list(obs[a:b]) == [v["hand_sizes"][(seat + k) % 3] for k in range(3)]
+        a, b = at["var:score"]
+        assert list(obs[a:b]) == [v["vars"]["score"][(seat + k) % 3] for k in range(3)]
+        a, b = at["to_act"]
+        assert obs[a] == 1.0 and obs[a:b].sum() == 1.0
+        m.apply(rng.choice(m.legal()))
+    assert seen_trick
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+def test_a_word_variable_and_a_number_decision_are_encoded() -> None:
+    from minispec import HEAD
+
+    text = (HEAD.replace("hand:\n", "variables:\n  hand_player: {said: none}\nhand:\n")
+            + "  - deal: {size: 5}\n"
+            + "  - decide: call\n    who: each\n    choose: [high, low]\n"
+            + "    then: {said: choice}\n"
+            + "  - decide: bid\n    who: each\n    choose: number\n    min: 1\n    max: 3\n"
+            + "  - tricks: {}\n"
+            + 'end: {when: "hand_number >= 1", winners: "tricks == max(tricks)"}\n')
+    game = spelbok.load(text, players=2)
+    enc = Encoding(game)
+    assert [enc.labels[i] for i in range(enc.num_cards, enc.num_actions)] == [
+        "high", "low", "bid 1", "bid 2", "bid 3"]
+    m = Match(enc, game.new_state(seed=1))
+    m.apply(enc.labels.index("low"))
+    a, _ = enc.offsets()["var:said"]
+    seat = m.st.current
+    assert seat is not None
+    said = m.observation(seat)[a:a + 2]
+    assert said[(1 - seat) % 2] == enc.word_code["low"] and said[0] == -1.0  # 'none': no word
+    api_test(env(text, players=2), num_cycles=20)
