@@ -562,7 +562,7 @@ def _interactive(
     def catch_up() -> None:
         nonlocal shown
         events = state.log
-        explainer.sync(state)
+        explainer.sync(state, events)
         lines: list[str] = []
         for event in events[shown:]:
             lines += tell.feed(event)

@@ -118,8 +118,10 @@ def test_explainer_after_an_undo(knektpass: spelbok.Game) -> None:
     ex.sync(s)
     s.undo(4)
     s.apply(s.legal_actions()[-1])
-    ex.sync(s)
-    assert ex._st is not None and ex._st.rec == s.log
+    ex.sync(s, s.log)
+    assert ex._st is not None and ex._st.rec == s.log and ex.note(len(s.log) - 1) is not None
+    ex.sync(s, s.log[:-1])  # a log it cannot give back: no notes, so no wrong explanation
+    assert ex.note(0) is None and ex.explain(0, s.log[0]) is None
 
 
 def test_explain_set_words() -> None:

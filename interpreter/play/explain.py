@@ -201,9 +201,11 @@ class Explainer:
 
     # -- following the match ----------------------------------------------------------
 
-    def sync(self, state: State) -> None:
+    def sync(self, state: State, log: list[dict[str, Any]] | None = None) -> None:
         """Catch up with ``state`` (replaying only its new actions; after an undo, again
-        from the start)."""
+        from the start).  With the match's ``log`` at hand, a replay that does not give
+        it back (an engine this module does not follow) drops its notes rather than
+        explain the wrong step."""
         actions = state.actions
         if self._st is None or state.start != self._st.start or \
                 self._done != actions[:len(self._done)]:
@@ -213,6 +215,8 @@ class Explainer:
         for a in actions[len(self._done):]:
             self._apply(a)
             self._done.append(a)
+        if log is not None and self._st.rec != log:
+            self._notes = []
 
     def note(self, index: int) -> Note | None:
         """The note of event ``index`` of the match (None when not known)."""
