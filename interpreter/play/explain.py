@@ -358,9 +358,10 @@ class Explainer:
         """Why event ``index`` (of ``state.log``) happened, or None when it says it all."""
         kind = event.get("event")
         note = self.note(index)
+        if note is None:  # not followed (or not given back): better nothing than a guess
+            return None
         if kind == "trick":
-            return explain_trick(self.game, event, note.trump if note else None,
-                                 self.card, self.suit)
+            return explain_trick(self.game, event, note.trump, self.card, self.suit)
         if note is None or note.pc < 0:
             return None
         step = self.step(note.pc)
