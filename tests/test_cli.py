@@ -108,8 +108,11 @@ def test_help_imports_no_command_module() -> None:
         assert heavy not in out
 
 
-def test_keyboard_interrupt_exits_130_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keyboard_interrupt_exits_130_quietly(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
     from spelbok.cli import play
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # where the interrupted match goes
 
     def interrupted(prompt: str) -> str | None:
         raise KeyboardInterrupt
