@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("spelbok.cli.verify:verify_cmd", "Run rule-reading scenario files."),
     "audit": ("spelbok.cli.audit:audit_cmd", "Sweep a spec's readings over bot matches: report and plots."),
     "serve": ("spelbok.cli.serve:serve_cmd", "Play in the browser: a local web table for any spec."),
+    "list": ("spelbok.cli.spec_commands:list_cmd", "List the shipped games (and variants)."),
 }
 
 

@@ -132,6 +132,12 @@ def allow_path_option(f: F) -> F:
                              "(repeatable; by default only their own folder and shipped specs).")(f)
 
 
+def force_option(f: F) -> F:
+    """``--force``: the commands that write files never overwrite one without it."""
+    return click.option("--force", "-f", is_flag=True, default=False,
+                        help="Overwrite the output file (-o, --log, --plot) if it exists.")(f)
+
+
 def no_color_option(f: F) -> F:
     """``--no-color``."""
     return click.option("--no-color", is_flag=True, default=False,

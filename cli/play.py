@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,12 +17,12 @@ from .main import check_output_file
 from .options import (
     allow_path_option,
     bots_option,
+    force_option,
     max_hands_option,
     no_color_option,
     option_option,
     players_option,
     seed_option,
-    spec_argument,
 )
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 LOG_FORMAT = 1
 _CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.engine.actions)
 _MENU_LIMIT = 10  # exchanges with more choices than this are typed, not picked from a menu
+_HINT_PLAYOUTS = 300  # the ISMCTS hint's budget: a second or so
 
 HELP = """\
 How to answer:
@@ -42,8 +44,14 @@ How to answer:
   an exchange          exchange 7h 9s gives away those cards; the cards alone (7h 9s) work
                        too; 'keep' (or the word alone) keeps every card
   show                 shows the table again
+  undo                 takes back your last decision (and the bots' moves since)
+  hint                 what the greedy and ISMCTS bots would do here, and their estimate
+  rules                the rules of the step being played (as 'spelbok describe' says them)
+  score                the scores and the tricks so far
+  log                  what happened so far in this hand
   help                 shows this text
-  quit                 abandons the match"""
+  quit                 abandons the match (Ctrl-C too: the match is saved to its log)"""
+COMMANDS = ("show", "undo", "hint", "rules", "score", "log", "help", "quit")
 
 
 def default_bots() -> list[str]:
@@ -78,7 +86,7 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 
 
 @click.command("play")
-@spec_argument()
+@click.argument("spec", required=False, metavar="SPEC")
 @players_option()
 @click.option("--seat", "-k", type=int, default=0, show_default=True, metavar="K",
               help="Your seat (0 is the first).")
@@ -92,12 +100,21 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 @max_hands_option
 @click.option("--verbose", "-v", is_flag=True,
               help="With --auto: also the dealt hands, exchanged cards and variable changes.")
+@click.option("--resume", "resume", default=None, metavar="LOG",
+              help="Continue the match saved in LOG (by --log or an interrupted play); SPEC "
+                   "may be left out, and LOG is written again as the match goes on.")
+@force_option
+@click.option("--plain", is_flag=True,
+              help="Plain text: no colour and no symbols (for screen readers and logs).")
+@click.option("--width", type=click.IntRange(30, 400), default=None, metavar="COLUMNS",
+              help="Wrap lines to COLUMNS.  [default: the terminal's width]")
 @no_color_option
 @allow_path_option
 def play_cmd(
-    spec: str, players: int | None, seat: int, bots: list[str] | None, seed: int | None,
+    spec: str | None, players: int | None, seat: int, bots: list[str] | None, seed: int | None,
     options: dict[str, str], auto: bool, log_file: str | None, max_hands: int | None,
-    verbose: bool, no_color: bool, allow_paths: tuple[str, ...],
+    verbose: bool, resume: str | None, force: bool, plain: bool, width: int | None,
+    no_color: bool, allow_paths: tuple[str, ...],
 ) -> None:
     """Play SPEC in the terminal: you take seat K, bots the others.
 
@@ -111,26 +128,52 @@ def play_cmd(
     from spelbok.cli.render import Style
     from spelbok.play.bots import make_bot
 
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    game = spelbok.load(spec, players=players, options=options or None, max_hands=max_hands,
-                        allow_paths=allow_paths)
-    n = game.players
-    if not auto and not 0 <= seat < n:
-        raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
-                                 param_hint="'--seat'")
-    names = bots or default_bots()
-    human = None if auto else seat
-    seat_bots = {}
-    for i, p in enumerate(p for p in range(n) if p != human):
-        seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
-    style = Style.for_stream(None, no_color=no_color).for_game(game)
-    state = game.new_state(seed=seed)
-    start_scores = list(state.scores)
-    from spelbok.engine.rng import SHUFFLE
-
     if log_file:
         check_output_file(log_file, "'--log'")
+        if os.path.exists(log_file) and not force and log_file != resume:
+            raise click.BadParameter(f"'{log_file}' already exists; add --force to overwrite it",
+                                     param_hint="'--log'")
+    if resume is not None:
+        if auto:
+            raise click.UsageError("--resume continues a match with a person at it; "
+                                   "leave out --auto")
+        data = read_log(resume)
+        game, state = replay_log(data, resume, spec, allow_paths)
+        spec, seed, n = str(data["spec"]), int(data["seed"]), game.players
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+        max_hands = data["max_hands"] if isinstance(data.get("max_hands"), int) else None
+        human = data.get("human")
+        if not isinstance(human, int) or not 0 <= human < n:
+            raise SpelbokError(f"{resume}: bots played every seat of this match; there is "
+                               "nothing to resume")
+        logged: dict[str, Any] = data["bots"] if isinstance(data.get("bots"), dict) else {}
+        seat_bots = {p: make_bot(str(logged.get(str(p), default_bots()[0])),
+                                 seed=bot_seed(seed, p)) for p in range(n) if p != human}
+        log_file = log_file or resume
+        if state.is_terminal:
+            click.echo(f"{resume}: this match is over already")
+            return
+    else:
+        if spec is None:
+            raise click.UsageError("Missing argument 'SPEC' (or give --resume LOG).")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        game = spelbok.load(spec, players=players, options=options or None,
+                            max_hands=max_hands, allow_paths=allow_paths)
+        n = game.players
+        if not auto and not 0 <= seat < n:
+            raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
+                                     param_hint="'--seat'")
+        names = bots or default_bots()
+        human = None if auto else seat
+        seat_bots = {}
+        for i, p in enumerate(p for p in range(n) if p != human):
+            seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
+        state = game.new_state(seed=seed)
+    style = Style.for_stream(None, no_color=no_color, plain=plain, width=width).for_game(game)
+    start_scores = _start_scores(game, seed)
+    from spelbok.engine.rng import SHUFFLE
+
     record = {"spec": spec, "players": n, "options": dict(options), "seed": seed,
               "shuffle": SHUFFLE, "max_hands": max_hands,
               "bots": {str(p): b.name for p, b in seat_bots.items()},
@@ -148,11 +191,42 @@ def play_cmd(
         if log_file:
             write_log(log_file, record, state)
         return
-    finished = _interactive(game, state, human, seat_bots, style, seed, options, start_scores)
+    try:
+        finished = _interactive(game, state, human, seat_bots, style, seed, options,
+                                start_scores, resumed=resume is not None)
+    except KeyboardInterrupt:
+        # never lose a match: save it, and say how to go on
+        path = log_file or _free_log_name(spec, seed)
+        click.echo("")
+        write_log(path, record, state)
+        _echo(f"Interrupted in hand {state.hand_number}: the match is saved; "
+              f"continue it with 'spelbok play --resume {path}'.", style)
+        raise click.exceptions.Exit(130) from None  # an interrupt's exit status
     if log_file:
         write_log(log_file, record, state)
     if not finished:
         click.echo(f"Match abandoned in hand {state.hand_number} (seed {seed}).")
+
+
+def _free_log_name(spec: str, seed: int) -> str:
+    """A new file for an interrupted match's log, in spelbok's state folder
+    (``$XDG_STATE_HOME/spelbok``, else ``~/.local/state/spelbok``): never in the
+    current folder, and never a file that exists."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                            "state")
+    folder = os.path.join(base, "spelbok")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        folder = "."
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "-"
+                   for ch in os.path.splitext(os.path.basename(spec))[0])[:40] or "match"
+    name = os.path.join(folder, f"{stem}-{seed}.json")
+    k = 2
+    while os.path.lexists(name):
+        name = os.path.join(folder, f"{stem}-{seed}-{k}.json")
+        k += 1
+    return name
 
 
 def _run_bots(state: State, seat_bots: dict[int, Any], until: int | None = None) -> None:
@@ -169,7 +243,29 @@ def _run_bots(state: State, seat_bots: dict[int, Any], until: int | None = None)
 # ----------------------------------------------------------------------------- the human
 
 
+def _round(state: State) -> str:
+    """' (round 2 of 3)' when the decision is in a repeated step, else ''."""
+    from spelbok.engine.steps import RepeatTest
+
+    prog = state.game.program
+    here = prog.origin(state.pc)
+    if here is None:
+        return ""
+    for pc, instr in enumerate(prog.code):
+        o = prog.origin(pc)
+        if isinstance(instr, RepeatTest) and o is not None and \
+                here.path[:len(o.path)] == o.path and here.path != o.path:
+            done = state.counters[instr.slot]
+            times = instr.fixed_times
+            return f" (round {done} of {times})" if times else f" (round {done})"
+    return ""
+
+
 def _decision_name(state: State, legal: Sequence[Action]) -> str:
+    return _plain_decision_name(state, legal) + _round(state)
+
+
+def _plain_decision_name(state: State, legal: Sequence[Action]) -> str:
     kinds = {a.kind for a in legal}
     if kinds <= {_CARD, _WORD} and _CARD in kinds:
         return "your card"
@@ -235,19 +331,27 @@ def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list
         head.append(f"turn-up {' '.join(card(c, style) for c in v['turn_up'])}")
     if v.get("talon"):
         head.append(f"talon {v['talon']}")
-    title = "── " + " · ".join(head) + " "
-    lines = ["", style.paint(title + "─" * max(3, 70 - len(title)), bold=True)]
-    lines.append(f"  your hand  {hand_line(v['hand'], state.game, trump, style)}")
+    from spelbok.cli.render import wrap_items
+
+    rule = "─" if style.symbols else "-"
+    heads = wrap_items(rule * 2 + " ", head, width=style.width - 4, indent=3)
+    last = heads[-1] + " "
+    heads[-1] = last + rule * max(3, min(70, style.width - 2) - len(last))
+    lines = [""] + [style.paint(h, bold=True) for h in heads]
+    hand = hand_line(v["hand"], state.game, trump, style)
+    lines += wrap_items("  your hand  ", hand.split(" "), sep=" ", width=style.width,
+                        indent=13)
     legal = state.legal_actions()
     card_turn = any(a.kind == _CARD for a in legal)
     if v.get("trick") or card_turn:
         shown = trick_line(v["trick"], names, style) if v.get("trick") else "(you lead)"
-        lines.append(f"  trick      {shown}")
+        lines += wrap_items("  trick      ", shown.split(" · "), width=style.width, indent=13)
     if card_turn or any(v.get("tricks") or []):
         won = " · ".join(f"{names[p]} {t}" for p, t in enumerate(v.get("tricks") or [])
                          if not v["out"][p])
-        lines.append(f"  tricks     {won}")
-    lines.append(f"  scores     {scores_line(v['scores'], names, v['out'], style=style)}")
+        lines += wrap_items("  tricks     ", won.split(" · "), width=style.width, indent=13)
+    scores = scores_line(v["scores"], names, v["out"], style=style)
+    lines += wrap_items("  scores     ", scores.split(" · "), width=style.width, indent=13)
     return lines
 
 
@@ -258,7 +362,8 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
     items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
     from spelbok.cli.render import wrap_items
 
-    lines = wrap_items(f"{style.paint(name, bold=True)}: ", items, sep="  ", indent=4)
+    lines = wrap_items(f"{style.paint(name, bold=True)}: ", items, sep="  ", indent=4,
+                       width=style.width)
     exchanges = [a for a in legal if a.kind == _CARDS]
     if exchanges and len(menu) < len(legal):
         most = max(len(a.cards) for a in exchanges)
@@ -268,8 +373,10 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
         v = state.view(state.current_player or 0)
         flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump")) for c in g]
         cards_text = " ".join(flat[-min(2, most):]).lower()  # the lowest cards, as an example
-        lines.append(f"    or write the cards to give away (up to {most}), e.g. "
-                     f"{verb} {cards_text} or just {cards_text}")
+        from spelbok.cli.render import wrap_words
+
+        lines += wrap_words(f"    or write the cards to give away (up to {most}), e.g. "
+                            f"{verb} {cards_text} or just {cards_text}", style.width, 6)
     return lines
 
 
@@ -305,15 +412,75 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
         return state.parse_action(f"{xverb} {word}")
 
 
-def _ask(state: State, human: int, names: Sequence[str], style: Style) -> Action | None:
-    """Show the table, ask until the answer is a legal action; None to abandon."""
+def _completer(words: Sequence[str]) -> Any:
+    def complete(text: str, k: int) -> str | None:
+        hits = [w for w in words if w.lower().startswith(text.lower())]
+        return hits[k] if k < len(hits) else None
+
+    return complete
+
+
+def _line_editing(words: Sequence[str]) -> None:
+    """Tab completion of ``words`` and line editing (arrow keys, history), when the
+    terminal has readline."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline: plain input
+        return
+    readline.set_completer(_completer(words))
+    readline.parse_and_bind("tab: complete")
+
+
+def _hint(state: State, human: int, style: Style) -> list[str]:
+    """What the greedy and the ISMCTS bots would do, and ISMCTS's estimate."""
+    from spelbok.engine.observe import observe
+    from spelbok.play.bots import make_bot
+
+    legal = state.legal_actions()
+    xverb = _exchange_verb(legal)
+    lines = []
+    greedy = make_bot("greedy", seed=state.hand_number).choose(observe(state, human))
+    lines.append(f"  greedy would play {_action_text(greedy, style, xverb)}")
+    search = make_bot(f"ismcts:{_HINT_PLAYOUTS}", seed=state.hand_number)
+    pick = search.choose(observe(state, human))
+    estimate = getattr(search, "last_estimate", None)
+    text = f"  ismcts would play {_action_text(pick, style, xverb)}"
+    if estimate is not None:
+        mean, visits = estimate
+        text += (f", expecting {mean:.0%} of the hand's best outcome "
+                 f"({visits} of {_HINT_PLAYOUTS} playouts)")
+    lines.append(text)
+    return lines
+
+
+def _rules(state: State) -> list[str]:
+    from spelbok.lang.describe import describe_step
+
+    origin = state.game.program.origin(state.pc)
+    text = describe_step(state.game.doc, origin.path, state.game.players) if origin else ""
+    return ["  " + line for line in text.splitlines()] or ["  (no rules text for this step)"]
+
+
+def _ask(state: State, human: int, names: Sequence[str], style: Style,
+         history: Sequence[str] = ()) -> Action | str | None:
+    """Show the table, ask until the answer is a legal action, ``"undo"``, or None to
+    abandon."""
+    from spelbok.cli.render import scores_line, transcript
+
     legal = state.legal_actions()
     v = state.view(human)
     menu = _menu(legal, state.game, v.get("trump"))
+    _line_editing([str(a) for a in legal] + list(COMMANDS))
 
     def show() -> None:
         for line in _panel(state, human, names, style) + _prompt_lines(state, menu, legal, style):
-            click.echo(line, color=style.color)
+            _echo(line, style)
+
+    def say(lines: Sequence[str]) -> None:
+        for line in lines:
+            _echo(line, style)
 
     show()
     while True:
@@ -328,43 +495,81 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style) -> Action
             if low in ("quit", "exit", "q"):
                 return None
             if low in ("help", "?", "h"):
-                click.echo(HELP)
+                _echo(HELP, style)
                 continue
             if low in ("show", "table"):
                 show()
                 continue
+            if low in ("undo", "u", "back"):
+                return "undo"
+            if low == "hint":
+                say(_hint(state, human, style))
+                continue
+            if low in ("rules", "rule"):
+                say(_rules(state))
+                continue
+            if low in ("score", "scores"):
+                say(["  scores  " + scores_line(v["scores"], names, v["out"], style=style),
+                     "  tricks  " + " · ".join(f"{names[p]} {t}" for p, t in
+                                               enumerate(v.get("tricks") or []))])
+                continue
+            if low == "log":
+                events = state.log
+                begin = max((i for i, e in enumerate(events) if e.get("event") == "hand"),
+                            default=0)
+                say(transcript(events[begin:], names, style=style, viewer=human)
+                    or ["  (nothing yet)"])
+                continue
         try:
             return _interpret(text, state, menu, legal)
         except ActionError as exc:
-            click.echo(f"  {style.paint('✗', fg='red')} {exc}", color=style.color)
+            mark = "✗" if style.symbols else "x"
+            _echo(f"  {style.paint(mark, fg='red')} {_symbols(str(exc), style)}", style)
 
 
 def _interactive(
     game: Game, state: State, human: int | None, seat_bots: dict[int, Any], style: Style,
-    seed: int, options: dict[str, str], start_scores: list[Any],
+    seed: int, options: dict[str, str], start_scores: list[Any], resumed: bool = False,
 ) -> bool:
     """Play with a human at ``human``; True when the match ended, False if abandoned."""
-    from spelbok.cli.render import Narrator, player_names
+    from spelbok.cli.render import Narrator, card, player_names, suit
+    from spelbok.play.explain import Explainer
 
     assert human is not None
     names = player_names(game.players, human)
-    click.echo(_header(game, seed, options))
+    _echo(_header(game, seed, options), style)
     others = ", ".join(f"{names[p]} {b.name}" for p, b in sorted(seat_bots.items()))
-    click.echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
-               "notation; 'help' explains, 'quit' stops.")
-    narrator = Narrator(names, style=style, viewer=human, start_scores=start_scores)
-    shown = 0
+    _echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
+          "notation; 'help' explains, 'undo' takes back, 'quit' stops.", style)
+    explainer = Explainer(game, card=lambda c: card(c, style), suit=lambda t: suit(t, style))
+
+    def narrator() -> Narrator:
+        return Narrator(names, style=style, viewer=human, start_scores=start_scores,
+                        explainer=explainer)
+
+    tell = narrator()
+    # the action counts at which the human was asked (undo goes back to the last one)
+    asked: list[int] = []
+    if resumed:
+        _echo(f"Resumed after {len(state.actions)} actions, in hand {state.hand_number}.",
+              style)
+        asked = [i for i, h in enumerate(state.history) if h.seat == human]
+        shown = len(state.log)
+        tell._index = shown
+    else:
+        shown = 0
 
     def catch_up() -> None:
         nonlocal shown
         events = state.log
+        explainer.sync(state, events)
         lines: list[str] = []
         for event in events[shown:]:
-            lines += narrator.feed(event)
-        lines += narrator.flush()
+            lines += tell.feed(event)
+        lines += tell.flush()
         shown = len(events)
         for line in lines:
-            click.echo(line, color=style.color)
+            _echo(line, style)
 
     while not state.is_terminal:
         _run_bots(state, seat_bots, until=human)
@@ -373,21 +578,61 @@ def _interactive(
             break
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
-            from spelbok.cli.render import card
-
-            click.echo(f"  you play {card(str(legal[0]), style)}, your only legal card",
-                       color=style.color)
+            _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
             state.apply(legal[0])
             continue
         action = _ask(state, human, names, style)
         if action is None:
             return False
+        if action == "undo":
+            if not asked:
+                _echo("  nothing to undo: this is your first decision", style)
+                continue
+            back = state.undo(len(state.actions) - asked.pop())
+            mine = str(back[0])
+            _echo(f"  taken back: your {mine}"
+                  + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
+                     else ""), style)
+            tell = narrator()
+            shown = tell._index = len(state.log)
+            continue
+        assert not isinstance(action, str)
+        asked.append(len(state.actions))
         state.apply(action)
     winners = state.winners
     if human in winners:
-        click.echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
-                               bold=True, fg="green"), color=style.color)
+        _echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
+                          bold=True, fg="green"), style)
     return True
+
+
+def _symbols(text: str, style: Style) -> str:
+    """``text`` with its cards (``10S``) and suits (``suit H``) shown as everywhere else
+    in the terminal (``10♠``, ``suit ♥``)."""
+    import re
+
+    from spelbok.cli.render import card, suit
+
+    text = re.sub(r"\b(?:10|[2-9JQKA])[CSHD]\b", lambda m: card(m.group(0), style), text)
+    return re.sub(r"\b(suit|trump|trumps) ([CSHD])\b",
+                  lambda m: f"{m.group(1)} {suit(m.group(2), style)}", text)
+
+
+def _echo(text: str, style: Style) -> None:
+    """Print ``text``, each line wrapped to the style's width when longer."""
+    from spelbok.cli.render import _visible_len, wrap_words
+
+    for line in text.split("\n"):
+        if _visible_len(line) <= style.width:
+            click.echo(line, color=style.color)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        for part in wrap_words(line, style.width, lead + 4 if lead < 20 else 6):
+            click.echo(part, color=style.color)
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
 
 
 # ----------------------------------------------------------------------------- logs

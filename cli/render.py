@@ -41,6 +41,7 @@ __all__ = [
     "transcript",
     "trick_line",
     "wrap_items",
+    "wrap_words",
 ]
 
 SUITS = "CSHD"
@@ -65,13 +66,25 @@ class Style:
     color: bool = False
     symbols: bool = True
     pack: Any = None  # a game's declared Pack (its letters, symbols, colours); None: French
+    width: int = _WIDTH  # the columns lines are wrapped to
 
     @classmethod
-    def for_stream(cls, stream: IO[str] | None = None, *, no_color: bool = False) -> Style:
+    def for_stream(cls, stream: IO[str] | None = None, *, no_color: bool = False,
+                   plain: bool = False, width: int | None = None) -> Style:
         """The style a stream supports: colour only on a terminal and without ``NO_COLOR``;
-        symbols unless the stream's encoding cannot write them.
+        symbols unless the stream's encoding cannot write them; ``plain`` neither (for
+        screen readers and logs).  ``width``: the terminal's width on a terminal, else
+        100 columns (so that a transcript in a file does not depend on a window).
         """
         stream = sys.stdout if stream is None else stream
+        tty = bool(getattr(stream, "isatty", lambda: False)())
+        if width is None:
+            import shutil
+
+            width = shutil.get_terminal_size((_WIDTH, 24)).columns if tty else _WIDTH
+        width = max(30, min(int(width), 400))
+        if plain:
+            return cls(color=False, symbols=False, width=width)
         color = (
             not no_color
             and not os.environ.get("NO_COLOR")
@@ -84,7 +97,7 @@ class Style:
             symbols = True
         except (LookupError, UnicodeEncodeError):
             symbols = False
-        return cls(color=color, symbols=symbols)
+        return cls(color=color, symbols=symbols, width=width)
 
     def for_game(self, game: Any) -> Style:
         """This style for a game's cards: its declared pack, if it has one."""
@@ -309,7 +322,8 @@ def trick_line(
     parts = [f"{_name(names, p)} {card(c, style)}" for p, c in trick]
     text = " · ".join(parts) if parts else "(no cards)"
     if winner is not None:
-        text += f" → {style.paint(_name(names, winner), bold=True)}"
+        arrow = " → " if style.symbols else " -> "
+        text += f"{arrow}{style.paint(_name(names, winner), bold=True)}"
     return text
 
 
@@ -331,7 +345,8 @@ def scores_line(
             except (TypeError, ValueError):
                 delta = 0
             if delta:
-                notes.append(f"+{delta}" if delta > 0 else f"−{-delta}")
+                minus = "−" if style.symbols else "-"
+                notes.append(f"+{delta}" if delta > 0 else f"{minus}{-delta}")
         if out is not None and p < len(out) and out[p]:
             notes.append("out")
         text = f"{_name(names, p)} {score}"
@@ -366,6 +381,25 @@ def wrap_items(
         else:
             line += piece
         fresh = False
+    lines.append(line)
+    return lines
+
+
+def wrap_words(text: str, width: int = _WIDTH, indent: int = 4) -> list[str]:
+    """``text`` wrapped between words to ``width`` columns, later lines indented.
+
+    >>> wrap_words("  a bb ccc dddd", 9, 4)
+    ['  a bb', '    ccc', '    dddd']
+    """
+    lead = len(text) - len(text.lstrip(" "))
+    lines: list[str] = []
+    line = text[:lead]
+    for word in text.split():
+        if _visible_len(line) + len(word) + (0 if line.strip() == "" else 1) > width \
+                and line.strip():
+            lines.append(line)
+            line = " " * indent
+        line += word if line.strip() == "" else " " + word
     lines.append(line)
     return lines
 
@@ -414,6 +448,8 @@ class Narrator:
     viewer: int | None = None
     verbose: bool = False
     start_scores: Sequence[Any] | None = None
+    explainer: Any = None  # a spelbok.play.explain.Explainer: why tricks and scores went so
+    _index: int = field(default=0, init=False)
     _group: tuple[str, str] | None = field(default=None, init=False)
     _items: list[str] = field(default_factory=list, init=False)
     _seen: set[Any] = field(default_factory=set, init=False)
@@ -439,6 +475,10 @@ class Narrator:
     def who(self, seat: Any) -> str:
         return _name(self.names, seat)
 
+    @property
+    def _arrow(self) -> str:
+        return " →" if self.style.symbols else " ->"
+
     def verb(self, seat: Any, third_person: str) -> str:
         """``keeps`` for a player, ``keep`` for ``you``."""
         if self.who(seat) != "you":
@@ -454,7 +494,7 @@ class Narrator:
             self._items = [self._total_item(seat, *t) for seat, t in self._totals.items()]
             self._totals = {}
         if self._group is not None and self._items:
-            out = wrap_items(f"  {self._group[1]}: ", self._items)
+            out = wrap_items(f"  {self._group[1]}: ", self._items, width=self.style.width)
         self._group = None
         self._items = []
         self._seen = set()
@@ -490,6 +530,8 @@ class Narrator:
     def feed(self, event: Mapping[str, Any]) -> list[str]:
         """The lines completed by ``event`` (some lines wait for the next event)."""
         kind = str(event.get("event", "?")) if isinstance(event, Mapping) else "?"
+        index = self._index
+        self._index += 1
         handler = getattr(self, "_ev_" + kind, None)
         grouped = kind in ("decision", "exchange")
         pre: list[str] = []
@@ -507,9 +549,26 @@ class Narrator:
                 lines = pre + list(handler(event))
         except Exception:  # never fail on an odd event: show it as it is
             lines = pre + self._generic(event)
+        if self.explainer is not None and isinstance(event, Mapping):
+            lines = self._explained(index, kind, event, pre, lines)
         if lines:
             self._any = True
         return lines
+
+    def _explained(self, index: int, kind: str, event: Mapping[str, Any], pre: list[str],
+                   lines: list[str]) -> list[str]:
+        """``lines`` with the explainer's why: a set's line replaced by its explanation,
+        the others followed by theirs."""
+        try:
+            who = self.who(event["seat"]) if "seat" in event else ""
+            why = self.explainer.explain(index, event, who)
+        except Exception:  # an explanation never stops a match
+            why = None
+        if not why:
+            return lines
+        if kind == "set":
+            return pre + wrap_words("  " + why, self.style.width, 6)
+        return lines + wrap_words("    " + why, self.style.width, 6)
 
     def _generic(self, event: Any) -> list[str]:
         if not isinstance(event, Mapping):
@@ -529,7 +588,7 @@ class Narrator:
                "cut_high": " (highest card)"}.get(str(e.get("how")), "")
         text = f"first dealer: {self.who(e['dealer'])}{how}"
         if self._cut is not None:
-            text = f"{self._cut} → {text}"
+            text = f"{self._cut}{self._arrow} {text}"
             self._cut = None
         return [text]
 
@@ -548,7 +607,7 @@ class Narrator:
         if self.viewer is not None or not self.verbose:
             return []  # live play shows the player's hand with each decision
         items = [f"{self.who(p)} {self._cards(h)}" for p, h in enumerate(hands) if h]
-        lines = wrap_items("  dealt: ", items) if items else []
+        lines = wrap_items("  dealt: ", items, width=self.style.width) if items else []
         if self._header is not None:
             self._dealt += lines
             return []
@@ -602,7 +661,7 @@ class Narrator:
         if not gave:
             item = f"{self.who(seat)} {self.verb(seat, 'keeps')}"
         elif self.verbose or (self.viewer is not None and seat == self.viewer):
-            item = f"{self.who(seat)} {self._cards(gave)} → {self._cards(got)}"
+            item = f"{self.who(seat)} {self._cards(gave)}{self._arrow} {self._cards(got)}"
         elif public and len(public) == len(got):
             item = f"{self.who(seat)} {self.verb(seat, 'takes')} {self._cards(public)}"
             if self.viewer is None:

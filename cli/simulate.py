@@ -20,6 +20,7 @@ from spelbok.analysis.simulate import (
     Comparison,
     Measure,
     Summary,
+    bin_counts,
     compare,
     histogram,
     simulate,
@@ -27,10 +28,11 @@ from spelbok.analysis.simulate import (
 )
 from spelbok.errors import SpelbokError
 
-from .main import raw_stream
+from .main import check_output_file, raw_stream
 from .options import (
     allow_path_option,
     bots_option,
+    force_option,
     jobs_option,
     json_option,
     max_hands_option,
@@ -43,26 +45,28 @@ from .options import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-LEGEND = ("* p < 0.05, ** p < 0.01 against the first spec "
-          "(two-proportion z-test for rates, Welch's t-test for means)")
+LEGEND = ("* p < 0.05, ** p < 0.01 against the first spec: paired t-tests on the shared "
+          "seeds, p-values adjusted for the number of measures by Holm's method; "
+          "Δ [low, high] is the difference from the first spec with its 95 % interval")
 
 
 # -- options ----------------------------------------------------------------------------
 
 
-def common_options(f: F) -> F:
-    """The options simulate and compare share."""
+def common_options(f: F, bots: str = "random") -> F:
+    """The options simulate and compare share (``bots``: the default bots)."""
     decorators = [
         click.option("--games", "-g", type=click.IntRange(min=1, max=MAX_GAMES), default=100,
                      show_default=True, metavar="N",
                      help=f"Matches to play (per spec; at most {MAX_GAMES})."),
         players_option(),
-        bots_option(default="random", shown=True),
+        bots_option(default=bots, shown=True),
         seed_option(default=0, shown=True),
         jobs_option(default=1),
         json_option,
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
                      metavar="FILE", help="Write charts to a PNG file (needs spelbok[plot])."),
+        force_option,
         option_option,
         max_hands_option,
         progress_option,
@@ -170,6 +174,14 @@ def _cell(m: Measure | None) -> str:
     return _pct(m.value) if m.kind == "rate" else _num(m.mean)
 
 
+def _diff(m: Measure | None, d: tuple[float, ...] | None) -> str:
+    if m is None or d is None:
+        return "-"
+    if m.kind == "rate":  # in percentage points
+        return f"{100 * d[0]:+.1f} [{100 * d[1]:+.1f}, {100 * d[2]:+.1f}]"
+    return f"{d[0]:+.2f} [{d[1]:+.2f}, {d[2]:+.2f}]"
+
+
 def format_comparison(c: Comparison, names: Sequence[str]) -> str:
     """The side-by-side report of a comparison, with significance marks."""
     first = c.summaries[0]
@@ -184,25 +196,31 @@ def format_comparison(c: Comparison, names: Sequence[str]) -> str:
         extra = f"; {_options_line(opts)}" if opts else ""
         lines.append(f"  {letter} = {name} ({s.game_name}{extra})")
     lines.append("")
-    rows = c.rows()
+    rows = c.differences()
     width = max([len(r[2]) for r in rows] + [30]) + 4
     col = 12
     titles = {"wins": "Wins (rate)", "length": "Match length", "per hand": "Per hand",
               "decisions": "Decisions (share)", "exchanges": "Exchanges",
               "final scores": "Final scores (mean)"}
-    header = f"{'':<{width}}" + "".join(f"{x:>{col}}   " for x in letters)
-    lines.append(header)
+    dcol = 24
+    header = f"{'':<{width}}" + "".join(
+        f"{x:>{col}}   " + (f"{'Δ ' + x + ' [95 %]':>{dcol}} " if i else "")
+        for i, x in enumerate(letters))
+    lines.append(header.rstrip())
     section = None
-    for _key, sec, label, ms, ps in rows:
+    for _key, sec, label, ms, ds in rows:
         if sec != section:
             lines.append(titles.get(sec, sec))
             section = sec
         cells = []
-        for m, p in zip(ms, ps, strict=True):
-            mark = stars(p) if p is not None else ""
+        for i, (m, d) in enumerate(zip(ms, ds, strict=True)):
+            mark = stars(d[3]) if d is not None else ""
             cells.append(f"{_cell(m):>{col}} {mark:<2}")
-        lines.append(f"  {label:<{width - 2}}" + "".join(cells))
-    lines += ["", "Legend: rates in %, other rows are means; " + LEGEND + "."]
+            if i:
+                cells.append(f"{_diff(m, d):>{dcol}} ")
+        lines.append(f"  {label:<{width - 2}}" + "".join(cells).rstrip())
+    lines += ["", "Legend: rates in %, their differences in points, other rows are means; "
+              + LEGEND + "."]
     return "\n".join(lines)
 
 
@@ -243,10 +261,12 @@ def plot_runs(summaries: Sequence[Summary], names: Sequence[str], path: str) -> 
     for ax, title, get in ((axes[1], "Final scores (all seats)", lambda s: s.final_scores()),
                            (axes[2], "Hands per match",
                             lambda s: [float(r.hands) for r in s.matches])):
+        # one set of bin edges for every run, so that the histograms can be compared
+        edges = histogram([v for s in summaries for v in get(s)])["edges"]
         for s, name in zip(summaries, names, strict=True):
-            h = histogram(get(s))
-            if h["counts"]:
-                ax.stairs(h["counts"], h["edges"], label=name, fill=k == 1, alpha=0.8)
+            counts = bin_counts(get(s), edges)
+            if counts:
+                ax.stairs(counts, edges, label=name, fill=k == 1, alpha=0.8)
         ax.set_title(title)
         ax.set_ylabel("count")
         if k > 1:
@@ -263,12 +283,21 @@ def plot_runs(summaries: Sequence[Summary], names: Sequence[str], path: str) -> 
 # -- commands -------------------------------------------------------------------------------
 
 
+def _check_plot(plot: str | None, force: bool) -> None:
+    if plot:
+        check_output_file(plot, "'--plot'")
+        if os.path.exists(plot) and not force:
+            raise click.BadParameter(f"'{plot}' already exists; add --force to overwrite it",
+                                     param_hint="'--plot'")
+        _pyplot()  # fail before the run, not after
+
+
 @click.command("simulate")
 @spec_argument()
 @common_options
 def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], seed: int,
-                 jobs: int, as_json: bool, plot: str | None, options: dict[str, str],
-                 max_hands: int | None, progress: bool | None,
+                 jobs: int, as_json: bool, plot: str | None, force: bool,
+                 options: dict[str, str], max_hands: int | None, progress: bool | None,
                  allow_paths: tuple[str, ...]) -> None:
     """Play many matches of SPEC between bots and report measures.
 
@@ -283,8 +312,7 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
       spelbok simulate knektpass --games 500 --players 3 --bots greedy,random
       spelbok simulate knockout-whist -n 4 -b ismcts:100,greedy -g 50 --jobs 2 --json
     """
-    if plot:
-        _pyplot()  # fail before the run, not after
+    _check_plot(plot, force)
     with _progress(games, "simulating", progress) as update:
         summary = simulate(spec, games, players, bots, seed, _jobs(jobs), options, max_hands,
                            progress=update, allow_paths=allow_paths)
@@ -300,16 +328,20 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
 
 @click.command("compare")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC_A SPEC_B [SPEC...]")
-@common_options
+@lambda f: common_options(f, bots="greedy")
 def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: list[str],
-                seed: int, jobs: int, as_json: bool, plot: str | None, options: dict[str, str],
-                max_hands: int | None, progress: bool | None,
+                seed: int, jobs: int, as_json: bool, plot: str | None, force: bool,
+                options: dict[str, str], max_hands: int | None, progress: bool | None,
                 allow_paths: tuple[str, ...]) -> None:
     """Compare specs (or readings) side by side on the same seeds and bots.
 
-    Each measure of 'simulate' is shown for every spec; a difference from the
-    first spec is marked * (p < 0.05) or ** (p < 0.01): two-proportion z-test
-    for rates and win shares, Welch's t-test for means.
+    Each measure of 'simulate' is shown for every spec, with its difference
+    from the first spec and the 95 % interval of that difference.  The specs
+    play the same seeds, so the tests are paired on the matches (paired
+    t-tests); a difference is marked * (p < 0.05) or ** (p < 0.01) after
+    Holm's correction for the number of measures.  The default bots are
+    greedy, which finish matches; a warning says when most matches were cut
+    at max_hands.
 
     \b
     Example:
@@ -317,8 +349,7 @@ def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: l
     """
     if len(specs) < 2:
         raise click.UsageError("compare needs at least two specs")
-    if plot:
-        _pyplot()
+    _check_plot(plot, force)
     with _progress(games * len(specs), "comparing", progress) as update:
         result = compare(list(specs), games, players, bots, seed, _jobs(jobs), options,
                          max_hands, progress=update, allow_paths=allow_paths)
@@ -326,6 +357,8 @@ def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: l
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(format_comparison(result, specs))
+    for warning in result.limit_warnings():
+        click.echo(f"warning: {warning}", err=True)
     if plot:
         plot_runs(result.summaries, list(specs), plot)
         if not as_json:

@@ -13,7 +13,7 @@ import click
 from spelbok.errors import SpecError, SpelbokError
 
 from .main import check_output_file
-from .options import allow_path_option, players_option, spec_argument
+from .options import allow_path_option, force_option, players_option, spec_argument
 
 _SUFFIX_SURFACE = {".spel": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 _UNSAFE_PLAIN = "\r\x85\u2028\u2029\ufeff"  # read as line breaks (or dropped) unless escaped
@@ -186,7 +186,7 @@ def _write(path: str, text: str, force: bool) -> None:
                    "surface than SPEC's).")
 @click.option("--output", "-o", default=None, metavar="FILE",
               help="Write to FILE instead of standard output.")
-@click.option("--force", "-f", is_flag=True, help="Overwrite FILE if it exists.")
+@force_option
 @allow_path_option
 def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
                 allow_paths: tuple[str, ...]) -> None:
@@ -224,3 +224,28 @@ def convert_cmd(spec: str, to: str | None, output: str | None, force: bool,
         return
     _write(output, text, force)
     click.echo(f"wrote {output} ({'DSL' if to == 'dsl' else 'YAML'})", err=True)
+
+
+@click.command("list")
+@click.option("--variants", is_flag=True, help="Also list the shipped variants.")
+def list_cmd(variants: bool) -> None:
+    """List the shipped games: name, players and what each is, for 'play', 'describe'...
+
+    \b
+    Example:
+      spelbok list --variants
+    """
+    from spelbok.lang.loader import read_spec, shipped_spec_names
+
+    names = [n for n in shipped_spec_names() if variants or "/" not in n]
+    width = max(map(len, names), default=10)
+    for name in names:
+        tree = read_spec(name).tree
+        players = tree.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        count = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        about = " ".join(str(tree.get("about") or "").split())
+        first = about.split(". ")[0].rstrip(".")
+        room = max(30, 100 - width - 16)
+        first = first if len(first) <= room else first[:room - 3].rstrip() + "..."
+        click.echo(f"{name:<{width}} {count:>5} players  {first}")

@@ -108,8 +108,11 @@ def test_help_imports_no_command_module() -> None:
         assert heavy not in out
 
 
-def test_keyboard_interrupt_exits_130_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keyboard_interrupt_exits_130_quietly(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
     from spelbok.cli import play
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # where the interrupted match goes
 
     def interrupted(prompt: str) -> str | None:
         raise KeyboardInterrupt
@@ -263,7 +266,7 @@ def test_schema_prints_the_json_schema() -> None:
     assert result.exit_code == 0
     schema = json.loads(result.output)
     assert schema["$schema"].startswith("https://json-schema.org/")
-    assert "hand" in schema["properties"]
+    assert "hand" in schema["$defs"]["spec"]["properties"]
 
 
 # ----------------------------------------------------------------------------- play

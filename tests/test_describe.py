@@ -57,14 +57,14 @@ def test_options_with_defaults_and_reasons(knektpass: str) -> None:
 
 def test_steps_in_plain_words_and_formulas_as_written(knektpass: str) -> None:
     text = knektpass
-    assert "1. Shuffle and deal 5 cards to each player still in, in packets of 2 then 3" in text
-    assert "2. Turn up the next card of the stock; its suit is trump." in text
-    assert "Decision 'swap': the dealer may exchange with the turn-up" in text
-    assert "Decision 'announce': each player in turn from forehand chooses play or pass" in text
-    assert "5. If `count(plays) == 0`:" in text
-    assert "5.1. Gather the cards and deal again, by the same dealer" in text
-    assert "6.2. The hand ends here" in text
-    assert "7. Repeat up to 3 times, each round only while `talon > 0`:" in text
+    assert "1. (deal) Shuffle and deal 5 cards to each player still in, in packets of 2 then 3" in text
+    assert "2. (turn-up) Turn up the next card of the stock; its suit is trump." in text
+    assert "Decision 'swap': the dealer may exchange with the turn-up" in flat(text)
+    assert "Decision 'announce': each player in turn from forehand chooses play or pass" in flat(text)
+    assert "5. (all pass) If `count(plays) == 0`:" in text
+    assert "5.1. (redeal) Gather the cards and deal again, by the same dealer" in text
+    assert "6.2. (end of hand) The hand ends here" in text
+    assert "7. (exchange rounds) Repeat up to 3 times, each round only while `talon > 0`:" in text
     assert "A player following suit must head the trick" in text
     assert ("When `void_rule == 'trump_if_beats' or void_rule == 'overtrump'` (with the default"
             " options: yes)") in flat(text)

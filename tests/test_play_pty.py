@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 from typing import Any
 
 import pytest
@@ -19,8 +20,12 @@ ARGS = ["play", "knektpass", "--players", "2", "--seed", "1"]
 SYMBOL_TO_LETTER = {"♣": "c", "♠": "s", "♥": "h", "♦": "d"}
 
 
+_STATE = tempfile.mkdtemp(prefix="spelbok-pty-")
+
+
 def spawn() -> Any:
-    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "PYTHONIOENCODING": "utf-8"}
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "PYTHONIOENCODING": "utf-8",
+           "XDG_STATE_HOME": _STATE}  # an interrupted match is saved there, not in $HOME
     assert SPELBOK is not None
     return pexpect.spawn(SPELBOK, ARGS, env=env, encoding="utf-8", timeout=30,
                          dimensions=(50, 160))

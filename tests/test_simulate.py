@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -215,8 +216,9 @@ def test_compare_text_report_has_marks_and_legend() -> None:
     assert r.exit_code == 0, r.output
     assert "A = knockout-whist" in r.output and "B = variants/knockout-whist-misere" in r.output
     line = next(x for x in r.output.splitlines() if "hands per match" in x)
-    assert line.rstrip().endswith("**")
-    assert "Legend" in r.output and "p < 0.01" in r.output
+    # the mark, then the difference from A with its 95 % interval
+    assert re.search(r" \*\* +-\d+\.\d\d \[-\d+\.\d\d, -\d+\.\d\d\]$", line), line
+    assert "Legend" in r.output and "p < 0.01" in r.output and "Holm" in r.output
 
 
 def test_cli_usage_errors_exit_2() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .stats import Z95, stars, two_proportion_p, welch_p, wilson
+from .stats import Z95, holm, paired_difference, stars, two_proportion_p, welch_p, wilson
 
 SCHEMA_VERSION = 1
 
@@ -54,6 +54,8 @@ class Measure:
     median: float = 0.0
     min: float = 0.0
     max: float = 0.0
+    #: (successes or sum, trials or count) of each match, in match order: the paired tests
+    pairs: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def value(self) -> float:
@@ -86,17 +88,20 @@ class Measure:
         return d
 
 
-def _rate(key: str, label: str, section: str, s: int, n: int) -> Measure:
-    return Measure(key, label, section, "rate", successes=s, trials=n)
+def _rate(key: str, label: str, section: str, s: int, n: int,
+          pairs: list[tuple[float, float]] | None = None) -> Measure:
+    return Measure(key, label, section, "rate", successes=s, trials=n, pairs=pairs or [])
 
 
-def _mean(key: str, label: str, section: str, values: Sequence[float]) -> Measure:
+def _mean(key: str, label: str, section: str, values: Sequence[float],
+          pairs: list[tuple[float, float]] | None = None) -> Measure:
     if not values:
         return Measure(key, label, section, "mean")
     return Measure(
         key, label, section, "mean", n=len(values), mean=statistics.fmean(values),
         sd=statistics.stdev(values) if len(values) > 1 else 0.0,
         median=float(statistics.median(values)), min=float(min(values)), max=float(max(values)),
+        pairs=pairs if pairs is not None else [(float(v), 1.0) for v in values],
     )
 
 
@@ -123,6 +128,24 @@ def histogram(values: Sequence[float], max_bins: int = 20) -> dict[str, list[Any
         i = min(len(counts) - 1, max(0, int((v - edges[0]) // (edges[1] - edges[0]))))
         counts[i] += 1
     return {"edges": edges, "counts": counts}
+
+
+def bin_counts(values: Sequence[float], edges: Sequence[float]) -> list[int]:
+    """Counts of ``values`` in the bins of ``edges`` (a value on the last edge goes in the
+    last bin), so that several runs can be shown over the same bins.
+
+    >>> bin_counts([1, 2, 2, 5], [0.0, 2.0, 4.0, 6.0])
+    [1, 2, 1]
+    """
+    import bisect
+
+    counts = [0] * max(0, len(edges) - 1)
+    if not counts:
+        return counts
+    for v in values:
+        i = bisect.bisect_right(edges, v) - 1
+        counts[min(len(counts) - 1, max(0, i))] += 1
+    return counts
 
 
 @dataclass
@@ -205,17 +228,21 @@ def build_measures(s: Summary) -> list[Measure]:
     P = s.players
     wins = [sum(1 for r in recs if p in r.winners) for p in range(P)]
     for p in range(P):
-        ms.append(_rate(f"wins.seat.{p}", f"seat {p} ({s.bots[p]})", "wins", wins[p], n))
+        ms.append(_rate(f"wins.seat.{p}", f"seat {p} ({s.bots[p]})", "wins", wins[p], n,
+                        [(float(p in r.winners), 1.0) for r in recs]))
     for bot in dict.fromkeys(s.bots):
         seats = [p for p in range(P) if s.bots[p] == bot]
         where = "seat " + ", ".join(map(str, seats)) if len(seats) < P else "all seats"
         ms.append(_rate(f"wins.bot.{bot}", f"{bot} ({where})", "wins",
-                        sum(wins[p] for p in seats), n * len(seats)))
+                        sum(wins[p] for p in seats), n * len(seats),
+                        [(float(sum(1 for p in seats if p in r.winners)), float(len(seats)))
+                         for r in recs]))
     ms.append(_mean("length.hands", "hands per match", "length", [r.hands for r in recs]))
     ms.append(_mean("length.decisions", "decisions per match", "length",
                     [r.decisions for r in recs]))
     ms.append(_rate("length.limit_reached", "matches cut at max_hands", "length",
-                    sum(1 for r in recs if r.limit_reached), n))
+                    sum(1 for r in recs if r.limit_reached), n,
+                    [(float(r.limit_reached), 1.0) for r in recs]))
 
     total: Counter[str] = Counter()
     for r in recs:
@@ -225,14 +252,25 @@ def build_measures(s: Summary) -> list[Measure]:
     def per_hand(key: str) -> list[float]:
         return [r.counts.get(key, 0) / r.hands for r in recs if r.hands]
 
+    def counted(key: str, of: str | None = None) -> list[tuple[float, float]]:
+        # each match's count of ``key`` out of its hands (or its count of ``of``)
+        return [(float(r.counts.get(key, 0)), float(r.hands if of is None else r.counts.get(of, 0)))
+                for r in recs]
+
+    def per_hand_pairs(key: str) -> list[tuple[float, float]] | None:
+        return None if all(r.hands for r in recs) else [
+            (r.counts.get(key, 0) / r.hands if r.hands else 0.0, 1.0 if r.hands else 0.0)
+            for r in recs]
+
     for key, label in (("redeal", "hands redealt (all passed)"),
                        ("end_hand_early", "hands ended early (e.g. a sole player)"),
                        ("talon_exhausted", "hands where an exchange emptied the talon")):
-        ms.append(_rate(f"hand.{key}", label, "per hand", total[key], hands))
+        ms.append(_rate(f"hand.{key}", label, "per hand", total[key], hands, counted(key)))
     for key, label in (("trick", "tricks per hand"), ("eliminated", "eliminations per hand"),
                        ("knock", "knocks (abstentions) per hand")):
         if total[key] or key == "trick":
-            ms.append(_mean(f"hand.{key}", label, "per hand", per_hand(key)))
+            ms.append(_mean(f"hand.{key}", label, "per hand", per_hand(key),
+                            per_hand_pairs(key)))
     if total["eliminated"]:
         ms.append(_mean("match.eliminated", "eliminations per match", "per hand",
                         [r.counts.get("eliminated", 0) for r in recs]))
@@ -240,9 +278,9 @@ def build_measures(s: Summary) -> list[Measure]:
         var = key[4:]
         if total.get(f"set_true:{var}"):
             ms.append(_mean(f"hand.set_true.{var}", f"'{var}' set true per hand", "per hand",
-                            per_hand(f"set_true:{var}")))
+                            per_hand(f"set_true:{var}"), per_hand_pairs(f"set_true:{var}")))
         ms.append(_mean(f"hand.set.{var}", f"'{var}' assignments per hand", "per hand",
-                        per_hand(key)))
+                        per_hand(key), per_hand_pairs(key)))
 
     for key in sorted(k for k in total if k.startswith("decision:")):
         name = key[len("decision:"):]
@@ -250,19 +288,22 @@ def build_measures(s: Summary) -> list[Measure]:
         for ck in sorted(k for k in total if k.startswith(prefix)):
             choice = ck[len(prefix):]
             ms.append(_rate(f"decision.{name}.{choice}", f"{name}: '{choice}'", "decisions",
-                            total[ck], total[key]))
+                            total[ck], total[key], counted(ck, key)))
     for key in sorted(k for k in total if k.startswith("exchange:")):
         name = key[len("exchange:"):]
         ms.append(_rate(f"exchange.{name}.some", f"{name}: gives cards away", "exchanges",
-                        total[f"exchange_some:{name}"], total[key]))
+                        total[f"exchange_some:{name}"], total[key],
+                        counted(f"exchange_some:{name}", key)))
         ms.append(_mean(f"exchange.{name}.cards", f"{name}: cards per hand", "exchanges",
-                        per_hand(f"exchange_cards:{name}")))
+                        per_hand(f"exchange_cards:{name}"),
+                        per_hand_pairs(f"exchange_cards:{name}")))
 
     for p in range(P):
         ms.append(_mean(f"scores.seat.{p}", f"seat {p} ({s.bots[p]})", "final scores",
                         [r.scores[p] for r in recs]))
     ms.append(_mean("scores.all", "all seats", "final scores",
-                    [float(x) for r in recs for x in r.scores]))
+                    [float(x) for r in recs for x in r.scores],
+                    [(float(sum(r.scores)), float(len(r.scores))) for r in recs]))
     return ms
 
 
@@ -276,38 +317,94 @@ class Comparison:
     summaries: list[Summary]
 
     def rows(self) -> list[tuple[str, str, str, list[Measure | None], list[float | None]]]:
-        """(key, section, label, measure per run, p-value vs the first run per run)."""
+        """(key, section, label, measure per run, p-value vs the first run per run).
+
+        The p-values are of paired tests on the shared seeds (see :meth:`differences`),
+        adjusted by Holm's method for the number of measures compared (per run)."""
+        return [(key, section, label, ms, [d[3] if d else None for d in ds])
+                for key, section, label, ms, ds in self.differences()]
+
+    def differences(self) -> list[tuple[str, str, str, list[Measure | None],
+                                        list[tuple[float, float, float, float, float] | None]]]:
+        """(key, section, label, measure per run, per run ``(difference from the first
+        run, 95 % low, high, Holm-adjusted p, raw p)``, None for the first run or when
+        the measure is missing).
+
+        The runs share their seeds, so match ``i`` of every run is dealt alike: the
+        tests are paired on the matches (:func:`~spelbok.analysis.stats.paired_difference`)
+        instead of treating the runs as independent samples; when a run's matches do
+        not line up, the unpaired test (two-proportion or Welch) is used."""
         order: dict[str, tuple[str, str]] = {}
         for s in self.summaries:
             for m in s.measures:
                 order.setdefault(m.key, (m.section, m.label))
-        out = []
+        out: list[Any] = []
+        raw: list[list[float | None]] = []
         for key, (section, label) in order.items():
             ms = [s.measure(key) for s in self.summaries]
             base = ms[0]
+            ds: list[Any] = [None]
             ps: list[float | None] = [None]
             for other in ms[1:]:
-                ps.append(other.p_value(base) if (other is not None and base is not None
-                                                 and other.kind == base.kind) else None)
-            out.append((key, section, label, ms, ps))
+                if other is None or base is None or other.kind != base.kind:
+                    ds.append(None)
+                    ps.append(None)
+                    continue
+                if len(other.pairs) == len(base.pairs) >= 2:
+                    ds.append(paired_difference(base.pairs, other.pairs))
+                else:
+                    lo, hi = other.value - base.value, other.value - base.value
+                    ds.append((other.value - base.value, lo, hi, other.p_value(base)))
+                ps.append(ds[-1][3])
+            out.append([key, section, label, ms, ds])
+            raw.append(ps)
+        for j in range(1, len(self.summaries)):
+            # a measure that is the same in every match of both runs is no test: left out
+            present = [i for i, ps in enumerate(raw) if ps[j] is not None
+                       and not out[i][4][j][1] == out[i][4][j][2] == out[i][4][j][0] == 0.0]
+            adjusted = dict(zip(present, holm([float(raw[i][j] or 0.0) for i in present])))
+            for i, row in enumerate(out):
+                d = row[4][j]
+                if d is not None:
+                    row[4][j] = (d[0], d[1], d[2], adjusted.get(i, d[3]), d[3])
+        return [tuple(row) for row in out]
+
+    def limit_warnings(self, share: float = 0.5) -> list[str]:
+        """A warning for each run where more than ``share`` of the matches were cut at
+        ``max_hands`` (their scores and winners are then the bound's, not the game's)."""
+        out = []
+        for i, s in enumerate(self.summaries):
+            m = s.measure("length.limit_reached")
+            if m is not None and m.trials and m.value > share:
+                bound = s.max_hands or "the spec's bound"
+                out.append(f"run {i + 1} ({s.spec}): {m.successes} of {m.trials} matches were "
+                           f"cut at max_hands ({bound}); use bots that finish matches "
+                           "(greedy) or a higher --max-hands")
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """The documented JSON form (``schema`` ``spelbok.compare``, ``version`` 1)."""
         rows = []
-        for key, section, label, ms, ps in self.rows():
+        for key, section, label, ms, ds in self.differences():
+            ps = [d[3] if d else None for d in ds]
             rows.append({
                 "key": key, "section": section, "label": label,
                 "values": [m.to_dict() if m else None for m in ms],
                 "p": ps,
+                "p_raw": [d[4] if d else None for d in ds],
+                "difference": [d[0] if d else None for d in ds],
+                "difference_ci95": [[d[1], d[2]] if d else None for d in ds],
                 "mark": [stars(p) if p is not None else "" for p in ps],
             })
         return {
             "schema": "spelbok.compare",
             "version": SCHEMA_VERSION,
             "baseline": 0,
-            "tests": {"rate": "two-proportion z-test", "mean": "Welch t-test",
-                      "marks": {"**": "p < 0.01", "*": "p < 0.05"}},
+            "tests": {"rate": "paired t-test on the shared seeds (per-match linearised rate)",
+                      "mean": "paired t-test on the shared seeds",
+                      "correction": "Holm, over the measures of each run",
+                      "marks": {"**": "adjusted p < 0.01", "*": "adjusted p < 0.05"}},
+            "warnings": self.limit_warnings(),
             "runs": [s.to_dict() for s in self.summaries],
             "rows": rows,
         }

@@ -18,8 +18,8 @@ measures computed from each match's event log:
 * final scores per seat and overall, with a histogram.
 
 :func:`compare` runs the same measures for several specs over the same seeds
-and tests each difference from the first spec: a two-proportion z-test for
-rates, Welch's t-test for means.
+and tests each difference from the first spec with a paired t-test on the shared
+seeds (Holm-adjusted over the measures), with the difference's 95 % interval.
 
 This module runs the matches; the report objects (:class:`Summary`,
 :class:`Measure`, :class:`Comparison`) are in :mod:`spelbok.analysis.sim_report`,
@@ -43,7 +43,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError, SpelbokError
 from ..limits import MAX_VALUE, digits
-from .sim_report import SCHEMA_VERSION, Comparison, MatchRecord, Measure, Summary, histogram
+from .sim_report import (
+    SCHEMA_VERSION,
+    Comparison,
+    MatchRecord,
+    Measure,
+    Summary,
+    bin_counts,
+    histogram,
+)
 from .stats import binomial_sign_p, stars, two_proportion_p, welch_p, wilson
 
 if TYPE_CHECKING:
@@ -276,7 +284,7 @@ def compare(
     specs: Sequence[str | os.PathLike[str]],
     games: int,
     players: int | None = None,
-    bots: Sequence[str] = ("random",),
+    bots: Sequence[str] = ("greedy",),
     seed: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
@@ -308,7 +316,8 @@ def compare(
 
 
 __all__ = [
-    "Comparison", "MatchRecord", "Measure", "SCHEMA_VERSION", "Summary", "binomial_sign_p",
+    "Comparison", "MatchRecord", "Measure", "SCHEMA_VERSION", "Summary", "bin_counts",
+    "binomial_sign_p",
     "compare", "cycle_bots", "histogram", "run_match", "simulate", "stars", "two_proportion_p",
     "welch_p", "wilson",
 ]

@@ -119,3 +119,79 @@ def stars(p: float) -> str:
     """``**`` for p < 0.01, ``*`` for p < 0.05, else ``""``."""
     return "**" if p < 0.01 else "*" if p < 0.05 else ""
 
+
+
+def t_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom.
+
+    >>> round(t_p(2.0, 30), 4)
+    0.0546
+    """
+    if df <= 0:
+        return 1.0
+    return _betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(df: float, p: float = 0.05) -> float:
+    """The ``t`` whose two-sided p-value is ``p`` (by bisection; 1.96 for large df).
+
+    >>> round(t_quantile(10), 3), round(t_quantile(100000), 3)
+    (2.228, 1.96)
+    """
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_p(mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def paired_difference(
+    a: list[tuple[float, float]], b: list[tuple[float, float]],
+) -> tuple[float, float, float, float]:
+    """``(difference, low, high, p)``: the difference ``B - A`` of two ratio measures
+    ``sum(s) / sum(t)`` observed on the same matches (``(s, t)`` per match, in the same
+    order), its 95 % interval and the two-sided p-value of a paired t-test.
+
+    Each match's contribution to a ratio is linearised (``(s - ratio * t) / mean(t)``),
+    so that a mean (``t`` = 1) gets the ordinary paired t-test and a rate over hands or
+    decisions one that keeps each match's hands together.
+
+    >>> d, lo, hi, p = paired_difference([(1, 1), (2, 1), (3, 1)], [(2, 1), (3, 1), (5, 1)])
+    >>> round(d, 3), round(lo, 3), round(hi, 3), round(p, 3)
+    (1.333, -0.101, 2.768, 0.057)
+    """
+    n = len(a)
+    if n != len(b) or n < 2:
+        return (0.0, 0.0, 0.0, 1.0)
+    sa, ta = sum(x for x, _ in a), sum(t for _, t in a)
+    sb, tb = sum(x for x, _ in b), sum(t for _, t in b)
+    if ta <= 0 or tb <= 0:
+        return (0.0, 0.0, 0.0, 1.0)
+    ra, rb = sa / ta, sb / tb
+    ma, mb = ta / n, tb / n
+    d = [(y - rb * u) / mb - (x - ra * t) / ma for (x, t), (y, u) in zip(a, b)]
+    diff = rb - ra
+    se = math.sqrt(sum(v * v for v in d) / (n * (n - 1)))
+    if se <= 1e-12:
+        return (diff, diff, diff, 1.0 if abs(diff) <= 1e-12 else 0.0)
+    half = t_quantile(n - 1) * se
+    return (diff, diff - half, diff + half, t_p(diff / se, n - 1))
+
+
+def holm(ps: list[float]) -> list[float]:
+    """Holm's step-down adjustment of p-values for testing them all at once.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out

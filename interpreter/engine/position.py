@@ -146,7 +146,7 @@ def find_phase(game: Game, text: Any) -> Phase:
     >>> find_phase(g, "bid")
     Traceback (most recent call last):
     ...
-    spelbok.engine.position.PositionError: position phase: Example has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange
+    spelbok.engine.position.PositionError: position phase: Example has no step 'bid'; phases are: tricks, after tricks, swap, announce, exchange, deal, turn-up, too few play, redeal, score
     """
     prog = game.program
     entries = list(_walk(game.tree.get("hand"), ("hand",)))

@@ -187,15 +187,15 @@ class Program:
 
         >>> import spelbok
         >>> print(spelbok.load("example", players=3).program.listing())  # doctest: +ELLIPSIS
-          0  Deal          run     hand.0 deal
-          1  TurnUp        run     hand.1 turn_up
-          2  DecideStart   start   hand.2 decide swap
-          3  Exchange      decide  hand.2 decide swap
+          0  Deal          run     hand.0 deal [deal]
+          1  TurnUp        run     hand.1 turn_up [turn-up]
+          2  DecideStart   start   hand.2 decide swap [swap]
+          3  Exchange      decide  hand.2 decide swap [swap]
         ...
-          6  JumpUnless    test    hand.4 if  -> 8
+          6  JumpUnless    test    hand.4 if [too few play]  -> 8
         ...
-         11  TrickPlay     play    hand.6 tricks  -> 12
-         12  SetVars       run     hand.7 set
+         11  TrickPlay     play    hand.6 tricks [tricks]  -> 12
+         12  SetVars       run     hand.7 set [score]
          13  (end of hand)
         """
         lines = []

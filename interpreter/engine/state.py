@@ -494,6 +494,21 @@ class State:
     # -- history and logs -----------------------------------------------------------
 
     @property
+    def history(self) -> list[Any]:
+        """Every decision so far as ``(seat, action, decision, hand)`` entries (replayed:
+        see :mod:`spelbok.engine.history`)."""
+        from .history import history
+
+        return history(self)
+
+    def undo(self, k: int = 1) -> list[Action]:
+        """Take back the last ``k`` actions and return them (replayed from the start:
+        see :mod:`spelbok.engine.history`)."""
+        from .history import undo
+
+        return undo(self, k)
+
+    @property
     def actions(self) -> list[Action]:
         """Every action applied since the start, in order."""
         out: list[Action] = []

@@ -1101,3 +1101,22 @@ def describe(doc: Any, players: int | None = None) -> str:
     lines += _section_hand(tree, ctx)
     lines += _section_end(tree)
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def describe_step(doc: Any, path: Sequence[Any], players: int | None = None) -> str:
+    """The rules of the hand's step holding ``path`` (a step's path in the spec tree, as
+    :class:`~spelbok.engine.program.Origin` gives it), numbered as :func:`describe` does;
+    "" when ``path`` is not in the hand.
+
+    >>> describe_step("example", ("hand", 0)).splitlines()[0]
+    '1. (deal) Shuffle and deal 5 cards to each player still in, in packets of 2 then 3,'
+    """
+    if not hasattr(doc, "tree"):
+        from .loader import read_spec
+
+        doc = read_spec(doc)
+    steps = doc.tree.get("hand") or []
+    if len(path) < 2 or path[0] != "hand" or not isinstance(path[1], int) \
+            or not 0 <= path[1] < len(steps):
+        return ""
+    return "\n".join(_step_lines(steps[path[1]], str(path[1] + 1), 0, _Ctx(doc.tree, players)))

@@ -12,8 +12,12 @@ be) and ``x-kind`` (which message a malformed value gets).
 exits 1 when they differ from the declaration.
 
 >>> schema = spec_schema()
->>> schema["properties"]["end"]["properties"]["max_hands"]["maximum"]
+>>> schema["$defs"]["spec"]["properties"]["end"]["properties"]["max_hands"]["maximum"]
 100000
+>>> schema["$defs"]["spec"]["properties"]["players"]["properties"]["min"]["description"]
+'fewest players'
+>>> "required" in schema["$defs"]["variant"], schema["then"]  # a variant names only changes
+(False, {'$ref': '#/$defs/variant'})
 >>> [s["x-name"] for s in schema["$defs"]["step"]["oneOf"]][:2]
 ["in a 'deal' step", "in a 'turn_up' step"]
 """
@@ -144,8 +148,16 @@ def _field(f: v.Field) -> dict[str, Any]:
         s[size] = f.min_items
     if f.type == "first_dealer":  # a word or a seat: its words say which
         s["x-expect"] = ", ".join(w.name for w in f.words) + " or a seat number"
-    if f.schema_doc:
-        s["description"] = f.schema_doc
+    # every key carries its meaning and default, for editors' tooltips and completion
+    if f.schema_doc or f.doc:
+        s["description"] = f.schema_doc or f.doc
+    if f.default is not v.ABSENT and f.default is not None and "default" not in s:
+        try:
+            json.dumps(f.default)
+        except (TypeError, ValueError):
+            pass
+        else:
+            s["default"] = f.default
     return s
 
 
@@ -224,6 +236,16 @@ def _defs() -> dict[str, Any]:
 def spec_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the YAML surface, from the vocabulary."""
     top = _object(v.SPEC, v.SPEC.fields)
+    # a variant (``extends``) names only what it changes: the base gives the rest, so an
+    # editor must not ask it for the keys a whole spec needs (the loader checks the
+    # merged spec, which has no ``extends``, against them all)
+    required = top.pop("required", [])
+    defs = _defs()
+    whole = {**top, "required": required}
+    variant = _relaxed(top)
+    variant["x-name"] = "in the variant"
+    for name, d in list(defs.items()):
+        defs[f"variant-{name}"] = _relaxed(d)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://spelbok.invalid/spec.schema.json",
@@ -231,9 +253,48 @@ def spec_schema() -> dict[str, Any]:
         "description": "YAML surface of a spelbok spec; see docs/spec-reference.md. Keys "
                        "starting with x- are spelbok's own annotations (used for error "
                        "messages).",
-        **top,
-        "$defs": _defs(),
+        "type": "object",
+        "if": {"required": ["extends"]},
+        "then": {"$ref": "#/$defs/variant"},
+        "else": {"$ref": "#/$defs/spec"},
+        "$defs": {"spec": whole, "variant": variant, **defs},
     }
+
+
+def _relaxed(node: Any) -> Any:
+    """The schema of what a variant may say for ``node``: no key is required (the base
+    gives it), any key may be null (removing it from the base), and a list of steps may
+    also be a map changing the base's steps by their label (see docs/variants.md)."""
+    if isinstance(node, list):
+        return [_relaxed(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "required":
+            continue
+        if key == "$ref" and isinstance(value, str):
+            out[key] = value.replace("#/$defs/", "#/$defs/variant-")
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {k: _nullable(_relaxed(sub)) for k, sub in value.items()}
+        elif key == "additionalProperties" and isinstance(value, dict):
+            out[key] = _nullable(_relaxed(value))
+        else:
+            out[key] = _relaxed(value)
+    if out.get("$ref") == "#/$defs/variant-steps":
+        by_label = {"type": "object", "description": "changes to the base's steps, by label",
+                    "additionalProperties": {"type": ["object", "null"]}}
+        ref = out.pop("$ref")
+        out = {"anyOf": [{"$ref": ref}, by_label], **{k: v_ for k, v_ in out.items()
+                                                      if k == "description"}}
+    return out
+
+
+def _nullable(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    return {"anyOf": [schema, {"type": "null"}],
+            **({"description": schema["description"]} if "description" in schema else {})}
 
 
 def schema_text() -> str:

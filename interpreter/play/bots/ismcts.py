@@ -85,6 +85,8 @@ class ISMCTSBot:
         self.epsilon = epsilon
         self.model_opponents = model_opponents
         self.name = "ismcts" if iterations == DEFAULT_ITERATIONS else f"ismcts:{iterations}"
+        #: (mean reward in [0, 1], playouts) of the last choice's move, for hints
+        self.last_estimate: tuple[float, int] | None = None
 
     # -- search --------------------------------------------------------------------------
 
@@ -167,6 +169,7 @@ class ISMCTSBot:
             for ch in path:
                 ch.visits += 1
                 ch.total += rewards[ch.seat]
-        pick = max(root.children.items(),
-                   key=lambda kv: (kv[1].visits, kv[1].total))[0]
+        pick, best_child = max(root.children.items(),
+                               key=lambda kv: (kv[1].visits, kv[1].total))
+        self.last_estimate = (best_child.total / max(1, best_child.visits), best_child.visits)
         return root_moves.get(pick, legal[0])

@@ -1,0 +1,404 @@
+"""Why things happen in a match, in words derived from the spec (a library API).
+
+The engine's events say *what* happened (a trick's cards and winner, a variable's
+new value); this module says *why*, from the spec only: the trick's ranking (the
+trump, the led suit, the top trumps), and for a ``set`` the step's label, its
+formula with the branches that applied and the values it read, and its ``source``
+citation.  No game is named here: every text comes from the spec.
+
+:class:`Explainer` follows a match (``sync(state)``) by replaying its actions on a
+recorded copy, one instruction at a time, so that each event is known with the step
+that made it and the values that step read; a match played without it pays nothing.
+:func:`explain_trick` and :func:`explain_set` are the pieces, for other front ends.
+
+>>> import spelbok
+>>> game = spelbok.load("example", players=2)
+>>> explain_trick(game, {"event": "trick", "cards": [[0, "7H"], [1, "AH"]], "winner": 1}, "S")
+'A♥ is the highest card of the led suit ♥'
+>>> explain_trick(game, {"event": "trick", "cards": [[0, "AH"], [1, "7S"]], "winner": 1}, "S")
+'7♠ is the only trump'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from ..cards import SUITS, parse_card
+from ..formula.nodes import IfExpr, Node, unparse
+from ..formula.parse import formula_names, parse_formula
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.state import State
+
+Text = Callable[[str], str]
+_SYMBOLS = "♣♠♥♦"  # in the order of cards.SUITS
+
+
+def plain_card(name: str) -> str:
+    """A card as the explanations show it by default (``JC`` -> ``J♣``)."""
+    text = str(name)
+    s = text[-1:].upper()
+    return text[:-1].upper() + _SYMBOLS[SUITS.index(s)] if s and s in SUITS else text
+
+
+def plain_suit(letter: str) -> str:
+    """A suit letter as its symbol (``H`` -> ``♥``)."""
+    s = str(letter).upper()
+    return _SYMBOLS[SUITS.index(s)] if len(s) == 1 and s in SUITS else str(letter)
+
+
+def _tables(game: Game, trump: str | int | None) -> Any:
+    if isinstance(trump, int):
+        index = trump
+    else:
+        index = SUITS.index(trump.upper()) if trump and trump.upper() in SUITS else 4
+    return game.program.tables[index]
+
+
+def explain_trick(game: Game, event: Mapping[str, Any], trump: str | int | None = None,
+                  card: Text = plain_card, suit: Text = plain_suit) -> str:
+    """Why the winner of a ``trick`` event won it, from the game's ranking under ``trump``
+    (a suit letter, a suit index, or None for no trump).
+
+    When the trick was not won by the highest trump or the highest card of the led
+    suit (a spec's own trick rule), the step's rule is named instead of a guess.
+    """
+    tables = _tables(game, trump)
+    played = [(int(p), parse_card(str(c))) for p, c in event.get("cards") or []]
+    winner = event.get("winner")
+    won = [c for p, c in played if p == winner and c is not None]
+    if not played or not won or any(c is None for _p, c in played):
+        return "nobody takes the trick" if winner is None else "takes the trick"
+    w = won[0]
+    cards = [c for _p, c in played if c is not None]
+    trumps = [c for c in cards if tables.trump[c]]
+    led = tables.suit[cards[0]]
+    name = card(_card_name(w))
+    if tables.trump[w] and tables.power[w] == max(tables.power[c] for c in trumps):
+        return f"{name} is the only trump" if len(trumps) == 1 else f"{name} is the highest trump"
+    if not trumps and tables.suit[w] == led:
+        same = [c for c in cards if tables.suit[c] == led]
+        if tables.power[w] == max(tables.power[c] for c in same):
+            led_text = suit(SUITS[led]) if 0 <= led < 4 else "led"
+            if len(same) == 1:
+                return f"{name} is the only card of the led suit {led_text}"
+            return f"{name} is the highest card of the led suit {led_text}"
+    return f"{name} takes the trick by the rules of play"
+
+
+def _card_name(c: int) -> str:
+    from ..cards import CARD_NAMES
+
+    return CARD_NAMES[c]
+
+
+def _number(v: Any) -> bool:
+    return type(v) is int
+
+
+def _fmt(v: Any) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def explain_set(event: Mapping[str, Any], before: Any = None, formula: str = "",
+                values: Mapping[str, Any] | None = None, label: str = "", source: str = "",
+                who: str = "") -> str:
+    """One line saying what a ``set`` event changed and by which rule.
+
+    ``formula`` is the step's formula for the variable (with the branches that applied,
+    see :class:`Explainer`), ``values`` the names it read and their values then,
+    ``label`` and ``source`` the step's; ``who`` names the seat.
+
+    >>> explain_set({"event": "set", "seat": 1, "var": "score", "value": 17}, 12,
+    ...             "score + change", {"change": 5}, source="en: Scoring", who="P1")
+    'P1 score 12 → 17 (+5): score + change, with change 5 (en: Scoring)'
+    """
+    var, value = str(event.get("var")), event.get("value")
+    head = f"{who} {var}" if who else var
+    if _number(value) and _number(before):
+        change = value - before
+        text = f"{head} {before} → {value} ({change:+d})"
+    else:
+        text = f"{head} is now {_fmt(value)}"
+    parts = []
+    if label:
+        parts.append(f"[{label}]")
+    if formula and formula != str(value):
+        read = ", ".join(f"{k} {_fmt(v)}" for k, v in (values or {}).items())
+        parts.append(formula + (f", with {read}" if read else ""))
+    if parts:
+        text += ": " + " ".join(parts)
+    if source:
+        text += f" ({source})"
+    return text
+
+
+def simplify(node: Node, truth: Callable[[Node], Any]) -> Node:
+    """``node`` with each ``if`` replaced by the branch that applies (``truth(cond)``;
+    a branch it cannot tell, None, stays whole)."""
+    if isinstance(node, IfExpr):
+        got = truth(node.cond)
+        if got is True:
+            return simplify(node.then, truth)
+        if got is False:
+            return simplify(node.else_, truth)
+        return node
+    changes: dict[str, Any] = {}
+    for name in getattr(node, "__dataclass_fields__", {}):
+        child = getattr(node, name)
+        if _is_node(child):
+            new: Any = simplify(child, truth)
+            if new is not child:
+                changes[name] = new
+        elif isinstance(child, tuple) and any(_is_node(x) for x in child):
+            items = tuple(simplify(x, truth) if _is_node(x) else x for x in child)
+            if any(x is not y for x, y in zip(items, child)):
+                changes[name] = items
+    if not changes:
+        return node
+    from dataclasses import replace
+
+    result: Node = replace(cast(Any, node), **changes)
+    return result
+
+
+def _is_node(x: Any) -> bool:
+    return hasattr(x, "__dataclass_fields__") and hasattr(x, "line")
+
+
+@dataclass
+class Note:
+    """What the explainer knows of one event: the instruction that made it (-1 when
+    none), the trump then, and for a ``set`` the formula, values read and the value
+    before."""
+
+    pc: int = -1
+    trump: int = 4
+    formula: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
+    before: Any = None
+
+
+@dataclass
+class Explainer:
+    """Explains the events of one match as it goes (see the module doc)."""
+
+    game: Game
+    card: Text = plain_card
+    suit: Text = plain_suit
+    _st: State | None = field(default=None, init=False)
+    _done: list[Any] = field(default_factory=list, init=False)
+    _notes: list[Note] = field(default_factory=list, init=False)
+    _resolver: Any = field(default=None, init=False)
+    _compiled: dict[tuple[str, bool], Any] = field(default_factory=dict, init=False)
+
+    # -- following the match ----------------------------------------------------------
+
+    def sync(self, state: State, log: list[dict[str, Any]] | None = None) -> None:
+        """Catch up with ``state`` (replaying only its new actions; after an undo, again
+        from the start).  With the match's ``log`` at hand, a replay that does not give
+        it back (an engine this module does not follow) drops its notes rather than
+        explain the wrong step."""
+        actions = state.actions
+        if self._st is None or state.start != self._st.start or \
+                self._done != actions[:len(self._done)]:
+            self._st = self.game._start(state.start, record=True)
+            self._done = []
+            self._notes = [Note(trump=self._st.trump) for _ in self._st.rec or ()]
+        for a in actions[len(self._done):]:
+            self._apply(a)
+            self._done.append(a)
+        if log is not None and self._st.rec != log:
+            self._notes = []
+
+    def note(self, index: int) -> Note | None:
+        """The note of event ``index`` of the match (None when not known)."""
+        return self._notes[index] if 0 <= index < len(self._notes) else None
+
+    def _apply(self, a: Any) -> None:
+        # State.apply without its checks (the action was legal in the match), so that
+        # the steps run one at a time and each event is known with its step
+        st = self._st
+        assert st is not None and st.rec is not None
+        prog = self.game.program
+        seat = st.current
+        assert seat is not None
+        st.legal_cache = None
+        st.hist = (st.hist, a)
+        pc = st.pc
+        k = len(st.rec)
+        more = prog.code[pc].apply(st, seat, a)
+        self._noted(k, pc, None)
+        if not more:
+            st.current = None
+            self._advance()
+
+    def _noted(self, k: int, pc: int, got: dict[int, tuple[dict[str, str], dict[str, Any]]] | None
+               ) -> None:
+        st = self._st
+        assert st is not None and st.rec is not None
+        for e in st.rec[k:]:
+            n = Note(pc=pc, trump=st.trump)
+            if got is not None and e.get("event") == "set":
+                seat = e.get("seat", -1)
+                formulas, before = got.get(seat, ({}, {}))
+                var = str(e.get("var"))
+                n.formula = formulas.get(var, "")
+                n.before = before.get("\0" + var)
+                n.values = {k2: v for k2, v in before.items()
+                            if k2[:1] != "\0" and k2 in formula_names(n.formula or "0")}
+            self._notes.append(n)
+
+    def _advance(self) -> None:
+        from ..engine.steps import SetVars
+
+        st = self._st
+        assert st is not None and st.rec is not None
+        prog = self.game.program
+        code = prog.code
+        while not st.is_terminal:
+            pc = st.pc
+            k = len(st.rec)
+            if pc >= len(code):
+                prog.end_hand(st)
+                self._noted(k, -1, None)
+                continue
+            instr = code[pc]
+            got = self._before(pc, st) if isinstance(instr, SetVars) else None
+            more = instr.run(st)
+            self._noted(k, pc, got)
+            if not more:
+                return
+
+    # -- a set step's formulas, read before it runs -------------------------------------
+
+    def step(self, pc: int) -> dict[str, Any]:
+        """The spec step of instruction ``pc`` ({} when none)."""
+        origin = self.game.program.origin(pc)
+        node: Any = self.game.tree
+        for key in origin.path if origin is not None else ():
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return {}
+        return node if isinstance(node, dict) else {}
+
+    def _eval(self, text: str, st: State, seat: int) -> Any:
+        from ..formula.compile import compile_formula
+
+        if self._resolver is None:
+            from ..engine.compiler import Compiler
+
+            c = Compiler(self.game.tree, self.game.players, self.game.option_overrides,
+                         self.game.doc.locate)
+            c.compile()
+            self._resolver = c.resolver
+        key = (text, True)
+        fn = self._compiled.get(key)
+        if fn is None:
+            fn = self._compiled[key] = compile_formula(text, self._resolver, per_player=True).fn
+        return fn(st, max(seat, 0))
+
+    def _before(self, pc: int, st: State) -> dict[int, tuple[dict[str, str], dict[str, Any]]]:
+        """Each seat's formulas (the branches that apply) and the values they read, as the
+        step at ``pc`` runs: its assignments are played out in order on a copy, as
+        SetVars.run does, so that a formula reading an earlier assignment sees it."""
+        step = self.step(pc)
+        assigns = step.get("set")
+        instr: Any = self.game.program.code[pc]
+        if not isinstance(assigns, dict):
+            return {}
+        options = set(self.game.options)
+        out: dict[int, tuple[dict[str, str], dict[str, Any]]] = {}
+        c = st.clone()
+        c.rec = None
+        try:
+            if instr.each is None:
+                seats: Any = (-1,)
+            else:
+                seats = [p for p in c.prog.rot[(c.dealer + 1) % c.n]]
+            for p in seats:
+                if instr.each is not None and not instr.each(c, p):
+                    continue
+                formulas: dict[str, str] = {}
+                values: dict[str, Any] = {}
+                for setter, fn, var in instr.assigns:
+                    text = assigns.get(var)
+                    if text is not None:
+                        node = parse_formula(str(text))
+
+                        def truth(cond: Node, p: int = p) -> Any:
+                            try:
+                                v = self._eval(unparse(cond), c, p)
+                            except Exception:
+                                return None
+                            return v if type(v) is bool else None
+
+                        formulas[var] = unparse(simplify(node, truth))
+                        for name in sorted(formula_names(formulas[var]) | {var}):
+                            if name not in options and (name == var or name not in values):
+                                values[name if name != var else f"\0{var}"] = \
+                                    self._eval(name, c, p)
+                    setter(c, p, fn(c, max(p, 0)))
+                out[p] = (formulas, values)
+        except Exception:  # an explanation never stops a match: what is known so far
+            pass
+        return out
+
+    # -- words ----------------------------------------------------------------------------
+
+    def explain(self, index: int, event: Mapping[str, Any], who: str = "") -> str | None:
+        """Why event ``index`` (of ``state.log``) happened, or None when it says it all."""
+        kind = event.get("event")
+        note = self.note(index)
+        if note is None:  # not followed (or not given back): better nothing than a guess
+            return None
+        if kind == "trick":
+            return explain_trick(self.game, event, note.trump, self.card, self.suit)
+        if note is None or note.pc < 0:
+            return None
+        step = self.step(note.pc)
+        label = str(step.get("label") or "")
+        source = str(step.get("source") or "")
+        if kind == "set":
+            if note.before == event.get("value"):
+                return None
+            return explain_set(event, note.before, note.formula, note.values, label, source,
+                               who)
+        if kind in ("end_hand_early", "redeal", "eliminated"):
+            parts = [f"[{label}]"] if label else []
+            parents = self._parents(note.pc)
+            if parents:
+                parts.append(parents)
+            if source:
+                parts.append(f"({source})")
+            return " ".join(parts) or None
+        return None
+
+    def _parents(self, pc: int) -> str:
+        """The condition of the ``if`` step holding instruction ``pc`` (as 'when ...')."""
+        origin = self.game.program.origin(pc)
+        if origin is None:
+            return ""
+        path = origin.path
+        node: Any = self.game.tree
+        cond = ""
+        for i, key in enumerate(path):
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+            if isinstance(node, dict) and "if" in node and i < len(path) - 1:
+                cond = str(node["if"])
+        return f"because {cond}" if cond else ""
+
+
+__all__ = ["Explainer", "Note", "explain_set", "explain_trick", "plain_card", "plain_suit",
+           "simplify"]
