@@ -131,6 +131,32 @@ def test_overtrump_a_player_who_trumps_a_trumped_trick_must_beat_it() -> None:
     assert tested > 0
 
 
+def test_overtrump_applies_to_a_trump_lead_too() -> None:
+    # a bug fixed: following a trump lead, `overtrump` let a lower trump pass (the
+    # follow branch returned before the duty); the vocabulary says a trump played to a
+    # trick that holds a trump must beat it
+    game = spelbok.load(mini("  - deal: {size: 7}\n  - turn_up: {}\n"
+                             "  - tricks: {follow: true, overtrump: true}\n"), players=3)
+    tested = 0
+    for seed in range(40):
+        s = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal:
+            seat = s.current_player
+            if seat is not None and s.led >= 0 and s.trick and s.tables.trump[s.trick[0][1]]:
+                same = s.hands[seat] & s.tables.suit_mask[s.led]
+                higher = sum(1 << c for c in range(52)
+                             if same >> c & 1 and s.tables.power[c] > s.best_key)
+                if same:
+                    assert legal_cards(s, seat) == (higher or same)
+                    for card in range(52):
+                        if same >> card & 1 and not higher >> card & 1 and higher:
+                            assert "overtrump" in refusal(s, seat, card)
+                            tested += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert tested > 0
+
+
 def test_overtrump_with_void_trump_and_its_default() -> None:
     both = mini(_OVER % "true, void_trump: true")
     for s, seat in _void_over_trumped(both, range(15)):

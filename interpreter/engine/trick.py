@@ -72,6 +72,8 @@ def legal_cards(st: State, seat: int) -> int:
     same = hand & t.suit_mask[led]
     if f.follow and same:
         if not f.head:
+            if f.overtrump and same & t.trump_mask:  # a trump lead: follow with a higher trump
+                return _above(same, t.power, st.best_key) or same
             return same
         if st.best_trumped:
             if not f.head_after_trump:
@@ -124,6 +126,8 @@ def refusal(st: State, seat: int, card: int) -> str:
     if f.follow and hand & t.suit_mask[led]:
         if t.suit[card] != led:
             return f"you must follow suit ({st.prog.pack.letter(led)})"
+        if f.overtrump and not f.head and t.trump[card]:
+            return "you must overtrump (play a trump higher than the trick's best)"
         return "you must head the trick (play a higher card of the suit)"
     if first:
         return "no trump may be played to the first trick by a player holding another card"
