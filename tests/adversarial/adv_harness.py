@@ -47,8 +47,9 @@ SEED = int(os.environ.get("SPELBOK_ADVERSARIAL_SEED", "20261201"))
 #: a factor on the number of generated inputs (e.g. 5 for a longer hunt, then keep
 #: what it finds as fixtures with SPELBOK_ADVERSARIAL_SAVE)
 SCALE = float(os.environ.get("SPELBOK_ADVERSARIAL_SCALE", "1"))
-#: seconds per input: a safety bound, far above what a correct engine needs
-TIMEOUT = float(os.environ.get("SPELBOK_ADVERSARIAL_TIMEOUT", "6"))
+#: seconds per input: a safety bound, far above what a correct engine needs (generous:
+#: a loaded 2-core machine runs several children at once)
+TIMEOUT = float(os.environ.get("SPELBOK_ADVERSARIAL_TIMEOUT", "20"))
 MEMORY = 1536 * 1024 * 1024
 #: planted in files that are not specs: no error message may quote it
 SECRET = "SECRET-8f3a1c-do-not-print"
