@@ -338,3 +338,33 @@ def test_cards_come_from_the_games_declared_pack(tmp_path: Any) -> None:
     # the French pack is the default, and a declared one knows its own cards only
     assert card_json("10H") == card_json("10H", FRENCH)
     assert card_json("JK")["suit"] == ""
+
+
+def test_a_declared_packs_tricks_are_explained_in_its_own_cards(tmp_path: Any) -> None:
+    import spelbok
+    from spelbok.play.explain import explain_trick
+    from spelbok.web.sessions import _explainer
+    from test_pack import GERMAN
+
+    game = spelbok.load(GERMAN, players=2)
+    ex = _explainer(game)
+    trick = {"event": "trick", "cards": [[0, "7H"], [1, "AH"]], "winner": 1}
+    assert explain_trick(game, trick, "S", ex.card, ex.suit) == \
+        "A❤ is the highest card of the led suit ❤"
+    trick = {"event": "trick", "cards": [[0, "AH"], [1, "7S"]], "winner": 1}
+    assert explain_trick(game, trick, "S", ex.card, ex.suit) == "7🔔 is the only trump"
+    # and through the API, a whole hand: each trick's why in the pack's symbols
+    mine = tmp_path / "german.yaml"
+    mine.write_text(GERMAN, encoding="utf-8")
+    client = TestClient(create_app([str(mine)]))
+    t = client.post("/api/matches", json={"spec": str(mine), "players": 2, "seed": 3}).json()
+    whys = []
+    while not t["terminal"] and t["hand_number"] == 1:
+        t = _until_human(client, t)
+        if t["last_trick"]:
+            whys.append(t["last_trick"]["why"])
+        if t["terminal"] or t["hand_number"] > 1:
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    assert whys and all(w and any(s in w for s in "🌰🍀❤🔔") for w in whys), whys
