@@ -280,6 +280,16 @@ def test_the_engine_says_why_a_trick_was_won_and_what_a_score_change_means(
     # another seat's score change: what changed and by which rule, never the values read
     scored = [line for line in t["log"] if line.startswith("  P2 score 12 → 7 (-5): [scoring]")]
     assert scored and "with" not in scored[0] and "en: Scoring" in scored[0]
+    # the seat's own: the rule's formula and the values it read
+    t = client.post("/api/matches", json={"spec": "knektpass", "players": 3, "seed": 6}).json()
+    while not t["terminal"] and t["hand_number"] == 1:
+        t = _until_human(client, t)
+        if t["terminal"] or t["hand_number"] > 1:
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    assert any(line.startswith("  you score 12 → 11 (-1): [scoring] score + change, with "
+                               "change -1") for line in t["log"]), t["log"]
 
 
 def test_another_seats_set_is_explained_without_what_it_read() -> None:
