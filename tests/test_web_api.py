@@ -260,3 +260,121 @@ def test_a_spec_file_named_at_start_is_served(tmp_path: Any) -> None:
     log["spec"] = "/elsewhere/mine.yaml"  # a log made elsewhere names the same file name
     r = client.post("/api/replays", content=json.dumps(log))
     assert r.status_code == 201, r.text
+
+
+def test_the_engine_says_why_a_trick_was_won_and_what_a_score_change_means(
+        client: TestClient) -> None:
+    t = client.post("/api/matches", json={"spec": "knektpass", "players": 3, "seed": 5}).json()
+    whys: list[str] = []
+    while not t["terminal"] and t["hand_number"] == 1:
+        t = _until_human(client, t)
+        if t["last_trick"] and t["last_trick"]["why"]:
+            whys.append(t["last_trick"]["why"])
+        if t["terminal"] or t["hand_number"] > 1:
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    # the first trick of seed 5: J♦ led, J♠ trumps it (as the spec ranks it)
+    assert "J♠ is the highest trump" in whys
+    assert "    J♠ is the highest trump" in t["log"]
+    # another seat's score change: what changed and by which rule, never the values read
+    scored = [line for line in t["log"] if line.startswith("  P2 score 12 → 7 (-5): [scoring]")]
+    assert scored and "with" not in scored[0] and "en: Scoring" in scored[0]
+    # the seat's own: the rule's formula and the values it read
+    t = client.post("/api/matches", json={"spec": "knektpass", "players": 3, "seed": 6}).json()
+    while not t["terminal"] and t["hand_number"] == 1:
+        t = _until_human(client, t)
+        if t["terminal"] or t["hand_number"] > 1:
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    assert any(line.startswith("  you score 12 → 11 (-1): [scoring] score + change, with "
+                               "change -1") for line in t["log"]), t["log"]
+
+
+def test_another_seats_set_is_explained_without_what_it_read() -> None:
+    from spelbok.web.sessions import SeatExplainer
+
+    class Told:  # an Explainer's note for one set step that read a hand
+        def note(self, index: int) -> Any:
+            from spelbok.play.explain import Note
+
+            return Note(pc=0, formula="count(cards_of(hand, 'O'))", values={"hand": "1O 3O"},
+                        before=0)
+
+        def step(self, pc: int) -> dict[str, Any]:
+            return {"label": "count", "source": "rules §2"}
+
+        def explain(self, index: int, event: Any, who: str = "") -> str:
+            return f"{who} oros: with hand 1O 3O"
+
+    event = {"event": "set", "seat": 1, "var": "oros", "value": 2}
+    why = SeatExplainer(Told(), 0, [event])  # type: ignore[arg-type]
+    assert why.explain(0, event, "P1") == "P1 oros 0 → 2 (+2): [count] (rules §2)"
+    assert "1O" in str(SeatExplainer(Told(), 1, [event]).explain(0, event, "P1"))  # type: ignore[arg-type]
+
+
+def test_a_trick_with_a_card_played_face_down_is_not_explained() -> None:
+    from spelbok.web.sessions import SeatExplainer
+
+    class Told:
+        def explain(self, index: int, event: Any, who: str = "") -> str:
+            return "QS is the highest trump"
+
+    log = [{"event": "face_down", "seat": 1, "card": "QS"},
+           {"event": "trick", "cards": [[0, "7S"], [1, "QS"]], "winner": 1}]
+    assert SeatExplainer(Told(), 0, log).explain(1, log[1]) is None  # type: ignore[arg-type]
+    assert SeatExplainer(Told(), 1, log).explain(1, log[1])  # type: ignore[arg-type]
+
+
+def test_cards_come_from_the_games_declared_pack(tmp_path: Any) -> None:
+    from spelbok.cards import FRENCH
+    from test_pack import GERMAN
+
+    mine = tmp_path / "german.yaml"
+    mine.write_text(GERMAN, encoding="utf-8")
+    client = TestClient(create_app([str(mine)]))
+    t = client.post("/api/matches", json={"spec": str(mine), "players": 2, "seed": 3}).json()
+    t = _until_human(client, t)
+    symbols = {"E": "🌰", "G": "🍀", "H": "❤", "S": "🔔"}
+    colours = {"E": "black", "G": "green", "H": "red", "S": "yellow"}
+    drawn = [*t["hand"], *t["turn_up"], *(c for _p, c in t["trick"])]
+    assert len(t["hand"]) == 6 and drawn
+    for c in drawn:
+        assert c["symbol"] == symbols[c["suit"]] and c["colour"] == colours[c["suit"]], c
+        assert c["rank"] in ("7", "8", "9", "10", "U", "O", "K", "A")
+    assert t["trump"]["symbol"] == symbols[t["trump"]["suit"]]
+    assert any(c["rank"] + c["symbol"] in " ".join(t["log"]) for c in t["turn_up"])
+    # the French pack is the default, and a declared one knows its own cards only
+    assert card_json("10H") == card_json("10H", FRENCH)
+    assert card_json("JK")["suit"] == ""
+
+
+def test_a_declared_packs_tricks_are_explained_in_its_own_cards(tmp_path: Any) -> None:
+    import spelbok
+    from spelbok.play.explain import explain_trick
+    from spelbok.web.sessions import _explainer
+    from test_pack import GERMAN
+
+    game = spelbok.load(GERMAN, players=2)
+    ex = _explainer(game)
+    trick = {"event": "trick", "cards": [[0, "7H"], [1, "AH"]], "winner": 1}
+    assert explain_trick(game, trick, "S", ex.card, ex.suit) == \
+        "A❤ is the highest card of the led suit ❤"
+    trick = {"event": "trick", "cards": [[0, "AH"], [1, "7S"]], "winner": 1}
+    assert explain_trick(game, trick, "S", ex.card, ex.suit) == "7🔔 is the only trump"
+    # and through the API, a whole hand: each trick's why in the pack's symbols
+    mine = tmp_path / "german.yaml"
+    mine.write_text(GERMAN, encoding="utf-8")
+    client = TestClient(create_app([str(mine)]))
+    t = client.post("/api/matches", json={"spec": str(mine), "players": 2, "seed": 3}).json()
+    whys = []
+    while not t["terminal"] and t["hand_number"] == 1:
+        t = _until_human(client, t)
+        if t["last_trick"]:
+            whys.append(t["last_trick"]["why"])
+        if t["terminal"] or t["hand_number"] > 1:
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    assert whys and all(w and any(s in w for s in "🌰🍀❤🔔") for w in whys), whys

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ..cards import SUITS, parse_card
+from ..cards import SUITS
 from ..formula.nodes import IfExpr, Node, unparse
 from ..formula.parse import formula_names, parse_formula
 
@@ -51,10 +51,11 @@ def plain_suit(letter: str) -> str:
 
 
 def _tables(game: Game, trump: str | int | None) -> Any:
+    # a suit letter of the game's pack (4: no trump, as engine.order.NO_TRUMP)
     if isinstance(trump, int):
         index = trump
     else:
-        index = SUITS.index(trump.upper()) if trump and trump.upper() in SUITS else 4
+        index = game.program.pack.suit_index.get(trump.upper(), 4) if trump else 4
     return game.program.tables[index]
 
 
@@ -67,7 +68,8 @@ def explain_trick(game: Game, event: Mapping[str, Any], trump: str | int | None 
     suit (a spec's own trick rule), the step's rule is named instead of a guess.
     """
     tables = _tables(game, trump)
-    played = [(int(p), parse_card(str(c))) for p, c in event.get("cards") or []]
+    pack = game.program.pack  # the game's cards: ids, names and suit letters
+    played = [(int(p), pack.parse_card(str(c))) for p, c in event.get("cards") or []]
     winner = event.get("winner")
     won = [c for p, c in played if p == winner and c is not None]
     if not played or not won or any(c is None for _p, c in played):
@@ -76,23 +78,17 @@ def explain_trick(game: Game, event: Mapping[str, Any], trump: str | int | None 
     cards = [c for _p, c in played if c is not None]
     trumps = [c for c in cards if tables.trump[c]]
     led = tables.suit[cards[0]]
-    name = card(_card_name(w))
+    name = card(pack.names[w])
     if tables.trump[w] and tables.power[w] == max(tables.power[c] for c in trumps):
         return f"{name} is the only trump" if len(trumps) == 1 else f"{name} is the highest trump"
     if not trumps and tables.suit[w] == led:
         same = [c for c in cards if tables.suit[c] == led]
         if tables.power[w] == max(tables.power[c] for c in same):
-            led_text = suit(SUITS[led]) if 0 <= led < 4 else "led"
+            led_text = suit(pack.letters[led]) if 0 <= led < len(pack.letters) else "led"
             if len(same) == 1:
                 return f"{name} is the only card of the led suit {led_text}"
             return f"{name} is the highest card of the led suit {led_text}"
     return f"{name} takes the trick by the rules of play"
-
-
-def _card_name(c: int) -> str:
-    from ..cards import CARD_NAMES
-
-    return CARD_NAMES[c]
 
 
 def _number(v: Any) -> bool:

@@ -5,7 +5,10 @@ at the others.  A :class:`Replay` steps through a saved log (``play --log``)
 forwards and back.  Both answer with :func:`table`, the JSON a browser gets: the
 seat's :func:`~spelbok.engine.observe.view` (never another seat's hidden cards),
 its cards with whether each is legal now (and the engine's reason when not), the
-decisions it may take and the hand's log as that seat saw it.
+decisions it may take and the hand's log as that seat saw it, with the engine's
+explanations (:mod:`spelbok.play.explain`) of what that seat may know: why each
+complete trick was won, and what each score change means (:class:`SeatExplainer`).
+Cards are drawn from the game's own pack (``game.program.pack``).
 
 Every action goes through :meth:`spelbok.engine.state.State.apply`: a request
 the rules refuse raises an :class:`~spelbok.errors.ActionError` and changes nothing.
@@ -21,16 +24,18 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import COLOUR, SUIT_SYMBOLS, SUITS
+from ..cards import COLOURS, FRENCH
 from ..engine.actions import CARD, CARDS, SUIT
 from ..engine.observe import observe
 from ..errors import ActionError, IllegalActionError, SpelbokError
 
 if TYPE_CHECKING:
+    from ..cards import Pack
     from ..engine.actions import Action
     from ..engine.game import Game
     from ..engine.state import State
     from ..play.bots import Bot
+    from ..play.explain import Explainer
 
 #: Matches and replays kept at once; the least recently used goes first.
 MAX_SESSIONS = 500
@@ -38,7 +43,6 @@ MAX_SESSIONS = 500
 MAX_LISTED = 12
 #: The largest search a hint may ask for (ismcts iterations).
 MAX_HINT_ITERATIONS = 2000
-_COLOURS = ("black", "red")
 
 
 class NotFound(SpelbokError):
@@ -51,42 +55,50 @@ class Conflict(SpelbokError):
 
 # -- cards as the page draws them ----------------------------------------------------------
 
-def card_json(name: str) -> dict[str, str]:
-    """A card as the page draws it: its notation, rank, suit letter, symbol and colour.
+def card_json(name: str, pack: Pack = FRENCH) -> dict[str, str]:
+    """A card of ``pack`` (the game's, ``game.program.pack``) as the page draws it: its
+    notation, rank, suit letter, symbol and colour.
 
-    The page draws only what this says (no table of suits in JavaScript), so a pack
-    with other suits needs only this function to know them.
+    The page draws only what this says (no table of suits in JavaScript), so a
+    declared pack's suits, symbols and colours reach it from here alone.  A card of
+    no suit (a joker) or a name the pack does not know (a face-down card) is drawn
+    as its name.
 
     >>> card_json("10H")
     {'name': '10H', 'rank': '10', 'suit': 'H', 'symbol': '♥', 'colour': 'red'}
     """
-    suit = name[-1:]
-    s = SUITS.find(suit) if suit else -1
-    if s < 0:
+    c = pack.parse_card(name)
+    s = pack.suit[c] if c is not None else -1
+    if c is None or s < 0:
         return {"name": name, "rank": name, "suit": "", "symbol": "", "colour": "black"}
-    return {"name": name, "rank": name[:-1], "suit": suit, "symbol": SUIT_SYMBOLS[s],
-            "colour": _COLOURS[COLOUR[s]]}
+    return {"name": name, "rank": pack.ranks[pack.rank[c]], "suit": pack.letters[s],
+            "symbol": pack.symbols[s], "colour": _colour(pack, s)}
 
 
-def suit_json(letter: str | None) -> dict[str, str] | None:
-    """A suit (trump, led) as the page draws it, or None.
+def suit_json(letter: str | None, pack: Pack = FRENCH) -> dict[str, str] | None:
+    """A suit (trump, led) of ``pack`` as the page draws it, or None.
 
     >>> suit_json("S")
     {'suit': 'S', 'symbol': '♠', 'colour': 'black'}
     """
-    if not letter or letter not in SUITS:
+    s = pack.suit_index.get(letter.upper()) if letter and len(letter) == 1 else None
+    if s is None:
         return None
-    s = SUITS.index(letter)
-    return {"suit": letter, "symbol": SUIT_SYMBOLS[s], "colour": _COLOURS[COLOUR[s]]}
+    return {"suit": pack.letters[s], "symbol": pack.symbols[s], "colour": _colour(pack, s)}
 
 
-def _action_json(a: Action) -> dict[str, Any]:
+def _colour(pack: Pack, s: int) -> str:
+    k = pack.colours[s] if 0 <= s < len(pack.colours) else 0
+    return COLOURS[k] if 0 <= k < len(COLOURS) else "black"
+
+
+def _action_json(a: Action, pack: Pack = FRENCH) -> dict[str, Any]:
     """A decision button: the notation sent back, and its cards or suit to draw."""
     words = str(a).split()
     if a.kind == CARDS:
-        shown: list[Any] = [card_json(w) for w in words[1:]]
+        shown: list[Any] = [card_json(w, pack) for w in words[1:]]
     elif a.kind == SUIT:
-        shown = [suit_json(words[1])]
+        shown = [suit_json(words[1], pack)]
     else:  # a word or a number: the text says it
         shown = []
     return {"text": str(a), "verb": words[0], "cards": shown}
@@ -103,20 +115,99 @@ def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[li
         return [list(names)]
 
 
-def _log_lines(state: State, seat: int | None, names: Sequence[str]) -> list[str]:
-    from ..cli.render import transcript
+class SeatExplainer:
+    """An :class:`~spelbok.play.explain.Explainer`'s words as one seat may read them.
 
-    return transcript(state.log, names, viewer=seat)
+    A trick's explanation is public once the trick is complete (its event comes
+    then), unless another seat played a card of it face down (naming the winner
+    would tell of that card).  A set of the seat's own variable is explained whole;
+    another seat's (or the table's) says only the change, the step's label and its
+    source: its formula and the values it read may stand on cards this seat does
+    not see.  Other explanations (a hand ended early, a redeal) cite the spec's rule.
+    """
+
+    def __init__(self, explainer: Explainer, viewer: int | None,
+                 log: Sequence[Any]) -> None:
+        self.explainer = explainer
+        self.viewer = viewer
+        self.log = log  # the match's events (state.log), which the explainer is synced with
+
+    def explain(self, index: int, event: Any, who: str = "") -> str | None:
+        """What ``viewer`` may read of why event ``index`` of ``state.log`` happened."""
+        from ..play.explain import explain_set
+
+        kind = event.get("event")
+        if self.viewer is None or kind not in ("trick", "set"):
+            return self.explainer.explain(index, event, who)
+        if kind == "trick":
+            if self._hidden_in_trick(index):
+                return None
+            return self.explainer.explain(index, event, who)
+        if event.get("seat") == self.viewer:
+            return self.explainer.explain(index, event, who)
+        note = self.explainer.note(index)
+        if note is None or note.pc < 0 or note.before == event.get("value"):
+            return None
+        step = self.explainer.step(note.pc)
+        return explain_set(event, note.before, label=str(step.get("label") or ""),
+                           source=str(step.get("source") or ""), who=who)
+
+    def _hidden_in_trick(self, index: int) -> bool:
+        """Another seat played a card of the trick ending at event ``index`` face down."""
+        log = self.log
+        i = min(index, len(log)) - 1
+        while i >= 0 and log[i].get("event") not in ("trick", "hand"):
+            e = log[i]
+            if e.get("event") == "face_down" and e.get("seat") != self.viewer:
+                return True
+            i -= 1
+        return False
+
+
+def _log_lines(state: State, seat: int | None, names: Sequence[str],
+               why: SeatExplainer | None = None) -> list[str]:
+    from ..cli.render import PLAIN, Narrator
+
+    narrator = Narrator(names, style=PLAIN.for_game(state.game), viewer=seat, explainer=why)
+    out: list[str] = []
+    for event in state.log:
+        out += narrator.feed(event)
+    return out + narrator.flush()
+
+
+def _last_trick_why(state: State, why: SeatExplainer | None) -> str | None:
+    """Why the last complete trick was won, as the seat may read it (None: not known)."""
+    if why is None:
+        return None
+    log = state.log
+    for i in range(len(log) - 1, -1, -1):
+        if log[i].get("event") == "trick":
+            try:
+                return why.explain(i, log[i])
+            except Exception:  # an explanation never stops a match
+                return None
+        if log[i].get("event") == "hand":
+            return None
+    return None
 
 
 def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
-          log_viewer: int | None) -> dict[str, Any]:
+          log_viewer: int | None, explainer: Explainer | None = None) -> dict[str, Any]:
     """What the page shows of ``state`` to ``seat``: its view and nothing more.
 
     ``to_act``: the seat may act (its cards carry legality and reasons);
-    ``log_viewer``: whose eyes the log uses (None only for a replay's own file).
+    ``log_viewer``: whose eyes the log uses (None only for a replay's own file);
+    ``explainer``: the match's, synced here, for the log's and the last trick's whys.
     """
     game = state.game
+    pack = game.program.pack
+    why = None
+    if explainer is not None:
+        try:
+            explainer.sync(state, state.log)
+            why = SeatExplainer(explainer, log_viewer, state.log)
+        except Exception:  # an explanation never stops a match
+            why = None
     v = state.view(seat)
     trump = v.get("trump")
     mine = to_act and state.current_player == seat
@@ -127,7 +218,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     hand = []
     for group in _sorted_hand(v["hand"], game, trump):
         for name in group:
-            c: dict[str, Any] = card_json(name)
+            c: dict[str, Any] = card_json(name, pack)
             if mine:
                 c["legal"] = name in legal_cards
                 if name not in legal_cards:
@@ -146,8 +237,8 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     last = None
     if played:
         lead, cards, winner = played[-1]
-        last = {"leader": lead, "cards": [[p, card_json(c)] for p, c in cards],
-                "winner": winner}
+        last = {"leader": lead, "cards": [[p, card_json(c, pack)] for p, c in cards],
+                "winner": winner, "why": _last_trick_why(state, why)}
     return {
         "game": game.name,
         "players": v["players"],
@@ -155,13 +246,13 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "names": list(names),
         "hand_number": v["hand_number"],
         "dealer": v["dealer"],
-        "trump": suit_json(trump),
-        "turn_up": [card_json(c) for c in v.get("turn_up") or []],
+        "trump": suit_json(trump, pack),
+        "turn_up": [card_json(c, pack) for c in v.get("turn_up") or []],
         "talon": v.get("talon", 0),
         "hand": hand,
         "hand_sizes": v["hand_sizes"],
-        "trick": [[p, card_json(c)] for p, c in v.get("trick") or []],
-        "led": suit_json(v.get("led")),
+        "trick": [[p, card_json(c, pack)] for p, c in v.get("trick") or []],
+        "led": suit_json(v.get("led"), pack),
         "last_trick": last,
         "tricks_played": len(played),
         "tricks": v.get("tricks") or [],
@@ -172,11 +263,20 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "decision": v.get("decision"),
         "terminal": v["terminal"],
         "winners": v.get("winners") or [],
-        "actions": [_action_json(a) for a in others],
+        "actions": [_action_json(a, pack) for a in others],
         "exchange": exchange,
-        "log": _log_lines(state, log_viewer, names),
+        "log": _log_lines(state, log_viewer, names, why),
         "step": len(state.actions),
     }
+
+
+def _explainer(game: Game) -> Explainer:
+    """The explainer of a match of ``game``, naming cards and suits as its pack does."""
+    from ..cli.render import PLAIN, card, suit
+    from ..play.explain import Explainer
+
+    style = PLAIN.for_game(game)
+    return Explainer(game, card=lambda c: card(c, style), suit=lambda t: suit(t, style))
 
 
 def _refusal(state: State, name: str) -> str:
@@ -219,11 +319,12 @@ class Match:
         self.state = game.new_state(seed=seed, record=True)
         self.names = player_names(game.players, human)
         self.watch_seat = 0  # whose view a watcher sees
+        self.explainer = _explainer(game)
 
     def to_json(self) -> dict[str, Any]:
         seat = self.human if self.human is not None else self.watch_seat
         out = table(self.state, seat, self.names, to_act=self.human is not None,
-                    log_viewer=seat)
+                    log_viewer=seat, explainer=self.explainer)
         out.update({"id": self.id, "kind": self.kind, "spec": self.spec, "seed": self.seed,
                     "human": self.human,
                     "bots": {str(p): b.name for p, b in sorted(self.bots.items())},
@@ -320,6 +421,7 @@ class Replay:
         self.spec = str(data.get("spec", ""))
         self.pos = 0
         self.state = game.new_state(seed=self.seed, record=True)
+        self.explainer = _explainer(game)
 
     def goto(self, pos: object) -> None:
         """Move to ``pos`` actions in (re-played from the start when going back)."""
@@ -338,7 +440,8 @@ class Replay:
         self.seat = seat
 
     def to_json(self) -> dict[str, Any]:
-        out = table(self.state, self.seat, self.names, to_act=False, log_viewer=self.seat)
+        out = table(self.state, self.seat, self.names, to_act=False, log_viewer=self.seat,
+                    explainer=self.explainer)
         out.update({"id": self.id, "kind": self.kind, "spec": self.spec, "seed": self.seed,
                     "pos": self.pos, "total": len(self.actions),
                     "next": self.actions[self.pos] if self.pos < len(self.actions) else None})

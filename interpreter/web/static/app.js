@@ -179,7 +179,8 @@ function show(t) {
       x.appendChild(el("span", "who", names[p]));
       last.appendChild(x);
     }
-    $("lastwin").textContent = `trick ${t.tricks_played}: won by ${names[t.last_trick.winner]}`;
+    $("lastwin").textContent = `trick ${t.tricks_played}: won by ${names[t.last_trick.winner]}`
+      + (t.last_trick.why ? ` (${t.last_trick.why})` : "");
   }
   // whose turn, or the end
   let turn;
