@@ -59,10 +59,41 @@ def _literal(text: Any) -> int | None:
         return None
 
 
+#: what the action space does not number yet: step kinds, then ``tricks`` keys
+UNCOVERED_STEPS = ("auction", "pass_cards")
+UNCOVERED_TRICK_KEYS = ("declare", "face_down")
+
+
+def uncovered(tree: dict[str, Any]) -> str | None:
+    """What a spec uses that the fixed action space cannot number yet, or None.
+
+    >>> uncovered(spelbok.load("knektpass").tree) is None
+    True
+    """
+    if tree.get("pack") is not None:
+        return "a declared pack"
+    for _, step in walk_steps(tree.get("hand", [])):
+        if not isinstance(step, dict):
+            continue
+        for kind in UNCOVERED_STEPS:
+            if kind in step:
+                return f"the '{kind}' step"
+        t = step.get("tricks")
+        if isinstance(t, dict):
+            for key in UNCOVERED_TRICK_KEYS:
+                if t.get(key) not in (None, False, "false", []):
+                    return f"'tricks.{key}'"
+    return None
+
+
 class Encoding:
     """The action numbering and the observation layout of one game."""
 
     def __init__(self, game: Game) -> None:
+        what = uncovered(game.tree)
+        if what is not None:
+            raise SpelbokError(f"{game.name} uses {what}, which the game-AI action space does "
+                               "not number yet (docs/rl.md)")
         self.game = game
         n = self.players = game.players
         # the pack as the spec deals it at this player count (not necessarily 52 cards)
