@@ -1071,7 +1071,7 @@ class Compiler:
                 aim = c.get("aim", level)
                 negative = aim == "none"
                 out.append(Contract(str(c.get("name", level)), int(level),
-                                    trump_code(str(c.get("trump", "keep"))),
+                                    trump_code(str(c.get("trump", "keep")), self.pack),
                                     0 if negative or not isinstance(aim, int) else aim, negative))
         return tuple(out)
 
@@ -1083,7 +1083,8 @@ class Compiler:
         mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
         if mode == "teams" and not self.tree.get("teams"):
             self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
-        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"]))
+        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
+                      ) if mode == "called_card" else ()  # a pack may have no ace
         rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
                       self.resolver.team_of)
 
@@ -1097,7 +1098,7 @@ class Compiler:
                                  cond("redouble", False)))
         code.append(AuctionBid(rules))
         suits = tuple(sorted({self.pack.suit[c] for c in self.deck if self.pack.suit[c] >= 0}))
-        code.append(AuctionTrump(rules, suits))
+        code.append(AuctionTrump(rules, suits, None if self.pack.french else self.pack))
         code.append(AuctionCall(rules))
         skip = Jump()
         code.append(skip)

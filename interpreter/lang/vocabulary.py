@@ -369,8 +369,8 @@ CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bi
           required=True, minimum=0, maximum=MAX_CARDS),
     Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
           "(bid as `bid N`)", default=Derived("its level")),
-    Field("trump", "word", "the trump it sets", default="keep",
-          words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
+    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
+          default="keep", words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
                  *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
                      ("keep", "the trump stays as it is")))),
     Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
