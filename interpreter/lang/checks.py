@@ -333,7 +333,7 @@ class _Checker:
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
         """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
-        for key in ("free_cards", "losing_cards"):
+        for key in ("free_cards", "losing_cards", "kept_cards"):
             names = ranking.get(key) or []
             self.no_repeats(names, ("ranking", key), "card")
             for j, name in enumerate(names):

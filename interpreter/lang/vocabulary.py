@@ -693,6 +693,9 @@ SECTIONS: tuple[Construct, ...] = (
               omitted=True),
         Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
               "trump; one led leaves the suit led to the next card", default=[], omitted=True),
+        Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
+              "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
+              "`card_points`), not the trick winner's", default=[], omitted=True),
         Field("cut_ranks", "ranks", "the order used when cutting",
               default=Derived("the ranking's ranks")),
         _SOURCE,
