@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CARD_NAMES, SUIT_INDEX, cards_in, parse_card
+from ..cards import FRENCH, Pack, cards_in
 from ..engine.actions import CARDS, Action, parse_action
 from ..errors import (
     ActionError,
@@ -278,26 +278,36 @@ class _Runner:
                               dealer=start["dealer"], position=start.get("position"),
                               record=True)
 
-    def cards(self, game: Game, value: Any, where: Path_) -> list[str]:
+    def cards(self, game: Game, value: Any, where: Path_, taken: set[int] | None = None
+              ) -> list[int]:
+        """The card ids written in ``value``, in the game's pack; a name given again
+        is its next copy (``taken``: the ids already given elsewhere, added to)."""
+        pack = game.program.pack
         items = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
+        taken = set() if taken is None else taken
         out = []
         for j, text in enumerate(items):
-            c = parse_card(str(text))
+            before = len(taken)
+            c = pack.take_card(str(text), taken) if len(str(text)) <= 8 else None
             p = where if isinstance(value, str) else (*where, j)
             if c is None:
-                raise self.loc.error(p, f"'{text}' is not a card (write cards like 10H, JC, A♠)")
+                raise self.loc.error(p, f"'{text}' is not a card (write cards like "
+                                     f"{_examples(pack)})")
+            if len(taken) == before:
+                more = f" ({pack.copies} copies)" if pack.copies > 1 else ""
+                raise self.loc.error(p, f"{pack.names[c]} is given twice{more}")
             if not (game.program.deck_mask >> c) & 1:
-                raise self.loc.error(p, f"{CARD_NAMES[c]} is not in the pack of {game.name} "
+                raise self.loc.error(p, f"{pack.names[c]} is not in the pack of {game.name} "
                                      f"with {game.players} players")
-            if CARD_NAMES[c] in out:
-                raise self.loc.error(p, f"{CARD_NAMES[c]} is given twice")
-            out.append(CARD_NAMES[c])
+            out.append(c)
         return out
 
     def full_deck(self, game: Game, value: Any, where: Path_) -> list[str]:
         """The stacked deck, top first; the rest of the pack follows in pack order."""
         given = self.cards(game, value, where)
-        return given + [c for c in game.deck if c not in given]
+        names = game.program.pack.names
+        seen = set(given)
+        return [names[c] for c in given] + [names[c] for c in game.program.deck if c not in seen]
 
     def deal_to_deck(self, game: Game, case: dict[str, Any], i: int, start: dict[str, Any]
                      ) -> list[str]:
@@ -306,13 +316,16 @@ class _Runner:
         The hand's own steps are run once on the pack in order, to see which
         deck position ends up where; the given cards are then put there.
         """
+        card_pack = game.program.pack
         pack = game.deck
         probe = game.new_state(seed=start["seed"], deck=pack, dealer=start["dealer"])
-        index = {c: k for k, c in enumerate(pack)}
-        deck: list[str | None] = [None] * len(pack)
-        used: set[str] = set()
+        # deck position of each id: the names are read back as the game reads a stacked deck
+        placed: set[int] = set()
+        index = {card_pack.take_card(n, placed): k for k, n in enumerate(pack)}
+        deck: list[int | None] = [None] * len(pack)
+        used: set[int] = set()
 
-        def put(slots: list[int], cards: list[str], where: Path_, what: str) -> None:
+        def put(slots: list[int], cards: list[int], where: Path_, what: str) -> None:
             if len(cards) > len(slots):
                 raise self.loc.error(where, f"{what} gets {len(slots)} card(s) in the deal, "
                                      f"{len(cards)} are given")
@@ -320,9 +333,6 @@ class _Runner:
                 raise self.loc.error(where, f"{what} gets {len(slots)} card(s) in the deal, "
                                      f"only {len(cards)} are given")
             for slot, c in zip(slots, cards):
-                if c in used:
-                    raise self.loc.error(where, f"{c} is given twice")
-                used.add(c)
                 deck[slot] = c
 
         hands = case.get("hands") or {}
@@ -331,18 +341,19 @@ class _Runner:
         for k, v in items:
             where = ("cases", i, "hands", k)
             seat = _seat(k, game.players, self.loc, where)
-            slots = sorted(index[CARD_NAMES[c]] for c in cards_in(probe.hands[seat]))
-            put(slots, self.cards(game, v, where), where, f"seat {seat}")
+            slots = sorted(index[c] for c in cards_in(probe.hands[seat]))
+            put(slots, self.cards(game, v, where, used), where, f"seat {seat}")
         if "turn_up" in case:
             where = ("cases", i, "turn_up")
-            put([index[CARD_NAMES[c]] for c in probe.turn_up], self.cards(game, case["turn_up"],
-                where), where, "the turn-up")
+            put([index[c] for c in probe.turn_up], self.cards(game, case["turn_up"],
+                where, used), where, "the turn-up")
         if "talon" in case:
             where = ("cases", i, "talon")
-            put([index[CARD_NAMES[c]] for c in reversed(_settled(probe).stock)],
-                self.cards(game, case["talon"], where), where, "the talon")
-        rest = iter(c for c in pack if c not in used)
-        return [c if c is not None else next(rest) for c in deck]
+            put([index[c] for c in reversed(_settled(probe).stock)],
+                self.cards(game, case["talon"], where, used), where, "the talon")
+        rest = iter(c for c in game.program.deck if c not in used)
+        names = card_pack.names
+        return [names[c if c is not None else next(rest)] for c in deck]
 
 
 def _settled(st: Any) -> Any:
@@ -479,15 +490,21 @@ class _Context:
             return {self.seat(k, (*where, k)): v for k, v in want.items()}
         raise self.loc.error(where, "expected a list with one value per seat or a map {seat: value}")
 
-    def card_set(self, want: Any, where: Path_) -> set[str]:
+    @property
+    def pack(self) -> Pack:
+        """The pack that names the game's cards."""
+        return self.game.program.pack
+
+    def card_set(self, want: Any, where: Path_) -> list[str]:
+        """The card names written in ``want``, sorted (a name given again: a second copy)."""
         items = want.replace(",", " ").split() if isinstance(want, str) else list(want or [])
-        out = set()
+        out = []
         for text in items:
-            c = parse_card(str(text))
+            c = self.pack.parse_card(str(text)) if len(str(text)) <= 8 else None
             if c is None:
                 raise self.loc.error(where, f"'{text}' is not a card")
-            out.add(CARD_NAMES[c])
-        return out
+            out.append(self.pack.names[c])
+        return sorted(out)
 
     def events(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in (self.st.rec or []) if e.get("event") == kind]
@@ -531,17 +548,30 @@ def _error_kind(e: ActionError) -> str:
     return "refused"
 
 
+def _examples(pack: Pack) -> str:
+    """Three cards of ``pack`` as examples of its notation."""
+    if pack.french:
+        return "10H, JC, A♠"
+    return ", ".join(pack.names[c] for c in sorted({0, len(pack.ranks) - 1, pack.size - 1}))
+
+
 def _norm_action(ctx: _Context, text: Any, where: Path_) -> str:
     try:
-        return str(parse_action(str(text)))
+        return str(parse_action(str(text), ctx.pack))
     except InvalidActionError as e:
         raise ctx.loc.error(where, str(e)) from None
 
 
-def _sorted_actions(items: set[str]) -> str:
+def _sorted_actions(items: set[str], pack: Pack = FRENCH) -> str:
+    # cards by rank, then suit, in the pack's orders (cards of no rank after them); words last
+    ns = len(pack.letters)
+
     def key(a: str) -> tuple[int, int, str]:
-        c = parse_card(a)
-        return (0, (c % 13) * 4 + c // 13, a) if c is not None else (1, 0, a)
+        c = pack.parse_card(a) if len(a) <= 8 else None
+        if c is None:
+            return (1, 0, a)
+        r = pack.rank[c] if pack.rank[c] >= 0 else len(pack.ranks)
+        return (0, r * ns + pack.suit[c] % 99, a)
 
     return "[" + ", ".join(sorted(items, key=key)) + "]" if items else "[] (none)"
 
@@ -554,7 +584,7 @@ Check = Callable[[_Context, Any, Path_], "Mismatch | list[Mismatch] | None"]
 
 
 def _c_legal(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want))}
+    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
     got = _legal(ctx)
     if exp == got:
         return None
@@ -563,33 +593,33 @@ def _c_legal(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
         notes.append("missing " + ", ".join(sorted(exp - got)))
     if got - exp:
         notes.append("also " + ", ".join(sorted(got - exp)))
-    return Mismatch("legal", _sorted_actions(exp), _sorted_actions(got) + f"  ({'; '.join(notes)})")
+    return Mismatch("legal", _sorted_actions(exp, ctx.pack), _sorted_actions(got, ctx.pack) + f"  ({'; '.join(notes)})")
 
 
 def _c_legal_includes(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want))}
+    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
     got = _legal(ctx)
     missing = exp - got
     if not missing:
         return None
-    return Mismatch("legal_includes", _sorted_actions(exp),
-                    f"{_sorted_actions(got)}  (not legal: {', '.join(sorted(missing))})")
+    return Mismatch("legal_includes", _sorted_actions(exp, ctx.pack),
+                    f"{_sorted_actions(got, ctx.pack)}  (not legal: {', '.join(sorted(missing))})")
 
 
 def _c_legal_excludes(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want))}
+    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
     got = _legal(ctx)
     present = exp & got
     if not present:
         return None
-    return Mismatch("legal_excludes", _sorted_actions(exp),
-                    f"{_sorted_actions(got)}  (legal after all: {', '.join(sorted(present))})")
+    return Mismatch("legal_excludes", _sorted_actions(exp, ctx.pack),
+                    f"{_sorted_actions(got, ctx.pack)}  (legal after all: {', '.join(sorted(present))})")
 
 
-def _as_list(want: Any) -> list[Any]:
+def _as_list(want: Any, pack: Pack = FRENCH) -> list[Any]:
     if isinstance(want, str):
         return want.replace(",", " ").split() if all(
-            parse_card(w) is not None for w in want.replace(",", " ").split()) else [want]
+            pack.parse_card(w) is not None for w in want.replace(",", " ").split()) else [want]
     return list(want) if isinstance(want, list) else [want]
 
 
@@ -670,11 +700,12 @@ def _c_hand_size(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     return _seat_values(ctx, "hand_size", want, where, [h.bit_count() for h in ctx.st.hands])
 
 
-def _cards_text(cards: set[str]) -> str:
+def _cards_text(cards: Iterable[str], pack: Pack = FRENCH) -> str:
+    # by suit in the pack's order, high rank first (cards of no suit last)
     def key(c: str) -> tuple[int, int]:
-        i = parse_card(c)
+        i = pack.parse_card(c)
         assert i is not None
-        return (i // 13, -(i % 13))
+        return (pack.suit[i] % 99, -pack.rank[i])
 
     return " ".join(sorted(cards, key=key)) or "(none)"
 
@@ -684,37 +715,41 @@ def _c_hand(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     bad = {}
     for s, v in exp.items():
         e = ctx.card_set(v, (*where, s))
-        g = {CARD_NAMES[c] for c in cards_in(ctx.st.hands[s])}
+        g = sorted(ctx.pack.names_of(ctx.st.hands[s]))
         if e != g:
             bad[s] = (e, g)
     if not bad:
         return None
-    return Mismatch(where[-1], "; ".join(f"{s}: {_cards_text(e)}" for s, (e, _) in bad.items()),
-                    "; ".join(f"{s}: {_cards_text(g)}" for s, (_, g) in bad.items()))
+    return Mismatch(where[-1], "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
+                                         for s, (e, _) in bad.items()),
+                    "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
 
 
 def _c_turn_up(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     exp = ctx.card_set(want, where)
-    got = {CARD_NAMES[c] for c in ctx.st.turn_up}
-    return None if exp == got else Mismatch("turn_up", _cards_text(exp), _cards_text(got))
+    got = sorted(ctx.pack.names[c] for c in ctx.st.turn_up)
+    return None if exp == got else Mismatch("turn_up", _cards_text(exp, ctx.pack),
+                                            _cards_text(got, ctx.pack))
 
 
 def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want)
-    exp = [CARD_NAMES[c] for c in (parse_card(str(x)) for x in items) if c is not None]
+    names = ctx.pack.names
+    exp = [names[c] for c in (ctx.pack.parse_card(str(x)) for x in items) if c is not None]
     if len(exp) != len(items):
         raise ctx.loc.error(where, "the talon is a list of cards, top first")
-    got = [CARD_NAMES[c] for c in reversed(_settled(ctx.st).stock)]
+    got = [names[c] for c in reversed(_settled(ctx.st).stock)]
     return None if exp == got else Mismatch("talon (top first)", " ".join(exp) or "(empty)",
                                             " ".join(got) or "(empty)")
 
 
 def _c_talon_top(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want)
-    exp = [CARD_NAMES[c] for c in (parse_card(str(x)) for x in items) if c is not None]
+    names = ctx.pack.names
+    exp = [names[c] for c in (ctx.pack.parse_card(str(x)) for x in items) if c is not None]
     if len(exp) != len(items):
         raise ctx.loc.error(where, "talon_top is a list of cards, top first")
-    got = [CARD_NAMES[c] for c in reversed(_settled(ctx.st).stock)][:len(exp)]
+    got = [names[c] for c in reversed(_settled(ctx.st).stock)][:len(exp)]
     return None if exp == got else Mismatch("talon_top", " ".join(exp),
                                             " ".join(got) or "(empty)")
 
@@ -727,7 +762,7 @@ def _c_talon_size(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want or [])
     exp = [_norm_action(ctx, x, where) for x in items]
-    got = [CARD_NAMES[c] for _, c in ctx.st.trick]
+    got = [ctx.pack.names[c] for _, c in ctx.st.trick]
     return None if exp == got else Mismatch("trick", " ".join(exp) or "(empty)",
                                             " ".join(got) or "(empty)")
 
@@ -772,10 +807,12 @@ def _c_terminal(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 def _c_trump(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     text = str(want).strip()
     exp = "none" if text.lower() == "none" else text.upper()
-    if exp != "none" and exp not in SUIT_INDEX:
-        raise ctx.loc.error(where, f"trump is a suit letter C, S, H, D or none, not {want!r}")
-    if exp in SUIT_INDEX:
-        exp = "CSHD"[SUIT_INDEX[exp]]
+    pack = ctx.pack
+    if exp != "none" and exp not in pack.suit_index:
+        raise ctx.loc.error(where, f"trump is a suit letter {', '.join(pack.letters)} or none, "
+                            f"not {want!r}")
+    if exp in pack.suit_index:  # a symbol reads as its letter
+        exp = pack.letters[pack.suit_index[exp]]
     got = ctx.st.trump_letter()
     return None if got == exp else Mismatch("trump", exp, got)
 

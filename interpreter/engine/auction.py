@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import SUITS, cards_in
+from ..cards import FRENCH, Pack, cards_in
 from .actions import CARDS, NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
 from .steps import Instr
@@ -227,9 +227,9 @@ class AuctionTrump(Instr):
 
     name = "trump"
 
-    def __init__(self, rules: Rules, suits: tuple[int, ...]) -> None:
+    def __init__(self, rules: Rules, suits: tuple[int, ...], pack: Pack | None = None) -> None:
         self.rules = rules
-        self.actions = [Action(SUIT, "trump", s) for s in suits]
+        self.actions = [Action(SUIT, "trump", s, pack) for s in suits]  # pack: names the suits
 
     def run(self, st: State) -> bool:
         a = st.auction
@@ -367,10 +367,10 @@ def auction_view(st: State, seat: int, contracts: tuple[Contract, ...]) -> dict[
     }
 
 
-def trump_code(word: str) -> int:
-    """A contract's trump word as its code."""
-    if word in SUITS:
-        return SUITS.index(word)
+def trump_code(word: str, pack: Pack = FRENCH) -> int:
+    """A contract's trump word as its code (a suit letter of ``pack``: that suit)."""
+    if word in pack.letters:
+        return pack.letters.index(word)
     return {"none": NO_TRUMP, "chosen": T_CHOSEN}.get(word, T_KEEP)
 
 

@@ -349,6 +349,7 @@ class Compiler:
         self._compiled: dict[tuple[str, bool], Compiled] = {}
         self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
         self.losing_mask = 0
+        self.kept_mask = 0
 
     # -- errors ---------------------------------------------------------------
 
@@ -557,6 +558,9 @@ class Compiler:
         tables = build_tables(deck_mask, rank_order, top, follow_printed, pack)
         self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask, pack)
         self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
+        # kept cards never win either (and then stay with their owner: CardPlay.kept)
+        self.kept_mask = self.card_mask(ranking.get("kept_cards") or [], deck_mask, pack)
+        self.losing_mask |= self.kept_mask
         if self.losing_mask:
             tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
@@ -967,9 +971,11 @@ class Compiler:
                 self.error((*p, "declare", k, "word"), f"'{d.word}' is already a word of this "
                            "tricks step: a declaration needs a word of its own")
             taken.append(d.word)
-        return CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+        play = CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                         self.free_mask, self.losing_mask, down_fn, down_word,
                         down_as == "lowest_trump", bool(shown), decls, more)
+        play.kept = self.kept_mask
+        return play
 
     def declarations(self, entries: list[Any], path: Path) -> list[Declaration]:
         """The declarations a player may attach to a card play (``tricks.declare``)."""
@@ -1071,7 +1077,7 @@ class Compiler:
                 aim = c.get("aim", level)
                 negative = aim == "none"
                 out.append(Contract(str(c.get("name", level)), int(level),
-                                    trump_code(str(c.get("trump", "keep"))),
+                                    trump_code(str(c.get("trump", "keep")), self.pack),
                                     0 if negative or not isinstance(aim, int) else aim, negative))
         return tuple(out)
 
@@ -1083,7 +1089,8 @@ class Compiler:
         mode = self.constant(d.get("partner", "none"), (*p, "partner"), MODES)
         if mode == "teams" and not self.tree.get("teams"):
             self.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
-        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"]))
+        ranks = tuple(self.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
+                      ) if mode == "called_card" else ()  # a pack may have no ace
         rules = Rules(self.contracts, first, count, MODES.index(mode), ranks,
                       self.resolver.team_of)
 
@@ -1097,7 +1104,7 @@ class Compiler:
                                  cond("redouble", False)))
         code.append(AuctionBid(rules))
         suits = tuple(sorted({self.pack.suit[c] for c in self.deck if self.pack.suit[c] >= 0}))
-        code.append(AuctionTrump(rules, suits))
+        code.append(AuctionTrump(rules, suits, None if self.pack.french else self.pack))
         code.append(AuctionCall(rules))
         skip = Jump()
         code.append(skip)

@@ -480,6 +480,8 @@ class CardPlay(TrickPlayEach):
       (``down 7H``), counted as the lowest trump (``down_trump``) or as a card of no
       suit; other seats do not see it (``st.hidden``) until its trick ends, if
       ``down_shown``;
+    * ``kept`` (``ranking.kept_cards``): losing cards that stay with their owner: each
+      goes into its player's ``won_cards``, not the trick winner's;
     * ``decls`` (``declare``): words a player may attach to a card he plays
       (``marriage KH``): assignments, and a demand binding the next player to the trick
       (``st.demand``, ``st.bound``) until he plays.
@@ -504,6 +506,7 @@ class CardPlay(TrickPlayEach):
         self.down_shown = down_shown
         self.decls: list[Declaration] = decls or []
         self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
+        self.kept = 0  # ranking.kept_cards (set by the compiler): won by their owner
 
     def _free_mask(self, st: State, seat: int) -> int:
         """The cards the trick's duties and ``allow`` leave, and the free cards."""
@@ -673,7 +676,18 @@ class CardPlay(TrickPlayEach):
         if st.best_seat < 0 and st.trick:
             # only cards that cannot win (of no suit): the trick goes to its first card
             st.best_seat = st.trick[0][0]
-        return TrickPlay._finish(self, st)
+        if not self.kept or not self.keep_cards or not st.trick_scored:
+            return TrickPlay._finish(self, st)
+        owned = [(p, c) for p, c in st.trick if (self.kept >> c) & 1]
+        winner = st.best_seat
+        done = TrickPlay._finish(self, st)
+        if owned:  # a kept card goes back from the winner's won cards to its owner's
+            won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+            for p, c in owned:
+                won[winner] &= ~(1 << c)
+                won[p] |= 1 << c
+            st.won_cards = won
+        return done
 
 
 class TrickNext(Instr):

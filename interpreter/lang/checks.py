@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..cards import MAX_SUITS, Pack, normalize_rank, pack_of, parse_card, rank_of, suit_of
+from ..cards import FRENCH, MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
@@ -333,7 +333,7 @@ class _Checker:
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
         """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
-        for key in ("free_cards", "losing_cards"):
+        for key in ("free_cards", "losing_cards", "kept_cards"):
             names = ranking.get(key) or []
             self.no_repeats(names, ("ranking", key), "card")
             for j, name in enumerate(names):
@@ -350,27 +350,32 @@ class _Checker:
                         break
 
     def points(self) -> None:
-        """Card points name ranks of the deck and cards of the deck."""
+        """Card points name ranks of the deck and cards of the deck, in the spec's pack."""
         points = self.tree.get("points")
-        if not isinstance(points, dict):
-            return
+        if not isinstance(points, dict) or (self.tree.get("pack") and self.cards is None):
+            return  # a bad pack is reported already
+        pack = self.cards or FRENCH
         ranks = {str(r) for e in self.tree["deck"] for r in e["ranks"]}
-        cards = {f"{r}{s}" for e in self.tree["deck"] for r in e["ranks"] for s in e["suits"]}
+        # the deck's cards by first-copy id: the grid cards of its entries, and the extras
+        cards = {pack.parse_card(f"{r}{s}") for e in self.tree["deck"] for r in e["ranks"]
+                 for s in e["suits"]} | {pack.parse_card(x[0]) for x in pack.extras}
+        rank_words = "2..10, J, Q, K, A" if pack.french else " ".join(pack.ranks)
         for field in ("ranks", "trumps"):
             for key in points.get(field) or {}:
                 at = ("points", field, key)
-                if normalize_rank(key) is None:
-                    self.err(at, f"'{key}' in points.{field} is not a rank (2..10, J, Q, K, "
-                             "A)", did_you_mean(key.upper(), sorted(ranks)), key=True)
-                elif key not in ranks:
+                if pack.normalize_rank(key) is None:
+                    self.err(at, f"'{key}' in points.{field} is not a rank ({rank_words})",
+                             did_you_mean(key.upper(), sorted(ranks)), key=True)
+                elif pack.normalize_rank(key) not in ranks:
                     self.err(at, f"points.{field} gives points to the rank {key}, which is not "
                              "in the deck", did_you_mean(key, sorted(ranks)), key=True)
+        example = "e.g. QS, 10H" if pack.french else f"e.g. {pack.names[len(pack.ranks) - 1]}"
         for key in points.get("cards") or {}:
             at = ("points", "cards", key)
-            if parse_card(key) is None:
+            if pack.parse_card(key) is None:
                 self.err(at, f"'{key}' in points.cards is not a card (write rank then suit, "
-                         "e.g. QS, 10H)", key=True)
-            elif key not in cards:
+                         f"{example})", key=True)
+            elif pack.parse_card(key) not in cards:
                 self.err(at, f"points.cards gives points to {key}, which is not in the deck",
                          key=True)
 
@@ -636,7 +641,9 @@ class _Checker:
         """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
         names: list[str] = []
         level = None
-        trumps = ENUMS["contract.trump"]
+        # a declared pack's suit letters name its trumps (the French letters otherwise)
+        pack = self.cards or FRENCH
+        trumps = [*pack.letters, *(w for w in ENUMS["contract.trump"] if w not in _SUITS)]
         if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
             self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
                      f"contracts, not {len(a['contracts'])}")
@@ -653,7 +660,7 @@ class _Checker:
                 self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
                          "number or a word (letters, digits, _ and -)")
             elif name.lower() != name or name in ("pass", "double", "redouble") \
-                    or parse_card(name) is not None:
+                    or pack.parse_card(name) is not None:
                 self.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
                          "in lower case, not a card, and not pass, double or redouble")
             if level is not None and c["level"] < level:
@@ -675,6 +682,12 @@ class _Checker:
                 self.err((*path, "called_ranks"), "'called_ranks' is only used with "
                          "'partner: called_card'", key=True)
             self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
+        if a["partner"] == "called_card":  # the default rank (A) may not be in the pack
+            for j, r in enumerate(a.get("called_ranks", ["A"])):
+                if str(r).upper() not in pack.rank_index:
+                    self.err((*path, "called_ranks", j), f"the called rank '{r}' is not a "
+                             f"rank of the pack ({' '.join(pack.ranks)}): give 'called_ranks'",
+                             did_you_mean(str(r), list(pack.ranks)))
         if a["partner"] == "teams" and not self.tree.get("teams"):
             self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
     def melds(self) -> None:

@@ -288,6 +288,13 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
                        f"trick: {'it belongs' if one else 'they belong'} to no suit and "
                        f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
                        "next card).")
+    kept = list(r.get("kept_cards") or [])
+    if kept:
+        one = len(kept) == 1
+        lines += _wrap(f"{' '.join(_card(c) for c in kept)} never win{'s' if one else ''} a "
+                       f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
+                       "owner: played to a trick, it goes into its player's won cards, not "
+                       "the winner's.")
     return lines + _cite(r, 2)
 
 

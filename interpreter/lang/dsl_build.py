@@ -410,6 +410,10 @@ class _Builder:
         items = [c for c in st.children if _is(c, "card")]
         self._ranking(st, "losing_cards", [self.card(c) for c in items], items)
 
+    def s_kept_cards(self, st: Any) -> None:
+        items = [c for c in st.children if _is(c, "card")]
+        self._ranking(st, "kept_cards", [self.card(c) for c in items], items)
+
     def s_top_follow(self, st: Any) -> None:
         what = st.children[0]
         value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)

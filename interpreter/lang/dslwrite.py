@@ -475,7 +475,8 @@ def _ranking(out: _Out, ranking: Mapping[str, Any]) -> None:
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
         lines.append("cut order from high to low: " + " ".join(_rank(r) for r in cut))
     for key, head in (("free_cards", "cards that may always be played: "),
-                      ("losing_cards", "cards that never win: ")):
+                      ("losing_cards", "cards that never win: "),
+                      ("kept_cards", "cards that stay with their owner: ")):
         if ranking.get(key):
             lines.append(head + " ".join(_card(str(c)) for c in ranking[key]))
     if not lines:

@@ -369,8 +369,8 @@ CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bi
           required=True, minimum=0, maximum=MAX_CARDS),
     Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
           "(bid as `bid N`)", default=Derived("its level")),
-    Field("trump", "word", "the trump it sets", default="keep",
-          words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
+    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
+          default="keep", words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
                  *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
                      ("keep", "the trump stays as it is")))),
     Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
@@ -693,6 +693,9 @@ SECTIONS: tuple[Construct, ...] = (
               omitted=True),
         Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
               "trump; one led leaves the suit led to the next card", default=[], omitted=True),
+        Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
+              "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
+              "`card_points`), not the trick winner's", default=[], omitted=True),
         Field("cut_ranks", "ranks", "the order used when cutting",
               default=Derived("the ranking's ranks")),
         _SOURCE,
