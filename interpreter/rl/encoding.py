@@ -140,6 +140,11 @@ class Encoding:
                 start = i
         self.zero_plane = bytes(4 * C)
         self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
+        self.mask_arrays: dict[tuple[int, ...], np.ndarray] = {}
+        # each card id's byte offset in a plane (-1: not in the pack)
+        self.card_at = [-1] * (max(self.cards, default=0) + 1)
+        for i, c in enumerate(self.cards):
+            self.card_at[c] = 4 * i
         prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
@@ -187,11 +192,18 @@ class Encoding:
         return got
 
     def mask(self, legal: list[int]) -> np.ndarray:
-        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
-        b = bytearray(self.num_actions)
-        for i in legal:
-            b[i] = 1
-        return np.frombuffer(b, dtype=np.int8)
+        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size
+        (a new array each time)."""
+        key = tuple(legal)
+        got = self.mask_arrays.get(key)
+        if got is None:  # each set of legal actions is made once, then copied
+            if len(self.mask_arrays) >= 1 << 14:  # a bound on memory: start again
+                self.mask_arrays.clear()
+            b = bytearray(self.num_actions)
+            for i in legal:
+                b[i] = 1
+            got = self.mask_arrays[key] = np.frombuffer(b, dtype=np.int8)
+        return got.copy()
 
     def _value(self, v: Any) -> float:
         if type(v) is bool or type(v) is int or type(v) is float:
@@ -201,16 +213,38 @@ class Encoding:
         return 0.0
 
 
+_ONE = struct.pack("<f", 1.0)
+_ZERO = struct.pack("<f", 0.0)
+
+
+class _Seen:
+    """One seat's observation as last written: its float32 buffer (and a numpy view of
+    it), the card sets of its planes and the values of its tail, to write only what
+    changed; and the step it was written at."""
+
+    __slots__ = ("buf", "view", "masks", "tail", "version", "hist")
+
+    def __init__(self, enc: Encoding) -> None:
+        self.buf = bytearray(4 * enc.size)  # all 0.0: every plane an empty set
+        self.view = np.frombuffer(self.buf, dtype=np.float32)
+        self.masks: list[int] = [0] * len(enc.planes)
+        self.tail: list[Any] | None = None
+        self.version = -1
+        self.hist: Any = False  # the state's history when written (never False)
+
+
 class Match:
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``)."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at")
+    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "version", "_seen")
 
     def __init__(self, enc: Encoding, st: State) -> None:
         self.enc = enc
         self.st = st
         self.pending = 0
+        self.version = 0  # counts apply(): an observation is kept until the next one
+        self._seen: list[_Seen | None] = [None] * enc.players
         played = 0
         for _lead, cards, _w in st.history_tricks:
             for _p, c in cards:
@@ -230,6 +264,8 @@ class Match:
         m.played = self.played
         m.hand = self.hand
         m.scores_at = self.scores_at
+        m.version = 0
+        m._seen = [None] * self.enc.players  # its own buffers: the copy goes its own way
         return m
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -301,6 +337,7 @@ class Match:
         if not 0 <= i < enc.num_actions:
             raise IllegalActionError(f"action {i} is outside 0..{enc.num_actions - 1}")
         a = enc.actions[i]
+        self.version += 1
         if a is None:  # a discard or the stop of an exchange
             if i not in self.legal():
                 raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
@@ -340,8 +377,24 @@ class Match:
 
     def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
+        seen = self._seen[seat]
+        st = self.st
+        if seen is None or seen.version != self.version or seen.hist is not st.hist:
+            seen = self._observe(seat, seen)
+        if out is not None:
+            out[:] = seen.view
+            return out
+        return seen.view.copy()  # a copy: the buffer is written again at the next step
+
+    def _observe(self, seat: int, seen: _Seen | None) -> _Seen:
+        """Bring ``seat``'s buffer up to date: the card planes and the tail that changed
+        since it was last written are written again, and only those."""
         enc = self.enc
         st = self.st
+        if seen is None:
+            seen = self._seen[seat] = _Seen(enc)
+        seen.version = self.version
+        seen.hist = st.hist
         n = st.n
         turn_up = 0
         for c in st.turn_up:
@@ -358,18 +411,34 @@ class Match:
         masks += known[seat + 1:] + known[:seat]
         # each plane as C float32 values in pack order: the bytes of a set of cards are
         # worked out once (from tables of chunks) and kept
-        planes = enc.plane_bytes
-        parts = []
-        for m in masks:
-            got = planes.get(m)
-            if got is None:
-                got = enc.plane(m)
-            parts.append(got)
+        buf = seen.buf
+        old = seen.masks
+        if masks != old:
+            width = 4 * enc.num_cards
+            at = 0
+            for m, was in zip(masks, old, strict=True):
+                if m != was:
+                    diff = m ^ was
+                    if diff.bit_count() <= 3:  # a card or two in or out: write just those
+                        where = enc.card_at
+                        while diff:
+                            low = diff & -diff
+                            c = low.bit_length() - 1
+                            i = at + where[c]
+                            buf[i:i + 4] = _ONE if m & low else _ZERO
+                            diff ^= low
+                    else:
+                        got = enc.plane_bytes.get(m)
+                        if got is None:
+                            got = enc.plane(m)
+                        buf[at:at + width] = got
+                at += width
+            seen.masks = masks
         hot = enc.hot
         tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
             st.led if 0 <= st.led < 4 else 4]
         h = st.hands
-        tail += [m.bit_count() for m in h[seat:] + h[:seat]]
+        tail += map(int.bit_count, h[seat:] + h[:seat])
         won = st.won
         tail += won[seat:] + won[:seat]
         gone = st.out
@@ -390,16 +459,13 @@ class Match:
         name = st.decision_name
         d = len(enc.decisions)
         tail += hot[d][d if name is None else enc.decision_index.get(name, 0)]
-        try:
-            parts.append(enc.tail.pack(*tail))
-        except struct.error:  # a word in a variable declared with a number: coded
-            parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
-        buf = bytearray(b"".join(parts))
-        obs = np.frombuffer(buf, dtype=np.float32)
-        if out is not None:
-            out[:] = obs
-            return out
-        return obs
+        if tail != seen.tail:
+            try:
+                enc.tail.pack_into(buf, enc.card_size * 4, *tail)
+            except struct.error:  # a word in a variable declared with a number: coded
+                enc.tail.pack_into(buf, enc.card_size * 4, *[enc._value(v) for v in tail])
+            seen.tail = tail
+        return seen
 
     def information_state(self, seat: int) -> str:
         """What ``seat`` knows, as text: its view, and the cards it has picked so far."""
