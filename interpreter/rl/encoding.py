@@ -36,6 +36,8 @@ True
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -47,6 +49,11 @@ from ..engine.state import State
 from ..engine.subsets import SubsetActions
 from ..errors import IllegalActionError, SpelbokError
 from ..lang.vocabulary import walk_steps
+
+
+def _first(row: Sequence[Any]) -> tuple[Any, ...]:
+    """A one-seat row as a tuple (what ``itemgetter`` of one index does not give)."""
+    return (row[0],)
 
 
 def _literal(text: Any) -> int | None:
@@ -141,10 +148,6 @@ class Encoding:
         self.zero_plane = bytes(4 * C)
         self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
         self.mask_arrays: dict[tuple[int, ...], np.ndarray] = {}
-        # each card id's byte offset in a plane (-1: not in the pack)
-        self.card_at = [-1] * (max(self.cards, default=0) + 1)
-        for i, c in enumerate(self.cards):
-            self.card_at[c] = 4 * i
         prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
@@ -157,6 +160,9 @@ class Encoding:
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
         self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        # each seat's getter of a per-seat row, the observer first, as a tuple
+        self.rotate: list[Callable[[Sequence[Any]], tuple[Any, ...]]] = [
+            itemgetter(*r) if n > 1 else _first for r in self.rot]
         self.tail = struct.Struct(f"<{self.size - self.card_size}f")
         # per-player variables that hold words (by their declared start value)
         declared: dict[str, Any] = {}
@@ -211,10 +217,6 @@ class Encoding:
         if type(v) is str:
             return self.word_code.get(v, -1.0)
         return 0.0
-
-
-_ONE = struct.pack("<f", 1.0)
-_ZERO = struct.pack("<f", 0.0)
 
 
 class _Seen:
@@ -414,44 +416,32 @@ class Match:
         buf = seen.buf
         old = seen.masks
         if masks != old:
+            planes = enc.plane_bytes
             width = 4 * enc.num_cards
             at = 0
             for m, was in zip(masks, old, strict=True):
                 if m != was:
-                    diff = m ^ was
-                    if diff.bit_count() <= 3:  # a card or two in or out: write just those
-                        where = enc.card_at
-                        while diff:
-                            low = diff & -diff
-                            c = low.bit_length() - 1
-                            i = at + where[c]
-                            buf[i:i + 4] = _ONE if m & low else _ZERO
-                            diff ^= low
-                    else:
-                        got = enc.plane_bytes.get(m)
-                        if got is None:
-                            got = enc.plane(m)
-                        buf[at:at + width] = got
+                    got = planes.get(m)
+                    if got is None:
+                        got = enc.plane(m)
+                    buf[at:at + width] = got
                 at += width
             seen.masks = masks
         hot = enc.hot
-        tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
-            st.led if 0 <= st.led < 4 else 4]
-        h = st.hands
-        tail += map(int.bit_count, h[seat:] + h[:seat])
-        won = st.won
-        tail += won[seat:] + won[:seat]
-        gone = st.out
-        tail += gone[seat:] + gone[:seat]
         hot_n = hot[n]
-        tail += hot_n[(st.dealer - seat) % n]
-        tail += hot_n[n] if st.current is None else hot_n[(st.current - seat) % n]
+        rot = enc.rotate[seat]  # a seat's row, counted from the observer
+        tail: list[Any] = [
+            *hot[5][st.trump if 0 <= st.trump < 4 else 4],
+            *hot[5][st.led if 0 <= st.led < 4 else 4],
+            *map(int.bit_count, rot(st.hands)), *rot(st.won), *rot(st.out),
+            *hot_n[(st.dealer - seat) % n],
+            *(hot_n[n] if st.current is None else hot_n[(st.current - seat) % n])]
         words = enc.word_rows
         for i, row in enumerate(st.pv_rows):
             if words and i in words:  # a variable holding words: coded as numbers
-                tail += [enc._value(v) for v in row[seat:] + row[:seat]]
+                tail += [enc._value(v) for v in rot(row)]
             else:
-                tail += row[seat:] + row[:seat]
+                tail += rot(row)
         tail += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
         tail.append(len(st.stock))
         tail.append(st.widow.bit_count())
