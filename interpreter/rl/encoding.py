@@ -36,8 +36,6 @@ True
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -49,11 +47,6 @@ from ..engine.state import State
 from ..engine.subsets import SubsetActions
 from ..errors import IllegalActionError, SpelbokError
 from ..lang.vocabulary import walk_steps
-
-
-def _first(row: Sequence[Any]) -> tuple[Any, ...]:
-    """A one-seat row as a tuple (what ``itemgetter`` of one index does not give)."""
-    return (row[0],)
 
 
 def _literal(text: Any) -> int | None:
@@ -147,7 +140,6 @@ class Encoding:
                 start = i
         self.zero_plane = bytes(4 * C)
         self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
-        self.mask_arrays: dict[tuple[int, ...], np.ndarray] = {}
         prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
@@ -160,9 +152,6 @@ class Encoding:
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
         self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        # each seat's getter of a per-seat row, the observer first, as a tuple
-        self.rotate: list[Callable[[Sequence[Any]], tuple[Any, ...]]] = [
-            itemgetter(*r) if n > 1 else _first for r in self.rot]
         self.tail = struct.Struct(f"<{self.size - self.card_size}f")
         # per-player variables that hold words (by their declared start value)
         declared: dict[str, Any] = {}
@@ -198,18 +187,11 @@ class Encoding:
         return got
 
     def mask(self, legal: list[int]) -> np.ndarray:
-        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size
-        (a new array each time)."""
-        key = tuple(legal)
-        got = self.mask_arrays.get(key)
-        if got is None:  # each set of legal actions is made once, then copied
-            if len(self.mask_arrays) >= 1 << 14:  # a bound on memory: start again
-                self.mask_arrays.clear()
-            b = bytearray(self.num_actions)
-            for i in legal:
-                b[i] = 1
-            got = self.mask_arrays[key] = np.frombuffer(b, dtype=np.int8)
-        return got.copy()
+        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
+        b = bytearray(self.num_actions)
+        for i in legal:
+            b[i] = 1
+        return np.frombuffer(b, dtype=np.int8)
 
     def _value(self, v: Any) -> float:
         if type(v) is bool or type(v) is int or type(v) is float:
@@ -219,34 +201,16 @@ class Encoding:
         return 0.0
 
 
-class _Seen:
-    """One seat's observation as last written: its float32 buffer (and a numpy view of
-    it), the card sets of its planes and the values of its tail, to write only what
-    changed; and the step it was written at."""
-
-    __slots__ = ("buf", "view", "masks", "tail", "version", "hist")
-
-    def __init__(self, enc: Encoding) -> None:
-        self.buf = bytearray(4 * enc.size)  # all 0.0: every plane an empty set
-        self.view = np.frombuffer(self.buf, dtype=np.float32)
-        self.masks: list[int] = [0] * len(enc.planes)
-        self.tail: list[Any] | None = None
-        self.version = -1
-        self.hist: Any = False  # the state's history when written (never False)
-
-
 class Match:
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``)."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "version", "_seen")
+    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at")
 
     def __init__(self, enc: Encoding, st: State) -> None:
         self.enc = enc
         self.st = st
         self.pending = 0
-        self.version = 0  # counts apply(): an observation is kept until the next one
-        self._seen: list[_Seen | None] = [None] * enc.players
         played = 0
         for _lead, cards, _w in st.history_tricks:
             for _p, c in cards:
@@ -266,8 +230,6 @@ class Match:
         m.played = self.played
         m.hand = self.hand
         m.scores_at = self.scores_at
-        m.version = 0
-        m._seen = [None] * self.enc.players  # its own buffers: the copy goes its own way
         return m
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -339,7 +301,6 @@ class Match:
         if not 0 <= i < enc.num_actions:
             raise IllegalActionError(f"action {i} is outside 0..{enc.num_actions - 1}")
         a = enc.actions[i]
-        self.version += 1
         if a is None:  # a discard or the stop of an exchange
             if i not in self.legal():
                 raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
@@ -379,24 +340,8 @@ class Match:
 
     def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
-        seen = self._seen[seat]
-        st = self.st
-        if seen is None or seen.version != self.version or seen.hist is not st.hist:
-            seen = self._observe(seat, seen)
-        if out is not None:
-            out[:] = seen.view
-            return out
-        return seen.view.copy()  # a copy: the buffer is written again at the next step
-
-    def _observe(self, seat: int, seen: _Seen | None) -> _Seen:
-        """Bring ``seat``'s buffer up to date: the card planes and the tail that changed
-        since it was last written are written again, and only those."""
         enc = self.enc
         st = self.st
-        if seen is None:
-            seen = self._seen[seat] = _Seen(enc)
-        seen.version = self.version
-        seen.hist = st.hist
         n = st.n
         turn_up = 0
         for c in st.turn_up:
@@ -413,35 +358,31 @@ class Match:
         masks += known[seat + 1:] + known[:seat]
         # each plane as C float32 values in pack order: the bytes of a set of cards are
         # worked out once (from tables of chunks) and kept
-        buf = seen.buf
-        old = seen.masks
-        if masks != old:
-            planes = enc.plane_bytes
-            width = 4 * enc.num_cards
-            at = 0
-            for m, was in zip(masks, old, strict=True):
-                if m != was:
-                    got = planes.get(m)
-                    if got is None:
-                        got = enc.plane(m)
-                    buf[at:at + width] = got
-                at += width
-            seen.masks = masks
+        planes = enc.plane_bytes
+        parts = []
+        for m in masks:
+            got = planes.get(m)
+            if got is None:
+                got = enc.plane(m)
+            parts.append(got)
         hot = enc.hot
+        tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
+            st.led if 0 <= st.led < 4 else 4]
+        h = st.hands
+        tail += [m.bit_count() for m in h[seat:] + h[:seat]]
+        won = st.won
+        tail += won[seat:] + won[:seat]
+        gone = st.out
+        tail += gone[seat:] + gone[:seat]
         hot_n = hot[n]
-        rot = enc.rotate[seat]  # a seat's row, counted from the observer
-        tail: list[Any] = [
-            *hot[5][st.trump if 0 <= st.trump < 4 else 4],
-            *hot[5][st.led if 0 <= st.led < 4 else 4],
-            *map(int.bit_count, rot(st.hands)), *rot(st.won), *rot(st.out),
-            *hot_n[(st.dealer - seat) % n],
-            *(hot_n[n] if st.current is None else hot_n[(st.current - seat) % n])]
+        tail += hot_n[(st.dealer - seat) % n]
+        tail += hot_n[n] if st.current is None else hot_n[(st.current - seat) % n]
         words = enc.word_rows
         for i, row in enumerate(st.pv_rows):
             if words and i in words:  # a variable holding words: coded as numbers
-                tail += [enc._value(v) for v in rot(row)]
+                tail += [enc._value(v) for v in row[seat:] + row[:seat]]
             else:
-                tail += rot(row)
+                tail += row[seat:] + row[:seat]
         tail += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
         tail.append(len(st.stock))
         tail.append(st.widow.bit_count())
@@ -449,13 +390,16 @@ class Match:
         name = st.decision_name
         d = len(enc.decisions)
         tail += hot[d][d if name is None else enc.decision_index.get(name, 0)]
-        if tail != seen.tail:
-            try:
-                enc.tail.pack_into(buf, enc.card_size * 4, *tail)
-            except struct.error:  # a word in a variable declared with a number: coded
-                enc.tail.pack_into(buf, enc.card_size * 4, *[enc._value(v) for v in tail])
-            seen.tail = tail
-        return seen
+        try:
+            parts.append(enc.tail.pack(*tail))
+        except struct.error:  # a word in a variable declared with a number: coded
+            parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
+        buf = bytearray(b"".join(parts))
+        obs = np.frombuffer(buf, dtype=np.float32)
+        if out is not None:
+            out[:] = obs
+            return out
+        return obs
 
     def information_state(self, seat: int) -> str:
         """What ``seat`` knows, as text: its view, and the cards it has picked so far."""
