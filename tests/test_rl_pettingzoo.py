@@ -193,3 +193,80 @@ def test_a_word_variable_and_a_number_decision_are_encoded() -> None:
     said = m.observation(seat)[a:a + 2]
     assert said[(1 - seat) % 2] == enc.word_code["low"] and said[0] == -1.0  # 'none': no word
     api_test(env(text, players=2), num_cycles=20)
+
+
+def _rebuilt(m: Match, seat: int) -> np.ndarray:
+    """The observation of ``seat`` built from scratch, value by value (the layout of
+    docs/rl.md), to check the buffers the Match keeps and writes only in part."""
+    enc, st = m.enc, m.st
+    n = st.n
+    out: list[float] = []
+
+    def plane(cards: int) -> None:
+        out.extend(float(cards >> c & 1) for c in enc.cards)
+
+    def hot(k: int, i: int) -> None:
+        out.extend(float(j == i) for j in range(k))
+
+    def rot(row: list) -> list:
+        return row[seat:] + row[:seat]
+
+    plane(st.hands[seat])
+    if enc.exchanges:
+        plane(m.pending if st.current == seat else 0)
+    plane(st.discarded[seat])
+    plane(sum(1 << c for c in set(st.turn_up)))
+    plane(m.played)
+    trick = [0] * n
+    for p, c in st.trick:
+        trick[(p - seat) % n] = 1 << c
+    for t in trick:
+        plane(t)
+    for k in range(1, n):
+        plane(st.known[(seat + k) % n])
+    hot(5, st.trump if 0 <= st.trump < 4 else 4)
+    hot(5, st.led if 0 <= st.led < 4 else 4)
+    out += [h.bit_count() for h in rot(st.hands)] + rot(st.won) + rot(st.out)
+    hot(n, (st.dealer - seat) % n)
+    hot(n, n if st.current is None else (st.current - seat) % n)
+    for row in st.pv_rows:
+        out += [enc._value(v) for v in rot(row)]
+    out += [enc._value(v) for v in st.gv]
+    out += [len(st.stock), st.widow.bit_count(), st.hand_number]
+    d = len(enc.decisions)
+    name = st.decision_name
+    hot(d, d if name is None else enc.decision_index.get(name, 0))
+    return np.array(out, dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", ["knektpass", "euchre", "oh-hell", "rams", "spades",
+                                  "whist", "knockout-whist"])
+def test_the_kept_observation_is_the_one_built_from_scratch(name: str) -> None:
+    """Each seat's buffer is written only where the state changed since that seat last
+    looked, at whatever steps it looks: it always equals a rebuild from scratch."""
+    game = spelbok.load(name, players=spelbok.load(name).tree["players"]["min"], max_hands=3)
+    enc = Encoding(game)
+    rng = random.Random(7)
+    for seed in range(3):
+        m = Match(enc, game.new_state(seed=seed))
+        n = m.st.n
+        steps = 0
+        while m.st.current is not None and steps < 400:
+            for seat in range(n):
+                if seat == m.st.current or rng.random() < 0.3:
+                    got = m.observation(seat)
+                    assert np.array_equal(got, _rebuilt(m, seat)), (seed, steps, seat)
+                    got[:] = -7  # a copy: the caller may write into it
+            m.apply(rng.choice(m.legal()))
+            steps += 1
+        seat = rng.randrange(n)
+        into = np.zeros(enc.size, dtype=np.float32)
+        assert m.observation(seat, into) is into
+        assert np.array_equal(into, _rebuilt(m, seat))
+
+
+def test_the_mask_is_a_new_array_each_time() -> None:
+    enc = Encoding(spelbok.load("euchre", players=4))
+    a = enc.mask([0, 3])
+    a[1] = 1
+    assert enc.mask([0, 3]).tolist() == [1, 0, 0, 1] + [0] * (enc.num_actions - 4)
