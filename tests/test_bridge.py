@@ -1,4 +1,4 @@
-"""Contract Bridge (specs/bridge.yaml): the twins, validity, the readings file, a whole match."""
+"""Contract Bridge (specs/bridge.yaml): the dummy, the side score (shared checks: test_shelf.py)."""
 
 from __future__ import annotations
 
@@ -7,31 +7,6 @@ from pathlib import Path
 import spelbok
 
 SPEC = Path(__file__).resolve().parent.parent / "specs" / "bridge.yaml"
-DSL = SPEC.with_suffix(".spel")
-READINGS = SPEC.parent / "readings" / "bridge.yaml"
-
-
-def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.lang.loader import read_spec
-
-    assert read_spec(SPEC).tree == read_spec(DSL).tree
-
-
-def test_spec_is_valid() -> None:
-    from spelbok.lang.validate import validate
-
-    assert validate(SPEC) == []
-    assert validate(DSL) == []
-
-
-def test_readings_have_twenty_cases_and_separate_every_option() -> None:
-    # tests/test_readings.py runs every shipped readings file; this checks its breadth
-    from spelbok.analysis.readings import load_reading, run_reading
-
-    assert len(load_reading(READINGS).data["cases"]) >= 20
-    report = run_reading(READINGS)
-    separated = {k for c in report.separating for k in c.reading}
-    assert set(spelbok.load(SPEC, players=4).options) <= separated
 
 
 def test_the_dummy_is_shown_to_all_once_the_first_trick_is_over() -> None:

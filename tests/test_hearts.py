@@ -1,9 +1,4 @@
-"""Hearts (specs/hearts.yaml): the twins, the readings, whole matches by bots.
-
-The rules themselves are pinned case by case in specs/readings/hearts.yaml;
-these tests check that the spec and its DSL twin are one game, that every
-reading passes and that each option has a case separating its readings.
-"""
+"""Hearts (specs/hearts.yaml): whole matches by bots (the shared checks: test_shelf.py)."""
 
 from __future__ import annotations
 
@@ -12,32 +7,6 @@ from pathlib import Path
 import spelbok
 
 SPEC = Path(__file__).resolve().parent.parent / "specs" / "hearts.yaml"
-DSL = SPEC.with_suffix(".spel")
-READINGS = SPEC.parent / "readings" / "hearts.yaml"
-
-
-def test_yaml_and_dsl_twins_have_the_same_model() -> None:
-    from spelbok.lang.loader import read_spec
-
-    assert read_spec(SPEC).tree == read_spec(DSL).tree
-
-
-def test_spec_is_valid() -> None:
-    from spelbok.lang.validate import validate
-
-    assert validate(SPEC) == []
-    assert validate(DSL) == []
-
-
-def test_the_rule_readings_pass_and_every_option_is_separated() -> None:
-    from spelbok.analysis.readings import run_reading
-
-    report = run_reading(READINGS)
-    assert report.ok, report.format()
-    assert report.passed >= 20
-    options = set(spelbok.load(SPEC, players=4).options)
-    separated = {name for case in report.separating for name in case.reading}
-    assert options <= separated, options - separated
 
 
 def test_bots_play_whole_matches() -> None:
