@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import spelbok
 from spelbok.analysis.conformance import check_cards
-from spelbok.cards import CARD_NAMES, SUITS, cards_in, parse_card
+from spelbok.cards import CARD_NAMES, FRENCH, SUITS, Pack, cards_in, parse_card
 from spelbok.lang.loader import read_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,8 +49,9 @@ def cases() -> list[tuple[Path, int]]:
     return out
 
 
-def named_cards(view: Any) -> set[int]:
-    """Every card named in any string (or key) of a JSON-like view."""
+def named_cards(view: Any, pack: Pack = FRENCH) -> set[int]:
+    """Every card named in any string (or key) of a JSON-like view (for a declared
+    pack: every whole word that is one of its card names, as its first copy)."""
     out: set[int] = set()
     stack = [view]
     while stack:
@@ -60,6 +61,11 @@ def named_cards(view: Any) -> set[int]:
             stack.extend(v.values())
         elif isinstance(v, list | tuple):
             stack.extend(v)
+        elif isinstance(v, str) and not pack.french:
+            for word in re.findall(r"[0-9A-Za-z]+", v):
+                c = pack.index.get(word.upper())
+                if c is not None:
+                    out.add(pack.face[c])
         elif isinstance(v, str):
             for m in _CARD_TEXT.finditer(v):
                 # a whole word only ("10H", "JC"), not inside another word
@@ -111,7 +117,7 @@ class Observer:
         events = st.log
         for e in events[self.logged:]:
             if e["event"] == "turn_up" and "seat" in e:  # a card turned up from a hand
-                self.public |= 1 << parse_card(e["card"])
+                self.public |= 1 << (st.prog.pack.parse_card(e["card"]) or 0)
         self.logged = len(events)
         for p in range(self.n):
             if before is not None:
@@ -122,7 +128,7 @@ class Observer:
 
     def play(self, st: Any, seat: int, text: str) -> None:
         """Before ``seat`` plays ``text``: note a failure to follow the suit led."""
-        c = parse_card(text)
+        c = st.prog.pack.parse_card(text)
         if c is None or st.led < 0 or not (st.hands[seat] >> c) & 1:
             return
         t = st.tables
@@ -134,9 +140,11 @@ def check_view(st: Any, seat: int, obs: Observer) -> str | None:
     view = st.view(seat)
     json.dumps(view)
     allowed = obs.public | obs.held[seat] | st.hands[seat] | st.discarded[seat]
-    leaked = named_cards(view) - _set(allowed)
+    pack = st.prog.pack
+    # copies share a name: a name is allowed when any of its copies is
+    leaked = named_cards(view, pack) - {pack.face[c] for c in _set(allowed)}
     if leaked:
-        names = sorted(CARD_NAMES[c] for c in leaked)
+        names = sorted(pack.names[c] for c in leaked)
         return f"the view of seat {seat} names hidden card(s) {names}"
     return None
 
