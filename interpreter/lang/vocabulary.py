@@ -765,7 +765,8 @@ SPEC = Construct("spec", "top", "a game spec", (
     Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
           min_items=1, doc_type="list of deck entries, required"),
     Field("melds", "names[meld]", "named combinations of cards (declared by a "
-          "`declare_melds` step), see below", default={}, doc_type="map name → meld"),
+          "`declare_melds` step), see below", default={}, omitted=True,
+          doc_type="map name → meld"),
     Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
           "once); gives `team`, `partner`, `team_tricks`", min_items=2,
           doc_type="list of seat lists",

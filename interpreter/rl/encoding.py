@@ -67,6 +67,7 @@ UNCOVERED_TRICK_KEYS = ("declare", "face_down")
 def uncovered(tree: dict[str, Any]) -> str | None:
     """What a spec uses that the fixed action space cannot number yet, or None.
 
+    >>> import spelbok
     >>> uncovered(spelbok.load("knektpass").tree) is None
     True
     """
