@@ -23,12 +23,12 @@ seat and nothing else: :func:`spelbok.engine.observe.determinize` leaves them as
 are.
 
 >>> import spelbok
->>> enc = Encoding(spelbok.load("knektpass", players=3))
+>>> enc = Encoding(spelbok.load("example", players=3))
 >>> enc.num_actions, enc.labels[0], enc.labels[enc.stop], enc.labels[-1]
-(75, '6C', 'stop', 'pass')
+(67, '7C', 'stop', 'pass')
 >>> m = Match(enc, enc.game.new_state(seed=1))
 >>> [enc.labels[i] for i in m.legal()][-3:]
-['discard QS', 'discard AD', 'stop']
+['discard 9H', 'discard KH', 'stop']
 >>> m.observation(0).shape == (enc.size,)
 True
 """
@@ -68,7 +68,7 @@ def uncovered(tree: dict[str, Any]) -> str | None:
     """What a spec uses that the fixed action space cannot number yet, or None.
 
     >>> import spelbok
-    >>> uncovered(spelbok.load("knektpass").tree) is None
+    >>> uncovered(spelbok.load("example").tree) is None
     True
     """
     if tree.get("pack") is not None:

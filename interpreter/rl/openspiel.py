@@ -2,9 +2,9 @@
 
 >>> import pyspiel
 >>> from spelbok.rl.openspiel import register
->>> register("knektpass")
-'spelbok_knektpass'
->>> game = pyspiel.load_game("spelbok_knektpass", {"players": 3, "max_hands": 1})
+>>> register("example")
+'spelbok_example'
+>>> game = pyspiel.load_game("spelbok_example", {"players": 3, "max_hands": 1})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), game.num_players()
 (True, 3)

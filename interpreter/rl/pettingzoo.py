@@ -1,7 +1,7 @@
 """Any spec as a PettingZoo AEC environment.
 
 >>> from spelbok.rl.pettingzoo import env
->>> e = env("knektpass", players=2, max_hands=1)
+>>> e = env("example", players=2, max_hands=1)
 >>> e.reset(seed=3)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> sorted(obs), int(e.action_space(e.agent_selection).n) == len(obs["action_mask"])
@@ -181,7 +181,7 @@ class SpelbokEnv(AECEnv):
 
 
 def _slug(name: str) -> str:
-    """A game's name as an identifier: ``Oh Hell`` -> ``oh_hell``."""
+    """A game's name as an identifier: ``My Game!`` -> ``my_game``."""
     out = "".join(ch.lower() if ch.isalnum() else "_" for ch in name)
     return "_".join(part for part in out.split("_") if part) or "game"
 
