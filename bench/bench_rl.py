@@ -24,23 +24,17 @@ import numpy as np
 import spelbok
 from spelbok.rl.pettingzoo import env
 
+from bench import playouts  # bench/ is the script's folder, so on sys.path
+
 CASES = [("knektpass", 3), ("knektpass", 5), ("euchre", 4), ("oh-hell", 4), ("rams", 3),
          ("knockout-whist", 4)]
 
 
 def raw(game: spelbok.Game, matches: int) -> tuple[int, float]:
-    rng = random.Random(1)
-    decisions = 0
-    c0 = time.process_time()
-    for seed in range(matches):
-        state = game.new_state(seed=seed)
-        legal = state.legal_actions
-        apply = state.apply
-        choice = rng.choice
-        while not state.is_terminal:
-            apply(choice(legal()))
-            decisions += 1
-    return decisions, time.process_time() - c0
+    """Decisions and CPU seconds of ``matches`` random matches through the public API
+    (bench.py's workload: seeds 0, 1, 2…, seeded choices)."""
+    _, decisions, seconds = playouts(game, 0, False, matches=matches)
+    return decisions, seconds
 
 
 def through_env(spec: str, players: int, max_hands: int | None, matches: int

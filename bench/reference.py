@@ -33,6 +33,8 @@ from pathlib import Path
 
 import spelbok
 
+from bench import playouts  # bench/ is the script's folder, so on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 JACK, TEN = 9, 8  # rank indexes: 2..A = 0..12
 
@@ -297,18 +299,10 @@ def time_reference(match: Callable[[random.Random], int], matches: int) -> tuple
 
 
 def time_spelbok(game: spelbok.Game, matches: int) -> tuple[int, float]:
-    rng = random.Random(1)
-    decisions = 0
-    c0 = time.process_time()
-    for seed in range(matches):
-        state = game.new_state(seed=seed)
-        legal = state.legal_actions
-        apply = state.apply
-        pick = rng.choice
-        while not state.is_terminal:
-            apply(pick(legal()))
-            decisions += 1
-    return decisions, time.process_time() - c0
+    """Decisions and CPU seconds of ``matches`` random matches through the public API
+    (bench.py's workload: seeds 0, 1, 2…, seeded choices)."""
+    _, decisions, seconds = playouts(game, 0, False, matches=matches)
+    return decisions, seconds
 
 
 def calibrate(run: Callable[[int], tuple[int, float]], seconds: float) -> int:
