@@ -124,7 +124,8 @@ class Resolver:
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
                  gvars: dict[str, int], teams: list[list[int]] | None = None,
-                 contracts: tuple[Contract, ...] = (), pack: Pack = FRENCH) -> None:
+                 contracts: tuple[Contract, ...] = (), pack: Pack = FRENCH,
+                 var_types: dict[str, type] | None = None) -> None:
         self.nseats = n
         self.options = options
         self.pvars = pvars
@@ -133,10 +134,14 @@ class Resolver:
         self.cards: CardContext | None = None  # set by the Compiler once the deck is known
         for name, value in options.items():
             self.table[name] = NameInfo("const", value, _type(value))
+        # a variable keeps the kind of its initial value (the assignments are checked
+        # against it), so `x + 1` over a text variable is a located error, not a crash
+        types = var_types or {}
         for name, row in pvars.items():
-            self.table[name] = NameInfo("player", _prow(row), None, column=("pv_rows", row))
+            self.table[name] = NameInfo("player", _prow(row), types.get(name),
+                                        column=("pv_rows", row))
         for name, slot in gvars.items():
-            self.table[name] = _global(_gslot(slot), None)
+            self.table[name] = _global(_gslot(slot), types.get(name))
         P = "player"
         b = self.table
         b["seat"] = NameInfo(P, _reads(lambda st, p: p), int)
@@ -545,10 +550,12 @@ class Compiler:
                 global_init.append(init)
         self.pvars = pvars
         self.gvars = gvars
+        self.var_types = {name: _type(init) for scope in variables.values()
+                          for name, init in scope.items()}
         teams = self.teams(t.get("teams"))
         self.contracts = self._contracts(t["hand"])
         self.resolver = Resolver(n, self.options, pvars, gvars, teams, self.contracts,
-                                 pack)
+                                 pack, self.var_types)
         self.resolver.cards = CardContext(_tables, deck_mask, _card_points, _set_points, _power,
                                           pack)
 
@@ -738,9 +745,27 @@ class Compiler:
         out = []
         for name, expr in mapping.items():
             fn = self.formula(expr, (*path, name), per_player)
+            self._check_kind(name, expr, (*path, name), per_player)
             setter = self.setter(name, (*path, name), per_player)
             out.append((setter, fn, name))
         return out
+
+    def _check_kind(self, name: str, expr: Any, path: Path, per_player: bool) -> None:
+        """A variable is only ever set to a value of its initial value's kind."""
+        want = self.var_types.get(name)
+        if want is None:
+            return
+        if isinstance(expr, (bool, int)):
+            got: str = _type(expr).__name__
+        else:
+            try:
+                got = self._compile(str(expr), per_player).type
+            except FormulaError:
+                return  # already reported by formula()
+        if got not in ("any", want.__name__):
+            self.error(path, f"the variable '{name}' holds {_TYPE_WORDS.get(want.__name__, 'a condition')} "
+                       f"(its initial value), but this formula gives "
+                       f"{_TYPE_WORDS.get(got, 'a condition (true or false)')}")
 
     def setter(self, name: str, path: Path, per_player: bool) -> Callable[[Any, int, Any], None]:
         if name in self.pvars:
