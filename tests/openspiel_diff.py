@@ -1,0 +1,274 @@
+"""Differential play of a shipped spec against OpenSpiel's own implementation of the game.
+
+One :class:`Duel` plays spelbok and OpenSpiel side by side on the same deals: spelbok deals
+(from a seed), the deal is forced into OpenSpiel through its chance nodes, and then every
+decision is compared: the seat to act and the legal set (each side's actions mapped to
+OpenSpiel's numbers), then one action drawn at random from the common set is played in
+both. Each trick's winner and each hand's score are compared as they come (from spelbok's
+event log and OpenSpiel's state). A game's :class:`Rules` subclass holds what differs
+between games: the seat and card numbering, the chance outcomes of a deal, the decisions
+compared, the score conversion. Where the two engines' rules differ with no spelbok option
+to remove it, the Rules class says so (``DIFFERENCES``) and the duel compares only up to it.
+
+Used by ``tests/test_openspiel_diff.py``; the README's "Checked against OpenSpiel" gives the
+figures.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyspiel
+
+import spelbok
+from spelbok.engine.actions import Action
+from spelbok.engine.state import State
+
+OS_RANKS = "23456789TJQKA"  # OpenSpiel's rank characters, lowest first, in every game here
+
+
+@dataclass
+class Tally:
+    """What a duel compared, and every disagreement found."""
+
+    decisions: int = 0  # decisions compared (seat and legal set)
+    tricks: int = 0  # trick winners compared
+    hands: int = 0  # hand scores compared
+    mismatches: list[str] = field(default_factory=list)
+
+    def check(self, ok: bool, what: str) -> bool:
+        if not ok and len(self.mismatches) < 20:
+            self.mismatches.append(what)
+        return ok
+
+    def add(self, other: Tally) -> None:
+        self.decisions += other.decisions
+        self.tricks += other.tricks
+        self.hands += other.hands
+        self.mismatches.extend(other.mismatches)
+
+
+class Rules:
+    """One game as both engines have it. Subclasses set the names and the hooks."""
+
+    spec = ""  # the shipped spec
+    players = 4
+    options: dict[str, Any] = {}  # spelbok's options set to OpenSpiel's rules
+    os_game = ""
+    os_params: dict[str, Any] = {}
+    suits = "CDHS"  # OpenSpiel's suit order (its suit index of each spelbok suit letter)
+    DIFFERENCES: tuple[str, ...] = ()  # rules differences with no option to remove them
+
+    def __init__(self) -> None:
+        self.game = spelbok.load(self.spec, players=self.players, options=self.options)
+        self.os = pyspiel.load_game(self.os_game, self.os_params)
+        self.pack = self.game.program.pack
+
+    # -- numbering ------------------------------------------------------------------
+    def card_parts(self, card: int) -> tuple[int, int]:
+        """(OpenSpiel suit index, rank index 0 = the two) of a spelbok card."""
+        name = self.pack.names[card]
+        rank = name[:-1]
+        return self.suits.index(name[-1]), OS_RANKS.index("T" if rank == "10" else rank)
+
+    def os_card(self, card: int) -> int:
+        """OpenSpiel's number of a card (overridden where the numbering differs)."""
+        suit, rank = self.card_parts(card)
+        return rank * 4 + suit
+
+    def os_seat(self, st: State, seat: int) -> int:
+        """OpenSpiel's player of a spelbok seat in the running hand."""
+        return seat
+
+    def os_action(self, st: State, action: Action) -> int:
+        """OpenSpiel's number of a spelbok action at the current decision."""
+        assert action.card is not None, f"no mapping for {action}"
+        return self.os_card(action.card)
+
+    # -- a hand ---------------------------------------------------------------------
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        """A new OpenSpiel state holding spelbok's deal (``deal`` is the deal event)."""
+        raise NotImplementedError
+
+    def deal_round_robin(self, os_st: pyspiel.State, st: State, hands: list[list[str]],
+                         first: int = 0) -> None:
+        """Apply the chance outcomes of a deal where OpenSpiel deals one card at a time to
+        player ``first``, the next... in turn (its usual way)."""
+        n = self.players
+        by_os = [[] for _ in range(n)]  # type: list[list[str]]
+        for seat, cards in enumerate(hands):
+            by_os[self.os_seat(st, seat)] = cards
+        for i in range(sum(len(h) for h in hands)):
+            p = (first + i) % n
+            os_st.apply_action(self.os_card(self.pack.index[by_os[p][i // n]]))
+
+    def compared(self, st: State) -> bool:
+        """Whether the pending spelbok decision is compared one to one (else it is
+        handled by :meth:`deferred`)."""
+        return True
+
+    def deferred(self, st: State, os_st: pyspiel.State, action: Action, tally: Tally) -> None:
+        """A decision the two engines take in another order (e.g. passing): record it."""
+        raise NotImplementedError
+
+    def flush(self, st: State, os_st: pyspiel.State, tally: Tally) -> None:
+        """Play the recorded deferred decisions in OpenSpiel, checking them there."""
+
+    def trick_winner(self, os_st: pyspiel.State, st: State) -> int | None:
+        """OpenSpiel's winner of the trick just completed, as a spelbok seat (None:
+        not visible, e.g. after the last trick: the hand's score checks it)."""
+        if os_st.is_terminal() or os_st.is_chance_node():
+            return None
+        p = os_st.current_player()
+        return next(s for s in range(self.players) if self.os_seat(st, s) == p)
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        """Whether spelbok's score change of the hand agrees with OpenSpiel's returns."""
+        raise NotImplementedError
+
+
+def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: int) -> int:
+    """Play spelbok's running hand against OpenSpiel; return the log index reached.
+
+    ``seen`` is the number of log events already handled (the deal of this hand is
+    among the new ones).
+    """
+    log = st.log
+    deal = next(e for e in log[seen:] if e["event"] == "deal")
+    seen = log.index(deal) + 1
+    before = list(st.var("score")) if "score" in st.prog.pvar_names else None
+    hand = st.hand_number
+    os_st = rules.start(st, deal)
+    label = f"{rules.spec} seed {st.seed} hand {hand}"
+    while not st.is_terminal and st.hand_number == hand:
+        seat = st.current_player
+        assert seat is not None
+        legal = st.legal_actions()
+        if not rules.compared(st):
+            action = legal[rng.randrange(len(legal))]
+            rules.deferred(st, os_st, action, tally)
+            st.apply(action)
+        else:
+            rules.flush(st, os_st, tally)
+            tally.decisions += 1
+            where = f"{label}, {st.phase}"
+            os_p = os_st.current_player()
+            if not tally.check(os_p == rules.os_seat(st, seat),
+                               f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
+                return _skip_hand(st, hand)
+            mine = {rules.os_action(st, a): a for a in legal}
+            theirs = set(os_st.legal_actions())
+            if not tally.check(set(mine) == theirs,
+                               f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
+                               f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
+                return _skip_hand(st, hand)
+            pick = rng.choice(sorted(theirs))
+            st.apply(mine[pick])
+            os_st.apply_action(pick)
+        log = st.log
+        for i in range(seen, len(log)):
+            e = log[i]
+            if e["event"] == "trick":
+                w = rules.trick_winner(os_st, st)
+                if w is not None:
+                    tally.tricks += 1
+                    tally.check(w == e["winner"], f"{label}, trick {e['number']}: spelbok "
+                                f"winner {e['winner']}, OpenSpiel {w}")
+            elif e["event"] == "end_hand":
+                rules.flush(st, os_st, tally)
+                tally.hands += 1
+                after = e["scores"] if before is None else list(st.var("score"))
+                base = before if before is not None else [0] * rules.players
+                delta = [a - b for a, b in zip(after, base)]
+                tally.check(os_st.is_terminal() and rules.score_ok(st, os_st, delta),
+                            f"{label}: spelbok score change {delta}, OpenSpiel "
+                            f"{os_st.returns() if os_st.is_terminal() else 'not over'}")
+                return i + 1  # the next hand's events follow
+        seen = len(log)
+    return seen
+
+
+def _skip_hand(st: State, hand: int) -> int:
+    """After a disagreement: finish spelbok's hand at random, comparing nothing more."""
+    rng = random.Random(0)
+    while not st.is_terminal and st.hand_number == hand:
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    log = st.log
+    ends = [i for i, e in enumerate(log) if e["event"] == "end_hand"]
+    return ends[-1] + 1 if ends else len(log)
+
+
+def duel(rules: Rules, seed: int, hands: int = 1) -> Tally:
+    """Play ``hands`` hands of one spelbok match (from ``seed``) against OpenSpiel."""
+    tally = Tally()
+    rng = random.Random(seed)
+    st = rules.game.new_state(seed=seed, record=True)
+    seen = 0
+    for _ in range(hands):
+        if st.is_terminal:
+            break
+        seen = play_hand(rules, st, rng, tally, seen)
+    return tally
+
+
+class Hearts(Rules):
+    """specs/hearts.yaml against OpenSpiel's "hearts" (open_spiel/games/hearts/hearts.cc).
+
+    OpenSpiel: cards are ``rank * 4 + suit`` (suits C D H S, rank 0 the two); the first
+    chance outcome is the pass direction (0 none, 1 left, 2 across, 3 right: player p
+    passes to p + direction), then 52 deal outcomes, card i to player i % 4; players 0..3
+    pass one card at a time; returns are 26 minus the points taken. Its defaults: the two
+    of clubs leads, no point card on the first trick, hearts broken by a heart or the
+    queen of spades, the moon adds 26 to the others, no jack of diamonds.
+    """
+
+    spec = "hearts"
+    options = {"passing": "rotate", "first_trick_points": "forbidden",
+               "hearts_led": "broken_or_queen", "moon": "add_to_others",
+               "jack_of_diamonds": False}
+    os_game = "hearts"
+    os_params: dict[str, Any] = {}  # OpenSpiel's defaults, listed in the class docstring
+    DIRECTION = {"left": 1, "across": 2, "right": 3, "none": 0}
+    # spelbok's rotation: left, right, across, none (hand 1, 2, 3, 4, ...)
+    ROTATION = ("left", "right", "across", "none")
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        os_st = self.os.new_initial_state()
+        os_st.apply_action(self.DIRECTION[self.ROTATION[(st.hand_number - 1) % 4]])
+        self.deal_round_robin(os_st, st, deal["hands"])
+        self.passes: dict[int, tuple[set[int], list[int]]] = {}
+        return os_st
+
+    def compared(self, st: State) -> bool:
+        return st.decision_name != "pass"
+
+    def deferred(self, st: State, os_st: pyspiel.State, action: Action, tally: Tally) -> None:
+        # spelbok passes three cards at once from the dealer's left; OpenSpiel one card
+        # at a time from player 0: the same choice (passing is simultaneous in the rules)
+        legal = st.legal_actions()
+        offered = {self.os_card(c) for a in legal for c in a.cards}
+        sizes = {len(a.cards) for a in legal}
+        seat = st.current_player
+        assert seat is not None
+        tally.check(sizes == {3}, f"{self.spec} seed {st.seed}: pass sizes {sizes}")
+        self.passes[self.os_seat(st, seat)] = (offered, [self.os_card(c) for c in action.cards])
+
+    def flush(self, st: State, os_st: pyspiel.State, tally: Tally) -> None:
+        passes, self.passes = self.passes, {}
+        for p in sorted(passes):
+            offered, cards = passes[p]
+            tally.decisions += 1
+            ok = tally.check(os_st.current_player() == p and set(os_st.legal_actions()) == offered,
+                             f"{self.spec} seed {st.seed} hand {st.hand_number}: pass by {p}: "
+                             f"OpenSpiel player {os_st.current_player()}")
+            for c in cards:
+                if ok:
+                    ok = tally.check(c in os_st.legal_actions(), f"pass {c} refused")
+                    os_st.apply_action(c)
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        returns = os_st.returns()
+        return all(returns[self.os_seat(st, s)] == 26 - delta[s] for s in range(self.players))
