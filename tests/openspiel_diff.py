@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pyspiel
-
 import spelbok
 from spelbok.engine.actions import Action
 from spelbok.engine.state import State
@@ -36,6 +35,7 @@ class Tally:
     decisions: int = 0  # decisions compared (seat and legal set)
     tricks: int = 0  # trick winners compared
     hands: int = 0  # hand scores compared
+    narrowed: int = 0  # decisions where a listed difference took options out of spelbok's set
     mismatches: list[str] = field(default_factory=list)
 
     def check(self, ok: bool, what: str) -> bool:
@@ -47,6 +47,7 @@ class Tally:
         self.decisions += other.decisions
         self.tricks += other.tricks
         self.hands += other.hands
+        self.narrowed += other.narrowed
         self.mismatches.extend(other.mismatches)
 
 
@@ -104,6 +105,16 @@ class Rules:
             p = (first + i) % n
             os_st.apply_action(self.os_card(self.pack.index[by_os[p][i // n]]))
 
+    def narrow(self, st: State, os_st: pyspiel.State,
+               mine: dict[int, Action]) -> dict[int, Action]:
+        """spelbok's legal set without the options a listed difference (``DIFFERENCES``)
+        gives spelbok and not OpenSpiel (default: all of them)."""
+        return mine
+
+    def comparable(self, st: State) -> bool:
+        """Whether the hand about to start can be compared (else the duel stops)."""
+        return True
+
     def compared(self, st: State) -> bool:
         """Whether the pending spelbok decision is compared one to one (else it is
         handled by :meth:`deferred`)."""
@@ -159,6 +170,10 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
                                f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
                 return _skip_hand(st, hand)
             mine = {rules.os_action(st, a): a for a in legal}
+            kept = rules.narrow(st, os_st, mine)
+            if len(kept) < len(mine):
+                tally.narrowed += 1
+                mine = kept
             theirs = set(os_st.legal_actions())
             if not tally.check(set(mine) == theirs,
                                f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
@@ -208,7 +223,7 @@ def duel(rules: Rules, seed: int, hands: int = 1) -> Tally:
     st = rules.game.new_state(seed=seed, record=True)
     seen = 0
     for _ in range(hands):
-        if st.is_terminal:
+        if st.is_terminal or not rules.comparable(st):
             break
         seen = play_hand(rules, st, rng, tally, seen)
     return tally
@@ -242,6 +257,16 @@ class Hearts(Rules):
         self.passes: dict[int, tuple[set[int], list[int]]] = {}
         return os_st
 
+    def narrow(self, st: State, os_st: pyspiel.State,
+               mine: dict[int, Action]) -> dict[int, Action]:
+        """spelbok's legal set without the options a listed difference (``DIFFERENCES``)
+        gives spelbok and not OpenSpiel (default: all of them)."""
+        return mine
+
+    def comparable(self, st: State) -> bool:
+        """Whether the hand about to start can be compared (else the duel stops)."""
+        return True
+
     def compared(self, st: State) -> bool:
         return st.decision_name != "pass"
 
@@ -272,3 +297,77 @@ class Hearts(Rules):
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()
         return all(returns[self.os_seat(st, s)] == 26 - delta[s] for s in range(self.players))
+
+
+class Spades(Rules):
+    """specs/spades.yaml against OpenSpiel's "spades" (open_spiel/games/spades/spades.cc,
+    spades_scoring.cc).
+
+    OpenSpiel: cards are ``suit * 13 + rank`` (suits C D H S), bids ``52 + tricks`` (52 is
+    nil); one hand, player 0 bids first and leads (spelbok: the dealer's left); the deal
+    gives card i to player i % 4; partners 0 and 2, 1 and 3. Its scoring: a side making
+    its contract scores ten a trick bid and a point a trick over, else loses ten a trick
+    bid; a nil wins or loses 100 and its tricks count for the side (spelbok's
+    ``nil_tricks: count``); no blind nil (``blind_nil: never``); ten bags cost 100, the
+    bags read as the side's score modulo 10 (so hands are compared while both scores are
+    at least 0, and OpenSpiel is given the sides' scores before each hand).
+    """
+
+    spec = "spades"
+    options = {"blind_nil": "never", "nil_tricks": "count", "bags": "penalty"}
+    os_game = "spades"
+    DIFFERENCES = (
+        "bids: OpenSpiel refuses a bid that takes the partners' bids over 13; "
+        "no option (spelbok allows 0 to 13 whatever the partner bid)",
+        "leading spades: OpenSpiel never counts spades as broken (its is_spades_broken_ is "
+        "never set), so a spade is led only by a player holding nothing else; no option "
+        "(spelbok's lead_trumps: broken, trumps_broken_by: ruff frees them after a ruff)",
+    )
+
+    def os_card(self, card: int) -> int:
+        suit, rank = self.card_parts(card)
+        return suit * 13 + rank
+
+    def os_seat(self, st: State, seat: int) -> int:
+        return (seat - self.dealer - 1) % 4  # the dealer of the hand compared
+
+    def os_action(self, st: State, action: Action) -> int:
+        if action.card is None:  # a bid
+            return 52 + action.value
+        return self.os_card(action.card)
+
+    def comparable(self, st: State) -> bool:
+        return min(st.var("score")) >= 0
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        os_st = self.os.new_initial_state()
+        self.dealer = st.dealer
+        scores = [0, 0]
+        for seat, score in enumerate(st.var("score")):
+            scores[self.os_seat(st, seat) % 2] = score
+        os_st.set_current_scores(scores)
+        self.deal_round_robin(os_st, st, deal["hands"])
+        self.mark = len(st.log)  # this hand's decisions come after
+        return os_st
+
+    def narrow(self, st: State, os_st: pyspiel.State,
+               mine: dict[int, Action]) -> dict[int, Action]:
+        if st.decision_name != "bid":
+            if st.view(st.current_player)["trick"] or all(a.card is not None and
+                                                            self.pack.names[a.card][-1] == "S"
+                                                            for a in mine.values()):
+                return mine  # following, or holding only spades
+            return {k: a for k, a in mine.items() if self.pack.names[a.card][-1] != "S"}
+        seat = st.current_player
+        assert seat is not None
+        partner = (seat + 2) % 4
+        bids = [e for e in st.log[self.mark:] if e["event"] == "decision"
+                and e["decision"] == "bid" and e["seat"] == partner]
+        if not bids:
+            return mine
+        said = int(bids[0]["action"].split()[1])
+        return {k: a for k, a in mine.items() if a.value + said <= 13}
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        returns = os_st.returns()
+        return all(returns[self.os_seat(st, s)] == delta[s] for s in range(4))
