@@ -111,6 +111,15 @@ class Rules:
         gives spelbok and not OpenSpiel (default: all of them)."""
         return mine
 
+    def os_actor(self, st: State, seat: int) -> int:
+        """OpenSpiel's player to act when spelbok's ``seat`` acts (default: the same)."""
+        return self.os_seat(st, seat)
+
+    def pick_from(self, st: State, common: list[int]) -> list[int]:
+        """The actions the random choice draws from (default: the whole common set); a
+        listed difference that depends on the choices made is kept out this way."""
+        return common
+
     def comparable(self, st: State) -> bool:
         """Whether the hand about to start can be compared (else the duel stops)."""
         return True
@@ -127,7 +136,7 @@ class Rules:
     def flush(self, st: State, os_st: pyspiel.State, tally: Tally) -> None:
         """Play the recorded deferred decisions in OpenSpiel, checking them there."""
 
-    def trick_winner(self, os_st: pyspiel.State, st: State) -> int | None:
+    def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
         """OpenSpiel's winner of the trick just completed, as a spelbok seat (None:
         not visible, e.g. after the last trick: the hand's score checks it)."""
         if os_st.is_terminal() or os_st.is_chance_node():
@@ -166,7 +175,7 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
             tally.decisions += 1
             where = f"{label}, {st.phase}"
             os_p = os_st.current_player()
-            if not tally.check(os_p == rules.os_seat(st, seat),
+            if not tally.check(os_p == rules.os_actor(st, seat),
                                f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
                 return _skip_hand(st, hand)
             mine = {rules.os_action(st, a): a for a in legal}
@@ -179,14 +188,14 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
                                f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
                                f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
                 return _skip_hand(st, hand)
-            pick = rng.choice(sorted(theirs))
+            pick = rng.choice(rules.pick_from(st, sorted(theirs)))
             st.apply(mine[pick])
             os_st.apply_action(pick)
         log = st.log
         for i in range(seen, len(log)):
             e = log[i]
             if e["event"] == "trick":
-                w = rules.trick_winner(os_st, st)
+                w = rules.trick_winner(os_st, st, e["number"])
                 if w is not None:
                     tally.tricks += 1
                     tally.check(w == e["winner"], f"{label}, trick {e['number']}: spelbok "
@@ -262,6 +271,15 @@ class Hearts(Rules):
         """spelbok's legal set without the options a listed difference (``DIFFERENCES``)
         gives spelbok and not OpenSpiel (default: all of them)."""
         return mine
+
+    def os_actor(self, st: State, seat: int) -> int:
+        """OpenSpiel's player to act when spelbok's ``seat`` acts (default: the same)."""
+        return self.os_seat(st, seat)
+
+    def pick_from(self, st: State, common: list[int]) -> list[int]:
+        """The actions the random choice draws from (default: the whole common set); a
+        listed difference that depends on the choices made is kept out this way."""
+        return common
 
     def comparable(self, st: State) -> bool:
         """Whether the hand about to start can be compared (else the duel stops)."""
@@ -371,3 +389,101 @@ class Spades(Rules):
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()
         return all(returns[self.os_seat(st, s)] == delta[s] for s in range(4))
+
+
+class Bridge(Rules):
+    """specs/bridge.yaml (duplicate scoring) against OpenSpiel's "bridge" with
+    ``use_double_dummy_result=False`` (open_spiel/games/bridge/bridge.cc,
+    bridge_scoring.cc).
+
+    OpenSpiel: cards are ``rank * 4 + suit`` (suits C D H S), calls ``52 + call`` (0 pass,
+    1 double, 2 redouble, then ``3 + (level - 1) * 5 + strain``, strains C D H S N); one
+    deal, player 0 (North) deals and calls first (spelbok's dealer); the deal gives card i
+    to player i % 4; during play the declarer chooses the dummy's cards; duplicate
+    scoring, the vulnerability given as parameters (set per deal from the standard board
+    order that spelbok's duplicate option follows).
+    """
+
+    spec = "bridge"
+    options = {"scoring": "duplicate", "doubled_undertricks": "current"}
+    os_game = "bridge"
+    os_params = {"use_double_dummy_result": False}
+    STRAINS = {"C": 0, "D": 1, "H": 2, "S": 3, "none": 4}
+    LEVELS = 7
+    # the standard duplicate board order, boards 1..16: (North-South, East-West) vulnerable
+    VUL = "- N E B N E B - E B - N B - N E"
+    DIFFERENCES = (
+        "declarer: OpenSpiel's is the player of the side who first named the final strain "
+        "(bridge's rule), spelbok's the last bidder (the spec's COMPROMISE); no option: the "
+        "random auctions never bid a strain the partner named first, so both agree",
+        "dummy: OpenSpiel's declarer chooses the dummy's cards, spelbok's dummy seat plays "
+        "them (the spec's COMPROMISE); no option: compared as the declarer acting",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        auction = next(s["auction"] for s in self.game.tree["hand"] if "auction" in s)
+        self.calls = {"pass": 52, "double": 53, "redouble": 54}
+        for c in auction["contracts"]:
+            self.calls[c["name"]] = 55 + (c["level"] - 1) * 5 + self.STRAINS[c["trump"]]
+        self.games: dict[tuple[bool, bool], pyspiel.Game] = {}
+
+    def os_seat(self, st: State, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def os_action(self, st: State, action: Action) -> int:
+        if action.card is None:
+            return self.calls[str(action)]
+        return self.os_card(action.card)
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        self.dealer = st.dealer
+        self.mark = len(st.log)
+        vul = self.VUL.split()[(st.hand_number - 1) % 16]
+        # OpenSpiel's dealer is North (0), spelbok's side 0 the seats 0 and 2
+        dealer_side_vul = vul == "B" or vul == ("N" if self.dealer % 2 == 0 else "E")
+        other_vul = vul == "B" or vul == ("E" if self.dealer % 2 == 0 else "N")
+        key = (dealer_side_vul, other_vul)
+        if key not in self.games:
+            self.games[key] = pyspiel.load_game(self.os_game, {
+                **self.os_params, "dealer_vul": key[0], "non_dealer_vul": key[1]})
+        os_st = self.games[key].new_initial_state()
+        self.deal_round_robin(os_st, st, deal["hands"])
+        return os_st
+
+    def _declarer(self, st: State) -> int | None:
+        got = [e for e in st.log[self.mark:] if e["event"] == "contract"]
+        return got[0]["declarer"] if got else None
+
+    def os_actor(self, st: State, seat: int) -> int:
+        d = self._declarer(st)
+        if st.decision_name == "play" and d is not None and seat == (d + 2) % 4:
+            return self.os_seat(st, d)  # the declarer plays the dummy's cards
+        return self.os_seat(st, seat)
+
+    def pick_from(self, st: State, common: list[int]) -> list[int]:
+        if st.decision_name == "play":
+            return common
+        seat = st.current_player
+        assert seat is not None
+        partner = (seat + 2) % 4
+        named = set()
+        for e in st.log[self.mark:]:
+            if e["event"] == "decision" and e["seat"] == partner and e["action"] in self.calls:
+                call = self.calls[e["action"]]
+                if call >= 55:
+                    named.add((call - 55) % 5)
+        return [c for c in common if c < 55 or (c - 55) % 5 not in named]
+
+    def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
+        text = os_st.to_string()
+        at = text.index(f"Trick {number}. ")
+        who = text[text.index("Won by ", at) + 7:].split(".")[0]
+        p = ["North", "East", "South", "West"].index(who)
+        return next(s for s in range(4) if self.os_seat(st, s) == p)
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        # OpenSpiel's deal is zero-sum: a side's return is its score minus the other's
+        returns = os_st.returns()
+        return all(returns[self.os_seat(st, s)] == delta[s] - delta[(s + 1) % 4]
+                   for s in range(4))
