@@ -136,6 +136,33 @@ class Rules:
     def flush(self, st: State, os_st: pyspiel.State, tally: Tally) -> None:
         """Play the recorded deferred decisions in OpenSpiel, checking them there."""
 
+    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
+               where: str) -> bool:
+        """Compare the pending decision (seat, legal set), then play one common action
+        drawn at random in both engines; False after a disagreement."""
+        seat = st.current_player
+        assert seat is not None
+        legal = st.legal_actions()
+        tally.decisions += 1
+        os_p = os_st.current_player()
+        if not tally.check(os_p == self.os_actor(st, seat),
+                           f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
+            return False
+        mine = {self.os_action(st, a): a for a in legal}
+        kept = self.narrow(st, os_st, mine)
+        if len(kept) < len(mine):
+            tally.narrowed += 1
+            mine = kept
+        theirs = set(os_st.legal_actions())
+        if not tally.check(set(mine) == theirs,
+                           f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
+                           f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
+            return False
+        pick = rng.choice(self.pick_from(st, sorted(theirs)))
+        st.apply(mine[pick])
+        os_st.apply_action(pick)
+        return True
+
     def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
         """OpenSpiel's winner of the trick just completed, as a spelbok seat (None:
         not visible, e.g. after the last trick: the hand's score checks it)."""
@@ -158,7 +185,7 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
     log = st.log
     deal = next(e for e in log[seen:] if e["event"] == "deal")
     seen = log.index(deal) + 1
-    before = list(st.var("score")) if "score" in st.prog.pvar_names else None
+    before = st.scores
     hand = st.hand_number
     os_st = rules.start(st, deal)
     label = f"{rules.spec} seed {st.seed} hand {hand}"
@@ -172,25 +199,8 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
             st.apply(action)
         else:
             rules.flush(st, os_st, tally)
-            tally.decisions += 1
-            where = f"{label}, {st.phase}"
-            os_p = os_st.current_player()
-            if not tally.check(os_p == rules.os_actor(st, seat),
-                               f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
+            if not rules.decide(st, os_st, tally, rng, f"{label}, {st.phase}"):
                 return _skip_hand(st, hand)
-            mine = {rules.os_action(st, a): a for a in legal}
-            kept = rules.narrow(st, os_st, mine)
-            if len(kept) < len(mine):
-                tally.narrowed += 1
-                mine = kept
-            theirs = set(os_st.legal_actions())
-            if not tally.check(set(mine) == theirs,
-                               f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
-                               f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
-                return _skip_hand(st, hand)
-            pick = rng.choice(rules.pick_from(st, sorted(theirs)))
-            st.apply(mine[pick])
-            os_st.apply_action(pick)
         log = st.log
         for i in range(seen, len(log)):
             e = log[i]
@@ -203,9 +213,7 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
             elif e["event"] == "end_hand":
                 rules.flush(st, os_st, tally)
                 tally.hands += 1
-                after = e["scores"] if before is None else list(st.var("score"))
-                base = before if before is not None else [0] * rules.players
-                delta = [a - b for a, b in zip(after, base)]
+                delta = [a - b for a, b in zip(e["scores"], before)]
                 tally.check(os_st.is_terminal() and rules.score_ok(st, os_st, delta),
                             f"{label}: spelbok score change {delta}, OpenSpiel "
                             f"{os_st.returns() if os_st.is_terminal() else 'not over'}")
@@ -475,6 +483,33 @@ class Bridge(Rules):
                     named.add((call - 55) % 5)
         return [c for c in common if c < 55 or (c - 55) % 5 not in named]
 
+    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
+               where: str) -> bool:
+        """Compare the pending decision (seat, legal set), then play one common action
+        drawn at random in both engines; False after a disagreement."""
+        seat = st.current_player
+        assert seat is not None
+        legal = st.legal_actions()
+        tally.decisions += 1
+        os_p = os_st.current_player()
+        if not tally.check(os_p == self.os_actor(st, seat),
+                           f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
+            return False
+        mine = {self.os_action(st, a): a for a in legal}
+        kept = self.narrow(st, os_st, mine)
+        if len(kept) < len(mine):
+            tally.narrowed += 1
+            mine = kept
+        theirs = set(os_st.legal_actions())
+        if not tally.check(set(mine) == theirs,
+                           f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
+                           f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
+            return False
+        pick = rng.choice(self.pick_from(st, sorted(theirs)))
+        st.apply(mine[pick])
+        os_st.apply_action(pick)
+        return True
+
     def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
         text = os_st.to_string()
         at = text.index(f"Trick {number}. ")
@@ -487,3 +522,83 @@ class Bridge(Rules):
         returns = os_st.returns()
         return all(returns[self.os_seat(st, s)] == delta[s] - delta[(s + 1) % 4]
                    for s in range(4))
+
+
+class Euchre(Rules):
+    """specs/euchre.yaml against OpenSpiel's "euchre" (open_spiel/games/euchre/euchre.cc).
+
+    OpenSpiel: cards are ``rank * 4 + suit`` (ranks 9 10 J Q K A, suits C D H S); 24 pass,
+    25..28 a trump suit (C D H S), 29 alone, 30 with the partner; the first chance outcome
+    is the dealer, then 20 cards, the k-th to player dealer + k, then the turned card. In
+    the second round OpenSpiel names the suit in one action where spelbok asks "name" and
+    then the suit: the two spelbok decisions are compared as the one. Its defaults: stick
+    the dealer, no lone defender, makers 1, 2 for the march, 4 alone, euchred -2.
+    """
+
+    spec = "euchre"
+    options = {"stick_dealer": True, "discard_turn_up": False, "lone_lead": "forehand",
+               "lone_euchre": 2, "partner_order_alone": False}
+    os_game = "euchre"
+    os_params = {"stick_the_dealer": True, "allow_lone_defender": False}
+    WORDS = {"pass": 24, "alone": 29, "together": 30}
+
+    def os_card(self, card: int) -> int:
+        suit, rank = self.card_parts(card)
+        return (rank - OS_RANKS.index("9")) * 4 + suit
+
+    def trump_action(self, letter: str) -> int:
+        return 25 + self.suits.index(letter)
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        os_st = self.os.new_initial_state()
+        os_st.apply_action(st.dealer)
+        self.deal_round_robin(os_st, st, deal["hands"], first=st.dealer)
+        self.upcard = st.view(0)["turn_up"][0]
+        os_st.apply_action(self.os_card(self.pack.index[self.upcard]))
+        return os_st
+
+    def os_action(self, st: State, action: Action) -> int:
+        text = str(action)
+        if text in self.WORDS:
+            return self.WORDS[text]
+        if text == "order":
+            return self.trump_action(self.upcard[-1])
+        if action.card is None:  # the dealer's pickup: the one card discarded
+            (card,) = action.cards
+            return self.os_card(card)
+        return self.os_card(action.card)
+
+    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
+               where: str) -> bool:
+        if st.decision_name != "name":
+            return super().decide(st, os_st, tally, rng, where)
+        # second round: spelbok's "name" then "trump X" is OpenSpiel's one suit action
+        seat = st.current_player
+        tally.decisions += 1
+        os_p = os_st.current_player()
+        if not tally.check(os_p == seat, f"{where}: spelbok seat {seat}, OpenSpiel {os_p}"):
+            return False
+        words = {str(a) for a in st.legal_actions()}
+        theirs = set(os_st.legal_actions())
+        suits = {self.trump_action(x) for x in self.suits if x != self.upcard[-1]}
+        want = ({24} if "pass" in words else set()) | (suits if "name" in words else set())
+        if not tally.check(want == theirs, f"{where}: spelbok {sorted(words)}, OpenSpiel "
+                           f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
+            return False
+        pick = rng.choice(sorted(theirs))
+        st.apply("pass" if pick == 24 else "name")
+        if pick != 24:
+            named = {self.trump_action(str(a).split()[-1]): a for a in st.legal_actions()}
+            if not tally.check(st.current_player == seat and set(named) == suits,
+                               f"{where}: spelbok's suits {sorted(named)}"):
+                return False
+            st.apply(named[pick])
+        os_st.apply_action(pick)
+        return True
+
+    def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
+        return os_st.tricks()[number - 1].winner()
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        returns = os_st.returns()  # zero-sum: the makers' points, the defenders' negated
+        return all(returns[s] == delta[s] - delta[(s + 1) % 4] for s in range(4))

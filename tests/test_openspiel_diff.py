@@ -13,13 +13,14 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from openspiel_diff import Bridge, Hearts, Rules, Spades, Tally, duel  # noqa: E402
+from openspiel_diff import Bridge, Euchre, Hearts, Rules, Spades, Tally, duel  # noqa: E402
 
 # (rules, seeds, hands per match): sized to a few seconds per game in the pure build
 GAMES: list[tuple[type[Rules], range, int]] = [
     (Hearts, range(40), 4),  # four hands: every pass direction
     (Spades, range(120), 8),  # a match is compared while both sides' scores are >= 0
     (Bridge, range(8), 16),  # sixteen boards: every vulnerability and dealer
+    (Euchre, range(30), 12),  # both making rounds, lone hands, stick the dealer
 ]
 
 
