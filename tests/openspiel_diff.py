@@ -602,3 +602,50 @@ class Euchre(Rules):
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()  # zero-sum: the makers' points, the defenders' negated
         return all(returns[s] == delta[s] - delta[(s + 1) % 4] for s in range(4))
+
+
+class OhHell(Rules):
+    """specs/oh-hell.yaml against OpenSpiel's "oh_hell" (open_spiel/games/oh_hell/oh_hell.cc).
+
+    OpenSpiel: cards are ``rank * 4 + suit`` with the suits in the order C D S H; bids are
+    ``52 + tricks``; one deal, its chance outcomes the number of tricks (spelbok's hand
+    size of the deal), the dealer, the cards (the k-th to player k % players), then the
+    card turned for trumps. Its rules: the dealer bids last and may not make the bids add
+    up to the tricks (spelbok's ``hook: always``); a point a trick and 10 more for an
+    exact bid (spelbok's ``scoring: basic``).
+    """
+
+    spec = "oh-hell"
+    players = 4
+    options = {"hook": "always", "scoring": "basic", "largest_hand": "pagat",
+               "schedule": "down_up"}
+    os_game = "oh_hell"
+    suits = "CDSH"
+
+    def __init__(self) -> None:
+        self.os_params = {"players": self.players}
+        super().__init__()
+
+    def os_action(self, st: State, action: Action) -> int:
+        if action.card is None:  # a bid
+            return 52 + action.value
+        return self.os_card(action.card)
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        os_st = self.os.new_initial_state()
+        os_st.apply_action(len(deal["hands"][0]))
+        os_st.apply_action(st.dealer)
+        self.deal_round_robin(os_st, st, deal["hands"])
+        os_st.apply_action(self.os_card(self.pack.index[st.view(0)["turn_up"][0]]))
+        return os_st
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        return [int(r) for r in os_st.returns()] == delta
+
+
+class OhHell3(OhHell):
+    players = 3
+
+
+class OhHell6(OhHell):
+    players = 6
