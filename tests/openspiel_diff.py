@@ -171,6 +171,18 @@ class Rules:
         p = os_st.current_player()
         return next(s for s in range(self.players) if self.os_seat(st, s) == p)
 
+    def trick_counts(self, st: State, os_st: pyspiel.State) -> list[int] | None:
+        """OpenSpiel's tricks taken in the hand, per spelbok seat, where it shows them
+        (this checks the last trick's winner too); None where it does not."""
+        return None
+
+    def shown_counts(self, st: State, text: str, after: str, names: bool) -> list[int]:
+        """The per-player numbers on the line of ``to_string()`` after ``after`` (``names``:
+        a line of player names comes between), as per spelbok seat."""
+        lines = text[text.index(after) + len(after):].strip().splitlines()
+        row = [int(x) for x in lines[1 if names else 0].split()]
+        return [row[self.os_seat(st, s)] for s in range(self.players)]
+
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         """Whether spelbok's score change of the hand agrees with OpenSpiel's returns."""
         raise NotImplementedError
@@ -213,6 +225,9 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
             elif e["event"] == "end_hand":
                 rules.flush(st, os_st, tally)
                 tally.hands += 1
+                counts = rules.trick_counts(st, os_st) if os_st.is_terminal() else None
+                tally.check(counts is None or counts == e["tricks"],
+                            f"{label}: spelbok tricks {e['tricks']}, OpenSpiel {counts}")
                 delta = [a - b for a, b in zip(e["scores"], before)]
                 tally.check(os_st.is_terminal() and rules.score_ok(st, os_st, delta),
                             f"{label}: spelbok score change {delta}, OpenSpiel "
@@ -269,7 +284,8 @@ class Hearts(Rules):
 
     def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
         os_st = self.os.new_initial_state()
-        os_st.apply_action(self.DIRECTION[self.ROTATION[(st.hand_number - 1) % 4]])
+        rotation = self.ROTATION
+        os_st.apply_action(self.DIRECTION[rotation[(st.hand_number - 1) % len(rotation)]])
         self.deal_round_robin(os_st, st, deal["hands"])
         self.passes: dict[int, tuple[set[int], list[int]]] = {}
         return os_st
@@ -300,8 +316,11 @@ class Hearts(Rules):
         # spelbok passes three cards at once from the dealer's left; OpenSpiel one card
         # at a time from player 0: the same choice (passing is simultaneous in the rules)
         legal = st.legal_actions()
-        offered = {self.os_card(c) for a in legal for c in a.cards}
-        sizes = {len(a.cards) for a in legal}
+        mask = 0
+        for a in legal:
+            mask |= a.value  # a pass's value is its set of cards
+        offered = {self.os_card(c) for c in range(self.pack.size) if mask >> c & 1}
+        sizes = {a.value.bit_count() for a in legal}
         seat = st.current_player
         assert seat is not None
         tally.check(sizes == {3}, f"{self.spec} seed {st.seed}: pass sizes {sizes}")
@@ -323,6 +342,27 @@ class Hearts(Rules):
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()
         return all(returns[self.os_seat(st, s)] == 26 - delta[s] for s in range(self.players))
+
+
+class HeartsHouse(Hearts):
+    """Hearts with the house rules flipped on both sides: always pass left, penalty
+    cards allowed on the first trick, only a heart breaks hearts, the jack of diamonds
+    takes off 10 (OpenSpiel: ``no_pts_on_first_trick``, ``qs_breaks_hearts`` false,
+    ``jd_bonus`` true)."""
+
+    options = {"passing": "left", "first_trick_points": "allowed", "hearts_led": "broken",
+               "moon": "add_to_others", "jack_of_diamonds": True}
+    os_params = {"no_pts_on_first_trick": False, "qs_breaks_hearts": False, "jd_bonus": True}
+    ROTATION = ("left",)
+
+
+class HeartsOpen(Hearts):
+    """Hearts without passing and with hearts led at any time (OpenSpiel: ``pass_cards``
+    and ``must_break_hearts`` false)."""
+
+    options = {**Hearts.options, "passing": "none", "hearts_led": "any"}
+    os_params = {"pass_cards": False, "must_break_hearts": False}
+    ROTATION = ("none",)
 
 
 class Spades(Rules):
@@ -393,6 +433,9 @@ class Spades(Rules):
             return mine
         said = int(bids[0]["action"].split()[1])
         return {k: a for k, a in mine.items() if a.value + said <= 13}
+
+    def trick_counts(self, st: State, os_st: pyspiel.State) -> list[int] | None:
+        return self.shown_counts(st, os_st.to_string(), "Tricks taken:", names=True)
 
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()
@@ -638,6 +681,9 @@ class OhHell(Rules):
         self.deal_round_robin(os_st, st, deal["hands"])
         os_st.apply_action(self.os_card(self.pack.index[st.view(0)["turn_up"][0]]))
         return os_st
+
+    def trick_counts(self, st: State, os_st: pyspiel.State) -> list[int] | None:
+        return self.shown_counts(st, os_st.to_string(), "Tricks Won:", names=False)
 
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         return [int(r) for r in os_st.returns()] == delta

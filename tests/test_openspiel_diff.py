@@ -17,6 +17,8 @@ from openspiel_diff import (  # noqa: E402
     Bridge,
     Euchre,
     Hearts,
+    HeartsHouse,
+    HeartsOpen,
     OhHell,
     OhHell3,
     OhHell6,
@@ -28,7 +30,9 @@ from openspiel_diff import (  # noqa: E402
 
 # (rules, seeds, hands per match): sized to a few seconds per game in the pure build
 GAMES: list[tuple[type[Rules], range, int]] = [
-    (Hearts, range(25), 4),  # four hands: every pass direction
+    (Hearts, range(20), 4),  # four hands: every pass direction
+    (HeartsHouse, range(10), 4),  # the house rules OpenSpiel has as parameters
+    (HeartsOpen, range(10), 4),
     (Spades, range(120), 8),  # a match is compared while both sides' scores are >= 0
     (Bridge, range(8), 16),  # sixteen boards: every vulnerability and dealer
     (Euchre, range(30), 12),  # both making rounds, lone hands, stick the dealer
