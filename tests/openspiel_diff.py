@@ -280,7 +280,7 @@ class Hearts(Rules):
     os_params: dict[str, Any] = {}  # OpenSpiel's defaults, listed in the class docstring
     DIRECTION = {"left": 1, "across": 2, "right": 3, "none": 0}
     # spelbok's rotation: left, right, across, none (hand 1, 2, 3, 4, ...)
-    ROTATION = ("left", "right", "across", "none")
+    ROTATION: tuple[str, ...] = ("left", "right", "across", "none")
 
     def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
         os_st = self.os.new_initial_state()
