@@ -1,6 +1,6 @@
 """Differential play of a shipped spec against OpenSpiel's own implementation of the game.
 
-One :class:`Duel` plays spelbok and OpenSpiel side by side on the same deals: spelbok deals
+One :func:`duel` plays spelbok and OpenSpiel side by side on the same deals: spelbok deals
 (from a seed), the deal is forced into OpenSpiel through its chance nodes, and then every
 decision is compared: the seat to act and the legal set (each side's actions mapped to
 OpenSpiel's numbers), then one action drawn at random from the common set is played in
@@ -202,10 +202,8 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
     os_st = rules.start(st, deal)
     label = f"{rules.spec} seed {st.seed} hand {hand}"
     while not st.is_terminal and st.hand_number == hand:
-        seat = st.current_player
-        assert seat is not None
-        legal = st.legal_actions()
         if not rules.compared(st):
+            legal = st.legal_actions()
             action = legal[rng.randrange(len(legal))]
             rules.deferred(st, os_st, action, tally)
             st.apply(action)
@@ -289,25 +287,6 @@ class Hearts(Rules):
         self.deal_round_robin(os_st, st, deal["hands"])
         self.passes: dict[int, tuple[set[int], list[int]]] = {}
         return os_st
-
-    def narrow(self, st: State, os_st: pyspiel.State,
-               mine: dict[int, Action]) -> dict[int, Action]:
-        """spelbok's legal set without the options a listed difference (``DIFFERENCES``)
-        gives spelbok and not OpenSpiel (default: all of them)."""
-        return mine
-
-    def os_actor(self, st: State, seat: int) -> int:
-        """OpenSpiel's player to act when spelbok's ``seat`` acts (default: the same)."""
-        return self.os_seat(st, seat)
-
-    def pick_from(self, st: State, common: list[int]) -> list[int]:
-        """The actions the random choice draws from (default: the whole common set); a
-        listed difference that depends on the choices made is kept out this way."""
-        return common
-
-    def comparable(self, st: State) -> bool:
-        """Whether the hand about to start can be compared (else the duel stops)."""
-        return True
 
     def compared(self, st: State) -> bool:
         return st.decision_name != "pass"
@@ -460,7 +439,6 @@ class Bridge(Rules):
     os_game = "bridge"
     os_params = {"use_double_dummy_result": False}
     STRAINS = {"C": 0, "D": 1, "H": 2, "S": 3, "none": 4}
-    LEVELS = 7
     # the standard duplicate board order, boards 1..16: (North-South, East-West) vulnerable
     VUL = "- N E B N E B - E B - N B - N E"
     DIFFERENCES = (
