@@ -120,6 +120,10 @@ class Rules:
         listed difference that depends on the choices made is kept out this way."""
         return common
 
+    def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
+        """The action played, drawn from ``common`` (default: uniformly)."""
+        return rng.choice(common)
+
     def comparable(self, st: State) -> bool:
         """Whether the hand about to start can be compared (else the duel stops)."""
         return True
@@ -158,7 +162,7 @@ class Rules:
                            f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
                            f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
             return False
-        pick = rng.choice(self.pick_from(st, sorted(theirs)))
+        pick = self.choose(st, rng, self.pick_from(st, sorted(theirs)))
         st.apply(mine[pick])
         os_st.apply_action(pick)
         return True
@@ -413,6 +417,11 @@ class Spades(Rules):
         said = int(bids[0]["action"].split()[1])
         return {k: a for k, a in mine.items() if a.value + said <= 13}
 
+    def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
+        # bids of 0 to 4: contracts are made often enough for bags and their penalty
+        low = [c for c in common if c >= 52 and c <= 56]
+        return rng.choice(low or common)
+
     def trick_counts(self, st: State, os_st: pyspiel.State) -> list[int] | None:
         return self.shown_counts(st, os_st.to_string(), "Tricks taken:", names=True)
 
@@ -526,10 +535,19 @@ class Bridge(Rules):
                            f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
                            f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
             return False
-        pick = rng.choice(self.pick_from(st, sorted(theirs)))
+        pick = self.choose(st, rng, self.pick_from(st, sorted(theirs)))
         st.apply(mine[pick])
         os_st.apply_action(pick)
         return True
+
+    def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
+        # uniform calls push nearly every auction to the seven level: pass half the
+        # time, else make one of the five cheapest calls, so part scores and games come up
+        if st.decision_name == "play" or len(common) == 1:
+            return rng.choice(common)
+        if 52 in common and rng.random() < 0.5:
+            return 52
+        return rng.choice([c for c in common if c != 52][:5])
 
     def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
         text = os_st.to_string()

@@ -33,7 +33,7 @@ GAMES: list[tuple[type[Rules], range, int]] = [
     (Hearts, range(20), 4),  # four hands: every pass direction
     (HeartsHouse, range(10), 4),  # the house rules OpenSpiel has as parameters
     (HeartsOpen, range(10), 4),
-    (Spades, range(120), 8),  # a match is compared while both sides' scores are >= 0
+    (Spades, range(100), 8),  # a match is compared while both sides' scores are >= 0
     (Bridge, range(8), 16),  # sixteen boards: every vulnerability and dealer
     (Euchre, range(30), 12),  # both making rounds, lone hands, stick the dealer
     (OhHell, range(4), 19),  # a whole match: every hand size from ten down to one and up
