@@ -224,6 +224,14 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
                     tally.tricks += 1
                     tally.check(w == e["winner"], f"{label}, trick {e['number']}: spelbok "
                                 f"winner {e['winner']}, OpenSpiel {w}")
+            elif e["event"] == "redeal":
+                # all passed: OpenSpiel's deal ends with nothing scored, spelbok deals again
+                tally.hands += 1
+                tally.check(os_st.is_terminal() and not any(os_st.returns()),
+                            f"{label}: spelbok redeals, OpenSpiel "
+                            f"{os_st.returns() if os_st.is_terminal() else 'not over'}")
+                deal = next(d for d in log[i:] if d["event"] == "deal")
+                os_st = rules.start(st, deal)
             elif e["event"] == "end_hand":
                 rules.flush(st, os_st, tally)
                 tally.hands += 1
@@ -624,7 +632,7 @@ class Euchre(Rules):
         if not tally.check(want == theirs, f"{where}: spelbok {sorted(words)}, OpenSpiel "
                            f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
             return False
-        pick = rng.choice(sorted(theirs))
+        pick = self.choose(st, rng, sorted(theirs))
         st.apply("pass" if pick == 24 else "name")
         if pick != 24:
             named = {self.trump_action(str(a).split()[-1]): a for a in st.legal_actions()}
@@ -635,12 +643,29 @@ class Euchre(Rules):
         os_st.apply_action(pick)
         return True
 
+    def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
+        if self.pass_rate and 24 in common and rng.random() < self.pass_rate:
+            return 24
+        return rng.choice(common)
+
+    pass_rate = 0.0  # how often a player passes where he may (else: uniform)
+
     def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
         return os_st.tricks()[number - 1].winner()
 
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()  # zero-sum: the makers' points, the defenders' negated
         return all(returns[s] == delta[s] - delta[(s + 1) % 4] for s in range(4))
+
+
+class EuchreNoStick(Euchre):
+    """Euchre where four passes in both rounds throw the hand in (OpenSpiel's
+    ``stick_the_dealer`` false: the deal ends with nothing scored); players pass 80 % of
+    the time, so that the second round and the redeal come up."""
+
+    options = {**Euchre.options, "stick_dealer": False, "redeal_dealer": "next"}
+    os_params = {"stick_the_dealer": False, "allow_lone_defender": False}
+    pass_rate = 0.8
 
 
 class OhHell(Rules):

@@ -16,6 +16,7 @@ pytest.importorskip("pyspiel")
 from openspiel_diff import (  # noqa: E402
     Bridge,
     Euchre,
+    EuchreNoStick,
     Hearts,
     HeartsHouse,
     HeartsOpen,
@@ -36,6 +37,7 @@ GAMES: list[tuple[type[Rules], range, int]] = [
     (Spades, range(100), 8),  # a match is compared while both sides' scores are >= 0
     (Bridge, range(8), 16),  # sixteen boards: every vulnerability and dealer
     (Euchre, range(30), 12),  # both making rounds, lone hands, stick the dealer
+    (EuchreNoStick, range(10), 12),  # hands thrown in
     (OhHell, range(4), 19),  # a whole match: every hand size from ten down to one and up
     (OhHell3, range(3), 19),
     (OhHell6, range(3), 15),
