@@ -61,12 +61,24 @@ def test_agrees_with_openspiel(rules_class: type[Rules], seeds: range, hands: in
     assert tally.tricks >= tally.hands  # each hand's tricks but the last
 
 
-def test_a_rules_difference_is_caught() -> None:
-    """The harness can fail: spelbok's older hearts rule (only a heart breaks hearts)
-    against OpenSpiel's default (the queen of spades breaks them too)."""
+class OlderHearts(Hearts):
+    options = {**Hearts.options, "hearts_led": "broken"}  # only a heart breaks hearts
 
-    class Older(Hearts):
-        options = {**Hearts.options, "hearts_led": "broken"}
 
-    tally = run(Older, range(12), 4)
-    assert any("OpenSpiel" in m for m in tally.mismatches)
+class LoneEuchre4(Euchre):
+    options = {**Euchre.options, "lone_euchre": 4}  # a lone maker euchred gives 4
+
+
+class LoneLeadLeft(Euchre):
+    options = {**Euchre.options, "lone_lead": "maker_left"}
+
+
+@pytest.mark.parametrize(("rules_class", "found"), [
+    (OlderHearts, ", OpenSpiel ['"),  # a legal set
+    (LoneEuchre4, "score change"),
+    (LoneLeadLeft, ": spelbok seat"),  # the seat to act
+], ids=["legal-set", "score", "seat"])
+def test_a_rules_difference_is_caught(rules_class: type[Rules], found: str) -> None:
+    """The harness can fail: an option set away from OpenSpiel's rule is found."""
+    tally = run(rules_class, range(6), 4)
+    assert any(found in m for m in tally.mismatches), tally.mismatches
