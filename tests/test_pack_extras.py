@@ -1,0 +1,121 @@
+"""A declared pack's extra cards in ``ranking``: top trumps outside the suits that win
+whatever the trump (``none`` included), and extras named in ``free_cards``,
+``losing_cards`` and ``kept_cards`` (a Tarot-like pack: trumps and an excuse as extras)."""
+
+from __future__ import annotations
+
+import pytest
+import spelbok
+from spelbok.analysis.conformance import check_cards, check_game
+
+# four suits of four ranks, three trumps outside the suits (T3 highest) and an excuse
+TAROT = """spelbok: 1
+name: Tarot-like mini
+players: {min: 2, max: 4}
+pack:
+  suits: [{letter: C}, {letter: S}, {letter: H, colour: red}, {letter: D, colour: red}]
+  ranks: [7, 8, 9, 10]
+  extra: [{name: T1}, {name: T2}, {name: T3}, {name: EX}]
+deck:
+  - ranks: [10, 9, 8, 7]
+ranking:
+  top_trumps: [T3, T2, T1]
+hand:
+  - deal: {size: 5}
+  - tricks: {void_trump: true}
+end:
+  when: hand_number >= 2
+  winners: tricks == max(tricks)
+"""
+EXCUSE = TAROT.replace("  top_trumps: [T3, T2, T1]\n", """  top_trumps: [T3, T2, T1]
+  free_cards: [EX]
+  losing_cards: [EX]
+""")
+
+
+def _winner(st: spelbok.State) -> int:
+    return [e for e in st.log if e["event"] == "trick"][-1]["winner"]
+
+
+def _play(text: str, hands: dict[int, str], cards: list[str], trump: str = "none") -> spelbok.State:
+    g = spelbok.load(text, players=len(hands))
+    st = g.new_state(seed=1, position={"hands": hands, "leader": 0, "trump": trump}, record=True)
+    for c in cards:
+        st.apply(c)
+    return st
+
+
+FRENCH_TOP = """spelbok: 1
+name: French top trump mini
+players: {min: 2, max: 4}
+deck:
+  - ranks: [A, K, Q, J, 10, 9, 8, 7]
+ranking:
+  top_trumps: [JH]
+hand:
+  - deal: {size: 5}
+  - tricks: {}
+end:
+  when: hand_number >= 2
+  winners: tricks == max(tricks)
+"""
+
+
+@pytest.mark.parametrize("trump", ["none", "H"])
+def test_a_top_trump_outside_the_suits_wins_whatever_the_trump(trump: str) -> None:
+    st = _play(TAROT, {0: "10C 7H", 1: "T1 8H"}, ["10C", "T1"], trump)
+    assert _winner(st) == 1
+    st = _play(TAROT, {0: "T1 7H", 1: "T2 8H"}, ["T1", "T2"], trump)
+    assert _winner(st) == 1
+
+
+def test_with_no_trump_a_top_trump_led_calls_for_top_trumps() -> None:
+    g = spelbok.load(TAROT, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "T1 7H", 1: "T2 8H"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("T1")
+    assert [str(a) for a in st.legal_actions()] == ["T2"]
+    # void in the suit led, he must play a trump (void_trump): the top trumps are trumps
+    st = g.new_state(seed=1, position={"hands": {0: "10C 7H", 1: "T2 8H"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("10C")
+    assert [str(a) for a in st.legal_actions()] == ["T2"]
+
+
+def test_a_top_trump_led_with_a_losing_card_in_the_deck() -> None:
+    # the cards that never win are taken out of every suit, the suit of no suit included
+    text = TAROT.replace("  top_trumps: [T3, T2, T1]\n", "  top_trumps: [T3, T2, T1]\n"
+                         "  losing_cards: [7C]\n")
+    g = spelbok.load(text, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "T1 7H", 1: "T2 8H"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("T1")
+    assert [str(a) for a in st.legal_actions()] == ["T2"]
+
+
+def test_a_french_top_trump_with_no_trump() -> None:
+    text = FRENCH_TOP
+    st = _play(text, {0: "AC 7H", 1: "JH 8H"}, ["AC", "JH"])
+    assert _winner(st) == 1
+    printed = text.replace("top_trumps: [JH]", "top_trumps: [JH]\n  top_trumps_follow: printed")
+    g = spelbok.load(printed, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "7H AC", 1: "JH 8H"}, "leader": 0,
+                                       "trump": "none"}, record=True)
+    st.apply("7H")
+    # it follows its printed suit, and still wins as a top trump
+    assert sorted(str(a) for a in st.legal_actions()) == ["8H", "JH"]
+    st.apply("JH")
+    assert _winner(st) == 1
+
+
+def test_a_trick_of_cards_that_cannot_win_goes_to_its_first_card() -> None:
+    # the excuse here is a plain card of no suit: led, it names no suit, and no card wins
+    st = _play(TAROT, {0: "EX 7H", 1: "7C 9C"}, ["EX", "7C"])
+    assert _winner(st) == 0 and check_cards(st) is None
+    assert st.won == [1, 0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_conformance_of_the_tarot_like_pack(players: int) -> None:
+    rep = check_game(spelbok.load(TAROT, players=players), matches=10, seed=players, deep_every=4)
+    assert rep.ok, rep.failures
