@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import spelbok
 from spelbok.analysis.conformance import check_cards, check_game
+from spelbok.errors import SpecError, SpecErrors
 
 # four suits of four ranks, three trumps outside the suits (T3 highest) and an excuse
 TAROT = """spelbok: 1
@@ -115,7 +116,65 @@ def test_a_trick_of_cards_that_cannot_win_goes_to_its_first_card() -> None:
     assert st.won == [1, 0]
 
 
+def test_an_extra_card_may_be_free_and_losing() -> None:
+    g = spelbok.load(EXCUSE, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "T1 7H 9C", 1: "T2 8H EX"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("T1")
+    assert sorted(str(a) for a in st.legal_actions()) == ["EX", "T2"]  # the excuse is free
+    st = _play(EXCUSE, {0: "10C 7H", 1: "EX 9C"}, ["10C", "EX"])
+    assert _winner(st) == 0
+    st = _play(EXCUSE, {0: "EX 7H", 1: "7C 9C"}, ["EX", "7C"])  # the next card names the suit
+    assert _winner(st) == 1
+
+
+def test_an_extra_card_may_be_kept() -> None:
+    text = EXCUSE.replace("  losing_cards: [EX]\n", "  kept_cards: [EX]\npoints:\n  cards: {EX: 4}\n")
+    st = _play(text, {0: "10C 7H", 1: "EX 9C"}, ["10C", "EX"])
+    assert _winner(st) == 0
+    pack = st.game.program.pack
+    assert pack.names_of(st.won_cards[1]) == ["EX"]
+
+
+def test_every_copy_of_a_special_card_is_special() -> None:
+    text = EXCUSE.replace("  ranks: [7, 8, 9, 10]\n", "  ranks: [7, 8, 9, 10]\n  copies: 2\n")
+    g = spelbok.load(text, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "10C EX 7H", 1: "EX 7C 8H"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("10C")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7C", "EX"]  # the second copy
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("EXC", r":12:\d+: 'EXC' is not a card of the pack \(did you mean 'EX'\?\)"),
+    ("AC", r":12:\d+: 'AC' is not a card of the pack"),
+])
+def test_an_unknown_special_card_is_a_located_error(entry: str, message: str) -> None:
+    bad = EXCUSE.replace("  free_cards: [EX]", f"  free_cards: [{entry}]")
+    with pytest.raises((SpecError, SpecErrors), match=message):
+        spelbok.load(bad, players=2)
+
+
+def test_a_special_card_not_in_the_deck_is_a_located_error() -> None:
+    bad = EXCUSE.replace("  free_cards: [EX]", "  free_cards: [10S]").replace(
+        "  - ranks: [10, 9, 8, 7]\n", "  - ranks: [10, 9, 8, 7]\n    suits: [C, H, D]\n")
+    with pytest.raises((SpecError, SpecErrors), match=r"the card '10S' of free_cards is not in "
+                       r"the deck"):
+        spelbok.load(bad, players=2)
+
+
+def test_an_extra_card_of_a_suit_and_rank_is_always_in_the_deck() -> None:
+    text = EXCUSE.replace("{name: EX}", "{name: EX}, {name: XC, suit: C, rank: 10}").replace(
+        "  - ranks: [10, 9, 8, 7]", "  - ranks: [9, 8, 7]").replace(
+        "top_trumps: [T3, T2, T1]", "top_trumps: [XC, T3, T2, T1]").replace(
+        "free_cards: [EX]", "free_cards: [EX, XC]").replace(
+        "ranking:\n", "ranking:\n  ranks: [10, 9, 8, 7]\n").replace("max: 4", "max: 3")
+    g = spelbok.load(text, players=2)
+    assert g.program.pack.parse_card("XC") in g.program.deck
+
+
+@pytest.mark.parametrize("text", [TAROT, EXCUSE])
 @pytest.mark.parametrize("players", [2, 3])
-def test_conformance_of_the_tarot_like_pack(players: int) -> None:
-    rep = check_game(spelbok.load(TAROT, players=players), matches=10, seed=players, deep_every=4)
+def test_conformance_of_the_tarot_like_pack(text: str, players: int) -> None:
+    rep = check_game(spelbok.load(text, players=players), matches=10, seed=players, deep_every=4)
     assert rep.ok, rep.failures
