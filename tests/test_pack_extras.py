@@ -4,10 +4,16 @@ whatever the trump (``none`` included), and extras named in ``free_cards``,
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import spelbok
+from click.testing import CliRunner
 from spelbok.analysis.conformance import check_cards, check_game
+from spelbok.cli.main import cli
 from spelbok.errors import SpecError, SpecErrors
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.loader import read_spec
 
 # four suits of four ranks, three trumps outside the suits (T3 highest) and an excuse
 TAROT = """spelbok: 1
@@ -178,3 +184,55 @@ def test_an_extra_card_of_a_suit_and_rank_is_always_in_the_deck() -> None:
 def test_conformance_of_the_tarot_like_pack(text: str, players: int) -> None:
     rep = check_game(spelbok.load(text, players=players), matches=10, seed=players, deep_every=4)
     assert rep.ok, rep.failures
+
+
+SPANISH_POINTS = """spelbok: 1
+name: Spanish points mini
+players: {min: 2, max: 4}
+pack:
+  suits:
+    - {letter: O, name: oros}
+    - {letter: C, name: copas, colour: red}
+    - {letter: E, name: espadas}
+    - {letter: B, name: bastos, colour: green}
+  ranks: [2, 4, 5, 6, 7, S, C, R, 3, 1]
+  extra: [{name: JK}]
+deck:
+  - ranks: [1, 2, 3, 4, 5, 6, 7, S, C, R]
+points:
+  ranks: {1: 11, 3: 10, R: 4, C: 3, S: 2}
+  trumps: {S: 5, 7: 1}
+  cards: {1O: 1, 2C: 2, JK: 7}
+hand:
+  - deal: {size: 9}
+  - turn_up: {trump: true}
+  - tricks: {}
+end:
+  when: hand_number >= 2
+  winners: card_points == max(card_points)
+"""
+
+
+def test_convert_round_trips_points_of_a_declared_packs_ranks(tmp_path: Path) -> None:
+    doc = read_spec("<spec>", text=SPANISH_POINTS)
+    dsl = to_dsl(doc.tree)
+    assert 'points of ranks: "1" 11, 3 10, "R" 4, "C" 3, "S" 2' in dsl
+    assert read_spec("x.spel", text=dsl).tree == doc.tree
+    # the CLI: YAML to .spel and back to YAML, the same model
+    src, spel, back = tmp_path / "s.yaml", tmp_path / "s.spel", tmp_path / "b.yaml"
+    src.write_text(SPANISH_POINTS, encoding="utf-8")
+    for a, b in ((src, spel), (spel, back)):
+        result = CliRunner().invoke(cli, ["convert", str(a), "-o", str(b)])
+        assert result.exit_code == 0, result.output
+    assert read_spec(str(spel)).tree == doc.tree == read_spec(str(back)).tree
+    g = spelbok.load(str(spel), players=2)
+    assert g.program.points is not None
+
+
+def test_a_declared_packs_unknown_rank_in_dsl_points_is_a_located_error(tmp_path: Path) -> None:
+    spel = tmp_path / "x.spel"
+    spel.write_text(to_dsl(read_spec("<spec>", text=SPANISH_POINTS).tree).replace('"R" 4', '"Z" 4'),
+                    encoding="utf-8")
+    with pytest.raises((SpecError, SpecErrors), match=r"x\.spel:\d+:\d+: 'Z' in points\.ranks is "
+                       r"not a rank"):
+        spelbok.load(str(spel), players=2)
