@@ -179,11 +179,6 @@ def test_an_extra_card_of_a_suit_and_rank_is_always_in_the_deck() -> None:
     assert g.program.pack.parse_card("XC") in g.program.deck
 
 
-@pytest.mark.parametrize("text", [TAROT, EXCUSE])
-@pytest.mark.parametrize("players", [2, 3])
-def test_conformance_of_the_tarot_like_pack(text: str, players: int) -> None:
-    rep = check_game(spelbok.load(text, players=players), matches=10, seed=players, deep_every=4)
-    assert rep.ok, rep.failures
 
 
 SPANISH_POINTS = """spelbok: 1
@@ -236,3 +231,48 @@ def test_a_declared_packs_unknown_rank_in_dsl_points_is_a_located_error(tmp_path
     with pytest.raises((SpecError, SpecErrors), match=r"x\.spel:\d+:\d+: 'Z' in points\.ranks is "
                        r"not a rank"):
         spelbok.load(str(spel), players=2)
+
+
+# a top trump printed in a suit: an extra card of clubs
+PRINTED = TAROT.replace("{name: EX}", "{name: EX}, {name: XC, suit: C}").replace(
+    "top_trumps: [T3, T2, T1]", "top_trumps: [XC, T3, T2, T1]\n  top_trumps_follow: printed")
+
+
+@pytest.mark.parametrize("trump", ["none", "H"])
+def test_a_top_trump_that_follows_its_printed_suit(trump: str) -> None:
+    g = spelbok.load(PRINTED, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "7C 7H", 1: "XC 8C"}, "leader": 0,
+                                       "trump": trump}, record=True)
+    st.apply("7C")
+    assert sorted(str(a) for a in st.legal_actions()) == ["8C", "XC"]  # it follows clubs
+    st.apply("XC")
+    assert _winner(st) == 1  # and wins above every card
+    # led, it calls for clubs, not for the other top trumps
+    st = g.new_state(seed=1, position={"hands": {0: "XC 7H", 1: "T3 8C"}, "leader": 0,
+                                       "trump": trump}, record=True)
+    st.apply("XC")
+    assert [str(a) for a in st.legal_actions()] == ["8C"]
+    st.apply("8C")
+    assert _winner(st) == 0
+
+
+def test_a_top_trump_printed_in_a_suit_follows_the_trumps_by_default() -> None:
+    text = PRINTED.replace("\n  top_trumps_follow: printed", "")
+    g = spelbok.load(text, players=2)
+    # no trump: led, the clubs' top trump calls for top trumps
+    st = g.new_state(seed=1, position={"hands": {0: "XC 7H", 1: "T3 8C"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("XC")
+    assert [str(a) for a in st.legal_actions()] == ["T3"]
+    # hearts trump: it belongs to hearts, and a club lead does not call for it
+    st = g.new_state(seed=1, position={"hands": {0: "7C 7H", 1: "XC 8C"}, "leader": 0,
+                                       "trump": "H"})
+    st.apply("7C")
+    assert [str(a) for a in st.legal_actions()] == ["8C"]
+
+
+@pytest.mark.parametrize("text", [TAROT, EXCUSE, PRINTED])
+@pytest.mark.parametrize("players", [2, 3])
+def test_conformance_of_the_tarot_like_pack(text: str, players: int) -> None:
+    rep = check_game(spelbok.load(text, players=players), matches=10, seed=players, deep_every=4)
+    assert rep.ok, rep.failures
