@@ -233,6 +233,17 @@ def test_a_declared_packs_unknown_rank_in_dsl_points_is_a_located_error(tmp_path
         spelbok.load(str(spel), players=2)
 
 
+def test_a_top_trump_led_names_its_printed_suit_trump() -> None:
+    # trump_from: first_lead, with no trump yet: the top trump's printed suit becomes trump
+    text = FRENCH_TOP.replace("  - tricks: {}", "  - tricks: {trump_from: first_lead}")
+    g = spelbok.load(text, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "JH 7C", 1: "8H AC"}, "leader": 0,
+                                       "trump": "none"}, record=True)
+    st.apply("JH")
+    assert st.trump_letter() == "H"
+    assert [str(a) for a in st.legal_actions()] == ["8H"]
+
+
 # a top trump printed in a suit: an extra card of clubs
 PRINTED = TAROT.replace("{name: EX}", "{name: EX}, {name: XC, suit: C}").replace(
     "top_trumps: [T3, T2, T1]", "top_trumps: [XC, T3, T2, T1]\n  top_trumps_follow: printed")

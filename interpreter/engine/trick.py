@@ -612,7 +612,10 @@ class CardPlay(TrickPlayEach):
             if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
                 by = self.by
                 if by is None or by(st, seat):
-                    suit = st.tables.suit[c]
+                    # its printed suit: with no trump a top trump's own is that of no suit
+                    suit = st.prog.pack.suit[c]
+                    if suit < 0:
+                        suit = NO_TRUMP
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
