@@ -11,6 +11,7 @@ import spelbok
 from click.testing import CliRunner
 from spelbok.analysis.conformance import check_cards, check_game
 from spelbok.cli.main import cli
+from spelbok.cli.render import sort_hand
 from spelbok.errors import SpecError, SpecErrors
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.loader import read_spec
@@ -231,6 +232,12 @@ def test_a_declared_packs_unknown_rank_in_dsl_points_is_a_located_error(tmp_path
     with pytest.raises((SpecError, SpecErrors), match=r"x\.spel:\d+:\d+: 'Z' in points\.ranks is "
                        r"not a rank"):
         spelbok.load(str(spel), players=2)
+
+
+def test_a_hand_shows_its_top_trumps_with_no_trump() -> None:
+    g = spelbok.load(FRENCH_TOP, players=2)
+    assert sort_hand(["7H", "JH", "AS", "8C"], g, None) == [["AS"], ["7H"], ["8C"], ["JH"]]
+    assert sort_hand(["7H", "JH", "AS"], g, "H") == [["JH", "7H"], ["AS"]]
 
 
 def test_a_top_trump_led_names_its_printed_suit_trump() -> None:
