@@ -4,6 +4,7 @@ whatever the trump (``none`` included), and extras named in ``free_cards``,
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,17 @@ def test_a_top_trump_printed_in_a_suit_follows_the_trumps_by_default() -> None:
 def test_conformance_of_the_tarot_like_pack(text: str, players: int) -> None:
     rep = check_game(spelbok.load(text, players=players), matches=10, seed=players, deep_every=4)
     assert rep.ok, rep.failures
+
+
+def test_a_sample_keeps_a_void_in_the_top_trumps() -> None:
+    # no trump: seat 1 did not follow a top trump led, so he holds none of them
+    g = spelbok.load(TAROT, players=2)
+    st = g.new_state(seed=1, position={"hands": {0: "T1 7H 9C", 1: "8H 9H 10H"}, "leader": 0,
+                                       "trump": "none"})
+    st.apply("T1")
+    st.apply("8H")
+    tops = st.tables.suit_mask[4]
+    rng = random.Random(3)
+    for _ in range(30):
+        s = st.determinize(0, random.Random(rng.getrandbits(32)))
+        assert not s.hands[1] & tops and check_cards(s) is None

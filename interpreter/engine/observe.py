@@ -142,7 +142,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for p in range(n):
         v = st.voids[p]
         if p != seat and v:
-            for s in range(4):
+            for s in range(len(suit_mask)):  # the suits, then the cards of no suit
                 if (v >> s) & 1:
                     forbidden[p] |= suit_mask[s]
     order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
