@@ -547,13 +547,17 @@ class CardPlay(TrickPlayEach):
         down = self.down
         if down is not None and down(st, seat):
             word = self.down_word
-            out += [Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]
-        for d in self.decls:
-            when = d.when
-            for c in cards_in(m):
-                st.cand = c
-                if when is None or when(st, seat):
-                    out.append(Action(CARDS, d.word, 1 << c))
+            held = st.hands[seat] if pack is None else pack.one_per_face(st.hands[seat])
+            out += [Action(CARDS, word, 1 << c, pack) for c in cards_in(held)]
+        if self.decls:
+            # a declared pack: one action per card name, by its pack's names
+            faces = m if pack is None else pack.one_per_face(m)
+            for d in self.decls:
+                when = d.when
+                for c in cards_in(faces):
+                    st.cand = c
+                    if when is None or when(st, seat):
+                        out.append(Action(CARDS, d.word, 1 << c, pack))
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -641,7 +645,7 @@ class CardPlay(TrickPlayEach):
                 raise value_too_big(name, value, d.where, st.hand_number)
             setter(st, seat, value)
         st.cand = cand
-        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
         if st.rec is not None:
             st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
         pos = st.trick_pos + 1
