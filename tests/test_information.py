@@ -29,6 +29,7 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_cards
 from spelbok.cards import CARD_NAMES, FRENCH, SUITS, Pack, cards_in, parse_card
+from spelbok.engine.auction import A_CALLED
 from spelbok.lang.loader import read_spec
 
 from tests.minispec import mini
@@ -105,6 +106,8 @@ class Observer:
                 m |= 1 << c
         for known in st.known:  # shown to all (a declared meld, a card taken from the turn-up)
             m |= known
+        if st.auction and st.auction[A_CALLED] >= 0:  # a called card: its call names it to all
+            m |= 1 << st.auction[A_CALLED]  # (where it lies stays hidden)
         return m
 
     def see(self, st: Any, before: list[int] | None = None) -> None:
@@ -143,6 +146,9 @@ def check_view(st: Any, seat: int, obs: Observer) -> str | None:
     json.dumps(view)
     allowed = obs.public | obs.held[seat] | st.hands[seat] | st.discarded[seat]
     pack = st.prog.pack
+    for text in view.get("legal_actions", ()):  # a call names a card, not where it lies
+        if text.startswith("call "):
+            allowed |= 1 << (pack.parse_card(text[5:]) or 0)
     # copies share a name: a name is allowed when any of its copies is
     leaked = named_cards(view, pack) - {pack.face[c] for c in _set(allowed)}
     if leaked:
