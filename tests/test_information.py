@@ -275,3 +275,48 @@ def test_samples_conserve_cards_with_the_turn_up_buried() -> None:
                 assert err is None, (m, seat, err)
             st.apply(rng.choice(st.legal_actions()))
     assert buried > 0
+
+
+_CALLED = """\
+spelbok: 1
+name: Called card sample
+players: {min: 4, max: 4}
+deck:
+  - ranks: [A, K, Q, J]
+hand:
+  - deal: {size: 4}
+    label: deal
+  - auction:
+      contracts: [{name: play, level: 1, trump: H}]
+      partner: called_card
+    label: bidding
+  - tricks: {}
+    label: play
+end: {when: "true", winners: "true"}
+"""
+
+
+def test_a_sample_never_deals_the_called_card_to_its_caller() -> None:
+    # bug (found writing Schafkopf): the declarer called a card he does not hold, yet
+    # samples dealt it to him in about a quarter of the cases
+    from spelbok.engine.auction import A_CALLED, A_DECLARER
+
+    game = spelbok.load(_CALLED, players=4)
+    rng = random.Random(3)
+    checked = 0
+    for m in range(20):
+        st = game.new_state(seed=m)
+        while not st.is_terminal and not (st.auction and st.auction[A_CALLED] >= 0
+                                          and str(st.phase).startswith("trick")):
+            st.apply(rng.choice(st.legal_actions()))
+        if st.is_terminal:
+            continue
+        called, declarer = st.auction[A_CALLED], st.auction[A_DECLARER]
+        for seat in range(4):
+            if seat == declarer:
+                continue
+            for _ in range(10):
+                s = st.determinize(seat, random.Random(rng.getrandbits(32)))
+                assert not (s.hands[declarer] >> called) & 1, (m, seat)
+                checked += 1
+    assert checked > 100
