@@ -196,6 +196,15 @@ def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     return lines
 
 
+def _suit_name(letter: Any, pack: Any = None) -> str:
+    """A suit letter as its name (``spades``), in the declared pack if any."""
+    from ..cards import FRENCH
+
+    p = pack or FRENCH
+    text = str(letter).upper()
+    return p.suit_names[p.suit_index[text]] if text in p.suit_index else str(letter)
+
+
 def _declared_pack(tree: Mapping[str, Any]) -> Any:
     """The spec's declared Pack, or None (the French pack, or a pack section in error)."""
     section = tree.get("pack")
@@ -635,10 +644,11 @@ def _step_auction(step: Mapping[str, Any], number: str, sub: int,
             "so far, or passes. The contracts, low to high:")
     trumps = {"none": "no trump", "chosen": "the declarer names trump",
               "keep": "trump unchanged"}
+    pack = _declared_pack(ctx.tree)
     for c in a.get("contracts", []):
         aim = c.get("aim")
         goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
-        trump = trumps.get(str(c.get("trump")), f"{c.get('trump')} trump")
+        trump = trumps.get(str(c.get("trump")), f"{_suit_name(c.get('trump'), pack)} trump")
         body += _wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
         body += _cite(c, sub + 2)
     rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
