@@ -46,7 +46,18 @@ import pyspiel
 
 from ..engine.game import Game, load
 from ..lang.vocabulary import DEFAULT_MAX_HANDS, walk_steps
-from .encoding import Encoding, Match, _literal
+from .encoding import Encoding, Match
+
+
+def _literal(text: Any) -> int | None:
+    """The whole number a formula is, if it is just one."""
+    if type(text) is int:
+        return text
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        return None
+
 
 DEFAULT_SEEDS = 1 << 16
 _SPECS: dict[str, tuple[str, dict[str, Any] | None]] = {}  # short name -> (spec, options)
@@ -151,14 +162,23 @@ def _max_length(game: Game, enc: Encoding) -> int:
     n, C = game.players, enc.num_cards
     per_hand = 2 * C
     for path, step in steps.items():
-        if not isinstance(step, dict) or "decide" not in step:
+        if not isinstance(step, dict):
+            continue
+        if "decide" in step:
+            each = C + 1 if step.get("choose") == "exchange" else 1
+        elif "pass_cards" in step:  # a pick per card and a stop
+            each = C + 1
+        elif isinstance(step.get("auction"), dict):
+            # every call raises the contract, or is one of the passes, doubles and
+            # redoubles between two raises; then the trump and the called card
+            each = (len(step["auction"].get("contracts") or []) + 3) * n + 2
+        else:
             continue
         rounds = 1
         for k in range(1, len(path)):
             outer = steps.get(path[:k])
             if isinstance(outer, dict) and "repeat" in outer:
                 rounds *= _literal(outer["repeat"]) or C
-        each = C + 1 if step.get("choose") == "exchange" else 1
         per_hand += n * rounds * each
     hands = int(tree["end"].get("max_hands", DEFAULT_MAX_HANDS))
     return per_hand * hands
