@@ -43,13 +43,14 @@ True
 
 from __future__ import annotations
 
+import operator
 import struct
 from typing import Any
 
 import numpy as np
 
 from ..cards import FRENCH, Pack
-from ..engine.actions import CARD, CARDS, NUMBER, WORD, Action
+from ..engine.actions import CARD, CARDS, NUMBER, WORD, Action, card_actions
 from ..engine.auction import (
     A_BIDS,
     A_CALLED,
@@ -206,8 +207,9 @@ class Encoding:
             self.actions.append(a)
             self.labels.append(label)
 
+        plays = card_actions(pack)  # the engine's own objects (found by identity)
         for c, label in zip(self.cards, card_names, strict=True):
-            add(Action(CARD, "", c, named), label)
+            add(plays[c], label)
         self.pick_base = self.stop = -1
         if picks:
             self.pick_base = len(self.actions)
@@ -263,6 +265,18 @@ class Encoding:
         self.fields += [("talon", 1), ("widow", 1), ("hand_number", 1),
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
+        # the fields after the planes, from seat order to each observer's (seat 0 is the
+        # observer): the places to read, one getter per observer
+        per_seat = {"hand_sizes", "tricks", "out", "dealer", "to_act", "trick_down",
+                    "declarer", "bids", "passed", *(f"var:{v}" for v in self.pvars)}
+        places: list[list[int]] = [[] for _ in range(n)]
+        at = 0
+        for fname, k in self.fields[len(planes):]:
+            for seat in range(n):
+                places[seat] += ([at + (seat + j) % n for j in range(n)] if fname in per_seat
+                                 else list(range(at, at + k)))
+            at += k
+        self.turn = [operator.itemgetter(*p) for p in places]
         self.card_size = len(planes) * C
         self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self.tail = struct.Struct(f"<{self.size - self.card_size}f")
@@ -340,13 +354,14 @@ class Match:
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``)."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at")
+    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "listed")
 
     def __init__(self, enc: Encoding, st: State) -> None:
         self.enc = enc
         self.st = st
         self.pending = 0
         self.played = _played(st)
+        self.listed: tuple[int, ...] | None = None  # picks legal now, if listed since
         self.hand = st.hand_number
         self.scores_at = st.scores
 
@@ -360,6 +375,7 @@ class Match:
         m.played = self.played if st is None else _played(st)
         m.hand = self.hand
         m.scores_at = self.scores_at
+        m.listed = None
         return m
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -375,7 +391,9 @@ class Match:
         acts = st.legal_actions()
         enc = self.enc
         if enc.exchanges and st.decision_name in enc.exchanges:
-            return self._exchange_legal(acts)
+            got = self._exchange_legal(acts)
+            self.listed = tuple(got)  # (a caller may change the list it is given)
+            return got
         index = enc.index
         ci = enc.card_index
         try:  # a card by its id (no hashing of a declared pack), the rest by the index
@@ -432,8 +450,10 @@ class Match:
         if not 0 <= i < enc.num_actions:
             raise IllegalActionError(f"action {i} is outside 0..{enc.num_actions - 1}")
         a = enc.actions[i]
-        if a is None:  # a discard or the stop of an exchange
-            if i not in self.legal():
+        listed = self.listed
+        self.listed = None
+        if a is None:  # a pick or the stop
+            if i not in (listed if listed is not None else self.legal()):
                 raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
             if i != enc.stop:
                 self.pending |= 1 << enc.cards[i - enc.pick_base]
@@ -498,62 +518,58 @@ class Match:
             masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
         # each plane as C float32 values in pack order: the bytes of a set of cards are
         # worked out once (from tables of chunks) and kept
-        planes = enc.plane_bytes
-        parts = []
-        for m in masks:
-            got = planes.get(m)
-            if got is None:
-                got = enc.plane(m)
-            parts.append(got)
+        get = enc.plane_bytes.get
+        parts = [get(m) or enc.plane(m) for m in masks]
+        # the rest in seat order (seat 0 first), then turned to the observer's order by
+        # one look-up of precomputed places (Encoding.turn)
         hot = enc.hot
-        tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
-            st.led if 0 <= st.led < 4 else 4]
-        h = st.hands
-        tail += [m.bit_count() for m in h[seat:] + h[:seat]]
-        won = st.won
-        tail += won[seat:] + won[:seat]
-        gone = st.out
-        tail += gone[seat:] + gone[:seat]
+        hot5 = hot[5]
+        trump, led = st.trump, st.led
+        flat: list[Any] = hot5[trump if 0 <= trump < 4 else 4] + hot5[led if 0 <= led < 4 else 4]
+        flat += [m.bit_count() for m in st.hands]
+        flat += st.won
+        flat += st.out
         hot_n = hot[n]
-        tail += hot_n[(st.dealer - seat) % n]
-        tail += hot_n[n] if st.current is None else hot_n[(st.current - seat) % n]
+        flat += hot_n[st.dealer]
+        flat += hot_n[n if st.current is None else st.current]
         if enc.face_down:  # which cards of the trick lie face down (not what they are)
             down = [0] * n
             for p, c in st.trick:
-                down[(p - seat) % n] = (st.hidden >> c) & 1
-            tail += down
+                down[p] = (st.hidden >> c) & 1
+            flat += down
         if enc.auction:  # the contract so far, its declarer, doubling, each seat's calls
             k = enc.contracts
             if auction:
                 d = auction[A_DECLARER]
-                bids = [b + 1 for b in auction[A_BIDS:]]
                 passed = auction[A_PASSED]
-                tail += hot[k + 1][auction[A_CONTRACT] if auction[A_CONTRACT] >= 0 else k]
-                tail += hot_n[n] if d < 0 else hot_n[(d - seat) % n]
-                tail.append(auction[A_DOUBLED])
-                tail += bids[seat:] + bids[:seat]
-                tail += [(passed >> ((seat + j) % n)) & 1 for j in range(n)]
+                flat += hot[k + 1][auction[A_CONTRACT] if auction[A_CONTRACT] >= 0 else k]
+                flat += hot_n[n if d < 0 else d]
+                flat.append(auction[A_DOUBLED])
+                flat += [b + 1 for b in auction[A_BIDS:]]
+                flat += [(passed >> p) & 1 for p in range(n)]
             else:
-                tail += hot[k + 1][k] + hot_n[n] + [0] * (1 + 2 * n)
+                flat += hot[k + 1][k] + hot_n[n] + [0] * (1 + 2 * n)
         words = enc.word_rows
-        for i, row in enumerate(st.pv_rows):
-            if words and i in words:  # a variable holding words: coded as numbers
-                tail += [enc._value(v) for v in row[seat:] + row[:seat]]
-            else:
-                tail += row[seat:] + row[:seat]
-        tail += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
-        tail.append(len(st.stock))
-        tail.append(st.widow.bit_count())
-        tail.append(st.hand_number)
+        if words:
+            for i, row in enumerate(st.pv_rows):
+                # a variable holding words: coded as numbers
+                flat += [enc._value(v) for v in row] if i in words else row
+        else:
+            for row in st.pv_rows:
+                flat += row
+        flat += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
+        flat.append(len(st.stock))
+        flat.append(st.widow.bit_count())
+        flat.append(st.hand_number)
         name = st.decision_name
         d = len(enc.decisions)
-        tail += hot[d][d if name is None else enc.decision_index.get(name, 0)]
+        flat += hot[d][d if name is None else enc.decision_index.get(name, 0)]
+        tail = enc.turn[seat](flat)
         try:
             parts.append(enc.tail.pack(*tail))
         except struct.error:  # a word in a variable declared with a number: coded
             parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
-        buf = bytearray(b"".join(parts))
-        obs = np.frombuffer(buf, dtype=np.float32)
+        obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)
         if out is not None:
             out[:] = obs
             return out
