@@ -225,6 +225,9 @@ class Encoding:
         self.num_actions = len(self.actions)
         self.decisions = decisions
         self.decision_index = {d: i for i, d in enumerate(self.decisions)}
+        # the pending decision by the program counter (what State.decision_name reads)
+        self.pc_decision = {pc: self.decision_index.get(getattr(ins, "name", "play"), 0)
+                            for pc, ins in enumerate(prog.code)}
         # words a variable may hold, coded as numbers in the observation
         self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys(
             [*(a[1] for a in words), *pack.letters]))}
@@ -495,8 +498,9 @@ class Match:
         st = self.st
         n = st.n
         turn_up = 0
-        for c in st.turn_up:
-            turn_up |= 1 << c
+        if st.turn_up:
+            for c in st.turn_up:
+                turn_up |= 1 << c
         masks = [st.hands[seat]]
         if enc.exchanges:
             masks.append(self.pending if st.current == seat else 0)
@@ -526,7 +530,7 @@ class Match:
         hot5 = hot[5]
         trump, led = st.trump, st.led
         flat: list[Any] = hot5[trump if 0 <= trump < 4 else 4] + hot5[led if 0 <= led < 4 else 4]
-        flat += [m.bit_count() for m in st.hands]
+        flat += map(int.bit_count, st.hands)
         flat += st.won
         flat += st.out
         hot_n = hot[n]
@@ -561,9 +565,8 @@ class Match:
         flat.append(len(st.stock))
         flat.append(st.widow.bit_count())
         flat.append(st.hand_number)
-        name = st.decision_name
         d = len(enc.decisions)
-        flat += hot[d][d if name is None else enc.decision_index.get(name, 0)]
+        flat += hot[d][d if st.current is None else enc.pc_decision.get(st.pc, 0)]
         tail = enc.turn[seat](flat)
         try:
             parts.append(enc.tail.pack(*tail))
