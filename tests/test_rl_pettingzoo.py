@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo")
 import numpy as np  # noqa: E402
 import spelbok  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
-from spelbok.errors import IllegalActionError  # noqa: E402
+from spelbok.errors import IllegalActionError, SpelbokError  # noqa: E402
 from spelbok.rl.encoding import Encoding, Match, uncovered  # noqa: E402
 from spelbok.rl.pettingzoo import env  # noqa: E402
 
@@ -427,3 +427,19 @@ def test_the_copies_of_a_declared_pack_are_actions_of_their_own() -> None:
 
 def _labelled(enc: Encoding, mask: int) -> list[str]:
     return [enc.labels[i] for i, c in enumerate(enc.cards) if mask >> c & 1]
+
+
+def test_a_decision_outside_the_action_space_is_named_and_refused() -> None:
+    from types import SimpleNamespace
+
+    class Ask:  # a decision instruction of a kind the action space does not know
+        name = "ask"
+
+        def legal(self, st: object) -> list:
+            return []
+
+    game = SimpleNamespace(name="Odd", program=SimpleNamespace(code=[Ask()]))
+    assert uncovered(game) == "the 'ask' decision"
+    with pytest.raises(SpelbokError, match="'ask' decision"):
+        Encoding(game)
+    assert uncovered(spelbok.load("example", players=2)) is None
