@@ -189,6 +189,8 @@ class Encoding:
                 card_words.append(("call", [c for c in self.cards if pack.rank[c] in ranks],
                                    named))
         self.exchanges = set(picks)  # (the name kept: decisions answered by picks)
+        self.pick_pcs = {pc for pc, ins in enumerate(prog.code)
+                         if isinstance(ins, (Exchange, PassCards))}
         self.named = named
 
         self.labels: list[str] = []
@@ -393,7 +395,7 @@ class Match:
             return []
         acts = st.legal_actions()
         enc = self.enc
-        if enc.exchanges and st.decision_name in enc.exchanges:
+        if enc.exchanges and st.pc in enc.pick_pcs:
             got = self._exchange_legal(acts)
             self.listed = tuple(got)  # (a caller may change the list it is given)
             return got
