@@ -3,6 +3,7 @@
     python bench/bench_rl.py            # every case, ~1 minute
     python bench/bench_rl.py --quick    # fewer matches
     python bench/bench_rl.py --profile oh-hell-4   # where an env step spends its time
+    python bench/bench_rl.py --parts oh-hell-4     # µs of each part of a step
 
 Needs the extra ``rl``.  Per case (spec and player count), random play of the same
 matches (seeds 0, 1, 2...) three ways, CPU time, best of three passes (a raw pass and
@@ -21,9 +22,11 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 import spelbok
+from spelbok.rl.encoding import Encoding, Match
 from spelbok.rl.pettingzoo import env
 
 from bench import playouts  # bench/ is the script's folder, so on sys.path
@@ -60,15 +63,48 @@ def through_env(spec: str, players: int, max_hands: int | None, matches: int
     return steps, decisions, time.process_time() - c0
 
 
+def parts(spec: str, players: int, max_hands: int | None, matches: int) -> None:
+    """Print the CPU µs of each part of an env step, over the states of random matches:
+    the engine's legal actions, their numbers, the mask and the observation vector."""
+    game = spelbok.load(spec, players=players, max_hands=max_hands)
+    enc = Encoding(game)
+    rng = random.Random(1)
+    states: list[Match] = []
+    for seed in range(matches):
+        m = Match(enc, game.new_state(seed=seed))
+        while not m.st.is_terminal:
+            states.append(m.clone())
+            m.apply(rng.choice(m.legal()))
+    work: list[tuple[str, Callable[[Match], object]]] = [
+        ("state.legal_actions", lambda m: m.st.legal_actions()),
+        ("Match.legal", lambda m: m.legal()),
+        ("Encoding.mask", lambda m: enc.mask([0, 1, 2, 3, 4, 5])),
+        ("Match.observation", lambda m: m.observation(m.st.current or 0)),
+    ]
+    for label, fn in work:
+        best = float("inf")
+        for _ in range(7):
+            c0 = time.process_time()
+            for m in states:
+                fn(m)
+            best = min(best, time.process_time() - c0)
+        print(f"{label:20} {best / len(states) * 1e6:7.2f} µs")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer matches")
     ap.add_argument("--max-hands", type=int, default=20,
                     help="hands per match (the spec's bound when 0)")
     ap.add_argument("--profile", metavar="SPEC-N", help="cProfile the env loop of one case")
+    ap.add_argument("--parts", metavar="SPEC-N", help="time each part of a step of one case")
     args = ap.parse_args()
     matches = 5 if args.quick else 20
     max_hands = args.max_hands or None
+    if args.parts:
+        spec, _, n = args.parts.rpartition("-")
+        parts(spec, int(n), max_hands, matches)
+        return
     if args.profile:
         import cProfile
         import pstats
