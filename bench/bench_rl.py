@@ -2,14 +2,17 @@
 
     python bench/bench_rl.py            # every case, ~1 minute
     python bench/bench_rl.py --quick    # fewer matches
+    python bench/bench_rl.py --profile oh-hell-4   # where an env step spends its time
+    python bench/bench_rl.py --parts oh-hell-4     # µs of each part of a step
 
 Needs the extra ``rl``.  Per case (spec and player count), random play of the same
-matches (seeds 0, 1, 2...) three ways, CPU time, best of three passes:
+matches (seeds 0, 1, 2...) three ways, CPU time, best of three passes (a raw pass and
+an env pass in turn):
 
 - ``raw``: ``state.legal_actions()`` and ``state.apply()``, decisions/s (as bench.py);
 - ``env``: the PettingZoo loop (``agent_iter``, ``last()``, a random legal action from
-  the observation's mask, ``step``), env steps/s; an exchange is one step per card
-  given away and a stop, so a match has more env steps than decisions.  ``dec/s``
+  the observation's mask, ``step``), env steps/s; an exchange or a pass of cards is
+  one step per card given and a stop, so a match has more env steps than decisions.  ``dec/s``
   beside it counts the engine decisions those steps made;
 - ``ratio``: raw decisions/s over env steps/s (the target is at most 2).
 """
@@ -19,15 +22,18 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 import spelbok
+from spelbok.rl.encoding import Encoding, Match
 from spelbok.rl.pettingzoo import env
 
 from bench import playouts  # bench/ is the script's folder, so on sys.path
 
 CASES = [("knektpass", 3), ("knektpass", 5), ("euchre", 4), ("oh-hell", 4), ("rams", 3),
-         ("knockout-whist", 4)]
+         ("knockout-whist", 4), ("hearts", 4), ("spades", 4), ("bridge", 4), ("belote", 4),
+         ("schnapsen", 2), ("briscola", 2), ("tute", 2)]
 
 
 def raw(game: spelbok.Game, matches: int) -> tuple[int, float]:
@@ -57,21 +63,70 @@ def through_env(spec: str, players: int, max_hands: int | None, matches: int
     return steps, decisions, time.process_time() - c0
 
 
+def parts(spec: str, players: int, max_hands: int | None, matches: int) -> None:
+    """Print the CPU µs of each part of an env step, over the states of random matches:
+    the engine's legal actions, their numbers, the mask and the observation vector."""
+    game = spelbok.load(spec, players=players, max_hands=max_hands)
+    enc = Encoding(game)
+    rng = random.Random(1)
+    states: list[Match] = []
+    for seed in range(matches):
+        m = Match(enc, game.new_state(seed=seed))
+        while not m.st.is_terminal:
+            states.append(m.clone())
+            m.apply(rng.choice(m.legal()))
+    work: list[tuple[str, Callable[[Match], object]]] = [
+        ("state.legal_actions", lambda m: m.st.legal_actions()),
+        ("Match.legal", lambda m: m.legal()),
+        ("Encoding.mask", lambda m: enc.mask([0, 1, 2, 3, 4, 5])),
+        ("Match.observation", lambda m: m.observation(m.st.current or 0)),
+    ]
+    for label, fn in work:
+        best = float("inf")
+        for _ in range(7):
+            c0 = time.process_time()
+            for m in states:
+                fn(m)
+            best = min(best, time.process_time() - c0)
+        print(f"{label:20} {best / len(states) * 1e6:7.2f} µs")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer matches")
     ap.add_argument("--max-hands", type=int, default=20,
                     help="hands per match (the spec's bound when 0)")
+    ap.add_argument("--profile", metavar="SPEC-N", help="cProfile the env loop of one case")
+    ap.add_argument("--parts", metavar="SPEC-N", help="time each part of a step of one case")
     args = ap.parse_args()
     matches = 5 if args.quick else 20
     max_hands = args.max_hands or None
+    if args.parts:
+        spec, _, n = args.parts.rpartition("-")
+        parts(spec, int(n), max_hands, matches)
+        return
+    if args.profile:
+        import cProfile
+        import pstats
+
+        spec, _, n = args.profile.rpartition("-")
+        through_env(spec, int(n), max_hands, 1)  # load and warm up outside the profile
+        prof = cProfile.Profile()
+        prof.runcall(through_env, spec, int(n), max_hands, matches)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+        return
     print(f"spelbok {'compiled' if spelbok.COMPILED else 'pure Python'}; {matches} matches of "
           f"at most {max_hands or 'the spec´s'} hands, CPU time, best of 3")
     print(f"{'case':18} {'raw dec/s':>10} {'env steps/s':>12} {'env dec/s':>10} {'ratio':>6}")
     for spec, n in CASES:
         game = spelbok.load(spec, players=n, max_hands=max_hands)
-        best_raw = max(d / t for d, t in (raw(game, matches) for _ in range(3)))
-        runs = [through_env(spec, n, max_hands, matches) for _ in range(3)]
+        # raw and env runs taken in turn, so that a busy moment of a shared machine
+        # weighs on both alike; the best of each is kept
+        raws, runs = [], []
+        for _ in range(3):
+            raws.append(raw(game, matches))
+            runs.append(through_env(spec, n, max_hands, matches))
+        best_raw = max(d / t for d, t in raws)
         best_steps = max(s / t for s, _, t in runs)
         best_dec = max(d / t for _, d, t in runs)
         print(f"{spec + '-' + str(n):18} {best_raw:10.0f} {best_steps:12.0f} {best_dec:10.0f} "

@@ -11,24 +11,31 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
 import spelbok  # noqa: E402
-from spelbok.errors import SpelbokError  # noqa: E402
 from spelbok.rl.encoding import uncovered  # noqa: E402
 from spelbok.rl.openspiel import register  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SPECS = sorted(ROOT.glob("specs/*.yaml"))
+SPECS = sorted(ROOT.glob("specs/*.yaml")) + sorted(ROOT.glob("specs/variants/*.yaml"))
 
 
-@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
-def test_random_sim(path: Path) -> None:
-    if uncovered(spelbok.load(str(path)).tree) is not None:
-        with pytest.raises(SpelbokError, match="does not number yet"):
-            pyspiel.load_game(register(str(path)), {"max_hands": 2})
-        return
+def _counts(path: Path) -> list[int]:
+    """Two player counts of a spec (one when it has only one)."""
+    tree = spelbok.load(str(path)).tree
+    lo, hi = tree["players"]["min"], tree["players"]["max"]
+    return sorted({lo, min(lo + 1, hi)})
+
+
+CASES = [(p, n) for p in SPECS for n in _counts(p)]
+
+
+@pytest.mark.parametrize(("path", "players"), CASES, ids=[f"{p.stem}-{n}" for p, n in CASES])
+def test_random_sim(path: Path, players: int) -> None:
+    assert uncovered(spelbok.load(str(path), players=players)) is None
+    # a variant registers under its own file name
     short = register(str(path))
-    game = pyspiel.load_game(short, {"max_hands": 2})
-    assert game.get_type().short_name == short
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    game = pyspiel.load_game(short, {"players": players, "max_hands": 1})
+    assert game.get_type().short_name == short and game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_register_is_idempotent_and_names_the_spec() -> None:

@@ -3,24 +3,32 @@
 Both :mod:`spelbok.rl.pettingzoo` and :mod:`spelbok.rl.openspiel` see a match through
 this module, so they number actions and lay out observations the same way.
 
-**Actions** are numbered once per game (spec, player count, options), in this order:
+**Actions** are numbered once per game (spec, player count, options), read from the
+decisions of its compiled program, in the order of :data:`RANGES`:
 
-1. ``play C`` for every card of the pack (a card played to a trick), pack order;
-2. ``discard C`` for every card of the pack, then ``stop``: an exchange is a sequence
-   of single-card discards ended by ``stop`` (the engine then exchanges them all at
-   once; ``stop`` with nothing picked keeps every card).  Only when the spec has an
-   exchange decision;
-3. every decision word (``play``, ``pass``, ``order``..., and a trick's abstain word
-   such as ``knock``), each once;
-4. ``<decision> <suit>`` for every suit a ``choose: suit`` decision offers;
-5. ``<decision> <k>`` for every number of a ``choose: number`` decision's range: from
-   its ``min`` to its ``max`` when they are plain numbers, else up to the pack's size.
+1. ``play``: ``C`` for every card of the deck (a card played to a trick), deck order;
+   copies of a card in a pack with copies are actions of their own (``7O``, ``7O#2``);
+2. ``pick``: ``pick C`` for every card of the deck, then ``stop``: an exchange or a pass
+   of cards is a sequence of single-card picks ended by ``stop`` (the engine then
+   gives them all at once; ``stop`` with nothing picked keeps every card).  Only when
+   the spec has an exchange or a ``pass_cards`` step;
+3. ``word``: every decision word (``play``, ``pass``, ``order``...), a trick's abstain
+   word (``knock``) and the auction's calls (``pass``, named contracts, ``double``,
+   ``redouble``), each once;
+4. ``suit``: ``<decision> <suit>`` for every suit a ``choose: suit`` decision (or the
+   auction's ``trump``) offers;
+5. ``number``: ``<decision> <k>`` for every number of a ``choose: number`` decision's
+   range (from its ``min`` to its ``max`` when they are fixed, else up to the deck's
+   size), and the auction's numbered bids (``bid 7``);
+6. ``card``: ``<word> C`` for every card of the deck and every word that plays or
+   names one card: a declaration (``tricks.declare``), a face-down play
+   (``tricks.face_down``), the auction's called card (``call C``, of the called ranks).
 
 **Observations** are a flat float32 vector of named fields (:attr:`Encoding.fields`,
 documented in ``docs/rl.md``), seats counted from the observer (0 is the observer,
 1 the next seat clockwise...).  They hold what :meth:`spelbok.State.view` shows that
-seat and nothing else: :func:`spelbok.engine.observe.determinize` leaves them as they
-are.
+seat and nothing else (a card another seat played face down is not in it):
+:func:`spelbok.engine.observe.determinize` leaves them as they are.
 
 >>> import spelbok
 >>> enc = Encoding(spelbok.load("example", players=3))
@@ -28,135 +36,210 @@ are.
 (67, '7C', 'stop', 'pass')
 >>> m = Match(enc, enc.game.new_state(seed=1))
 >>> [enc.labels[i] for i in m.legal()][-3:]
-['discard 9H', 'discard KH', 'stop']
+['pick 9H', 'pick KH', 'stop']
 >>> m.observation(0).shape == (enc.size,)
 True
 """
 
 from __future__ import annotations
 
+import operator
 import struct
 from typing import Any
 
 import numpy as np
 
-from ..cards import SUIT_INDEX, SUITS, parse_card
-from ..engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
+from ..cards import FRENCH, Pack
+from ..engine.actions import CARD, CARDS, NUMBER, WORD, Action, card_actions
+from ..engine.auction import (
+    A_BIDS,
+    A_CALLED,
+    A_CONTRACT,
+    A_DECLARER,
+    A_DOUBLED,
+    A_PASSED,
+    DOUBLE,
+    PASS,
+    REDOUBLE,
+    AuctionBid,
+    AuctionCall,
+    AuctionStart,
+    AuctionTrump,
+)
+from ..engine.exchange import Exchange
 from ..engine.game import Game
+from ..engine.passing import PassCards
 from ..engine.state import State
+from ..engine.steps import UNSET, Decide, Instr, fixed
 from ..engine.subsets import SubsetActions
+from ..engine.trick import CardPlay, TrickPlay
 from ..errors import IllegalActionError, SpelbokError
-from ..lang.vocabulary import walk_steps
+
+#: the ranges of the action space, in numbering order (each described in docs/rl.md)
+RANGES = ("play", "pick", "word", "suit", "number", "card")
+
+#: the decision instructions the action space numbers (their ``legal`` is overridden);
+#: any other is reported by :func:`uncovered`
+COVERED: tuple[type, ...] = (TrickPlay, Decide, Exchange, PassCards, AuctionBid,
+                             AuctionTrump, AuctionCall)
 
 
-def _literal(text: Any) -> int | None:
-    """The whole number a formula is, if it is just one."""
-    if type(text) is int:
-        return text
-    try:
-        return int(str(text).strip())
-    except ValueError:
-        return None
+def _is_decision(ins: Instr) -> bool:
+    """Whether an instruction offers actions (overrides :meth:`Instr.legal`)."""
+    return type(ins).legal is not Instr.legal
 
 
-#: what the action space does not number yet: step kinds, then ``tricks`` keys
-UNCOVERED_STEPS = ("auction", "pass_cards")
-UNCOVERED_TRICK_KEYS = ("declare", "face_down")
-
-
-def uncovered(tree: dict[str, Any]) -> str | None:
-    """What a spec uses that the fixed action space cannot number yet, or None.
+def uncovered(game: Game) -> str | None:
+    """What a game offers that the fixed action space cannot number, or None.
 
     >>> import spelbok
-    >>> uncovered(spelbok.load("example").tree) is None
+    >>> uncovered(spelbok.load("example")) is None
     True
     """
-    if tree.get("pack") is not None:
-        return "a declared pack"
-    for _, step in walk_steps(tree.get("hand", [])):
-        if not isinstance(step, dict):
-            continue
-        for kind in UNCOVERED_STEPS:
-            if kind in step:
-                return f"the '{kind}' step"
-        t = step.get("tricks")
-        if isinstance(t, dict):
-            for key in UNCOVERED_TRICK_KEYS:
-                if t.get(key) not in (None, False, "false", []):
-                    return f"'tricks.{key}'"
+    for ins in game.program.code:
+        if _is_decision(ins) and not isinstance(ins, COVERED):
+            return f"the '{getattr(ins, 'name', type(ins).__name__)}' decision"
     return None
+
+
+def _card_labels(pack: Pack, deck: list[int]) -> list[str]:
+    """The deck's card names; the k-th copy of a card (k > 1) is ``NAME#k``."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in deck:
+        name = pack.names[c]
+        k = seen[name] = seen.get(name, 0) + 1
+        out.append(name if k == 1 else f"{name}#{k}")
+    return out
 
 
 class Encoding:
     """The action numbering and the observation layout of one game."""
 
     def __init__(self, game: Game) -> None:
-        what = uncovered(game.tree)
+        what = uncovered(game)
         if what is not None:
             raise SpelbokError(f"{game.name} uses {what}, which the game-AI action space does "
                                "not number yet (docs/rl.md)")
         self.game = game
         n = self.players = game.players
-        # the pack as the spec deals it at this player count (not necessarily 52 cards)
-        self.cards: list[int] = [c for c in (parse_card(x) for x in game.deck) if c is not None]
+        prog = game.program
+        pack = self.pack = prog.pack
+        named = None if pack.french else pack  # how the engine's actions name the pack
+        # the deck as the spec deals it at this player count (not necessarily 52 cards)
+        self.cards: list[int] = list(prog.deck)
         C = self.num_cards = len(self.cards)
         self.card_index = {c: i for i, c in enumerate(self.cards)}
-        steps = [s for _, s in walk_steps(game.tree.get("hand", []))]
-        decides = [s for s in steps if isinstance(s, dict) and "decide" in s]
-        self.exchanges = {str(s["decide"]) for s in decides if s.get("choose") == "exchange"}
+        card_names = _card_labels(pack, self.cards)
+
+        # what each decision of the program offers, range by range (RANGES)
+        picks: list[str] = []  # the decisions answered by picking cards one by one
+        words: list[Action] = []
+        suits: list[Action] = []
+        numbers: list[Action] = []
+        card_words: list[tuple[str, list[int], Pack | None]] = []  # word, cards, pack named
+        decisions = ["play"]
+        self.play_words: set[str] = set()  # CARDS verbs that play their card to the trick
+        self.auction = False
+        self.face_down = False
+        for ins in prog.code:
+            if not _is_decision(ins) and not isinstance(ins, AuctionStart):
+                continue
+            if isinstance(ins, TrickPlay):
+                if ins.abstain is not None:
+                    words.append(ins.knock)
+                if isinstance(ins, CardPlay):
+                    if ins.down is not None:
+                        card_words.append((ins.down_word, self.cards, None))
+                        self.play_words.add(ins.down_word)
+                        self.face_down = True
+                    for d in ins.decls:
+                        card_words.append((d.word, self.cards, None))
+                        self.play_words.add(d.word)
+                continue
+            name = getattr(ins, "name", "")
+            if name and name not in decisions:
+                decisions.append(name)
+            if isinstance(ins, Decide):
+                if ins.kind == "words":
+                    words += ins.word_actions
+                elif ins.kind == "suit":
+                    suits += ins.suit_actions
+                elif ins.kind == "number":
+                    lo = fixed(ins.min_fn) if ins.min_fn is not None else 0
+                    hi = fixed(ins.max_fn) if ins.max_fn is not None else lo
+                    lo = 0 if lo is UNSET else max(0, int(lo))
+                    hi = C if hi is UNSET else int(hi)
+                    numbers += [Action(NUMBER, name, k) for k in range(lo, hi + 1)]
+            elif isinstance(ins, (Exchange, PassCards)):
+                picks.append(name)
+            elif isinstance(ins, AuctionStart):  # every call the auction may offer
+                self.auction = True
+                words.append(PASS)
+                for b in ins.rules.bids:
+                    (numbers if b[0] == NUMBER else words).append(b)
+                if fixed(ins.double) is not False:
+                    words.append(DOUBLE)
+                if fixed(ins.redouble) is not False:
+                    words.append(REDOUBLE)
+            elif isinstance(ins, AuctionTrump):
+                suits += ins.actions
+            elif isinstance(ins, AuctionCall) and ins.rules.mode == 1:
+                ranks = ins.rules.called_ranks
+                card_words.append(("call", [c for c in self.cards if pack.rank[c] in ranks],
+                                   named))
+        self.exchanges = set(picks)  # (the name kept: decisions answered by picks)
+        self.pick_pcs = {pc for pc, ins in enumerate(prog.code)
+                         if isinstance(ins, (Exchange, PassCards))}
+        self.named = named
 
         self.labels: list[str] = []
-        self.actions: list[Action | None] = []  # None: a discard or stop (see Match.apply)
+        self.actions: list[Action | None] = []  # None: a pick or stop (see Match.apply)
         self.index: dict[Action, int] = {}
 
         def add(a: Action | None, label: str) -> None:
             if a is not None:
                 if a in self.index:
                     return
-                self.index[a] = len(self.actions)
+                i = len(self.actions)
+                self.index[a] = i
+                if a[0] != WORD and a[0] != NUMBER:  # the engine may name the pack or not
+                    for p in (None, pack, FRENCH):
+                        self.index.setdefault(Action(a[0], a[1], a[2], p), i)
             self.actions.append(a)
             self.labels.append(label)
 
-        for c, name in zip(self.cards, game.deck, strict=True):
-            add(Action(CARD, "", c), name)
-        self.discard_base = self.stop = -1
-        if self.exchanges:
-            self.discard_base = len(self.actions)
-            for name in game.deck:
-                add(None, f"discard {name}")
+        plays = card_actions(pack)  # the engine's own objects (found by identity)
+        for c, label in zip(self.cards, card_names, strict=True):
+            add(plays[c], label)
+        self.pick_base = self.stop = -1
+        if picks:
+            self.pick_base = len(self.actions)
+            for label in card_names:
+                add(None, f"pick {label}")
             self.stop = len(self.actions)
             add(None, "stop")
-        words: list[str] = []
-        for s in steps:
-            if isinstance(s, dict) and "tricks" in s and isinstance(s["tricks"], dict):
-                t = s["tricks"]
-                if t.get("abstain") not in (False, "false", None):
-                    words.append(str(t.get("abstain_word", "knock")))
-            elif isinstance(s, dict) and "decide" in s and isinstance(s.get("choose"), list):
-                for w in s["choose"]:
-                    words.append(str(w["word"] if isinstance(w, dict) else w))
-        for w in words:
-            add(Action(WORD, w), w)
-        for s in decides:
-            name = str(s["decide"])
-            if s.get("choose") == "suit":
-                for letter in s.get("suits") or list(SUITS):
-                    a = Action(SUIT, name, SUIT_INDEX[str(letter).upper()])
-                    add(a, str(a))
-            elif s.get("choose") == "number":
-                lo = max(0, _literal(s.get("min", 0)) or 0)
-                hi = _literal(s.get("max", 0))
-                for k in range(lo, (C if hi is None else hi) + 1):
-                    add(Action(NUMBER, name, k), f"{name} {k}")
+        for a in [*words, *suits, *numbers]:
+            add(a, str(a))
+        for word, cards, p in card_words:
+            for c in cards:
+                add(Action(CARDS, word, 1 << c, p), f"{word} {card_names[self.card_index[c]]}")
         self.num_actions = len(self.actions)
-        self.decisions = ["play", *dict.fromkeys(str(s["decide"]) for s in decides)]
+        self.decisions = decisions
         self.decision_index = {d: i for i, d in enumerate(self.decisions)}
+        # the pending decision by the program counter (what State.decision_name reads)
+        self.pc_decision = {pc: self.decision_index.get(getattr(ins, "name", "play"), 0)
+                            for pc, ins in enumerate(prog.code)}
         # words a variable may hold, coded as numbers in the observation
-        self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys([*words, *SUITS]))}
+        self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys(
+            [*(a[1] for a in words), *pack.letters]))}
 
-        planes = ["hand"] + (["exchange_pending"] if self.exchanges else [])
-        planes += ["own_discards", "turn_up", "played"]
+        planes = ["hand"] + (["picked"] if picks else [])
+        self.passes = any(isinstance(ins, PassCards) for ins in prog.code)
+        planes += ["own_discards"] + (["own_passed"] if self.passes else [])
+        planes += ["turn_up", "played"]
         planes += [f"trick_{k}" for k in range(n)] + [f"known_{k}" for k in range(1, n)]
+        planes += ["called"] if self.auction else []
         self.planes = planes
         # the pack as chunks of up to 8 consecutive card ids: (first id, mask, table of the
         # chunk's bits as float32 bytes), so that a set of cards turns into pack order
@@ -172,16 +255,33 @@ class Encoding:
                 start = i
         self.zero_plane = bytes(4 * C)
         self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
-        prog = game.program
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
+        self.contracts = len(prog.contracts)
         self.fields: list[tuple[str, int]] = [(p, C) for p in planes]
         self.fields += [("trump", 5), ("led", 5), ("hand_sizes", n), ("tricks", n), ("out", n),
                         ("dealer", n), ("to_act", n)]
+        if self.face_down:
+            self.fields.append(("trick_down", n))
+        if self.auction:
+            self.fields += [("contract", self.contracts + 1), ("declarer", n), ("doubled", 1),
+                            ("bids", n), ("passed", n)]
         self.fields += [(f"var:{v}", n) for v in self.pvars] + [(f"var:{v}", 1) for v in self.gvars]
         self.fields += [("talon", 1), ("widow", 1), ("hand_number", 1),
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
+        # the fields after the planes, from seat order to each observer's (seat 0 is the
+        # observer): the places to read, one getter per observer
+        per_seat = {"hand_sizes", "tricks", "out", "dealer", "to_act", "trick_down",
+                    "declarer", "bids", "passed", *(f"var:{v}" for v in self.pvars)}
+        places: list[list[int]] = [[] for _ in range(n)]
+        at = 0
+        for fname, k in self.fields[len(planes):]:
+            for seat in range(n):
+                places[seat] += ([at + (seat + j) % n for j in range(n)] if fname in per_seat
+                                 else list(range(at, at + k)))
+            at += k
+        self.turn = [operator.itemgetter(*p) for p in places]
         self.card_size = len(planes) * C
         self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self.tail = struct.Struct(f"<{self.size - self.card_size}f")
@@ -194,7 +294,7 @@ class Encoding:
         self.word_globals = any(isinstance(declared.get(v), str) for v in self.gvars)
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
-                    for k in {5, n, len(self.decisions)}}
+                    for k in {5, n, len(self.decisions), self.contracts + 1}}
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
@@ -233,23 +333,40 @@ class Encoding:
         return 0.0
 
 
+def _played(st: State) -> int:
+    """The cards played to tricks this hand (the trick in progress included)."""
+    played = 0
+    for _lead, cards, _w in st.history_tricks:
+        for _p, c in cards:
+            played |= 1 << c
+    for _p, c in st.trick:
+        played |= 1 << c
+    return played
+
+
+def _unseen_down(st: State, seat: int) -> int:
+    """The cards other seats played face down this hand that ``seat`` has not seen."""
+    m = 0
+    hidden = st.hidden
+    for _lead, cards, _w in [*st.history_tricks, (0, st.trick, 0)]:
+        for p, c in cards:
+            if p != seat and (hidden >> c) & 1:
+                m |= 1 << c
+    return m
+
+
 class Match:
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``)."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at")
+    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "listed")
 
     def __init__(self, enc: Encoding, st: State) -> None:
         self.enc = enc
         self.st = st
         self.pending = 0
-        played = 0
-        for _lead, cards, _w in st.history_tricks:
-            for _p, c in cards:
-                played |= 1 << c
-        for _p, c in st.trick:
-            played |= 1 << c
-        self.played = played
+        self.played = _played(st)
+        self.listed: tuple[int, ...] | None = None  # picks legal now, if listed since
         self.hand = st.hand_number
         self.scores_at = st.scores
 
@@ -259,9 +376,11 @@ class Match:
         m.enc = self.enc
         m.st = self.st.clone() if st is None else st
         m.pending = self.pending
-        m.played = self.played
+        # another state (a re-deal): its own cards played, face-down ones re-dealt too
+        m.played = self.played if st is None else _played(st)
         m.hand = self.hand
         m.scores_at = self.scores_at
+        m.listed = None
         return m
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -276,11 +395,14 @@ class Match:
             return []
         acts = st.legal_actions()
         enc = self.enc
-        if enc.exchanges and st.decision_name in enc.exchanges:
-            return self._exchange_legal(acts)
+        if enc.exchanges and st.pc in enc.pick_pcs:
+            got = self._exchange_legal(acts)
+            self.listed = tuple(got)  # (a caller may change the list it is given)
+            return got
         index = enc.index
-        try:
-            out = [index[a] for a in acts]
+        ci = enc.card_index
+        try:  # a card by its id (no hashing of a declared pack), the rest by the index
+            out = [ci[a[2]] if a[0] == CARD else index[a] for a in acts]
         except KeyError as e:
             raise SpelbokError(f"{e.args[0]} is outside {enc.game.name}'s action space (a "
                                f"number beyond the range read from the spec?)") from None
@@ -291,7 +413,7 @@ class Match:
         enc = self.enc
         picked = self.pending
         k = picked.bit_count()
-        base = enc.discard_base
+        base = enc.pick_base
         ci = enc.card_index
         out: list[int] = []
         if isinstance(acts, SubsetActions):  # by its bounds: no need to list the subsets
@@ -333,18 +455,20 @@ class Match:
         if not 0 <= i < enc.num_actions:
             raise IllegalActionError(f"action {i} is outside 0..{enc.num_actions - 1}")
         a = enc.actions[i]
-        if a is None:  # a discard or the stop of an exchange
-            if i not in self.legal():
+        listed = self.listed
+        self.listed = None
+        if a is None:  # a pick or the stop
+            if i not in (listed if listed is not None else self.legal()):
                 raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
             if i != enc.stop:
-                self.pending |= 1 << enc.cards[i - enc.discard_base]
+                self.pending |= 1 << enc.cards[i - enc.pick_base]
                 return
-            a = Action(CARDS, st.decision_name or "", self.pending)
+            a = Action(CARDS, st.decision_name or "", self.pending, enc.named)
             self.pending = 0
         hand = st.hand_number
         st.apply(a)
-        if a[0] == CARD:
-            self.played |= 1 << a[2]
+        if a[0] == CARD or (a[0] == CARDS and a[1] in enc.play_words):
+            self.played |= 1 << (a[2] if a[0] == CARD else a[2].bit_length() - 1)
         if st.hand_number != hand:
             self.played = 0
 
@@ -376,58 +500,81 @@ class Match:
         st = self.st
         n = st.n
         turn_up = 0
-        for c in st.turn_up:
-            turn_up |= 1 << c
+        if st.turn_up:
+            for c in st.turn_up:
+                turn_up |= 1 << c
         masks = [st.hands[seat]]
         if enc.exchanges:
             masks.append(self.pending if st.current == seat else 0)
-        masks += [st.discarded[seat], turn_up, self.played]
+        masks.append(st.discarded[seat])
+        if enc.passes:
+            masks.append(st.passing[seat])
+        unseen = _unseen_down(st, seat) if st.hidden else 0  # others' face-down cards
+        masks += [turn_up, self.played & ~unseen]
         trick = [0] * n
         for p, c in st.trick:
             trick[(p - seat) % n] = 1 << c
+        if unseen:
+            trick = [m & ~unseen for m in trick]
         masks += trick
         known = st.known
         masks += known[seat + 1:] + known[:seat]
+        auction = st.auction
+        if enc.auction:
+            masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
         # each plane as C float32 values in pack order: the bytes of a set of cards are
         # worked out once (from tables of chunks) and kept
-        planes = enc.plane_bytes
-        parts = []
-        for m in masks:
-            got = planes.get(m)
-            if got is None:
-                got = enc.plane(m)
-            parts.append(got)
+        get = enc.plane_bytes.get
+        parts = [get(m) or enc.plane(m) for m in masks]
+        # the rest in seat order (seat 0 first), then turned to the observer's order by
+        # one look-up of precomputed places (Encoding.turn)
         hot = enc.hot
-        tail: list[Any] = hot[5][st.trump if 0 <= st.trump < 4 else 4] + hot[5][
-            st.led if 0 <= st.led < 4 else 4]
-        h = st.hands
-        tail += [m.bit_count() for m in h[seat:] + h[:seat]]
-        won = st.won
-        tail += won[seat:] + won[:seat]
-        gone = st.out
-        tail += gone[seat:] + gone[:seat]
+        hot5 = hot[5]
+        trump, led = st.trump, st.led
+        flat: list[Any] = hot5[trump if 0 <= trump < 4 else 4] + hot5[led if 0 <= led < 4 else 4]
+        flat += map(int.bit_count, st.hands)
+        flat += st.won
+        flat += st.out
         hot_n = hot[n]
-        tail += hot_n[(st.dealer - seat) % n]
-        tail += hot_n[n] if st.current is None else hot_n[(st.current - seat) % n]
-        words = enc.word_rows
-        for i, row in enumerate(st.pv_rows):
-            if words and i in words:  # a variable holding words: coded as numbers
-                tail += [enc._value(v) for v in row[seat:] + row[:seat]]
+        flat += hot_n[st.dealer]
+        flat += hot_n[n if st.current is None else st.current]
+        if enc.face_down:  # which cards of the trick lie face down (not what they are)
+            down = [0] * n
+            for p, c in st.trick:
+                down[p] = (st.hidden >> c) & 1
+            flat += down
+        if enc.auction:  # the contract so far, its declarer, doubling, each seat's calls
+            k = enc.contracts
+            if auction:
+                d = auction[A_DECLARER]
+                passed = auction[A_PASSED]
+                flat += hot[k + 1][auction[A_CONTRACT] if auction[A_CONTRACT] >= 0 else k]
+                flat += hot_n[n if d < 0 else d]
+                flat.append(auction[A_DOUBLED])
+                flat += [b + 1 for b in auction[A_BIDS:]]
+                flat += [(passed >> p) & 1 for p in range(n)]
             else:
-                tail += row[seat:] + row[:seat]
-        tail += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
-        tail.append(len(st.stock))
-        tail.append(st.widow.bit_count())
-        tail.append(st.hand_number)
-        name = st.decision_name
+                flat += hot[k + 1][k] + hot_n[n] + [0] * (1 + 2 * n)
+        words = enc.word_rows
+        if words:
+            for i, row in enumerate(st.pv_rows):
+                # a variable holding words: coded as numbers
+                flat += [enc._value(v) for v in row] if i in words else row
+        else:
+            for row in st.pv_rows:
+                flat += row
+        flat += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
+        flat.append(len(st.stock))
+        flat.append(st.widow.bit_count())
+        flat.append(st.hand_number)
         d = len(enc.decisions)
-        tail += hot[d][d if name is None else enc.decision_index.get(name, 0)]
+        flat += hot[d][d if st.current is None else enc.pc_decision.get(st.pc, 0)]
+        tail = enc.turn[seat](flat)
         try:
             parts.append(enc.tail.pack(*tail))
         except struct.error:  # a word in a variable declared with a number: coded
             parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
-        buf = bytearray(b"".join(parts))
-        obs = np.frombuffer(buf, dtype=np.float32)
+        obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)
         if out is not None:
             out[:] = obs
             return out

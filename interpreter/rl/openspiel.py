@@ -21,15 +21,15 @@ game has a single chance node, first: a uniform choice among ``seeds`` seeds (de
 65536).  Every later deal follows from it, so a history replays exactly (OpenSpiel's
 serialization) and the states after the chance node are deterministic.
 
-**Actions** are those of :class:`spelbok.rl.encoding.Encoding` (an exchange is a sequence
-of single-card discards and a stop).  **Returns** are the spec's outcome at the end of
+**Actions** are those of :class:`spelbok.rl.encoding.Encoding` (an exchange or a pass of
+cards is a sequence of single-card picks and a stop).  **Returns** are the spec's outcome at the end of
 the match: +1 to each winner, -1 to every other seat (``GENERAL_SUM``, terminal reward).
 
 **Observations**: ``observation_tensor`` is the encoding's vector, with one named piece
 per field (``docs/rl.md``); ``information_state_string`` and ``observation_string`` are
 what the seat sees now (:meth:`spelbok.State.information_state`: the hand in play, the
 tricks and decisions of this hand, every public variable), plus the cards it has picked
-in an exchange under way.  ``resample_from_infostate`` re-deals every hidden card
+in an exchange or pass under way.  ``resample_from_infostate`` re-deals every hidden card
 through :func:`spelbok.engine.observe.determinize` (a resampled state has a new seed
 for later shuffles, so it no longer matches its history).
 """
@@ -46,7 +46,18 @@ import pyspiel
 
 from ..engine.game import Game, load
 from ..lang.vocabulary import DEFAULT_MAX_HANDS, walk_steps
-from .encoding import Encoding, Match, _literal
+from .encoding import Encoding, Match
+
+
+def _literal(text: Any) -> int | None:
+    """The whole number a formula is, if it is just one."""
+    if type(text) is int:
+        return text
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        return None
+
 
 DEFAULT_SEEDS = 1 << 16
 _SPECS: dict[str, tuple[str, dict[str, Any] | None]] = {}  # short name -> (spec, options)
@@ -144,21 +155,31 @@ def register(spec: str | os.PathLike[str], *, name: str | None = None,
 
 def _max_length(game: Game, enc: Encoding) -> int:
     """An upper bound on the decisions of a match: per hand, every card played or
-    abstained from, and every decision of every seat (an exchange: a discard per card
-    and a stop), times the rounds of the repeats around it; times the bound on hands."""
+    abstained from, and every decision of every seat (an exchange or a pass: a pick per
+    card and a stop; an auction: every call), times the rounds of the repeats around it;
+    times the bound on hands."""
     tree = game.tree
     steps = dict(walk_steps(tree.get("hand", [])))
     n, C = game.players, enc.num_cards
     per_hand = 2 * C
     for path, step in steps.items():
-        if not isinstance(step, dict) or "decide" not in step:
+        if not isinstance(step, dict):
+            continue
+        if "decide" in step:
+            each = C + 1 if step.get("choose") == "exchange" else 1
+        elif "pass_cards" in step:  # a pick per card and a stop
+            each = C + 1
+        elif isinstance(step.get("auction"), dict):
+            # every call raises the contract, or is one of the passes, doubles and
+            # redoubles between two raises; then the trump and the called card
+            each = (len(step["auction"].get("contracts") or []) + 3) * n + 2
+        else:
             continue
         rounds = 1
         for k in range(1, len(path)):
             outer = steps.get(path[:k])
             if isinstance(outer, dict) and "repeat" in outer:
                 rounds *= _literal(outer["repeat"]) or C
-        each = C + 1 if step.get("choose") == "exchange" else 1
         per_hand += n * rounds * each
     hands = int(tree["end"].get("max_hands", DEFAULT_MAX_HANDS))
     return per_hand * hands

@@ -155,8 +155,11 @@ class SpelbokEnv(AECEnv):
             for a in self.agents:
                 self.terminations[a] = not cut
                 self.truncations[a] = cut
-        else:
-            self._select()
+        else:  # the next agent and its legal actions (_select, inlined: every step)
+            seat = st.current
+            assert seat is not None
+            self.agent_selection = self.possible_agents[seat]
+            self._legal = m.legal()
         if got is not None:
             for p, r in enumerate(got):
                 rewards[self.possible_agents[p]] = r
