@@ -39,16 +39,21 @@ def game() -> spelbok.Game:
 @pytest.mark.parametrize("seed", range(4))
 def test_meld_formulas_match_the_meld_table(game: spelbok.Game, seed: int) -> None:
     rng = random.Random(seed)
-    for _ in range(4):
+    for deal in range(4):
         pack = [r + s for r in RANKS for s in SUITS] * 2
         rng.shuffle(pack)
-        if rng.random() < 0.5:  # rich hands: one seat gets a suit's double run and more
+        # rich hands for seat 0, in turn: a suit's double run and more, or all eight
+        # cards of a rank (each rank comes up over the seeds)
+        if deal % 2 == 0:
             suit = rng.choice(SUITS)
             rich = [r + suit for r in ("A", "10", "K", "Q", "J")] * 2
             rich += ["QS", "JD"] if suit in ("C", "H") else ["9" + suit]
-            for c in rich:
-                pack.remove(c)
-            pack = rich + pack
+        else:
+            rank = ("A", "K", "Q", "J")[(2 * seed + deal // 2) % 4]
+            rich = [rank + s for s in SUITS] * 2
+        for c in rich:
+            pack.remove(c)
+        pack = rich + pack
         hands = {seat: " ".join(pack[seat * 12:seat * 12 + 12]) for seat in range(4)}
         trump = rng.choice(SUITS)
         st = game.new_state(position={"phase": "meld counts", "trump": trump, "hands": hands})
