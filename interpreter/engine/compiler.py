@@ -107,6 +107,11 @@ def _assigned(steps: list[Any]) -> set[str]:
     return names
 
 
+def _fixed_false(fn: Any) -> bool:
+    """Whether a compiled condition is false whatever happens (fixed when the game loads)."""
+    return hasattr(fn, "value") and not fn.value
+
+
 def _rule_refuses(cond: Any) -> str:
     """The message for a candidate a condition without a reason refuses."""
     return f"the rule `{cond}` does not allow it"
@@ -348,6 +353,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.dead = 0  # > 0 while compiling steps a guard fixed at load switches off
         self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
@@ -640,12 +646,16 @@ class Compiler:
     def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         guard: JumpUnless | None = None
         at = len(code)
+        off = False
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
+            off = _fixed_false(guard.cond)
         self.step_pcs[path] = len(code)
         kind = next(k for k in KINDS if k in step)
+        self.dead += off
         getattr(self, "step_" + kind)(step, path, code)
+        self.dead -= off
         if guard is not None:
             guard.target = len(code)
         # the instructions the nested steps did not claim are this step's, in STEP_PARTS order
@@ -947,12 +957,14 @@ class Compiler:
 
     @staticmethod
     def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
-        """The cards of the deck ``names`` lists (the checks report any other name)."""
+        """The cards of the deck ``names`` lists, every copy of each (the checks report
+        any other name)."""
         mask = 0
         for name in names:
             c = pack.parse_card(str(name))
             if c is not None:
-                mask |= (1 << c) & deck_mask
+                for k in pack.copies_of(c) if pack.copies > 1 else (c,):
+                    mask |= (1 << k) & deck_mask
         return mask
 
     def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,
@@ -1033,12 +1045,17 @@ class Compiler:
     def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
         code.append(test)
+        value = getattr(test.cond, "value", None)  # a condition fixed at load, or None
+        self.dead += value is not None and not value
         self.compile_steps(step.get("then", []), (*path, "then"), code)
+        self.dead -= value is not None and not value
         if step.get("else"):
             skip = Jump()
             code.append(skip)
             test.target = len(code)
+            self.dead += bool(value)
             self.compile_steps(step["else"], (*path, "else"), code)
+            self.dead -= bool(value)
             skip.target = len(code)
         else:
             test.target = len(code)
@@ -1146,7 +1163,7 @@ class Compiler:
         words = _v.words("pass_cards", "directions")
         directions = [self.constant(d, (*p, "directions", i), words)
                       for i, d in enumerate(t.get("directions", ["left"]))]
-        if "across" in directions and self.n % 2:
+        if "across" in directions and self.n % 2 and not self.dead:
             self.error((*p, "directions"), f"cards cannot be passed across among {self.n} "
                        "players: 'across' needs an even number")
         by = self.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
@@ -1197,7 +1214,7 @@ class Compiler:
             at = ("melds", name)
             kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
                                  _v.words("meld", "spread"))
-            # the first copy of each card (a meld of a pack with copies needs one of each)
+            # the first copy of each card (Meld.made counts the other copies)
             ranks = [rank_of(r) for r in m.get("ranks", [])]
             sets: list[int] = []
             if ranks and kind == "one_suit":
@@ -1210,7 +1227,8 @@ class Compiler:
                      if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
                 if run else []
             melds.append(Meld(str(name), sets, runs, run,
-                              self.number(m["points"], (*at, "points"), True)))
+                              self.number(m["points"], (*at, "points"), True),
+                              pack.copies, len(pack.letters) * nr))
         each = step.get("for", "not out")
         each_fn = None if each == "not out" else self.formula(each, (*path, "for"), True)
         show = self.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))

@@ -314,8 +314,8 @@ class _Checker:
                     continue
                 if pack is None:
                     rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
-                elif pack.suit[card] < 0 or pack.rank[card] < 0:
-                    continue  # an extra card: always in the deck
+                elif card >= pack.copies * len(pack.letters) * len(pack.ranks):
+                    continue  # an extra card (of a suit or not): always in the deck
                 else:
                     rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
                 if rank not in entry["ranks"] or suit not in entry["suits"]:
@@ -332,17 +332,26 @@ class _Checker:
         self.special_cards(ranking)
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
-        """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
+        """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
+        each: the spec's pack's cards (rank then suit, or an extra card's name)."""
+        if self.tree.get("pack") and self.cards is None:
+            return  # a bad pack is reported already
+        pack = self.cards or FRENCH
+        extras = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra's id
         for key in ("free_cards", "losing_cards", "kept_cards"):
             names = ranking.get(key) or []
             self.no_repeats(names, ("ranking", key), "card")
             for j, name in enumerate(names):
-                card = parse_card(str(name))
+                card = pack.parse_card(str(name))
                 if card is None:
-                    self.err(("ranking", key, j), f"'{name}' is not a card")
+                    self.err(("ranking", key, j),
+                             f"'{name}' is not a card" + ("" if pack.french else " of the pack"),
+                             did_you_mean(str(name).upper(), sorted(set(pack.names))))
                     continue
+                if card >= extras:
+                    continue  # an extra card: every deck holds it
+                rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
                 for entry in self.tree["deck"]:
-                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
                     if rank not in entry["ranks"] or suit not in entry["suits"]:
                         a, b = entry["players"]
                         self.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
@@ -621,7 +630,11 @@ class _Checker:
         elif kind == "auction":
             self.auction((*path, "auction"), step["auction"])
         elif kind == "pass_cards":
-            self.pass_cards((*path, "pass_cards"), step["pass_cards"])
+            # a step switched on by a condition (a `when`, a branch) may be meant for some
+            # player counts only: the compiler judges it at each count it loads
+            guarded = step.get("when", "true") != "true" or any(
+                k in ("then", "else", "all_pass") for k in path if isinstance(k, str))
+            self.pass_cards((*path, "pass_cards"), step["pass_cards"], guarded)
         elif kind == "patterns":
             self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
                             "pattern name")
@@ -715,14 +728,15 @@ class _Checker:
                 self.err((*path, "declare_melds"), "there are no melds to declare: the spec "
                          "has no 'melds' table", key=True)
 
-    def pass_cards(self, path: Path, passing: dict[str, Any]) -> None:
-        """Directions that exist; ``across`` only among an even number of players."""
+    def pass_cards(self, path: Path, passing: dict[str, Any], guarded: bool = False) -> None:
+        """Directions that exist; ``across`` only among an even number of players (unless
+        a condition switches the step on)."""
         dirs = passing["directions"]
         for i, d in enumerate(dirs):
             self.enum((*path, "directions", i), d, "pass_cards.directions")
         lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
         odd = [k for k in range(lo, hi + 1) if k % 2]
-        if "across" in dirs and odd:
+        if "across" in dirs and odd and not guarded:
             self.err((*path, "directions", dirs.index("across")),
                      f"cards cannot be passed across among {odd[0]} players: 'across' needs "
                      "an even number (limit 'players' to even counts)")
