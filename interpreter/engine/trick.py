@@ -374,6 +374,10 @@ class TrickPlay(Instr):
                 st.best_trumped = False
             if key > st.best_led:
                 st.best_led = key  # the best card of the led suit itself (head_after_trump)
+        return self._placed(st, seat, c)
+
+    def _placed(self, st: State, seat: int, c: int) -> bool:
+        """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
         st.trick.append((seat, c))
         pos = st.trick_pos = st.trick_pos + 1
         if pos < len(st.trick_order):
@@ -385,10 +389,13 @@ class TrickPlay(Instr):
     def _finish(self, st: State) -> bool:
         """Close the trick; True when the next trick has started (its leader is to play)."""
         winner = st.best_seat
-        if winner < 0:  # everyone knocked: nobody wins, the lead passes on
-            nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
-            self.begin_trick(st, nxt)
-            return False
+        if winner < 0:
+            if st.trick:  # only cards that cannot win (of no suit): it goes to its first card
+                winner = st.best_seat = st.trick[0][0]
+            else:  # everyone knocked: nobody wins, the lead passes on
+                nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
+                self.begin_trick(st, nxt)
+                return False
         if st.trick_scored:
             st.won[winner] += 1
         if self.keep_cards:
@@ -536,19 +543,25 @@ class CardPlay(TrickPlayEach):
         seat = st.current
         assert seat is not None
         m = self._card_mask(st, seat)
-        out = list(_CARD_LISTS.get(m) or _card_list(m))
+        pack = self.pack  # a declared pack names its cards (as in TrickPlay.legal)
+        out = list((_CARD_LISTS.get(m) or _card_list(m)) if pack is None
+                   else pack_card_list(pack, m))
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             out.append(self.knock)
         down = self.down
         if down is not None and down(st, seat):
             word = self.down_word
-            out += [Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]
-        for d in self.decls:
-            when = d.when
-            for c in cards_in(m):
-                st.cand = c
-                if when is None or when(st, seat):
-                    out.append(Action(CARDS, d.word, 1 << c))
+            held = st.hands[seat] if pack is None else pack.one_per_face(st.hands[seat])
+            out += [Action(CARDS, word, 1 << c, pack) for c in cards_in(held)]
+        if self.decls:
+            # a declared pack: one action per card name, by its pack's names
+            faces = m if pack is None else pack.one_per_face(m)
+            for d in self.decls:
+                when = d.when
+                for c in cards_in(faces):
+                    st.cand = c
+                    if when is None or when(st, seat):
+                        out.append(Action(CARDS, d.word, 1 << c, pack))
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -607,7 +620,10 @@ class CardPlay(TrickPlayEach):
             if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
                 by = self.by
                 if by is None or by(st, seat):
-                    suit = st.tables.suit[c]
+                    # its printed suit: with no trump a top trump's own is that of no suit
+                    suit = st.prog.pack.suit[c]
+                    if suit < 0:
+                        suit = NO_TRUMP
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
@@ -633,7 +649,7 @@ class CardPlay(TrickPlayEach):
                 raise value_too_big(name, value, d.where, st.hand_number)
             setter(st, seat, value)
         st.cand = cand
-        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
         if st.rec is not None:
             st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
         pos = st.trick_pos + 1
@@ -661,12 +677,7 @@ class CardPlay(TrickPlayEach):
                 st.best_key = 100
                 st.best_seat = seat
                 st.best_trumped = st.led != trump
-        st.trick.append((seat, c))
-        pos = st.trick_pos = st.trick_pos + 1
-        if pos < len(st.trick_order):
-            st.current = st.trick_order[pos]
-            return True
-        return self._finish(st)
+        return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:
         if self.down_shown:
