@@ -158,6 +158,25 @@ def test_passing_errors_are_located(tmp_path: Path) -> None:
                             .replace("[left, right, across, none]", "[left, 'across']")))
 
 
+def test_across_may_be_passed_where_a_condition_limits_it_to_even_counts(tmp_path: Path) -> None:
+    # 3 to 4 players: across at four, left and right at three (two steps, each for its count)
+    base = PASS.read_text(encoding="utf-8").replace("{min: 4, max: 4}", "{min: 3, max: 4}")
+    text = base.replace("    label: pass\n", "    label: pass\n    when: seats == 4\n"
+                        "  - pass_cards: {count: 3, directions: [left, right]}\n"
+                        "    label: pass three\n    when: seats == 3\n")
+    assert "when: seats == 4" in text
+    path = _write(tmp_path, text)
+    assert _errors(tmp_path, text) == []
+    for n in (3, 4):
+        st = spelbok.load(path, players=n).new_state(seed=1)
+        while not st.is_terminal:
+            st.apply(st.legal_actions()[0])
+    # under a condition not fixed at load, an odd count is still refused where it loads
+    text = text.replace("when: seats == 4", "when: hand_number > 1")
+    errors = _errors(tmp_path, text)
+    assert len(errors) == 1 and "'across' needs an even number" in errors[0], errors
+
+
 # ------------------------------------------------------------------ hand patterns
 
 PATTERNS = SPECS / "hand_patterns.yaml"

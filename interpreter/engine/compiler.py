@@ -107,6 +107,11 @@ def _assigned(steps: list[Any]) -> set[str]:
     return names
 
 
+def _fixed_false(fn: Any) -> bool:
+    """Whether a compiled condition is false whatever happens (fixed when the game loads)."""
+    return hasattr(fn, "value") and not fn.value
+
+
 def _rule_refuses(cond: Any) -> str:
     """The message for a candidate a condition without a reason refuses."""
     return f"the rule `{cond}` does not allow it"
@@ -348,6 +353,7 @@ class Compiler:
         self.errors: list[SpecError] = []
         self.options = self._options(options or {})
         self.counters = 0
+        self.dead = 0  # > 0 while compiling steps a guard fixed at load switches off
         self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
@@ -640,12 +646,16 @@ class Compiler:
     def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         guard: JumpUnless | None = None
         at = len(code)
+        off = False
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
+            off = _fixed_false(guard.cond)
         self.step_pcs[path] = len(code)
         kind = next(k for k in KINDS if k in step)
+        self.dead += off
         getattr(self, "step_" + kind)(step, path, code)
+        self.dead -= off
         if guard is not None:
             guard.target = len(code)
         # the instructions the nested steps did not claim are this step's, in STEP_PARTS order
@@ -1035,12 +1045,17 @@ class Compiler:
     def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
         code.append(test)
+        value = getattr(test.cond, "value", None)  # a condition fixed at load, or None
+        self.dead += value is not None and not value
         self.compile_steps(step.get("then", []), (*path, "then"), code)
+        self.dead -= value is not None and not value
         if step.get("else"):
             skip = Jump()
             code.append(skip)
             test.target = len(code)
+            self.dead += bool(value)
             self.compile_steps(step["else"], (*path, "else"), code)
+            self.dead -= bool(value)
             skip.target = len(code)
         else:
             test.target = len(code)
@@ -1148,7 +1163,7 @@ class Compiler:
         words = _v.words("pass_cards", "directions")
         directions = [self.constant(d, (*p, "directions", i), words)
                       for i, d in enumerate(t.get("directions", ["left"]))]
-        if "across" in directions and self.n % 2:
+        if "across" in directions and self.n % 2 and not self.dead:
             self.error((*p, "directions"), f"cards cannot be passed across among {self.n} "
                        "players: 'across' needs an even number")
         by = self.number(t.get("by", "hand_number - 1"), (*p, "by"), False)

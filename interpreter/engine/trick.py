@@ -374,6 +374,10 @@ class TrickPlay(Instr):
                 st.best_trumped = False
             if key > st.best_led:
                 st.best_led = key  # the best card of the led suit itself (head_after_trump)
+        return self._placed(st, seat, c)
+
+    def _placed(self, st: State, seat: int, c: int) -> bool:
+        """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
         st.trick.append((seat, c))
         pos = st.trick_pos = st.trick_pos + 1
         if pos < len(st.trick_order):
@@ -673,12 +677,7 @@ class CardPlay(TrickPlayEach):
                 st.best_key = 100
                 st.best_seat = seat
                 st.best_trumped = st.led != trump
-        st.trick.append((seat, c))
-        pos = st.trick_pos = st.trick_pos + 1
-        if pos < len(st.trick_order):
-            st.current = st.trick_order[pos]
-            return True
-        return self._finish(st)
+        return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:
         if self.down_shown:
