@@ -235,3 +235,10 @@ def test_an_auction_names_the_trump_suit_of_each_contract() -> None:
     text = " ".join(describe(read_spec("bridge")).split())
     assert "one_club (level 1): take 7 tricks; clubs trump." in text
     assert "one_nt (level 1): take 7 tricks; no trump." in text
+
+
+def test_a_discard_only_exchange_reads_as_a_discard() -> None:
+    # bug (found writing Skat): it read "may exchange with the stock ... draw as many from
+    # it ... or discard alone to keep every card" for a discard of exactly two
+    text = " ".join(describe(read_spec("skat")).split())
+    assert "discards exactly 2 cards, drawing nothing. Write: discard 7H 9S." in text

@@ -125,7 +125,13 @@ def refusal(st: State, seat: int, card: int) -> str:
         return "trumps may not be led until they are broken"
     if f.follow and hand & t.suit_mask[led]:
         if t.suit[card] != led:
-            return f"you must follow suit ({st.prog.pack.letter(led)})"
+            pack = st.prog.pack
+            if led < len(pack.letters):
+                return f"you must follow suit ({pack.letter(led)})"
+            # led past the pack's suits: top trumps under no trump suit, or cards of no suit
+            if any(t.trump[c] for c in cards_in(t.suit_mask[led])):
+                return "you must follow the top trumps led (play one)"
+            return "you must follow the cards of no suit led (play one)"
         if f.overtrump and not f.head and t.trump[card]:
             return "you must overtrump (play a trump higher than the trick's best)"
         return "you must head the trick (play a higher card of the suit)"

@@ -807,10 +807,17 @@ def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str
             f"up to `{most}` cards"
         if least not in ("0", ""):
             limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
-        text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, never "
-                f"more than {source} holds, and draw as many from it. Write: {name} 7H"
-                f"{'' if most == '1' else ' 9S'}, or "
-                f"{name} alone to keep every card.")
+        example = f"{name} 7H{'' if most == '1' else ' 9S'}"
+        if ex.get("draw_from") == "none":  # discard only: nothing is drawn
+            exact = least == most and least.isdigit()
+            count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
+            text = (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
+                    f"Write: {example}" + ("." if least not in ("0", "") else
+                                           f", or {name} alone to keep every card."))
+        else:
+            text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
+                    f"never more than {source} holds, and draw as many from it. Write: "
+                    f"{example}, or {name} alone to keep every card.")
         body += _cite(ex, sub)
     allow = step.get("allow")
     if isinstance(allow, list):
