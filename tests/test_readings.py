@@ -270,3 +270,21 @@ def test_cli_through_the_main_group() -> None:
         assert bad.exit_code == 1, bad.output
         assert words in bad.output
         assert "Traceback" not in bad.output
+
+
+def test_hands_are_placed_when_the_trial_deal_ends_its_hand_at_once(tmp_path: Path) -> None:
+    # bug (found writing Five-card Loo): the deck was stacked by a trial deal of the pack in
+    # order; when that deal settled the hand at once (a flush in packets of five), the
+    # cards went where the next hand's deal put them
+    spec = (Path(__file__).parent / "specs" / "hand_patterns.yaml").read_text(encoding="utf-8")
+    (tmp_path / "hand_patterns.yaml").write_text(
+        spec.replace("  - deal: {size: 5}", "  - deal: {size: 5, packets: [5]}"), encoding="utf-8")
+    reading = tmp_path / "r.yaml"
+    reading.write_text(
+        "reading: 1\nspec: hand_patterns.yaml\nplayers: 2\ndealer: 0\ncases:\n"
+        "  - name: the hands given are the hands dealt\n    cites: \"x\"\n"
+        "    hands: {1: \"AS 9S 8S 7H 8H\", 0: \"KS QS JS 10S 7D\"}\n    steps:\n"
+        "      - expect: {hand: {1: \"AS 9S 8S 7H 8H\", 0: \"KS QS JS 10S 7D\"}, "
+        "decision: tricks, hand_number: 1}\n", encoding="utf-8")
+    result = run_reading(str(reading))
+    assert result.ok, result

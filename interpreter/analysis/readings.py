@@ -318,7 +318,8 @@ class _Runner:
         """
         card_pack = game.program.pack
         pack = game.deck
-        probe = game.new_state(seed=start["seed"], deck=pack, dealer=start["dealer"])
+        probe = game.new_state(seed=start["seed"], deck=pack, dealer=start["dealer"],
+                               record=True)
         # deck position of each id: the names are read back as the game reads a stacked deck
         placed: set[int] = set()
         index = {card_pack.take_card(n, placed): k for k, n in enumerate(pack)}
@@ -337,11 +338,13 @@ class _Runner:
 
         hands = case.get("hands") or {}
         items = hands.items() if isinstance(hands, dict) else enumerate(hands)
+        dealt = _first_deal(probe, game, pack)
         where: Path_
         for k, v in items:
             where = ("cases", i, "hands", k)
             seat = _seat(k, game.players, self.loc, where)
-            slots = sorted(index[c] for c in cards_in(probe.hands[seat]))
+            slots = dealt[seat] if dealt is not None else sorted(
+                index[c] for c in cards_in(probe.hands[seat]))
             put(slots, self.cards(game, v, where, used), where, f"seat {seat}")
         if "turn_up" in case:
             where = ("cases", i, "turn_up")
@@ -354,6 +357,26 @@ class _Runner:
         rest = iter(c for c in game.program.deck if c not in used)
         names = card_pack.names
         return [names[c if c is not None else next(rest)] for c in deck]
+
+
+def _first_deal(probe: Any, game: Game, pack: list[str]) -> list[list[int]] | None:
+    """The deck positions each seat got in the first hand's deal, when that hand ended
+    before any decision (a hand pattern that settles it at once, a redeal): the probe's
+    hands are then the next hand's.  None while the probe is still in its first hand."""
+    if probe.hand_number == 1 and not probe.is_terminal:
+        return None
+    hands = None
+    for e in probe.log:
+        if e["event"] == "deal":
+            hands = e["hands"]
+        elif e["event"] in ("end_hand", "end_hand_early", "redeal") and hands is not None:
+            break
+    if hands is None:
+        return None
+    free: dict[str, list[int]] = {}
+    for k, name in enumerate(pack):  # copies share a name: any of its positions will do
+        free.setdefault(name.upper(), []).append(k)
+    return [sorted(free[n.upper()].pop(0) for n in seat_hand) for seat_hand in hands]
 
 
 def _settled(st: Any) -> Any:
