@@ -255,6 +255,8 @@ def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) 
         for s in order
         if SUITS.index(s) in groups
     ]
+    if 4 in groups:  # with no trump, the top trumps: of no suit (as in a declared pack)
+        out.append([n for _p, n in sorted(groups[4], key=lambda x: -x[0])])
     if odd:
         out.append(odd)
     return out

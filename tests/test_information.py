@@ -31,6 +31,8 @@ from spelbok.analysis.conformance import check_cards
 from spelbok.cards import CARD_NAMES, FRENCH, SUITS, Pack, cards_in, parse_card
 from spelbok.lang.loader import read_spec
 
+from tests.minispec import mini
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.yaml"))
 VARIANTS = [ROOT / "specs" / "variants" / f"{name}.yaml" for name in
@@ -154,6 +156,9 @@ def _set(mask: int) -> set[int]:
 
 
 def check_sample(st: Any, seat: int, s: Any, obs: Observer) -> str | None:
+    err = check_cards(st)  # every deck card in exactly one zone, before and after (below)
+    if err:
+        return f"the state does not conserve cards: {err}"
     if s.hands[seat] != st.hands[seat]:
         return f"the sample changed seat {seat}'s own hand"
     if s.discarded[seat] != st.discarded[seat]:
@@ -223,3 +228,44 @@ def test_named_cards_reads_every_string() -> None:
     # the test's own reader: notation inside longer texts counts, words do not
     found = named_cards({"a": ["exchange 7H 9S", "JC"], "KD": 1, "b": "the JACK, 10s", "c": "AS,"})
     assert {CARD_NAMES[c] for c in found} == {"7H", "9S", "JC", "KD", "10S", "AS"}
+
+
+# a card moved from the turn-up to the discards (euchre's buried turn-up), and one from
+# the stock (a burnt card): discards of no seat's, hidden as the pile is
+_BURY = ("  - deal: {size: 5}\n  - turn_up: {trump: true}\n"
+         "  - move: {from: turn_up, to: discards}\n  - move: {from: stock, to: discards, count: 1}\n"
+         "  - tricks: {}\n")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_sample_conserves_discards_of_no_seat(players: int) -> None:
+    game = spelbok.load(mini(_BURY), players=players)
+    rng = random.Random(players)
+    for m in range(3):
+        st = game.new_state(seed=m)
+        for _step in range(6):
+            assert check_cards(st) is None
+            assert st.discards.bit_count() == 2
+            for seat in range(players):
+                s = st.determinize(seat, random.Random(rng.getrandbits(32)))
+                assert check_cards(s) is None, (m, seat)
+                assert s.discards.bit_count() == 2
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_samples_conserve_cards_with_the_turn_up_buried() -> None:
+    # euchre with a dealer who may discard the card he picked up: over random matches
+    game = spelbok.load("euchre", players=4, options={"discard_turn_up": True}, max_hands=4)
+    rng = random.Random(5)
+    buried = 0
+    for m in range(6):
+        st = game.new_state(seed=m)
+        while not st.is_terminal:
+            assert check_cards(st) is None
+            if st.discards & ~sum(st.discarded):
+                buried += 1
+                seat = rng.randrange(st.n)
+                err = check_cards(st.determinize(seat, random.Random(rng.getrandbits(32))))
+                assert err is None, (m, seat, err)
+            st.apply(rng.choice(st.legal_actions()))
+    assert buried > 0

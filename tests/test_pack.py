@@ -213,8 +213,8 @@ def test_a_joker_belongs_to_no_suit_and_wins_as_top_trump() -> None:
     st4 = g.new_state(seed=1, position={"hands": {0: "AC 7H", 1: "JK 8H"}, "leader": 0,
                                         "trump": "none"}, record=True)
     st4.apply("AC")
-    st4.apply("JK")  # no trump: the joker is of no suit, and wins nothing
-    assert [e for e in st4.log if e["event"] == "trick"][-1]["winner"] == 0
+    st4.apply("JK")  # no trump: the joker, of no suit, is still the top trump
+    assert [e for e in st4.log if e["event"] == "trick"][-1]["winner"] == 1
 
 
 def test_a_german_pack_renders_its_symbols_and_describes_itself() -> None:

@@ -947,12 +947,14 @@ class Compiler:
 
     @staticmethod
     def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
-        """The cards of the deck ``names`` lists (the checks report any other name)."""
+        """The cards of the deck ``names`` lists, every copy of each (the checks report
+        any other name)."""
         mask = 0
         for name in names:
             c = pack.parse_card(str(name))
             if c is not None:
-                mask |= (1 << c) & deck_mask
+                for k in pack.copies_of(c) if pack.copies > 1 else (c,):
+                    mask |= (1 << k) & deck_mask
         return mask
 
     def trick_play(self, t: dict[str, Any], p: Path, abstain_fn: Fn | None,

@@ -101,7 +101,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
     Hidden places: other players' hands (less their publicly known cards),
-    the stock, the widow, other players' discards and the cards they played face down
+    the stock, the widow, the discards but the seat's own (cards of no seat's too: moved from
+    the stock or the turn-up) and the cards others played face down
     that are not shown yet.  Sizes stay; suits a player has
     shown to lack (under the current trump) are respected.  If no consistent
     deal is found after many tries, the void constraints are dropped (the
@@ -141,7 +142,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for p in range(n):
         v = st.voids[p]
         if p != seat and v:
-            for s in range(4):
+            for s in range(len(suit_mask)):  # the suits, then the cards of no suit
                 if (v >> s) & 1:
                     forbidden[p] |= suit_mask[s]
     order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
@@ -204,6 +205,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         disc = disc[size:]
         c.discarded[p] = m
         new_discards |= m
+    for card in disc:  # the rest: discards of no seat's (from the stock, the widow, the
+        new_discards |= 1 << card  # turn-up), hidden as the whole pile is
     c.discards = new_discards
     return c
 

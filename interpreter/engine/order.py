@@ -5,7 +5,8 @@ tables give, card by card:
 
 * ``suit[c]``  the effective suit used for following and leading
   (a permanent trump belongs to the trump suit, unless it follows its printed suit);
-* ``trump[c]`` whether the card wins as a trump;
+* ``trump[c]`` whether the card wins as a trump (a top trump named outright is one
+  under every trump, "no trump" included);
 * ``power[c]`` its strength: trumps 100+ (top trumps highest), plain cards 1..13.
 
 A trick's winner is the card with the highest *key*: its power if it is a
@@ -105,20 +106,22 @@ def build_tables(
                 if is_trump[c]:
                     power[c] = 100 + plain_power[c]
         top_mask = 0
-        if t != NO_TRUMP:
-            k = len(top_trumps)
-            for i, entry in enumerate(top_trumps):
-                found = resolve_top_trump(entry, t, pack)
-                if found is None:
+        # a top trump named outright is one whatever the trump, "no trump" included (then
+        # the top trumps are the only trumps, and their suit the one of no suit); a relative
+        # one (J@trump) names no card without a trump suit
+        k = len(top_trumps)
+        for i, entry in enumerate(top_trumps):
+            found = resolve_top_trump(entry, t, pack)
+            if found is None:
+                continue
+            for c in range(size):  # every copy of it
+                if pack.face[c] != found or not (deck_mask >> c) & 1:
                     continue
-                for c in range(size):  # every copy of it
-                    if pack.face[c] != found or not (deck_mask >> c) & 1:
-                        continue
-                    top_mask |= 1 << c
-                    is_trump[c] = True
-                    power[c] = 200 + (k - i)
-                    if not top_follow_printed:
-                        suit[c] = t
+                top_mask |= 1 << c
+                is_trump[c] = True
+                power[c] = 200 + (k - i)
+                if not top_follow_printed:
+                    suit[c] = t
         suit_mask = [0, 0, 0, 0, 0]
         trump_mask = 0
         for c in range(size):
@@ -154,5 +157,6 @@ def strip_cards(t: TrumpTables, mask: int) -> TrumpTables:
         m ^= low
     sm = t.suit_mask
     return TrumpTables(t.suit, tuple(trump), tuple(power),
-                       (sm[0] & ~mask, sm[1] & ~mask, sm[2] & ~mask, sm[3] & ~mask),
+                       (sm[0] & ~mask, sm[1] & ~mask, sm[2] & ~mask, sm[3] & ~mask,
+                        sm[4] & ~mask),
                        t.trump_mask & ~mask, t.top_mask & ~mask)

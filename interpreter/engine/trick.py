@@ -385,10 +385,13 @@ class TrickPlay(Instr):
     def _finish(self, st: State) -> bool:
         """Close the trick; True when the next trick has started (its leader is to play)."""
         winner = st.best_seat
-        if winner < 0:  # everyone knocked: nobody wins, the lead passes on
-            nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
-            self.begin_trick(st, nxt)
-            return False
+        if winner < 0:
+            if st.trick:  # only cards that cannot win (of no suit): it goes to its first card
+                winner = st.best_seat = st.trick[0][0]
+            else:  # everyone knocked: nobody wins, the lead passes on
+                nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
+                self.begin_trick(st, nxt)
+                return False
         if st.trick_scored:
             st.won[winner] += 1
         if self.keep_cards:
@@ -536,7 +539,9 @@ class CardPlay(TrickPlayEach):
         seat = st.current
         assert seat is not None
         m = self._card_mask(st, seat)
-        out = list(_CARD_LISTS.get(m) or _card_list(m))
+        pack = self.pack  # a declared pack names its cards (as in TrickPlay.legal)
+        out = list((_CARD_LISTS.get(m) or _card_list(m)) if pack is None
+                   else pack_card_list(pack, m))
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             out.append(self.knock)
         down = self.down
@@ -607,7 +612,10 @@ class CardPlay(TrickPlayEach):
             if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
                 by = self.by
                 if by is None or by(st, seat):
-                    suit = st.tables.suit[c]
+                    # its printed suit: with no trump a top trump's own is that of no suit
+                    suit = st.prog.pack.suit[c]
+                    if suit < 0:
+                        suit = NO_TRUMP
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])

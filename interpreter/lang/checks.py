@@ -314,8 +314,8 @@ class _Checker:
                     continue
                 if pack is None:
                     rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
-                elif pack.suit[card] < 0 or pack.rank[card] < 0:
-                    continue  # an extra card: always in the deck
+                elif card >= pack.copies * len(pack.letters) * len(pack.ranks):
+                    continue  # an extra card (of a suit or not): always in the deck
                 else:
                     rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
                 if rank not in entry["ranks"] or suit not in entry["suits"]:
@@ -332,17 +332,26 @@ class _Checker:
         self.special_cards(ranking)
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
-        """``free_cards`` and ``losing_cards`` name cards of every deck, once each."""
+        """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
+        each: the spec's pack's cards (rank then suit, or an extra card's name)."""
+        if self.tree.get("pack") and self.cards is None:
+            return  # a bad pack is reported already
+        pack = self.cards or FRENCH
+        extras = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra's id
         for key in ("free_cards", "losing_cards", "kept_cards"):
             names = ranking.get(key) or []
             self.no_repeats(names, ("ranking", key), "card")
             for j, name in enumerate(names):
-                card = parse_card(str(name))
+                card = pack.parse_card(str(name))
                 if card is None:
-                    self.err(("ranking", key, j), f"'{name}' is not a card")
+                    self.err(("ranking", key, j),
+                             f"'{name}' is not a card" + ("" if pack.french else " of the pack"),
+                             did_you_mean(str(name).upper(), sorted(set(pack.names))))
                     continue
+                if card >= extras:
+                    continue  # an extra card: every deck holds it
+                rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
                 for entry in self.tree["deck"]:
-                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
                     if rank not in entry["ranks"] or suit not in entry["suits"]:
                         a, b = entry["players"]
                         self.err(("ranking", key, j), f"the card '{name}' of {key} is not in "

@@ -433,8 +433,12 @@ class _Builder:
                 continue
             what, amount = c.children
             text = str(what)
-            name = (self.card(c) if _is(c, "card_points")
-                    else normalize_rank(text) or text)
+            if _is(c, "card_points"):
+                name = self.card(c)
+            elif _tok(what, "TEXT"):  # a declared pack's rank
+                name = self.string(what).strip().upper()
+            else:
+                name = normalize_rank(text) or text
             if name in table:
                 raise self.fail(f"the points of {name} are given twice", what)
             table[name] = self.value(amount)

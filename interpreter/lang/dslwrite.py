@@ -323,12 +323,11 @@ def _points(out: _Out, points: Any) -> None:
                 raise ValueError(f"to_dsl: cannot write {k!r}: {v!r} in points.{key}")
         return ", ".join(f"{show(str(k))} {v}" for k, v in items)
 
-    def rank(k: str) -> str | None:
-        return k if _RANK_RE.match(k) else None
+    def rank(k: str) -> str | None:  # a declared pack's rank is quoted ("R", "1")
+        return _rank(k) if k.strip() else None
 
-    def card(k: str) -> str | None:
-        return _card(k) if k[:-1] and _RANK_RE.match(k[:-1]) and k[-1].upper() in SUIT_INDEX \
-            else None
+    def card(k: str) -> str | None:  # as is a declared pack's card ("1O", "JK")
+        return _card(k) if k.strip() else None
 
     out.blank()
     out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
@@ -343,8 +342,6 @@ def _points(out: _Out, points: Any) -> None:
             raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
         out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
 
-
-_RANK_RE = re.compile(r"^(10|[2-9AKQJ])$")
 
 
 def _options(out: _Out, options: Mapping[str, Any]) -> None:
