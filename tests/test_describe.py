@@ -222,3 +222,10 @@ end: {when: "hand_number >= 1", winners: "true"}
     assert "Move all cards from the widow to the stock, shuffled into it." in text
     assert "Move all cards from the widow to the stock, at the bottom." in text
     assert 'a card it refuses is answered "aces stay home".' in text
+
+
+def test_top_trumps_of_a_declared_pack_read_with_its_own_symbols() -> None:
+    # bug (found writing Schafkopf): describe showed a declared pack's cards with the
+    # French suit symbols whatever the pack declared
+    text = " ".join(describe(read_spec("schafkopf")).split())
+    assert "above the whole trump suit: Q🌰 Q🍃 Q♥ Q🔔 J🌰" in text

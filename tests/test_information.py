@@ -29,6 +29,7 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_cards
 from spelbok.cards import CARD_NAMES, FRENCH, SUITS, Pack, cards_in, parse_card
+from spelbok.engine.auction import A_CALLED
 from spelbok.lang.loader import read_spec
 
 from tests.minispec import mini
@@ -105,6 +106,8 @@ class Observer:
                 m |= 1 << c
         for known in st.known:  # shown to all (a declared meld, a card taken from the turn-up)
             m |= known
+        if st.auction and st.auction[A_CALLED] >= 0:  # a called card: its call names it to all
+            m |= 1 << st.auction[A_CALLED]  # (where it lies stays hidden)
         return m
 
     def see(self, st: Any, before: list[int] | None = None) -> None:
@@ -143,6 +146,9 @@ def check_view(st: Any, seat: int, obs: Observer) -> str | None:
     json.dumps(view)
     allowed = obs.public | obs.held[seat] | st.hands[seat] | st.discarded[seat]
     pack = st.prog.pack
+    for text in view.get("legal_actions", ()):  # a call names a card, not where it lies
+        if text.startswith("call "):
+            allowed |= 1 << (pack.parse_card(text[5:]) or 0)
     # copies share a name: a name is allowed when any of its copies is
     leaked = named_cards(view, pack) - {pack.face[c] for c in _set(allowed)}
     if leaked:
@@ -269,3 +275,48 @@ def test_samples_conserve_cards_with_the_turn_up_buried() -> None:
                 assert err is None, (m, seat, err)
             st.apply(rng.choice(st.legal_actions()))
     assert buried > 0
+
+
+_CALLED = """\
+spelbok: 1
+name: Called card sample
+players: {min: 4, max: 4}
+deck:
+  - ranks: [A, K, Q, J]
+hand:
+  - deal: {size: 4}
+    label: deal
+  - auction:
+      contracts: [{name: play, level: 1, trump: H}]
+      partner: called_card
+    label: bidding
+  - tricks: {}
+    label: play
+end: {when: "true", winners: "true"}
+"""
+
+
+def test_a_sample_never_deals_the_called_card_to_its_caller() -> None:
+    # bug (found writing Schafkopf): the declarer called a card he does not hold, yet
+    # samples dealt it to him in about a quarter of the cases
+    from spelbok.engine.auction import A_CALLED, A_DECLARER
+
+    game = spelbok.load(_CALLED, players=4)
+    rng = random.Random(3)
+    checked = 0
+    for m in range(20):
+        st = game.new_state(seed=m)
+        while not st.is_terminal and not (st.auction and st.auction[A_CALLED] >= 0
+                                          and str(st.phase).startswith("trick")):
+            st.apply(rng.choice(st.legal_actions()))
+        if st.is_terminal:
+            continue
+        called, declarer = st.auction[A_CALLED], st.auction[A_DECLARER]
+        for seat in range(4):
+            if seat == declarer:
+                continue
+            for _ in range(10):
+                s = st.determinize(seat, random.Random(rng.getrandbits(32)))
+                assert not (s.hands[declarer] >> called) & 1, (m, seat)
+                checked += 1
+    assert checked > 100

@@ -309,3 +309,34 @@ def test_a_sample_keeps_a_void_in_the_top_trumps() -> None:
     for _ in range(30):
         s = st.determinize(0, random.Random(rng.getrandbits(32)))
         assert not s.hands[1] & tops and check_cards(s) is None
+
+
+DECLARE_WITH_COPIES = """\
+spelbok: 1
+name: declared pack with a declaration
+players: {min: 2, max: 2}
+pack: {suits: [{letter: C, name: clubs, symbol: "C"}, {letter: D, name: diamonds, symbol: "D"}],
+       ranks: [9, Q, A], copies: 2}
+deck: [{ranks: [A, Q, 9]}]
+hand: [{deal: {size: 6}}, {tricks: {declare: [{word: call, when: "led_suit == 'none'"}]}}]
+end: {when: "true", winners: "true"}
+"""
+
+
+def test_declarations_name_a_declared_packs_cards_once_per_name() -> None:
+    # bug (found writing Doppelkopf): the declaration actions carried French names
+    # (2C, 4C...) and came once per copy of a card, so a saved match did not replay
+    g = spelbok.load(DECLARE_WITH_COPIES, players=2)
+    st = g.new_state(seed=1, position={"hands": {1: "AC AC QD 9C 9D 9D",
+                                                 0: "QC QC AD AD 9C QD"}, "leader": 1})
+    legal = [str(a) for a in st.legal_actions()]
+    assert sorted(legal) == sorted(["9C", "AC", "QD", "9D",
+                                    "call 9C", "call AC", "call QD", "call 9D"])
+    st.apply("call AC")
+    assert st.hands[1].bit_count() == 5 and [str(a) for a in st.legal_actions()][0] in (
+        "QC", "AD", "9C", "QD")
+    replay = g.new_state(seed=1, position={"hands": {1: "AC AC QD 9C 9D 9D",
+                                                     0: "QC QC AD AD 9C QD"}, "leader": 1})
+    for entry in st.history:
+        replay.apply(str(entry.action))
+    assert replay.hands == st.hands

@@ -414,3 +414,41 @@ def test_shown_melds_stay_put_in_a_determinized_sample() -> None:
     for k in range(5):
         sample = s.determinize(1, random.Random(k))
         assert sample.hands[0] & s.known[0] == s.known[0]  # the shown cards are still there
+
+
+MELDS_WITH_COPIES = """\
+spelbok: 1
+name: melds and copies
+players: {min: 2, max: 2}
+pack: {suits: [{letter: C, name: clubs, symbol: "C"}, {letter: D, name: diamonds, symbol: "D"}],
+       ranks: [9, Q, A], copies: 2}
+deck: [{ranks: [A, Q, 9]}]
+melds:
+  queen: {ranks: [Q], points: "1"}
+  pair: {ranks: [Q, A], spread: every_suit, points: "10"}
+  run: {run: 3, points: "100"}
+variables: {hand_player: {n: 0}}
+hand:
+  - deal: {size: 6}
+  - {declare_melds: {show: true}, label: melds}
+  - {set: {n: meld_points}, for: "true"}
+  - tricks: {}
+end: {when: "true", winners: "true"}
+"""
+
+
+def test_melds_count_the_second_copy_of_a_card() -> None:
+    # bug (found writing a double-pack game): the sets named only the first copies,
+    # so a hand of second copies made no meld at all
+    g = spelbok.load(MELDS_WITH_COPIES, players=2)
+    hands = {0: "QC QD 9C 9D AC AD", 1: "QC QD 9C 9D AC AD"}
+    st = g.new_state(seed=1, position={"phase": "melds", "hands": hands})
+    st.legal_actions()
+    # each seat: two queens, one pair of queens and aces, 9-Q-A runs in C and D
+    assert st.var("n") == [2 + 10 + 200, 2 + 10 + 200]
+    hands = {0: "QC QC QD QD AC AC", 1: "AD AD 9C 9C 9D 9D"}
+    st = g.new_state(seed=1, position={"phase": "melds", "hands": hands})
+    st.legal_actions()
+    # seat 0: four queens, each copy a meld; no pair (no ace of diamonds)
+    assert st.var("n") == [4, 0]
+    assert sorted(st.view(1)["known_cards"][0]) == ["QC", "QC", "QD", "QD"]

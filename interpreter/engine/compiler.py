@@ -1199,7 +1199,7 @@ class Compiler:
             at = ("melds", name)
             kind = self.constant(m.get("spread", "one_suit"), (*at, "spread"),
                                  _v.words("meld", "spread"))
-            # the first copy of each card (a meld of a pack with copies needs one of each)
+            # the first copy of each card (Meld.made counts the other copies)
             ranks = [rank_of(r) for r in m.get("ranks", [])]
             sets: list[int] = []
             if ranks and kind == "one_suit":
@@ -1212,7 +1212,8 @@ class Compiler:
                      if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
                 if run else []
             melds.append(Meld(str(name), sets, runs, run,
-                              self.number(m["points"], (*at, "points"), True)))
+                              self.number(m["points"], (*at, "points"), True),
+                              pack.copies, len(pack.letters) * nr))
         each = step.get("for", "not out")
         each_fn = None if each == "not out" else self.formula(each, (*path, "for"), True)
         show = self.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))

@@ -29,15 +29,45 @@ class Meld:
     """
 
     def __init__(self, name: str, sets: list[int], runs: list[list[int]], run: int,
-                 points: Fn) -> None:
+                 points: Fn, copies: int = 1, grid: int = 0) -> None:
         self.name = name
         self.sets = sets
         self.runs = runs
         self.run = run
         self.points = points
+        # a pack with copies: card ``c``'s copy ``k`` is ``k * grid + c`` (the sets and
+        # runs name the first copies)
+        self.copies = copies
+        self.grid = grid
 
     def made(self, hand: int) -> tuple[int, int]:
-        """How many times ``hand`` makes this meld, and the cards that make it."""
+        """How many times ``hand`` makes this meld, and the cards that make it.
+
+        With copies, a hand holding every card of a set twice makes it twice (and a
+        sequence held twice makes two runs): the meld is counted once per layer of the
+        hand, layer ``t`` being the cards held at least ``t`` times.
+        """
+        if self.copies == 1:
+            return self._made(hand)
+        grid_mask = (1 << self.grid) - 1
+        at_least = [0] * (self.copies + 1)  # at_least[t]: first copies held >= t times
+        for k in range(self.copies):
+            layer = (hand >> (k * self.grid)) & grid_mask
+            for t in range(self.copies, 1, -1):
+                at_least[t] |= at_least[t - 1] & layer
+            at_least[1] |= layer
+        times = 0
+        used = 0
+        for t in range(1, self.copies + 1):
+            n, cards = self._made(at_least[t])
+            times += n
+            used |= cards
+        shown = 0
+        for k in range(self.copies):
+            shown |= (used << (k * self.grid)) & hand
+        return times, shown
+
+    def _made(self, hand: int) -> tuple[int, int]:
         times = 0
         cards = 0
         for m in self.sets:

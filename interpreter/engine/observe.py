@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import CARD_NAMES, cards_in
 from ..errors import ArgumentError
 from ..limits import seat_arg
+from .auction import A_CALLED, A_DECLARER
 
 if TYPE_CHECKING:
     from .state import State
@@ -145,6 +146,12 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             for s in range(len(suit_mask)):  # the suits, then the cards of no suit
                 if (v >> s) & 1:
                     forbidden[p] |= suit_mask[s]
+    auction = st.auction
+    if auction and auction[A_CALLED] >= 0:
+        # the declarer called a card not in his hand: a sample must not deal it to him
+        declarer = auction[A_DECLARER]
+        if 0 <= declarer < n and declarer != seat:
+            forbidden[declarer] |= 1 << auction[A_CALLED]
     order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
     for attempt in range(60):
         use_voids = attempt < 50

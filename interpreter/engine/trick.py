@@ -374,6 +374,10 @@ class TrickPlay(Instr):
                 st.best_trumped = False
             if key > st.best_led:
                 st.best_led = key  # the best card of the led suit itself (head_after_trump)
+        return self._placed(st, seat, c)
+
+    def _placed(self, st: State, seat: int, c: int) -> bool:
+        """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
         st.trick.append((seat, c))
         pos = st.trick_pos = st.trick_pos + 1
         if pos < len(st.trick_order):
@@ -547,13 +551,17 @@ class CardPlay(TrickPlayEach):
         down = self.down
         if down is not None and down(st, seat):
             word = self.down_word
-            out += [Action(CARDS, word, 1 << c) for c in cards_in(st.hands[seat])]
-        for d in self.decls:
-            when = d.when
-            for c in cards_in(m):
-                st.cand = c
-                if when is None or when(st, seat):
-                    out.append(Action(CARDS, d.word, 1 << c))
+            held = st.hands[seat] if pack is None else pack.one_per_face(st.hands[seat])
+            out += [Action(CARDS, word, 1 << c, pack) for c in cards_in(held)]
+        if self.decls:
+            # a declared pack: one action per card name, by its pack's names
+            faces = m if pack is None else pack.one_per_face(m)
+            for d in self.decls:
+                when = d.when
+                for c in cards_in(faces):
+                    st.cand = c
+                    if when is None or when(st, seat):
+                        out.append(Action(CARDS, d.word, 1 << c, pack))
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -641,7 +649,7 @@ class CardPlay(TrickPlayEach):
                 raise value_too_big(name, value, d.where, st.hand_number)
             setter(st, seat, value)
         st.cand = cand
-        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c)))  # shown to all
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
         if st.rec is not None:
             st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
         pos = st.trick_pos + 1
@@ -669,12 +677,7 @@ class CardPlay(TrickPlayEach):
                 st.best_key = 100
                 st.best_seat = seat
                 st.best_trumped = st.led != trump
-        st.trick.append((seat, c))
-        pos = st.trick_pos = st.trick_pos + 1
-        if pos < len(st.trick_order):
-            st.current = st.trick_order[pos]
-            return True
-        return self._finish(st)
+        return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:
         if self.down_shown:

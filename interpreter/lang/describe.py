@@ -71,7 +71,8 @@ def _or(items: Sequence[str], word: str = "or") -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
-def _card(name: str) -> str:
+def _card(name: str, pack: Any = None) -> str:
+    """A card of the spec in prose: its suit as a symbol (a declared pack's own)."""
     text = str(name)
     if "@" in text:
         rank, _, rel = text.partition("@")
@@ -80,6 +81,9 @@ def _card(name: str) -> str:
         if rel == "trump_colour":
             return f"the {rank} of the other suit of the trump's colour"
         return text
+    if pack is not None:
+        c = pack.parse_card(text)
+        return pack.symbol_names[c] if c is not None else text
     if len(text) >= 2 and text[-1] in _SYMBOLS:
         return text[:-1] + _SYMBOLS[text[-1]]
     return text
@@ -192,17 +196,26 @@ def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
     return lines
 
 
-def _pack_prose(tree: Mapping[str, Any], lines: list[str]) -> Any:
-    """The declared pack's sentences (added to ``lines``), and its Pack; None without one."""
+def _declared_pack(tree: Mapping[str, Any]) -> Any:
+    """The spec's declared Pack, or None (the French pack, or a pack section in error)."""
     section = tree.get("pack")
     if not isinstance(section, Mapping):
         return None
-    from ..cards import COLOURS, pack_of
+    from ..cards import pack_of
 
     try:
-        pack = pack_of(dict(section))
+        return pack_of(dict(section))
     except (KeyError, ValueError, TypeError, IndexError):
         return None  # not checked: say nothing of it
+
+
+def _pack_prose(tree: Mapping[str, Any], lines: list[str]) -> Any:
+    """The declared pack's sentences (added to ``lines``), and its Pack; None without one."""
+    from ..cards import COLOURS
+
+    pack = _declared_pack(tree)
+    if pack is None:
+        return None
     suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
              zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
     text = (f"The pack: suits {_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
@@ -250,11 +263,12 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
             in_decks.update(entry.get("ranks", []))
     order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
     top = list(r.get("top_trumps") or [])
+    pack = _declared_pack(tree)
     lines = _title("Ranking")
     if top:
         sep = ", " if any("@" in t for t in top) else " "
         lines += _wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
-                       f"{sep.join(_card(t) for t in top)}.")
+                       f"{sep.join(_card(t, pack) for t in top)}.")
         follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
         if follow == "printed":
             lines += _wrap("They follow, and are led as, their printed suit, but win as top "
@@ -280,18 +294,18 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
                    "the suit led.")
     free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
     if free:
-        lines += _wrap(f"{' '.join(_card(c) for c in free)} may always be played, whatever the "
+        lines += _wrap(f"{' '.join(_card(c, pack) for c in free)} may always be played, whatever the "
                        "rules of the trick say.")
     if losing:
         one = len(losing) == 1
-        lines += _wrap(f"{' '.join(_card(c) for c in losing)} never win{'s' if one else ''} a "
+        lines += _wrap(f"{' '.join(_card(c, pack) for c in losing)} never win{'s' if one else ''} a "
                        f"trick: {'it belongs' if one else 'they belong'} to no suit and "
                        f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
                        "next card).")
     kept = list(r.get("kept_cards") or [])
     if kept:
         one = len(kept) == 1
-        lines += _wrap(f"{' '.join(_card(c) for c in kept)} never win{'s' if one else ''} a "
+        lines += _wrap(f"{' '.join(_card(c, pack) for c in kept)} never win{'s' if one else ''} a "
                        f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
                        "owner: played to a trick, it goes into its player's won cards, not "
                        "the winner's.")
