@@ -136,12 +136,19 @@ def check_state_deep(st: State) -> str | None:
 
 
 def check_game(
-    game: Game, matches: int = 20, seed: int = 0, deep_every: int = 7, max_decisions: int = 200_000
+    game: Game, matches: int = 20, seed: int = 0, deep_every: int = 7, max_decisions: int = 200_000,
+    budget: int | None = None,
 ) -> ConformanceReport:
-    """Play ``matches`` random matches, checking invariants along the way."""
+    """Play ``matches`` random matches, checking invariants along the way.
+
+    ``budget``: no new match starts once this many decisions are played in all, so a
+    long game costs about what a short one does (the first match always runs).
+    """
     rep = ConformanceReport()
     rng = random.Random(seed)
     for m in range(matches):
+        if budget is not None and m and rep.decisions >= budget:
+            break
         st = game.new_state(seed=seed * 10_007 + m)
         steps = 0
         while not st.is_terminal:
