@@ -191,6 +191,11 @@ class Rules:
         """Whether spelbok's score change of the hand agrees with OpenSpiel's returns."""
         raise NotImplementedError
 
+    def hand_compared(self, st: State) -> bool:
+        """Whether the hand just over was compared to its end (False: a listed
+        difference stopped the comparison, and its score is not compared)."""
+        return True
+
 
 def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: int) -> int:
     """Play spelbok's running hand against OpenSpiel; return the log index reached.
@@ -233,6 +238,8 @@ def play_hand(rules: Rules, st: State, rng: random.Random, tally: Tally, seen: i
                 deal = next(d for d in log[i:] if d["event"] == "deal")
                 os_st = rules.start(st, deal)
             elif e["event"] == "end_hand":
+                if not rules.hand_compared(st):
+                    return i + 1  # a listed difference ended the comparison
                 rules.flush(st, os_st, tally)
                 tally.hands += 1
                 counts = rules.trick_counts(st, os_st) if os_st.is_terminal() else None
@@ -716,3 +723,199 @@ class OhHell3(OhHell):
 
 class OhHell6(OhHell):
     players = 6
+
+
+class Skat(Rules):
+    """specs/skat.yaml against OpenSpiel's "skat" (open_spiel/games/skat/skat.cc).
+
+    OpenSpiel: cards are ``suit * 8 + rank`` (suits D H S C, ranks 7 8 9 Q K 10 A J);
+    32 deal outcomes, the k-th card to player 0 (k 0-2, 11-14, 23-25), 1 (3-5, 15-18,
+    26-28), 2 (6-8, 19-22, 29-31) or the skat (9, 10), which is spelbok's 3-4-3 deal with
+    the skat after the first round; player 0 is forehand (spelbok's dealer + 1). Its
+    bidding is first come, first served: players 0, 1, 2 in turn pass (32) or name a game
+    (33 diamonds, 34 hearts, 35 spades, 36 clubs, 37 grand, 38 null), the first to name one
+    is the declarer and takes the skat; all passing ends the deal with nothing scored. He
+    discards two cards one at a time; forehand leads; a null ends as soon as the declarer
+    takes a trick. Its returns are card points: the declarer's ``(points - 60) / 120``
+    (with the skat; a null counts 90 won, 30 lost), each defender's ``(60 - points) / 240``.
+
+    The auctions differ (``DIFFERENCES``), so both are driven to one contract: a declarer
+    drawn at random (or none: all pass, one deal in ten), who bids 18 in spelbok while the
+    players before him pass in both engines and the ones after him pass in spelbok; he
+    picks up the skat and names the game in both (drawn at random).
+    """
+
+    spec = "skat"
+    players = 3
+    options = {"doubling": "none", "passed_out": "throw_in", "scoring": "plain"}
+    os_game = "skat"
+    suits = "DHSC"
+    RANKS = ["7", "8", "9", "Q", "K", "10", "A", "J"]
+    GAMES = {"diamonds": 33, "hearts": 34, "spades": 35, "clubs": 36, "grand": 37,
+             "null": 38}
+    PASS = 32
+    DIFFERENCES = (
+        "auction: OpenSpiel's first player to name a game is the declarer, with no bid "
+        "values; no option: both driven to one declarer at 18 and one game",
+        "hand games, announcements and the open null: OpenSpiel has none (the declarer "
+        "always takes the skat); no option: taken out of spelbok's sets",
+        "null ranking: spelbok's jacks stay top trumps and the ten above the king (the "
+        "spec's COMPROMISE); no option: a null is compared up to the first trick whose "
+        "winner differs and holds a jack or a ten",
+        "null: OpenSpiel ends the deal when the declarer takes a trick, spelbok plays on; "
+        "no option: compared up to that trick",
+        "score: OpenSpiel returns card points, spelbok the game value; no option: the "
+        "declarer's card points and won or lost are compared",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stopped = 0  # null deals whose comparison stopped at the ranking difference
+
+    def os_card(self, card: int) -> int:
+        name = self.pack.names[card]
+        return self.suits.index(name[-1]) * 8 + self.RANKS.index(name[:-1])
+
+    def os_seat(self, st: State, seat: int) -> int:
+        return (seat - self.forehand) % 3
+
+    def os_action(self, st: State, action: Action) -> int:
+        if action.card is None:
+            return self.GAMES.get(str(action), -1)  # -1: no OpenSpiel counterpart
+        return self.os_card(action.card)
+
+    def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
+        self.forehand = (st.dealer + 1) % 3
+        self.mark = len(st.log)
+        self.declarer: int | None = None  # drawn at the first bid (None: all pass)
+        self.drawn = False
+        self.game_name = ""
+        self.ended_at = 0  # the trick after which OpenSpiel's null was over
+        self.halted = False  # the null ranking difference was reached
+        os_st = self.os.new_initial_state()
+        by_os = [[] for _ in range(3)]  # type: list[list[str]]
+        for seat, cards in enumerate(deal["hands"]):
+            by_os[self.os_seat(st, seat)] = list(cards)
+        order = [(0, 3), (1, 3), (2, 3), (3, 2), (0, 4), (1, 4), (2, 4), (0, 3), (1, 3), (2, 3)]
+        piles = [*by_os, list(deal["widow"])]
+        for who, n in order:
+            for _ in range(n):
+                os_st.apply_action(self.os_card(self.pack.index[piles[who].pop(0)]))
+        return os_st
+
+    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
+               where: str) -> bool:
+        name = st.decision_name
+        if self.halted:
+            return False  # the listed difference: the deal is not compared further
+        if os_st.is_terminal():
+            # OpenSpiel's null is over (the declarer took a trick); spelbok plays on
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+            return True
+        if name == "play":
+            return super().decide(st, os_st, tally, rng, where)
+        seat = st.current_player
+        assert seat is not None
+        words = {str(a) for a in st.legal_actions()}
+        theirs = set(os_st.legal_actions())
+        if name == "bid":
+            if not self.drawn:
+                self.drawn = True
+                self.declarer = None if rng.random() < 0.1 else rng.randrange(3)
+                self.game_name = rng.choice(sorted(self.GAMES))
+                self.declared = False
+            mine = self.declarer == seat
+            if not tally.check("pass" in words and ("bid 18" in words or not mine),
+                               f"{where}: spelbok {sorted(words)}"):
+                return False
+            st.apply("bid 18" if mine else "pass")
+            if self.declared or mine:
+                self.declared = True  # OpenSpiel's bidding is over, or waits for the game
+                return True
+            tally.decisions += 1
+            if not tally.check(os_st.current_player() == self.os_seat(st, seat)
+                               and theirs == {self.PASS, *self.GAMES.values()},
+                               f"{where}: spelbok seat {seat}, OpenSpiel player "
+                               f"{os_st.current_player()} {sorted(theirs)}"):
+                return False
+            os_st.apply_action(self.PASS)
+            return True
+        tally.decisions += 1
+        if not tally.check(os_st.current_player() == self.os_seat(st, seat),
+                           f"{where}: spelbok seat {seat}, OpenSpiel player "
+                           f"{os_st.current_player()}"):
+            return False
+        if name == "skat":  # OpenSpiel's declarer always takes the skat
+            tally.narrowed += 1
+            st.apply("pick_up")
+            return True
+        if name == "game":
+            tally.narrowed += 1  # the open null
+            mine_games = {self.GAMES[w] for w in words if w in self.GAMES}
+            if not tally.check(mine_games == theirs - {self.PASS},
+                               f"{where}: spelbok {sorted(words)}, OpenSpiel {sorted(theirs)}"):
+                return False
+            st.apply(self.game_name)
+            os_st.apply_action(self.GAMES[self.game_name])
+            return True
+        assert name == "discard", name
+        # spelbok discards the two cards at once, OpenSpiel one at a time
+        pairs = {frozenset(self.os_card(c) for c in a.cards): a for a in st.legal_actions()}
+        want = {frozenset((x, y)) for x in theirs for y in theirs if x != y}
+        if not tally.check(set(pairs) == want, f"{where}: spelbok {sorted(words)[:5]}..., "
+                           f"OpenSpiel {sorted(theirs)}"):
+            return False
+        pick = sorted(pairs, key=sorted)[rng.randrange(len(pairs))]
+        st.apply(pairs[pick])
+        first, second = sorted(pick)
+        os_st.apply_action(first)
+        tally.decisions += 1
+        if not tally.check(set(os_st.legal_actions()) == theirs - {first}
+                           and os_st.current_player() == self.os_seat(st, seat),
+                           f"{where}: OpenSpiel's second discard"):
+            return False
+        os_st.apply_action(second)
+        return True
+
+    def pick_from(self, st: State, common: list[int]) -> list[int]:
+        # in a null, jacks and tens are played only when nothing else is legal: the
+        # listed ranking difference then decides fewer tricks
+        if self.game_name != "null":
+            return common
+        plain = [c for c in common if c % 8 not in (5, 7)]  # OpenSpiel's 10 and J
+        return plain or common
+
+    def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
+        if self.ended_at or self.halted:
+            return None  # compared no further
+        trick = next(e for e in reversed(st.log) if e["event"] == "trick"
+                     and e["number"] == number)
+        w = super().trick_winner(os_st, st, number)
+        if os_st.is_terminal() and number < 10:
+            self.ended_at = number  # OpenSpiel's null is lost: its declarer took the trick
+            assert self.declarer is not None
+            w = self.declarer
+        if (w is not None and w != trick["winner"] and self.game_name == "null"
+                and any(c[:-1] in ("J", "10") for _, c in trick["cards"])):
+            self.halted = True  # the listed null ranking difference
+            self.stopped += 1
+            return None
+        return w
+
+    def hand_compared(self, st: State) -> bool:
+        return not self.halted
+
+    def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
+        returns = os_st.returns()
+        if self.declarer is None:  # all passed: nothing scored
+            return not any(returns) and not any(delta)
+        d = self.declarer
+        solo = returns[self.os_seat(st, d)]
+        points = next((e["value"] for e in st.log[self.mark:]
+                       if e["event"] == "set" and e["var"] == "points"), 0)  # 0: never set
+        others_ok = all(delta[s] == 0 and returns[self.os_seat(st, s)] == -solo / 2
+                        for s in range(3) if s != d)
+        if self.game_name != "null" and round(solo * 120 + 60) != points:
+            return False
+        return others_ok and (solo > 0) == (delta[d] > 0) and delta[d] != 0

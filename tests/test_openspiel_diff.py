@@ -24,6 +24,7 @@ from openspiel_diff import (  # noqa: E402
     OhHell3,
     OhHell6,
     Rules,
+    Skat,
     Spades,
     Tally,
     duel,
@@ -41,6 +42,7 @@ GAMES: list[tuple[type[Rules], range, int]] = [
     (OhHell, range(4), 19),  # a whole match: every hand size from ten down to one and up
     (OhHell3, range(3), 19),
     (OhHell6, range(3), 15),
+    (Skat, range(50), 3),  # a declarer and a game drawn each deal, one in ten all pass
 ]
 
 
@@ -73,11 +75,16 @@ class LoneLeadLeft(Euchre):
     options = {**Euchre.options, "lone_lead": "maker_left"}
 
 
+class SkatTournament(Skat):
+    options = {**Skat.options, "scoring": "tournament"}  # 40 to each defender of a loss
+
+
 @pytest.mark.parametrize(("rules_class", "found"), [
     (OlderHearts, ", OpenSpiel ['"),  # a legal set
     (LoneEuchre4, "score change"),
     (LoneLeadLeft, ": spelbok seat"),  # the seat to act
-], ids=["legal-set", "score", "seat"])
+    (SkatTournament, "score change"),
+], ids=["legal-set", "score", "seat", "skat-score"])
 def test_a_rules_difference_is_caught(rules_class: type[Rules], found: str) -> None:
     """The harness can fail: an option set away from OpenSpiel's rule is found."""
     tally = run(rules_class, range(6), 4)
