@@ -130,8 +130,8 @@ def refusal(st: State, seat: int, card: int) -> str:
                 return f"you must follow suit ({pack.letter(led)})"
             # led past the pack's suits: top trumps under no trump suit, or cards of no suit
             if any(t.trump[c] for c in cards_in(t.suit_mask[led])):
-                return "you must follow the top trumps led (play one)"
-            return "you must follow the cards of no suit led (play one)"
+                return "you must follow suit (the top trumps led)"
+            return "you must follow suit (the cards of no suit led)"
         if f.overtrump and not f.head and t.trump[card]:
             return "you must overtrump (play a trump higher than the trick's best)"
         return "you must head the trick (play a higher card of the suit)"
