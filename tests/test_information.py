@@ -161,6 +161,14 @@ def _set(mask: int) -> set[int]:
     return set(cards_in(mask))
 
 
+def _seen(st: Any, seat: int) -> list[Any]:
+    """The hand's tricks as ``seat`` sees them: another seat's unshown face-down card is
+    no public card (-1), so a sample may re-deal it."""
+    def cards(pairs: Any) -> list[tuple[int, int]]:
+        return [(p, c if p == seat or not (st.hidden >> c) & 1 else -1) for p, c in pairs]
+    return [*[(lead, cards(pairs), w) for lead, pairs, w in st.history_tricks], cards(st.trick)]
+
+
 def check_sample(st: Any, seat: int, s: Any, obs: Observer) -> str | None:
     err = check_cards(st)  # every deck card in exactly one zone, before and after (below)
     if err:
@@ -169,7 +177,7 @@ def check_sample(st: Any, seat: int, s: Any, obs: Observer) -> str | None:
         return f"the sample changed seat {seat}'s own hand"
     if s.discarded[seat] != st.discarded[seat]:
         return f"the sample changed seat {seat}'s own discards"
-    if (s.turn_up, s.trick, s.history_tricks) != (st.turn_up, st.trick, st.history_tricks):
+    if (s.turn_up, _seen(s, seat)) != (st.turn_up, _seen(st, seat)):
         return "the sample changed a public card (turn-up, trick or finished tricks)"
     for p in range(st.n):
         if s.hands[p] & st.known[p] != st.known[p]:
