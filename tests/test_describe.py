@@ -242,3 +242,11 @@ def test_a_discard_only_exchange_reads_as_a_discard() -> None:
     # it ... or discard alone to keep every card" for a discard of exactly two
     text = " ".join(describe(read_spec("skat")).split())
     assert "discards exactly 2 cards, drawing nothing. Write: discard 7H 9S." in text
+
+
+def test_a_ranking_of_top_trumps_only_names_no_empty_suit_order() -> None:
+    # found with Truco: "Below them the trump suit ranks ." and "Plain suits rank  (high
+    # to low)" printed empty lists when every card is a top trump
+    text = " ".join(describe(read_spec("truco-mineiro")).split())
+    assert "ranks ." not in text and "rank  (" not in text
+    assert "Every card is a top trump: the list above ranks them all." in text

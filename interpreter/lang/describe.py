@@ -292,10 +292,13 @@ def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
              and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
     plain = [x for x in order if x not in taken]
     in_trumps = [x for x in plain if f"{x}@trump" not in top]
-    if top:
+    if top and in_trumps:
         lines += _wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
-    lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
-                   + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
+    if plain:
+        lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
+                       + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
+    else:  # every card is a top trump: their order alone ranks the cards
+        lines += _wrap("Every card is a top trump: the list above ranks them all.")
     cut = list(r.get("cut_ranks") or [])
     if cut and cut != list(r.get("ranks", [])):
         lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
