@@ -27,7 +27,7 @@ a copy), :func:`step` (apply an action just drawn from it) and
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -104,7 +104,9 @@ def random_action(st: State, getrandbits: Callable[[int], int]) -> Action:
             m &= m - 1
             r -= 1
         return CARD_ACTIONS[(m & -m).bit_length() - 1]
-    options = ins.legal(st)
+    # typed as a Sequence, so that compiled code indexes it through __getitem__: a lazy
+    # list of exchanges (SubsetActions) holds subset numbers until an item is asked for
+    options: Sequence[Action] = ins.legal(st)
     return options[below(getrandbits, len(options))]
 
 
