@@ -9,9 +9,10 @@ speed: a tight loop over ints (card = suit * 13 + rank, hands as bitmasks), the
 trump tables precomputed, every player choosing uniformly among the legal
 moves, whole matches at the default readings of the shipped spec.  A round
 times one fixed workload of each (the same matches, by seed), spelbok through
-its public API (``legal_actions`` / ``apply``) and the reference, one after the
-other; the ratio is spelbok's decisions/s over the reference's, best and
-median over the rounds.  A decision is every move a player makes, forced ones
+its public API (``legal_actions`` / ``apply``), then through its batched
+playouts (``Game.playouts``: the same random legal choices, inside the engine),
+and the reference, one after the other; the ratios are spelbok's decisions/s
+over the reference's, best and median over the rounds.  A decision is every move a player makes, forced ones
 included, on both sides.
 
 The references follow the specs' rules (specs/knektpass.yaml and
@@ -305,6 +306,13 @@ def time_spelbok(game: spelbok.Game, matches: int) -> tuple[int, float]:
     return decisions, seconds
 
 
+def time_batched(game: spelbok.Game, matches: int) -> tuple[int, float]:
+    """Decisions and CPU seconds of ``matches`` random matches by ``Game.playouts``."""
+    c0 = time.process_time()
+    out = game.playouts(matches, seed=0)
+    return out.total_decisions, time.process_time() - c0
+
+
 def calibrate(run: Callable[[int], tuple[int, float]], seconds: float) -> int:
     """How many matches fill about ``seconds`` of CPU time."""
     n = 8
@@ -321,8 +329,9 @@ CASES = {
 }
 
 
-def measure(name: str, rounds: int, seconds: float) -> tuple[float, float, float, float]:
-    """Best and median decisions/s of spelbok and of the reference, interleaved rounds."""
+def measure(name: str, rounds: int, seconds: float) -> tuple[float, ...]:
+    """Best and median decisions/s of spelbok (public API), of its batched playouts and
+    of the reference, interleaved rounds."""
     spec, players, match = CASES[name]
     game = spelbok.load(spec, players=players)
 
@@ -332,14 +341,20 @@ def measure(name: str, rounds: int, seconds: float) -> tuple[float, float, float
     def ref(m: int) -> tuple[int, float]:
         return time_reference(lambda r: match(r, players), m)
 
-    m_eng, m_ref = calibrate(eng, seconds), calibrate(ref, seconds)
-    e_rates, r_rates = [], []
+    def bat(m: int) -> tuple[int, float]:
+        return time_batched(game, m)
+
+    m_eng, m_bat, m_ref = calibrate(eng, seconds), calibrate(bat, seconds), calibrate(ref, seconds)
+    e_rates, b_rates, r_rates = [], [], []
     for _ in range(rounds):
         d, dt = eng(m_eng)
         e_rates.append(d / dt)
+        d, dt = bat(m_bat)
+        b_rates.append(d / dt)
         d, dt = ref(m_ref)
         r_rates.append(d / dt)
-    return (max(e_rates), statistics.median(e_rates), max(r_rates), statistics.median(r_rates))
+    return (max(e_rates), statistics.median(e_rates), max(b_rates), statistics.median(b_rates),
+            max(r_rates), statistics.median(r_rates))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -352,10 +367,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"python {sys.version.split()[0]}, spelbok hot path {hot}; {args.rounds} interleaved "
           f"rounds of {args.seconds:.1f} s; decisions/s, best (median)")
     for name in [args.only] if args.only else list(CASES):
-        eb, em, rb, rm = measure(name, args.rounds, args.seconds)
+        eb, em, bb, bm, rb, rm = measure(name, args.rounds, args.seconds)
         print(f"{name:<18} spelbok {eb / 1000:7.1f} k ({em / 1000:6.1f} k)   "
               f"hand-written {rb / 1000:7.1f} k ({rm / 1000:6.1f} k)   "
-              f"ratio {eb / rb:5.2f} ({em / rm:4.2f})")
+              f"ratio {eb / rb:5.2f} ({em / rm:4.2f})   "
+              f"batched {bb / 1000:7.1f} k ({bm / 1000:6.1f} k), "
+              f"ratio {bb / rb:5.2f} ({bm / rm:4.2f})")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,9 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
        "engine/exchange", "engine/auction",
        # instructions of the hand's phases: subclasses of the compiled Instr, so compiled too
-       "engine/passing", "engine/patterns", "engine/melds", "engine/stock")
+       "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
+       # batched playouts (Game.playouts) and the search bots' steps
+       "engine/playouts")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

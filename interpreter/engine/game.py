@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgumentError, SpecError, SpelbokError, kind_fault
 from ..limits import MAX_CARDS, MAX_HANDS, MAX_SEED, seat_arg, short_repr
 from .program import Program
 from .state import State
+
+if TYPE_CHECKING:
+    from .playouts import Playouts
+
+#: Most matches one call of :meth:`Game.playouts` plays (its results are kept per match).
+MAX_PLAYOUTS = 10_000_000
 
 
 class Game:
@@ -161,6 +167,34 @@ class Game:
                 raise
             raise kind_fault(e) from e
         return st
+
+    def playouts(self, n: int, seed: int = 0, policy: str = "random") -> Playouts:
+        """Play ``n`` whole matches with uniformly random legal choices, inside the
+        engine (no action lists where a card mask suffices, no checks per decision),
+        and return their winners, scores, decisions and hands.
+
+        Match ``i`` is ``new_state(seed=seed + i)``, and one ``random.Random(seed)``
+        makes every choice in turn, as ``rng.choice(state.legal_actions())`` would:
+        the same matches as that loop through the public API (see
+        :mod:`spelbok.engine.playouts`).  ``policy``: only ``"random"`` so far.
+
+        >>> import spelbok
+        >>> out = spelbok.load("example", players=2).playouts(3, seed=5)
+        >>> len(out.winners), all(out.decisions)
+        (3, True)
+        """
+        from .playouts import POLICIES, playouts
+
+        if type(n) is not int or not 0 <= n <= MAX_PLAYOUTS:
+            raise ArgumentError(f"n must be a whole number from 0 to {MAX_PLAYOUTS}, "
+                                f"not {n!r:.40}")
+        if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED - max(n - 1, 0):
+            raise ArgumentError(f"seed must be an integer of at most 64 bits (with seed + n "
+                                f"too), not {seed!r:.40}")
+        if policy not in POLICIES:
+            raise ArgumentError(f"unknown playout policy {short_repr(policy)}; "
+                                f"choose {', '.join(POLICIES)}")
+        return playouts(self, n, seed, policy)
 
     def restore(self, data: dict[str, Any]) -> State:
         """Rebuild a state from :meth:`State.to_dict`."""

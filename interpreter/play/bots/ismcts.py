@@ -35,6 +35,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import CARDS, Action
+from ...engine.playouts import legal as legal_of
+from ...engine.playouts import step
 from .heuristics import decision_kind, exchange_candidates, policy_action
 from .profile import game_profile, hand_rewards
 from .rollout import sample_world
@@ -122,7 +124,7 @@ class ISMCTSBot:
             if before is None:
                 before = s.scores
                 out_before = s.out[:]
-                root_moves = dict(self._moves(s, root_seat, s.legal_actions(), True, want))
+                root_moves = dict(self._moves(s, root_seat, legal_of(s), True, want))
             won = s.won
             hp = s.hands_played
             node = root
@@ -131,9 +133,10 @@ class ISMCTSBot:
             while not s.is_terminal and s.hands_played == hp:
                 seat = s.current
                 assert seat is not None
-                legal_now = s.legal_actions()
+                legal_now = legal_of(s)  # the state's own list, and step() skips the checks:
+                # every action here comes from it (the engine's work, not the API's)
                 if model and seat != root_seat:
-                    s.apply(policy_action(s, legal_now, rng, want, eps))
+                    step(s, policy_action(s, legal_now, rng, want, eps))
                     continue
                 moves = self._moves(s, seat, legal_now, at_root, want)
                 at_root = False
@@ -156,15 +159,15 @@ class ISMCTSBot:
                     key, a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                     ch = _Node(seat)
                     children[key] = ch
-                    s.apply(a)
+                    step(s, a)
                     path.append(ch)
                     break
                 assert best is not None and best_a is not None
-                s.apply(best_a)
+                step(s, best_a)
                 path.append(best)
                 node = best
             while not s.is_terminal and s.hands_played == hp:
-                s.apply(policy_action(s, s.legal_actions(), rng, want, eps))
+                step(s, policy_action(s, legal_of(s), rng, want, eps))
             rewards = hand_rewards(prof, before, out_before, s, won)
             for ch in path:
                 ch.visits += 1
