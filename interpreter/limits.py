@@ -32,6 +32,9 @@ MAX_REPEAT = 10_000
 """Most rounds one ``repeat`` step may run in one go."""
 MAX_CHOICES = 10_000
 """Most options a number decision may offer at once."""
+MAX_EXCHANGES = 1 << 20
+"""Most card sets one exchange or discard decision may offer at once (its hand's subsets
+within its bounds: thirteen cards give 8,192, and more than this means a 'max' to set)."""
 MAX_NOTATION = 200
 """Longest action notation read (an exchange of a whole hand fits many times over)."""
 MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -118,3 +118,27 @@ def test_a_caller_changing_the_legal_list_cannot_make_an_illegal_exchange_legal(
     with pytest.raises(spelbok.IllegalActionError):
         s.apply(junk)
     assert s.legal_actions() == [a for a in legal if a != junk]
+
+
+def test_the_subset_order_lists_each_size_in_ascending_order() -> None:
+    # bug (found with French Tarot, a discard of one card of thirty): the order scanned
+    # all 2**n numbers, a billion for one card of thirty; it now lists only the subsets
+    from spelbok.engine import subsets
+
+    def scan(n: int, lo: int, hi: int) -> list[int]:
+        return [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
+
+    for n in range(9):
+        for lo in range(n + 2):
+            for hi in range(lo, n + 2):
+                subsets._ORDER.clear()
+                assert subsets.subset_order(n, lo, hi) == scan(n, lo, hi), (n, lo, hi)
+    assert len(subsets.subset_order(40, 1, 2)) == 40 + 40 * 39 // 2
+
+
+def test_an_exchange_with_too_many_card_sets_is_a_clear_error() -> None:
+    from spelbok.engine.subsets import subset_order
+    from spelbok.errors import SpecError
+
+    with pytest.raises(SpecError, match="give it a smaller 'max'"):
+        subset_order(40, 0, 20)

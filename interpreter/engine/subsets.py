@@ -21,9 +21,12 @@ see them, and Actions are not JSON data anyway.)
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
+from ..errors import SpecError
 from ..frozen import mypyc_attr
+from ..limits import MAX_EXCHANGES
 from .actions import CARDS, WORD, Action
 
 _mk = tuple.__new__
@@ -39,7 +42,25 @@ def subset_order(n: int, lo: int, hi: int) -> list[int]:
     key = (n, lo, hi)
     got = _ORDER.get(key)
     if got is None:
-        got = [i for k in range(lo, hi + 1) for i in range(1 << n) if i.bit_count() == k]
+        # each size in ascending order by Gosper's next-of-the-same-size step: the cost is
+        # the subsets listed, never 2**n (one card of thirty would scan a billion numbers)
+        got = []
+        end = 1 << n
+        total = sum(comb(n, k) for k in range(max(lo, 0), min(hi, n) + 1))
+        if total > MAX_EXCHANGES:
+            raise SpecError(f"an exchange of {lo} to {hi} of {n} cards offers {total:,} card "
+                            f"sets, more than the {MAX_EXCHANGES:,} one decision may: give "
+                            "it a smaller 'max' (or a 'min')")
+        for k in range(max(lo, 0), min(hi, n) + 1):
+            if k == 0:
+                got.append(0)
+                continue
+            v = (1 << k) - 1
+            while v < end:
+                got.append(v)
+                c = v & -v
+                r = v + c
+                v = (((r ^ v) >> 2) // c) | r
         _ORDER[key] = got
     return got
 
