@@ -528,33 +528,6 @@ class Bridge(Rules):
                     named.add((call - 55) % 5)
         return [c for c in common if c < 55 or (c - 55) % 5 not in named]
 
-    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
-               where: str) -> bool:
-        """Compare the pending decision (seat, legal set), then play one common action
-        drawn at random in both engines; False after a disagreement."""
-        seat = st.current_player
-        assert seat is not None
-        legal = st.legal_actions()
-        tally.decisions += 1
-        os_p = os_st.current_player()
-        if not tally.check(os_p == self.os_actor(st, seat),
-                           f"{where}: spelbok seat {seat}, OpenSpiel player {os_p}"):
-            return False
-        mine = {self.os_action(st, a): a for a in legal}
-        kept = self.narrow(st, os_st, mine)
-        if len(kept) < len(mine):
-            tally.narrowed += 1
-            mine = kept
-        theirs = set(os_st.legal_actions())
-        if not tally.check(set(mine) == theirs,
-                           f"{where}: spelbok {sorted(str(a) for a in legal)}, OpenSpiel "
-                           f"{sorted(os_st.action_to_string(os_p, a) for a in theirs)}"):
-            return False
-        pick = self.choose(st, rng, self.pick_from(st, sorted(theirs)))
-        st.apply(mine[pick])
-        os_st.apply_action(pick)
-        return True
-
     def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
         # uniform calls push nearly every auction to the seven level: pass half the
         # time, else make one of the five cheapest calls, so part scores and games come up

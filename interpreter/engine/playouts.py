@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import SpelbokError, kind_fault
 from .actions import CARD_ACTIONS, Action
 from .trick import TrickPlay, TrickPlayEach, legal_cards
 
@@ -115,18 +114,7 @@ def step(st: State, a: Action) -> None:
     :func:`random_action`), without checking it again; recorded in the history as
     ``apply`` records it.  Errors of the spec's formulas are raised as ``apply``
     raises them."""
-    seat = st.current
-    assert seat is not None
-    st.legal_cache = None
-    st.hist = (st.hist, a)
-    try:
-        if not st.prog.code[st.pc].apply(st, seat, a):
-            st.current = None
-            st.prog.advance(st)
-    except (TypeError, ValueError) as e:
-        if isinstance(e, SpelbokError):
-            raise
-        raise kind_fault(e) from e
+    st.run_action(a)
 
 
 def play_random(st: State, rng: random.Random, hand_only: bool = False) -> int:

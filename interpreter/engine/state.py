@@ -381,6 +381,11 @@ class State:
             a = action
         else:
             a = self._resolve(action)
+        self.run_action(a)
+
+    def run_action(self, a: Action) -> None:
+        """Apply ``a``, known legal here, with no check: recorded in the history, then the
+        steps run on to the next decision (what :meth:`apply` does once it has checked)."""
         self.legal_cache = None
         seat = self.current
         assert seat is not None
