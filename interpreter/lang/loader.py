@@ -35,6 +35,7 @@ from jsonschema.exceptions import ValidationError
 
 from ..errors import SpecError, SpecErrors, did_you_mean
 from .model import STEP_KINDS, Position, SpecDoc, normalize
+from .schema import FRENCH_NAMES
 from .vocabulary import STEP_COMMON
 from .yamlio import (
     KEY,
@@ -84,14 +85,14 @@ def load_schema() -> dict[str, Any]:
 def _validator(packed: bool = False) -> Draft202012Validator:
     """The schema's validator; ``packed``: for a spec that declares its ``pack``, whose
     ranks, suits and cards are not the French ones (the checks test them against it)."""
-    if not packed:
-        return Draft202012Validator(load_schema())
     schema = json.loads(json.dumps(load_schema()))
     defs = schema["$defs"]
-    for name in ("rank", "suit", "card", "top_trump"):
-        defs[name] = {k: v for k, v in defs[name].items()
-                      if k not in ("pattern", "minimum", "maximum")}
-        defs[name]["type"] = ["string", "integer"] if name == "rank" else "string"
+    for name, forms in FRENCH_NAMES.items():
+        if packed:  # any names: the checks test them against the declared pack
+            defs[name] = {k: v for k, v in defs[name].items()
+                          if k not in ("pattern", "minimum", "maximum")}
+        else:
+            defs[name] = {**defs[name], **forms}
     return Draft202012Validator(schema)
 
 

@@ -39,6 +39,16 @@ __all__ = ["SHIPPED", "main", "schema_text", "spec_schema"]
 _RANK = "([2-9]|10|[JQKATjqkat])"
 _SUIT = "[CSHDcshd♣♠♥♦]"
 _SCALAR_BOUNDS = {"minimum": -MAX_VALUE, "maximum": MAX_VALUE}
+_TOKEN = r"^[^\s@]{1,8}$"
+
+#: The forms of the French pack's names, which the loader checks in a spec that does not
+#: declare its own ``pack:`` (the shipped schema, for editors, takes any pack's names).
+FRENCH_NAMES: dict[str, dict[str, Any]] = {
+    "rank": {"pattern": f"^{_RANK}$", "minimum": 2, "maximum": 10},
+    "suit": {"pattern": f"^{_SUIT}$"},
+    "card": {"pattern": f"^{_RANK}{_SUIT}$"},
+    "top_trump": {"pattern": f"^({_RANK}{_SUIT}|{_RANK}@(trump|trump_colour))$"},
+}
 
 #: How each type of the vocabulary is written, the ones with a ``$defs`` entry first
 #: (in the order of the shipped file).  A type's description is its vocabulary doc.
@@ -53,12 +63,13 @@ _DEFS: dict[str, dict[str, Any]] = {
     "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "x-kind": "name"},
     "scalar": {"type": ["string", "integer", "boolean"], **_SCALAR_BOUNDS,
                "x-expect": "a string, an integer, true or false"},
-    "rank": {"type": ["string", "integer"], "pattern": f"^{_RANK}$", "minimum": 2,
-             "maximum": 10, "x-kind": "rank"},
-    "suit": {"type": "string", "pattern": f"^{_SUIT}$", "x-kind": "suit"},
-    "card": {"type": "string", "pattern": f"^{_RANK}{_SUIT}$", "x-kind": "card"},
-    "top_trump": {"type": "string",
-                  "pattern": f"^({_RANK}{_SUIT}|{_RANK}@(trump|trump_colour))$",
+    # names as any pack writes them (a spec may declare its own pack: N, T21, EX); the
+    # French forms of FRENCH_NAMES are checked by spelbok for a spec without `pack:`
+    "rank": {"type": ["string", "integer"], "pattern": _TOKEN, "minimum": 0,
+             "maximum": MAX_CARDS, "x-kind": "rank"},
+    "suit": {"type": "string", "pattern": _TOKEN, "x-kind": "suit"},
+    "card": {"type": "string", "pattern": _TOKEN, "x-kind": "card"},
+    "top_trump": {"type": "string", "pattern": r"^[^\s@]{1,8}(@(trump|trump_colour))?$",
                   "x-kind": "top_trump"},
     "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
     "suits": {"type": "array", "items": {"$ref": "#/$defs/suit"}, "minItems": 1},
