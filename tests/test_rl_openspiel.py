@@ -14,18 +14,7 @@ import spelbok  # noqa: E402
 from spelbok.rl.encoding import uncovered  # noqa: E402
 from spelbok.rl.openspiel import register  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-SPECS = sorted(ROOT.glob("specs/*.yaml")) + sorted(ROOT.glob("specs/variants/*.yaml"))
-
-
-def _counts(path: Path) -> list[int]:
-    """Two player counts of a spec (one when it has only one)."""
-    tree = spelbok.load(str(path)).tree
-    lo, hi = tree["players"]["min"], tree["players"]["max"]
-    return sorted({lo, min(lo + 1, hi)})
-
-
-CASES = [(p, n) for p in SPECS for n in _counts(p)]
+from tests.spec_cases import CASES  # noqa: E402
 
 
 @pytest.mark.parametrize(("path", "players"), CASES, ids=[f"{p.stem}-{n}" for p, n in CASES])

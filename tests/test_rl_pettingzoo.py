@@ -19,19 +19,8 @@ from spelbok.rl.encoding import Encoding, Match, uncovered  # noqa: E402
 from spelbok.rl.pettingzoo import env  # noqa: E402
 
 from tests.minispec import mini  # noqa: E402
+from tests.spec_cases import CASES, ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-SPECS = sorted(ROOT.glob("specs/*.yaml")) + sorted(ROOT.glob("specs/variants/*.yaml"))
-
-
-def _counts(path: Path) -> list[int]:
-    """Two player counts of a spec (one when it has only one)."""
-    tree = spelbok.load(str(path)).tree
-    lo, hi = tree["players"]["min"], tree["players"]["max"]
-    return sorted({lo, min(lo + 1, hi)})
-
-
-CASES = [(p, n) for p in SPECS for n in _counts(p)]
 CYCLES = 12  # steps of api_test's random play per case: enough to reach a hand's end
 
 

@@ -1045,17 +1045,18 @@ class Compiler:
     def step_if(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         test = JumpUnless(self.formula(step["if"], (*path, "if"), False))
         code.append(test)
-        value = getattr(test.cond, "value", None)  # a condition fixed at load, or None
-        self.dead += value is not None and not value
+        never = _fixed_false(test.cond)
+        always = hasattr(test.cond, "value") and bool(test.cond.value)
+        self.dead += never
         self.compile_steps(step.get("then", []), (*path, "then"), code)
-        self.dead -= value is not None and not value
+        self.dead -= never
         if step.get("else"):
             skip = Jump()
             code.append(skip)
             test.target = len(code)
-            self.dead += bool(value)
+            self.dead += always
             self.compile_steps(step["else"], (*path, "else"), code)
-            self.dead -= bool(value)
+            self.dead -= always
             skip.target = len(code)
         else:
             test.target = len(code)
