@@ -42,6 +42,14 @@ def _load_native() -> Any:
 
 
 NATIVE = _load_native()
+# The compiled functions call each other thousands of times a decision.  Exported
+# (the default), each call goes through the PLT and none can be inlined, since another
+# library could interpose it; hidden, they are direct calls in one library (only the
+# module's init function, marked PyMODINIT_FUNC, stays visible).  Callgrind, Knock-out
+# Whist 4 players, per decision: 1.8 % fewer instructions, 8 % fewer instruction-cache
+# misses, 22 % fewer mispredicted indirect branches (docs/performance.md).
+CFLAGS = [] if sys.platform == "win32" else ["-fvisibility=hidden"] + (
+    ["-fno-semantic-interposition"] if sys.platform.startswith("linux") else [])
 # this build's own folder (builds may run side by side): the staged sources, the C
 WORK = ROOT / "build" / f"mypyc-{os.getpid()}"
 DIGEST: list[str] = []  # of the staged sources, once staged
@@ -115,12 +123,15 @@ def _ext_modules() -> list:
     cwd = os.getcwd()
     try:
         os.chdir(stage)  # mypy resolves the package from here
-        return mypycify(
+        exts = mypycify(
             ["--ignore-missing-imports", *paths],
             only_compile_paths=hot,
             group_name="spelbok._native",
             target_dir=str(WORK / "c"),
         )
+        for ext in exts:
+            ext.extra_compile_args = [*ext.extra_compile_args, *CFLAGS]
+        return exts
     except (Exception, SystemExit) as e:  # mypyc reports type errors with SystemExit
         _note(f"mypyc could not translate the hot path ({e!r}); pure Python")
         return []
