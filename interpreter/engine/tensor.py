@@ -37,8 +37,7 @@ class Layout:
                  chunks: list[tuple[int, int, list[bytes]]], plane_bytes: dict[int, bytes],
                  hot: dict[int, list[list[float]]], contracts: int, decisions: int,
                  pc_decision: dict[int, int], word_code: dict[str, float],
-                 word_rows: set[int], word_globals: bool, places: list[list[int]],
-                 tail_size: int) -> None:
+                 word_rows: set[int], word_globals: bool, tail_size: int) -> None:
         self.name = name
         self.n = n
         self.num_actions = num_actions
@@ -68,7 +67,6 @@ class Layout:
         self.word_code = word_code
         self.word_rows = word_rows
         self.word_globals = word_globals
-        self.places = places
         self.tail = struct.Struct(f"<{tail_size}f")
 
     # -- actions ---------------------------------------------------------------------
@@ -194,8 +192,8 @@ class Layout:
         for m in masks:
             got = cache.get(m)
             parts.append(got if got is not None else self.plane(m))
-        # the rest in seat order (seat 0 first), then turned to the observer's order by
-        # precomputed places
+        # the rest, in the observer's order (seat 0 the observer): a value per seat is
+        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer
         hot5 = self.hot5
         hot_n = self.hot_n
         trump = st.trump
@@ -203,18 +201,25 @@ class Layout:
         flat: list[Any] = []
         flat += hot5[trump if 0 <= trump < 4 else 4]
         flat += hot5[led if 0 <= led < 4 else 4]
-        for h in st.hands:
-            flat.append(h.bit_count())
-        flat += st.won
-        flat += st.out
-        flat += hot_n[st.dealer]
+        hands = st.hands
+        for j in range(seat, n):
+            flat.append(hands[j].bit_count())
+        for j in range(seat):
+            flat.append(hands[j].bit_count())
+        won = st.won
+        flat += won[seat:]
+        flat += won[:seat]
+        out = st.out
+        flat += out[seat:]
+        flat += out[:seat]
+        flat += hot_n[(st.dealer - seat) % n]
         current = st.current
-        flat += hot_n[n if current is None else current]
+        flat += hot_n[n if current is None else (current - seat) % n]
         if self.face_down:  # which cards of the trick lie face down (not what they are)
             down = [0] * n
             hidden = st.hidden
             for p, c in st.trick:
-                down[p] = (hidden >> c) & 1
+                down[(p - seat) % n] = (hidden >> c) & 1
             flat += down
         if self.auction:  # the contract so far, its declarer, doubling, each seat's calls
             k = self.contracts
@@ -223,27 +228,24 @@ class Layout:
                 passed = auction[A_PASSED]
                 contract = auction[A_CONTRACT]
                 flat += self.hot_k[contract if contract >= 0 else k]
-                flat += hot_n[n if d < 0 else d]
+                flat += hot_n[n if d < 0 else (d - seat) % n]
                 flat.append(auction[A_DOUBLED])
-                for b in auction[A_BIDS:]:
-                    flat.append(b + 1)
-                for p in range(n):
-                    flat.append((passed >> p) & 1)
+                for j in range(n):
+                    flat.append(auction[A_BIDS + (seat + j) % n] + 1)
+                for j in range(n):
+                    flat.append((passed >> ((seat + j) % n)) & 1)
             else:
                 flat += self.hot_k[k]
                 flat += hot_n[n]
                 flat += [0] * (1 + 2 * n)
         words = self.word_rows
-        if words:
-            for i, row in enumerate(st.pv_rows):
-                if i in words:  # a variable holding words: coded as numbers
-                    for v in row:
-                        flat.append(self.value(v))
-                else:
-                    flat += row
-        else:
-            for row in st.pv_rows:
-                flat += row
+        for i, row in enumerate(st.pv_rows):
+            if words and i in words:  # a variable holding words: coded as numbers
+                for j in range(n):
+                    flat.append(self.value(row[(seat + j) % n]))
+            else:
+                flat += row[seat:]
+                flat += row[:seat]
         if self.word_globals:
             for v in st.gv:
                 flat.append(self.value(v))
@@ -254,13 +256,12 @@ class Layout:
         flat.append(st.hand_number)
         d = self.decisions
         flat += self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)]
-        tail = [flat[i] for i in self.places[seat]]
         try:
-            parts.append(self.tail.pack(*tail))
+            parts.append(self.tail.pack(*flat))
         except struct.error:  # a word in a variable declared with a number: coded
-            parts.append(self.tail.pack(*[self.value(v) for v in tail]))
-        out = bytearray()
-        return out.join(parts)
+            parts.append(self.tail.pack(*[self.value(v) for v in flat]))
+        buf = bytearray()
+        return buf.join(parts)
 
     def value(self, v: object) -> float:
         """A variable's value as a number: a word by its code (-1: not a word of the spec)."""

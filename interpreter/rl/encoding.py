@@ -68,6 +68,10 @@ from ..engine.tensor import Layout, played_cards
 from ..engine.trick import CardPlay, TrickPlay
 from ..errors import IllegalActionError, SpelbokError
 
+#: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
+F32 = np.dtype(np.float32)
+I8 = np.dtype(np.int8)
+
 #: the ranges of the action space, in numbering order (each described in docs/rl.md)
 RANGES = ("play", "pick", "word", "suit", "number", "card")
 
@@ -263,17 +267,6 @@ class Encoding:
         self.fields += [("talon", 1), ("widow", 1), ("hand_number", 1),
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
-        # the fields after the planes, from seat order to each observer's (seat 0 is the
-        # observer): the places to read, one getter per observer
-        per_seat = {"hand_sizes", "tricks", "out", "dealer", "to_act", "trick_down",
-                    "declarer", "bids", "passed", *(f"var:{v}" for v in self.pvars)}
-        places: list[list[int]] = [[] for _ in range(n)]
-        at = 0
-        for fname, k in self.fields[len(planes):]:
-            for seat in range(n):
-                places[seat] += ([at + (seat + j) % n for j in range(n)] if fname in per_seat
-                                 else list(range(at, at + k)))
-            at += k
         self.card_size = len(planes) * C
         # per-player variables that hold words (by their declared start value)
         declared: dict[str, Any] = {}
@@ -292,7 +285,7 @@ class Encoding:
             self.pick_pcs, self.pick_base, self.stop,
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
             self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
-            self.pc_decision, self.word_code, self.word_rows, self.word_globals, places,
+            self.pc_decision, self.word_code, self.word_rows, self.word_globals,
             self.size - self.card_size)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -314,7 +307,7 @@ class Encoding:
 
     def mask(self, legal: list[int]) -> np.ndarray:
         """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
-        return np.frombuffer(self.layout.mask(legal), dtype=np.int8)
+        return np.frombuffer(self.layout.mask(legal), I8)
 
     def _value(self, v: Any) -> float:
         return self.layout.value(v)
@@ -390,12 +383,16 @@ class Match:
             a = Action(CARDS, st.decision_name or "", self.pending, enc.named)
             self.pending = 0
         hand = st.hand_number
-        if a[0] == CARD and listed is not None and i in listed:
-            st.run_action(a)  # a card just listed as legal: the engine's own, no check again
+        if a[0] == CARD:
+            if listed is not None and i in listed:
+                st.run_action(a)  # a card just listed as legal: the engine's own, no check again
+            else:
+                st.apply(a)
+            self.played |= 1 << a[2]
         else:
             st.apply(a)
-        if a[0] == CARD or (a[0] == CARDS and a[1] in enc.play_words):
-            self.played |= 1 << (a[2] if a[0] == CARD else a[2].bit_length() - 1)
+            if a[0] == CARDS and a[1] in enc.play_words:
+                self.played |= 1 << (a[2].bit_length() - 1)
         if st.hand_number != hand:
             self.played = 0
 
@@ -424,7 +421,7 @@ class Match:
     def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
         obs = np.frombuffer(self.enc.layout.observation(self.st, seat, self.pending, self.played),
-                            dtype=np.float32)
+                            F32)
         if out is not None:
             out[:] = obs
             return out
