@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 
 #: a bound on the card planes kept (their bytes, by set of cards): past it, start again
 MAX_PLANES = 1 << 16
+_F32 = struct.Struct("<f")
+#: the float32 bytes of the whole numbers -SMALL_OFF..SMALL_TOP-1, the values an
+#: observation mostly holds (a count, a score, a flag): one look-up, not a conversion
+SMALL_OFF = 256
+SMALL_TOP = 1024
+SMALL: list[bytes] = [_F32.pack(float(k)) for k in range(-SMALL_OFF, SMALL_TOP)]
 
 
 class Layout:
@@ -36,18 +42,24 @@ class Layout:
                  pick_base: int, stop: int, flags: tuple[bool, bool, bool, bool],
                  chunks: list[tuple[int, int, list[bytes]]], plane_bytes: dict[int, bytes],
                  hot: dict[int, list[list[float]]], contracts: int, decisions: int,
-                 pc_decision: dict[int, int], word_code: dict[str, float],
-                 word_rows: set[int], word_globals: bool, tail_size: int) -> None:
+                 pc_decision: dict[int, int], word_code: dict[str, float]) -> None:
         self.name = name
         self.n = n
         self.num_actions = num_actions
         self.cards = cards
         self.card_index = card_index
-        # card id -> action number, by id (-1: not in the deck), and whether the numbers
-        # rise with the ids (then a set of cards lists its numbers in order)
+        # card id -> action number, by id (-1: not in the deck)
         top = max(cards, default=-1) + 1
         self.number: list[int] = [card_index.get(c, -1) for c in range(top)]
-        self.rising = cards == sorted(cards)
+        # the play numbers of each chunk's subsets (the chunks are runs of the deck, in
+        # deck order, which is the order of the play numbers)
+        self.number_chunks: list[tuple[int, int, list[list[int]]]] = []
+        at = 0
+        for src, width, _lut in chunks:
+            k = width.bit_length()
+            self.number_chunks.append(
+                (src, width, [[at + j for j in range(k) if (b >> j) & 1] for b in range(1 << k)]))
+            at += k
         self.index = index
         self.pick_pcs = pick_pcs
         self.pick_base = pick_base
@@ -56,18 +68,17 @@ class Layout:
         self.chunks = chunks
         self.plane_bytes = plane_bytes
         self.zero_plane: bytes = plane_bytes[0]
-        self.hot = hot
-        self.hot5: list[list[float]] = hot[5]
-        self.hot_n: list[list[float]] = hot[n]
-        self.hot_d: list[list[float]] = hot[decisions]
-        self.hot_k: list[list[float]] = hot[contracts + 1]
+        # the one-hot rows as float32 bytes
+        rows = {k: [b"".join([_F32.pack(x) for x in row]) for row in hot[k]] for k in hot}
+        self.hot5: list[bytes] = rows[5]
+        self.hot_n: list[bytes] = rows[n]
+        self.hot_d: list[bytes] = rows[decisions]
+        self.hot_k: list[bytes] = rows[contracts + 1]
+        self.zeros_n = bytes(4 * n)
         self.contracts = contracts
         self.decisions = decisions
         self.pc_decision = pc_decision
         self.word_code = word_code
-        self.word_rows = word_rows
-        self.word_globals = word_globals
-        self.tail = struct.Struct(f"<{tail_size}f")
 
     # -- actions ---------------------------------------------------------------------
 
@@ -95,15 +106,12 @@ class Layout:
         return out
 
     def card_numbers(self, m: int) -> list[int]:
-        """The action numbers of playing the cards of ``m``, ascending."""
-        number = self.number
+        """The action numbers of playing the cards of ``m`` (of the deck), ascending."""
         out: list[int] = []
-        while m:
-            low = m & -m
-            out.append(number[low.bit_length() - 1])
-            m ^= low
-        if not self.rising:
-            out.sort()
+        for src, width, lut in self.number_chunks:
+            part = (m >> src) & width
+            if part:
+                out += lut[part]
         return out
 
     def _exchange_legal(self, acts: list[Any], picked: int) -> list[int]:
@@ -193,75 +201,77 @@ class Layout:
             got = cache.get(m)
             parts.append(got if got is not None else self.plane(m))
         # the rest, in the observer's order (seat 0 the observer): a value per seat is
-        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer
-        hot5 = self.hot5
+        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer;
+        # each value as its float32 bytes
         hot_n = self.hot_n
+        small = SMALL
         trump = st.trump
         led = st.led
-        flat: list[Any] = []
-        flat += hot5[trump if 0 <= trump < 4 else 4]
-        flat += hot5[led if 0 <= led < 4 else 4]
+        parts.append(self.hot5[trump if 0 <= trump < 4 else 4])
+        parts.append(self.hot5[led if 0 <= led < 4 else 4])
         hands = st.hands
-        for j in range(seat, n):
-            flat.append(hands[j].bit_count())
-        for j in range(seat):
-            flat.append(hands[j].bit_count())
+        for j in range(n):
+            parts.append(small[SMALL_OFF + _count(hands[(seat + j) % n])])
         won = st.won
-        flat += won[seat:]
-        flat += won[:seat]
+        for j in range(n):
+            parts.append(self.f32(won[(seat + j) % n]))
         out = st.out
-        flat += out[seat:]
-        flat += out[:seat]
-        flat += hot_n[(st.dealer - seat) % n]
+        for j in range(n):
+            parts.append(small[SMALL_OFF + 1] if out[(seat + j) % n] else small[SMALL_OFF])
+        parts.append(hot_n[(st.dealer - seat) % n])
         current = st.current
-        flat += hot_n[n if current is None else (current - seat) % n]
+        parts.append(hot_n[n if current is None else (current - seat) % n])
         if self.face_down:  # which cards of the trick lie face down (not what they are)
-            down = [0] * n
+            down = [small[SMALL_OFF]] * n
             hidden = st.hidden
             for p, c in st.trick:
-                down[(p - seat) % n] = (hidden >> c) & 1
-            flat += down
+                down[(p - seat) % n] = small[SMALL_OFF + ((hidden >> c) & 1)]
+            parts += down
         if self.auction:  # the contract so far, its declarer, doubling, each seat's calls
             k = self.contracts
             if auction:
                 d = auction[A_DECLARER]
                 passed = auction[A_PASSED]
                 contract = auction[A_CONTRACT]
-                flat += self.hot_k[contract if contract >= 0 else k]
-                flat += hot_n[n if d < 0 else (d - seat) % n]
-                flat.append(auction[A_DOUBLED])
+                parts.append(self.hot_k[contract if contract >= 0 else k])
+                parts.append(hot_n[n if d < 0 else (d - seat) % n])
+                parts.append(self.f32(auction[A_DOUBLED]))
                 for j in range(n):
-                    flat.append(auction[A_BIDS + (seat + j) % n] + 1)
+                    parts.append(self.f32(auction[A_BIDS + (seat + j) % n] + 1))
                 for j in range(n):
-                    flat.append((passed >> ((seat + j) % n)) & 1)
+                    parts.append(small[SMALL_OFF + ((passed >> ((seat + j) % n)) & 1)])
             else:
-                flat += self.hot_k[k]
-                flat += hot_n[n]
-                flat += [0] * (1 + 2 * n)
-        words = self.word_rows
-        for i, row in enumerate(st.pv_rows):
-            if words and i in words:  # a variable holding words: coded as numbers
-                for j in range(n):
-                    flat.append(self.value(row[(seat + j) % n]))
-            else:
-                flat += row[seat:]
-                flat += row[:seat]
-        if self.word_globals:
-            for v in st.gv:
-                flat.append(self.value(v))
-        else:
-            flat += st.gv
-        flat.append(len(st.stock))
-        flat.append(st.widow.bit_count())
-        flat.append(st.hand_number)
-        d = self.decisions
-        flat += self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)]
-        try:
-            parts.append(self.tail.pack(*flat))
-        except struct.error:  # a word in a variable declared with a number: coded
-            parts.append(self.tail.pack(*[self.value(v) for v in flat]))
+                parts.append(self.hot_k[k])
+                parts.append(hot_n[n])
+                parts.append(small[SMALL_OFF])
+                parts.append(self.zeros_n)
+                parts.append(self.zeros_n)
+        for row in st.pv_rows:  # (a word is coded as a number: see value)
+            for j in range(n):
+                parts.append(self.f32(row[(seat + j) % n]))
+        for v in st.gv:
+            parts.append(self.f32(v))
+        parts.append(self.f32(len(st.stock)))
+        parts.append(self.f32(_count(st.widow)))
+        parts.append(self.f32(st.hand_number))
+        parts.append(self.hot_d[self.decisions if current is None
+                                else self.pc_decision.get(st.pc, 0)])
         buf = bytearray()
         return buf.join(parts)
+
+    def f32(self, v: object) -> bytes:
+        """The float32 bytes of a value of the observation (a word: its code)."""
+        if isinstance(v, int):  # (a bool too)
+            k = int(v) + SMALL_OFF
+            if 0 <= k < SMALL_OFF + SMALL_TOP:
+                return SMALL[k]
+            return _F32.pack(float(v))
+        if isinstance(v, float):
+            return _F32.pack(v)
+        try:
+            return _F32.pack(v)  # (what struct can convert)
+        except struct.error:  # a word, or anything else: coded
+            return _F32.pack(self.value(v))
 
     def value(self, v: object) -> float:
         """A variable's value as a number: a word by its code (-1: not a word of the spec)."""
@@ -270,6 +280,15 @@ class Layout:
         if isinstance(v, str):
             return self.word_code.get(v, -1.0)
         return 0.0
+
+
+def _count(m: int) -> int:
+    """The number of cards in ``m`` (int.bit_count is a method call for mypyc)."""
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
 
 
 def played_cards(st: State) -> int:

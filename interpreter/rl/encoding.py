@@ -268,13 +268,6 @@ class Encoding:
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
-        # per-player variables that hold words (by their declared start value)
-        declared: dict[str, Any] = {}
-        for part in (game.tree.get("variables") or {}).values():
-            if isinstance(part, dict):
-                declared.update(part)
-        self.word_rows = {i for i, v in enumerate(self.pvars) if isinstance(declared.get(v), str)}
-        self.word_globals = any(isinstance(declared.get(v), str) for v in self.gvars)
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
@@ -285,8 +278,7 @@ class Encoding:
             self.pick_pcs, self.pick_base, self.stop,
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
             self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
-            self.pc_decision, self.word_code, self.word_rows, self.word_globals,
-            self.size - self.card_size)
+            self.pc_decision, self.word_code)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
