@@ -23,8 +23,6 @@ from .trick import playable
 if TYPE_CHECKING:
     from .state import State
 
-#: a bound on the card planes kept (their bytes, by set of cards): past it, start again
-MAX_PLANES = 1 << 16
 _F32 = struct.Struct("<f")
 #: the float32 bytes of the whole numbers -SMALL_OFF..SMALL_TOP-1, the values an
 #: observation mostly holds (a count, a score, a flag): one look-up, not a conversion
@@ -40,7 +38,7 @@ class Layout:
     def __init__(self, name: str, n: int, num_actions: int, cards: list[int],
                  card_index: dict[int, int], index: dict[Any, int], pick_pcs: set[int],
                  pick_base: int, stop: int, flags: tuple[bool, bool, bool, bool],
-                 chunks: list[tuple[int, int, list[bytes]]], plane_bytes: dict[int, bytes],
+                 chunks: list[tuple[int, int, list[bytes]]], card_count: int,
                  hot: dict[int, list[list[float]]], contracts: int, decisions: int,
                  pc_decision: dict[int, int], word_code: dict[str, float]) -> None:
         self.name = name
@@ -66,8 +64,7 @@ class Layout:
         self.stop = stop
         self.exchanges, self.passes, self.auction, self.face_down = flags
         self.chunks = chunks
-        self.plane_bytes = plane_bytes
-        self.zero_plane: bytes = plane_bytes[0]
+        self.zero_plane = bytes(4 * card_count)
         # the one-hot rows as float32 bytes
         rows = {k: [b"".join([_F32.pack(x) for x in row]) for row in hot[k]] for k in hot}
         self.hot5: list[bytes] = rows[5]
@@ -158,14 +155,8 @@ class Layout:
     # -- observation -----------------------------------------------------------------
 
     def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order (and kept)."""
-        got = b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
-        cache = self.plane_bytes
-        if len(cache) >= MAX_PLANES:
-            cache.clear()
-            cache[0] = self.zero_plane
-        cache[m] = got
-        return got
+        """The set of cards ``m`` as C float32 values in pack order."""
+        return b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
 
     def observation(self, st: State, seat: int, pending: int, played: int) -> bytearray:
         """The observation of ``seat``: the bytes of its float32 vector.  ``pending``:
@@ -193,13 +184,16 @@ class Layout:
         auction = st.auction
         if self.auction:
             masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
-        # each plane as C float32 values in pack order: the bytes of a set of cards are
-        # worked out once (from tables of chunks) and kept
-        cache = self.plane_bytes
+        # each plane as C float32 values in pack order, a table's bytes per chunk of the
+        # deck (a set kept by its bytes was slower: most of the sets seen are new)
+        chunks = self.chunks
         parts: list[bytes] = []
         for m in masks:
-            got = cache.get(m)
-            parts.append(got if got is not None else self.plane(m))
+            if m:
+                for src, width, lut in chunks:
+                    parts.append(lut[(m >> src) & width])
+            else:
+                parts.append(self.zero_plane)
         # the rest, in the observer's order (seat 0 the observer): a value per seat is
         # read from seat (seat + j) % n, a one-hot seat as its distance from the observer;
         # each value as its float32 bytes

@@ -250,8 +250,6 @@ class Encoding:
                        for b in range(1 << k)]
                 self.chunks.append((self.cards[start], (1 << k) - 1, lut))
                 start = i
-        self.zero_plane = bytes(4 * C)
-        self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
         self.contracts = len(prog.contracts)
@@ -277,7 +275,7 @@ class Encoding:
             game.name, n, self.num_actions, self.cards, self.card_index, self.index,
             self.pick_pcs, self.pick_base, self.stop,
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
-            self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
+            self.chunks, C, self.hot, self.contracts, len(self.decisions),
             self.pc_decision, self.word_code)
 
     def __reduce__(self) -> tuple[Any, ...]:
