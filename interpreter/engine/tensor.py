@@ -23,12 +23,8 @@ from .trick import playable
 if TYPE_CHECKING:
     from .state import State
 
-_F32 = struct.Struct("<f")
-#: the float32 bytes of the whole numbers -SMALL_OFF..SMALL_TOP-1, the values an
-#: observation mostly holds (a count, a score, a flag): one look-up, not a conversion
-SMALL_OFF = 256
-SMALL_TOP = 1024
-SMALL: list[bytes] = [_F32.pack(float(k)) for k in range(-SMALL_OFF, SMALL_TOP)]
+#: a bound on the card planes kept (their bytes, by set of cards): past it, start again
+MAX_PLANES = 1 << 16
 
 
 class Layout:
@@ -38,9 +34,10 @@ class Layout:
     def __init__(self, name: str, n: int, num_actions: int, cards: list[int],
                  card_index: dict[int, int], index: dict[Any, int], pick_pcs: set[int],
                  pick_base: int, stop: int, flags: tuple[bool, bool, bool, bool],
-                 chunks: list[tuple[int, int, list[bytes]]], card_count: int,
+                 chunks: list[tuple[int, int, list[bytes]]], plane_bytes: dict[int, bytes],
                  hot: dict[int, list[list[float]]], contracts: int, decisions: int,
-                 pc_decision: dict[int, int], word_code: dict[str, float]) -> None:
+                 pc_decision: dict[int, int], word_code: dict[str, float],
+                 word_rows: set[int], word_globals: bool, tail_size: int) -> None:
         self.name = name
         self.n = n
         self.num_actions = num_actions
@@ -64,18 +61,20 @@ class Layout:
         self.stop = stop
         self.exchanges, self.passes, self.auction, self.face_down = flags
         self.chunks = chunks
-        self.zero_plane = bytes(4 * card_count)
-        # the one-hot rows as float32 bytes
-        rows = {k: [b"".join([_F32.pack(x) for x in row]) for row in hot[k]] for k in hot}
-        self.hot5: list[bytes] = rows[5]
-        self.hot_n: list[bytes] = rows[n]
-        self.hot_d: list[bytes] = rows[decisions]
-        self.hot_k: list[bytes] = rows[contracts + 1]
-        self.zeros_n = bytes(4 * n)
+        self.plane_bytes = plane_bytes
+        self.zero_plane: bytes = plane_bytes[0]
+        self.hot = hot
+        self.hot5: list[list[float]] = hot[5]
+        self.hot_n: list[list[float]] = hot[n]
+        self.hot_d: list[list[float]] = hot[decisions]
+        self.hot_k: list[list[float]] = hot[contracts + 1]
         self.contracts = contracts
         self.decisions = decisions
         self.pc_decision = pc_decision
         self.word_code = word_code
+        self.word_rows = word_rows
+        self.word_globals = word_globals
+        self.tail = struct.Struct(f"<{tail_size}f")
 
     # -- actions ---------------------------------------------------------------------
 
@@ -155,8 +154,14 @@ class Layout:
     # -- observation -----------------------------------------------------------------
 
     def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order."""
-        return b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
+        """The set of cards ``m`` as C float32 values in pack order (and kept)."""
+        got = b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
+        cache = self.plane_bytes
+        if len(cache) >= MAX_PLANES:
+            cache.clear()
+            cache[0] = self.zero_plane
+        cache[m] = got
+        return got
 
     def observation(self, st: State, seat: int, pending: int, played: int) -> bytearray:
         """The observation of ``seat``: the bytes of its float32 vector.  ``pending``:
@@ -184,88 +189,83 @@ class Layout:
         auction = st.auction
         if self.auction:
             masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
-        # each plane as C float32 values in pack order, a table's bytes per chunk of the
-        # deck (a set kept by its bytes was slower: most of the sets seen are new)
-        chunks = self.chunks
+        # each plane as C float32 values in pack order: the bytes of a set of cards are
+        # worked out once (from tables of chunks) and kept
+        cache = self.plane_bytes
         parts: list[bytes] = []
         for m in masks:
-            if m:
-                for src, width, lut in chunks:
-                    parts.append(lut[(m >> src) & width])
-            else:
-                parts.append(self.zero_plane)
+            got = cache.get(m)
+            parts.append(got if got is not None else self.plane(m))
         # the rest, in the observer's order (seat 0 the observer): a value per seat is
-        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer;
-        # each value as its float32 bytes
+        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer
+        hot5 = self.hot5
         hot_n = self.hot_n
-        small = SMALL
         trump = st.trump
         led = st.led
-        parts.append(self.hot5[trump if 0 <= trump < 4 else 4])
-        parts.append(self.hot5[led if 0 <= led < 4 else 4])
+        flat: list[Any] = []
+        flat += hot5[trump if 0 <= trump < 4 else 4]
+        flat += hot5[led if 0 <= led < 4 else 4]
         hands = st.hands
-        for j in range(n):
-            parts.append(small[SMALL_OFF + _count(hands[(seat + j) % n])])
+        for j in range(seat, n):
+            flat.append(hands[j].bit_count())
+        for j in range(seat):
+            flat.append(hands[j].bit_count())
         won = st.won
-        for j in range(n):
-            parts.append(self.f32(won[(seat + j) % n]))
+        flat += won[seat:]
+        flat += won[:seat]
         out = st.out
-        for j in range(n):
-            parts.append(small[SMALL_OFF + 1] if out[(seat + j) % n] else small[SMALL_OFF])
-        parts.append(hot_n[(st.dealer - seat) % n])
+        flat += out[seat:]
+        flat += out[:seat]
+        flat += hot_n[(st.dealer - seat) % n]
         current = st.current
-        parts.append(hot_n[n if current is None else (current - seat) % n])
+        flat += hot_n[n if current is None else (current - seat) % n]
         if self.face_down:  # which cards of the trick lie face down (not what they are)
-            down = [small[SMALL_OFF]] * n
+            down = [0] * n
             hidden = st.hidden
             for p, c in st.trick:
-                down[(p - seat) % n] = small[SMALL_OFF + ((hidden >> c) & 1)]
-            parts += down
+                down[(p - seat) % n] = (hidden >> c) & 1
+            flat += down
         if self.auction:  # the contract so far, its declarer, doubling, each seat's calls
             k = self.contracts
             if auction:
                 d = auction[A_DECLARER]
                 passed = auction[A_PASSED]
                 contract = auction[A_CONTRACT]
-                parts.append(self.hot_k[contract if contract >= 0 else k])
-                parts.append(hot_n[n if d < 0 else (d - seat) % n])
-                parts.append(self.f32(auction[A_DOUBLED]))
+                flat += self.hot_k[contract if contract >= 0 else k]
+                flat += hot_n[n if d < 0 else (d - seat) % n]
+                flat.append(auction[A_DOUBLED])
                 for j in range(n):
-                    parts.append(self.f32(auction[A_BIDS + (seat + j) % n] + 1))
+                    flat.append(auction[A_BIDS + (seat + j) % n] + 1)
                 for j in range(n):
-                    parts.append(small[SMALL_OFF + ((passed >> ((seat + j) % n)) & 1)])
+                    flat.append((passed >> ((seat + j) % n)) & 1)
             else:
-                parts.append(self.hot_k[k])
-                parts.append(hot_n[n])
-                parts.append(small[SMALL_OFF])
-                parts.append(self.zeros_n)
-                parts.append(self.zeros_n)
-        for row in st.pv_rows:  # (a word is coded as a number: see value)
-            for j in range(n):
-                parts.append(self.f32(row[(seat + j) % n]))
-        for v in st.gv:
-            parts.append(self.f32(v))
-        parts.append(self.f32(len(st.stock)))
-        parts.append(self.f32(_count(st.widow)))
-        parts.append(self.f32(st.hand_number))
-        parts.append(self.hot_d[self.decisions if current is None
-                                else self.pc_decision.get(st.pc, 0)])
+                flat += self.hot_k[k]
+                flat += hot_n[n]
+                flat += [0] * (1 + 2 * n)
+        words = self.word_rows
+        for i, row in enumerate(st.pv_rows):
+            if words and i in words:  # a variable holding words: coded as numbers
+                for j in range(n):
+                    flat.append(self.value(row[(seat + j) % n]))
+            else:
+                flat += row[seat:]
+                flat += row[:seat]
+        if self.word_globals:
+            for v in st.gv:
+                flat.append(self.value(v))
+        else:
+            flat += st.gv
+        flat.append(len(st.stock))
+        flat.append(st.widow.bit_count())
+        flat.append(st.hand_number)
+        d = self.decisions
+        flat += self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)]
+        try:
+            parts.append(self.tail.pack(*flat))
+        except struct.error:  # a word in a variable declared with a number: coded
+            parts.append(self.tail.pack(*[self.value(v) for v in flat]))
         buf = bytearray()
         return buf.join(parts)
-
-    def f32(self, v: object) -> bytes:
-        """The float32 bytes of a value of the observation (a word: its code)."""
-        if isinstance(v, int):  # (a bool too)
-            k = int(v) + SMALL_OFF
-            if 0 <= k < SMALL_OFF + SMALL_TOP:
-                return SMALL[k]
-            return _F32.pack(float(v))
-        if isinstance(v, float):
-            return _F32.pack(v)
-        try:
-            return _F32.pack(v)  # (what struct can convert)
-        except struct.error:  # a word, or anything else: coded
-            return _F32.pack(self.value(v))
 
     def value(self, v: object) -> float:
         """A variable's value as a number: a word by its code (-1: not a word of the spec)."""
@@ -274,15 +274,6 @@ class Layout:
         if isinstance(v, str):
             return self.word_code.get(v, -1.0)
         return 0.0
-
-
-def _count(m: int) -> int:
-    """The number of cards in ``m`` (int.bit_count is a method call for mypyc)."""
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
 
 
 def played_cards(st: State) -> int:

@@ -250,6 +250,8 @@ class Encoding:
                        for b in range(1 << k)]
                 self.chunks.append((self.cards[start], (1 << k) - 1, lut))
                 start = i
+        self.zero_plane = bytes(4 * C)
+        self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
         self.contracts = len(prog.contracts)
@@ -266,6 +268,13 @@ class Encoding:
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
+        # per-player variables that hold words (by their declared start value)
+        declared: dict[str, Any] = {}
+        for part in (game.tree.get("variables") or {}).values():
+            if isinstance(part, dict):
+                declared.update(part)
+        self.word_rows = {i for i, v in enumerate(self.pvars) if isinstance(declared.get(v), str)}
+        self.word_globals = any(isinstance(declared.get(v), str) for v in self.gvars)
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
@@ -275,8 +284,9 @@ class Encoding:
             game.name, n, self.num_actions, self.cards, self.card_index, self.index,
             self.pick_pcs, self.pick_base, self.stop,
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
-            self.chunks, C, self.hot, self.contracts, len(self.decisions),
-            self.pc_decision, self.word_code)
+            self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
+            self.pc_decision, self.word_code, self.word_rows, self.word_globals,
+            self.size - self.card_size)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
