@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +24,8 @@ import numpy as np  # noqa: E402
 from spelbok.rl.pettingzoo import env  # noqa: E402
 
 from tests.minispec import mini  # noqa: E402
-from tests.spec_cases import ROOT  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DOWN = mini('  - deal: {size: 4}\n  - tricks: {face_down: "seat == 1", face_down_shown: false}\n')
 
@@ -44,8 +46,8 @@ def _spec(name: str) -> str:
         return DOWN
     if "/" in name:
         return str(ROOT / name)
-    variant = ROOT / "specs" / "variants" / f"{name}.yaml"
-    return str(variant) if variant.exists() else name
+    # a variant by its shipped name (an installed, compiled build ships its own copy)
+    return f"variants/{name}" if (ROOT / "specs" / "variants" / f"{name}.yaml").exists() else name
 
 
 def digest(name: str, players: int, reward: str, seeds: int = 2) -> str:
