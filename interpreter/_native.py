@@ -33,7 +33,9 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        # instructions of the hand's phases: subclasses of the compiled Instr, so compiled too
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        # batched playouts (Game.playouts) and the search bots' steps
-       "engine/playouts")
+       "engine/playouts",
+       # the game-AI interfaces' observations, legal numbers and masks (spelbok.rl)
+       "engine/tensor")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -773,3 +773,30 @@ def _card_list(mask: int) -> list[Action]:
         _CARD_LISTS.clear()
     _CARD_LISTS[mask] = out
     return out
+
+
+def playable(ins: Instr, st: State) -> int:
+    """The cards the player to act may play, as a mask, when the pending instruction
+    ``ins`` is a trick play that offers those cards and nothing else now (no knock, no
+    face-down play, no declaration): the cards of ``ins.legal(st)``, with its side
+    effects, without making their actions.  -1 otherwise (ask ``legal``).
+
+    For :mod:`spelbok.engine.tensor`: the game-AI interfaces number the legal cards
+    of nearly every decision from this mask."""
+    seat = st.current
+    if seat is None or not isinstance(ins, TrickPlay):
+        return -1
+    if isinstance(ins, CardPlay):
+        if ins.down is not None or ins.decls:
+            return -1
+        cand = st.cand  # as CardPlay.legal: the candidate card is scratch
+        m = ins._card_mask(st, seat)
+        knock = ins.abstain is not None and ins._may_knock(st, seat)
+        st.cand = cand
+    else:
+        m = legal_cards(st, seat) if ins.allow is None else ins._card_mask(st, seat)
+        knock = ins.abstain is not None and ins._may_knock(st, seat)
+    if knock:
+        return -1
+    pack = ins.pack
+    return m if pack is None else pack.one_per_face(m)

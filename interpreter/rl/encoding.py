@@ -43,7 +43,6 @@ True
 
 from __future__ import annotations
 
-import operator
 import struct
 from typing import Any
 
@@ -52,12 +51,6 @@ import numpy as np
 from ..cards import FRENCH, Pack
 from ..engine.actions import CARD, CARDS, NUMBER, WORD, Action, card_actions
 from ..engine.auction import (
-    A_BIDS,
-    A_CALLED,
-    A_CONTRACT,
-    A_DECLARER,
-    A_DOUBLED,
-    A_PASSED,
     DOUBLE,
     PASS,
     REDOUBLE,
@@ -71,9 +64,13 @@ from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
 from ..engine.steps import UNSET, Decide, Instr, fixed
-from ..engine.subsets import SubsetActions
+from ..engine.tensor import Layout, played_cards
 from ..engine.trick import CardPlay, TrickPlay
 from ..errors import IllegalActionError, SpelbokError
+
+#: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
+F32 = np.dtype(np.float32)
+I8 = np.dtype(np.int8)
 
 #: the ranges of the action space, in numbering order (each described in docs/rl.md)
 RANGES = ("play", "pick", "word", "suit", "number", "card")
@@ -270,21 +267,7 @@ class Encoding:
         self.fields += [("talon", 1), ("widow", 1), ("hand_number", 1),
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
-        # the fields after the planes, from seat order to each observer's (seat 0 is the
-        # observer): the places to read, one getter per observer
-        per_seat = {"hand_sizes", "tricks", "out", "dealer", "to_act", "trick_down",
-                    "declarer", "bids", "passed", *(f"var:{v}" for v in self.pvars)}
-        places: list[list[int]] = [[] for _ in range(n)]
-        at = 0
-        for fname, k in self.fields[len(planes):]:
-            for seat in range(n):
-                places[seat] += ([at + (seat + j) % n for j in range(n)] if fname in per_seat
-                                 else list(range(at, at + k)))
-            at += k
-        self.turn = [operator.itemgetter(*p) for p in places]
         self.card_size = len(planes) * C
-        self.rot = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        self.tail = struct.Struct(f"<{self.size - self.card_size}f")
         # per-player variables that hold words (by their declared start value)
         declared: dict[str, Any] = {}
         for part in (game.tree.get("variables") or {}).values():
@@ -295,6 +278,15 @@ class Encoding:
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
+        # the same tables as plain typed values, for the compiled writer of observations,
+        # legal numbers and masks (engine/tensor.py)
+        self.layout = Layout(
+            game.name, n, self.num_actions, self.cards, self.card_index, self.index,
+            self.pick_pcs, self.pick_base, self.stop,
+            (bool(self.exchanges), self.passes, self.auction, self.face_down),
+            self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
+            self.pc_decision, self.word_code, self.word_rows, self.word_globals,
+            self.size - self.card_size)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
@@ -311,62 +303,31 @@ class Encoding:
 
     def plane(self, m: int) -> bytes:
         """The set of cards ``m`` as C float32 values in pack order (and kept)."""
-        got = b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
-        if len(self.plane_bytes) >= 1 << 16:  # a bound on memory: start again
-            self.plane_bytes.clear()
-            self.plane_bytes[0] = self.zero_plane
-        self.plane_bytes[m] = got
-        return got
+        return self.layout.plane(m)
 
     def mask(self, legal: list[int]) -> np.ndarray:
         """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
-        b = bytearray(self.num_actions)
-        for i in legal:
-            b[i] = 1
-        return np.frombuffer(b, dtype=np.int8)
+        return np.frombuffer(self.layout.mask(legal), I8)
 
     def _value(self, v: Any) -> float:
-        if type(v) is bool or type(v) is int or type(v) is float:
-            return float(v)
-        if type(v) is str:
-            return self.word_code.get(v, -1.0)
-        return 0.0
-
-
-def _played(st: State) -> int:
-    """The cards played to tricks this hand (the trick in progress included)."""
-    played = 0
-    for _lead, cards, _w in st.history_tricks:
-        for _p, c in cards:
-            played |= 1 << c
-    for _p, c in st.trick:
-        played |= 1 << c
-    return played
-
-
-def _unseen_down(st: State, seat: int) -> int:
-    """The cards other seats played face down this hand that ``seat`` has not seen."""
-    m = 0
-    hidden = st.hidden
-    for _lead, cards, _w in [*st.history_tricks, (0, st.trick, 0)]:
-        for p, c in cards:
-            if p != seat and (hidden >> c) & 1:
-                m |= 1 << c
-    return m
+        return self.layout.value(v)
 
 
 class Match:
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``)."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "listed")
+    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "listed", "listed_at")
 
     def __init__(self, enc: Encoding, st: State) -> None:
         self.enc = enc
         self.st = st
         self.pending = 0
-        self.played = _played(st)
-        self.listed: tuple[int, ...] | None = None  # picks legal now, if listed since
+        self.played = played_cards(st)
+        # the legal numbers last listed, and the engine's history then (so that they are
+        # trusted only in the state they were listed in)
+        self.listed: tuple[int, ...] | None = None
+        self.listed_at: Any = None
         self.hand = st.hand_number
         self.scores_at = st.scores
 
@@ -377,7 +338,7 @@ class Match:
         m.st = self.st.clone() if st is None else st
         m.pending = self.pending
         # another state (a re-deal): its own cards played, face-down ones re-dealt too
-        m.played = self.played if st is None else _played(st)
+        m.played = self.played if st is None else played_cards(st)
         m.hand = self.hand
         m.scores_at = self.scores_at
         m.listed = None
@@ -391,56 +352,10 @@ class Match:
     def legal(self) -> list[int]:
         """The legal action numbers, ascending (empty once the match is over)."""
         st = self.st
-        if st.current is None:
-            return []
-        acts = st.legal_actions()
-        enc = self.enc
-        if enc.exchanges and st.pc in enc.pick_pcs:
-            got = self._exchange_legal(acts)
-            self.listed = tuple(got)  # (a caller may change the list it is given)
-            return got
-        index = enc.index
-        ci = enc.card_index
-        try:  # a card by its id (no hashing of a declared pack), the rest by the index
-            out = [ci[a[2]] if a[0] == CARD else index[a] for a in acts]
-        except KeyError as e:
-            raise SpelbokError(f"{e.args[0]} is outside {enc.game.name}'s action space (a "
-                               f"number beyond the range read from the spec?)") from None
-        out.sort()
-        return out
-
-    def _exchange_legal(self, acts: list[Action]) -> list[int]:
-        enc = self.enc
-        picked = self.pending
-        k = picked.bit_count()
-        base = enc.pick_base
-        ci = enc.card_index
-        out: list[int] = []
-        if isinstance(acts, SubsetActions):  # by its bounds: no need to list the subsets
-            if k < acts.hi:
-                rest = acts.hand & ~picked
-                while rest:
-                    low = rest & -rest
-                    out.append(base + ci[low.bit_length() - 1])
-                    rest ^= low
-            ok = acts.lo <= k <= acts.hi
-        else:
-            masks = [a[2] if a[0] == CARDS else 0 for a in acts]
-            union = 0
-            for m in masks:
-                union |= m
-            rest = union & ~picked
-            while rest:
-                low = rest & -rest
-                need = picked | low
-                if any(m & need == need for m in masks):
-                    out.append(base + ci[low.bit_length() - 1])
-                rest ^= low
-            ok = picked in masks
-        out.sort()
-        if ok:
-            out.append(enc.stop)
-        return out
+        got = self.enc.layout.legal(st, self.pending)
+        self.listed = tuple(got)  # (a caller may change the list it is given)
+        self.listed_at = st.hist
+        return got
 
     def mask(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector of the action space's size."""
@@ -457,6 +372,8 @@ class Match:
         a = enc.actions[i]
         listed = self.listed
         self.listed = None
+        if listed is not None and self.listed_at is not st.hist:
+            listed = None  # the state has moved on since
         if a is None:  # a pick or the stop
             if i not in (listed if listed is not None else self.legal()):
                 raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
@@ -466,9 +383,16 @@ class Match:
             a = Action(CARDS, st.decision_name or "", self.pending, enc.named)
             self.pending = 0
         hand = st.hand_number
-        st.apply(a)
-        if a[0] == CARD or (a[0] == CARDS and a[1] in enc.play_words):
-            self.played |= 1 << (a[2] if a[0] == CARD else a[2].bit_length() - 1)
+        if a[0] == CARD:
+            if listed is not None and i in listed:
+                st.run_action(a)  # a card just listed as legal: the engine's own, no check again
+            else:
+                st.apply(a)
+            self.played |= 1 << a[2]
+        else:
+            st.apply(a)
+            if a[0] == CARDS and a[1] in enc.play_words:
+                self.played |= 1 << (a[2].bit_length() - 1)
         if st.hand_number != hand:
             self.played = 0
 
@@ -496,85 +420,8 @@ class Match:
 
     def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
-        enc = self.enc
-        st = self.st
-        n = st.n
-        turn_up = 0
-        if st.turn_up:
-            for c in st.turn_up:
-                turn_up |= 1 << c
-        masks = [st.hands[seat]]
-        if enc.exchanges:
-            masks.append(self.pending if st.current == seat else 0)
-        masks.append(st.discarded[seat])
-        if enc.passes:
-            masks.append(st.passing[seat])
-        unseen = _unseen_down(st, seat) if st.hidden else 0  # others' face-down cards
-        masks += [turn_up, self.played & ~unseen]
-        trick = [0] * n
-        for p, c in st.trick:
-            trick[(p - seat) % n] = 1 << c
-        if unseen:
-            trick = [m & ~unseen for m in trick]
-        masks += trick
-        known = st.known
-        masks += known[seat + 1:] + known[:seat]
-        auction = st.auction
-        if enc.auction:
-            masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
-        # each plane as C float32 values in pack order: the bytes of a set of cards are
-        # worked out once (from tables of chunks) and kept
-        get = enc.plane_bytes.get
-        parts = [get(m) or enc.plane(m) for m in masks]
-        # the rest in seat order (seat 0 first), then turned to the observer's order by
-        # one look-up of precomputed places (Encoding.turn)
-        hot = enc.hot
-        hot5 = hot[5]
-        trump, led = st.trump, st.led
-        flat: list[Any] = hot5[trump if 0 <= trump < 4 else 4] + hot5[led if 0 <= led < 4 else 4]
-        flat += map(int.bit_count, st.hands)
-        flat += st.won
-        flat += st.out
-        hot_n = hot[n]
-        flat += hot_n[st.dealer]
-        flat += hot_n[n if st.current is None else st.current]
-        if enc.face_down:  # which cards of the trick lie face down (not what they are)
-            down = [0] * n
-            for p, c in st.trick:
-                down[p] = (st.hidden >> c) & 1
-            flat += down
-        if enc.auction:  # the contract so far, its declarer, doubling, each seat's calls
-            k = enc.contracts
-            if auction:
-                d = auction[A_DECLARER]
-                passed = auction[A_PASSED]
-                flat += hot[k + 1][auction[A_CONTRACT] if auction[A_CONTRACT] >= 0 else k]
-                flat += hot_n[n if d < 0 else d]
-                flat.append(auction[A_DOUBLED])
-                flat += [b + 1 for b in auction[A_BIDS:]]
-                flat += [(passed >> p) & 1 for p in range(n)]
-            else:
-                flat += hot[k + 1][k] + hot_n[n] + [0] * (1 + 2 * n)
-        words = enc.word_rows
-        if words:
-            for i, row in enumerate(st.pv_rows):
-                # a variable holding words: coded as numbers
-                flat += [enc._value(v) for v in row] if i in words else row
-        else:
-            for row in st.pv_rows:
-                flat += row
-        flat += [enc._value(v) for v in st.gv] if enc.word_globals else st.gv
-        flat.append(len(st.stock))
-        flat.append(st.widow.bit_count())
-        flat.append(st.hand_number)
-        d = len(enc.decisions)
-        flat += hot[d][d if st.current is None else enc.pc_decision.get(st.pc, 0)]
-        tail = enc.turn[seat](flat)
-        try:
-            parts.append(enc.tail.pack(*tail))
-        except struct.error:  # a word in a variable declared with a number: coded
-            parts.append(enc.tail.pack(*[enc._value(v) for v in tail]))
-        obs = np.frombuffer(bytearray().join(parts), dtype=np.float32)
+        obs = np.frombuffer(self.enc.layout.observation(self.st, seat, self.pending, self.played),
+                            F32)
         if out is not None:
             out[:] = obs
             return out

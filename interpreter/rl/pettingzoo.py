@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 
 from ..engine.game import load
 from ..errors import ArgumentError
-from .encoding import Encoding, Match
+from .encoding import F32, I8, Encoding, Match
 
 REWARDS = ("win", "score")
 
@@ -94,6 +94,8 @@ class SpelbokEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.match: Match | None = None
         self._legal: list[int] = []
+        self._layout = enc.layout
+        self._num_actions = n
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -129,8 +131,18 @@ class SpelbokEnv(AECEnv):
         m = self.match
         assert m is not None, "reset() first"
         seat = self._seat[agent]
-        mask = self.encoding.mask(self._legal if m.st.current == seat else [])
-        return {"observation": m.observation(seat), "action_mask": mask}
+        st = m.st
+        lay = self._layout  # (Match.observation and Encoding.mask, without their calls)
+        mask = lay.mask(self._legal) if st.current == seat else bytearray(self._num_actions)
+        return {"observation": np.frombuffer(lay.observation(st, seat, m.pending, m.played), F32),
+                "action_mask": np.frombuffer(mask, I8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation, reward so far, termination, truncation and
+        info (AECEnv.last, with one look-up of the agent)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

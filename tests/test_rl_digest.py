@@ -1,0 +1,125 @@
+"""Seeded random matches through the PettingZoo environment give the same observations,
+masks, rewards and action numbers as the code these digests were recorded from (commit
+edf3c21, before the environment's step was sped up): a faster path must change nothing.
+
+Each step digests what ``last()`` returns for the agent to act and what ``observe()``
+returns for every other agent, then takes a seeded random action from the mask.
+``python tests/test_rl_digest.py`` prints the table again (only to record a deliberate
+change of the encoding, with docs/rl.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np  # noqa: E402
+from spelbok.rl.pettingzoo import env  # noqa: E402
+
+from tests.minispec import mini  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DOWN = mini('  - deal: {size: 4}\n  - tricks: {face_down: "seat == 1", face_down_shown: false}\n')
+
+#: (spec, players, reward mode): every shipped spec at its fewest players, a few at more,
+#: a declared pack with copies, an auction, and face-down play
+CASES: list[tuple[str, int, str]] = [
+    *((p.stem, 0, "win" if i % 2 else "score")
+      for i, p in enumerate(sorted(ROOT.glob("specs/*.yaml")))),
+    ("knektpass", 5, "score"), ("oh-hell", 5, "win"), ("knektpass-swap-counts", 4, "win"),
+    ("knockout-whist-misere", 4, "win"),
+    ("tests/specs/pack_readings.yaml", 3, "score"), ("tests/specs/auction_mini.yaml", 0, "win"),
+    ("down", 3, "score"),
+]
+
+
+def _spec(name: str) -> str:
+    if name == "down":
+        return DOWN
+    if "/" in name:
+        return str(ROOT / name)
+    # a variant by its shipped name (an installed, compiled build ships its own copy)
+    return f"variants/{name}" if (ROOT / "specs" / "variants" / f"{name}.yaml").exists() else name
+
+
+def digest(name: str, players: int, reward: str, seeds: int = 2) -> str:
+    """The SHA-256 of everything the environment showed over ``seeds`` random matches."""
+    h = hashlib.sha256()
+    e = env(_spec(name), players=players or None, reward=reward, max_hands=2)
+    rng = random.Random(5)
+    for seed in range(seeds):
+        e.reset(seed=seed)
+        for agent in e.agent_iter(max_iter=2000):
+            obs, rew, term, trunc, _ = e.last()
+            h.update(f"{agent} {rew!r} {term} {trunc}".encode())
+            h.update(obs["observation"].tobytes())
+            h.update(obs["action_mask"].tobytes())
+            assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+            for other in e.agents:
+                if other != agent:
+                    o = e.observe(other)
+                    h.update(o["observation"].tobytes())
+                    h.update(o["action_mask"].tobytes())
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            h.update(repr(legal).encode())
+            e.step(rng.choice(legal))
+        h.update(repr(sorted(e.rewards.items())).encode())
+    return h.hexdigest()[:16]
+
+
+RECORDED: dict[str, str] = {
+    'auction-pitch-0': '1fcb3ff6dd934199',
+    'belote-0': '8916a47f1b27495c',
+    'bridge-0': '81155d5f7db30a11',
+    'briscola-0': '6b7729d875722f7a',
+    'doppelkopf-0': '66915cd739b13a6d',
+    'euchre-0': '92767ae1f2a454b2',
+    'example-0': '313f6938ea8c81f3',
+    'five-card-loo-0': 'bdcf313baa75cd75',
+    'french-tarot-0': 'bec753e1da6baf79',
+    'german-whist-0': '40997be978936824',
+    'hearts-0': '8b47c63abe721b6d',
+    'knektpass-0': '9db0c1aaa02918e2',
+    'knockout-whist-0': 'a459448b4bb64ead',
+    'oh-hell-0': '10ff6f8d468d15aa',
+    'pinochle-0': '797e3bbc0ac46e2a',
+    'rams-0': 'dc065c796c63a1b6',
+    'schafkopf-0': 'f5b4fdc25e7ef9ed',
+    'schnapsen-0': '7f7588878087eda9',
+    'skat-0': 'a5f5eec8fcd3bda4',
+    'spades-0': '73988aa9218efb67',
+    'spoil-five-0': 'ff005522d71d1d55',
+    'truco-mineiro-0': '6bbbc485bdf2e8bb',
+    'tute-0': '3b283eabb1bd9b8d',
+    'whist-0': '3c94d653dc198b16',
+    'knektpass-5': 'e55baea12ae5a97b',
+    'oh-hell-5': '0abeb8e98958b47f',
+    'knektpass-swap-counts-4': 'bb8b79ce3138ef98',
+    'knockout-whist-misere-4': 'd173af5b4620e5f2',
+    'tests/specs/pack_readings.yaml-3': 'debd84191827178b',
+    'tests/specs/auction_mini.yaml-0': '5ffaff0cad10c712',
+    'down-3': 'b558a756f30cbbb8',
+}
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("name", "players", "reward"), CASES,
+                         ids=[f"{n.rpartition('/')[2]}-{k}" for n, k, _ in CASES])
+def test_the_environment_shows_what_it_showed(name: str, players: int, reward: str) -> None:
+    assert digest(name, players, reward) == RECORDED[f"{name}-{players}"]
+
+
+if __name__ == "__main__":
+    for name, players, reward in CASES:
+        print(f"    {f'{name}-{players}'!r}: {digest(name, players, reward)!r},")
