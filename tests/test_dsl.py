@@ -723,3 +723,16 @@ def test_docs_examples_parse() -> None:
         assert canonical["name"]
         if canonical["hand"]:  # not a variant (its hand comes from the base spec)
             assert roundtrip(canonical) == canonical
+
+
+def test_a_pack_letter_that_is_a_french_symbol_survives_the_yaml_round_trip() -> None:
+    # found by test_generated_trees_roundtrip: a declared pack whose suit letter is '♣'
+    # came back from YAML as the French 'C'
+    tree = {"spelbok": 1, "name": "", "players": {"min": 0, "max": 0},
+            "deck": [{"ranks": ["A"]}], "hand": [{"end_hand": True}],
+            "end": {"when": "x", "winners": "x"},
+            "pack": {"suits": [{"letter": "♣"}], "ranks": ["0"]}}
+    canonical = normalize(tree)
+    assert canonical["deck"][0]["suits"] == ["♣"]
+    yaml_spec = yaml_text(canonical, "spec.schema.json")
+    assert normalize(load_yaml(yaml_spec, "gen.yaml")[0]) == canonical

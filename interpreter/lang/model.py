@@ -362,10 +362,18 @@ def _pack_defaults(out: Tree, src: Mapping[str, Any]) -> None:
     letters = [s["letter"] for s in pack["suits"]]
     given = _list(src.get("deck"))
     for i, entry in enumerate(out.get("deck", [])):
-        if i < len(given) and isinstance(given[i], Mapping) and given[i].get("suits") is None:
+        src_entry = given[i] if i < len(given) and isinstance(given[i], Mapping) else None
+        if src_entry is not None and src_entry.get("suits") is None:
             entry["suits"] = list(letters)
         entry["ranks"] = [str(r).upper() for r in entry["ranks"]]
-        entry["suits"] = [str(x).upper() for x in entry["suits"]]
+        raw = _list(src_entry.get("suits")) if src_entry is not None else []
+        # a letter of the declared pack stays as written: '♣' may be a pack's own letter,
+        # not the French clubs the generic suit normalization reads it as
+        suits = []
+        for j, x in enumerate(entry["suits"]):
+            r = str(raw[j]).strip().upper() if j < len(raw) else None
+            suits.append(r if r is not None and r in letters else str(x).upper())
+        entry["suits"] = suits
     french = list(_v.construct("decide").field("suits").default)
     for _path, step in _v.walk_steps(out.get("hand", [])):
         if step.get("suits") == french and not set(french) <= set(letters):
