@@ -42,7 +42,6 @@ class Layout:
         self.n = n
         self.num_actions = num_actions
         self.cards = cards
-        self.card_index = card_index
         # card id -> action number, by id (-1: not in the deck)
         top = max(cards, default=-1) + 1
         self.number: list[int] = [card_index.get(c, -1) for c in range(top)]
@@ -63,7 +62,6 @@ class Layout:
         self.chunks = chunks
         self.plane_bytes = plane_bytes
         self.zero_plane: bytes = plane_bytes[0]
-        self.hot = hot
         self.hot5: list[list[float]] = hot[5]
         self.hot_n: list[list[float]] = hot[n]
         self.hot_d: list[list[float]] = hot[decisions]
