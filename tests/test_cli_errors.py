@@ -68,6 +68,12 @@ def test_jobs_are_capped_and_odd_seeds_are_fine() -> None:
     assert r.returncode == 0 and json.loads(r.stdout)["games"] == 2
 
 
+def _default_sigint() -> None:
+    # a suite started in the background (``cmd &`` in a script) runs with Ctrl-C ignored,
+    # and a child inherits that: Python then leaves it ignored, as nohup expects
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_during_simulate_is_one_line_and_130(jobs: str) -> None:
     env = {**os.environ, "SPELBOK_PURE": os.environ.get("SPELBOK_PURE", "1")}
@@ -75,10 +81,15 @@ def test_ctrl_c_during_simulate_is_one_line_and_130(jobs: str) -> None:
         [sys.executable, "-m", "spelbok.cli.main", "simulate", "knektpass", "-n", "3",
          "-g", "100000", "--jobs", jobs],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=_default_sigint)
     time.sleep(3)  # let it start simulating (no assertion on time: any moment will do)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
-    out, err = proc.communicate(timeout=120)
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # never leave a simulation of 100 000 matches behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert proc.returncode == 130
     assert "Traceback" not in out + err and err.strip() == "interrupted"
 
