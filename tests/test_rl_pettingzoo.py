@@ -273,12 +273,16 @@ def test_the_kept_observation_is_the_one_built_from_scratch(name: str) -> None:
         n = m.st.n
         steps = 0
         while m.st.current is not None and steps < 400:
+            kept = []
             for seat in range(n):
                 if seat == m.st.current or rng.random() < 0.3:
                     got = m.observation(seat)
                     assert np.array_equal(got, _rebuilt(m, seat)), (seed, steps, seat)
-                    got[:] = -7  # a copy: the caller may write into it
+                    assert not got.flags.writeable  # read-only, and never changed later:
+                    kept.append((got, got.copy()))
             m.apply(rng.choice(m.legal()))
+            for got, was in kept:  # the next state is a new array, not this one rewritten
+                assert np.array_equal(got, was)
             steps += 1
         seat = rng.randrange(n)
         into = np.zeros(enc.size, dtype=np.float32)
@@ -286,11 +290,14 @@ def test_the_kept_observation_is_the_one_built_from_scratch(name: str) -> None:
         assert np.array_equal(into, _rebuilt(m, seat))
 
 
-def test_the_mask_is_a_new_array_each_time() -> None:
+def test_the_mask_is_a_new_read_only_array_each_time() -> None:
     enc = Encoding(spelbok.load("euchre", players=4))
     a = enc.mask([0, 3])
-    a[1] = 1
-    assert enc.mask([0, 3]).tolist() == [1, 0, 0, 1] + [0] * (enc.num_actions - 4)
+    with pytest.raises(ValueError, match="read-only"):
+        a[1] = 1
+    b = enc.mask([1])
+    assert a.tolist() == [1, 0, 0, 1] + [0] * (enc.num_actions - 4)
+    assert b.tolist() == [0, 1] + [0] * (enc.num_actions - 2)
 
 
 # -- the actions of declared packs, auctions, passing, declarations and face-down plays --

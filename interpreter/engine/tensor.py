@@ -4,9 +4,9 @@ returns in numpy arrays).
 
 It reads the compiled :class:`~spelbok.engine.state.State` directly, and is compiled
 with it (``HOT`` in ``_native.py``): an environment step spends most of its time here.
-No numpy: an observation is the bytes of float32 values (a ``bytearray``, so that the
-array made from it is writable), a mask the bytes of int8 values, the legal actions a
-list of ints.  What each field holds is documented in ``docs/rl.md``.
+No numpy: an observation is the bytes of float32 values (written by librt's
+``BytesWriter``, which the compiler turns into direct stores), a mask the bytes of int8
+values, the legal actions a list of ints.  What each field holds is documented in ``docs/rl.md``.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from ..errors import SpelbokError
-from .actions import CARD, CARDS
+from librt.strings import BytesWriter, write_f32_le
+
+from ..errors import IllegalActionError, SpelbokError
+from ..frozen import mypyc_attr
+from .actions import CARD, CARDS, Action
 from .auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
 from .subsets import SubsetActions
 from .trick import playable
 
 if TYPE_CHECKING:
     from .state import State
-
-#: a bound on the card planes kept (their bytes, by set of cards): past it, start again
-MAX_PLANES = 1 << 16
 
 
 class Layout:
@@ -34,45 +34,55 @@ class Layout:
     def __init__(self, name: str, n: int, num_actions: int, cards: list[int],
                  card_index: dict[int, int], index: dict[Any, int], pick_pcs: set[int],
                  pick_base: int, stop: int, flags: tuple[bool, bool, bool, bool],
-                 chunks: list[tuple[int, int, list[bytes]]], plane_bytes: dict[int, bytes],
-                 hot: dict[int, list[list[float]]], contracts: int, decisions: int,
-                 pc_decision: dict[int, int], word_code: dict[str, float],
-                 word_rows: set[int], word_globals: bool, tail_size: int) -> None:
+                 planes: int, hot: dict[int, list[list[float]]], contracts: int,
+                 decisions: int, pc_decision: dict[int, int], word_code: dict[str, float],
+                 actions: list[Action | None], labels: list[str], named: Any,
+                 play_words: set[str]) -> None:
         self.name = name
+        self.actions = actions  # by number (None: a pick or the stop)
+        self.labels = labels
+        self.named = named  # the pack the engine's actions name (None: the French one)
+        self.play_words = play_words  # words whose card goes to the trick
         self.n = n
         self.num_actions = num_actions
         self.cards = cards
-        # card id -> action number, by id (-1: not in the deck)
+        # card id -> action number, by id (-1: not in the deck); a card's play number is
+        # also its place in a card plane (the deck's order)
         top = max(cards, default=-1) + 1
         self.number: list[int] = [card_index.get(c, -1) for c in range(top)]
-        # the play numbers of each chunk's subsets (the chunks are runs of the deck, in
-        # deck order, which is the order of the play numbers)
+        # the play numbers of each run of consecutive card ids, by the run's bits
         self.number_chunks: list[tuple[int, int, list[list[int]]]] = []
-        at = 0
-        for src, width, _lut in chunks:
-            k = width.bit_length()
-            self.number_chunks.append(
-                (src, width, [[at + j for j in range(k) if (b >> j) & 1] for b in range(1 << k)]))
-            at += k
+        at = start = 0
+        for i in range(1, len(cards) + 1):
+            if i == len(cards) or cards[i] != cards[i - 1] + 1 or i - start == 8:
+                k = i - start
+                self.number_chunks.append(
+                    (cards[start], (1 << k) - 1,
+                     [[at + j for j in range(k) if (b >> j) & 1] for b in range(1 << k)]))
+                at += k
+                start = i
         self.index = index
         self.pick_pcs = pick_pcs
         self.pick_base = pick_base
         self.stop = stop
         self.exchanges, self.passes, self.auction, self.face_down = flags
-        self.chunks = chunks
-        self.plane_bytes = plane_bytes
-        self.zero_plane: bytes = plane_bytes[0]
-        self.hot5: list[list[float]] = hot[5]
-        self.hot_n: list[list[float]] = hot[n]
-        self.hot_d: list[list[float]] = hot[decisions]
-        self.hot_k: list[list[float]] = hot[contracts + 1]
+        self.plane_size = 4 * len(cards)  # bytes of one card plane
+        self.zero_plane = bytes(self.plane_size)
+        self.zero_cards = bytes(self.plane_size * planes)
+        self.zero_mask = bytes(num_actions)
+
+        def f32(rows: list[list[float]]) -> list[bytes]:
+            return [struct.pack(f"<{len(r)}f", *r) for r in rows]
+
+        # one-hot rows as float32 bytes: row i of k values has 1 at i (row k: all 0)
+        self.hot5 = f32(hot[5])
+        self.hot_n = f32(hot[n])
+        self.hot_d = f32(hot[decisions])
+        self.hot_k = f32(hot[contracts + 1])
         self.contracts = contracts
         self.decisions = decisions
         self.pc_decision = pc_decision
         self.word_code = word_code
-        self.word_rows = word_rows
-        self.word_globals = word_globals
-        self.tail = struct.Struct(f"<{tail_size}f")
 
     # -- actions ---------------------------------------------------------------------
 
@@ -142,136 +152,245 @@ class Layout:
             out.append(self.stop)
         return out
 
-    def mask(self, legal: list[int]) -> bytearray:
+    def mask(self, legal: list[int] | tuple[int, ...]) -> bytes:
         """The action numbers ``legal`` as 0/1 int8 bytes, one per action."""
-        b = bytearray(self.num_actions)
+        w = BytesWriter()
+        w.write(self.zero_mask)
         for i in legal:
-            b[i] = 1
-        return b
+            w[i] = 1
+        return w.getvalue()
 
     # -- observation -----------------------------------------------------------------
 
     def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order (and kept)."""
-        got = b"".join([lut[(m >> src) & width] for src, width, lut in self.chunks])
-        cache = self.plane_bytes
-        if len(cache) >= MAX_PLANES:
-            cache.clear()
-            cache[0] = self.zero_plane
-        cache[m] = got
-        return got
+        """The set of cards ``m`` as C float32 values in pack order."""
+        w = BytesWriter()
+        w.write(self.zero_plane)
+        self._mark(w, 0, m)
+        return w.getvalue()
 
-    def observation(self, st: State, seat: int, pending: int, played: int) -> bytearray:
+    def _mark(self, w: BytesWriter, base: int, m: int) -> None:
+        """Write 1.0 at each card of ``m`` into the plane at byte ``base`` of ``w`` (which
+        holds 0.0 there): a card's place is its play number; a card outside the deck is
+        left out."""
+        number = self.number
+        top = len(number)
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            if c < top:
+                i = number[c]
+                if i >= 0:  # float32 1.0, little-endian: 00 00 80 3F
+                    o = base + 4 * i + 2
+                    w[o] = 0x80
+                    w[o + 1] = 0x3F
+
+    def observation(self, st: State, seat: int, pending: int, played: int) -> bytes:
         """The observation of ``seat``: the bytes of its float32 vector.  ``pending``:
         the cards picked so far in an exchange; ``played``: the cards played this hand."""
         n = st.n
-        turn_up = 0
-        for c in st.turn_up:
-            turn_up |= 1 << c
-        masks: list[int] = [st.hands[seat]]
+        w = BytesWriter()
+        # the card planes: all 0.0, then 1.0 written at each card of each plane's set
+        w.write(self.zero_cards)
+        step = self.plane_size
+        at = 0
+        self._mark(w, at, st.hands[seat])
+        at += step
         if self.exchanges:
-            masks.append(pending if st.current == seat else 0)
-        masks.append(st.discarded[seat])
+            self._mark(w, at, pending if st.current == seat else 0)
+            at += step
+        self._mark(w, at, st.discarded[seat])
+        at += step
         if self.passes:
-            masks.append(st.passing[seat])
+            self._mark(w, at, st.passing[seat])
+            at += step
         unseen = _unseen_down(st, seat) if st.hidden else 0  # others' face-down cards
-        masks.append(turn_up)
-        masks.append(played & ~unseen)
-        trick = [0] * n
+        for c in st.turn_up:
+            self._mark(w, at, 1 << c)
+        at += step
+        self._mark(w, at, played & ~unseen)
+        at += step
         for p, c in st.trick:
-            trick[(p - seat) % n] = (1 << c) & ~unseen
-        masks += trick
+            self._mark(w, at + step * ((p - seat) % n), (1 << c) & ~unseen)
+        at += step * n
         known = st.known
         for k in range(1, n):
-            masks.append(known[(seat + k) % n])
+            self._mark(w, at, known[(seat + k) % n])
+            at += step
         auction = st.auction
         if self.auction:
-            masks.append(1 << auction[A_CALLED] if auction and auction[A_CALLED] >= 0 else 0)
-        # each plane as C float32 values in pack order: the bytes of a set of cards are
-        # worked out once (from tables of chunks) and kept
-        cache = self.plane_bytes
-        parts: list[bytes] = []
-        for m in masks:
-            got = cache.get(m)
-            parts.append(got if got is not None else self.plane(m))
+            if auction and auction[A_CALLED] >= 0:
+                self._mark(w, at, 1 << auction[A_CALLED])
+            at += step
         # the rest, in the observer's order (seat 0 the observer): a value per seat is
         # read from seat (seat + j) % n, a one-hot seat as its distance from the observer
-        hot5 = self.hot5
-        hot_n = self.hot_n
         trump = st.trump
         led = st.led
-        flat: list[Any] = []
-        flat += hot5[trump if 0 <= trump < 4 else 4]
-        flat += hot5[led if 0 <= led < 4 else 4]
+        hot5 = self.hot5
+        hot_n = self.hot_n
+        w.write(hot5[trump if 0 <= trump < 4 else 4])
+        w.write(hot5[led if 0 <= led < 4 else 4])
         hands = st.hands
-        for j in range(seat, n):
-            flat.append(hands[j].bit_count())
-        for j in range(seat):
-            flat.append(hands[j].bit_count())
         won = st.won
-        flat += won[seat:]
-        flat += won[:seat]
         out = st.out
-        flat += out[seat:]
-        flat += out[:seat]
-        flat += hot_n[(st.dealer - seat) % n]
+        for j in range(n):
+            write_f32_le(w, float(_count(hands[(seat + j) % n])))
+        for j in range(n):
+            write_f32_le(w, float(won[(seat + j) % n]))
+        for j in range(n):
+            write_f32_le(w, 1.0 if out[(seat + j) % n] else 0.0)
+        w.write(hot_n[(st.dealer - seat) % n])
         current = st.current
-        flat += hot_n[n if current is None else (current - seat) % n]
+        w.write(hot_n[n if current is None else (current - seat) % n])
         if self.face_down:  # which cards of the trick lie face down (not what they are)
-            down = [0] * n
+            down = [0.0] * n
             hidden = st.hidden
             for p, c in st.trick:
-                down[(p - seat) % n] = (hidden >> c) & 1
-            flat += down
+                down[(p - seat) % n] = float((hidden >> c) & 1)
+            for x in down:
+                write_f32_le(w, x)
         if self.auction:  # the contract so far, its declarer, doubling, each seat's calls
             k = self.contracts
             if auction:
                 d = auction[A_DECLARER]
                 passed = auction[A_PASSED]
                 contract = auction[A_CONTRACT]
-                flat += self.hot_k[contract if contract >= 0 else k]
-                flat += hot_n[n if d < 0 else (d - seat) % n]
-                flat.append(auction[A_DOUBLED])
+                w.write(self.hot_k[contract if contract >= 0 else k])
+                w.write(hot_n[n if d < 0 else (d - seat) % n])
+                write_f32_le(w, float(auction[A_DOUBLED]))
                 for j in range(n):
-                    flat.append(auction[A_BIDS + (seat + j) % n] + 1)
+                    write_f32_le(w, float(auction[A_BIDS + (seat + j) % n] + 1))
                 for j in range(n):
-                    flat.append((passed >> ((seat + j) % n)) & 1)
+                    write_f32_le(w, float((passed >> ((seat + j) % n)) & 1))
             else:
-                flat += self.hot_k[k]
-                flat += hot_n[n]
-                flat += [0] * (1 + 2 * n)
-        words = self.word_rows
-        for i, row in enumerate(st.pv_rows):
-            if words and i in words:  # a variable holding words: coded as numbers
-                for j in range(n):
-                    flat.append(self.value(row[(seat + j) % n]))
-            else:
-                flat += row[seat:]
-                flat += row[:seat]
-        if self.word_globals:
-            for v in st.gv:
-                flat.append(self.value(v))
-        else:
-            flat += st.gv
-        flat.append(len(st.stock))
-        flat.append(st.widow.bit_count())
-        flat.append(st.hand_number)
+                w.write(self.hot_k[k])
+                w.write(hot_n[n])
+                w.write(bytes(4 * (1 + 2 * n)))
+        for row in st.pv_rows:  # a word is coded as a number (value)
+            for j in range(n):
+                write_f32_le(w, self.value(row[(seat + j) % n]))
+        for g in st.gv:
+            write_f32_le(w, self.value(g))
+        write_f32_le(w, float(len(st.stock)))
+        write_f32_le(w, float(_count(st.widow)))
+        write_f32_le(w, float(st.hand_number))
         d = self.decisions
-        flat += self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)]
-        try:
-            parts.append(self.tail.pack(*flat))
-        except struct.error:  # a word in a variable declared with a number: coded
-            parts.append(self.tail.pack(*[self.value(v) for v in flat]))
-        buf = bytearray()
-        return buf.join(parts)
+        w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
+        return w.getvalue()
 
     def value(self, v: object) -> float:
         """A variable's value as a number: a word by its code (-1: not a word of the spec)."""
-        if isinstance(v, (bool, int, float)):
+        if isinstance(v, int):  # (and bool)
             return float(v)
+        if isinstance(v, float):
+            return v
         if isinstance(v, str):
             return self.word_code.get(v, -1.0)
         return 0.0
+
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Cursor:
+    """An engine state driven through the fixed action space of a :class:`Layout`: it
+    keeps the cards picked so far in an exchange (``pending``), the cards played this
+    hand (``played``), and the legal numbers last listed (trusted only in the state they
+    were listed in).  :class:`spelbok.rl.encoding.Match` adds the numpy views."""
+
+    def __init__(self, layout: Layout, st: State) -> None:
+        self.layout = layout
+        self.st = st
+        self.pending = 0
+        self.played = played_cards(st)
+        self.listed: tuple[int, ...] | None = None
+        self.listed_at: object = None
+        self.hand = st.hand_number
+        self.scores_at: list[int] = st.scores
+
+    def legal(self) -> list[int]:
+        """The legal action numbers, ascending (empty once the match is over)."""
+        st = self.st
+        got = self.layout.legal(st, self.pending)
+        self.listed = tuple(got)  # (a caller may change the list it is given)
+        self.listed_at = st.hist
+        return got
+
+    def apply(self, number: object) -> None:
+        """Take action number ``number`` for the player to act.  Raises IllegalActionError."""
+        lay = self.layout
+        st = self.st
+        i = number if isinstance(number, int) else int(number)  # type: ignore[call-overload]
+        if not 0 <= i < lay.num_actions:
+            raise IllegalActionError(f"action {i} is outside 0..{lay.num_actions - 1}")
+        a = lay.actions[i]
+        listed = self.listed
+        self.listed = None
+        if listed is not None and self.listed_at is not st.hist:
+            listed = None  # the state has moved on since
+        if a is None:  # a pick or the stop
+            if i not in (listed if listed is not None else self.legal()):
+                raise IllegalActionError(f"{lay.labels[i]} is not allowed now")
+            if i != lay.stop:
+                self.pending |= 1 << lay.cards[i - lay.pick_base]
+                return
+            a = Action(CARDS, st.decision_name or "", self.pending, lay.named)
+            self.pending = 0
+        hand = st.hand_number
+        if a[0] == CARD:
+            if listed is not None and i in listed:
+                st.run_action(a)  # a card just listed as legal: the engine's own, no check again
+            else:
+                st.apply(a)
+            self.played |= 1 << a[2]
+        else:
+            st.apply(a)
+            if a[0] == CARDS and a[1] in lay.play_words:
+                self.played |= 1 << (a[2].bit_length() - 1)
+        if st.hand_number != hand:
+            self.played = 0
+
+    def hand_rewards(self) -> list[float] | None:
+        """Each seat's change of score since the last hand ended, when a hand (or the
+        match) has just ended; else None."""
+        st = self.st
+        if st.hand_number == self.hand and not st.is_terminal:
+            return None
+        self.hand = st.hand_number
+        new = st.scores
+        old = self.scores_at
+        self.scores_at = new
+        return [float(a - b) for a, b in zip(new, old, strict=True)]
+
+    def win_returns(self) -> list[float]:
+        """+1 for each winner and -1 for every other seat once the match is over, else 0."""
+        st = self.st
+        if not st.is_terminal:
+            return [0.0] * st.n
+        w = st.winner_seats
+        return [1.0 if p in w else -1.0 for p in range(st.n)]
+
+    def view(self, seat: int) -> tuple[bytes, bytes]:
+        """The observation of ``seat`` and its action mask (all 0 unless ``seat`` is to
+        act), as bytes of float32 and int8 values."""
+        lay = self.layout
+        st = self.st
+        obs = lay.observation(st, seat, self.pending, self.played)
+        if st.current != seat:
+            return obs, lay.zero_mask
+        listed = self.listed
+        if listed is None or self.listed_at is not st.hist:
+            return obs, lay.mask(self.legal())
+        return obs, lay.mask(listed)
+
+
+def _count(m: int) -> int:
+    """The cards of ``m`` (``int.bit_count``, which the compiler calls as a method)."""
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
 
 
 def played_cards(st: State) -> int:

@@ -43,13 +43,12 @@ True
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 
 import numpy as np
 
 from ..cards import FRENCH, Pack
-from ..engine.actions import CARD, CARDS, NUMBER, WORD, Action, card_actions
+from ..engine.actions import CARDS, NUMBER, WORD, Action, card_actions
 from ..engine.auction import (
     DOUBLE,
     PASS,
@@ -64,9 +63,9 @@ from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
 from ..engine.steps import UNSET, Decide, Instr, fixed
-from ..engine.tensor import Layout, played_cards
+from ..engine.tensor import Cursor, Layout
 from ..engine.trick import CardPlay, TrickPlay
-from ..errors import IllegalActionError, SpelbokError
+from ..errors import SpelbokError
 
 #: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
 F32 = np.dtype(np.float32)
@@ -238,20 +237,6 @@ class Encoding:
         planes += [f"trick_{k}" for k in range(n)] + [f"known_{k}" for k in range(1, n)]
         planes += ["called"] if self.auction else []
         self.planes = planes
-        # the pack as chunks of up to 8 consecutive card ids: (first id, mask, table of the
-        # chunk's bits as float32 bytes), so that a set of cards turns into pack order
-        # with a few look-ups
-        self.chunks: list[tuple[int, int, list[bytes]]] = []
-        start = 0
-        for i in range(1, C + 1):
-            if i == C or self.cards[i] != self.cards[i - 1] + 1 or i - start == 8:
-                k = i - start
-                lut = [struct.pack(f"<{k}f", *[(b >> j) & 1 for j in range(k)])
-                       for b in range(1 << k)]
-                self.chunks.append((self.cards[start], (1 << k) - 1, lut))
-                start = i
-        self.zero_plane = bytes(4 * C)
-        self.plane_bytes: dict[int, bytes] = {0: self.zero_plane}
         self.pvars = list(prog.pvar_names)
         self.gvars = list(prog.gvar_names)
         self.contracts = len(prog.contracts)
@@ -268,13 +253,6 @@ class Encoding:
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)
         self.card_size = len(planes) * C
-        # per-player variables that hold words (by their declared start value)
-        declared: dict[str, Any] = {}
-        for part in (game.tree.get("variables") or {}).values():
-            if isinstance(part, dict):
-                declared.update(part)
-        self.word_rows = {i for i, v in enumerate(self.pvars) if isinstance(declared.get(v), str)}
-        self.word_globals = any(isinstance(declared.get(v), str) for v in self.gvars)
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
@@ -284,9 +262,8 @@ class Encoding:
             game.name, n, self.num_actions, self.cards, self.card_index, self.index,
             self.pick_pcs, self.pick_base, self.stop,
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
-            self.chunks, self.plane_bytes, self.hot, self.contracts, len(self.decisions),
-            self.pc_decision, self.word_code, self.word_rows, self.word_globals,
-            self.size - self.card_size)
+            len(planes), self.hot, self.contracts, len(self.decisions), self.pc_decision,
+            self.word_code, self.actions, self.labels, named, self.play_words)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
@@ -302,125 +279,57 @@ class Encoding:
         return out
 
     def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order (and kept)."""
+        """The set of cards ``m`` as C float32 values in pack order."""
         return self.layout.plane(m)
 
     def mask(self, legal: list[int]) -> np.ndarray:
-        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size."""
+        """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size
+        (read-only, as every array of the interfaces: copy it to change it)."""
         return np.frombuffer(self.layout.mask(legal), I8)
 
     def _value(self, v: Any) -> float:
         return self.layout.value(v)
 
 
-class Match:
+class Match(Cursor):
     """An engine state driven through the fixed action space: it keeps the cards picked
-    so far in an exchange (``pending``) and the cards played this hand (``played``)."""
+    so far in an exchange (``pending``) and the cards played this hand (``played``).
+    Legal numbers, actions and rewards are :class:`~spelbok.engine.tensor.Cursor`'s
+    (compiled); this adds the numpy arrays and the text views."""
 
-    __slots__ = ("enc", "st", "pending", "played", "hand", "scores_at", "listed", "listed_at")
+    __slots__ = ("enc",)
 
     def __init__(self, enc: Encoding, st: State) -> None:
+        super().__init__(enc.layout, st)
         self.enc = enc
-        self.st = st
-        self.pending = 0
-        self.played = played_cards(st)
-        # the legal numbers last listed, and the engine's history then (so that they are
-        # trusted only in the state they were listed in)
-        self.listed: tuple[int, ...] | None = None
-        self.listed_at: Any = None
-        self.hand = st.hand_number
-        self.scores_at = st.scores
 
     def clone(self, st: State | None = None) -> Match:
         """A copy (of the engine state too, unless ``st`` is given to use instead)."""
-        m = Match.__new__(Match)
-        m.enc = self.enc
-        m.st = self.st.clone() if st is None else st
+        m = Match(self.enc, self.st.clone() if st is None else st)
         m.pending = self.pending
-        # another state (a re-deal): its own cards played, face-down ones re-dealt too
-        m.played = self.played if st is None else played_cards(st)
+        if st is None:  # (another state, a re-deal, has its own cards played)
+            m.played = self.played
         m.hand = self.hand
         m.scores_at = self.scores_at
-        m.listed = None
         return m
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
         return self.clone()
 
-    # -- actions -------------------------------------------------------------------------
-
-    def legal(self) -> list[int]:
-        """The legal action numbers, ascending (empty once the match is over)."""
-        st = self.st
-        got = self.enc.layout.legal(st, self.pending)
-        self.listed = tuple(got)  # (a caller may change the list it is given)
-        self.listed_at = st.hist
-        return got
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the encoding, the engine state and what the match keeps beside it."""
+        return (_match, (self.enc, self.st, self.pending, self.played, self.hand,
+                         self.scores_at))
 
     def mask(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector of the action space's size."""
         return self.enc.mask(self.legal())
 
-    def apply(self, i: int) -> None:
-        """Take action number ``i`` for the player to act.  Raises IllegalActionError."""
-        enc = self.enc
-        st = self.st
-        if type(i) is not int:
-            i = int(i)
-        if not 0 <= i < enc.num_actions:
-            raise IllegalActionError(f"action {i} is outside 0..{enc.num_actions - 1}")
-        a = enc.actions[i]
-        listed = self.listed
-        self.listed = None
-        if listed is not None and self.listed_at is not st.hist:
-            listed = None  # the state has moved on since
-        if a is None:  # a pick or the stop
-            if i not in (listed if listed is not None else self.legal()):
-                raise IllegalActionError(f"{enc.labels[i]} is not allowed now")
-            if i != enc.stop:
-                self.pending |= 1 << enc.cards[i - enc.pick_base]
-                return
-            a = Action(CARDS, st.decision_name or "", self.pending, enc.named)
-            self.pending = 0
-        hand = st.hand_number
-        if a[0] == CARD:
-            if listed is not None and i in listed:
-                st.run_action(a)  # a card just listed as legal: the engine's own, no check again
-            else:
-                st.apply(a)
-            self.played |= 1 << a[2]
-        else:
-            st.apply(a)
-            if a[0] == CARDS and a[1] in enc.play_words:
-                self.played |= 1 << (a[2].bit_length() - 1)
-        if st.hand_number != hand:
-            self.played = 0
-
-    def hand_rewards(self) -> list[float] | None:
-        """Each seat's change of score since the last hand ended, when a hand (or the
-        match) has just ended; else None."""
-        st = self.st
-        if st.hand_number == self.hand and not st.is_terminal:
-            return None
-        self.hand = st.hand_number
-        new = st.scores
-        old = self.scores_at
-        self.scores_at = new
-        return [float(a - b) for a, b in zip(new, old, strict=True)]
-
-    def win_returns(self) -> list[float]:
-        """+1 for each winner and -1 for every other seat once the match is over, else 0."""
-        st = self.st
-        if not st.is_terminal:
-            return [0.0] * st.n
-        w = st.winner_seats
-        return [1.0 if p in w else -1.0 for p in range(st.n)]
-
     # -- observation -----------------------------------------------------------------------
 
     def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (written into ``out`` when given)."""
-        obs = np.frombuffer(self.enc.layout.observation(self.st, seat, self.pending, self.played),
+        obs = np.frombuffer(self.layout.observation(self.st, seat, self.pending, self.played),
                             F32)
         if out is not None:
             out[:] = obs
@@ -452,6 +361,13 @@ class Match:
             menu = "  ".join(f"{i} {self.enc.labels[i]}" for i in self.legal())
             lines.append(f"  {st.decision_name}: {menu}")
         return "\n".join(lines)
+
+
+def _match(enc: Encoding, st: State, pending: int, played: int, hand: int,
+           scores_at: list[int]) -> Match:
+    m = Match(enc, st)
+    m.pending, m.played, m.hand, m.scores_at = pending, played, hand, scores_at
+    return m
 
 
 __all__ = ["Encoding", "Match"]

@@ -103,7 +103,7 @@ def _reduce_match(m: Match) -> Any:
     load: the game is compiled once per process); any other match as usual."""
     rules = next((r for r in _RULES.values() if r.enc is m.enc), None)
     if rules is None:
-        return object.__reduce_ex__(m, 2)
+        return m.__reduce__()
     return (_restore_match, (rules, m.st.to_dict(), (m.pending, m.played, m.hand, m.scores_at)))
 
 

@@ -25,6 +25,7 @@ The match ends with every agent terminated; a match stopped by its bound on hand
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,8 @@ from pettingzoo import AECEnv
 from ..engine.game import load
 from ..errors import ArgumentError
 from .encoding import F32, I8, Encoding, Match
+
+frombuffer = np.frombuffer
 
 REWARDS = ("win", "score")
 
@@ -93,9 +96,6 @@ class SpelbokEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.match: Match | None = None
-        self._legal: list[int] = []
-        self._layout = enc.layout
-        self._num_actions = n
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -125,17 +125,12 @@ class SpelbokEnv(AECEnv):
         seat = m.st.current
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-            self._legal = m.legal()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         m = self.match
         assert m is not None, "reset() first"
-        seat = self._seat[agent]
-        st = m.st
-        lay = self._layout  # (Match.observation and Encoding.mask, without their calls)
-        mask = lay.mask(self._legal) if st.current == seat else bytearray(self._num_actions)
-        return {"observation": np.frombuffer(lay.observation(st, seat, m.pending, m.played), F32),
-                "action_mask": np.frombuffer(mask, I8)}
+        obs, mask = m.view(self._seat[agent])  # (compiled: Cursor.view)
+        return {"observation": frombuffer(obs, F32), "action_mask": frombuffer(mask, I8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The agent to act's observation, reward so far, termination, truncation and
@@ -144,6 +139,13 @@ class SpelbokEnv(AECEnv):
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act, until the match is over (AECEnv.agent_iter, as a generator:
+        the same agents, with fewer calls a step)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -151,10 +153,10 @@ class SpelbokEnv(AECEnv):
             return
         m = self.match
         assert m is not None
-        m.apply(int(action))
+        m.apply(action)  # (compiled, as the legal numbers the mask is made of: Cursor)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
         if self._rewarded:  # last step's rewards are spent
+            rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._rewarded = False
@@ -167,14 +169,11 @@ class SpelbokEnv(AECEnv):
             for a in self.agents:
                 self.terminations[a] = not cut
                 self.truncations[a] = cut
-        else:  # the next agent and its legal actions (_select, inlined: every step)
-            seat = st.current
-            assert seat is not None
-            self.agent_selection = self.possible_agents[seat]
-            self._legal = m.legal()
+        else:
+            self.agent_selection = self.possible_agents[st.current]  # type: ignore[index]
         if got is not None:
             for p, r in enumerate(got):
-                rewards[self.possible_agents[p]] = r
+                self.rewards[self.possible_agents[p]] = r
             self._rewarded = True
             self._accumulate_rewards()
         if self.render_mode == "human":
