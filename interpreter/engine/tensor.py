@@ -67,7 +67,6 @@ class Layout:
         self.stop = stop
         self.exchanges, self.passes, self.auction, self.face_down = flags
         self.plane_size = 4 * len(cards)  # bytes of one card plane
-        self.zero_plane = bytes(self.plane_size)
         self.zero_cards = bytes(self.plane_size * planes)
         self.zero_mask = bytes(num_actions)
 
@@ -162,13 +161,6 @@ class Layout:
 
     # -- observation -----------------------------------------------------------------
 
-    def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order."""
-        w = BytesWriter()
-        w.write(self.zero_plane)
-        self._mark(w, 0, m)
-        return w.getvalue()
-
     def _mark(self, w: BytesWriter, base: int, m: int) -> None:
         """Write 1.0 at each card of ``m`` into the plane at byte ``base`` of ``w`` (which
         holds 0.0 there): a card's place is its play number; a card outside the deck is
@@ -235,7 +227,7 @@ class Layout:
         won = st.won
         out = st.out
         for j in range(n):
-            write_f32_le(w, float(_count(hands[(seat + j) % n])))
+            write_f32_le(w, float(hands[(seat + j) % n].bit_count()))
         for j in range(n):
             write_f32_le(w, float(won[(seat + j) % n]))
         for j in range(n):
@@ -273,7 +265,7 @@ class Layout:
         for g in st.gv:
             write_f32_le(w, self.value(g))
         write_f32_le(w, float(len(st.stock)))
-        write_f32_le(w, float(_count(st.widow)))
+        write_f32_le(w, float(st.widow.bit_count()))
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
@@ -382,15 +374,6 @@ class Cursor:
         if listed is None or self.listed_at is not st.hist:
             return obs, lay.mask(self.legal())
         return obs, lay.mask(listed)
-
-
-def _count(m: int) -> int:
-    """The cards of ``m`` (``int.bit_count``, which the compiler calls as a method)."""
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
 
 
 def played_cards(st: State) -> int:

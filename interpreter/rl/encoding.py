@@ -278,10 +278,6 @@ class Encoding:
             at += k
         return out
 
-    def plane(self, m: int) -> bytes:
-        """The set of cards ``m`` as C float32 values in pack order."""
-        return self.layout.plane(m)
-
     def mask(self, legal: list[int]) -> np.ndarray:
         """The action numbers ``legal`` as a 0/1 int8 vector of the action space's size
         (read-only, as every array of the interfaces: copy it to change it)."""

@@ -10,7 +10,8 @@
 Agents are ``player_0``..``player_{N-1}`` (the seats).  Each observation is a dict:
 ``observation``, the float32 vector of :class:`spelbok.rl.encoding.Encoding` (fields in
 ``docs/rl.md``), and ``action_mask``, 1 for each legal action of the agent to act (all 0
-for the others).  Rewards (``reward=``):
+for the others); both are new read-only arrays each time (nothing changes them later;
+copy one to write into it).  Rewards (``reward=``):
 
 - ``"win"`` (default): at the end of the match, +1 to each winner and -1 to every other
   seat; 0 before;
