@@ -69,6 +69,7 @@ class Layout:
         self.plane_size = 4 * len(cards)  # bytes of one card plane
         self.zero_cards = bytes(self.plane_size * planes)
         self.zero_mask = bytes(num_actions)
+        self.zero_calls = bytes(4 * (1 + 2 * n))  # doubled, bids, passed: before an auction
 
         def f32(rows: list[list[float]]) -> list[bytes]:
             return [struct.pack(f"<{len(r)}f", *r) for r in rows]
@@ -258,7 +259,7 @@ class Layout:
             else:
                 w.write(self.hot_k[k])
                 w.write(hot_n[n])
-                w.write(bytes(4 * (1 + 2 * n)))
+                w.write(self.zero_calls)
         for row in st.pv_rows:  # a word is coded as a number (value)
             for j in range(n):
                 write_f32_le(w, self.value(row[(seat + j) % n]))
@@ -308,6 +309,11 @@ class Cursor:
         self.listed_at = st.hist
         return got
 
+    def _trusted(self) -> tuple[int, ...] | None:
+        """The legal numbers last listed, if the state has not moved on since."""
+        listed = self.listed
+        return listed if listed is not None and self.listed_at is self.st.hist else None
+
     def apply(self, number: object) -> None:
         """Take action number ``number`` for the player to act.  Raises IllegalActionError."""
         lay = self.layout
@@ -316,10 +322,8 @@ class Cursor:
         if not 0 <= i < lay.num_actions:
             raise IllegalActionError(f"action {i} is outside 0..{lay.num_actions - 1}")
         a = lay.actions[i]
-        listed = self.listed
+        listed = self._trusted()
         self.listed = None
-        if listed is not None and self.listed_at is not st.hist:
-            listed = None  # the state has moved on since
         if a is None:  # a pick or the stop
             if i not in (listed if listed is not None else self.legal()):
                 raise IllegalActionError(f"{lay.labels[i]} is not allowed now")
@@ -370,10 +374,8 @@ class Cursor:
         obs = lay.observation(st, seat, self.pending, self.played)
         if st.current != seat:
             return obs, lay.zero_mask
-        listed = self.listed
-        if listed is None or self.listed_at is not st.hist:
-            return obs, lay.mask(self.legal())
-        return obs, lay.mask(listed)
+        listed = self._trusted()
+        return obs, lay.mask(self.legal() if listed is None else listed)
 
 
 def played_cards(st: State) -> int:
