@@ -34,8 +34,8 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        # batched playouts (Game.playouts) and the search bots' steps
        "engine/playouts",
-       # the game-AI interfaces' observations, legal numbers and masks (spelbok.rl)
-       "engine/tensor")
+       # the game-AI interfaces: observations, legal numbers, masks and AEC turns (spelbok.rl)
+       "engine/tensor", "engine/aec")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -50,6 +50,11 @@ class Layout:
         # also its place in a card plane (the deck's order)
         top = max(cards, default=-1) + 1
         self.number: list[int] = [card_index.get(c, -1) for c in range(top)]
+        # card id -> the byte of its place in a card plane that float32 1.0 changes (-1:
+        # not in the deck): 1.0 is 00 00 80 3F, little-endian, so bytes +2 and +3
+        self.byte: list[int] = [4 * i + 2 if i >= 0 else -1 for i in self.number]
+        # seat -> the seats in the observer's order (itself first), so no modulo per value
+        self.seats: list[list[int]] = [[(s + j) % n for j in range(n)] for s in range(n)]
         # the play numbers of each run of consecutive card ids, by the run's bits
         self.number_chunks: list[tuple[int, int, list[list[int]]]] = []
         at = start = 0
@@ -166,16 +171,16 @@ class Layout:
         """Write 1.0 at each card of ``m`` into the plane at byte ``base`` of ``w`` (which
         holds 0.0 there): a card's place is its play number; a card outside the deck is
         left out."""
-        number = self.number
-        top = len(number)
+        byte = self.byte
+        top = len(byte)
         while m:
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
             if c < top:
-                i = number[c]
-                if i >= 0:  # float32 1.0, little-endian: 00 00 80 3F
-                    o = base + 4 * i + 2
+                o = byte[c]
+                if o >= 0:
+                    o += base
                     w[o] = 0x80
                     w[o + 1] = 0x3F
 
@@ -183,6 +188,7 @@ class Layout:
         """The observation of ``seat``: the bytes of its float32 vector.  ``pending``:
         the cards picked so far in an exchange; ``played``: the cards played this hand."""
         n = st.n
+        seats = self.seats[seat]
         w = BytesWriter()
         # the card planes: all 0.0, then 1.0 written at each card of each plane's set
         w.write(self.zero_cards)
@@ -209,7 +215,7 @@ class Layout:
         at += step * n
         known = st.known
         for k in range(1, n):
-            self._mark(w, at, known[(seat + k) % n])
+            self._mark(w, at, known[seats[k]])
             at += step
         auction = st.auction
         if self.auction:
@@ -217,7 +223,7 @@ class Layout:
                 self._mark(w, at, 1 << auction[A_CALLED])
             at += step
         # the rest, in the observer's order (seat 0 the observer): a value per seat is
-        # read from seat (seat + j) % n, a one-hot seat as its distance from the observer
+        # read from seat (seat + j) % n (seats), a one-hot seat as its distance from the observer
         trump = st.trump
         led = st.led
         hot5 = self.hot5
@@ -227,12 +233,12 @@ class Layout:
         hands = st.hands
         won = st.won
         out = st.out
-        for j in range(n):
-            write_f32_le(w, float(hands[(seat + j) % n].bit_count()))
-        for j in range(n):
-            write_f32_le(w, float(won[(seat + j) % n]))
-        for j in range(n):
-            write_f32_le(w, 1.0 if out[(seat + j) % n] else 0.0)
+        for s in seats:
+            write_f32_le(w, float(hands[s].bit_count()))
+        for s in seats:
+            write_f32_le(w, float(won[s]))
+        for s in seats:
+            write_f32_le(w, 1.0 if out[s] else 0.0)
         w.write(hot_n[(st.dealer - seat) % n])
         current = st.current
         w.write(hot_n[n if current is None else (current - seat) % n])
@@ -252,17 +258,17 @@ class Layout:
                 w.write(self.hot_k[contract if contract >= 0 else k])
                 w.write(hot_n[n if d < 0 else (d - seat) % n])
                 write_f32_le(w, float(auction[A_DOUBLED]))
-                for j in range(n):
-                    write_f32_le(w, float(auction[A_BIDS + (seat + j) % n] + 1))
-                for j in range(n):
-                    write_f32_le(w, float((passed >> ((seat + j) % n)) & 1))
+                for s in seats:
+                    write_f32_le(w, float(auction[A_BIDS + s] + 1))
+                for s in seats:
+                    write_f32_le(w, float((passed >> s) & 1))
             else:
                 w.write(self.hot_k[k])
                 w.write(hot_n[n])
                 w.write(self.zero_calls)
         for row in st.pv_rows:  # a word is coded as a number (value)
-            for j in range(n):
-                write_f32_le(w, self.value(row[(seat + j) % n]))
+            for s in seats:
+                write_f32_le(w, self.value(row[s]))
         for g in st.gv:
             write_f32_le(w, self.value(g))
         write_f32_le(w, float(len(st.stock)))
@@ -301,81 +307,111 @@ class Cursor:
         self.hand = st.hand_number
         self.scores_at: list[int] = st.scores
 
+    # The methods are for Python callers; compiled callers (engine/aec.py) call the
+    # functions below instead: a method of a class with interpreted subclasses, called
+    # from compiled code, is looked up by name like any Python method.
+
     def legal(self) -> list[int]:
         """The legal action numbers, ascending (empty once the match is over)."""
-        st = self.st
-        got = self.layout.legal(st, self.pending)
-        self.listed = tuple(got)  # (a caller may change the list it is given)
-        self.listed_at = st.hist
-        return got
-
-    def _trusted(self) -> tuple[int, ...] | None:
-        """The legal numbers last listed, if the state has not moved on since."""
-        listed = self.listed
-        return listed if listed is not None and self.listed_at is self.st.hist else None
+        return cursor_legal(self)
 
     def apply(self, number: object) -> None:
         """Take action number ``number`` for the player to act.  Raises IllegalActionError."""
-        lay = self.layout
-        st = self.st
-        i = number if isinstance(number, int) else int(number)  # type: ignore[call-overload]
-        if not 0 <= i < lay.num_actions:
-            raise IllegalActionError(f"action {i} is outside 0..{lay.num_actions - 1}")
-        a = lay.actions[i]
-        listed = self._trusted()
-        self.listed = None
-        if a is None:  # a pick or the stop
-            if i not in (listed if listed is not None else self.legal()):
-                raise IllegalActionError(f"{lay.labels[i]} is not allowed now")
-            if i != lay.stop:
-                self.pending |= 1 << lay.cards[i - lay.pick_base]
-                return
-            a = Action(CARDS, st.decision_name or "", self.pending, lay.named)
-            self.pending = 0
-        hand = st.hand_number
-        if a[0] == CARD:
-            if listed is not None and i in listed:
-                st.run_action(a)  # a card just listed as legal: the engine's own, no check again
-            else:
-                st.apply(a)
-            self.played |= 1 << a[2]
-        else:
-            st.apply(a)
-            if a[0] == CARDS and a[1] in lay.play_words:
-                self.played |= 1 << (a[2].bit_length() - 1)
-        if st.hand_number != hand:
-            self.played = 0
+        cursor_apply(self, number)
 
     def hand_rewards(self) -> list[float] | None:
         """Each seat's change of score since the last hand ended, when a hand (or the
         match) has just ended; else None."""
-        st = self.st
-        if st.hand_number == self.hand and not st.is_terminal:
-            return None
-        self.hand = st.hand_number
-        new = st.scores
-        old = self.scores_at
-        self.scores_at = new
-        return [float(a - b) for a, b in zip(new, old, strict=True)]
+        return cursor_hand_rewards(self)
 
     def win_returns(self) -> list[float]:
         """+1 for each winner and -1 for every other seat once the match is over, else 0."""
-        st = self.st
-        if not st.is_terminal:
-            return [0.0] * st.n
-        w = st.winner_seats
-        return [1.0 if p in w else -1.0 for p in range(st.n)]
+        return cursor_win_returns(self)
 
     def view(self, seat: int) -> tuple[bytes, bytes]:
         """The observation of ``seat`` and its action mask (all 0 unless ``seat`` is to
         act), as bytes of float32 and int8 values."""
-        lay = self.layout
-        st = self.st
-        obs = lay.observation(st, seat, self.pending, self.played)
-        if st.current != seat:
-            return obs, lay.zero_mask
-        listed = self._trusted()
-        return obs, lay.mask(self.legal() if listed is None else listed)
+        return cursor_view(self, seat)
+
+
+def cursor_legal(c: Cursor) -> list[int]:
+    """:meth:`Cursor.legal`."""
+    st = c.st
+    got = c.layout.legal(st, c.pending)
+    c.listed = tuple(got)  # (a caller may change the list it is given)
+    c.listed_at = st.hist
+    return got
+
+
+def _trusted(c: Cursor) -> tuple[int, ...] | None:
+    """The legal numbers last listed, if the state has not moved on since."""
+    listed = c.listed
+    return listed if listed is not None and c.listed_at is c.st.hist else None
+
+
+def cursor_apply(c: Cursor, number: object) -> None:
+    """:meth:`Cursor.apply`."""
+    lay = c.layout
+    st = c.st
+    i = number if isinstance(number, int) else int(number)  # type: ignore[call-overload]
+    if not 0 <= i < lay.num_actions:
+        raise IllegalActionError(f"action {i} is outside 0..{lay.num_actions - 1}")
+    a = lay.actions[i]
+    listed = _trusted(c)
+    c.listed = None
+    if a is None:  # a pick or the stop
+        if i not in (listed if listed is not None else cursor_legal(c)):
+            raise IllegalActionError(f"{lay.labels[i]} is not allowed now")
+        if i != lay.stop:
+            c.pending |= 1 << lay.cards[i - lay.pick_base]
+            return
+        a = Action(CARDS, st.decision_name or "", c.pending, lay.named)
+        c.pending = 0
+    hand = st.hand_number
+    if a[0] == CARD:
+        if listed is not None and i in listed:
+            st.run_action(a)  # a card just listed as legal: the engine's own, no check again
+        else:
+            st.apply(a)
+        c.played |= 1 << a[2]
+    else:
+        st.apply(a)
+        if a[0] == CARDS and a[1] in lay.play_words:
+            c.played |= 1 << (a[2].bit_length() - 1)
+    if st.hand_number != hand:
+        c.played = 0
+
+
+def cursor_hand_rewards(c: Cursor) -> list[float] | None:
+    """:meth:`Cursor.hand_rewards`."""
+    st = c.st
+    if st.hand_number == c.hand and not st.is_terminal:
+        return None
+    c.hand = st.hand_number
+    new = st.scores
+    old = c.scores_at
+    c.scores_at = new
+    return [float(a - b) for a, b in zip(new, old, strict=True)]
+
+
+def cursor_win_returns(c: Cursor) -> list[float]:
+    """:meth:`Cursor.win_returns`."""
+    st = c.st
+    if not st.is_terminal:
+        return [0.0] * st.n
+    w = st.winner_seats
+    return [1.0 if p in w else -1.0 for p in range(st.n)]
+
+
+def cursor_view(c: Cursor, seat: int) -> tuple[bytes, bytes]:
+    """:meth:`Cursor.view`."""
+    lay = c.layout
+    st = c.st
+    obs = lay.observation(st, seat, c.pending, c.played)
+    if st.current != seat:
+        return obs, lay.zero_mask
+    listed = _trusted(c)
+    return obs, lay.mask(cursor_legal(c) if listed is None else listed)
 
 
 def played_cards(st: State) -> int:
