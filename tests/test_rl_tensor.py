@@ -65,3 +65,18 @@ def test_a_card_listed_for_another_state_is_checked_again() -> None:
     assert stale
     with pytest.raises(spelbok.errors.IllegalActionError):
         m.apply(stale[0])  # checked by the engine, not trusted from the old list
+
+
+def test_an_action_beyond_the_numbered_ones_is_a_clear_error() -> None:
+    from spelbok.engine.actions import NUMBER
+    from spelbok.errors import SpelbokError
+
+    game = spelbok.load("oh-hell", players=4, max_hands=2)
+    enc = Encoding(game)
+    m = Match(enc, game.new_state(seed=1))
+    assert m.st.decision_name == "bid"
+    # as if the range read from the spec had not offered a bid of 0
+    for a in [a for a in enc.layout.index if a[0] == NUMBER and a[2] == 0]:
+        del enc.layout.index[a]
+    with pytest.raises(SpelbokError, match="outside"):
+        m.legal()
