@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any, Final
 
-from librt.strings import BytesWriter, read_i16_le, write_f32_le
+from librt.strings import BytesWriter, read_i64_le, write_f32_le
 from mypy_extensions import i64
 
 from ..errors import IllegalActionError, SpelbokError
@@ -28,16 +28,6 @@ if TYPE_CHECKING:
     from .state import State
 
 NONE: Final = -1  # no place in a card plane (Layout.byte)
-
-
-def count(m: int) -> int:
-    """How many cards ``m`` holds: ``m.bit_count()``, which compiled code calls by name
-    like a Python method (~400 instructions, against ~10 a card here)."""
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
 
 
 class Layout:
@@ -64,9 +54,9 @@ class Layout:
         top = max(cards, default=-1) + 1
         self.number: list[int] = [card_index.get(c, -1) for c in range(top)]
         # card id -> the byte of its place in a card plane that float32 1.0 changes, as
-        # signed 16-bit words read by a direct load (NONE: not in the deck); 1.0 is
-        # 00 00 80 3F, little-endian, so bytes +2 and +3
-        self.byte = b"".join(struct.pack("<h", 4 * i + 2 if i >= 0 else NONE)
+        # 64-bit words read by a direct load (NONE: not in the deck); 1.0 is 00 00 80 3F,
+        # little-endian, so bytes +2 and +3
+        self.byte = b"".join(struct.pack("<q", 4 * i + 2 if i >= 0 else NONE)
                              for i in self.number)
         self.top = top
         # seat -> the seats in the observer's order (itself first), so no modulo per value
@@ -141,7 +131,7 @@ class Layout:
 
     def _exchange_legal(self, acts: list[Any], picked: int) -> list[int]:
         """The picks (and the stop) legal after the cards ``picked`` so far."""
-        k = count(picked)
+        k = picked.bit_count()
         base = self.pick_base
         number = self.number
         out: list[int] = []
@@ -194,7 +184,7 @@ class Layout:
             c: i64 = low.bit_length() - 1
             m ^= low
             if c < top:
-                o = i64(read_i16_le(byte, 2 * c))
+                o = read_i64_le(byte, 8 * c)
                 if o != NONE:
                     w[base + o] = 0x80
                     w[base + o + 1] = 0x3F
@@ -249,7 +239,9 @@ class Layout:
         won = st.won
         out = st.out
         for s in seats:
-            write_f32_le(w, float(count(hands[s])))
+            # (bit_count: a call by name for the compiler, ~400 instructions, but a loop
+            # would cost the sources more)
+            write_f32_le(w, float(hands[s].bit_count()))
         for s in seats:
             write_f32_le(w, float(won[s]))
         for s in seats:
@@ -287,7 +279,7 @@ class Layout:
         for g in st.gv:
             write_f32_le(w, self.value(g))
         write_f32_le(w, float(len(st.stock)))
-        write_f32_le(w, float(count(st.widow)))
+        write_f32_le(w, float(st.widow.bit_count()))
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
