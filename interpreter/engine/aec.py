@@ -27,6 +27,8 @@ class Table:
 
     Rewards: with ``score_rewards``, each seat's change of score at the step that ends
     a hand; else +1 to each winner and -1 to the others at the step that ends the match.
+    (The methods call functions, ``_observe`` and tensor.py's ``cursor_*``, not methods:
+    compiled code calls a method of a class with interpreted subclasses by name.)
     """
 
     agent_selection: str
@@ -121,9 +123,6 @@ class Table:
             self.rewarded = True
         if self.human:
             self.render()
-
-    # (compiled code calls functions, not methods, of a class with interpreted
-    # subclasses: see tensor.py's Cursor)
 
     def render(self) -> str | None:
         """Overridden by the environment."""

@@ -58,7 +58,6 @@ class Layout:
         # little-endian, so bytes +2 and +3
         self.byte = b"".join(struct.pack("<q", 4 * i + 2 if i >= 0 else NONE)
                              for i in self.number)
-        self.top = top
         # seat -> the seats in the observer's order (itself first), so no modulo per value
         self.seats: list[list[int]] = [[(s + j) % n for j in range(n)] for s in range(n)]
         # the play numbers of each run of consecutive card ids, by the run's bits
@@ -178,7 +177,7 @@ class Layout:
         holds 0.0 there): a card's place is its play number; a card outside the deck is
         left out."""
         byte = self.byte
-        top: i64 = self.top
+        top: i64 = len(self.number)
         while m:
             low = m & -m
             c: i64 = low.bit_length() - 1
