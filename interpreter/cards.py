@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .frozen import Frozen
 
@@ -28,7 +28,7 @@ SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 for _i, _sym in enumerate(SUIT_SYMBOLS):
     SUIT_INDEX[_sym] = _i
 COLOUR = (0, 0, 1, 1)  # clubs/spades black, hearts/diamonds red
-NO_SUIT = -1
+NO_SUIT: Final = -1
 
 CARD_NAMES = tuple(r + s for s in SUITS for r in RANKS)
 CARD_SYMBOLS = tuple(r + s for s in SUIT_SYMBOLS for r in RANKS)
@@ -101,9 +101,9 @@ def names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_in(mask)]
 
 
-MAX_SUITS = 4
+MAX_SUITS: Final = 4
 """Most suits a pack declares (the trump tables have one per suit, then "no trump")."""
-MAX_COPIES = 4
+MAX_COPIES: Final = 4
 """Most copies of a pack in one deck."""
 COLOURS = ("black", "red", "green", "blue", "yellow", "orange", "purple", "grey")
 """The colours a suit may be declared with (index = the colour number in ``Pack.colours``)."""

@@ -13,12 +13,17 @@ decides whether the action is legal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import CARD_NAMES, FRENCH, SUITS, Pack, card_symbol, cards_in, parse_card
 from ..errors import InvalidActionError
 
-CARD, WORD, SUIT, CARDS, NUMBER = 0, 1, 2, 3, 4
+# action kinds (Final: the compiler writes them in as numbers, no look-up by name)
+CARD: Final = 0
+WORD: Final = 1
+SUIT: Final = 2
+CARDS: Final = 3
+NUMBER: Final = 4
 
 
 class Action(tuple):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import FRENCH, Pack, cards_in
 from .actions import CARDS, NUMBER, SUIT, WORD, Action
@@ -31,20 +31,23 @@ if TYPE_CHECKING:
 Fn = Callable[[Any, int], Any]
 
 # slots of State.auction
-A_CONTRACT = 0  # the highest contract so far (an index of the program's contracts), -1 none
-A_DECLARER = 1  # its bidder, -1 none
-A_DOUBLED = 2  # 0, 1 doubled, 2 redoubled
-A_CALLED = 3  # the called card, -1 none
-A_MODE = 4  # how the declarer's partner is found: MODES
-A_PASSES = 5  # passes in a row
-A_PASSED = 6  # the seats that passed, a bitmask
-A_FLAGS = 7  # the step's conditions, read when it starts: F_*
-A_BIDS = 8  # from here, one per seat: the last contract the seat bid, -1 none
+A_CONTRACT: Final = 0  # the highest contract so far (an index of the program's contracts), -1 none
+A_DECLARER: Final = 1  # its bidder, -1 none
+A_DOUBLED: Final = 2  # 0, 1 doubled, 2 redoubled
+A_CALLED: Final = 3  # the called card, -1 none
+A_MODE: Final = 4  # how the declarer's partner is found: MODES
+A_PASSES: Final = 5  # passes in a row
+A_PASSED: Final = 6  # the seats that passed, a bitmask
+A_FLAGS: Final = 7  # the step's conditions, read when it starts: F_*
+A_BIDS: Final = 8  # from here, one per seat: the last contract the seat bid, -1 none
 
 MODES = ("none", "called_card", "teams")
-F_PASS_FINAL, F_DOUBLE, F_REDOUBLE = 1, 2, 4
+F_PASS_FINAL: Final = 1
+F_DOUBLE: Final = 2
+F_REDOUBLE: Final = 4
 #: trump codes of a contract besides a suit index and NO_TRUMP
-T_CHOSEN, T_KEEP = -1, -2
+T_CHOSEN: Final = -1
+T_KEEP: Final = -2
 
 PASS = Action(WORD, "pass")
 DOUBLE = Action(WORD, "double")

@@ -17,11 +17,12 @@ trump, its power if it is of the led suit, else 0 (the rule is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..cards import COLOUR, FRENCH, RANK_INDEX, Pack, normalize_rank, parse_card
 from ..frozen import Frozen
 
-NO_TRUMP = 4
+NO_TRUMP: Final = 4
 """The trump number of "no trump" (a pack has at most 4 suits); also the effective suit of
 a card of no suit (an extra card such as a joker): ``suit_mask[NO_TRUMP]`` holds those."""
 

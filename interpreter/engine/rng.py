@@ -14,8 +14,9 @@ from __future__ import annotations
 import sys
 from array import array
 from hashlib import blake2b, shake_128
+from typing import Final
 
-_MASK = (1 << 64) - 1
+_MASK: Final = 0xFFFF_FFFF_FFFF_FFFF  # (1 << 64) - 1
 # Names the way a seed becomes cards; logs carry it, so that a replay under a
 # different shuffle says so instead of failing on the first card.
 SHUFFLE = "shake128-fisher-yates-1"
