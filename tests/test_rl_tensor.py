@@ -80,3 +80,15 @@ def test_an_action_beyond_the_numbered_ones_is_a_clear_error() -> None:
         del enc.layout.index[a]
     with pytest.raises(SpelbokError, match="outside"):
         m.legal()
+
+
+def test_count_is_bit_count() -> None:
+    """The compiled card count (bits of a native word) agrees with int.bit_count, across
+    the word's edge too."""
+    from spelbok.engine.tensor import count
+
+    rng = random.Random(3)
+    values = [0, 1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 200) | 5]
+    values += [rng.getrandbits(rng.choice((8, 52, 61, 62, 64, 120))) for _ in range(500)]
+    for v in values:
+        assert count(v) == v.bit_count(), v

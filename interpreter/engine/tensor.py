@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from librt.strings import BytesWriter, read_i64_le, write_f32_le
 from mypy_extensions import i64
 
+from .. import COMPILED
 from ..errors import IllegalActionError, SpelbokError
 from ..frozen import mypyc_attr
 from .actions import CARD, CARDS, Action
@@ -28,6 +29,29 @@ if TYPE_CHECKING:
     from .state import State
 
 NONE: Final = -1  # no place in a card plane (Layout.byte)
+_NATIVE: Final = COMPILED  # this module runs compiled
+
+
+def count(m: int) -> int:
+    """The cards of ``m`` >= 0, as ``int.bit_count``.
+
+    >>> count(0b1011), count(1 << 70 | 1)
+    (3, 2)
+
+    Compiled code calls ``bit_count`` by name (~450 instructions), so compiled, a set
+    that fits a native word is counted in it (~20); the sources call ``bit_count``,
+    which is faster there than any arithmetic.
+    """
+    if not _NATIVE or m >> 62:
+        return m.bit_count()
+    x: i64 = m
+    x -= (x >> 1) & 0x5555555555555555
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 class Layout:
@@ -130,7 +154,7 @@ class Layout:
 
     def _exchange_legal(self, acts: list[Any], picked: int) -> list[int]:
         """The picks (and the stop) legal after the cards ``picked`` so far."""
-        k = picked.bit_count()
+        k = count(picked)
         base = self.pick_base
         number = self.number
         out: list[int] = []
@@ -238,9 +262,7 @@ class Layout:
         won = st.won
         out = st.out
         for s in seats:
-            # (bit_count: a call by name for the compiler, ~400 instructions, but a loop
-            # would cost the sources more)
-            write_f32_le(w, float(hands[s].bit_count()))
+            write_f32_le(w, float(count(hands[s])))
         for s in seats:
             write_f32_le(w, float(won[s]))
         for s in seats:
@@ -272,13 +294,14 @@ class Layout:
                 w.write(self.hot_k[k])
                 w.write(hot_n[n])
                 w.write(self.zero_calls)
-        for row in st.pv_rows:  # a word is coded as a number (value)
+        for row in st.pv_rows:  # a word is coded as a number (value); most are ints
             for s in seats:
-                write_f32_le(w, self.value(row[s]))
+                v = row[s]
+                write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
         for g in st.gv:
-            write_f32_le(w, self.value(g))
+            write_f32_le(w, float(g) if isinstance(g, int) else self.value(g))
         write_f32_le(w, float(len(st.stock)))
-        write_f32_le(w, float(st.widow.bit_count()))
+        write_f32_le(w, float(count(st.widow)))
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
