@@ -21,7 +21,11 @@ passes in turn):
   within each pass (a shared machine's rates move ±30 % between runs; a pass's raw and
   env runs are seconds apart); the target is at most 2;
 - ``flat``: the same ratio when the agent reads the mask with the slower common idiom
-  ``rng.choice(np.flatnonzero(mask).tolist())`` (2-3 µs more a step, in numpy).
+  ``rng.choice(np.flatnonzero(mask).tolist())`` (2-3 µs more a step, in numpy);
+- ``vec``: the same ratio through the batched environment (``spelbok.rl.vector``,
+  ``--vector`` matches a call, 64 by default, 0 to leave it out), as many env steps as
+  the raw run's decisions; the agent picks a random legal action of every row at once
+  (``(mask + 0.5 * rng.random(mask.shape)).argmax(axis=1)``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import numpy as np
 import spelbok
 from spelbok.rl.encoding import Encoding, Match
 from spelbok.rl.pettingzoo import env
+from spelbok.rl.vector import VectorEnv
 
 from bench import playouts  # bench/ is the script's folder, so on sys.path
 
@@ -74,6 +79,22 @@ def through_env(spec: str, players: int, max_hands: int | None, matches: int,
     return steps, decisions, time.process_time() - c0
 
 
+def through_vector(spec: str, players: int, max_hands: int | None, steps: int,
+                   num_envs: int) -> tuple[int, float]:
+    """Env steps and CPU seconds of at least ``steps`` steps of random play through the
+    batched environment, ``num_envs`` matches a call."""
+    v = VectorEnv(spec, num_envs=num_envs, players=players, max_hands=max_hands, seed=0)
+    rng = np.random.default_rng(1)
+    done = 0
+    c0 = time.process_time()
+    _obs, mask, _seat = v.reset()
+    while done < steps:
+        _obs, mask, _seat, _r, _te, _tr = v.step(
+            (mask + 0.5 * rng.random(mask.shape)).argmax(axis=1))
+        done += num_envs
+    return done, time.process_time() - c0
+
+
 def parts(spec: str, players: int, max_hands: int | None, matches: int) -> None:
     """Print the CPU µs of each part of an env step, over the states of random matches:
     the engine's legal actions, their numbers, the mask and the observation vector."""
@@ -109,6 +130,8 @@ def main() -> None:
                     help="passes per case, for the median ratio (default 5; --quick 3)")
     ap.add_argument("--max-hands", type=int, default=20,
                     help="hands per match (the spec's bound when 0)")
+    ap.add_argument("--vector", type=int, default=64, metavar="N",
+                    help="matches a call of the batched environment (0: leave it out)")
     ap.add_argument("--only", metavar="SPEC-N,...", help="these cases only (e.g. bridge-4)")
     ap.add_argument("--profile", metavar="SPEC-N", help="cProfile the env loop of one case")
     ap.add_argument("--parts", metavar="SPEC-N", help="time each part of a step of one case")
@@ -135,20 +158,21 @@ def main() -> None:
           f"at most {max_hands or 'the spec´s'} hands, CPU time, median ratio of "
           f"{args.passes} passes")
     print(f"{'case':18} {'raw dec/s':>10} {'env steps/s':>12} {'env dec/s':>10} {'ratio':>6} "
-          f"{'flat':>6}")
+          f"{'flat':>6} {'vec':>6}")
     cases = CASES
     if args.only:
         wanted = args.only.split(",")
         cases = [(spec, n) for spec, n in CASES if f"{spec}-{n}" in wanted]
         if len(cases) != len(wanted):
             ap.error(f"--only: the cases are {', '.join(f'{s}-{n}' for s, n in CASES)}")
-    ratios = []
+    ratios: list[float] = []
+    vecs: list[float] = []
     for spec, n in cases:
         game = spelbok.load(spec, players=n, max_hands=max_hands)
         # raw and env runs taken in turn, so that a busy moment of a shared machine
         # weighs on both alike: each pass's ratio is of runs a few seconds apart, and the
         # median pass is reported (the rates are each the best pass's)
-        raws, runs, ratio, flat = [], [], [], []
+        raws, runs, ratio, flat, vec = [], [], [], [], []
         for _ in range(args.passes):
             raws.append(raw(game, matches))
             runs.append(through_env(spec, n, max_hands, matches))
@@ -156,15 +180,22 @@ def main() -> None:
             d, rt = raws[-1]
             ratio.append((d / rt) / (runs[-1][0] / runs[-1][2]))
             flat.append((d / rt) / (s / t))
+            if args.vector:
+                vs, vt = through_vector(spec, n, max_hands, d, args.vector)
+                vec.append((d / rt) / (vs / vt))
         best_raw = max(d / t for d, t in raws)
         best_steps = max(s / t for s, _, t in runs)
         best_dec = max(d / t for _, d, t in runs)
         r, f = statistics.median(ratio), statistics.median(flat)
         ratios.append(r)
+        if vec:
+            vecs.append(statistics.median(vec))
         print(f"{spec + '-' + str(n):18} {best_raw:10.0f} {best_steps:12.0f} {best_dec:10.0f} "
-              f"{r:6.2f} {f:6.2f}")
-    ratios.sort()
-    print(f"ratio: median {ratios[len(ratios) // 2]:.2f}, range {ratios[0]:.2f}-{ratios[-1]:.2f}")
+              f"{r:6.2f} {f:6.2f} {statistics.median(vec) if vec else float('nan'):6.2f}")
+    for label, got in (("ratio", ratios), ("vec", vecs)):
+        if got:
+            got.sort()
+            print(f"{label}: median {got[len(got) // 2]:.2f}, range {got[0]:.2f}-{got[-1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest log, snapshot or reading file read (checked before it is read)."""
 MAX_NESTING = 64
 """Deepest nesting of lists and maps in a JSON log or snapshot."""
+MAX_VECTOR_ENVS = 65_536
+"""Most matches one batched environment (``spelbok.rl.vector``) steps together."""
 
 
 MAX_SEED = 2**64 - 1

@@ -15,9 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ArgumentError
+from librt.strings import BytesWriter
+
+from ..errors import ArgumentError, IllegalActionError
 from ..frozen import mypyc_attr
-from .tensor import Cursor, cursor_apply, cursor_hand_rewards, cursor_view, cursor_win_returns
+from .tensor import (
+    Cursor,
+    _trusted,
+    cursor_apply,
+    cursor_hand_rewards,
+    cursor_legal,
+    cursor_view,
+    cursor_win_returns,
+)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -141,3 +151,56 @@ def _observe(t: Table, agent: str) -> dict[str, Any]:
     obs, mask = cursor_view(m, t.seat_of[agent])
     fb = t.frombuffer
     return {"observation": fb(obs, t.f32), "action_mask": fb(mask, t.i8)}
+
+
+# -- many matches a call (spelbok.rl.vector) ------------------------------------------
+
+
+def view_matches(cursors: list[Cursor]) -> tuple[bytes, bytes, list[int]]:
+    """The observation and the action mask of the seat to act in each match (none may be
+    over), each concatenated in the matches' order, and those seats."""
+    obs = BytesWriter()
+    masks = BytesWriter()
+    seats: list[int] = []
+    for c in cursors:
+        seat = c.st.current
+        if seat is None:
+            raise ArgumentError("a match is over: nobody is to act")
+        o, m = cursor_view(c, seat)
+        obs.write(o)
+        masks.write(m)
+        seats.append(seat)
+    return obs.getvalue(), masks.getvalue(), seats
+
+
+def step_matches(cursors: list[Cursor], actions: list[Any], score_rewards: bool,
+                 rewards: list[float]) -> list[int]:
+    """Take ``actions[i]`` for the seat to act in match ``i``, each; write each seat's
+    reward of that step into ``rewards`` (``n`` a match, all 0 before); the indices of
+    the matches that ended.  Every action is checked before any is taken, so an illegal
+    one changes nothing (IllegalActionError names its match)."""
+    if len(actions) != len(cursors):
+        raise ArgumentError(f"{len(actions)} actions for {len(cursors)} matches")
+    for i, c in enumerate(cursors):
+        a = actions[i]
+        legal = _trusted(c)
+        if legal is None:
+            legal = tuple(cursor_legal(c))
+        if not isinstance(a, int) or a not in legal:
+            raise IllegalActionError(f"match {i}: action {str(a)[:20]} is not legal now "
+                                     f"(legal: {', '.join(map(str, legal[:12]))}"
+                                     f"{', …' if len(legal) > 12 else ''})")
+    ended: list[int] = []
+    for i, c in enumerate(cursors):
+        cursor_apply(c, actions[i])
+        st = c.st
+        got = cursor_hand_rewards(c) if score_rewards else None
+        if st.is_terminal:
+            if not score_rewards:
+                got = cursor_win_returns(c)
+            ended.append(i)
+        if got is not None:
+            base = i * st.n
+            for p, r in enumerate(got):
+                rewards[base + p] = r
+    return ended

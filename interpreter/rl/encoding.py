@@ -70,6 +70,8 @@ from ..errors import SpelbokError
 #: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
 F32 = np.dtype(np.float32)
 I8 = np.dtype(np.int8)
+#: the environments' reward modes (docs/rl.md, "Rewards and returns")
+REWARDS = ("win", "score")
 
 #: the ranges of the action space, in numbering order (each described in docs/rl.md)
 RANGES = ("play", "pick", "word", "suit", "number", "card")

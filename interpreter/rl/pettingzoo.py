@@ -35,9 +35,7 @@ from pettingzoo import AECEnv
 from ..engine.aec import Table
 from ..engine.game import load
 from ..errors import ArgumentError
-from .encoding import F32, I8, Encoding, Match
-
-REWARDS = ("win", "score")
+from .encoding import F32, I8, REWARDS, Encoding, Match
 
 
 def env(
