@@ -824,7 +824,8 @@ class Narrator:
         counts: dict[str, int] = {}
         for name in e.get("melds") or []:
             counts[str(name)] = counts.get(str(name), 0) + 1
-        named = ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items())
+        times = "×" if self.style.symbols else "x"
+        named = ", ".join(n if k == 1 else f"{n} {times}{k}" for n, k in counts.items())
         if shown and not points:
             return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} ",
                               hand_line(shown, style=self.style).split(" "), sep=" ",
