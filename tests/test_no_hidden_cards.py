@@ -47,17 +47,19 @@ WEB_EVERY = 3
 # -- the event kinds ------------------------------------------------------------------------
 
 def recorded_kinds() -> set[str]:
-    """The kinds of event the package's sources record (``….event("kind", ...)``)."""
+    """The kinds of event the package's sources record (``….event("kind", ...)``); a call
+    whose kind is not written out fails (the scan could not see it)."""
     root = Path(spelbok.__file__).resolve().parent
     kinds: set[str] = set()
     for path in root.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "event" and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                kinds.add(node.args[0].value)
+                    and node.func.attr == "event"):
+                kind = node.args[0] if node.args else None
+                assert isinstance(kind, ast.Constant) and isinstance(kind.value, str), \
+                    f"{path.name}:{node.lineno}: an event's kind must be a literal"
+                kinds.add(kind.value)
     return kinds
 
 
