@@ -51,6 +51,8 @@ How to answer:
   log                  what happened so far in this hand
   help                 shows this text
   quit                 abandons the match (Ctrl-C too: the match is saved to its log)"""
+#: An all-bot transcript says at its top that nothing is hidden in it.
+AUTO_NOTE = "(bots at every seat: this transcript shows every card, hidden ones too)"
 COMMANDS = ("show", "undo", "hint", "rules", "score", "log", "help", "quit")
 
 
@@ -183,7 +185,7 @@ def play_cmd(
         from spelbok.cli.render import transcript
 
         click.echo(_header(game, seed, options))
-        click.echo(" · ".join(f"P{p} {seat_bots[p].name}" for p in range(n)))
+        click.echo(" · ".join(f"P{p} {seat_bots[p].name}" for p in range(n)) + " " + AUTO_NOTE)
         click.echo("")
         for line in transcript(state.log, n, style=style, verbose=verbose,
                                start_scores=start_scores):
@@ -341,6 +343,11 @@ def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list
     hand = hand_line(v["hand"], state.game, trump, style)
     lines += wrap_items("  your hand  ", hand.split(" "), sep=" ", width=style.width,
                         indent=13)
+    for p, known in enumerate(v.get("known_cards") or []):
+        if known and p != human:  # cards another seat has shown to all (a dummy, melds)
+            shown = hand_line(known, state.game, trump, style)
+            lines += wrap_items(f"  {names[p]} shows ".ljust(13), shown.split(" "), sep=" ",
+                                width=style.width, indent=13)
     legal = state.legal_actions()
     card_turn = any(a.kind == _CARD for a in legal)
     if v.get("trick") or card_turn:
@@ -394,12 +401,17 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     """The action the player means by ``text``; ActionError with the reason if none."""
     word = text.strip()
     low = word.lower()
-    if low.isdigit():
+    if low.isascii() and low.isdigit():  # ASCII only: '²' is a digit to isdigit, not to int
         k = int(low)
         if 1 <= k <= len(menu):
             return menu[k - 1]
+        if not menu:
+            raise InvalidActionError(f"there is no choice {k}: write the cards or words")
         raise InvalidActionError(f"there is no choice {k}: pick 1 to {len(menu)}"
                                  if len(menu) > 1 else f"there is no choice {k}: only 1")
+    if any(ch.isnumeric() and not ch.isascii() for ch in word):  # '²', '٣', '½': no number
+        raise InvalidActionError(f"{word!r} is not a legal move here: write numbers in the "
+                                 "digits 0-9 (see 'help')")
     xverb = _exchange_verb(legal)
     if xverb and low in ("keep", "keep all", "none", "0"):
         return state.parse_action(xverb)
@@ -527,13 +539,48 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
             _echo(f"  {style.paint(mark, fg='red')} {_symbols(str(exc), style)}", style)
 
 
+class SeatLog:
+    """What a person at seat ``human`` is told of a match's events as they come: the
+    narrator with that seat's eyes (:class:`~spelbok.cli.render.Narrator`, ``viewer``)
+    and the explanations that seat may read (:class:`~spelbok.play.explain.SeatExplainer`).
+    ``shown``: the events told already (a resumed match, or after an undo)."""
+
+    def __init__(self, game: Game, names: Sequence[str], human: int, style: Style,
+                 start_scores: Sequence[Any] | None = None, shown: int = 0) -> None:
+        from spelbok.cli.render import Narrator, card, suit
+        from spelbok.play.explain import Explainer, SeatExplainer
+
+        self.explainer = Explainer(game, card=lambda c: card(c, style),
+                                   suit=lambda t: suit(t, style))
+        self.why = SeatExplainer(self.explainer, human, [])
+        self.narrator = Narrator(names, style=style, viewer=human, start_scores=start_scores,
+                                 explainer=self.why)
+        self.narrator._index = shown
+        self.shown = shown
+
+    def sync(self, state: State) -> list[dict[str, Any]]:
+        """The match's events, with the explainer caught up on them."""
+        events = state.log
+        self.explainer.sync(state, events)
+        self.why.log = events
+        return events
+
+    def lines(self, state: State) -> list[str]:
+        """The lines for the events since the last call (every line complete)."""
+        events = self.sync(state)
+        out: list[str] = []
+        for event in events[self.shown:]:
+            out += self.narrator.feed(event)
+        self.shown = len(events)
+        return out + self.narrator.flush()
+
+
 def _interactive(
     game: Game, state: State, human: int | None, seat_bots: dict[int, Any], style: Style,
     seed: int, options: dict[str, str], start_scores: list[Any], resumed: bool = False,
 ) -> bool:
     """Play with a human at ``human``; True when the match ended, False if abandoned."""
-    from spelbok.cli.render import Narrator, card, player_names, suit
-    from spelbok.play.explain import Explainer
+    from spelbok.cli.render import card, player_names
 
     assert human is not None
     names = player_names(game.players, human)
@@ -541,13 +588,7 @@ def _interactive(
     others = ", ".join(f"{names[p]} {b.name}" for p, b in sorted(seat_bots.items()))
     _echo(f"You are seat {human}, against {others}. Answer with a menu number or in "
           "notation; 'help' explains, 'undo' takes back, 'quit' stops.", style)
-    explainer = Explainer(game, card=lambda c: card(c, style), suit=lambda t: suit(t, style))
-
-    def narrator() -> Narrator:
-        return Narrator(names, style=style, viewer=human, start_scores=start_scores,
-                        explainer=explainer)
-
-    tell = narrator()
+    shown = 0
     # the action counts at which the human was asked (undo goes back to the last one)
     asked: list[int] = []
     if resumed:
@@ -555,20 +596,10 @@ def _interactive(
               style)
         asked = [i for i, h in enumerate(state.history) if h.seat == human]
         shown = len(state.log)
-        tell._index = shown
-    else:
-        shown = 0
+    tell = SeatLog(game, names, human, style, start_scores, shown)
 
     def catch_up() -> None:
-        nonlocal shown
-        events = state.log
-        explainer.sync(state, events)
-        lines: list[str] = []
-        for event in events[shown:]:
-            lines += tell.feed(event)
-        lines += tell.flush()
-        shown = len(events)
-        for line in lines:
+        for line in tell.lines(state):
             _echo(line, style)
 
     while not state.is_terminal:
@@ -593,8 +624,7 @@ def _interactive(
             _echo(f"  taken back: your {mine}"
                   + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
                      else ""), style)
-            tell = narrator()
-            shown = tell._index = len(state.log)
+            tell = SeatLog(game, names, human, style, start_scores, len(state.log))
             continue
         assert not isinstance(action, str)
         asked.append(len(state.actions))

@@ -431,10 +431,14 @@ class Narrator:
     """Turns match events (``state.log``) into readable lines, one event at a time.
 
     ``viewer`` tells whose eyes to use: ``None`` sees everything (a
-    transcript), a seat sees only its own hand and discards (live play).
+    transcript), a seat sees only what the rules show it (live play): its own
+    hand, passes, exchanges and face-down cards, and what is shown to all.  Each
+    kind of event the engine records (:data:`spelbok.engine.events.EVENTS`) has a
+    renderer here (``_ev_<kind>``); a seat never sees an event's fields printed raw.
     ``verbose`` adds the dealt hands, exchanged cards and variable changes.
     Consecutive decisions of one kind share a line (a new line per round).
-    Unknown events are shown generically; no event makes it fail.
+    An unknown event is shown by its kind (to a seat) or generically (in a
+    transcript); no event makes it fail.
 
     >>> n = Narrator(["P0", "P1"])
     >>> n.feed({"event": "decision", "seat": 0, "decision": "announce", "action": "play"})
@@ -443,6 +447,9 @@ class Narrator:
     []
     >>> n.feed({"event": "dance", "seat": 1}) + n.flush()
     ['  announce: P0 play · P1 pass', '  dance: seat=1']
+    >>> you = Narrator(["you", "P1", "P2"], viewer=0)
+    >>> you.feed({"event": "pass", "seat": 1, "to": 2, "cards": ["QC", "AS"]}) + you.flush()
+    ['  pass: P1 2 cards → P2']
     """
 
     names: Sequence[str]
@@ -468,6 +475,7 @@ class Narrator:
     _named: tuple[Any, str] | None = field(default=None, init=False)
     _flags: dict[tuple[Any, Any], Any] = field(default_factory=dict, init=False)
     _totals: dict[Any, tuple[list[str], list[str]]] = field(default_factory=dict, init=False)
+    _down: list[tuple[Any, str]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         self._scores = list(self.start_scores) if self.start_scores is not None else None
@@ -535,7 +543,7 @@ class Narrator:
         index = self._index
         self._index += 1
         handler = getattr(self, "_ev_" + kind, None)
-        grouped = kind in ("decision", "exchange")
+        grouped = kind in ("decision", "exchange", "pass", "draw")
         pre: list[str] = []
         if kind not in ("deal", "turn_up"):
             pre += self._flush_header()
@@ -549,7 +557,7 @@ class Narrator:
                 lines = pre + self._generic(event)
             else:
                 lines = pre + list(handler(event))
-        except Exception:  # never fail on an odd event: show it as it is
+        except Exception:  # never fail on an odd event: show it as it is (to a seat: its kind)
             lines = pre + self._generic(event)
         if self.explainer is not None and isinstance(event, Mapping):
             lines = self._explained(index, kind, event, pre, lines)
@@ -573,6 +581,9 @@ class Narrator:
         return lines + wrap_words("    " + why, self.style.width, 6)
 
     def _generic(self, event: Any) -> list[str]:
+        if self.viewer is not None:  # a seat: never an event's fields, which may hold cards
+            kind = event.get("event") if isinstance(event, Mapping) else None
+            return [f"  ({kind})" if isinstance(kind, str) and kind.isidentifier() else "  (?)"]
         if not isinstance(event, Mapping):
             return [f"  {event!r}"]
         kind = event.get("event", "event")
@@ -600,6 +611,7 @@ class Narrator:
         self._last_hand = number
         self._turned = set()
         self._knocks = []
+        self._down = []
         title = f"Hand {number}" + (" (dealt again)" if again else "")
         self._header = [self.style.paint(title, bold=True), f"dealer {self.who(e['dealer'])}"]
         return [""] if self._any else []
@@ -729,8 +741,14 @@ class Narrator:
         return []
 
     def _ev_trick(self, e: Mapping[str, Any]) -> list[str]:
+        played = [[p, c] for p, c in e["cards"]]
+        down, self._down = self._down, []
+        for i, (p, c) in enumerate(played):  # another seat's face-down card stays unseen
+            if (p, str(c)) in down:
+                down.remove((p, str(c)))
+                played[i] = [p, "?"]
         text = f"  trick {e.get('number', '?')}: " + trick_line(
-            e["cards"], self.names, self.style, e.get("winner")
+            played, self.names, self.style, e.get("winner")
         )
         if self._knocks:
             text += f" ({', '.join(self.who(p) for p in self._knocks)} knocked)"
@@ -754,10 +772,86 @@ class Narrator:
                 f"{card(str(e.get('card')), self.style)}"]
 
     def _ev_face_down(self, e: Mapping[str, Any]) -> list[str]:
-        """A card played face down (``tricks.face_down``): the log sees it, the players not."""
+        """A card played face down (``tricks.face_down``): the log and its player see it,
+        the others not (in a seat's log it stays ``?``, also in its trick's line)."""
         seat = e.get("seat")
+        if self.viewer is not None and seat != self.viewer:
+            self._down.append((seat, str(e.get("card"))))
+            return [f"  {self.who(seat)} {self.verb(seat, 'plays')} a card face down"]
         return [f"  {self.who(seat)} {self.verb(seat, 'plays')} "
                 f"{card(str(e.get('card')), self.style)} face down"]
+
+    def _sees(self, seat: Any) -> bool:
+        """Whether this narrator may show ``seat``'s hidden cards (a transcript, or its own)."""
+        return self.viewer is None or seat == self.viewer
+
+    def _ev_pass_start(self, e: Mapping[str, Any]) -> list[str]:
+        return [f"  cards are passed: {e.get('direction')}"]
+
+    def _ev_pass(self, e: Mapping[str, Any]) -> list[str]:
+        """A seat's pass: its cards to itself (and in a transcript), else their number."""
+        seat = e.get("seat")
+        given = [str(c) for c in e.get("cards") or []]
+        what = self._cards(given) if self._sees(seat) else _plural(len(given), "card")
+        return self._grouped("pass", "pass", seat,
+                             f"{self.who(seat)} {what}{self._arrow} {self.who(e.get('to'))}")
+
+    def _ev_passed(self, e: Mapping[str, Any]) -> list[str]:
+        """The cards received: a seat sees its own; a transcript has shown every pass."""
+        got = list(e.get("received") or [])
+        if self.viewer is None:
+            if not self.verbose:
+                return []
+            items = [f"{self.who(p)} {self._cards(h)}" for p, h in enumerate(got) if h]
+            return wrap_items("  received: ", items, width=self.style.width) if items else []
+        mine = got[self.viewer] if 0 <= self.viewer < len(got) else []
+        if not mine:
+            return []
+        return [f"  {self.who(self.viewer)} {self.verb(self.viewer, 'receives')} "
+                f"{self._cards(mine)}"]
+
+    def _ev_draw(self, e: Mapping[str, Any]) -> list[str]:
+        """A card drawn face down from the stock: who drew (which card, the hand shows)."""
+        seat = e.get("seat")
+        return self._grouped("draw", "draw from the stock", seat, self.who(seat))
+
+    def _ev_melds(self, e: Mapping[str, Any]) -> list[str]:
+        """Melds declared: their names and points, and the cards shown to all (a meld
+        worth nothing only shows cards, as a hand laid open)."""
+        seat = e.get("seat")
+        shown = [str(c) for c in e.get("cards") or []]
+        points = e.get("points")
+        counts: dict[str, int] = {}
+        for name in e.get("melds") or []:
+            counts[str(name)] = counts.get(str(name), 0) + 1
+        times = "×" if self.style.symbols else "x"
+        named = ", ".join(n if k == 1 else f"{n} {times}{k}" for n, k in counts.items())
+        if shown and not points:
+            return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} ",
+                              hand_line(shown, style=self.style).split(" "), sep=" ",
+                              width=self.style.width, indent=6)
+        text = f"  {self.who(seat)} {self.verb(seat, 'declares')} {named}"
+        if points:
+            text += f" for {points}"
+        if shown:
+            text += f": {self._cards(shown)}"
+        return wrap_words(text, self.style.width, 6)
+
+    def _ev_pattern(self, e: Mapping[str, Any]) -> list[str]:
+        seat = e.get("seat")
+        if not isinstance(seat, int) or seat < 0:
+            return [f"  no hand pattern: {e.get('pattern')}"]
+        return [f"  {self.who(seat)} {self.verb(seat, 'has')} the best hand pattern: "
+                f"{e.get('pattern')}"]
+
+    def _ev_stock_closed(self, e: Mapping[str, Any]) -> list[str]:
+        what = "closes" if e.get("closed") else "opens"
+        if "by" in e:
+            return [f"  {self.who(e['by'])} {self.verb(e['by'], what)} the stock"]
+        return [f"  the stock is {'closed' if e.get('closed') else 'open'}"]
+
+    def _ev_position(self, e: Mapping[str, Any]) -> list[str]:
+        return [f"  the match starts at a position: {e.get('phase')}"]
 
     def _ev_cut_tie(self, e: Mapping[str, Any]) -> list[str]:
         among = ", ".join(self.who(p) for p in e.get("among", []))

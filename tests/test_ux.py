@@ -387,3 +387,18 @@ def test_list_shows_the_shipped_games() -> None:
     assert "2-10 players" in line and "Swedish" in line
     assert "variants/" not in r.output and "variants/knektpass-void-any" in run(
         "list", "--variants").output
+
+
+def test_unicode_digits_at_the_prompt_are_not_a_legal_move() -> None:
+    """'²' is a digit to str.isdigit but not to int(): the prompt says so and asks again,
+    with no traceback (issue 30)."""
+    r = CliRunner().invoke(cli, ["play", "bridge", "--seed", "5", "--plain"],
+                           input="²\nbid ²\n٣\nquit\n")
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert r.output.count("is not a legal move here") == 3
+    assert "Match abandoned" in r.output
+
+
+def test_a_number_with_no_menu_says_what_to_write() -> None:
+    r = CliRunner().invoke(cli, ["play", "hearts", "--seed", "5", "--plain"], input="1\nquit\n")
+    assert "there is no choice 1: write the cards or words" in r.output

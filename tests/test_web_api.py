@@ -378,3 +378,38 @@ def test_a_declared_packs_tricks_are_explained_in_its_own_cards(tmp_path: Any) -
         t = client.post(f"/api/matches/{t['id']}/act",
                         json={"action": _first_legal(t), "step": t["step"]}).json()
     assert whys and all(w and any(s in w for s in "🌰🍀❤🔔") for w in whys), whys
+
+
+def test_unicode_digits_are_a_clear_refusal_not_a_server_error(client: TestClient) -> None:
+    """'²' is a digit to str.isdigit but no number to int(): a 4xx with a message, never a
+    500 from a ValueError (issue 30)."""
+    t = _until_human(client, client.post("/api/matches",
+                                         json={"spec": "knektpass", "seed": 1}).json())
+    mid, step = t["id"], t["step"]
+    for text in ("²", "bid ²", "٣", "1²"):
+        r = client.post(f"/api/matches/{mid}/act", json={"action": text, "step": step})
+        assert 400 <= r.status_code < 500 and r.json()["error"], (text, r.text)
+    r = client.post(f"/api/matches/{mid}/hint", json={"bot": "ismcts:²"})
+    assert r.status_code == 400 and r.json()["error"]
+    r = client.get("/api/spec", params={"spec": "knektpass", "players": "²"})
+    assert r.status_code == 400 and r.json()["error"]
+    r = client.post(f"/api/matches/{mid}/act", content=b"{}",
+                    headers={"content-length": "²".encode("latin-1")})
+    assert r.status_code != 500
+    assert client.get(f"/api/matches/{mid}").json()["step"] == step  # nothing changed
+
+
+def test_the_table_shows_the_cards_other_seats_showed_to_all(client: TestClient) -> None:
+    """Bridge: the dummy's hand, shown to all, is in the table as the seat's 'shown' cards."""
+    t = client.post("/api/matches", json={"spec": "bridge", "seed": 3, "bots": ["random"]}).json()
+    while not any(t["shown"]) and not t["terminal"]:
+        t = _until_human(client, t)
+        if any(t["shown"]) or t["terminal"]:
+            break
+        r = client.post(f"/api/matches/{t['id']}/act", json={"action": _first_legal(t),
+                                                            "step": t["step"]})
+        t = r.json()
+    assert not t["shown"][t["seat"]]
+    dummy = next(p for p, cards in enumerate(t["shown"]) if cards)
+    assert len(t["shown"][dummy]) == t["hand_sizes"][dummy]
+    assert all("name" in c and "symbol" in c for c in t["shown"][dummy])

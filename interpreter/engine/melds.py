@@ -118,7 +118,7 @@ class DeclareMelds(Instr):
                 st.known[p] |= shown
             if st.rec is not None and declared:
                 st.event("melds", seat=p, melds=declared, points=total,
-                         cards=_names(shown) if self.show else [])
+                         cards=_names(shown, st.prog.pack.names) if self.show else [])
         st.meld_points = points
         st.pc += 1
         return True

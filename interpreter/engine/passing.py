@@ -98,7 +98,7 @@ class PassCards(Instr):
                 hands[to] |= m
                 st.voids[to] = 0
         if st.rec is not None:
-            st.event("passed", received=[_names(m) for m in got])
+            st.event("passed", received=[_names(m, st.prog.pack.names) for m in got])
         st.passing = [0] * st.n
         st.pc += 1
         return True
@@ -116,7 +116,7 @@ class PassCards(Instr):
         if a.verb != VERB or a.kind not in (CARDS, WORD):
             return f"write '{VERB}' followed by the {k} card{'s' if k != 1 else ''} to pass"
         if a.value & ~st.hands[seat]:
-            return f"{', '.join(_names(a.value & ~st.hands[seat]))} not in hand"
+            return f"{', '.join(_names(a.value & ~st.hands[seat], st.prog.pack.names))} not in hand"
         if a.value.bit_count() != k:
             return f"pass exactly {k} card{'s' if k != 1 else ''}"
         return None
@@ -134,7 +134,7 @@ class PassCards(Instr):
         st.passing = passing
         st.public.append((seat, VERB, mask.bit_count()))
         if st.rec is not None:
-            st.event("pass", seat=seat, to=self._to(st, seat), cards=_names(mask))
+            st.event("pass", seat=seat, to=self._to(st, seat), cards=_names(mask, st.prog.pack.names))
         st.queue.pop(0)
         return not self.run(st)
 

@@ -21,7 +21,7 @@ that made it and the values that step read; a match played without it pays nothi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -289,6 +289,15 @@ class Explainer:
     def _eval(self, text: str, st: State, seat: int) -> Any:
         from ..formula.compile import compile_formula
 
+        self._names()
+        key = (text, True)
+        fn = self._compiled.get(key)
+        if fn is None:
+            fn = self._compiled[key] = compile_formula(text, self._resolver, per_player=True).fn
+        return fn(st, max(seat, 0))
+
+    def _names(self) -> Any:
+        """The resolver of the game's formula names (made once)."""
         if self._resolver is None:
             from ..engine.compiler import Compiler
 
@@ -296,11 +305,18 @@ class Explainer:
                          self.game.doc.locate)
             c.compile()
             self._resolver = c.resolver
-        key = (text, True)
-        fn = self._compiled.get(key)
-        if fn is None:
-            fn = self._compiled[key] = compile_formula(text, self._resolver, per_player=True).fn
-        return fn(st, max(seat, 0))
+        return self._resolver
+
+    def _cards(self, name: str) -> bool:
+        """Whether formula name ``name`` is a set of cards (a zone: its value is a mask, which
+        says nothing to a reader and may hold cards the reader does not see)."""
+        from ..formula.names import _norm_type
+
+        try:
+            info = self._names().resolve(name)
+            return info is not None and _norm_type(info.type) == "cards"
+        except Exception:
+            return False
 
     def _before(self, pc: int, st: State) -> dict[int, tuple[dict[str, str], dict[str, Any]]]:
         """Each seat's formulas (the branches that apply) and the values they read, as the
@@ -339,6 +355,8 @@ class Explainer:
 
                         formulas[var] = unparse(simplify(node, truth))
                         for name in sorted(formula_names(formulas[var]) | {var}):
+                            if name != var and self._cards(name):
+                                continue  # a set of cards (a hand, the widow): no value to show
                             if name not in options and (name == var or name not in values):
                                 values[name if name != var else f"\0{var}"] = \
                                     self._eval(name, c, p)
@@ -368,7 +386,7 @@ class Explainer:
                 return None
             return explain_set(event, note.before, note.formula, note.values, label, source,
                                who)
-        if kind in ("end_hand_early", "redeal", "eliminated"):
+        if kind in ("end_hand_early", "redeal", "eliminated", "melds"):
             parts = [f"[{label}]"] if label else []
             parents = self._parents(note.pc)
             if parents:
@@ -396,5 +414,52 @@ class Explainer:
         return f"because {cond}" if cond else ""
 
 
-__all__ = ["Explainer", "Note", "explain_set", "explain_trick", "plain_card", "plain_suit",
+class SeatExplainer:
+    """An :class:`~spelbok.play.explain.Explainer`'s words as one seat may read them.
+
+    A trick's explanation is public once the trick is complete (its event comes
+    then), unless another seat played a card of it face down (naming the winner
+    would tell of that card).  A set of the seat's own variable is explained whole;
+    another seat's (or the table's) says only the change, the step's label and its
+    source: its formula and the values it read may stand on cards this seat does
+    not see.  Other explanations (a hand ended early, a redeal) cite the spec's rule.
+    """
+
+    def __init__(self, explainer: Explainer, viewer: int | None,
+                 log: Sequence[Any]) -> None:
+        self.explainer = explainer
+        self.viewer = viewer
+        self.log = log  # the match's events (state.log), which the explainer is synced with
+
+    def explain(self, index: int, event: Any, who: str = "") -> str | None:
+        """What ``viewer`` may read of why event ``index`` of ``state.log`` happened."""
+        kind = event.get("event")
+        if self.viewer is None or kind not in ("trick", "set"):
+            return self.explainer.explain(index, event, who)
+        if kind == "trick":
+            if self._hidden_in_trick(index):
+                return None
+            return self.explainer.explain(index, event, who)
+        if event.get("seat") == self.viewer:
+            return self.explainer.explain(index, event, who)
+        note = self.explainer.note(index)
+        if note is None or note.pc < 0 or note.before == event.get("value"):
+            return None
+        step = self.explainer.step(note.pc)
+        return explain_set(event, note.before, label=str(step.get("label") or ""),
+                           source=str(step.get("source") or ""), who=who)
+
+    def _hidden_in_trick(self, index: int) -> bool:
+        """Another seat played a card of the trick ending at event ``index`` face down."""
+        log = self.log
+        i = min(index, len(log)) - 1
+        while i >= 0 and log[i].get("event") not in ("trick", "hand"):
+            e = log[i]
+            if e.get("event") == "face_down" and e.get("seat") != self.viewer:
+                return True
+            i -= 1
+        return False
+
+
+__all__ = ["Explainer", "Note", "SeatExplainer", "explain_set", "explain_trick", "plain_card", "plain_suit",
            "simplify"]

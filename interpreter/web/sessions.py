@@ -28,6 +28,7 @@ from ..cards import COLOURS, FRENCH
 from ..engine.actions import CARD, CARDS, SUIT
 from ..engine.observe import observe
 from ..errors import ActionError, IllegalActionError, SpelbokError
+from ..play.explain import SeatExplainer
 
 if TYPE_CHECKING:
     from ..cards import Pack
@@ -113,55 +114,6 @@ def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[li
         return sort_hand(list(names), game, trump)
     except Exception:  # an order the renderer does not know: the engine's order, one group
         return [list(names)]
-
-
-class SeatExplainer:
-    """An :class:`~spelbok.play.explain.Explainer`'s words as one seat may read them.
-
-    A trick's explanation is public once the trick is complete (its event comes
-    then), unless another seat played a card of it face down (naming the winner
-    would tell of that card).  A set of the seat's own variable is explained whole;
-    another seat's (or the table's) says only the change, the step's label and its
-    source: its formula and the values it read may stand on cards this seat does
-    not see.  Other explanations (a hand ended early, a redeal) cite the spec's rule.
-    """
-
-    def __init__(self, explainer: Explainer, viewer: int | None,
-                 log: Sequence[Any]) -> None:
-        self.explainer = explainer
-        self.viewer = viewer
-        self.log = log  # the match's events (state.log), which the explainer is synced with
-
-    def explain(self, index: int, event: Any, who: str = "") -> str | None:
-        """What ``viewer`` may read of why event ``index`` of ``state.log`` happened."""
-        from ..play.explain import explain_set
-
-        kind = event.get("event")
-        if self.viewer is None or kind not in ("trick", "set"):
-            return self.explainer.explain(index, event, who)
-        if kind == "trick":
-            if self._hidden_in_trick(index):
-                return None
-            return self.explainer.explain(index, event, who)
-        if event.get("seat") == self.viewer:
-            return self.explainer.explain(index, event, who)
-        note = self.explainer.note(index)
-        if note is None or note.pc < 0 or note.before == event.get("value"):
-            return None
-        step = self.explainer.step(note.pc)
-        return explain_set(event, note.before, label=str(step.get("label") or ""),
-                           source=str(step.get("source") or ""), who=who)
-
-    def _hidden_in_trick(self, index: int) -> bool:
-        """Another seat played a card of the trick ending at event ``index`` face down."""
-        log = self.log
-        i = min(index, len(log)) - 1
-        while i >= 0 and log[i].get("event") not in ("trick", "hand"):
-            e = log[i]
-            if e.get("event") == "face_down" and e.get("seat") != self.viewer:
-                return True
-            i -= 1
-        return False
 
 
 def _log_lines(state: State, seat: int | None, names: Sequence[str],
@@ -251,6 +203,10 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "talon": v.get("talon", 0),
         "hand": hand,
         "hand_sizes": v["hand_sizes"],
+        # the cards each other seat has shown to all and still holds (a dummy, melds)
+        "shown": [[card_json(c, pack) for c in group] if p != seat else []
+                  for p, known in enumerate(v.get("known_cards") or [])
+                  for group in [[n for g in _sorted_hand(known, game, trump) for n in g]]],
         "trick": [[p, card_json(c, pack)] for p, c in v.get("trick") or []],
         "led": suit_json(v.get("led"), pack),
         "last_trick": last,
@@ -354,6 +310,9 @@ class Match:
         self._check_step(step)
         if not isinstance(text, str):
             raise ActionError("send an action as text in notation, e.g. JC or pass")
+        if any(ch.isnumeric() and not ch.isascii() for ch in text):  # '²' is no number to int
+            raise ActionError(f"{text[:40]!r} is not a legal move here: write numbers in the "
+                              "digits 0-9")
         self.state.apply(text)  # the engine checks it; a refusal changes nothing
 
     def advance(self, step: object = None) -> None:
@@ -374,7 +333,7 @@ class Match:
         name, _, budget = bot.partition(":")
         if name not in ("greedy", "ismcts"):
             raise SpelbokError("a hint asks the greedy or the ismcts bot")
-        if budget and (not budget.isdigit() or not 1 <= int(budget) <= MAX_HINT_ITERATIONS):
+        if budget and (not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_HINT_ITERATIONS):
             raise SpelbokError(f"a hint searches 1 to {MAX_HINT_ITERATIONS} iterations")
         adviser = make_bot(bot, seed=self.seed + len(self.state.actions))
         return str(adviser.choose(observe(self.state, self.human)))

@@ -157,6 +157,12 @@ function show(t) {
     s.appendChild(el("div", "score", String(t.scores[p])));
     s.appendChild(el("div", "", `${t.hand_sizes[p]} cards · ${t.tricks[p] || 0} tricks`));
     if (t.out[p]) s.appendChild(el("div", "", "out"));
+    if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
+      const d = el("div", "cards shown");
+      d.setAttribute("aria-label", names[p] + " shows");
+      for (const c of t.shown[p]) d.appendChild(cardEl(c));
+      s.appendChild(d);
+    }
     seats.appendChild(s);
   }
   // the trick as it forms, and the last one with its winner
