@@ -354,8 +354,11 @@ class TrickPlay(Instr):
         led = st.led
         if led < 0:
             st.led = led = suit
-        elif suit != led and st.tf.follow:
-            st.voids[seat] |= 1 << led
+        elif suit != led:
+            if st.tf.follow:  # only a hand without the suit led may play another (a free card
+                st.voids[seat] |= 1 << led  # shows none: CardPlay.apply)
+            elif self.allow is not None and self._shows_void(st, seat, c, led):
+                st.voids[seat] |= 1 << led
         # card_key inlined (the one winner rule: the highest key takes the trick); the
         # hot path saves its call and re-reads, and tests/test_trick.py pins the winner
         # this records to card_key over random tricks
@@ -381,6 +384,27 @@ class TrickPlay(Instr):
             if key > st.best_led:
                 st.best_led = key  # the best card of the led suit itself (head_after_trump)
         return self._placed(st, seat, c)
+
+    def _shows_void(self, st: State, seat: int, c: int, led: int) -> bool:
+        """With no duty to follow but an ``allow`` (a spec's own rule, such as "follow suit
+        or trump"): does ``c``, not of the suit led, show that ``seat`` holds none of it?
+        It does when, had the hand held any one card of that suit besides its own, ``c``
+        would have been refused (``c`` has left the hand; the trick is as it was)."""
+        hands = st.hands
+        hand = hands[seat] | (1 << c)
+        suit = st.tables.suit_mask[led]
+        if hand & suit:
+            return False
+        cand = st.cand
+        shown = True
+        for x in cards_in(suit):
+            hands[seat] = hand | (1 << x)
+            if (self._card_mask(st, seat) >> c) & 1:
+                shown = False
+                break
+        hands[seat] = hand ^ (1 << c)
+        st.cand = cand
+        return shown
 
     def _placed(self, st: State, seat: int, c: int) -> bool:
         """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
@@ -633,7 +657,13 @@ class CardPlay(TrickPlayEach):
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
-            return TrickPlay.apply(self, st, seat, a)
+            if not (self.free >> c) & 1:
+                return TrickPlay.apply(self, st, seat, a)
+            # a free card may be played holding the suit led: it shows no void
+            voids = st.voids[seat]
+            done = TrickPlay.apply(self, st, seat, a)
+            st.voids[seat] = voids
+            return done
         # a card of no suit: it names no suit led and shows no void
         led = st.led
         voids = st.voids[seat]
