@@ -141,29 +141,38 @@ def broken_voids(record: Record, s: Any, seat: int) -> list[str]:
             c = _sampled_card(s, later.at) if later.down else later.card
             if c is not None:
                 held |= 1 << c
-        suit = b.tables.suit_mask[led]
-        if not held & suit or held == b.hands[p]:
-            continue  # no card of the suit led, or the real hand: nothing to break
-        if _shows_out(b, p, play.action, held & ~suit, suit):
-            out.append(f"seat {p} did not follow at play {i} ({b.prog.pack.names[play.card]}), "
-                       f"but the sample gives it {b.prog.pack.names_of(held & suit)}")
+        if held == b.hands[p]:
+            continue  # the real hand: the play was legal
+        for suit in b.tables.suit_mask:  # the suit led, and the others (a duty to trump…)
+            if (suit >> play.card) & 1 or not held & suit:
+                continue
+            if _shows_out(b, p, play.action, held & ~suit, suit):
+                out.append(f"seat {p} played {b.prog.pack.names[play.card]} at play {i}, not "
+                           f"following, but the sample gives it {b.prog.pack.names_of(held & suit)}")
     return out
 
 
 def _shows_out(b: Any, p: int, action: Any, rest: int, suit: int) -> bool:
     """Does ``action``, played by ``p`` in state ``b`` from a hand ``rest`` plus no card of
-    ``suit`` (the suit led), show that ``p`` held none of it?  It does when, had the hand
+    ``suit``, show that ``p`` held none of it?  It does when, had the hand
     held any one card of the suit, the trick rules would have refused it (a free card,
     a "follow or trump" rule, a top trump's privilege to renege: each such card keeps
-    the suit possible)."""
+    the suit possible), and without it they do not (refused anyway, the play tells
+    something else, such as no trump higher than the trick's)."""
+    if not _legal(b, p, action, rest):
+        return False  # refused without the suit too: another inference (no higher trump…)
     for x in range(len(b.prog.pack.names)):
-        if (suit >> x) & 1:
-            h = b.clone()
-            h.hands[p] = rest | 1 << x
-            h.legal_cache = None
-            if action in h.legal_actions():
-                return False
+        if (suit >> x) & 1 and _legal(b, p, action, rest | 1 << x):
+            return False
     return True
+
+
+def _legal(b: Any, p: int, action: Any, hand: int) -> bool:
+    """Is ``action`` legal in state ``b`` for ``p`` holding ``hand``?"""
+    h = b.clone()
+    h.hands[p] = hand
+    h.legal_cache = None
+    return str(action) in {str(a) for a in h.legal_actions()}  # (either copy of a card)
 
 
 def false_voids(st: Any, seat: int) -> list[str]:
@@ -311,8 +320,8 @@ def test_a_follow_or_trump_rule_shows_a_void_only_when_the_player_discards() -> 
     st = game.new_state(position={"trump": "S", "leader": 0,
                                   "hands": {0: "8H 7C KD", 1: "KC 9C QD"}})
     st.apply("8H")
-    st.apply("QD")  # neither followed nor trumped: he has no heart
-    assert st.voids[1] == 1 << 2
+    st.apply("QD")  # neither followed nor trumped: he has no heart and no spade
+    assert st.voids[1] == 1 << 2 | 1 << 1
     assert false_voids(st, 0) == []
 
 
@@ -371,3 +380,27 @@ def test_determinize_refuses_a_state_whose_voids_contradict_its_hands() -> None:
     st.voids = [0, 1 << 3, 1 << 3, 1 << 3]  # nobody may hold a diamond: impossible
     with pytest.raises(spelbok.SpelbokError, match="contradicts itself"):
         st.determinize(0, random.Random(1))
+
+
+# -- the duties of a void hand: a card that neither follows nor trumps shows no trump -----
+
+def _duty(duty: str, hands: dict[int, str]) -> Any:
+    game = spelbok.load(mini("  - deal: {size: 3}\n  - tricks: {" + duty + "}\n"), players=3)
+    return game.new_state(position={"trump": "S", "leader": 0, "hands": hands})
+
+
+def test_a_discard_under_a_duty_to_trump_shows_no_trump() -> None:
+    for duty in ("void_trump: true", "void_beat: true"):
+        st = _duty(duty, {0: "8H 7C KD", 1: "9C QD AD", 2: "KC 8S QC"})
+        st.apply("8H")
+        st.apply("9C")  # no heart; and no spade, or the rule would have made him trump
+        assert st.voids[1] == 1 << 2 | 1 << 1, duty
+        st.apply("8S")  # a trump: no heart, nothing told of spades
+        assert st.voids[2] == 1 << 2, duty
+    # once the trick is trumped, a discard under void_beat tells only that no trump beats it
+    st = _duty("void_beat: true", {0: "8H 7C KD", 1: "AS QD AD", 2: "KC 8S QC"})
+    st.apply("8H")
+    st.apply("AS")
+    st.apply("QC")  # holding 8S, which cannot beat AS
+    assert st.voids[2] == 1 << 2
+    assert false_voids(st, 0) == []
