@@ -127,6 +127,17 @@ def _duty_voids(st: State, c: int) -> int:
     return out
 
 
+def _played(st: State) -> int:
+    """The cards played face up to this hand's tricks so far (a mask)."""
+    m = 0
+    for _lead, cards, _w in st.history_tricks:
+        for _p, c in cards:
+            m |= 1 << c
+    for _p, c in st.trick:
+        m |= 1 << c
+    return m & ~st.hidden
+
+
 def _overtrump(st: State, hand: int) -> int:
     """``hand`` without its trumps below the trick's best trump, when it holds a higher one
     (the ``overtrump`` rule: a trump played to a trumped trick must beat it if it can)."""
@@ -423,20 +434,25 @@ class TrickPlay(Instr):
         been refused (``c`` has left the hand; the trick is as it was).  A suit already
         known void, or held, costs no evaluation."""
         hands = st.hands
+        if not hands[seat] & ~st.known[seat]:
+            return 0  # no hidden card left: a void would tell nothing
         hand = hands[seat] | (1 << c)
         t = st.tables
         known = st.voids[seat]
         out = 0
         cand = st.cand
+        gone = -1
         for s in range(len(t.suit_mask)):
             suit = t.suit_mask[s]
             if (not suit or hand & suit or (known >> s) & 1
                     or (s != led and suit & t.trump_mask != suit)):
                 continue
+            if gone < 0:  # the cards played face up this hand: no hand holds them
+                gone = _played(st)
             shown = True
-            for x in cards_in(suit):
+            for x in cards_in(suit & ~gone):
                 hands[seat] = hand | (1 << x)
-                if (self._card_mask(st, seat) >> c) & 1:
+                if self._admits(st, seat, c, x):
                     shown = False
                     break
             if shown:
@@ -444,6 +460,25 @@ class TrickPlay(Instr):
         hands[seat] = hand ^ (1 << c)
         st.cand = cand
         return out
+
+    def _admits(self, st: State, seat: int, c: int, x: int) -> bool:
+        """Is ``c`` legal for ``seat`` (whose hand holds the added card ``x``)?  As
+        :meth:`_card_mask`, asking ``allow`` of ``c`` and ``x`` first: refused by it, ``c``
+        is legal only when ``allow`` admits no card, and it admits ``x`` most often."""
+        allow = self.allow
+        if allow is None or self.more or st.demand:
+            return bool((self._card_mask(st, seat) >> c) & 1)
+        m = legal_cards(st, seat)
+        if not (m >> c) & 1:
+            return False
+        st.cand = c
+        if allow(st, seat):
+            return True
+        if (m >> x) & 1:
+            st.cand = x
+            if allow(st, seat):
+                return False
+        return bool((self._card_mask(st, seat) >> c) & 1)
 
     def _placed(self, st: State, seat: int, c: int) -> bool:
         """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
