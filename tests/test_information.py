@@ -13,7 +13,10 @@ shipped spec and a few variants:
   zone, and every void the seat has seen: a player who failed to follow the
   suit led (its *effective* suit, from the game's own tables, so that
   permanent top trumps and bowers count as trumps) is never dealt that suit,
-  until unseen cards reach that player.
+  until unseen cards reach that player; a free card (Pam) or a card of no suit
+  (the Excuse) shows nothing, being playable whatever the hand.
+  ``tests/test_determinize_voids.py`` checks voids with a checker of its own that
+  derives them from the trick rules.
 """
 
 from __future__ import annotations
@@ -136,6 +139,9 @@ class Observer:
         c = st.prog.pack.parse_card(text)
         if c is None or st.led < 0 or not (st.hands[seat] >> c) & 1:
             return
+        ins = st.prog.code[st.pc]
+        if (getattr(ins, "free", 0) | getattr(ins, "losing", 0)) >> c & 1:
+            return  # a free card (Pam), or one of no suit (the Excuse): playable anyway
         t = st.tables
         if t.suit[c] != st.led and st.tf.follow and not st.hands[seat] & t.suit_mask[st.led]:
             self.voids[seat].add(st.led)

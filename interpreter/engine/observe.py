@@ -14,11 +14,12 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, cards_in
-from ..errors import ArgumentError
+from ..errors import ArgumentError, SpelbokError
 from ..limits import seat_arg
 from .auction import A_CALLED, A_DECLARER
 
 if TYPE_CHECKING:
+    from .order import TrumpTables
     from .state import State
 
 
@@ -98,6 +99,193 @@ def view(st: State, seat: int) -> dict[str, Any]:
     return v
 
 
+def voids_under(voids: list[int], old: TrumpTables, new: TrumpTables) -> list[int]:
+    """Each seat's voids (bits of effective suits under the ``old`` trump's tables) as
+    voids under ``new``'s: a suit stays void when every card of it is one the seat was
+    shown to lack (a top trump may change suit with the trump: it is not assumed)."""
+    out = []
+    for v in voids:
+        lacking = 0
+        for s in range(len(old.suit_mask)):
+            if (v >> s) & 1:
+                lacking |= old.suit_mask[s]
+        w = 0
+        for s in range(len(new.suit_mask)):
+            m = new.suit_mask[s]
+            if m and m & lacking == m:
+                w |= 1 << s
+        out.append(w)
+    return out
+
+
+def constraints(st: State, seat: int) -> tuple[int, list[int], list[int]]:
+    """What a sample for ``seat`` keeps: the cards hidden from it (a mask), how many of
+    them each other hand holds (``need``), and the cards each hand may not be dealt
+    (``forbidden``: the suits it has shown to lack, under the current trump, and a card
+    its holder called and so lacks).  The real deal always meets them."""
+    n = st.n
+    pool = 0
+    need: list[int] = [0] * n
+    for p in range(n):
+        if p == seat:
+            continue
+        free = st.hands[p] & ~st.known[p]
+        pool |= free
+        need[p] = free.bit_count()
+    pool |= st.discards & ~st.discarded[seat]
+    pool |= st.widow
+    for p in range(n):  # cards other seats have passed, not yet received: hidden
+        if p != seat:
+            pool |= st.passing[p]
+    for c_ in st.stock:
+        pool |= 1 << c_
+    pool |= _face_down_of_others(st, seat)
+    suit_mask = st.tables.suit_mask
+    forbidden = [0] * n
+    for p in range(n):
+        v = st.voids[p]
+        if p != seat and v:
+            m = 0
+            for s in range(len(suit_mask)):  # the suits, then the cards of no suit
+                if (v >> s) & 1:
+                    m |= suit_mask[s]
+            forbidden[p] = m
+    auction = st.auction
+    if auction and auction[A_CALLED] >= 0:
+        # the declarer called a card not in his hand: a sample must not deal it to him
+        declarer = auction[A_DECLARER]
+        if 0 <= declarer < n and declarer != seat:
+            forbidden[declarer] |= 1 << auction[A_CALLED]
+    return pool, need, forbidden
+
+
+#: Random greedy deals tried before the exact search (:func:`_deal_exact`).  Nearly every
+#: sample is found at the first; a deal missed this often is tight, and searched.
+GREEDY_TRIES = 8
+
+
+def _deal(cards: list[int], need: list[int], forbidden: list[int],
+          rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """``cards`` dealt at random: ``need[p]`` to each hand ``p``, none of ``forbidden[p]``;
+    the hands, and the cards left over (in random order).  Never relaxes a constraint."""
+    n = len(need)
+    pool = 0
+    for card in cards:
+        pool |= 1 << card
+    hands: list[list[int]] = [[] for _ in range(n)]
+    rng.shuffle(cards)
+    if not any(need[p] and forbidden[p] & pool for p in range(n)):
+        i = 0  # nothing constrains the deal: one shuffle is a uniform sample
+        for p in range(n):
+            hands[p] = cards[i:i + need[p]]
+            i += need[p]
+        return hands, cards[i:]
+    order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
+    for attempt in range(GREEDY_TRIES):
+        if attempt:
+            rng.shuffle(cards)
+        remaining = cards
+        ok = True
+        for p in order:
+            bad = forbidden[p]
+            picked: list[int] = []
+            rest: list[int] = []
+            k = need[p]
+            for card in remaining:
+                if len(picked) < k and not (bad >> card) & 1:
+                    picked.append(card)
+                else:
+                    rest.append(card)
+            if len(picked) < k:
+                ok = False
+                break
+            hands[p] = picked
+            remaining = rest
+        if ok:
+            return hands, remaining
+    return _deal_exact(cards, need, forbidden, rng)
+
+
+def _deal_exact(cards: list[int], need: list[int], forbidden: list[int],
+                rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """:func:`_deal` by an exact search: the cards, in random order, each go to a random
+    place (a constrained hand, or anywhere else, weighted by the room left) that leaves
+    the rest dealable.  Dealable is Hall's condition for this b-matching: every set S
+    of constrained hands needs no more cards than there are cards some hand of S may
+    hold.  Raises when no deal exists (a state whose voids contradict its hands)."""
+    n = len(need)
+    pool = 0
+    for card in cards:
+        pool |= 1 << card
+    seats = [p for p in range(n) if need[p] and forbidden[p] & pool]
+    k = len(seats)
+    full = 1 << k
+    allowed = [0] * full  # per set S of constrained hands: the cards one of them may hold
+    for s in range(1, full):
+        low = s & -s
+        allowed[s] = allowed[s ^ low] | (pool & ~forbidden[seats[low.bit_length() - 1]])
+    left = [need[p] for p in seats]
+    anywhere = len(cards) - sum(left)  # the unconstrained hands, the stock, the discards…
+    if not _dealable(pool, left, allowed):
+        raise SpelbokError(
+            "no deal of the hidden cards keeps every void and called card: the state "
+            "contradicts itself (a hand is marked void in a suit it holds?)")
+    dealt = [0] * k
+    elsewhere: list[int] = []
+    rem = pool
+    for card in cards:
+        rem ^= 1 << card
+        places = [i for i in range(k) if left[i] and not (forbidden[seats[i]] >> card) & 1]
+        if anywhere:
+            places.append(-1)
+        while True:
+            total = 0
+            for i in places:
+                total += left[i] if i >= 0 else anywhere
+            r = rng.randrange(total)
+            j = 0
+            for j in range(len(places)):
+                i = places[j]
+                r -= left[i] if i >= 0 else anywhere
+                if r < 0:
+                    break
+            i = places[j]
+            if i >= 0:
+                left[i] -= 1
+            if len(places) == 1 or _dealable(rem, left, allowed):
+                break
+            if i >= 0:  # this place would leave the rest undealable: another one
+                left[i] += 1
+            del places[j]
+        if i >= 0:
+            dealt[i] |= 1 << card
+        else:
+            anywhere -= 1
+            elsewhere.append(card)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(k):
+        hands[seats[i]] = list(cards_in(dealt[i]))
+    at = 0
+    for p in range(n):  # the unconstrained hands take theirs from the rest, in random order
+        if need[p] and not hands[p]:
+            hands[p] = elsewhere[at:at + need[p]]
+            at += need[p]
+    return hands, elsewhere[at:]
+
+
+def _dealable(rem: int, left: list[int], allowed: list[int]) -> bool:
+    """Hall's condition: each set of constrained hands can be filled from ``rem``."""
+    k = len(left)
+    sums = [0] * (1 << k)
+    for s in range(1, 1 << k):
+        low = s & -s
+        total = sums[s ^ low] + left[low.bit_length() - 1]
+        sums[s] = total
+        if total > (rem & allowed[s]).bit_count():
+            return False
+    return True
+
+
 def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
@@ -105,9 +293,9 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     the stock, the widow, the discards but the seat's own (cards of no seat's too: moved from
     the stock or the turn-up) and the cards others played face down
     that are not shown yet.  Sizes stay; suits a player has
-    shown to lack (under the current trump) are respected.  If no consistent
-    deal is found after many tries, the void constraints are dropped (the
-    result is still consistent with every size and every seen card).
+    shown to lack (under the current trump) are never dealt to him, nor a card he
+    called: see :func:`constraints`.  A few random greedy deals are tried, then an
+    exact search (:func:`_deal_exact`): no constraint is ever dropped.
     """
     seat_arg(seat, st.n)
     if not isinstance(rng, random.Random):
@@ -119,68 +307,15 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     c.seed = rng.getrandbits(63)
     c.rng_n = 0
     n = st.n
-    pool = 0
-    need: list[int] = [0] * n
-    for p in range(n):
-        if p == seat:
-            continue
-        free = st.hands[p] & ~st.known[p]
-        pool |= free
-        need[p] = free.bit_count()
-    other_discards = st.discards & ~st.discarded[seat]
-    pool |= other_discards
-    pool |= st.widow
-    for p in range(n):  # cards other seats have passed, not yet received: hidden
-        if p != seat:
-            pool |= st.passing[p]
-    for c_ in st.stock:
-        pool |= 1 << c_
-    down = _face_down_of_others(st, seat)
-    pool |= down
-    cards = list(cards_in(pool))
-    suit_mask = st.tables.suit_mask
-    forbidden = [0] * n
-    for p in range(n):
-        v = st.voids[p]
-        if p != seat and v:
-            for s in range(len(suit_mask)):  # the suits, then the cards of no suit
-                if (v >> s) & 1:
-                    forbidden[p] |= suit_mask[s]
-    auction = st.auction
-    if auction and auction[A_CALLED] >= 0:
-        # the declarer called a card not in his hand: a sample must not deal it to him
-        declarer = auction[A_DECLARER]
-        if 0 <= declarer < n and declarer != seat:
-            forbidden[declarer] |= 1 << auction[A_CALLED]
-    order = sorted((p for p in range(n) if need[p]), key=lambda p: -forbidden[p].bit_count())
-    for attempt in range(60):
-        use_voids = attempt < 50
-        rng.shuffle(cards)
-        remaining = list(cards)
-        hands = {}
-        ok = True
-        for p in order:
-            bad = forbidden[p] if use_voids else 0
-            picked: list[int] = []
-            rest: list[int] = []
-            for card in remaining:
-                if len(picked) < need[p] and not (bad >> card) & 1:
-                    picked.append(card)
-                else:
-                    rest.append(card)
-            if len(picked) < need[p]:
-                ok = False
-                break
-            hands[p] = picked
-            remaining = rest
-        if ok:
-            break
+    pool, need, forbidden = constraints(st, seat)
+    hands, remaining = _deal(list(cards_in(pool)), need, forbidden, rng)
     for p in range(n):
         if p != seat:
             m = st.known[p]
-            for card in hands.get(p, []):
+            for card in hands[p]:
                 m |= 1 << card
             c.hands[p] = m
+    down = _face_down_of_others(st, seat)
     if down:  # the cards others played face down, unseen: re-dealt like the rest
         remaining = _redeal_face_down(c, seat, down, remaining)
     # the rest fill the stock (same size, random order), the widow and the hidden discards

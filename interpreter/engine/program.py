@@ -324,6 +324,10 @@ class Program:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
+        if suit != st.trump and any(st.voids):  # voids are suits of the old tables
+            from .observe import voids_under
+
+            st.voids = voids_under(st.voids, st.tables, self.tables[suit])
         st.trump = suit
         st.tables = self.tables[suit]
 

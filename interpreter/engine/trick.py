@@ -100,6 +100,44 @@ def legal_cards(st: State, seat: int) -> int:
     return hand
 
 
+def _duty_voids(st: State, c: int) -> int:
+    """The suits ``c``, played by a hand without the suit led, shows it lacks by the duties
+    of such a hand (:func:`legal_cards`): a trump to a first trick without trumps, the
+    plain suits (it held nothing else); any other card under ``void_trump``, or under
+    ``void_beat`` while every trump beats the trick, the suits made only of trumps (it
+    held no trump).  Read before the card counts in the trick."""
+    t = st.tables
+    f = st.tf
+    if not (f.first_trick_trumps or st.trick_no > 0):
+        if not t.trump[c]:
+            return 0
+        out = 0
+        for s in range(len(t.suit_mask)):
+            m = t.suit_mask[s]
+            if m and not m & t.trump_mask:
+                out |= 1 << s
+        return out
+    if t.trump[c] or not (f.void_trump or _above(t.trump_mask, t.power, st.best_key) == t.trump_mask):
+        return 0
+    out = 0
+    for s in range(len(t.suit_mask)):
+        m = t.suit_mask[s]
+        if m and m & t.trump_mask == m:
+            out |= 1 << s
+    return out
+
+
+def _played(st: State) -> int:
+    """The cards played face up to this hand's tricks so far (a mask)."""
+    m = 0
+    for _lead, cards, _w in st.history_tricks:
+        for _p, c in cards:
+            m |= 1 << c
+    for _p, c in st.trick:
+        m |= 1 << c
+    return m & ~st.hidden
+
+
 def _overtrump(st: State, hand: int) -> int:
     """``hand`` without its trumps below the trick's best trump, when it holds a higher one
     (the ``overtrump`` rule: a trump played to a trumped trick must beat it if it can)."""
@@ -354,8 +392,14 @@ class TrickPlay(Instr):
         led = st.led
         if led < 0:
             st.led = led = suit
-        elif suit != led and st.tf.follow:
-            st.voids[seat] |= 1 << led
+        elif suit != led:  # the duties of a hand void in the suit led: a free card shows
+            f = st.tf  # no void (CardPlay.apply), another card one the rules prove
+            if f.follow:
+                st.voids[seat] |= 1 << led
+            if f.void_trump or f.void_beat or not (f.first_trick_trumps or st.trick_no > 0):
+                st.voids[seat] |= _duty_voids(st, c)
+            if self.allow is not None:
+                st.voids[seat] |= self._allowed_voids(st, seat, c, led)
         # card_key inlined (the one winner rule: the highest key takes the trick); the
         # hot path saves its call and re-reads, and tests/test_trick.py pins the winner
         # this records to card_key over random tricks
@@ -381,6 +425,60 @@ class TrickPlay(Instr):
             if key > st.best_led:
                 st.best_led = key  # the best card of the led suit itself (head_after_trump)
         return self._placed(st, seat, c)
+
+    def _allowed_voids(self, st: State, seat: int, c: int, led: int) -> int:
+        """The suits ``c``, not of the suit led, shows ``seat`` lacks by ``allow`` (a spec's
+        own rule: "follow suit or trump", "trump when an opponent holds the trick"),
+        among the suit led and the suits made only of trumps.  A suit is shown lacking
+        when, had the hand held any one card of it besides its own, ``c`` would have
+        been refused (``c`` has left the hand; the trick is as it was).  A suit already
+        known void, or held, costs no evaluation."""
+        hands = st.hands
+        if not hands[seat] & ~st.known[seat]:
+            return 0  # no hidden card left: a void would tell nothing
+        hand = hands[seat] | (1 << c)
+        t = st.tables
+        known = st.voids[seat]
+        out = 0
+        cand = st.cand
+        gone = -1
+        for s in range(len(t.suit_mask)):
+            suit = t.suit_mask[s]
+            if (not suit or hand & suit or (known >> s) & 1
+                    or (s != led and suit & t.trump_mask != suit)):
+                continue
+            if gone < 0:  # the cards played face up this hand: no hand holds them
+                gone = _played(st)
+            shown = True
+            for x in cards_in(suit & ~gone):
+                hands[seat] = hand | (1 << x)
+                if self._admits(st, seat, c, x):
+                    shown = False
+                    break
+            if shown:
+                out |= 1 << s
+        hands[seat] = hand ^ (1 << c)
+        st.cand = cand
+        return out
+
+    def _admits(self, st: State, seat: int, c: int, x: int) -> bool:
+        """Is ``c`` legal for ``seat`` (whose hand holds the added card ``x``)?  As
+        :meth:`_card_mask`, asking ``allow`` of ``c`` and ``x`` first: refused by it, ``c``
+        is legal only when ``allow`` admits no card, and it admits ``x`` most often."""
+        allow = self.allow
+        if allow is None or self.more or st.demand:
+            return bool((self._card_mask(st, seat) >> c) & 1)
+        m = legal_cards(st, seat)
+        if not (m >> c) & 1:
+            return False
+        st.cand = c
+        if allow(st, seat):
+            return True
+        if (m >> x) & 1:
+            st.cand = x
+            if allow(st, seat):
+                return False
+        return bool((self._card_mask(st, seat) >> c) & 1)
 
     def _placed(self, st: State, seat: int, c: int) -> bool:
         """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
@@ -633,7 +731,13 @@ class CardPlay(TrickPlayEach):
                     st.prog.set_trump(st, suit)
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
-            return TrickPlay.apply(self, st, seat, a)
+            if not (self.free >> c) & 1:
+                return TrickPlay.apply(self, st, seat, a)
+            # a free card may be played holding the suit led: it shows no void
+            voids = st.voids[seat]
+            done = TrickPlay.apply(self, st, seat, a)
+            st.voids[seat] = voids
+            return done
         # a card of no suit: it names no suit led and shows no void
         led = st.led
         voids = st.voids[seat]
