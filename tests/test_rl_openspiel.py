@@ -188,3 +188,23 @@ def test_a_state_between_chance_nodes_pickles_and_replays() -> None:
     for a in state.history():
         replay.apply_action(a)
     assert str(replay) == str(state)
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_the_ismcts_example_plays_a_match(opponents: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/openspiel_ismcts_knektpass.py, cheaply: two simulations a decision, two
+    hands (greedy opponents exchange cards: their exchange goes in as picks and a stop)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_ismcts_knektpass.py"
+    spec = importlib.util.spec_from_file_location("openspiel_ismcts_knektpass", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    got = example.play_match(simulations=2, opponents=opponents, seed=3, max_hands=2)
+    assert got["hands"] == 2 and got["decisions"] >= 1
+    assert sorted(got["returns"]) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
+    assert example.main(["--simulations", "2", "--max-hands", "1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "final scores" in out and "winners: seat" in out and "IS-MCTS decisions" in out
