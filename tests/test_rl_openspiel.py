@@ -136,7 +136,7 @@ def test_a_chance_node_lists_few_outcomes_once() -> None:
     one shared tuple (not a list of every seed built at each call)."""
     register("knektpass")
     game = pyspiel.load_game("spelbok_knektpass", {"players": 3, "max_hands": 1})
-    assert game.max_chance_outcomes() == 16
+    assert game.max_chance_outcomes() == 16 and game.max_chance_nodes_in_history() == 4
     state = game.new_initial_state()
     first = state.chance_outcomes()
     assert len(first) == 16 and first is state.chance_outcomes()

@@ -252,6 +252,9 @@ class SpelbokGame(pyspiel.Game):
     def new_initial_state(self) -> SpelbokState:
         return SpelbokState(self)
 
+    def max_chance_nodes_in_history(self) -> int:
+        return self.rules.digits  # the seed's digits, all at the start
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self.rules.enc, iig_obs_type, params)
 
