@@ -178,6 +178,7 @@ def test_a_state_between_chance_nodes_pickles_and_replays() -> None:
     state.apply_action(9)
     again = pickle.loads(pickle.dumps(state))
     assert str(again) == str(state) and again.chance_outcomes() == state.chance_outcomes()
+    assert str(state) == "chance: the seed, 2 of 4 digits drawn: 3 9"
     with pytest.raises(ValueError):
         state.apply_seed(1)
     for a in (0, 4):

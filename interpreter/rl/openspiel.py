@@ -341,7 +341,10 @@ class SpelbokState(pyspiel.State):
     def __str__(self) -> str:
         m = self._m
         if m is None:
-            return f"chance: the seed, {self._depth} of {self._rules.digits} digits drawn"
+            r = self._rules
+            drawn = [self._prefix // r.base ** k % r.base for k in range(self._depth - 1, -1, -1)]
+            return (f"chance: the seed, {self._depth} of {r.digits} digits drawn"
+                    + (f": {' '.join(map(str, drawn))}" if drawn else ""))
         st = m.st
         picked = " ".join(m.enc.labels[m.enc.card_index[c]] for c in m.enc.cards
                           if m.pending >> c & 1)
