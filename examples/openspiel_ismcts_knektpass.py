@@ -91,6 +91,10 @@ def play_match(players: int = 3, simulations: int = 30, opponents: str = "random
                                max_hands=max_hands or None)
     bot = ismcts.ISMCTSBot(game, HandRollouts(engine_game, 1, rng), uct_c=2.0,
                            max_simulations=simulations, random_state=rng)
+    # the re-deals from one seeded sampler (the bot's own is seeded by the system at each
+    # call), so that a seed replays the same match
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+    bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
     others = {p: make_bot(opponents, seed=seed + p) for p in range(players) if p != seat}
     queued: list[int] = []  # the rest of an opponent's exchange, picked one by one
     decisions = 0
