@@ -195,7 +195,8 @@ def test_a_state_between_chance_nodes_pickles_and_replays() -> None:
 def test_the_ismcts_example_plays_a_match(opponents: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """examples/openspiel_ismcts_knektpass.py, cheaply: two simulations a decision, two
-    hands (greedy opponents exchange cards: their exchange goes in as picks and a stop)."""
+    hands (greedy opponents exchange cards: their exchange goes in as picks and a stop);
+    a seed replays the same match."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_ismcts_knektpass.py"
@@ -206,6 +207,8 @@ def test_the_ismcts_example_plays_a_match(opponents: str,
     got = example.play_match(simulations=2, opponents=opponents, seed=3, max_hands=2)
     assert got["hands"] == 2 and got["decisions"] >= 1
     assert sorted(got["returns"]) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
+    again = example.play_match(simulations=2, opponents=opponents, seed=3, max_hands=2)
+    assert (again["scores"], again["decisions"]) == (got["scores"], got["decisions"])
     assert example.main(["--simulations", "2", "--max-hands", "1", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "final scores" in out and "winners: seat" in out and "IS-MCTS decisions" in out
