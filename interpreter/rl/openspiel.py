@@ -8,18 +8,29 @@
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), game.num_players()
 (True, 3)
->>> state.apply_action(7)          # the seed of the match's shuffles
+>>> len(state.chance_outcomes())   # the seed's first hexadecimal digit
+16
+>>> state.apply_seed(7)            # its four digits: the seed of the match's shuffles
+>>> state.history()
+[0, 0, 0, 7]
 >>> state.current_player() in (0, 1, 2), len(state.observation_tensor()) > 0
 (True, True)
 
 :func:`register` declares a spec under ``spelbok_<name>`` (its file name, or the game's
 name for spec text) with the game parameters ``players`` (default: the spec's
-minimum), ``max_hands`` (0: the spec's own bound) and ``seeds``.
+minimum), ``max_hands`` (0: the spec's own bound), ``seeds`` and ``base``.
 
-**Chance.** The engine draws every shuffle and cut of a match from one seed, so the
-game has a single chance node, first: a uniform choice among ``seeds`` seeds (default
-65536).  Every later deal follows from it, so a history replays exactly (OpenSpiel's
-serialization) and the states after the chance node are deterministic.
+**Chance.** The engine draws every shuffle and cut of a match from one seed, uniform
+among ``seeds`` seeds (default 65536).  OpenSpiel draws it as its digits in base
+``base`` (default 16), most significant first: the first nodes of the game are chance
+nodes (four of 16 outcomes each by default), then the match.  An outcome list is a
+shared tuple (a branch cut short by ``seeds`` not a power of ``base`` gets its own,
+weighted so that every seed stays equally likely), so a chance node costs a
+microsecond or two where a single node listing 65536 seeds cost milliseconds a call
+(docs/rl.md has the figures).  ``base=0`` keeps that single node of every seed.
+:meth:`SpelbokState.apply_seed` applies a whole seed.  Every later deal follows from the
+seed, so a history replays exactly (OpenSpiel's serialization) and the states after the
+chance nodes are deterministic.
 
 **Actions** are those of :class:`spelbok.rl.encoding.Encoding` (an exchange or a pass of
 cards is a sequence of single-card picks and a stop).  **Returns** are the spec's outcome at the end of
@@ -38,6 +49,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,22 +72,41 @@ def _literal(text: Any) -> int | None:
 
 
 DEFAULT_SEEDS = 1 << 16
+DEFAULT_BASE = 16
 _SPECS: dict[str, tuple[str, dict[str, Any] | None]] = {}  # short name -> (spec, options)
 _TREES: dict[str, tuple[Any, dict[str, Any] | None]] = {}  # to tell one spec from another
-_RULES: dict[tuple[str, int, int, int], _Rules] = {}
+_RULES: dict[tuple[str, int, int, int, int], _Rules] = {}
 
 
 class _Rules:
     """One registered spec at one set of parameters: the compiled game and its encoding,
     shared by every state (never copied; pickled by name)."""
 
-    def __init__(self, short: str, players: int, max_hands: int, seeds: int) -> None:
+    def __init__(self, short: str, players: int, max_hands: int, seeds: int,
+                 base: int) -> None:
         spec, options = _SPECS[short]
-        self.key = (short, players, max_hands, seeds)
+        self.key = (short, players, max_hands, seeds, base)
         self.game: Game = load(spec, players=players, options=options,
                                max_hands=max_hands or None)
         self.enc = Encoding(self.game)
         self.seeds = seeds
+        # the seed as digits in ``base`` (0: one digit of every seed), at least one
+        b = self.base = base if 0 < base < seeds else max(seeds, 1)
+        d = 1
+        while b ** d < seeds:
+            d += 1
+        self.digits = d
+        self.uniform = tuple((x, 1.0 / b) for x in range(b))  # a whole subtree's outcomes
+
+    def outcomes(self, depth: int, prefix: int) -> tuple[tuple[int, float], ...]:
+        """The outcomes of the chance node after ``depth`` digits, ``prefix`` their value:
+        each digit weighted by the number of seeds below ``seeds`` it leads to."""
+        b, below = self.base, self.base ** (self.digits - depth - 1)
+        total = min(max(self.seeds - prefix * b * below, 0), b * below)
+        if total == b * below:
+            return self.uniform
+        counts = [min(max(self.seeds - (prefix * b + x) * below, 0), below) for x in range(b)]
+        return tuple((x, k / total) for x, k in enumerate(counts) if k)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Rules:
         return self
@@ -84,8 +115,8 @@ class _Rules:
         return (_rules, self.key)
 
 
-def _rules(short: str, players: int, max_hands: int, seeds: int) -> _Rules:
-    key = (short, players, max_hands, seeds)
+def _rules(short: str, players: int, max_hands: int, seeds: int, base: int) -> _Rules:
+    key = (short, players, max_hands, seeds, base)
     got = _RULES.get(key)
     if got is None:
         got = _RULES[key] = _Rules(*key)
@@ -145,7 +176,8 @@ def register(spec: str | os.PathLike[str], *, name: str | None = None,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": lo, "max_hands": 0, "seeds": DEFAULT_SEEDS},
+        parameter_specification={"players": lo, "max_hands": 0, "seeds": DEFAULT_SEEDS,
+                                 "base": DEFAULT_BASE},
     )
     cls = type(f"SpelbokGame_{_slug(name)}", (SpelbokGame,), {"game_type": game_type,
                                                               "short": short})
@@ -193,9 +225,14 @@ class SpelbokGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = self.game_type.parameter_specification
-        p = {"players": int(spec["players"]), "max_hands": 0, "seeds": DEFAULT_SEEDS}
+        p = {"players": int(spec["players"]), "max_hands": 0, "seeds": DEFAULT_SEEDS,
+             "base": DEFAULT_BASE}
         p.update(params or {})
-        rules = _rules(self.short, int(p["players"]), int(p["max_hands"]), int(p["seeds"]))
+        if int(p["seeds"]) < 1 or int(p["base"]) < 0 or int(p["base"]) == 1:
+            raise ValueError(f"seeds must be at least 1 and base 0 or at least 2; got "
+                             f"seeds={p['seeds']}, base={p['base']}")
+        rules = _rules(self.short, int(p["players"]), int(p["max_hands"]), int(p["seeds"]),
+                       int(p["base"]))
         self.rules = rules
         game, enc = rules.game, rules.enc
         bound = _max_length(game, enc)
@@ -204,7 +241,7 @@ class SpelbokGame(pyspiel.Game):
             bound = bound // hands * min(hands, int(p["max_hands"]))
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
-            max_chance_outcomes=rules.seeds,
+            max_chance_outcomes=rules.base,
             num_players=game.players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -215,17 +252,36 @@ class SpelbokGame(pyspiel.Game):
     def new_initial_state(self) -> SpelbokState:
         return SpelbokState(self)
 
+    def max_chance_nodes_in_history(self) -> int:
+        return self.rules.digits  # the seed's digits, all at the start
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self.rules.enc, iig_obs_type, params)
 
 
 class SpelbokState(pyspiel.State):
-    """A match: the chance node that draws the seed, then the engine's state."""
+    """A match: the chance nodes that draw the seed's digits, then the engine's state."""
 
     def __init__(self, game: SpelbokGame) -> None:
         super().__init__(game)
         self._rules = game.rules
         self._m: Match | None = None
+        self._depth = 0  # the seed's digits drawn so far, and their value
+        self._prefix = 0
+
+    @property
+    def match(self) -> Match | None:
+        """The spelbok match under this state (its engine state is ``match.st``), or
+        None before the seed is drawn.  Read it; change it only through ``apply_action``."""
+        return self._m
+
+    def apply_seed(self, seed: int) -> None:
+        """Apply the chance nodes' digits of ``seed`` (0 to ``seeds - 1``) at the start."""
+        r = self._rules
+        if self._depth or self._m is not None or not 0 <= seed < r.seeds:
+            raise ValueError(f"a seed 0..{r.seeds - 1} is applied at the start; got {seed}")
+        for k in range(r.digits - 1, -1, -1):
+            self.apply_action(seed // r.base ** k % r.base)
 
     def current_player(self) -> int:
         m = self._m
@@ -241,19 +297,29 @@ class SpelbokState(pyspiel.State):
             return []
         return m.legal()
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        k = self._rules.seeds
-        return [(i, 1.0 / k) for i in range(k)]
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        if self._m is not None:
+            return ()
+        return self._rules.outcomes(self._depth, self._prefix)
 
     def _apply_action(self, action: int) -> None:
         if self._m is None:
-            self._m = Match(self._rules.enc, self._rules.game.new_state(seed=int(action)))
+            r = self._rules
+            x = int(action)
+            outs = r.outcomes(self._depth, self._prefix)
+            if not 0 <= x < r.base or (outs is not r.uniform and all(x != y for y, _ in outs)):
+                raise ValueError(f"{x} is not a digit of a seed below {r.seeds} here")
+            self._prefix = self._prefix * r.base + x
+            self._depth += 1
+            if self._depth == r.digits:
+                self._m = Match(r.enc, r.game.new_state(seed=self._prefix))
         else:
             self._m.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            r = self._rules
+            return f"seed {action}" if r.digits == 1 else f"seed digit {action}"
         return self._rules.enc.labels[action]
 
     def is_terminal(self) -> bool:
@@ -275,7 +341,10 @@ class SpelbokState(pyspiel.State):
     def __str__(self) -> str:
         m = self._m
         if m is None:
-            return "chance: the seed"
+            r = self._rules
+            drawn = [self._prefix // r.base ** k % r.base for k in range(self._depth - 1, -1, -1)]
+            return (f"chance: the seed, {self._depth} of {r.digits} digits drawn"
+                    + (f": {' '.join(map(str, drawn))}" if drawn else ""))
         st = m.st
         picked = " ".join(m.enc.labels[m.enc.card_index[c]] for c in m.enc.cards
                           if m.pending >> c & 1)
@@ -313,4 +382,4 @@ import copyreg  # noqa: E402
 
 copyreg.pickle(Match, _reduce_match)
 
-__all__ = ["DEFAULT_SEEDS", "Observer", "SpelbokGame", "SpelbokState", "register"]
+__all__ = ["DEFAULT_BASE", "DEFAULT_SEEDS", "Observer", "SpelbokGame", "SpelbokState", "register"]
