@@ -490,11 +490,13 @@ class State:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game and the plain fields; the history goes as a flat list
-        (nested pairs would recurse once per action)."""
+        (nested pairs would recurse once per action) of ``(kind, verb, value)``: not the
+        notation, which names a card's first copy where the match played another."""
         from .snapshot import unpickle_state
 
         values = [getattr(self, name) for name in _PICKLED]
-        return (unpickle_state, (self.game, values, [str(a) for a in self.actions]))
+        actions = [(a[0], a[1], a[2]) for a in self.actions]
+        return (unpickle_state, (self.game, values, actions))
 
     # -- history and logs -----------------------------------------------------------
 
