@@ -467,7 +467,7 @@ class Compiler:
         fn = self.formula(text, path, per_player)
         value = fixed(fn)
         if value is not UNSET and type(value) is not int:
-            self.error(path, f"expected a whole number here, not {value!r}")
+            self.error(path, f"expected a whole number here, not {short_repr(value)}")
             return _const(0)
         return fn
 
@@ -505,7 +505,7 @@ class Compiler:
             v = compiled.value
             if v in allowed:
                 return v
-            self.error(path, f"'{value}' gives {v!r}; expected one of {', '.join(map(str, allowed))}")
+            self.error(path, f"'{value}' gives {short_repr(v)}; expected one of {', '.join(map(str, allowed))}")
             return allowed[0]
         self.error(path, f"expected one of {', '.join(map(str, allowed))}")
         return allowed[0]

@@ -40,7 +40,7 @@ from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS, short_repr
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -478,7 +478,7 @@ class _Checker:
                 shown = ", ".join(str(v) for v in values)
                 self.err(
                     ("options", name, "default"),
-                    f"the default {default!r} of option '{name}' is not one of its values ({shown})",
+                    f"the default {short_repr(default)} of option '{name}' is not one of its values ({shown})",
                     hint=did_you_mean(str(default), [str(v) for v in values]),
                 )
 
@@ -524,7 +524,7 @@ class _Checker:
             if bad:
                 self.err(
                     path,
-                    f"the option '{value}' can be {bad[0]!r}, which is not a valid {label} "
+                    f"the option '{value}' can be {short_repr(bad[0])}, which is not a valid {label} "
                     f"(expected {words})",
                 )
             return
@@ -688,7 +688,7 @@ class _Checker:
             aim = c.get("aim")
             if aim != "none" and (type(aim) is not int or aim < 0):
                 self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
-                         f"or none, not {aim!r}")
+                         f"or none, not {short_repr(aim)}")
         self.no_repeats(names, (*path, "contracts"), "contract")
         if "called_ranks" in a:
             if a["partner"] != "called_card":
