@@ -100,3 +100,181 @@ def test_var_of_none_says_none() -> None:
         st.var(None)
     with pytest.raises(spelbok.SpelbokError, match="did you mean 'score'"):
         st.var("scroe")
+
+
+# -- a duplicate top trump is a located error naming both places ---------------------------
+
+TINY = """spelbok: 1
+name: Tiny
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
+ranking:
+  top_trumps: TOPS
+hand:
+  - deal: {size: 8}
+  - decide: trump
+    who: dealer
+    choose: suit
+    then: {trump: choice}
+  - tricks: {}
+end: {when: "true", winners: "true"}
+"""
+
+
+def _errors(text: str, tmp_path: Path, name: str = "g.yaml") -> list[str]:
+    from spelbok.lang.validate import validate
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [str(e).replace(str(tmp_path) + "/", "") for e in validate(path)]
+
+
+@pytest.mark.parametrize(("tops", "first", "again"), [
+    ("[JC, JS, J@trump, JC]", "6:16", "6:33"),       # the same card twice
+    ("[JC, JS, J@trump, j♣]", "6:16", "6:33"),       # written otherwise
+    ("[JC, J@trump, JS, J@trump]", "6:20", "6:33"),  # a relative one twice
+])
+def test_a_card_listed_twice_among_the_top_trumps_is_an_error(
+        tmp_path: Path, tops: str, first: str, again: str) -> None:
+    errors = _errors(TINY.replace("TOPS", tops), tmp_path)
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(f"g.yaml:{again}: the top trump ")
+    assert "is listed already as entry " in errors[0] and f"at g.yaml:{first})" in errors[0]
+
+
+def test_a_declared_pack_s_card_twice_in_another_case_is_an_error(tmp_path: Path) -> None:
+    text = (SPECS / "french-tarot.yaml").read_text(encoding="utf-8").replace(
+        "top_trumps: [T21, T20,", "top_trumps: [T21, t21, T20,", 1)
+    errors = _errors(text, tmp_path, "tarot.yaml")
+    assert len(errors) == 1, errors
+    assert "the top trump 't21' (T21) is listed already as entry 1 ('T21', at tarot.yaml:" in errors[0]
+
+
+def test_entries_that_meet_under_one_trump_keep_the_first_place() -> None:
+    """Spoil Five's AH and A@trump are the same card when hearts are trumps: allowed (the
+    spec validates), and the ace of hearts keeps its first, higher place."""
+    from spelbok.cards import card_id
+
+    game = spelbok.load("spoil-five")
+    tables = game.program.tables[game.program.pack.suit_index["H"]]
+    power = [tables.power[card_id(c)] for c in ("5H", "JH", "AH", "KH", "QH")]
+    assert power == sorted(power, reverse=True)
+    # the third of six entries: 200 + (6 - 2), not the fourth's 200 + (6 - 3)
+    assert tables.power[card_id("AH")] == 204
+
+
+# -- one rule for case in rank names -------------------------------------------------------
+
+LOWER = """spelbok: 1
+name: Lower
+players: {min: 4, max: 4}
+pack:
+  suits: [{letter: e, name: eichel, symbol: E}, {letter: g, name: gras, symbol: G},
+          {letter: h, name: herz, symbol: H}, {letter: s, name: schellen, symbol: S}]
+  ranks: [7, 8, 9, u, o, k, 10, a]
+deck: [{ranks: [a, 10, k, o, u, 9, 8, 7]}]
+ranking:
+  ranks: [a, 10, k, o, u, 9, 8, 7]
+  top_trumps: [oE, o@trump, u@trump]
+  free_cards: [7s]
+points:
+  ranks: {a: 11, o: 3}
+  cards: {kh: 2}
+variables:
+  player: {score: 0}
+hand:
+  - deal: {size: 8}
+  - decide: trump
+    who: dealer
+    choose: suit
+    then: {trump: choice}
+  - tricks:
+      allow: "not (card_rank == 'O' and holds('a@trump'))"
+  - set: {score: "score + card_points"}
+    for: "true"
+end: {when: "true", winners: "true", score: score}
+"""
+
+
+def test_rank_names_are_case_insensitive_in_every_field(tmp_path: Path) -> None:
+    """A lower-case pack's ranks are its ranks everywhere: in the deck, the ranking, the top
+    trumps (``o@trump`` too), points, card names and patterns; upper case is canonical."""
+    assert _errors(LOWER, tmp_path) == []
+    game = spelbok.load(LOWER)
+    assert game.program.pack.ranks == ("7", "8", "9", "U", "O", "K", "10", "A")
+    assert game.tree["ranking"]["top_trumps"][1:] == ["O@trump", "U@trump"]
+    st = game.new_state(seed=1)
+    rng = random.Random(1)
+    while not st.is_terminal:
+        st.apply(rng.choice(st.legal_actions()))
+    assert sum(st.var("score")) == 4 * (11 + 3) + 2
+
+
+def test_a_formula_compares_the_canonical_spelling(tmp_path: Path) -> None:
+    """A formula's text values are canonical (upper case): 'o' is refused where it can
+    never match, with a hint naming 'O'."""
+    errors = _errors(LOWER.replace("card_rank == 'O'", "card_rank == 'o'"), tmp_path)
+    assert len(errors) == 1 and "'card_rank' is never 'o'" in errors[0]
+    assert "did you mean 'O'?" in errors[0]
+
+
+# -- repeated identical errors reported once with a count -----------------------------------
+
+
+def test_one_misspelt_name_in_many_formulas_is_one_error_with_its_places(tmp_path: Path) -> None:
+    import re
+
+    text = (SPECS / "skat.yaml").read_text(encoding="utf-8")
+    errors = _errors(re.sub(r"\bgame\b", "Game", text), tmp_path, "skat.yaml")
+    assert len(errors) == 1, errors
+    assert "unexpected 'G' in 'Game'" in errors[0]
+    assert re.search(r"; the same at \d+ more places: \d+:\d+, ", errors[0])
+    with pytest.raises(spelbok.SpecError) as info:
+        spelbok.load(tmp_path / "skat.yaml")
+    assert str(info.value).count("unexpected 'G'") == 1
+
+
+# -- holds('A@H'): the suit a card plays as -------------------------------------------------
+
+HOLDS = """spelbok: 1
+name: Holds
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
+ranking:
+  top_trumps: [J@trump, J@trump_colour, AS]
+  top_trumps_follow: FOLLOW
+variables:
+  player: {jh: false, jd: false, jd_card: false, as_s: false, as_card: false}
+hand:
+  - deal: {size: 8}
+  - set: {trump: "'H'"}
+  - set: {jh: "holds('J@H')", jd: "holds('J@D')", jd_card: "holds('JD')",
+          as_s: "holds('A@S')", as_card: "holds('AS')"}
+    for: "true"
+  - tricks: {}
+end: {when: "true", winners: "true"}
+"""
+
+
+@pytest.mark.parametrize("follow", ["trump", "printed"])
+def test_holds_a_pattern_reads_the_suit_a_card_plays_as(follow: str) -> None:
+    """``holds('J@H')`` matches the cards of rank J whose suit in play (effective suit) is
+    hearts; ``holds('JD')`` names the printed card. With hearts trumps the jack of diamonds
+    (a top trump) plays as a heart, unless top trumps follow their printed suit."""
+    from spelbok.cards import card_id
+
+    game = spelbok.load(HOLDS.replace("FOLLOW", follow))
+    jh, jd, as_ = (1 << card_id("JH")), (1 << card_id("JD")), (1 << card_id("AS"))
+    for seed in range(12):
+        st = game.new_state(seed=seed)
+        hands = st.hands
+        assert st.var("jd_card") == [bool(h & jd) for h in hands]  # printed, always
+        assert st.var("as_card") == [bool(h & as_) for h in hands]
+        if follow == "trump":  # JD and AS play as hearts (trumps)
+            assert st.var("jh") == [bool(h & (jh | jd)) for h in hands]
+            assert st.var("jd") == [False] * 4
+            assert st.var("as_s") == [False] * 4
+        else:  # each follows its printed suit
+            assert st.var("jh") == [bool(h & jh) for h in hands]
+            assert st.var("jd") == [bool(h & jd) for h in hands]
+            assert st.var("as_s") == [bool(h & as_) for h in hands]
