@@ -278,3 +278,45 @@ def test_holds_a_pattern_reads_the_suit_a_card_plays_as(follow: str) -> None:
             assert st.var("jh") == [bool(h & jh) for h in hands]
             assert st.var("jd") == [bool(h & jd) for h in hands]
             assert st.var("as_s") == [bool(h & as_) for h in hands]
+
+
+# -- no false warning for `hand` inside a quantifier ----------------------------------------
+
+QUANTIFIED = """spelbok: 1
+name: Tiny
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
+hand:
+  - deal: {size: 8}
+  - tricks:
+      head: "RULE"
+end: {when: "true", winners: "true"}
+"""
+
+
+@pytest.mark.parametrize("rule", ["any(count(hand) > 6)", "all(holds('AH') or count(hand) < 9)",
+                                  "count(played) > 0 and any(count(tricks_won) > 0)"])
+def test_a_trick_rule_may_read_hands_inside_a_quantifier(tmp_path: Path, rule: str) -> None:
+    """Worked out as each trick starts, a rule reads each seat's hand as it is then (full):
+    no warning that it holds no card, so --strict passes; and it plays."""
+    from spelbok.lang.validate import diagnose
+
+    path = tmp_path / "g.yaml"
+    path.write_text(QUANTIFIED.replace("RULE", rule), encoding="utf-8")
+    assert diagnose(path) == ([], [])
+    game = spelbok.load(path)
+    for seed in range(3):
+        st = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal:
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_a_trick_rule_on_the_trick_s_own_cards_is_still_warned(tmp_path: Path) -> None:
+    from spelbok.lang.validate import diagnose
+
+    path = tmp_path / "g.yaml"
+    path.write_text(QUANTIFIED.replace("RULE", "count(trick) > 0"), encoding="utf-8")
+    errors, warnings = diagnose(path)
+    assert errors == [] and len(warnings) == 1
+    assert "so 'trick' holds no card then" in str(warnings[0])
