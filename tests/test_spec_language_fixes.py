@@ -320,3 +320,47 @@ def test_a_trick_rule_on_the_trick_s_own_cards_is_still_warned(tmp_path: Path) -
     errors, warnings = diagnose(path)
     assert errors == [] and len(warnings) == 1
     assert "so 'trick' holds no card then" in str(warnings[0])
+
+
+# -- in tricks.after_each, the trick's names read the trick just finished -------------------
+
+AFTER = """spelbok: 1
+name: After
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
+variables:
+  hand: {led_r: none, led_s: none, won_r: none, won_s: none, in_trick: 0, in_later: 0}
+hand:
+  - deal: {size: 8}
+  - set: {trump: "'H'"}
+  - tricks:
+      after_each:
+        - set: {led_r: rank_of(led_card), led_s: suit_of(led_card), in_trick: count(trick)}
+        - if: "true"
+          then:
+            - set: {won_r: rank_of(winning_card), won_s: suit_of(winning_card)}
+  - set: {in_later: count(trick)}
+end: {when: "true", winners: "true"}
+"""
+
+
+def test_after_each_reads_the_trick_just_finished() -> None:
+    """``led_card``, ``winning_card`` and ``trick`` are readable anywhere (the reference):
+    in after_each, nested steps too, they are the trick just finished; after the tricks
+    step, no trick is being played (no card)."""
+    game = spelbok.load(AFTER)
+    names = game.program.pack.names
+    for seed in range(4):
+        st = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        seen = 0
+        while not st.is_terminal:
+            st.apply(rng.choice(st.legal_actions()))
+            if len(st.history_tricks) > seen and not st.is_terminal:
+                seen = len(st.history_tricks)
+                _lead, pairs, winner = st.history_tricks[-1]
+                assert st.var("led_r") + st.var("led_s") == names[pairs[0][1]]
+                assert st.var("won_r") + st.var("won_s") == names[dict(pairs)[winner]]
+                assert st.var("in_trick") == 4
+        assert seen == 7  # the eighth ends the hand and the match
+        assert st.var("in_later") == 0

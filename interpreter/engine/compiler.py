@@ -217,6 +217,15 @@ class Resolver:
             P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
         b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
         self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
+        # in a tricks step's after_each, the trick's names read the trick just finished
+        # (the last one played): the Compiler sets after_trick while it compiles those steps
+        self.after_trick = False
+        self.finished: dict[str, NameInfo] = {
+            "trick": _global(_reads(lambda st, p: _pairs_mask(_last_trick(st))), "cards"),
+            "led_card": _global(_reads(lambda st, p: _led_of(_last_trick(st))), "card"),
+            "winning_card": _global(_reads(
+                lambda st, p: _card_of(list(_last_trick(st)), st.last_winner)), "card"),
+        }
         self.team_of = tof
         self._auction_names(contracts, tof)
 
@@ -241,6 +250,8 @@ class Resolver:
 
     def resolve(self, name: str) -> NameInfo | None:
         self.used.add(name)
+        if self.after_trick and name in self.finished:
+            return self.finished[name]
         return self.table.get(name)
 
     def names(self) -> Iterable[str]:
@@ -292,6 +303,26 @@ def _power(st: State, c: int) -> int:
     if st.led < 0:
         return st.tables.power[c]
     return card_key(st, c)
+
+
+def _last_trick(st: State) -> tuple[tuple[int, int], ...]:
+    """The ``(seat, card)`` pairs of the last trick played this hand (none before one)."""
+    tricks = st.history_tricks
+    if not tricks:
+        return ()
+    pairs: tuple[tuple[int, int], ...] = tricks[-1][1]
+    return pairs
+
+
+def _pairs_mask(pairs: tuple[tuple[int, int], ...]) -> int:
+    m = 0
+    for _, c in pairs:
+        m |= 1 << c
+    return m
+
+
+def _led_of(pairs: tuple[tuple[int, int], ...]) -> int:
+    return pairs[0][1] if pairs else -1
 
 
 def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
@@ -357,7 +388,7 @@ class Compiler:
         self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
-        self._compiled: dict[tuple[str, bool], Compiled] = {}
+        self._compiled: dict[tuple[str, bool, bool], Compiled] = {}
         self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
         self.losing_mask = 0
         self.kept_mask = 0
@@ -397,7 +428,7 @@ class Compiler:
 
     def _compile(self, text: str, per_player: bool) -> Compiled:
         """compile_formula, once per text (formula() and local_vec() may ask twice)."""
-        key = (text, per_player)
+        key = (text, per_player, self.resolver.after_trick)
         got = self._compiled.get(key)
         if got is None:
             got = self._compiled[key] = compile_formula(text, self.resolver, per_player=per_player)
@@ -948,7 +979,9 @@ class Compiler:
             if draw == "winner_first":
                 stock_pcs.append(len(code))
                 code.append(StockDraw())
+            outer, self.resolver.after_trick = self.resolver.after_trick, True
             self.compile_steps(after, (*p, "after_each"), code)
+            self.resolver.after_trick = outer
             code.append(TrickNext(play, at))
         play.end = len(code)
         for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
