@@ -364,3 +364,49 @@ def test_after_each_reads_the_trick_just_finished() -> None:
                 assert st.var("in_trick") == 4
         assert seen == 7  # the eighth ends the hand and the match
         assert st.var("in_later") == 0
+
+
+# -- trump can be set back to none ---------------------------------------------------------
+
+TRUMP_NONE = """spelbok: 1
+name: No trump again
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
+variables:
+  hand: {t: none}
+hand:
+  - deal: {size: 8}
+  - set: {trump: "'H'"}
+  - set: {trump: VALUE}
+  - set: {t: trump}
+  - tricks: {}
+end: {when: "true", winners: "true"}
+"""
+Q_NONE = "\"'none'\""
+Q_IF = "\"if seats > 9 then 'H' else 'none'\""
+Q_X = "\"'x'\""
+
+
+@pytest.mark.parametrize("value", ["none", Q_NONE, Q_IF])
+def test_trump_can_be_set_back_to_none(tmp_path: Path, value: str) -> None:
+    text = TRUMP_NONE.replace("VALUE", value)
+    assert _errors(text, tmp_path) == []
+    st = spelbok.load(text).new_state(seed=1)
+    assert st.var("t") == "none" and st.var("trump") is None and st.view(0)["trump"] is None
+    # and back in the DSL
+    from spelbok.lang.dslwrite import to_dsl
+    from spelbok.lang.loader import read_spec
+
+    dsl = tmp_path / "g.spel"
+    dsl.write_text(to_dsl(read_spec("g.yaml", text=text).tree), encoding="utf-8")
+    again = spelbok.load(dsl).new_state(seed=1)
+    assert again.var("t") == "none"
+
+
+@pytest.mark.parametrize(("value", "said"), [(Q_X, "not 'x'"), ("false", "not a condition"),
+                                             ("3", "not a number")])
+def test_trump_set_to_what_is_no_suit_is_a_located_error(
+        tmp_path: Path, value: str, said: str) -> None:
+    errors = _errors(TRUMP_NONE.replace("VALUE", value), tmp_path)
+    assert len(errors) == 1 and errors[0].startswith("g.yaml:10:18: trump is set to a suit letter")
+    assert said in errors[0]

@@ -785,11 +785,39 @@ class Compiler:
                 ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:
         out = []
         for name, expr in mapping.items():
+            if name == "trump":
+                expr = self._trump_value(expr, (*path, name), per_player)
             fn = self.formula(expr, (*path, name), per_player)
             self._check_kind(name, expr, (*path, name), per_player)
             setter = self.setter(name, (*path, name), per_player)
             out.append((setter, fn, name))
         return out
+
+    def _trump_value(self, expr: Any, path: Path, per_player: bool) -> Any:
+        """What ``trump`` is set to: a suit letter or ``'none'`` (no trump), the bare word
+        ``none`` too; a fixed text that is neither, or a number or a condition, is a
+        located error (set at run time, it would quietly mean no trump)."""
+        if isinstance(expr, str) and expr.strip() == "none":
+            return "'none'"
+        letters = ", ".join(self.pack.letters)
+        if isinstance(expr, bool | int):
+            got = _type(expr).__name__
+        else:
+            try:
+                compiled = self._compile(str(expr), per_player)
+            except FormulaError:
+                return expr  # reported by formula()
+            got = compiled.type
+            if compiled.constant and got == "str":
+                value = str(compiled.value)
+                if value.lower() != "none" and value.upper() not in self.pack.suit_index:
+                    self.error(path, f"trump is set to a suit letter ({letters}) or 'none', "
+                               f"not {short_repr(value)}")
+                return expr
+        if got not in ("any", "str"):
+            self.error(path, f"trump is set to a suit letter ({letters}) or 'none', not "
+                       f"{_TYPE_WORDS.get(got, 'a condition (true or false)')}")
+        return expr
 
     def _check_kind(self, name: str, expr: Any, path: Path, per_player: bool) -> None:
         """A variable is only ever set to a value of its initial value's kind."""
