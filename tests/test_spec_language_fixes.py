@@ -410,3 +410,50 @@ def test_trump_set_to_what_is_no_suit_is_a_located_error(
     errors = _errors(TRUMP_NONE.replace("VALUE", value), tmp_path)
     assert len(errors) == 1 and errors[0].startswith("g.yaml:10:18: trump is set to a suit letter")
     assert said in errors[0]
+
+
+# -- the deck count: a turned-up card returned to the stock is no new card ------------------
+
+RETURNED = """spelbok: 1
+name: Returned
+players: {min: 4, max: 4}
+deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]}]
+hand:
+  - turn_up: {trump: true}
+STEPS
+  - deal: {size: 13}
+  - tricks: {}
+end: {when: "true", winners: "true"}
+"""
+
+
+@pytest.mark.parametrize("steps", [
+    "  - move: {from: turn_up, to: stock}",
+    "  - move: {from: turn_up, to: stock, count: 1, position: top}",
+    "  - turn_up: {trump: false}\n  - move: {from: turn_up, to: stock, count: 2}",
+])
+def test_a_turned_up_card_moved_back_to_the_stock_is_not_counted_again(
+        tmp_path: Path, steps: str) -> None:
+    """The reference: the turned-up card returned to the stock is not a new card, the same
+    as when the turn-up is written as a move; every hand is then dealt in full."""
+    from spelbok.lang.deck_size import hand_cards
+    from spelbok.lang.loader import read_spec
+
+    text = RETURNED.replace("STEPS", steps)
+    assert _errors(text, tmp_path) == []
+    assert hand_cards(read_spec("g.yaml", text=text).tree, 4) == (13, 0, 0)
+    st = spelbok.load(text).new_state(seed=3)
+    assert [h.bit_count() for h in st.hands] == [13] * 4
+    # the same effect written as moves was accepted already
+    moved = text.replace("  - turn_up: {trump: true}", "  - move: {from: stock, to: turn_up, count: 1}")
+    assert _errors(moved, tmp_path) == []
+
+
+@pytest.mark.parametrize("steps", [
+    "  - move: {from: turn_up, to: discards}",                                 # not to the stock
+    "  - turn_up: {trump: false}\n  - move: {from: turn_up, to: stock, count: 1}",  # one of two
+    "  - move: {from: turn_up, to: stock}\n  - turn_up: {trump: false}",       # turned up again
+])
+def test_a_turn_up_still_out_of_the_stock_counts(tmp_path: Path, steps: str) -> None:
+    errors = _errors(RETURNED.replace("STEPS", steps), tmp_path)
+    assert len(errors) == 1 and "4 players × 13 cards + 1 turn-up = 53 cards" in errors[0]

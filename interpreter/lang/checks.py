@@ -52,6 +52,7 @@ from .deck_size import (
     _option_combos,
     _shown_value,
     hand_cards,
+    turned_up,
 )
 from .meaning import (
     _RESERVED,
@@ -471,7 +472,7 @@ class _Checker:
                        if (happens[j] and (j < i or e.turn_up)) or e is d]
             size = sum(e.cards(at) for e in counted)
             widow = sum(e.widow_cards(at) for e in counted)
-            turn_ups = sum(1 for e in counted if e.turn_up)
+            turn_ups = turned_up(events, happens, i, at)
             need = at.seats * size + widow + turn_ups
             if need <= cards:
                 continue
