@@ -800,7 +800,7 @@ class Compiler:
         if isinstance(expr, str) and expr.strip() == "none":
             return "'none'"
         letters = ", ".join(self.pack.letters)
-        if isinstance(expr, bool | int):
+        if isinstance(expr, (bool, int)):
             got = _type(expr).__name__
         else:
             try:
