@@ -61,7 +61,7 @@ def history(st: State) -> list[HistoryEntry]:
     return out
 
 
-def undo(st: State, k: int = 1) -> list[Action]:
+def undo(st: State, k: object = 1) -> list[Action]:
     """Take back the last ``k`` actions (python-chess's ``pop``); they are returned, oldest
     first.  The state becomes exactly what it was before them (its log too, if recorded)."""
     if type(k) is not int or k < 0:

@@ -518,7 +518,7 @@ class State:
 
         return history(self)
 
-    def undo(self, k: int = 1) -> list[Action]:
+    def undo(self, k: object = 1) -> list[Action]:
         """Take back the last ``k`` actions and return them (replayed from the start:
         see :mod:`spelbok.engine.history`)."""
         from .history import undo
