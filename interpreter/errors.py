@@ -85,6 +85,7 @@ class SpecError(SpelbokError):
         self.line = line
         self.col = col
         self.hint = hint
+        self.also: tuple[str, ...] = ()  # where the same error was found again (collapse())
 
     def located(
         self, path: str | None = None, line: int | None = None, col: int | None = None
@@ -111,14 +112,61 @@ class SpecError(SpelbokError):
         text = f"{self.location}: {self.message}"
         if self.hint:
             text += f" (did you mean '{self.hint}'?)"
-        return escape_controls(text, keep_colour=False)
+        return escape_controls(text + self._also(), keep_colour=False)
+
+    def _also(self) -> str:
+        also: tuple[str, ...] = getattr(self, "also", ())  # a subclass may skip __init__
+        if not also:
+            return ""
+        shown = ", ".join(also[:_ALSO_SHOWN])
+        rest = len(also) - _ALSO_SHOWN
+        more = f" and {rest} more" if rest > 0 else ""
+        return f"; the same at {_count(len(also), 'more place')}: {shown}{more}"
+
+
+_ALSO_SHOWN = 5
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def collapse(errors: Iterable[SpecError]) -> list[SpecError]:
+    """``errors`` with each message said once: an error repeated word for word (one
+    misspelt name in many formulas) is kept at its first place, with the count and the
+    other places (``also``) after it; an error found twice at the same place is one.
+
+    >>> e = collapse([SpecError("bad 'X'", "g.yaml", 3, 1), SpecError("bad 'X'", "g.yaml", 9, 5),
+    ...               SpecError("bad 'X'", "g.yaml", 3, 1), SpecError("other", "g.yaml", 4, 1)])
+    >>> [str(x) for x in e]
+    ["g.yaml:3:1: bad 'X'; the same at 1 more place: 9:5", 'g.yaml:4:1: other']
+    """
+    first: dict[tuple[str, str | None, type], SpecError] = {}
+    places: dict[tuple[str, str | None, type], list[str]] = {}
+    out: list[SpecError] = []
+    for e in errors:
+        key = (e.message, e.hint, type(e))
+        kept = first.get(key)
+        if kept is None or isinstance(e, SpecErrors):
+            first[key] = e
+            places[key] = [e.location]
+            out.append(e)
+            continue
+        place = e.location
+        if place in places[key]:
+            continue  # the same error at the same place: once
+        places[key].append(place)
+        short = place[len(kept.path) + 1:] if kept.path and e.path == kept.path else place
+        kept.also = (*kept.also, short)
+    return out
 
 
 class SpecErrors(SpecError):
-    """Several spec errors at once (validation reports them all)."""
+    """Several spec errors at once (validation reports them all; an error repeated word for
+    word is reported once, with its count: :func:`collapse`)."""
 
     def __init__(self, errors: Iterable[SpecError]) -> None:
-        self.errors = list(errors)
+        self.errors = collapse(errors)
         first = self.errors[0] if self.errors else SpecError("invalid spec")
         super().__init__(first.message, first.path, first.line, first.col, first.hint)
 
@@ -140,7 +188,7 @@ class SpecWarning(SpecError):
         text = f"{self.location}: warning: {self.message}"
         if self.hint:
             text += f" (did you mean '{self.hint}'?)"
-        return escape_controls(text, keep_colour=False)
+        return escape_controls(text + self._also(), keep_colour=False)
 
 
 class FormulaError(SpecError):

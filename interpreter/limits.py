@@ -52,7 +52,7 @@ MAX_SEED = 2**64 - 1
 def seat_arg(value: object, n: int, what: str = "seat") -> int:
     """``value`` when it is a seat of an ``n``-player game, else ArgumentError."""
     if type(value) is not int or not 0 <= value < n:
-        raise ArgumentError(f"{what} must be a seat number 0..{n - 1}, not {value!r:.40}")
+        raise ArgumentError(f"{what} must be a seat number 0..{n - 1}, not {short_repr(value, 40)}")
     return value
 
 
@@ -81,8 +81,9 @@ def short_repr(x: object, size: int = 40) -> str:
     if type(x) is int and x.bit_length() > 200:
         return f"a {digits(x)}-digit number"
     if x is None or isinstance(x, (bool, int, float)):
-        return repr(x)
-    return f"a {type(x).__name__}"
+        return repr(x)[:size]
+    kind = type(x).__name__[:size]  # a kind, never object.__repr__ (no memory address)
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
 def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:

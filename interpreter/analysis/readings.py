@@ -48,6 +48,7 @@ from ..errors import (
     SpecError,
     did_you_mean,
 )
+from ..limits import short_repr
 from .reading_file import (
     READING_VERSION,
     Path_,
@@ -399,7 +400,7 @@ def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
     try:
         s = int(value)
     except (TypeError, ValueError):
-        raise loc.error(where, f"a seat is a number 0..{n - 1}, not {value!r}", key=True) from None
+        raise loc.error(where, f"a seat is a number 0..{n - 1}, not {short_repr(value)}", key=True) from None
     if isinstance(value, bool) or not 0 <= s < n:
         raise loc.error(where, f"there is no seat {value} ({n} players: seats 0..{n - 1})",
                         key=True)
@@ -833,7 +834,7 @@ def _c_trump(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     pack = ctx.pack
     if exp != "none" and exp not in pack.suit_index:
         raise ctx.loc.error(where, f"trump is a suit letter {', '.join(pack.letters)} or none, "
-                            f"not {want!r}")
+                            f"not {short_repr(want)}")
     if exp in pack.suit_index:  # a symbol reads as its letter
         exp = pack.letters[pack.suit_index[exp]]
     got = ctx.st.trump_letter()

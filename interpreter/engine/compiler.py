@@ -217,6 +217,15 @@ class Resolver:
             P, _reads(lambda st, p: sum(_seat_points(st, q) for q in mates[p])), int)
         b["played"] = _global(_reads(lambda st, p: st.played | _mask(st.trick)), "cards")
         self.used: set[str] = set()  # the names resolved so far (see KEEPS_CARDS)
+        # in a tricks step's after_each, the trick's names read the trick just finished
+        # (the last one played): the Compiler sets after_trick while it compiles those steps
+        self.after_trick = False
+        self.finished: dict[str, NameInfo] = {
+            "trick": _global(_reads(lambda st, p: _pairs_mask(_last_trick(st))), "cards"),
+            "led_card": _global(_reads(lambda st, p: _led_of(_last_trick(st))), "card"),
+            "winning_card": _global(_reads(
+                lambda st, p: _card_of(list(_last_trick(st)), st.last_winner)), "card"),
+        }
         self.team_of = tof
         self._auction_names(contracts, tof)
 
@@ -241,6 +250,8 @@ class Resolver:
 
     def resolve(self, name: str) -> NameInfo | None:
         self.used.add(name)
+        if self.after_trick and name in self.finished:
+            return self.finished[name]
         return self.table.get(name)
 
     def names(self) -> Iterable[str]:
@@ -292,6 +303,26 @@ def _power(st: State, c: int) -> int:
     if st.led < 0:
         return st.tables.power[c]
     return card_key(st, c)
+
+
+def _last_trick(st: State) -> tuple[tuple[int, int], ...]:
+    """The ``(seat, card)`` pairs of the last trick played this hand (none before one)."""
+    tricks = st.history_tricks
+    if not tricks:
+        return ()
+    pairs: tuple[tuple[int, int], ...] = tricks[-1][1]
+    return pairs
+
+
+def _pairs_mask(pairs: tuple[tuple[int, int], ...]) -> int:
+    m = 0
+    for _, c in pairs:
+        m |= 1 << c
+    return m
+
+
+def _led_of(pairs: tuple[tuple[int, int], ...]) -> int:
+    return pairs[0][1] if pairs else -1
 
 
 def _card_of(pairs: list[tuple[int, int]], seat: int) -> int:
@@ -357,7 +388,7 @@ class Compiler:
         self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
-        self._compiled: dict[tuple[str, bool], Compiled] = {}
+        self._compiled: dict[tuple[str, bool, bool], Compiled] = {}
         self.free_mask = 0  # ranking.free_cards and losing_cards, as masks of the deck
         self.losing_mask = 0
         self.kept_mask = 0
@@ -397,7 +428,7 @@ class Compiler:
 
     def _compile(self, text: str, per_player: bool) -> Compiled:
         """compile_formula, once per text (formula() and local_vec() may ask twice)."""
-        key = (text, per_player)
+        key = (text, per_player, self.resolver.after_trick)
         got = self._compiled.get(key)
         if got is None:
             got = self._compiled[key] = compile_formula(text, self.resolver, per_player=per_player)
@@ -467,7 +498,7 @@ class Compiler:
         fn = self.formula(text, path, per_player)
         value = fixed(fn)
         if value is not UNSET and type(value) is not int:
-            self.error(path, f"expected a whole number here, not {value!r}")
+            self.error(path, f"expected a whole number here, not {short_repr(value)}")
             return _const(0)
         return fn
 
@@ -505,7 +536,7 @@ class Compiler:
             v = compiled.value
             if v in allowed:
                 return v
-            self.error(path, f"'{value}' gives {v!r}; expected one of {', '.join(map(str, allowed))}")
+            self.error(path, f"'{value}' gives {short_repr(v)}; expected one of {', '.join(map(str, allowed))}")
             return allowed[0]
         self.error(path, f"expected one of {', '.join(map(str, allowed))}")
         return allowed[0]
@@ -754,11 +785,39 @@ class Compiler:
                 ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:
         out = []
         for name, expr in mapping.items():
+            if name == "trump":
+                expr = self._trump_value(expr, (*path, name), per_player)
             fn = self.formula(expr, (*path, name), per_player)
             self._check_kind(name, expr, (*path, name), per_player)
             setter = self.setter(name, (*path, name), per_player)
             out.append((setter, fn, name))
         return out
+
+    def _trump_value(self, expr: Any, path: Path, per_player: bool) -> Any:
+        """What ``trump`` is set to: a suit letter or ``'none'`` (no trump), the bare word
+        ``none`` too; a fixed text that is neither, or a number or a condition, is a
+        located error (set at run time, it would quietly mean no trump)."""
+        if isinstance(expr, str) and expr.strip() == "none":
+            return "'none'"
+        letters = ", ".join(self.pack.letters)
+        if isinstance(expr, (bool, int)):
+            got = _type(expr).__name__
+        else:
+            try:
+                compiled = self._compile(str(expr), per_player)
+            except FormulaError:
+                return expr  # reported by formula()
+            got = compiled.type
+            if compiled.constant and got == "str":
+                value = str(compiled.value)
+                if value.lower() != "none" and value.upper() not in self.pack.suit_index:
+                    self.error(path, f"trump is set to a suit letter ({letters}) or 'none', "
+                               f"not {short_repr(value)}")
+                return expr
+        if got not in ("any", "str"):
+            self.error(path, f"trump is set to a suit letter ({letters}) or 'none', not "
+                       f"{_TYPE_WORDS.get(got, 'a condition (true or false)')}")
+        return expr
 
     def _check_kind(self, name: str, expr: Any, path: Path, per_player: bool) -> None:
         """A variable is only ever set to a value of its initial value's kind."""
@@ -948,7 +1007,9 @@ class Compiler:
             if draw == "winner_first":
                 stock_pcs.append(len(code))
                 code.append(StockDraw())
+            outer, self.resolver.after_trick = self.resolver.after_trick, True
             self.compile_steps(after, (*p, "after_each"), code)
+            self.resolver.after_trick = outer
             code.append(TrickNext(play, at))
         play.end = len(code)
         for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next

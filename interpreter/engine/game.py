@@ -42,11 +42,11 @@ class Game:
         lo = self.tree["players"]["min"]
         hi = self.tree["players"]["max"]
         if type(players) is not int or not lo <= players <= hi:
-            raise SpecError(f"{self.name} is for {lo} to {hi} players, not {players!r:.40}",
+            raise SpecError(f"{self.name} is for {lo} to {hi} players, not {short_repr(players, 40)}",
                             path=getattr(doc, "path", None))
         if options is not None and (not isinstance(options, dict)
                                     or not all(type(k) is str for k in options)):
-            raise ArgumentError(f"options must be a map {{option: value}}, not {options!r:.60}")
+            raise ArgumentError(f"options must be a map {{option: value}}, not {short_repr(options, 60)}")
         self.players = players
         self.option_overrides = dict(options or {})
         compiler = Compiler(self.tree, players, self.option_overrides, doc.locate)
@@ -58,7 +58,7 @@ class Game:
         if max_hands is not None:
             if type(max_hands) is not int or not 1 <= max_hands <= MAX_HANDS:
                 raise SpelbokError(f"max_hands must be a whole number from 1 to {MAX_HANDS}, "
-                                   f"not {max_hands!r:.40}")
+                                   f"not {short_repr(max_hands, 40)}")
             # a tighter safety bound, e.g. for quick conformance runs
             self.program.max_hands = min(self.program.max_hands, max_hands)
 
@@ -94,7 +94,7 @@ class Game:
         goes (otherwise ``state.log`` rebuilds it by replaying).
         """
         if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
-            raise ArgumentError(f"seed must be an integer of at most 64 bits, not {seed!r:.40}")
+            raise ArgumentError(f"seed must be an integer of at most 64 bits, not {short_repr(seed, 40)}")
         if dealer is not None:
             seat_arg(dealer, self.players, "dealer")
         start: dict[str, Any] = {"seed": seed, "dealer": dealer}
@@ -187,10 +187,10 @@ class Game:
 
         if type(n) is not int or not 0 <= n <= MAX_PLAYOUTS:
             raise ArgumentError(f"n must be a whole number from 0 to {MAX_PLAYOUTS}, "
-                                f"not {n!r:.40}")
+                                f"not {short_repr(n, 40)}")
         if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED - max(n - 1, 0):
             raise ArgumentError(f"seed must be an integer of at most 64 bits (with seed + n "
-                                f"too), not {seed!r:.40}")
+                                f"too), not {short_repr(seed, 40)}")
         if policy not in POLICIES:
             raise ArgumentError(f"unknown playout policy {short_repr(policy)}; "
                                 f"choose {', '.join(POLICIES)}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import ArgumentError
+from ..limits import short_repr
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -60,14 +61,14 @@ def history(st: State) -> list[HistoryEntry]:
     return out
 
 
-def undo(st: State, k: int = 1) -> list[Action]:
+def undo(st: State, k: object = 1) -> list[Action]:
     """Take back the last ``k`` actions (python-chess's ``pop``); they are returned, oldest
     first.  The state becomes exactly what it was before them (its log too, if recorded)."""
     if type(k) is not int or k < 0:
-        raise ArgumentError(f"undo takes a number of actions (0 or more), not {k!r:.40}")
+        raise ArgumentError(f"undo takes a number of actions (0 or more), not {short_repr(k, 40)}")
     actions = st.actions
     if k > len(actions):
-        raise ArgumentError(f"there are only {len(actions)} actions to undo, not {k}")
+        raise ArgumentError(f"there are only {len(actions)} actions to undo, not {short_repr(k)}")
     if k == 0:
         return []
     replay = _replay(st, actions[:len(actions) - k])

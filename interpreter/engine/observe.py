@@ -55,6 +55,15 @@ def public_vars(st: State) -> dict[str, Any]:
     return out
 
 
+#: The entries of a view that every seat sees alike, which State.var reads by name too;
+#: the rest of a view is the seat's own (a test checks every key is one or the other).
+SHARED = ("players", "hand_number", "dealer", "trump", "hand_sizes", "turn_up", "talon",
+          "widow", "discards", "led", "tricks", "voids", "out", "scores", "current_player",
+          "decision", "terminal", "winners")
+OWN = ("seat", "hand", "known_cards", "own_discards", "trick", "tricks_played", "decisions",
+       "vars", "auction", "legal_actions")
+
+
 def view(st: State, seat: int) -> dict[str, Any]:
     seat_arg(seat, st.n)
     pack = st.prog.pack

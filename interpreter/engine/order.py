@@ -118,6 +118,8 @@ def build_tables(
             for c in range(size):  # every copy of it
                 if pack.face[c] != found or not (deck_mask >> c) & 1:
                     continue
+                if (top_mask >> c) & 1:
+                    continue  # named again (AH, then A@trump in hearts): its first place holds
                 top_mask |= 1 << c
                 is_trump[c] = True
                 power[c] = 200 + (k - i)

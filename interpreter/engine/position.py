@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.vocabulary import step_kind, walk_steps
+from ..limits import short_repr
 from .actions import Action, card_actions
 from .order import NO_TRUMP
 from .program import Origin, Phase
@@ -211,11 +212,11 @@ class _Reader:
 
     def seat(self, value: Any, key: KeyPath) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {value!r}", key)
+            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {short_repr(value)}", key)
         try:
             s = int(value)
         except ValueError:
-            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {value!r}", key) from None
+            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {short_repr(value)}", key) from None
         if not 0 <= s < self.n:
             raise PositionError(
                 f"there is no seat {s}: {self.game.name} is played here by {self.n} "
@@ -274,14 +275,14 @@ def _coerce_var(name: str, value: Any, init: Any, key: KeyPath) -> Any:
     if isinstance(init, bool):
         if isinstance(value, bool):
             return value
-        raise PositionError(f"'{name}' is true or false, not {value!r}", key)
+        raise PositionError(f"'{name}' is true or false, not {short_repr(value)}", key)
     if isinstance(init, int):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        raise PositionError(f"'{name}' is a whole number, not {value!r}", key)
+        raise PositionError(f"'{name}' is a whole number, not {short_repr(value)}", key)
     if isinstance(value, str):
         return value
-    raise PositionError(f"'{name}' is text, not {value!r}", key)
+    raise PositionError(f"'{name}' is text, not {short_repr(value)}", key)
 
 
 def _bare_flag(text: Any, game: Game) -> str | None:
@@ -329,7 +330,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         st.out[rd.seat(s, ("out", i))] = True
     hand_number = position.get("hand_number", 1)
     if isinstance(hand_number, bool) or not isinstance(hand_number, int) or hand_number < 1:
-        raise PositionError(f"hand_number is 1 or more, not {hand_number!r}", ("hand_number",))
+        raise PositionError(f"hand_number is 1 or more, not {short_repr(hand_number)}", ("hand_number",))
     st.hand_number = hand_number
     st.hands_played = hand_number - 1
     dealer = rd.seat(position.get("dealer", 0), ("dealer",))
@@ -424,7 +425,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
         t = str(trump_text).strip().upper()
         if t not in prog.pack.suit_index:
             raise PositionError(f"trump is a suit letter {', '.join(prog.pack.letters)} (or none), "
-                                f"not {trump_text!r}", ("trump",))
+                                f"not {short_repr(trump_text)}", ("trump",))
         suit = prog.pack.suit_index[t]
     prog.set_trump(st, suit)
 
@@ -432,7 +433,7 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     if tricks_given is not None:
         for seat, (v, where) in rd.per_seat(tricks_given, ("tricks",), "tricks").items():
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise PositionError(f"tricks taken is a whole number, not {v!r}", where)
+                raise PositionError(f"tricks taken is a whole number, not {short_repr(v)}", where)
             st.won[seat] = v
     broken = position.get("trumps_broken", False)
     if not isinstance(broken, bool):
@@ -502,7 +503,7 @@ def _as_list(value: Any, key: KeyPath) -> list[Any]:
 
 def _set_rounds(st: State, phase: Phase, rnd: Any) -> None:
     if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
-        raise PositionError(f"round is 1 or more, not {rnd!r}", ("round",))
+        raise PositionError(f"round is 1 or more, not {short_repr(rnd)}", ("round",))
     prog = st.game.program
     # the repeat steps around the phase's step, outermost first: each in its first round
     slots: list[int] = []
@@ -563,7 +564,7 @@ def _tricks_played(game: Game, st: State, position: dict[str, Any], tricks: Orig
     if given is None:
         played = max(0, sum(st.won) - scored_before) if ts.scored else 0
     elif isinstance(given, bool) or not isinstance(given, int) or given < 0:
-        raise PositionError(f"tricks_played is a whole number, not {given!r}", ("tricks_played",))
+        raise PositionError(f"tricks_played is a whole number, not {short_repr(given)}", ("tricks_played",))
     elif given < before:
         raise PositionError(f"the earlier tricks steps of the hand play {before} tricks, so "
                             f"tricks_played is at least {before}", ("tricks_played",))

@@ -9,7 +9,7 @@ from ..cards import CARD_NAMES, FRENCH, Pack, cards_in
 from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
 from ..lang.vocabulary import TRICK_RULES
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
-from .actions import parse_action
+from .actions import Action, parse_action
 from .state import FIELDS
 from .trick import TrickFlags
 
@@ -260,7 +260,7 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
     return st
 
 
-def unpickle_state(game: Game, values: list[Any], actions: list[str]) -> State:
+def unpickle_state(game: Game, values: list[Any], actions: list[Any]) -> State:
     """The state pickled by ``State.__reduce__`` (trusted data: pickle runs code anyway)."""
     from .state import _PICKLED, State
 
@@ -272,7 +272,9 @@ def unpickle_state(game: Game, values: list[Any], actions: list[str]) -> State:
     st.tables = game.program.tables[st.trump]
     st.legal_cache = None
     hist: tuple[Any, ...] | None = None
-    for text in actions:
-        hist = (hist, parse_action(text, game.program.pack))
+    pack = game.program.pack
+    own = None if pack.french else pack
+    for a in actions:  # (kind, verb, value); notation in a pickle made before
+        hist = (hist, parse_action(a, pack) if isinstance(a, str) else Action(a[0], a[1], a[2], own))
     st.hist = hist
     return st

@@ -25,9 +25,10 @@ from ..errors import (
     IllegalActionError,
     InvalidActionError,
     SpelbokError,
+    did_you_mean,
     kind_fault,
 )
-from ..limits import MAX_NOTATION, MAX_VALUE, seat_arg
+from ..limits import MAX_NOTATION, MAX_VALUE, seat_arg, short_repr
 from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, card_actions, parse_action
 from .order import NO_TRUMP
 from .rng import below as _below
@@ -277,19 +278,28 @@ class State:
 
     def var(self, name: object) -> Any:
         """A declared variable's value: a list (one per seat) for a per-player
-        variable, else the single value.  Raises ArgumentError (a ValueError) for an
-        unknown name.
+        variable, else the single value; or a built-in name that every seat's view
+        shows alike (``trump``, ``dealer``, ``hand_number``...: ``observe.SHARED``), as
+        the view shows it.  Raises ArgumentError (a ValueError) for an unknown name.
 
         >>> import spelbok
-        >>> spelbok.load("example", players=2).new_state(seed=1).var("score")
-        [10, 10]
+        >>> st = spelbok.load("example", players=2).new_state(seed=1)
+        >>> st.var("score"), st.var("hand_number")
+        ([10, 10], 1)
         """
         prog = self.prog
         if name in prog.pvar_names:
             return list(self.pv_rows[prog.pvar_names.index(name)])
         if name in prog.gvar_names:
             return self.gv[prog.gvar_names.index(name)]
-        raise ArgumentError(f"{self.game.name} declares no variable {_shown(name)}")
+        from .observe import SHARED, view
+
+        if isinstance(name, str) and name in SHARED:
+            return view(self, 0)[name]
+        known = [*prog.pvar_names, *prog.gvar_names, *SHARED]
+        hint = did_you_mean(name, known) if isinstance(name, str) and len(name) < 60 else None
+        raise ArgumentError(f"{self.game.name} declares no variable {short_repr(name)}"
+                            + (f" (did you mean '{hint}'?)" if hint else ""))
 
     @property
     def decision_name(self) -> str | None:
@@ -490,11 +500,13 @@ class State:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game and the plain fields; the history goes as a flat list
-        (nested pairs would recurse once per action)."""
+        (nested pairs would recurse once per action) of ``(kind, verb, value)``: not the
+        notation, which names a card's first copy where the match played another."""
         from .snapshot import unpickle_state
 
         values = [getattr(self, name) for name in _PICKLED]
-        return (unpickle_state, (self.game, values, [str(a) for a in self.actions]))
+        actions = [(a[0], a[1], a[2]) for a in self.actions]
+        return (unpickle_state, (self.game, values, actions))
 
     # -- history and logs -----------------------------------------------------------
 
@@ -506,7 +518,7 @@ class State:
 
         return history(self)
 
-    def undo(self, k: int = 1) -> list[Action]:
+    def undo(self, k: object = 1) -> list[Action]:
         """Take back the last ``k`` actions and return them (replayed from the start:
         see :mod:`spelbok.engine.history`)."""
         from .history import undo
@@ -721,7 +733,7 @@ def _shown(action: object) -> str:
         return repr(action[:40])
     if isinstance(action, tuple):  # not its repr: it may be deep
         return f"a tuple of {len(action)} items"
-    return object.__repr__(action)[:60]
+    return short_repr(action)  # never object.__repr__: no memory address in a message
 
 
 def _held(st: State, a: Action) -> Action:

@@ -35,12 +35,13 @@ from typing import Any
 from ..cards import FRENCH, MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
 from ..cards import RANKS as _RANKS
 from ..cards import SUITS as _SUITS
+from ..engine.order import NO_TRUMP, resolve_top_trump
 from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..formula import (
     Node,
     parse_formula,
 )
-from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS, short_repr
 from . import vocabulary as _v
 from .deck_size import (
     _MAX_MOMENTS,
@@ -51,6 +52,7 @@ from .deck_size import (
     _option_combos,
     _shown_value,
     hand_cards,
+    turned_up,
 )
 from .meaning import (
     _RESERVED,
@@ -280,7 +282,7 @@ class _Checker:
         ranking = self.tree["ranking"]
         self.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
         self.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
-        self.no_repeats(ranking["top_trumps"], ("ranking", "top_trumps"), "top trump")
+        self.top_trump_repeats(ranking["top_trumps"])
         for field in ("ranks", "cut_ranks"):
             if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
                 continue  # same order: any problem was reported for ranks
@@ -330,6 +332,33 @@ class _Checker:
             "top_trumps_follow",
         )
         self.special_cards(ranking)
+
+    def top_trump_repeats(self, tops: list[str]) -> None:
+        """A card has one place among the top trumps: two entries naming it under every
+        trump of the decks (``JC`` twice, ``t21`` and ``T21``) are an error naming both
+        places.  Entries that meet under some trumps only (``AH`` and ``A@trump`` when
+        hearts are trumps) are not: the card then takes the first, higher place."""
+        if self.tree.get("pack") and self.cards is None:
+            return  # a bad pack is reported already
+        pack = self.cards or FRENCH
+        trumps = sorted({pack.suit_index[x] for e in self.tree["deck"] for x in e["suits"]
+                         if x in pack.suit_index})
+        reported: set[int] = set()
+        for j, name in enumerate(tops):
+            for i in range(j):
+                cards = [(resolve_top_trump(tops[i], t, pack), resolve_top_trump(name, t, pack))
+                         for t in trumps or [NO_TRUMP]]
+                if j in reported or not all(a is not None and a == b for a, b in cards):
+                    continue
+                reported.add(j)
+                file, line, col = self.doc.locate(("ranking", "top_trumps", i))
+                where = ":".join(str(x) for x in (file, line, col) if x is not None)
+                card = pack.names[cards[0][0]] if cards[0][0] is not None else name
+                first = f"'{tops[i]}', " if tops[i] != name else ""
+                self.err(("ranking", "top_trumps", j),
+                         f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
+                         + f" is listed already as entry {i + 1} ({first}at {where}): a card "
+                         "has one place among the top trumps")
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
         """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
@@ -443,7 +472,7 @@ class _Checker:
                        if (happens[j] and (j < i or e.turn_up)) or e is d]
             size = sum(e.cards(at) for e in counted)
             widow = sum(e.widow_cards(at) for e in counted)
-            turn_ups = sum(1 for e in counted if e.turn_up)
+            turn_ups = turned_up(events, happens, i, at)
             need = at.seats * size + widow + turn_ups
             if need <= cards:
                 continue
@@ -478,7 +507,7 @@ class _Checker:
                 shown = ", ".join(str(v) for v in values)
                 self.err(
                     ("options", name, "default"),
-                    f"the default {default!r} of option '{name}' is not one of its values ({shown})",
+                    f"the default {short_repr(default)} of option '{name}' is not one of its values ({shown})",
                     hint=did_you_mean(str(default), [str(v) for v in values]),
                 )
 
@@ -524,7 +553,7 @@ class _Checker:
             if bad:
                 self.err(
                     path,
-                    f"the option '{value}' can be {bad[0]!r}, which is not a valid {label} "
+                    f"the option '{value}' can be {short_repr(bad[0])}, which is not a valid {label} "
                     f"(expected {words})",
                 )
             return
@@ -688,7 +717,7 @@ class _Checker:
             aim = c.get("aim")
             if aim != "none" and (type(aim) is not int or aim < 0):
                 self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
-                         f"or none, not {aim!r}")
+                         f"or none, not {short_repr(aim)}")
         self.no_repeats(names, (*path, "contracts"), "contract")
         if "called_ranks" in a:
             if a["partner"] != "called_card":

@@ -86,17 +86,22 @@ class _DeckEvent:
                  options: dict[str, Any]) -> None:
         self.path = path
         self.turn_up = "turn_up" in step
+        # a move of turned-up cards back to the stock: they are no new cards for later deals
+        self.returns = "move" in step
+        self.count: _DeckFormula | None = None  # how many it returns (None: all, or unknown)
+        if self.returns and step["move"].get("count", "all") != "all":
+            self.count = _DeckFormula.make(step["move"]["count"], options)
         if step.get("when", "true") != "true":
             conds = [*conds, (step["when"], True)]
         self.conds = [(_DeckFormula.make(c, options), want) for c, want in conds]
         self.size: _DeckFormula | None = None
         self.widow: _DeckFormula | None = None
-        if not self.turn_up and step["deal"]["to"].strip() in ("not out", "true"):
+        if "deal" in step and step["deal"]["to"].strip() in ("not out", "true"):
             self.size = _DeckFormula.make(step["deal"]["size"], options)
             if step["deal"].get("widow") is not None:
                 self.widow = _DeckFormula.make(step["deal"]["widow"], options)
         self.names: set[str] = set().union(
-            *(f.names for f in (self.size, self.widow, *(c for c, _ in self.conds))
+            *(f.names for f in (self.size, self.widow, self.count, *(c for c, _ in self.conds))
               if f is not None))
 
     def happens(self, at: _At) -> bool | None:
@@ -115,10 +120,45 @@ class _DeckEvent:
     def widow_cards(self, at: _At) -> int:
         return _count(self.widow, at)
 
+    def returned(self, at: _At) -> int:
+        """How many turned-up cards a return puts back (all when it cannot be told: play
+        stops with a located error if a deal then finds the stock short)."""
+        value = None if self.count is None else self.count.value(at)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1 << 30
+
+
+def turned_up(events: list[_DeckEvent], happens: list[bool | None], i: int, at: _At) -> int:
+    """The turn-ups that take a card from the stock as far as deal ``i`` goes: those still
+    turned up when it deals, and the most turned up at once after it (a card moved back
+    from the turn-up to the stock is the same card, not one more)."""
+    out = 0
+    for part in (range(i), range(i + 1, len(events))):
+        level = peak = 0
+        for j in part:
+            e = events[j]
+            if e.turn_up and happens[j]:
+                level += 1
+            elif e.returns and happens[j] is not False:
+                level = max(0, level - e.returned(at))
+            peak = max(peak, level)
+        out += level if part.start == 0 else peak
+    return out
+
 
 def _count(f: _DeckFormula | None, at: _At) -> int:
     value = None if f is None else f.value(at)
     return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _counted(step: dict[str, Any]) -> bool:
+    """A deal, a turn-up from the stock (a card turned from a hand, ``turn_up: {from:
+    dealer}``, takes none), or a move of turned-up cards back to the stock."""
+    if "deal" in step:
+        return True
+    if "turn_up" in step:
+        return bool((step["turn_up"] or {}).get("from", "stock") == "stock")
+    move = step.get("move") or {}
+    return "move" in step and move.get("from") == "turn_up" and move.get("to") == "stock"
 
 
 def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str, bool]]
@@ -126,9 +166,7 @@ def _hand_events(steps: list[dict[str, Any]], path: Path, conds: list[tuple[str,
     """The deals and turn-ups of a list of steps, with the ``if`` conditions around them."""
     for i, step in enumerate(steps):
         here = (*path, i) if path else ("hand", i)
-        # a card turned from a hand (turn_up: {from: dealer}) takes none from the stock
-        if "deal" in step or ("turn_up" in step
-                              and (step["turn_up"] or {}).get("from", "stock") == "stock"):
+        if _counted(step):
             yield here, step, conds
         elif "if" in step:
             outer = [*conds, (step["when"], True)] if step.get("when", "true") != "true" else conds
@@ -160,6 +198,8 @@ def hand_cards(tree: Mapping[str, Any], seats: int, hand_number: int = 1
         happens = e.happens(at)
         if e.turn_up:
             ups += happens is True
+        elif e.returns:
+            ups = ups if happens is False else max(0, ups - e.returned(at))
         elif happens is None or (happens and e.size is None):
             return None
         elif happens:

@@ -41,7 +41,10 @@ _RESERVED = BUILTIN_NAMES | FUNCTION_NAMES | KEYWORDS
 
 PER_TRICK_NAMES, TRICK_ONLY_NAMES = _v.PER_TRICK_NAMES, _v.TRICK_ONLY_NAMES
 #: Per-trick names that read the cards of the trick: empty as a trick starts.
-_BEFORE_CARDS = {b.name for b in _v.BUILTINS if b.per_trick and b.type in ("card", "cards")}
+# the trick's own cards, none yet as a trick starts (a seat's hand, the cards played and
+# won before hold theirs then: read inside any() or count(), they are no mistake)
+_BEFORE_CARDS = {b.name for b in _v.BUILTINS
+                 if b.per_trick and b.scope == "trick" and b.type in ("card", "cards")}
 SUIT_NAMES, RANK_NAMES = _v.SUIT_NAMES, _v.RANK_NAMES
 
 Path = tuple[Any, ...]

@@ -135,8 +135,10 @@ def condition_value(value: Any) -> bool | str:
 
 
 def _rank(value: Any) -> str:
+    # rank names are case-insensitive, upper case when canonical: a declared pack's
+    # ranks too (``_pack_defaults``), wherever a field names one (top trumps, melds...)
     rank = normalize_rank(value)
-    return rank if rank is not None else str(value)
+    return rank if rank is not None else str(value).strip().upper()
 
 
 def _suit(value: Any) -> str:

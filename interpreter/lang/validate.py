@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import SpecError, SpecErrors
+from ..errors import SpecError, SpecErrors, collapse
 
 
 def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
@@ -48,6 +48,8 @@ def diagnose(source: str | os.PathLike[str], *,
     except SpecError as e:
         return [e], []
     errors, warnings = structural_diagnosis(doc)
+    # one misspelt name in many formulas is one error, with its count and places
+    errors, warnings = collapse(errors), collapse(warnings)
     if errors:
         return errors, warnings
     seen: set[str] = set()
@@ -63,4 +65,4 @@ def diagnose(source: str | os.PathLike[str], *,
             if str(err) not in seen:
                 seen.add(str(err))
                 errors.append(err)
-    return errors, warnings
+    return collapse(errors), warnings

@@ -811,7 +811,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "
-            "suit letter)", settable=True),
+            "suit letter, or to `'none'` or `none` for no trump)", settable=True),
     Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
             "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),

@@ -58,6 +58,7 @@ import pyspiel
 
 from ..engine.game import Game, load
 from ..lang.vocabulary import DEFAULT_MAX_HANDS, walk_steps
+from ..limits import short_repr
 from .encoding import Encoding, Match
 
 
@@ -357,7 +358,7 @@ class Observer:
 
     def __init__(self, enc: Encoding, iig_obs_type: Any, params: Any) -> None:
         if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
+            raise ValueError(f"observation parameters are not supported; got {short_repr(params)}")
         self.enc = enc
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
         self.tensor = np.zeros(enc.size, np.float32)

@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 from ..engine.aec import Table
 from ..engine.game import load
 from ..errors import ArgumentError
+from ..limits import short_repr
 from .encoding import F32, I8, REWARDS, Encoding, Match
 
 
@@ -74,9 +75,9 @@ class SpelbokEnv(Table, AECEnv):
         render_mode: str | None = None,
     ) -> None:
         if reward not in REWARDS:
-            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r:.40}")
+            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {short_repr(reward, 40)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ArgumentError(f"render_mode must be 'human' or 'ansi', not {render_mode!r:.40}")
+            raise ArgumentError(f"render_mode must be 'human' or 'ansi', not {short_repr(render_mode, 40)}")
         game = load(spec, players=players, options=options, max_hands=max_hands)
         Table.__init__(self, [f"player_{p}" for p in range(game.players)], reward == "score",
                        render_mode == "human", np.frombuffer, F32, I8)

@@ -35,7 +35,7 @@ from ..engine.aec import step_matches, view_matches
 from ..engine.game import load
 from ..engine.tensor import Cursor
 from ..errors import ArgumentError
-from ..limits import MAX_VECTOR_ENVS
+from ..limits import MAX_VECTOR_ENVS, short_repr
 from .encoding import F32, I8, REWARDS, Encoding, Match
 
 #: a fresh match over before anybody acts is skipped; this many in a row is an error
@@ -59,11 +59,11 @@ class VectorEnv:
         max_hands: int | None = None,
     ) -> None:
         if reward not in REWARDS:
-            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r:.40}")
+            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {short_repr(reward, 40)}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) \
                 or not 1 <= num_envs <= MAX_VECTOR_ENVS:
             raise ArgumentError(f"num_envs must be a whole number from 1 to {MAX_VECTOR_ENVS}, "
-                                f"not {num_envs!r:.40}")
+                                f"not {short_repr(num_envs, 40)}")
         self.game = load(spec, players=players, options=options, max_hands=max_hands)
         self.encoding = Encoding(self.game)
         self.num_envs = num_envs
