@@ -34,9 +34,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from ..errors import SpecError, SpecErrors, did_you_mean
+from ..limits import MAX_STEPS
 from .model import STEP_KINDS, Position, SpecDoc, normalize
 from .schema import FRENCH_NAMES
-from .vocabulary import STEP_COMMON
+from .vocabulary import STEP_COMMON, step_kind, step_lists
 from .yamlio import (
     KEY,
     MAX_BYTES,
@@ -883,6 +884,27 @@ def _load(src: _Source, chain: list[_Source], allow_paths: AllowPaths = ()
     return merged, merged_pos, [parent_src.display, *pparents]
 
 
+def _step_beyond(tree: Any) -> tuple[Any, ...] | None:
+    """The path of the step past :data:`MAX_STEPS` in a (not yet checked) tree, or None."""
+    count = 0
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(tree.get("hand"), ("hand",))]
+    while todo:
+        steps, path = todo.pop()
+        if not isinstance(steps, list):
+            continue
+        for i, item in enumerate(steps):
+            count += 1
+            if count > MAX_STEPS:
+                return (*path, i)
+            kind = step_kind(item)
+            for inner in step_lists(kind) if kind else ():
+                node: Any = item
+                for key in inner:
+                    node = node.get(key) if isinstance(node, dict) else None
+                todo.append((node, (*path, i, *inner)))
+    return None
+
+
 def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
               allow_paths: AllowPaths = ()) -> SpecDoc:
     """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
@@ -920,6 +942,12 @@ def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
             p = p[:-1]
         return positions.get(p) or (src.display, None, None)
 
+    over = _step_beyond(tree)
+    if over is not None:  # before the schema: its checks cost each step its share
+        file, line, col = locate(over, False)
+        raise SpecError(f"more than {MAX_STEPS} steps: a spec may have at most {MAX_STEPS}, "
+                        "nested steps included (a 'repeat' step runs its steps many times)",
+                        path=file, line=line, col=col)
     errors = schema_errors(tree, locate)
     if errors:
         raise SpecErrors(errors)
