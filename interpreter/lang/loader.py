@@ -30,7 +30,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from ..errors import SpecError, SpecErrors, did_you_mean
@@ -94,7 +94,15 @@ def _validator(packed: bool = False) -> Draft202012Validator:
                           if k not in ("pattern", "minimum", "maximum")}
         else:
             defs[name] = {**defs[name], **forms}
-    return Draft202012Validator(schema)
+    return _StrictValidator(schema)
+
+
+# JSON Schema counts 3.0 as an integer; a spec never holds a float, so 3.0 is refused
+# where an integer is wanted (it would reach the checks and the engine as a float)
+_StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool)))
 
 
 _TYPE_WORDS = {
@@ -905,6 +913,25 @@ def _step_beyond(tree: Any) -> tuple[Any, ...] | None:
     return None
 
 
+def _mixed_options(tree: dict[str, Any], locate: Callable[[tuple[Any, ...], bool], Position]
+                   ) -> list[SpecError]:
+    """Options whose values mix numbers, texts and true/false (``[４, 8, 1]``: a formula
+    comparing the option with a number would meet a text in play)."""
+    out = []
+    options = tree.get("options")
+    for name, opt in (options if isinstance(options, dict) else {}).items():
+        values = opt.get("values") if isinstance(opt, dict) else None
+        kinds = {type(x) for x in values} if isinstance(values, list) else set()
+        if len(kinds) > 1:
+            odd = next(i for i, x in enumerate(values) if type(x) is not type(values[-1]))
+            file, line, col = locate(("options", name, "values", odd), False)
+            out.append(SpecError(
+                f"option '{name}' mixes numbers, words or true/false in its values "
+                f"({values[odd]!r} among {type(values[-1]).__name__} values): give them "
+                "all as one kind (numbers in ASCII digits)", path=file, line=line, col=col))
+    return out
+
+
 def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
               allow_paths: AllowPaths = ()) -> SpecDoc:
     """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
@@ -948,7 +975,7 @@ def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
         raise SpecError(f"more than {MAX_STEPS} steps: a spec may have at most {MAX_STEPS}, "
                         "nested steps included (a 'repeat' step runs its steps many times)",
                         path=file, line=line, col=col)
-    errors = schema_errors(tree, locate)
+    errors = schema_errors(tree, locate) or _mixed_options(tree, locate)
     if errors:
         raise SpecErrors(errors)
     return SpecDoc(
