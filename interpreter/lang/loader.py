@@ -921,8 +921,7 @@ def _mixed_options(tree: dict[str, Any], locate: Callable[[tuple[Any, ...], bool
     options = tree.get("options")
     for name, opt in (options if isinstance(options, dict) else {}).items():
         values = opt.get("values") if isinstance(opt, dict) else None
-        kinds = {type(x) for x in values} if isinstance(values, list) else set()
-        if len(kinds) > 1:
+        if isinstance(values, list) and len({type(x) for x in values}) > 1:
             odd = next(i for i, x in enumerate(values) if type(x) is not type(values[-1]))
             file, line, col = locate(("options", name, "values", odd), False)
             out.append(SpecError(
