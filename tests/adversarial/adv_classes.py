@@ -189,6 +189,29 @@ def digit_tree(data: Any, rng: random.Random) -> tuple[Any, str]:
     return data, f"{'/'.join(str(p) for p in path)}: {old!r} in {script}"
 
 
+def number_tree(data: Any, rng: random.Random) -> tuple[Any, str]:
+    """A JSON-like document (a log, a snapshot, a reading) with one of its integers made a
+    float or a huge number."""
+    data = copy.deepcopy(data)
+    places = []
+    for path in _paths(data):
+        value = data
+        for p in path:
+            value = value[p]
+        if type(value) is int:
+            places.append(path)
+    if not places:
+        return data, "no number"
+    path = rng.choice(places)
+    parent = data
+    for p in path[:-1]:
+        parent = parent[p]
+    new = rng.choice([float(parent[path[-1]]) + rng.choice([0, 0.5]), *HUGE])
+    shown = new if not isinstance(new, int) or abs(new) < 10**20 else "10**400"
+    parent[path[-1]] = new
+    return data, f"{'/'.join(str(p) for p in path)} = {shown}"
+
+
 # ------------------------------------------------------------------ what is done with them
 
 

@@ -4,7 +4,8 @@
   number is read: specs of both surfaces, actions at every decision, logs,
   snapshots, reading files;
 - floats where the schema wants an integer, and huge numbers (10**18, -10**18,
-  10**400) in every numeric field (the fields derived from ``spec.schema.json``);
+  10**400) in every numeric field (the fields derived from ``spec.schema.json``), and in
+  the integers of logs, snapshots and reading files;
 - thousands of steps (validate, convert both ways, describe).
 
 Each input ends in a clean error or correct behaviour within the harness's bound.
@@ -28,6 +29,7 @@ from adv_classes import (
     digit_tree,
     many_steps,
     notation_digits,
+    number_tree,
     numeric_keys,
     numeric_mutants,
     spec_texts,
@@ -106,8 +108,13 @@ def _log(tmp: Path, spec: str, n: int, seed: int) -> dict[str, object]:
     return data
 
 
+def _json(data: object) -> str:
+    # json.dumps refuses a 10**400 only above Python's digit limit; it is written as is
+    return json.dumps(data, ensure_ascii=False)
+
+
 @pytest.mark.parametrize("spec, n", [("oh-hell", 3), ("bridge", 4), ("french-tarot", 3)])
-def test_unicode_digits_in_logs_and_snapshots(tmp_path: Path, spec: str, n: int) -> None:
+def test_digits_and_numbers_in_logs_and_snapshots(tmp_path: Path, spec: str, n: int) -> None:
     folder = plant(tmp_path)
     rng = random.Random(SEED + n)
     base = _log(tmp_path, spec, n, 7)
@@ -122,10 +129,15 @@ def test_unicode_digits_in_logs_and_snapshots(tmp_path: Path, spec: str, n: int)
         logs.append((f"log-{j}: {what}", {**base, **data}))
         sdata, swhat = digit_tree(snap, rng)
         snaps.append((f"snapshot-{j}: {swhat}", sdata))
+    for j in range(scaled(10)):  # floats and huge numbers where the files hold integers
+        data, what = number_tree(base, rng)
+        logs.append((f"log-number-{j}: {what}", data))
+        sdata, swhat = number_tree(snap, rng)
+        snaps.append((f"snapshot-number-{j}: {swhat}", sdata))
     tasks = []
     for i, (_label, data) in enumerate(logs):
         target = folder / f"digits{i}.json"
-        target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        target.write_text(_json(data), encoding="utf-8")
         tasks.append((log_file, (str(target),), WATCH))
     tasks += [(snapshot, (spec, n, data), ()) for _label, data in snaps]
     outs = run_many(tasks)
@@ -133,11 +145,11 @@ def test_unicode_digits_in_logs_and_snapshots(tmp_path: Path, spec: str, n: int)
     for (label, data), out in zip(logs + snaps, outs, strict=True):
         kind = ".log.json" if label.startswith("log") else ".snapshot.json"
         head = "" if kind == ".log.json" else f"# spec: {spec}\n# players: {n}\n"
-        fails.check(label, json.dumps(data, ensure_ascii=False), out, suffix=kind, header=head)
+        fails.check(label, _json(data), out, suffix=kind, header=head)
     assert fails.count == 0, fails.report()
 
 
-def test_unicode_digits_in_readings(tmp_path: Path) -> None:
+def test_digits_and_numbers_in_readings(tmp_path: Path) -> None:
     folder = plant(tmp_path)
     texts = []
     for p in sorted((SPECS / "readings").glob("*.yaml")):
@@ -146,12 +158,17 @@ def test_unicode_digits_in_readings(tmp_path: Path) -> None:
         texts.append((p.stem, yaml.safe_dump(data, allow_unicode=True, sort_keys=False,
                                              width=10**9)))
     inputs = list(digit_mutants(texts, SEED + 5, per_text=scaled(3)))
+    rng = random.Random(SEED + 6)
+    for name, text in texts:  # floats and huge numbers where the file holds integers
+        data, what = number_tree(yaml.safe_load(text), rng)
+        inputs.append((f"{name}: {what}", yaml.safe_dump(data, allow_unicode=True,
+                                                         sort_keys=False, width=10**9)))
     tasks = []
     for i, (_label, text) in enumerate(inputs):
         target = folder / "readings" / f"digits{i}.yaml"
         target.write_text(text, encoding="utf-8")
         tasks.append((reading_file, (str(target),), WATCH))
-    fails = Failures("reading-digits")
+    fails = Failures("reading-classes")
     for (label, text), out in zip(inputs, run_many(tasks), strict=True):
         fails.check(label, text, out, suffix=".reading.yaml")
     assert fails.count == 0, fails.report()
