@@ -213,7 +213,7 @@ class Server:
 
 async def _body(request: Request) -> Any:
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+    if size is not None and (not (size.isascii() and size.isdigit()) or int(size) > MAX_BODY):
         raise TooLarge(f"the request is larger than {MAX_BODY // (1024 * 1024)} MB")
     raw = b""
     async for chunk in request.stream():
@@ -254,7 +254,7 @@ def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> St
 
     async def spec_info(request: Request) -> Response:
         players = request.query_params.get("players")
-        if players is not None and not (players.isdigit() and len(players) < 4):
+        if players is not None and not (players.isascii() and players.isdigit() and len(players) < 4):
             raise BadRequest("players must be a whole number")
         info = await run_in_threadpool(server.spec_info, request.query_params.get("spec"),
                                        int(players) if players else None)

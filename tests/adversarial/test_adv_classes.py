@@ -199,3 +199,25 @@ def test_a_card_of_a_declared_pack_keeps_its_case_through_convert(tmp_path: Path
     out = run_bounded(convert_round_trip, "lower.yaml", yaml.safe_dump(
         tree, allow_unicode=True, sort_keys=False), str(tmp_path))
     assert out.kind == "ok", out.detail[-2000:]
+
+
+def test_unicode_digits_in_web_requests() -> None:
+    """The browser API reads numbers in ASCII digits too (once: 'players=²' and
+    'greedy:²' were a ValueError, an internal server error)."""
+    pytest.importorskip("starlette")
+    from spelbok.web.app import create_app
+    from starlette.testclient import TestClient
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    for players in ("²", "٣", "３"):
+        r = client.get("/api/spec", params={"spec": "knektpass", "players": players})
+        assert r.status_code == 400, (players, r.status_code, r.text[:200])
+    t = client.post("/api/matches", json={"spec": "knektpass", "seed": 1}).json()
+    while t["bot_turn"]:
+        t = client.post(f"/api/matches/{t['id']}/advance", json={"step": t["step"]}).json()
+    for bot in ("greedy:²", "ismcts:١٠", "greedy:１"):
+        r = client.post(f"/api/matches/{t['id']}/hint", json={"bot": bot})
+        assert r.status_code == 400, (bot, r.status_code, r.text[:200])
+    for action in ("bid ²", "²", "exchange ０"):
+        r = client.post(f"/api/matches/{t['id']}/act", json={"action": action, "step": t["step"]})
+        assert r.status_code in (400, 422), (action, r.status_code, r.text[:200])
