@@ -35,6 +35,9 @@ MAX_CHOICES = 10_000
 MAX_EXCHANGES = 1 << 20
 """Most card sets one exchange or discard decision may offer at once (its hand's subsets
 within its bounds: thirteen cards give 8,192, and more than this means a 'max' to set)."""
+MAX_STEPS = 1_000
+"""Most steps in one spec, nested steps included (the largest shipped spec has 27): each
+step costs its share of every check, so many thousands would make validation slow."""
 MAX_NOTATION = 200
 """Longest action notation read (an exchange of a whole hand fits many times over)."""
 MAX_FILE_BYTES = 16 * 1024 * 1024

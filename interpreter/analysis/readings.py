@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack, cards_in
-from ..engine.actions import CARDS, Action, parse_action
+from ..engine.actions import CARDS, Action, ascii_number, parse_action
 from ..errors import (
     ActionError,
     IllegalActionError,
@@ -284,7 +284,10 @@ class _Runner:
         """The card ids written in ``value``, in the game's pack; a name given again
         is its next copy (``taken``: the ids already given elsewhere, added to)."""
         pack = game.program.pack
-        items = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
+        items = _card_items(value)
+        if items is None:
+            raise self.loc.error(where, f"expected cards, as 'AS KH 10D' or a list, got "
+                                        f"{_kind_of(value)}")
         taken = set() if taken is None else taken
         out = []
         for j, text in enumerate(items):
@@ -396,12 +399,33 @@ def _display_path(p: Path) -> str:
     return full if rel.startswith("..") else rel
 
 
+def _card_items(value: Any) -> list[Any] | None:
+    """The items of a list of cards (text ``'AS KH'`` or a list); None for anything else
+    (a number, a map: a user's mistake, not a list to iterate)."""
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    if value is None or isinstance(value, list):
+        return list(value or [])
+    return None
+
+
+def _kind_of(value: Any) -> str:
+    """What a wrong value is, for a message (never its repr in full)."""
+    if isinstance(value, bool) or value is None:
+        return str(value).lower() if value is not None else "nothing"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return f"the number {text if len(text) <= 20 else text[:20] + '...'}"
+    return f"a {type(value).__name__}"
+
+
 def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
-    try:
-        s = int(value)
-    except (TypeError, ValueError):
-        raise loc.error(where, f"a seat is a number 0..{n - 1}, not {short_repr(value)}", key=True) from None
-    if isinstance(value, bool) or not 0 <= s < n:
+    # ASCII digits only: int() reads '١' and refuses '²'
+    s = value if type(value) is int else ascii_number(value.strip(), 6) \
+        if isinstance(value, str) else None
+    if s is None:
+        raise loc.error(where, f"a seat is a number 0..{n - 1}, not {short_repr(value)}", key=True)
+    if not 0 <= s < n:
         raise loc.error(where, f"there is no seat {value} ({n} players: seats 0..{n - 1})",
                         key=True)
     return s
@@ -521,7 +545,10 @@ class _Context:
 
     def card_set(self, want: Any, where: Path_) -> list[str]:
         """The card names written in ``want``, sorted (a name given again: a second copy)."""
-        items = want.replace(",", " ").split() if isinstance(want, str) else list(want or [])
+        items = _card_items(want)
+        if items is None:
+            raise self.loc.error(where, f"expected cards, as 'AS KH 10D' or a list, got "
+                                        f"{_kind_of(want)}")
         out = []
         for text in items:
             c = self.pack.parse_card(str(text)) if len(str(text)) <= 8 else None

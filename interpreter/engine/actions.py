@@ -26,6 +26,20 @@ CARDS: Final = 3
 NUMBER: Final = 4
 
 
+def ascii_number(text: str, digits: int = 4) -> int | None:
+    """``text`` as a number when it is 1..``digits`` ASCII digits, else None.
+
+    Notation is read in ASCII only: ``str.isdigit()`` also accepts ``²`` (which ``int()``
+    refuses) and ``int()`` reads Arabic-Indic and fullwidth digits, which no notation writes.
+
+    >>> ascii_number("12"), ascii_number("²"), ascii_number("١"), ascii_number("12345")
+    (12, None, None, None)
+    """
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 class Action(tuple):
     """One player action: an immutable ``(kind, verb, value)`` tuple; ``str()`` is its notation.
 
@@ -161,8 +175,8 @@ def parse_action(text: str, pack: Pack | None = None) -> Action:
         from ..cards import SUIT_INDEX
 
         return Action(SUIT, verb, SUIT_INDEX[words[1].upper()])
-    if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 4:
-        return Action(NUMBER, verb, int(words[1]))
+    if len(words) == 2 and (k := ascii_number(words[1])) is not None:
+        return Action(NUMBER, verb, k)
     mask = 0
     for w in words[1:]:
         c = parse_card(w)
@@ -197,8 +211,8 @@ def _parse_in(pack: Pack, text: str, words: list[str]) -> Action:
         raise InvalidActionError(f"{text!r} is not an action")
     if len(words) == 2 and len(words[1]) == 1 and words[1].upper() in pack.suit_index:
         return Action(SUIT, verb, pack.suit_index[words[1].upper()], pack)
-    if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 4:
-        return Action(NUMBER, verb, int(words[1]))
+    if len(words) == 2 and (k := ascii_number(words[1])) is not None:
+        return Action(NUMBER, verb, k)
     mask = 0
     for w in words[1:]:
         c = pack.parse_card(w)

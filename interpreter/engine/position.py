@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ActionError, SpecError, did_you_mean
 from ..lang.vocabulary import step_kind, walk_steps
 from ..limits import short_repr
-from .actions import Action, card_actions
+from .actions import Action, ascii_number, card_actions
 from .order import NO_TRUMP
 from .program import Origin, Phase
 
@@ -162,8 +162,8 @@ def find_phase(game: Game, text: Any) -> Phase:
     labelled = [(k, s, path) for k, s, path in entries if isinstance(s.get("label"), str)]
     words = str(text).split()
     nth = 1
-    if len(words) > 1 and words[-1].isdigit():
-        nth = int(words[-1])
+    if len(words) > 1 and (k := ascii_number(words[-1], 6)) is not None:
+        nth = k
         words = words[:-1]
     name = " ".join(words).lower()
     names = ["tricks", "after tricks"]
@@ -213,10 +213,9 @@ class _Reader:
     def seat(self, value: Any, key: KeyPath) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise PositionError(f"a seat is a number 0..{self.n - 1}, not {short_repr(value)}", key)
-        try:
-            s = int(value)
-        except ValueError:
-            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {short_repr(value)}", key) from None
+        s = value if isinstance(value, int) else ascii_number(value.strip(), 6)
+        if s is None:  # ASCII digits only (int() would read '١' and refuse '²')
+            raise PositionError(f"a seat is a number 0..{self.n - 1}, not {short_repr(value)}", key)
         if not 0 <= s < self.n:
             raise PositionError(
                 f"there is no seat {s}: {self.game.name} is played here by {self.n} "

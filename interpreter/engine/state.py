@@ -355,7 +355,8 @@ class State:
                 raise InvalidActionError(f"not an action: {action[:40]!r}... "
                                          f"({len(action)} characters)")
             a = parse_action(action, self.prog.pack)
-        elif not isinstance(action, Action) or not _well_formed(action, self.prog.pack.size):
+        elif not isinstance(action, Action) or not _well_formed(action, self.prog.pack.size,
+                                                                   self.prog.pack.french):
             raise InvalidActionError(f"not an action: {_shown(action)}")
         else:
             a = action
@@ -410,7 +411,8 @@ class State:
             raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None or not _well_formed(action, self.prog.pack.size):
+        if self.current is None or not _well_formed(action, self.prog.pack.size,
+                                                    self.prog.pack.french):
             return False
         return self.prog.code[self.pc].check(self, action) is None
 
@@ -747,10 +749,12 @@ def _held(st: State, a: Action) -> Action:
     return Action(CARDS, a[1], pack.held_copies(hand, a[2]), pack)
 
 
-def _well_formed(a: Action, size: int = 52) -> bool:
+def _well_formed(a: Action, size: int = 52, french: bool = True) -> bool:
     """Whether an Action holds what parse_action could make (a hand-made one may not)."""
     if len(a) == 4 and isinstance(a[3], Pack) and a[3].size == size:
         a = Action(a[0], a[1], a[2])
+    elif not french and len(a) == 3 and a[0] in (CARD, SUIT, CARDS):
+        return False  # a card named without its pack: the French 52's names cannot show it
     if len(a) != 3:
         return False
     kind, verb, value = a

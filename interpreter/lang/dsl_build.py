@@ -216,8 +216,8 @@ class _Builder:
 
     def card(self, node: Any) -> str:
         if _tok(node.children[0], "TEXT"):  # a declared pack's card (or rank@relation)
-            rank, at, rel = self.string(node.children[0]).strip().partition("@")
-            return rank.upper() + at + rel
+            # as written: the YAML surface keeps a card's case too, so both convert alike
+            return self.string(node.children[0]).strip()
         text = str(node.children[0])
         if "@" in text:
             rank, rel = text.split("@", 1)

@@ -24,19 +24,20 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from ..errors import SpecError, SpecErrors, did_you_mean
+from ..limits import MAX_STEPS, short_repr
 from .model import STEP_KINDS, Position, SpecDoc, normalize
 from .schema import FRENCH_NAMES
-from .vocabulary import STEP_COMMON
+from .vocabulary import STEP_COMMON, step_kind, step_lists
 from .yamlio import (
     KEY,
     MAX_BYTES,
@@ -93,7 +94,32 @@ def _validator(packed: bool = False) -> Draft202012Validator:
                           if k not in ("pattern", "minimum", "maximum")}
         else:
             defs[name] = {**defs[name], **forms}
-    return Draft202012Validator(schema)
+    return _StrictValidator(schema)
+
+
+_ONE_OF = Draft202012Validator.VALIDATORS["oneOf"]
+
+
+def _one_of(validator: Any, one_of: list[Any], instance: Any, schema: Any) -> Iterator[Any]:
+    """``oneOf``, fast for a map that has the required keys of one branch only (a step
+    names its kind): when that branch holds, every other one misses a required key, so
+    the others need no look.  Anything else is checked the standard way (same errors)."""
+    if isinstance(instance, dict) and all(isinstance(b, dict) and "required" in b
+                                          for b in one_of):
+        fits = [b for b in one_of if all(k in instance for k in b["required"])]
+        if len(fits) == 1 and validator.evolve(schema=fits[0]).is_valid(instance):
+            return
+    yield from _ONE_OF(validator, one_of, instance, schema)
+
+
+# JSON Schema counts 3.0 as an integer; a spec never holds a float, so 3.0 is refused
+# where an integer is wanted (it would reach the checks and the engine as a float).
+# oneOf: each step was checked against every step kind (3 ms a step)
+_StrictValidator = validators.extend(
+    Draft202012Validator,
+    validators={"oneOf": _one_of},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool)))
 
 
 _TYPE_WORDS = {
@@ -883,6 +909,45 @@ def _load(src: _Source, chain: list[_Source], allow_paths: AllowPaths = ()
     return merged, merged_pos, [parent_src.display, *pparents]
 
 
+def _step_beyond(tree: Any) -> tuple[Any, ...] | None:
+    """The path of the step past :data:`MAX_STEPS` in a (not yet checked) tree, or None."""
+    count = 0
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(tree.get("hand"), ("hand",))]
+    while todo:
+        steps, path = todo.pop()
+        if not isinstance(steps, list):
+            continue
+        for i, item in enumerate(steps):
+            count += 1
+            if count > MAX_STEPS:
+                return (*path, i)
+            kind = step_kind(item)
+            for inner in step_lists(kind) if kind else ():
+                node: Any = item
+                for key in inner:
+                    node = node.get(key) if isinstance(node, dict) else None
+                todo.append((node, (*path, i, *inner)))
+    return None
+
+
+def _mixed_options(tree: dict[str, Any], locate: Callable[[tuple[Any, ...], bool], Position]
+                   ) -> list[SpecError]:
+    """Options whose values mix numbers, texts and true/false (``[４, 8, 1]``: a formula
+    comparing the option with a number would meet a text in play)."""
+    out = []
+    options = tree.get("options")
+    for name, opt in (options if isinstance(options, dict) else {}).items():
+        values = opt.get("values") if isinstance(opt, dict) else None
+        if isinstance(values, list) and len({type(x) for x in values}) > 1:
+            odd = next(i for i, x in enumerate(values) if type(x) is not type(values[-1]))
+            file, line, col = locate(("options", name, "values", odd), False)
+            out.append(SpecError(
+                f"option '{name}' mixes numbers, words or true/false in its values "
+                f"({short_repr(values[odd])} among {type(values[-1]).__name__} values): give them "
+                "all as one kind (numbers in ASCII digits)", path=file, line=line, col=col))
+    return out
+
+
 def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
               allow_paths: AllowPaths = ()) -> SpecDoc:
     """Read, merge, validate and normalize one spec; return its :class:`SpecDoc`.
@@ -920,7 +985,13 @@ def read_spec(source: str | os.PathLike[str], *, text: str | None = None,
             p = p[:-1]
         return positions.get(p) or (src.display, None, None)
 
-    errors = schema_errors(tree, locate)
+    over = _step_beyond(tree)
+    if over is not None:  # before the schema: its checks cost each step its share
+        file, line, col = locate(over, False)
+        raise SpecError(f"more than {MAX_STEPS} steps: a spec may have at most {MAX_STEPS}, "
+                        "nested steps included (a 'repeat' step runs its steps many times)",
+                        path=file, line=line, col=col)
+    errors = schema_errors(tree, locate) or _mixed_options(tree, locate)
     if errors:
         raise SpecErrors(errors)
     return SpecDoc(

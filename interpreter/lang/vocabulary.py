@@ -665,7 +665,8 @@ STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
 
 SECTIONS: tuple[Construct, ...] = (
     Construct("players", "section", "the allowed player counts", (
-        Field("min", "int", "fewest players", required=True, maximum=MAX_CARDS),
+        Field("min", "int", "fewest players", required=True, minimum=0,
+              maximum=MAX_CARDS),
         Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
         _SOURCE,
     )),

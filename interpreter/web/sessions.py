@@ -333,7 +333,8 @@ class Match:
         name, _, budget = bot.partition(":")
         if name not in ("greedy", "ismcts"):
             raise SpelbokError("a hint asks the greedy or the ismcts bot")
-        if budget and (not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_HINT_ITERATIONS):
+        if budget and (not (budget.isascii() and budget.isdigit())
+                       or not 1 <= int(budget) <= MAX_HINT_ITERATIONS):
             raise SpelbokError(f"a hint searches 1 to {MAX_HINT_ITERATIONS} iterations")
         adviser = make_bot(bot, seed=self.seed + len(self.state.actions))
         return str(adviser.choose(observe(self.state, self.human)))

@@ -153,5 +153,10 @@ def api_call(spec: str, players: int, call: str, args: tuple[Any, ...]) -> list[
         json.dumps(st.view(0))
         return []
     st = game.new_state(seed=3)
+    if call == "apply_made":  # a hand-made Action: ``args`` are its (kind, verb, value)
+        from spelbok.engine.actions import Action
+
+        st.apply(Action(*args))
+        return []
     getattr(st, call)(*args)
     return []

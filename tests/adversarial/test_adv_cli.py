@@ -24,6 +24,7 @@ def _cases(tmp: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
     evil = tmp / f"evil{ESC}.yaml"
     evil.write_text("spelbok: 1\nname: [\n", encoding="utf-8")
     example = str(SPECS / "example.yaml")
+    classes = _class_files(tmp)
     return [
         ("bad-bot", ["play", example, "--auto", "--seed", "1", "--bots", "nosuchbot"], (1, 2)),
         ("bot-escape", ["simulate", example, "--games", "1", "--bots", f"random,{ESC}"], (1, 2)),
@@ -39,7 +40,60 @@ def _cases(tmp: Path) -> list[tuple[str, list[str], tuple[int, ...]]]:
         ("replay-dev-zero", ["replay", "/dev/zero"], (1,)),
         ("verify-not-utf8", ["verify", str(bad_utf8)], (1,)),
         ("option-escape", ["play", example, "--auto", "--seed", "1", "-o", f"{ESC}=1"], (1, 2)),
+        # the classes of hostile input (issue 30): status 1, in bounded time
+        ("players-minus-1e18", ["validate", classes["players"]], (1,)),
+        ("steps-5000", ["validate", classes["steps"]], (1,)),
+        ("steps-5000-convert", ["convert", classes["steps"], "--to", "dsl"], (1,)),
+        ("float-rank", ["validate", classes["float"]], (1,)),
+        ("huge-10e400", ["validate", classes["huge"]], (1,)),
+        ("fullwidth-option", ["validate", classes["fullwidth"]], (1,)),
+        ("replay-bid-superscript", ["replay", classes["log"]], (1,)),
+        ("verify-bid-superscript", ["verify", classes["reading"]], (1,)),
     ]
+
+
+def _class_files(tmp: Path) -> dict[str, str]:
+    """One file of each class of hostile input, for the commands that read them."""
+    import json
+
+    import yaml
+    from adv_classes import many_steps
+    from adv_mutate import dump
+
+    tree = yaml.safe_load((SPECS / "example.yaml").read_text(encoding="utf-8"))
+    out = {}
+
+    def spec(name: str, text: str) -> None:
+        (tmp / f"{name}.yaml").write_text(text, encoding="utf-8")
+        out[name] = str(tmp / f"{name}.yaml")
+
+    spec("players", dump({**tree, "players": {"min": -(10**18), "max": 4}}))
+    spec("steps", many_steps(5000))
+    ranks = ["A", "K", "Q", "J", 10.0, "9", "8", "7"]
+    spec("float", dump({**tree, "deck": [{**tree["deck"][0], "ranks": ranks}],
+                        "ranking": {**tree["ranking"], "ranks": ranks}}))
+    spec("huge", dump({**tree, "end": {**tree["end"], "max_hands": 10**400}}))
+    spec("fullwidth", dump({**tree, "options": {"deals": {"values": ["１０", 5],
+                                                           "default": 5}}}))
+    import spelbok
+    from spelbok.cli.play import write_log
+    from spelbok.engine.rng import SHUFFLE
+
+    st = spelbok.load("oh-hell", players=3, max_hands=1).new_state(seed=1)
+    write_log(str(tmp / "log.json"), {"spec": "oh-hell", "players": 3, "options": {},
+                                      "seed": 1, "shuffle": SHUFFLE, "max_hands": 1,
+                                      "bots": {}, "human": None}, st)
+    log = json.loads((tmp / "log.json").read_text(encoding="utf-8"))
+    log["actions"] = ["bid ²"]
+    (tmp / "log.json").write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+    out["log"] = str(tmp / "log.json")
+    reading = {"reading": 1, "spec": "oh-hell", "players": 3, "dealer": 0,
+               "cases": [{"name": "a bid in superscript digits", "deck": "AS",
+                          "steps": [{"play": "bid ²"}]}]}
+    (tmp / "reading.yaml").write_text(yaml.safe_dump(reading, allow_unicode=True),
+                                      encoding="utf-8")
+    out["reading"] = str(tmp / "reading.yaml")
+    return out
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess[bytes] | None:

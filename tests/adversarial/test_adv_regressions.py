@@ -12,7 +12,8 @@ holds the spec folder and the planted secret files).  The kind is the suffix:
 - ``.snapshot.json``: a snapshot, restored with ``game.restore`` and played on;
 - ``.reading.yaml``: a reading file, run as ``spelbok verify`` does;
 - ``.api.json``: ``{"spec", "players", "call", "args"}``, one call of the state API
-  (``new_state`` with keyword arguments, or a method of a fresh state).
+  (``new_state`` with keyword arguments, a method of a fresh state, or ``apply_made``:
+  ``apply`` of a hand-made ``Action(*args)``).
 
 Each must end in a clean error or correct behaviour, within the time bound.
 New failing inputs of the generated categories are written out by running
