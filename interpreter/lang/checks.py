@@ -343,22 +343,25 @@ class _Checker:
         pack = self.cards or FRENCH
         trumps = sorted({pack.suit_index[x] for e in self.tree["deck"] for x in e["suits"]
                          if x in pack.suit_index})
-        reported: set[int] = set()
+        # each entry's card under every trump, looked up once (a pairwise comparison was
+        # quadratic: 5 000 entries took minutes)
+        first: dict[tuple[int, ...], int] = {}
         for j, name in enumerate(tops):
-            for i in range(j):
-                cards = [(resolve_top_trump(tops[i], t, pack), resolve_top_trump(name, t, pack))
-                         for t in trumps or [NO_TRUMP]]
-                if j in reported or not all(a is not None and a == b for a, b in cards):
-                    continue
-                reported.add(j)
-                file, line, col = self.doc.locate(("ranking", "top_trumps", i))
-                where = ":".join(str(x) for x in (file, line, col) if x is not None)
-                card = pack.names[cards[0][0]] if cards[0][0] is not None else name
-                first = f"'{tops[i]}', " if tops[i] != name else ""
-                self.err(("ranking", "top_trumps", j),
-                         f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
-                         + f" is listed already as entry {i + 1} ({first}at {where}): a card "
-                         "has one place among the top trumps")
+            resolved = [resolve_top_trump(name, t, pack) for t in trumps or [NO_TRUMP]]
+            if any(c is None for c in resolved):
+                continue
+            key = tuple(c for c in resolved if c is not None)
+            i = first.setdefault(key, j)
+            if i == j:
+                continue
+            file, line, col = self.doc.locate(("ranking", "top_trumps", i))
+            where = ":".join(str(x) for x in (file, line, col) if x is not None)
+            card = pack.names[key[0]]
+            first_name = f"'{tops[i]}', " if tops[i] != name else ""
+            self.err(("ranking", "top_trumps", j),
+                     f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
+                     + f" is listed already as entry {i + 1} ({first_name}at {where}): a card "
+                     "has one place among the top trumps")
 
     def special_cards(self, ranking: dict[str, Any]) -> None:
         """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
