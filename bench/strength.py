@@ -71,7 +71,8 @@ def play_one(job: tuple[str, int, int | None, str, str, int, int]) -> tuple[str,
     spec, players, max_hands, a, b, seed, index = job
     game = _game(spec, players, max_hands)
     names = [a if (seat + index) % 2 == 0 else b for seat in range(players)]
-    bots = [make_bot(n, bot_seed(seed, index, s)) for s, n in enumerate(names)]
+    # no time budget: a strength figure must not depend on the machine's speed
+    bots = [make_bot(n, bot_seed(seed, index, s), bot_time=None) for s, n in enumerate(names)]
     t = time.perf_counter()
     final = play_match(game, bots, match_seed(seed, index))
     took = time.perf_counter() - t

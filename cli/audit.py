@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
-from spelbok.analysis.audit import BACKENDS, DESIGNS, Audit, plan_audit, run_audit
+from spelbok.analysis.audit import BACKENDS, DESIGNS, MAX_CELLS, Audit, plan_audit, run_audit
 from spelbok.analysis.simulate import MAX_GAMES
 from spelbok.errors import SpelbokError
 
 from .main import oserror_text
 from .options import (
     allow_path_option,
+    bot_time_option,
     bots_list_option,
     jobs_option,
     max_hands_option,
@@ -95,9 +96,10 @@ def format_audit(a: Audit, out: str, files: Sequence[str]) -> str:
 @click.option("--options", "sweep", multiple=True, metavar="NAME=V1,V2", callback=_sweep_callback,
               help="Sweep these values of an option (repeatable; default: every option "
                    "of the spec, every value).")
-@click.option("--design", type=click.Choice(DESIGNS), default="product", show_default=True,
+@click.option("--design", type=click.Choice(DESIGNS), default="auto", show_default=True,
               help="product: every combination of the values swept; single: the default "
-                   "reading and each value changed alone.")
+                   f"reading and each value changed alone; auto: product when it is at most "
+                   f"{MAX_CELLS} cells, else single (and says so).")
 @players_list_option
 @bots_list_option(default="random")
 @click.option("--skill", default="greedy,random", show_default=True, metavar="STRONG,WEAK",
@@ -118,13 +120,15 @@ def format_audit(a: Audit, out: str, files: Sequence[str]) -> str:
 @click.option("--plots/--no-plots", default=True,
               help="Draw PNG plots (needs matplotlib, spelbok[plot]).")
 @max_hands_option
+@bot_time_option
 @progress_option
 @allow_path_option
 def audit_cmd(spec: tuple[str, ...], sweep: dict[str, list[str]], design: str,
               players: list[int] | None, bots: list[list[str]] | None,
               skill: tuple[str, str] | None, games: int, seed: int, jobs: int, backend: str,
               ray_address: str | None, out: str, plots: bool, max_hands: int | None,
-              progress: bool | None, allow_paths: tuple[str, ...]) -> None:
+              bot_time: float | None, progress: bool | None,
+              allow_paths: tuple[str, ...]) -> None:
     """Audit the readings of SPEC (or of several specs side by side).
 
     Sweeps every combination of the options swept x player counts x bot line-ups,
@@ -142,7 +146,9 @@ def audit_cmd(spec: tuple[str, ...], sweep: dict[str, list[str]], design: str,
     # the plan first: a bad option fails before any match, and the bar knows the total
     plan = plan_audit(list(spec), games, players=players, lineups=bots or [["random"]],
                       options=sweep or None, design=design, skill=skill, seed=seed,
-                      max_hands=max_hands, allow_paths=allow_paths)
+                      max_hands=max_hands, allow_paths=allow_paths, bot_time=bot_time)
+    if plan.note:
+        click.echo(f"note: {plan.note}", err=True)
     with _progress(plan.matches, "auditing", progress) as bar:
         result = run_audit(plan, jobs=_jobs(jobs), backend=backend, ray_address=ray_address,
                            progress=bar)
@@ -153,3 +159,9 @@ def audit_cmd(spec: tuple[str, ...], sweep: dict[str, list[str]], design: str,
     except OSError as e:
         raise SpelbokError(f"cannot write to {out}: {oserror_text(e)}") from None
     click.echo(format_audit(result, out, files))
+    if plan.note:  # again, after the results: the reader may not scroll back
+        click.echo(f"note: {plan.note}", err=True)
+    cuts = sum(r.match.bot_time_cuts for c in result.cells for r in c.records)
+    if cuts:
+        click.echo(f"warning: {cuts} bot decisions stopped searching at the time budget "
+                   "(--bot-time): these results depend on the machine's speed", err=True)

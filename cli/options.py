@@ -99,6 +99,28 @@ def bots_option(default: str | None = None,
                              "greedy, ismcts, ismcts:N.")
 
 
+def _bot_time_callback(ctx: click.Context, param: click.Parameter, value: Any) -> float | None:
+    from spelbok.play.bots.budget import MAX_BOT_TIME
+
+    if value is None or value == 0:
+        return None
+    if not 0 < value <= MAX_BOT_TIME:  # NaN too
+        raise click.BadParameter(f"give seconds from 0 (no limit) to {MAX_BOT_TIME:g}",
+                                 param_hint="'--bot-time'")
+    return float(value)
+
+
+def bot_time_option(f: F) -> F:
+    """``--bot-time SECONDS``: a bot's budget per decision (the command gets None for 0)."""
+    from spelbok.play.bots.budget import DEFAULT_BOT_TIME
+
+    return click.option("--bot-time", "bot_time", type=float, default=DEFAULT_BOT_TIME,
+                        show_default=True, metavar="SECONDS", callback=_bot_time_callback,
+                        help="Most seconds a bot may think about one decision (0: no limit); "
+                             "a search cut short is reported, its results depend on the "
+                             "machine's speed.")(f)
+
+
 def option_option(f: F) -> F:
     """``--option NAME=VALUE`` (repeatable): the command gets a dict."""
     return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",

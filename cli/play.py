@@ -16,6 +16,7 @@ from spelbok.limits import MAX_FILE_BYTES, load_json
 from .main import check_output_file
 from .options import (
     allow_path_option,
+    bot_time_option,
     bots_option,
     force_option,
     max_hands_option,
@@ -93,6 +94,7 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 @click.option("--seat", "-k", type=int, default=0, show_default=True, metavar="K",
               help="Your seat (0 is the first).")
 @bots_option()
+@bot_time_option
 @seed_option()
 @option_option
 @click.option("--auto", is_flag=True,
@@ -116,7 +118,7 @@ def play_cmd(
     spec: str | None, players: int | None, seat: int, bots: list[str] | None, seed: int | None,
     options: dict[str, str], auto: bool, log_file: str | None, max_hands: int | None,
     verbose: bool, resume: str | None, force: bool, plain: bool, width: int | None,
-    no_color: bool, allow_paths: tuple[str, ...],
+    no_color: bool, allow_paths: tuple[str, ...], bot_time: float | None,
 ) -> None:
     """Play SPEC in the terminal: you take seat K, bots the others.
 
@@ -150,7 +152,8 @@ def play_cmd(
                                "nothing to resume")
         logged: dict[str, Any] = data["bots"] if isinstance(data.get("bots"), dict) else {}
         seat_bots = {p: make_bot(str(logged.get(str(p), default_bots()[0])),
-                                 seed=bot_seed(seed, p)) for p in range(n) if p != human}
+                                 seed=bot_seed(seed, p), bot_time=bot_time)
+                     for p in range(n) if p != human}
         log_file = log_file or resume
         if state.is_terminal:
             click.echo(f"{resume}: this match is over already")
@@ -170,7 +173,7 @@ def play_cmd(
         human = None if auto else seat
         seat_bots = {}
         for i, p in enumerate(p for p in range(n) if p != human):
-            seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
+            seat_bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p), bot_time=bot_time)
         state = game.new_state(seed=seed)
     style = Style.for_stream(None, no_color=no_color, plain=plain, width=width).for_game(game)
     start_scores = _start_scores(game, seed)

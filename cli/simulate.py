@@ -31,6 +31,7 @@ from spelbok.errors import SpelbokError
 from .main import check_output_file, raw_stream
 from .options import (
     allow_path_option,
+    bot_time_option,
     bots_option,
     force_option,
     jobs_option,
@@ -53,7 +54,7 @@ LEGEND = ("* p < 0.05, ** p < 0.01 against the first spec: paired t-tests on the
 # -- options ----------------------------------------------------------------------------
 
 
-def common_options(f: F, bots: str = "random") -> F:
+def common_options(f: F, bots: str = "greedy") -> F:
     """The options simulate and compare share (``bots``: the default bots)."""
     decorators = [
         click.option("--games", "-g", type=click.IntRange(min=1, max=MAX_GAMES), default=100,
@@ -61,6 +62,7 @@ def common_options(f: F, bots: str = "random") -> F:
                      help=f"Matches to play (per spec; at most {MAX_GAMES})."),
         players_option(),
         bots_option(default=bots, shown=True),
+        bot_time_option,
         seed_option(default=0, shown=True),
         jobs_option(default=1),
         json_option,
@@ -295,8 +297,8 @@ def _check_plot(plot: str | None, force: bool) -> None:
 @click.command("simulate")
 @spec_argument()
 @common_options
-def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], seed: int,
-                 jobs: int, as_json: bool, plot: str | None, force: bool,
+def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], bot_time: float | None,
+                 seed: int, jobs: int, as_json: bool, plot: str | None, force: bool,
                  options: dict[str, str], max_hands: int | None, progress: bool | None,
                  allow_paths: tuple[str, ...]) -> None:
     """Play many matches of SPEC between bots and report measures.
@@ -305,7 +307,9 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
     per seat and per bot with Wilson 95% intervals, then match length,
     per-hand rates read from the event log (redeals, sole players, the talon
     running dry, eliminations, ...), the share of each choice at each
-    decision, and the final scores.
+    decision, and the final scores.  The default bots are greedy, which finish
+    matches; a warning says when most matches were cut at max_hands, or when
+    a bot's search was cut at --bot-time.
 
     \b
     Examples:
@@ -315,11 +319,13 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
     _check_plot(plot, force)
     with _progress(games, "simulating", progress) as update:
         summary = simulate(spec, games, players, bots, seed, _jobs(jobs), options, max_hands,
-                           progress=update, allow_paths=allow_paths)
+                           progress=update, allow_paths=allow_paths, bot_time=bot_time)
     if as_json:
         click.echo(json.dumps(summary.to_dict(), indent=2))
     else:
         click.echo(format_summary(summary))
+    for warning in summary.warnings():
+        click.echo(f"warning: {warning}", err=True)
     if plot:
         plot_runs([summary], [spec], plot)
         if not as_json:
@@ -328,9 +334,9 @@ def simulate_cmd(spec: str, games: int, players: int | None, bots: list[str], se
 
 @click.command("compare")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC_A SPEC_B [SPEC...]")
-@lambda f: common_options(f, bots="greedy")
+@common_options
 def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: list[str],
-                seed: int, jobs: int, as_json: bool, plot: str | None, force: bool,
+                bot_time: float | None, seed: int, jobs: int, as_json: bool, plot: str | None, force: bool,
                 options: dict[str, str], max_hands: int | None, progress: bool | None,
                 allow_paths: tuple[str, ...]) -> None:
     """Compare specs (or readings) side by side on the same seeds and bots.
@@ -341,7 +347,7 @@ def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: l
     t-tests); a difference is marked * (p < 0.05) or ** (p < 0.01) after
     Holm's correction for the number of measures.  The default bots are
     greedy, which finish matches; a warning says when most matches were cut
-    at max_hands.
+    at max_hands, or when a bot's search was cut at --bot-time.
 
     \b
     Example:
@@ -352,7 +358,7 @@ def compare_cmd(specs: tuple[str, ...], games: int, players: int | None, bots: l
     _check_plot(plot, force)
     with _progress(games * len(specs), "comparing", progress) as update:
         result = compare(list(specs), games, players, bots, seed, _jobs(jobs), options,
-                         max_hands, progress=update, allow_paths=allow_paths)
+                         max_hands, progress=update, allow_paths=allow_paths, bot_time=bot_time)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

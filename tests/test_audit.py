@@ -368,3 +368,42 @@ def test_the_shipped_knektpass_audit_is_valid_and_complete() -> None:
     assert "data:image/png;base64," in page
     for name in re.findall(r"\((plot-[\w-]+\.png)\)", page):
         assert (folder / name).exists()
+
+
+# -- with no options -------------------------------------------------------------------
+
+
+def test_auto_design_falls_back_to_one_option_at_a_time_and_says_so() -> None:
+    # Knektpass: 1 024 combinations of its nine options x 2 line-ups = 2 048 cells,
+    # over the cap; `spelbok audit knektpass` stopped at once
+    plan = plan_audit(["knektpass"], 1, design="auto")
+    assert plan.design == "single" and len(plan.readings) == 12 and len(plan.cells) == 24
+    assert plan.note is not None and plan.note.startswith(
+        "every combination of the options would be 2048 cells, more than 2000: each option "
+        "is changed alone from the defaults instead (--design single)")
+    small = plan_audit(["knektpass"], 1, design="auto", options={"void_rule": ["any"]})
+    assert small.design == "product" and small.note is None
+    with pytest.raises(audit_mod.SpelbokError, match="2048 cells to sweep, more than 2000"):
+        plan_audit(["knektpass"], 1, design="product")
+
+
+def test_a_huge_product_is_counted_not_listed() -> None:
+    # forty two-valued options: 2**40 readings, refused before any is listed
+    tree = {"name": "big", "options": {f"o{i}": {"values": [False, True], "default": False}
+                                       for i in range(40)}}
+    assert audit_mod.product_size(tree, None) == 2 ** 40
+    with pytest.raises(audit_mod.SpelbokError, match=f"{2 ** 40} readings to sweep, more than 2000"):
+        audit_mod.readings_of(tree, 0, None, "product")
+    assert len(audit_mod.readings_of(tree, 0, None, "single")) == 41
+
+
+def test_audit_command_with_no_sweep_options_runs(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["audit", "knektpass", "--games", "1", "--no-plots",
+                                 "--out", str(tmp_path), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("12 readings, 24 cells, 1 matches each")
+    note = ("note: every combination of the options would be 2048 cells, more than 2000: "
+            "each option is changed alone from the defaults instead (--design single); name "
+            "options with --options to sweep their combinations\n")
+    assert r.stderr == note + note
+    assert json.loads((tmp_path / "audit.json").read_text())["design"] == "single"

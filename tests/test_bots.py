@@ -303,6 +303,90 @@ def test_greedy_names_its_strongest_suit() -> None:
 def test_doctests() -> None:
     for mod in ("spelbok.play.bots", "spelbok.play.bots.greedy", "spelbok.play.bots.ismcts",
                 "spelbok.play.bots.profile", "spelbok.play.bots.rollout", "spelbok.play.bots.heuristics",
-                "spelbok.play.match"):
+                "spelbok.play.bots.budget", "spelbok.play.match"):
         result = doctest.testmod(importlib.import_module(mod), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, mod
+
+
+# -- cost: a decision's work is bounded --------------------------------------------------
+
+
+def test_the_rules_of_thumb_never_list_a_large_exchange() -> None:
+    # an ecart of 6 of 24 cards offers 134 596 sets: deciding must not build them all
+    from spelbok.engine.subsets import SubsetActions
+    from spelbok.play.bots.heuristics import exchange_candidates, exchange_pick
+
+    game = load("french-tarot", 3)
+    tables = game.program.tables[0]
+    hand = sum(1 << c for c in range(24))
+    legal = SubsetActions("discard", hand, 6, 6)
+    assert decision_kind(legal) == CARDS
+    cands = exchange_candidates(hand, legal, tables, True, limit=0)
+    pick = exchange_pick(hand, legal, tables, True, None)
+    assert not legal.built
+    assert len(cands) == 1 and cands[0].value.bit_count() == 6 and legal.allows(cands[0])
+    assert pick.value.bit_count() == 6 and legal.allows(pick)
+
+
+def _rollouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from spelbok.play.bots import rollout
+
+    played: list[int] = []
+    real = rollout.play_out_hand
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rollout, "play_out_hand", counting)
+    return played
+
+
+def test_greedy_plays_out_a_long_auction_in_bounded_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 64 bids (pass, bid 18 .. bid 264): 12 rollouts of each were 768 hands for one
+    # bid, and a three-player auction stalled simulate for minutes
+    from spelbok.play.bots.greedy import MAX_OPTIONS, MAX_ROLLOUTS
+
+    played = _rollouts(monkeypatch)
+    st = load("skat", 3).new_state(seed=1)
+    obs = observe(st)
+    assert len(obs.legal) == 64
+    choice = GreedyBot(seed=1, bot_time=None).choose(obs)
+    assert choice in obs.legal
+    assert 0 < len(played) <= MAX_ROLLOUTS and MAX_OPTIONS * 4 <= MAX_ROLLOUTS
+
+
+def test_a_decision_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a clock that moves one second each time it is read: with half a second, the
+    # search stops after its first round (greedy) or iteration (ismcts), and says so
+    from spelbok.play.bots import budget, ismcts
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(budget.time, "monotonic", clock)
+    monkeypatch.setattr(ismcts.time, "monotonic", clock)
+    played = _rollouts(monkeypatch)
+    st = load("knektpass", 2).new_state(seed=7)
+    while [a.kind for a in st.legal_actions()] != [WORD, WORD]:  # up to play / pass
+        st.apply(st.legal_actions()[0])
+    obs = observe(st)
+    greedy = make_bot("greedy", seed=1, bot_time=0.5)
+    assert greedy.choose(obs) in obs.legal
+    assert len(played) == 2 and greedy.budget.cuts == 1  # type: ignore[attr-defined]
+    search = make_bot("ismcts:50", seed=1, bot_time=0.5)
+    assert search.choose(obs) in obs.legal and search.budget.cuts == 1  # type: ignore[attr-defined]
+    # without a budget, the whole search: 12 worlds of each option, no cut
+    played.clear()
+    free = make_bot("greedy", seed=1, bot_time=None)
+    assert free.choose(obs) in obs.legal
+    assert len(played) == 24 and free.budget.cuts == 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf"), 1e9, True, "1"])
+def test_make_bot_refuses_a_bad_time(value: object) -> None:
+    with pytest.raises(SpelbokError, match="a bot's time is more than 0"):
+        make_bot("greedy", bot_time=value)  # type: ignore[arg-type]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 import zipfile
@@ -74,3 +76,83 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
     import shutil
 
     shutil.rmtree(ROOT / "build", ignore_errors=True)
+
+
+# -- the README's first steps, after a plain `pip install .` ---------------------------
+
+#: Words that stand for something the reader supplies (`spelbok describe FILE`).
+_PLACEHOLDER = re.compile(r"\b[A-Z]{2,}\b")
+
+
+def readme_commands(text: str) -> list[str]:
+    """The spelbok commands of the README's first command and its "Next steps", as
+    written (inline code and code blocks; a trailing ``# comment`` dropped), less
+    those with a placeholder word such as FILE or LOG."""
+    start = text.index("Run a bot match of Knektpass")
+    end = text.index("\n---\n", start)
+    section = text[start:end]
+    found: list[tuple[int, str]] = []
+    blocks = list(re.finditer(r"```(?:bash|sh)?\n(.*?)```", section, re.S))
+    for m in blocks:
+        for line in m.group(1).splitlines():
+            for part in line.split("&&"):
+                part = part.split("  #")[0].strip()
+                if part.startswith("spelbok "):
+                    found.append((m.start(), part))
+    for m in re.finditer(r"`(spelbok [^`]+)`", section):
+        if not any(b.start() <= m.start() < b.end() for b in blocks):
+            found.append((m.start(), m.group(1)))
+    commands = [c for _, c in sorted(found, key=lambda f: f[0])]
+    return [c for c in dict.fromkeys(commands) if not _PLACEHOLDER.search(c)]
+
+
+def test_readme_commands_are_parsed() -> None:
+    commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert commands[0] == "spelbok play knektpass --auto --seed 1"  # the first command's
+    assert "spelbok verify specs/readings/knektpass-1847.yaml" in commands
+    assert any(c.startswith("spelbok compare ") for c in commands)
+    assert not any("FILE" in c or "LOG" in c for c in commands)
+
+
+def test_readme_next_steps_work_after_a_plain_install(tmp_path: Path) -> None:
+    # a non-editable install (the wheel, pure: SPELBOK_PURE skips the compile) of
+    # this checkout, run from a copy of the clone's files the README names, so that
+    # paths such as specs/readings/... are read from the clone, specs from the install
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+         "-q", "-w", str(wheels)],
+        check=True, cwd=tmp_path, capture_output=True, env=dict(os.environ, SPELBOK_PURE="1"),
+    )
+    import shutil
+
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    (wheel,) = wheels.glob("spelbok-*.whl")
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "spelbok"  # what pip writes for the console script
+    script.write_text(f"#!{sys.executable}\nimport sys\nfrom spelbok.cli.main import main\n"
+                      "sys.exit(main())\n", encoding="utf-8")
+    script.chmod(0o755)
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "specs", clone / "specs",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (clone / "README.md").write_text(text, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(site), SPELBOK_PURE="1", NO_COLOR="1",
+               PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    probe = subprocess.run([str(script), "--version"], cwd=clone, env=env, capture_output=True,
+                           text=True)
+    assert probe.returncode == 0, probe.stderr
+    where = subprocess.run([sys.executable, "-c", "import spelbok; print(spelbok.__file__)"],
+                           cwd=clone, env=env, capture_output=True, text=True, check=True)
+    assert where.stdout.startswith(str(site)), where.stdout  # the install, not this checkout
+    commands = readme_commands(text)
+    assert len(commands) >= 5, commands
+    for command in commands:
+        ran = subprocess.run(shlex.split(command), cwd=clone, env=env, capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL, timeout=600)
+        assert ran.returncode == 0, f"{command}: {ran.stdout[-2000:]}{ran.stderr[-2000:]}"
+        assert "Traceback" not in ran.stdout + ran.stderr, command

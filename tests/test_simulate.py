@@ -277,3 +277,57 @@ def test_doctests() -> None:
     # the runner, its report objects and its statistics (split along those seams)
     results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (sim, sim_report, stats)]
     assert sum(r.attempted for r in results) > 10 and not any(r.failed for r in results)
+
+
+# -- defaults that finish ------------------------------------------------------------------
+
+
+def test_simulate_defaults_to_bots_that_finish_matches() -> None:
+    # random bots cut 92 % of 3-player Knektpass matches at the hand limit (their
+    # figures were the bound's): the default is greedy, which finishes them
+    r = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "2", "-n", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["bots"] == ["greedy", "greedy", "greedy"]
+    assert data["length"]["limit_reached"]["successes"] == 0 and data["warnings"] == []
+
+
+def test_simulate_warns_when_most_matches_hit_the_hand_limit() -> None:
+    r = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "3", "-b", "random",
+                                          "--max-hands", "1"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ("warning: 3 of 3 matches were cut at max_hands (1): their scores and "
+                        "winners are the bound's; use bots that finish matches (greedy) or a "
+                        "higher --max-hands\n")
+    quiet = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "1", "-b", "greedy",
+                                              "--max-hands", "1"])
+    assert quiet.exit_code == 0 and quiet.stderr.startswith("warning: 1 of 1 matches")
+    finished = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "1", "-b", "greedy"])
+    assert finished.exit_code == 0 and finished.stderr == ""
+
+
+def test_bot_time_reaches_the_bots_and_a_cut_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spelbok.play.bots import budget
+
+    now = [0.0]
+
+    def clock() -> float:  # a clock that moves one second each time it is read
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(budget.time, "monotonic", clock)
+    r = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "1", "--bot-time", "0.5", "--json"])
+    assert r.exit_code == 0, r.output
+    (warning,) = json.loads(r.stdout)["warnings"]
+    assert re.fullmatch(r"[1-9][0-9]* bot decisions stopped searching at the time budget "
+                        r"\(--bot-time\): .*", warning)
+    assert r.stderr == f"warning: {warning}\n"
+    # --bot-time 0: no limit, nothing cut, whatever the clock says
+    r = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "1", "--bot-time", "0", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["warnings"] == [] and r.stderr == ""
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "1e9", "soon"])
+def test_bad_bot_time_is_a_usage_error(value: str) -> None:
+    r = CliRunner().invoke(simulate_cmd, ["knektpass", "-g", "1", "--bot-time", value])
+    assert r.exit_code == 2 and "--bot-time" in r.stderr

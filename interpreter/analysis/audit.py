@@ -15,7 +15,9 @@ would hide nearly every real difference at a few hundred matches per cell).
 Readings: ``design="product"`` takes every combination of the values swept
 (those named in ``options``, else every option of the spec); ``design="single"``
 takes each value of each option changed alone.  Both take the default reading,
-first: it is the baseline.
+first: it is the baseline.  ``design="auto"`` (the command's default) is the
+product when its cells fit in :data:`MAX_CELLS`, else the single design, and
+says so in :attr:`Plan.note` (nine two-valued options are 512 readings already).
 
 Seeds: cell ``c`` of an audit seeded ``S`` plays its matches with the run seed
 :func:`cell_seed` ``(S, key)``, a hash of ``S`` and the cell's key (spec,
@@ -38,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -45,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SpecError, SpelbokError, did_you_mean
+from ..play.bots.budget import DEFAULT_BOT_TIME
 from .audit_measures import AuditRecord, audit_measures, match_facts
 from .sim_report import Measure, Summary
 from .simulate import MAX_GAMES, cycle_bots, run_match
@@ -62,7 +66,7 @@ MAX_MATCHES = 1_000_000
 #: Matches in one unit of work sent to a worker.
 CHUNK = 10
 CORRECTION = "benjamini-hochberg"
-DESIGNS = ("product", "single")
+DESIGNS = ("auto", "product", "single")
 BACKENDS = ("local", "ray")
 
 Progress = Callable[[int], None]
@@ -154,9 +158,9 @@ def option_value(declared: Sequence[Any], text: Any, name: str) -> Any:
                     or "values: " + ", ".join(_text(v) for v in declared))
 
 
-def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]] | None,
-                design: str, start: int = 0) -> list[Reading]:
-    """The readings of one spec: see the module doc (``sweep``: option -> values)."""
+def _axes(tree: dict[str, Any], sweep: dict[str, Sequence[Any]] | None
+          ) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """The values swept of each option, and each option's default."""
     declared: dict[str, Any] = tree.get("options") or {}
     defaults = {k: o.get("default", (o.get("values") or [None])[0]) for k, o in declared.items()}
     axes: dict[str, list[Any]] = {}
@@ -167,15 +171,38 @@ def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]]
                             hint=did_you_mean(name, declared) or None)
         got = [option_value(declared[name].get("values") or [], v, name) for v in values]
         axes[name] = list(dict.fromkeys(got))
+    return axes, defaults
+
+
+def product_size(tree: dict[str, Any], sweep: dict[str, Sequence[Any]] | None) -> int:
+    """How many readings the product design gives (counted, not listed).
+
+    >>> from spelbok import load
+    >>> product_size(load("knektpass").tree, None)
+    1024
+    """
+    axes, defaults = _axes(tree, sweep)
+    # with the default reading, which may not be among the values swept
+    n = math.prod(len(v) for v in axes.values())
+    return n + (0 if all(defaults[k] in v for k, v in axes.items()) else 1)
+
+
+def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]] | None,
+                design: str, start: int = 0) -> list[Reading]:
+    """The readings of one spec: see the module doc (``sweep``: option -> values)."""
+    axes, defaults = _axes(tree, sweep)
     # the default reading is always swept: it is the baseline of the others
     combos: list[dict[str, Any]] = [{}]
     if design == "single":
         for name, values in axes.items():
             combos.extend({name: v} for v in values if v != defaults[name])
     elif design == "product":
+        if (size := product_size(tree, sweep)) > MAX_CELLS:  # never list a huge product
+            raise SpelbokError(f"{size} readings to sweep, more than {MAX_CELLS}: name fewer "
+                               "options with --options, or use --design single")
         names = list(axes)
-        for values in itertools.product(*(axes[n] for n in names)):
-            combos.append({n: v for n, v in zip(names, values) if v != defaults[n]})
+        for combo in itertools.product(*(axes[n] for n in names)):
+            combos.append({n: v for n, v in zip(names, combo) if v != defaults[n]})
     else:
         raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
     unique = sorted({json.dumps(c, sort_keys=True): c for c in combos}.values(), key=bool)
@@ -185,8 +212,9 @@ def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]]
 # -- running --------------------------------------------------------------------------
 
 #: one unit of work: (cell id, spec ref, players, options, max_hands, allow_paths,
-#: line-up, run seed, match indexes)
-Task = tuple[int, str, int, dict[str, Any], int | None, tuple[str, ...], Lineup, int, list[int]]
+#: line-up, run seed, bot time, match indexes)
+Task = tuple[int, str, int, dict[str, Any], int | None, tuple[str, ...], Lineup, int, float | None,
+             list[int]]
 
 _GAMES: dict[str, Game] = {}
 
@@ -207,7 +235,7 @@ def _game(ref: str, players: int, options: dict[str, Any], max_hands: int | None
 
 def run_task(task: Task) -> tuple[int, list[AuditRecord]]:
     """Play one chunk of a cell's matches (in whatever process runs it)."""
-    cell, ref, players, options, max_hands, allow_paths, lineup, seed, indexes = task
+    cell, ref, players, options, max_hands, allow_paths, lineup, seed, bot_time, indexes = task
     game = _game(ref, players, options, max_hands, allow_paths)
     out = []
     for i in indexes:
@@ -216,7 +244,7 @@ def run_task(task: Task) -> tuple[int, list[AuditRecord]]:
         def observe(st: State, facts: dict[str, Any] = facts) -> None:
             facts.update(match_facts(st))
 
-        rec = run_match(game, lineup.seats(players, i), seed, i, observe=observe)
+        rec = run_match(game, lineup.seats(players, i), seed, i, observe=observe, bot_time=bot_time)
         strong = i % players if lineup.strong is not None else -1
         out.append(AuditRecord(rec, strong_seat=strong, **facts))
     return cell, out
@@ -385,6 +413,10 @@ class Plan:
     games: int
     max_hands: int | None
     design: str
+    #: why the design differs from the one asked for (``auto`` over the cap), else None
+    note: str | None = None
+    #: seconds a bot may take per decision (None: no limit)
+    bot_time: float | None = DEFAULT_BOT_TIME
 
     @property
     def matches(self) -> int:
@@ -402,6 +434,7 @@ def plan_audit(
     seed: int = 0,
     max_hands: int | None = None,
     allow_paths: Sequence[str | os.PathLike[str]] = (),
+    bot_time: float | None = DEFAULT_BOT_TIME,
 ) -> Plan:
     """The cells of an audit of ``specs`` (see :func:`audit`), before any match is played."""
     from ..engine.game import load
@@ -426,6 +459,9 @@ def plan_audit(
     readings: list[Reading] = []
     counts: dict[int, list[int]] = {}
     known: set[str] = set()
+    if design not in DESIGNS:
+        raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
+    trees: list[tuple[dict[str, Any], dict[str, Sequence[Any]] | None]] = []
     for i, ref in enumerate(refs):
         game = load(ref, players=None, max_hands=max_hands, allow_paths=allowed)
         tree = game.tree
@@ -445,6 +481,16 @@ def plan_audit(
         text = os.fspath(specs[i])
         spec_info.append({"index": i, "spec": text if "\n" not in text else "<text>",
                           "game": game.name, "defaults": dict(game.options)})
+        trees.append((tree, sweep))
+    note = None
+    if design == "auto":
+        size = sum(product_size(t, sw) * len(counts[i]) for i, (t, sw) in enumerate(trees)) * len(ups)
+        design = "product" if size <= MAX_CELLS else "single"
+        if size > MAX_CELLS:
+            note = (f"every combination of the options would be {size} cells, more than "
+                    f"{MAX_CELLS}: each option is changed alone from the defaults instead "
+                    "(--design single); name options with --options to sweep their combinations")
+    for i, (tree, sweep) in enumerate(trees):
         readings.extend(readings_of(tree, i, sweep, design, start=len(readings)))
     for name in options or {}:
         if name not in known:
@@ -468,8 +514,9 @@ def plan_audit(
         opts = dict(readings[c.reading].options)
         for at in range(0, games, CHUNK):
             tasks.append((c.id, refs[c.spec], c.players, opts, max_hands, allowed, ups[c.lineup],
-                          c.seed, list(range(at, min(games, at + CHUNK)))))
-    return Plan(spec_info, readings, ups, cells, tasks, seed, games, max_hands, design)
+                          c.seed, bot_time, list(range(at, min(games, at + CHUNK)))))
+    return Plan(spec_info, readings, ups, cells, tasks, seed, games, max_hands, design, note,
+                bot_time)
 
 
 def run_audit(plan: Plan, jobs: int = 1, backend: str = "local", ray_address: str | None = None,
@@ -520,6 +567,7 @@ def audit(
     max_hands: int | None = None,
     progress: Progress | None = None,
     allow_paths: Sequence[str | os.PathLike[str]] = (),
+    bot_time: float | None = DEFAULT_BOT_TIME,
 ) -> Audit:
     """Sweep ``specs`` × readings × ``players`` × line-ups (see the module doc).
 
@@ -529,7 +577,7 @@ def audit(
     matches finish.  Raises SpelbokError (SpecError for a bad spec or option).
     """
     plan = plan_audit(specs, games, players, lineups, options, design, skill, seed, max_hands,
-                      allow_paths)
+                      allow_paths, bot_time)
     return run_audit(plan, jobs, backend, ray_address, progress)
 
 

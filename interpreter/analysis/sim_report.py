@@ -33,6 +33,8 @@ class MatchRecord:
     decisions: int
     limit_reached: bool
     counts: dict[str, int] = field(default_factory=dict)
+    #: decisions whose search stopped at the bots' time budget (see --bot-time)
+    bot_time_cuts: int = 0
 
 
 # -- measures -------------------------------------------------------------------------
@@ -182,6 +184,26 @@ class Summary:
     def final_scores(self) -> list[float]:
         return [float(s) for r in self.matches for s in r.scores]
 
+    def warnings(self, share: float = 0.5) -> list[str]:
+        """What makes the run's figures not the game's: more than ``share`` of the
+        matches cut at ``max_hands`` (scores and winners are then the bound's), and
+        decisions cut at the bots' time budget (they depend on the machine's speed)."""
+        out = []
+        m = self.measure("length.limit_reached")
+        if m is not None and m.trials and m.value > share:
+            bound = self.max_hands or "the spec's bound"
+            better = ("bots that finish matches (greedy)" if "random" in self.bots
+                      else "other bots")
+            out.append(f"{m.successes} of {m.trials} matches were cut at max_hands ({bound}): "
+                       f"their scores and winners are the bound's; use {better} or a higher "
+                       "--max-hands")
+        cuts = sum(r.bot_time_cuts for r in self.matches)
+        if cuts:
+            out.append(f"{cuts} bot decisions stopped searching at the time budget (--bot-time): "
+                       "these results depend on the machine's speed; a larger --bot-time, or "
+                       "--bot-time 0 (no limit), makes them exact")
+        return out
+
     def to_dict(self, include_matches: bool = False) -> dict[str, Any]:
         """The documented JSON form (``schema`` ``spelbok.simulate``, ``version`` 1)."""
         def _m(key: str) -> dict[str, Any]:
@@ -214,6 +236,7 @@ class Summary:
                 "histogram": histogram(self.final_scores()),
             },
             "measures": [m.to_dict() for m in self.measures],
+            "warnings": self.warnings(),
         }
         if include_matches:
             d["matches"] = [asdict(r) for r in self.matches]
@@ -370,17 +393,9 @@ class Comparison:
         return [tuple(row) for row in out]
 
     def limit_warnings(self, share: float = 0.5) -> list[str]:
-        """A warning for each run where more than ``share`` of the matches were cut at
-        ``max_hands`` (their scores and winners are then the bound's, not the game's)."""
-        out = []
-        for i, s in enumerate(self.summaries):
-            m = s.measure("length.limit_reached")
-            if m is not None and m.trials and m.value > share:
-                bound = s.max_hands or "the spec's bound"
-                out.append(f"run {i + 1} ({s.spec}): {m.successes} of {m.trials} matches were "
-                           f"cut at max_hands ({bound}); use bots that finish matches "
-                           "(greedy) or a higher --max-hands")
-        return out
+        """Each run's :meth:`Summary.warnings`, named by run."""
+        return [f"run {i + 1} ({s.spec}): {w}" for i, s in enumerate(self.summaries)
+                for w in s.warnings(share)]
 
     def to_dict(self) -> dict[str, Any]:
         """The documented JSON form (``schema`` ``spelbok.compare``, ``version`` 1)."""

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError, SpelbokError
 from ..limits import MAX_VALUE, digits
+from ..play.bots.budget import DEFAULT_BOT_TIME, Budget
 from .sim_report import (
     SCHEMA_VERSION,
     Comparison,
@@ -102,18 +103,20 @@ def count_events(log: list[dict[str, Any]], counts: Counter[str]) -> None:
 
 
 def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int,
-              observe: Callable[[State], None] | None = None) -> MatchRecord:
+              observe: Callable[[State], None] | None = None,
+              bot_time: float | None = DEFAULT_BOT_TIME) -> MatchRecord:
     """Play match ``index`` of a run seeded ``seed`` and record its measures.
 
     ``observe(state)`` is shown the finished match (its log is recorded), for a
-    caller that reads more from it (e.g. :mod:`spelbok.analysis.audit`).
+    caller that reads more from it (e.g. :mod:`spelbok.analysis.audit`);
+    ``bot_time``: the seconds a bot may take per decision (None: no limit).
     """
     from ..engine.actions import CARDS
     from ..play.bots import make_bot
     from ..play.match import bot_seed, match_seed, play_match
 
     mseed = match_seed(seed, index)
-    bots = [make_bot(name, bot_seed(seed, index, s)) for s, name in enumerate(bot_names)]
+    bots = [make_bot(name, bot_seed(seed, index, s), bot_time) for s, name in enumerate(bot_names)]
     exhausted = [0]
 
     def hook(st: State, seat: int, action: Action, stock_before: int, hands_before: int) -> None:
@@ -143,6 +146,8 @@ def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int,
         decisions=len(st.actions),
         limit_reached=bool(st.limit_reached),
         counts=dict(counts),
+        bot_time_cuts=sum(budget.cuts for b in bots
+                          if isinstance(budget := getattr(b, "budget", None), Budget)),
     )
 
 
@@ -181,10 +186,10 @@ def _worker_init(spec: str, players: int, options: dict[str, Any], max_hands: in
                            allow_paths=allow_paths)
 
 
-def _worker_run(job: tuple[list[str], int, list[int]]) -> list[MatchRecord]:
-    bots, seed, indexes = job
+def _worker_run(job: tuple[list[str], int, list[int], float | None]) -> list[MatchRecord]:
+    bots, seed, indexes, bot_time = job
     game = _WORKER["game"]
-    return [run_match(game, bots, seed, i) for i in indexes]
+    return [run_match(game, bots, seed, i, bot_time=bot_time) for i in indexes]
 
 
 def _spec_ref(spec: str | os.PathLike[str]) -> str:
@@ -205,13 +210,15 @@ def simulate(
     max_hands: int | None = None,
     progress: Progress | None = None,
     allow_paths: Sequence[str | os.PathLike[str]] = (),
+    bot_time: float | None = DEFAULT_BOT_TIME,
 ) -> Summary:
     """Play ``games`` matches of ``spec`` between ``bots`` (seat order, cycled) and summarise.
 
     ``jobs`` > 1 spreads the matches over processes with identical results.
     ``progress(k)`` is called as k more matches finish; ``allow_paths`` as for
-    :func:`spelbok.load`.  ``games`` is at most :data:`MAX_GAMES` and ``jobs``
-    at most the number of CPUs.  Raises SpelbokError
+    :func:`spelbok.load`; ``bot_time`` the seconds a bot may take per decision
+    (None: no limit, see :mod:`spelbok.play.bots.budget`).  ``games`` is at most
+    :data:`MAX_GAMES` and ``jobs`` at most the number of CPUs.  Raises SpelbokError
     (SpecError for a bad spec or option, unknown bots).
 
     >>> s = simulate("example", games=3, players=2, bots=["random"], seed=5)
@@ -233,7 +240,7 @@ def simulate(
     records: list[MatchRecord] = []
     if jobs <= 1 or games == 1:
         for i in range(games):
-            records.append(run_match(game, seats, seed, i))
+            records.append(run_match(game, seats, seed, i, bot_time=bot_time))
             if progress is not None:
                 progress(1)
     else:
@@ -258,7 +265,7 @@ def simulate(
             init, initargs = _worker_init, (ref, game.players, opts, max_hands, allowed)
         try:
             with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
-                for got in pool.imap_unordered(_worker_run, ((seats, seed, c) for c in chunks)):
+                for got in pool.imap_unordered(_worker_run, ((seats, seed, c, bot_time) for c in chunks)):
                     records.extend(got)
                     if progress is not None:
                         progress(len(got))
@@ -292,6 +299,7 @@ def compare(
     progress: Progress | None = None,
     option_sets: Sequence[dict[str, Any]] | None = None,
     allow_paths: Sequence[str | os.PathLike[str]] = (),
+    bot_time: float | None = DEFAULT_BOT_TIME,
 ) -> Comparison:
     """Simulate each spec over the same seeds and bots; see :class:`Comparison`.
 
@@ -311,7 +319,7 @@ def compare(
         if option_sets is not None:
             opts.update(option_sets[i])
         runs.append(simulate(spec, games, players, bots, seed, jobs, opts, max_hands, progress,
-                             allow_paths=allow_paths))
+                             allow_paths=allow_paths, bot_time=bot_time))
     return Comparison(runs)
 
 

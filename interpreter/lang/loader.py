@@ -593,6 +593,28 @@ def _refusal(value: str, where: Position, why: str) -> SpecError:
     )
 
 
+def _shipped_mirror(value: str, base: str) -> str | None:
+    """Where ``value`` leads from the shipped folder named like ``base`` (``readings``,
+    ``variants``), when that stays in the shipped specs and names a file there.
+
+    A copy of the shipped tree (a clone's ``specs/``, with a non-editable install)
+    thus names shipped specs as the shipped copy does (``../knektpass.yaml``),
+    and reaches nothing but shipped files.
+    """
+    shipped = resources.files("spelbok.specs")
+    if not isinstance(shipped, Path):
+        return None
+    root = os.path.realpath(shipped)
+    sub = os.path.join(root, os.path.basename(base))
+    if not os.path.basename(base) or not os.path.isdir(sub):
+        return None
+    mirror = os.path.normpath(os.path.join(sub, value))
+    if not _in_folder(mirror, root):
+        return None
+    tails = [""] if value.endswith(_SUFFIXES) else ["", *_SUFFIXES]
+    return mirror if any(os.path.isfile(mirror + t) for t in tails) else None
+
+
 def local_file(value: str, folder: str | os.PathLike[str], allow_paths: AllowPaths,
                where: Position, suffixes: tuple[str, ...] = _SUFFIXES) -> Path | None:
     """The file that ``value``, written in a file of ``folder``, names (None: no such file).
@@ -600,7 +622,9 @@ def local_file(value: str, folder: str | os.PathLike[str], allow_paths: AllowPat
     ``value`` (tried as written, then with each of ``suffixes``) must stay inside
     ``folder`` -- after resolving symlinks -- or inside one of ``allow_paths``; an
     absolute path, a ``..`` out of the folder, a device, FIFO or system file is
-    refused with a SpecError located at ``where``, before anything is read.
+    refused with a SpecError located at ``where``, before anything is read.  (A
+    relative path out of a folder named like a shipped one may still reach a
+    shipped file: :func:`_shipped_mirror`.)
 
     >>> local_file("/etc/passwd", ".", (), ("g.yaml", 2, 10))
     Traceback (most recent call last):
@@ -618,7 +642,10 @@ def local_file(value: str, folder: str | os.PathLike[str], allow_paths: AllowPat
 
     if not inside(joined):
         why = "is an absolute path" if os.path.isabs(value) else "leads out of the folder"
-        raise _refusal(value, where, why)
+        mirror = None if os.path.isabs(value) else _shipped_mirror(value, base)
+        if mirror is None:
+            raise _refusal(value, where, why)
+        joined = mirror
     tails = [""] if value.endswith(suffixes) else ["", *suffixes]
     for tail in tails:
         cand = joined + tail

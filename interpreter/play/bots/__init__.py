@@ -9,6 +9,10 @@ A bot never sees the state: only its seat's view, the legal actions, the rules
 * ``ismcts`` / ``ismcts:N``: information-set Monte Carlo tree search with N
   iterations per decision, 200 by default (:mod:`spelbok.play.bots.ismcts`).
 
+The searching bots stop a decision's search when its time is spent
+(``bot_time``, :data:`DEFAULT_BOT_TIME` seconds unless told otherwise), so no
+spec stalls a simulation or the browser (:mod:`spelbok.play.bots.budget`).
+
 >>> import spelbok
 >>> from spelbok.play.bots import make_bot
 >>> from spelbok.engine.observe import observe
@@ -29,6 +33,7 @@ from typing import Protocol
 from ...engine.actions import Action
 from ...engine.observe import Observation
 from ...errors import SpelbokError, did_you_mean
+from .budget import DEFAULT_BOT_TIME, MAX_BOT_TIME, Budget
 from .greedy import GreedyBot
 from .ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 
@@ -62,10 +67,12 @@ MAX_ITERATIONS = 1_000_000
 _BUDGET_RE = re.compile(r"[0-9]{1,7}\Z")
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
+def make_bot(spec: str, seed: int = 0, bot_time: float | None = DEFAULT_BOT_TIME) -> Bot:
     """A bot from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:N``.
 
-    Raises SpelbokError for an unknown name (with a suggestion) or a bad budget.
+    ``bot_time``: the seconds one decision may take (None: no limit; see
+    :mod:`spelbok.play.bots.budget`).  Raises SpelbokError for an unknown name
+    (with a suggestion), a bad budget or a bad time.
 
     >>> make_bot("greedy", seed=3).name
     'greedy'
@@ -74,6 +81,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ...
     spelbok.errors.SpelbokError: unknown bot 'gredy' (did you mean 'greedy'?); choose one of random, greedy, ismcts, ismcts:N
     """
+    if bot_time is not None and (not isinstance(bot_time, (int, float)) or isinstance(bot_time, bool)
+                                 or not 0 < bot_time <= MAX_BOT_TIME):
+        raise SpelbokError(f"a bot's time is more than 0 and at most {MAX_BOT_TIME:g} seconds, "
+                           f"not {bot_time!r}")
     text = str(spec).strip().lower()
     name, sep, arg = text.partition(":")
     name = name.strip()
@@ -81,16 +92,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if name == "random" and not sep:
         return RandomBot(seed)
     if name == "greedy" and not sep:
-        return GreedyBot(seed)
+        return GreedyBot(seed, bot_time=bot_time)
     if name == "ismcts":
         if not sep:
-            return ISMCTSBot(DEFAULT_ITERATIONS, seed)
+            return ISMCTSBot(DEFAULT_ITERATIONS, seed, bot_time=bot_time)
         if not _BUDGET_RE.match(arg) or not 1 <= int(arg) <= MAX_ITERATIONS:
             raise SpelbokError(
                 f"bad bot '{spec}': the ismcts budget is a positive number of iterations "
                 f"(at most {MAX_ITERATIONS}), e.g. ismcts:500"
             )
-        return ISMCTSBot(int(arg), seed)
+        return ISMCTSBot(int(arg), seed, bot_time=bot_time)
     if sep and name in ("random", "greedy"):
         raise SpelbokError(f"bad bot '{spec}': {name} takes no ':' parameter")
     hint = did_you_mean(name, BOT_NAMES)
@@ -115,4 +126,4 @@ def parse_bots(text: str | list[str]) -> list[str]:
     return [n.lower() for n in names]
 
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "parse_bots"]
+__all__ = ["BOT_NAMES", "DEFAULT_BOT_TIME", "Bot", "Budget", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "parse_bots"]

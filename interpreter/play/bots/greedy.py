@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import random
 
-from ...engine.actions import CARD, CARDS, SUIT, Action
+from ...engine.actions import CARD, CARDS, NUMBER, SUIT, Action
 from ...engine.observe import Observation
+from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import (
     decision_kind,
     exchange_candidates,
@@ -38,24 +39,56 @@ from .heuristics import (
 from .profile import game_profile
 from .rollout import option_stats
 
+#: Most options of one decision that are played out: a long run of numbers (an
+#: auction's 63 bids) keeps the lowest, the highest and evenly spaced ones between.
+MAX_OPTIONS = 16
+
+#: Most rollouts one decision plays (options x worlds): with many options, each
+#: is played out in fewer worlds (never fewer than MIN_SAMPLES).
+MAX_ROLLOUTS = 96
+MIN_SAMPLES = 4
+
+
+def thin_options(options: list[Action], cap: int = MAX_OPTIONS) -> list[Action]:
+    """At most ``cap`` of ``options`` when numbers make them many (every word is kept).
+
+    >>> from spelbok.engine.actions import NUMBER, WORD
+    >>> bids = [Action(WORD, "pass")] + [Action(NUMBER, "bid", v) for v in range(18, 82)]
+    >>> [str(a) for a in thin_options(bids, 5)]
+    ['pass', 'bid 18', 'bid 39', 'bid 60', 'bid 81']
+    """
+    if len(options) <= cap:
+        return options
+    numbers = sorted((a for a in options if a.kind == NUMBER), key=lambda a: (a.verb, a.value))
+    room = cap - (len(options) - len(numbers))
+    if room < 2:
+        return options  # words alone are too many: the time budget bounds the search
+    keep = {numbers[round(i * (len(numbers) - 1) / (room - 1))] for i in range(room)}
+    return [a for a in options if a.kind != NUMBER or a in keep]
+
 
 class GreedyBot:
     """Rules of thumb for cards and suits; short rollouts for words and exchanges.
 
     ``samples`` is the number of determinized worlds each word or exchange
-    option is played out in.
+    option is played out in (fewer when the options are many: at most
+    :data:`MAX_ROLLOUTS` rollouts a decision); ``bot_time`` the seconds a decision
+    may take (see :mod:`spelbok.play.bots.budget`; None: no limit).
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 12) -> None:
+    def __init__(self, seed: int = 0, samples: int = 12,
+                 bot_time: float | None = DEFAULT_BOT_TIME) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
+        self.budget = Budget(bot_time)
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
+        self.budget.start()
         prof = game_profile(obs.game)
         want = prof.want_tricks
         kind = decision_kind(legal)
@@ -77,9 +110,12 @@ class GreedyBot:
         if kind == CARDS:
             tables = obs.game.program.tables[trump_index(view, pack)]
             options = exchange_candidates(hand, legal, tables, want, limit=0)
+        else:
+            options = thin_options(list(options))
         if len(options) == 1:
             return options[0]
-        stats = option_stats(obs, options, self.rng, self.samples, prof)
+        samples = max(min(self.samples, MIN_SAMPLES), min(self.samples, MAX_ROLLOUTS // len(options)))
+        stats = option_stats(obs, options, self.rng, samples, prof, budget=self.budget)
         # cautious: the best mean less one standard error (risky options pay for their spread)
         best = max(range(len(options)), key=lambda i: (stats[i][0] - stats[i][1], -i))
         return options[best]

@@ -22,12 +22,14 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...cards import CARD_NAMES, FRENCH, Pack, cards_in, parse_card
-from ...engine.actions import CARD, CARDS, SUIT, WORD, Action
+from ...engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
 from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
+from ...engine.subsets import SubsetActions
 from ...engine.trick import card_key
 
 if TYPE_CHECKING:
@@ -216,19 +218,36 @@ def exchange_candidates(
     """
     if len(legal) <= limit:
         return list(legal)
-    verb = legal[0].verb
-    sizes = sorted({a.value.bit_count() for a in legal})
+    sizes, find = _exchanges(legal)
     order = sorted(cards_in(hand), key=lambda c: (keep_value(tables, c, want), c))
-    legal_set = set(legal)
     out = []
     for k in sizes:
         m = 0
         for c in order[:k]:
             m |= 1 << c
-        a = Action(CARDS, verb, m)
-        if a in legal_set:
+        a = find(m)
+        if a is not None:
             out.append(a)
     return out or list(legal)
+
+
+def _exchanges(legal: list[Action]) -> tuple[list[int], Callable[[int], Action | None]]:
+    """The sizes an exchange decision offers, and its action giving away a card mask.
+
+    A lazy :class:`SubsetActions` answers both from its rule: listing its
+    subsets would cost millions of actions for a large hand (an ecart of 6 of 24).
+    """
+    if isinstance(legal, SubsetActions):
+        subsets = legal
+        n = subsets.hand.bit_count()
+
+        def find_lazy(m: int) -> Action | None:
+            a = Action(CARDS, subsets.verb, m)
+            return a if subsets.allows(a) else None
+
+        return list(range(max(subsets.lo, 0), min(subsets.hi, n) + 1)), find_lazy
+    by_mask = {a.value: a for a in legal if a.kind in (CARDS, WORD)}
+    return sorted({m.bit_count() for m in by_mask}), by_mask.get
 
 
 def exchange_pick(
@@ -237,7 +256,7 @@ def exchange_pick(
     """A quick exchange: swap the weakest card for a better face-up card
     (``incoming``), or, drawing blind, give away the weak non-trump cards
     (at most :data:`BLIND_EXCHANGE_MAX`)."""
-    sizes = sorted({a.value.bit_count() for a in legal})
+    sizes, find = _exchanges(legal)
     order = sorted(cards_in(hand), key=lambda c: (keep_value(tables, c, want), c))
     if incoming is not None:
         k = 1 if order and keep_value(tables, incoming, want) > keep_value(tables, order[0], want) else 0
@@ -254,10 +273,7 @@ def exchange_pick(
     m = 0
     for c in order[:k]:
         m |= 1 << c
-    for a in legal:
-        if a.value == m:
-            return a
-    return legal[0]
+    return find(m) or legal[0]
 
 
 def trump_tables(st: State) -> tuple[TrumpTables, ...]:
@@ -270,7 +286,7 @@ def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool
     """A fast rollout move in a (determinized) state: perfect information inside
     that world is fine, it is the bot's own hypothesis.  Cards by
     :func:`trick_card`, suits by strength, exchanges by :func:`exchange_pick`,
-    words at random."""
+    words at random (a run of numbers, such as bids, counting as one word)."""
     if len(legal) == 1:
         return legal[0]
     if epsilon and rng.random() < epsilon:
@@ -297,12 +313,22 @@ def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool
         return exchange_pick(st.hands[seat], legal, st.tables, want, incoming)
     if kind == SUIT:
         return suit_choice(st.hands[seat], legal, trump_tables(st), want)
+    words = [a for a in legal if a.kind != NUMBER]
+    if words and len(words) < len(legal):
+        # a run of numbers (bids 18..264 beside 'pass') is one choice among the words,
+        # so that a random auction ends rather than climbing to the top bid
+        pick = rng.randrange(len(words) + 1)
+        if pick < len(words):
+            return words[pick]
+        return rng.choice([a for a in legal if a.kind == NUMBER])
     return rng.choice(legal)
 
 
 def decision_kind(legal: list[Action]) -> int:
     """What is being decided: CARD (a trick, maybe with an abstain word), CARDS
     (an exchange, whose keep-all option is a bare word), SUIT or WORD."""
+    if isinstance(legal, SubsetActions):  # without listing its subsets
+        return CARDS
     kinds = 0
     for a in legal:
         kinds |= 1 << a.kind

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import CARDS, Action
 from ...engine.playouts import legal as legal_of
 from ...engine.playouts import step
+from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import decision_kind, exchange_candidates, policy_action
 from .profile import game_profile, hand_rewards
 from .rollout import sample_world
@@ -78,10 +80,13 @@ class ISMCTSBot:
         exploration: float = 1.0,
         epsilon: float = 0.1,
         model_opponents: bool | None = None,
+        bot_time: float | None = DEFAULT_BOT_TIME,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.iterations = iterations
+        #: the time a decision may take: the search stops there (at least one iteration)
+        self.budget = Budget(bot_time)
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.epsilon = epsilon
@@ -119,7 +124,14 @@ class ISMCTSBot:
         before: list[int] | None = None
         out_before: list[bool] = []
         root_moves: dict[Any, Action] = {}
-        for _ in range(self.iterations):
+        budget = self.budget
+        budget.start()
+        end = budget.deadline()
+        clock = time.monotonic
+        for i in range(self.iterations):
+            if i and clock() >= end:
+                budget.cuts += 1
+                break
             s = sample_world(obs, rng)
             if before is None:
                 before = s.scores

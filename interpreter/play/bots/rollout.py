@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ...engine.actions import Action
     from ...engine.observe import Observation
     from ...engine.state import State
+    from .budget import Budget
 
 _SEED_BITS = 62
 
@@ -73,15 +74,22 @@ def option_stats(
     samples: int,
     prof: GameProfile,
     epsilon: float = 0.0,
+    budget: Budget | None = None,
 ) -> list[tuple[float, float]]:
     """(mean, standard error) of each option's end-of-hand reward, as in
-    :func:`evaluate_options`."""
+    :func:`evaluate_options`; when ``budget`` is spent after a round (every
+    option played out in one more world), the rounds so far decide."""
     seat = obs.seat
     k = len(options)
     sums = [0.0] * k
     squares = [0.0] * k
     want = prof.want_tricks
+    done = 0
     for _ in range(samples):
+        if done and budget is not None and budget.spent():
+            budget.cuts += 1
+            break
+        done += 1
         base = sample_world(obs, rng)
         before = base.scores
         out_before = base.out[:]
@@ -92,7 +100,7 @@ def option_stats(
             r = hand_rewards(prof, before, out_before, s, won)[seat]
             sums[j] += r
             squares[j] += r * r
-    n = max(1, samples)
+    n = max(1, done)
     out = []
     for j in range(k):
         mean = sums[j] / n
