@@ -10,7 +10,7 @@ from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..cards import FRENCH, Pack
-from ..errors import FormulaError, SpelbokError, did_you_mean
+from ..errors import FormulaError, did_you_mean
 from ..frozen import Frozen
 from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
 from .nodes import (
@@ -659,7 +659,7 @@ class _Compiler:
         vec = _vec2(_VEC_ARITH[op], a, b) if op in _VEC_ARITH else None
         if b.const:
             return _C(_ARITH_RIGHT_CONST[op](a.fn, b.value), "int", cost, seat_free=free, vec=vec)
-        if division is not None:  # a divisor worked out in play: 0 is an error naming the formula
+        if division is not None:  # a divisor worked out in play: 0 gives 0
             return _C(_divide(a.fn, b.fn, division, unparse(node)), "int", cost, seat_free=free)
         if a.const:
             return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free, vec=vec)
@@ -790,11 +790,12 @@ def _arith_message(op: str, ta: TypeName, tb: TypeName) -> str:
 
 
 def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any], text: str) -> Fn:
-    """``a / b`` or ``a % b``; a divisor of 0 raises SpelbokError quoting ``text``."""
+    """``a / b`` or ``a % b``; a divisor of 0 (worked out in play) gives 0: a spec that
+    validates never stops a match (a divisor fixed at 0 is refused when it loads)."""
     def f(st: Any, p: int) -> Any:
         y = b(st, p)
         if not y:
-            raise SpelbokError(f"division by zero in the formula '{text}'")
+            return 0
         return op(a(st, p), y)
     return f
 
