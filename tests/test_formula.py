@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spelbok.errors import FormulaError, SpelbokError
+from spelbok.errors import FormulaError
 from spelbok.formula import (
     MAX_DEPTH,
     MAX_LENGTH,
