@@ -125,6 +125,7 @@ def compile_formula(
     *,
     per_player: bool,
     expect: Literal["int", "bool", "str"] | None = None,
+    strict_eq: bool = True,
 ) -> Compiled:
     """Parse (if given text), check and compile a formula.
 
@@ -134,7 +135,10 @@ def compile_formula(
     aggregates iterate again).  ``expect`` optionally requires a result type (an
     unknown type always passes).  Raises :class:`FormulaError` (column inside the
     formula) for unknown names or functions, misuse of per-player names, wrong
-    arity, type errors and formulas over :data:`STEP_BUDGET`.
+    arity, type errors and formulas over :data:`STEP_BUDGET`.  ``strict_eq=False``
+    lets ``==``/``!=`` compare values of known different types (never equal), as they
+    do in play when a type is only known then (``validate`` checks such formulas for
+    each type a name can have: see :mod:`spelbok.lang.promise`).
 
     >>> r = DictResolver(4, {"floor_zero": False, "bonus": 2,
     ...                      "tricks": NameInfo("player", lambda st, q: st[q], "int")})
@@ -156,6 +160,7 @@ def compile_formula(
         check_limits(node)
         text = unparse(node)
     compiler = _Compiler(resolver, per_player)
+    compiler.strict_eq = strict_eq
     c = compiler.compile(node, False)
     compiler.budget(c.cost, node)
     if expect is not None and c.type not in (expect, "any"):
@@ -202,6 +207,7 @@ class _Compiler:
         # each node compiled once per context: count() compiles its argument to learn
         # its type, and nested counts must not compile their subtrees again and again
         self._memo: dict[tuple[int, bool], _C] = {}
+        self.strict_eq = True  # False: == and != of two known different types is just false
 
     # -- helpers
 
@@ -695,6 +701,8 @@ class _Compiler:
             b = self._card_literal(node.right, b, ctx)
         line, col = _op_pos(node)
         known = a.type != "any" and b.type != "any"
+        if known and a.type != b.type and not self.strict_eq and op in ("==", "!="):
+            return _const(op == "!=", "bool", 1 + a.cost + b.cost)
         if known and a.type != b.type:
             raise FormulaError(
                 f"cannot compare {_ARTICLE[a.type]} with {_ARTICLE[b.type]}"
