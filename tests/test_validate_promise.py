@@ -214,3 +214,15 @@ def test_bounds_hold_for_random_values() -> None:
             except spelbok.SpelbokError:
                 break  # a divisor fixed at 0: refused at load
             assert (lo is None or lo <= v) and (hi is None or v <= hi), (text, values, v, lo, hi)
+
+
+def test_a_repeat_worked_out_in_play_is_bounded(tmp_path: Path) -> None:
+    # before: validate said ok, then play stopped ("this repeat would run ... rounds")
+    text = mini("  - deal: {size: 5}\n  - repeat: \"hand_number * 100000\"\n    steps: []\n"
+                "  - tricks: {}\n")
+    got = messages(text, tmp_path)
+    assert got == ["9:13: this repeat's count has no bound (with 2 players), but one repeat "
+                   "runs at most 10,000 rounds: bound it (repeat: \"min(hand_number * 100000, "
+                   "10000)\")"]
+    assert messages(text.replace('"hand_number * 100000"', '"min(hand_number, 5)"'),
+                    tmp_path) == []

@@ -545,8 +545,10 @@ class Decide(Decision):
             if not opts:
                 raise SpecError(f"the '{self.name}' decision offers P{seat} no number: its range "
                                 f"runs from {lo} to {hi} (hand {st.hand_number})")
-        if self.allow is None and not opts:
-            raise self.dead_end(seat, st, "every word is switched off by its 'when'")
+        if not opts and self.kind == "words":
+            # every word switched off: every word is offered (validate's promise: a
+            # decision never leaves its player nothing, as a trick's allow never does)
+            opts = list(self.word_actions)
         return opts
 
     def _allowed(self, st: State, opts: list[Action]) -> tuple[list[Action], str]:
@@ -565,7 +567,7 @@ class Decide(Decision):
             st.choice = ""
             if kept:
                 return kept, why
-        raise self.dead_end(seat, st, "'allow' refuses every option")
+        return opts, ""  # 'allow' refuses every option: all are offered (as in a trick)
 
     def dead_end(self, seat: int, st: State, why: str) -> SpecError:
         """A decision that leaves its player nothing to do is the spec's fault: said at

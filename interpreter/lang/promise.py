@@ -13,6 +13,7 @@ otherwise find too large or empty:
   numbers and never none; a ``max`` worked out in play must be bounded by the deck's
   size (the game-AI action space numbers ``0..cards`` for it), a ``min`` never above
   the ``max`` (see :mod:`spelbok.formula.bounds` for how a formula's range is found);
+- a ``repeat`` worked out in play runs at most :data:`~spelbok.limits.MAX_REPEAT` rounds;
 - an exchange never offers more than :data:`~spelbok.limits.MAX_EXCHANGES` card sets
   (its hand's subsets within ``max``), with the hand's size bounded by the deals and
   the moves into hands.
@@ -32,7 +33,7 @@ from ..cards import FRENCH, pack_of
 from ..errors import FormulaError, SpecError
 from ..formula import CardContext, NameInfo, compile_formula, formula_names, parse_formula
 from ..formula.bounds import Interval, bounds
-from ..limits import MAX_CHOICES, MAX_EXCHANGES
+from ..limits import MAX_CHOICES, MAX_EXCHANGES, MAX_REPEAT
 from . import vocabulary as _v
 from .deck_size import hand_cards
 from .meaning import _DECIDE, _formula_fields
@@ -106,6 +107,7 @@ class _Promise:
             cards = self.deck_cards(entry)
             self.number_ranges(n, cards)
             self.exchanges(n, cards)
+            self.repeats(n, cards)
 
     # ------------------------------------------------------------ kinds of formulas
 
@@ -298,11 +300,26 @@ class _Promise:
                            f"bound it (max: \"min({step.get('max')}, {cards})\") or give a "
                            "number")
                 continue
+            if lo[0] == lo[1] and fixed:
+                continue  # both fixed: the compiler says whether the range is empty
             if low is None or hi[0] is None or hi[0] < low:
                 self.err((*path, "max"), f"the '{name}' decision may offer no number: its "
                            f"'max' can be below its 'min' (with {n} players)",
                            f"make sure it cannot (max: \"max({step.get('max')}, "
                            f"{step.get('min', 0)})\")")
+
+    def repeats(self, n: int, cards: int) -> None:
+        """A repeat count worked out in play stays within MAX_REPEAT rounds."""
+        for path, step in _v.walk_steps(self.tree["hand"], ("hand",)):
+            if "repeat" not in step or isinstance(step["repeat"], bool):
+                continue
+            iv = self.interval(step["repeat"], cards, n)
+            if iv is None or (iv[1] is not None and iv[1] <= MAX_REPEAT):
+                continue
+            top = "has no bound" if iv[1] is None else f"can reach {iv[1]:,}"
+            self.err((*path, "repeat"), f"this repeat's count {top} (with {n} players), but "
+                     f"one repeat runs at most {MAX_REPEAT:,} rounds",
+                     f"bound it (repeat: \"min({step['repeat']}, {MAX_REPEAT})\")")
 
     # ------------------------------------------------------------ exchanges
 
