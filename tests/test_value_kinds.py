@@ -4,7 +4,6 @@ ValueError, or a state with no legal action)."""
 
 from __future__ import annotations
 
-import pytest
 import spelbok
 from minispec import mini
 from spelbok.lang.validate import validate

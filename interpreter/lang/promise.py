@@ -403,7 +403,7 @@ class _Overlay:
     def resolve(self, name: str) -> NameInfo | None:
         kind = self.kinds.get(name)
         if kind is None:
-            return self.base.resolve(name)  # type: ignore[no-any-return]
+            return self.base.resolve(name)
         if name in self.options:  # an option: one of its values of that kind, as a constant
             value = next(v for v in self.options[name].get("values") or []
                          if _type_of(v) == kind)
