@@ -226,3 +226,17 @@ def test_a_repeat_worked_out_in_play_is_bounded(tmp_path: Path) -> None:
                    "10000)\")"]
     assert messages(text.replace('"hand_number * 100000"', '"min(hand_number, 5)"'),
                     tmp_path) == []
+
+
+def test_across_among_an_odd_number_still_in_passes_nothing(tmp_path: Path) -> None:
+    # before: the match stopped ("cards cannot be passed across among 3 players") in hand 3
+    text = (ROOT / "tests" / "specs" / "pass_cards.yaml").read_text(encoding="utf-8").replace(
+        "  - deal: {size: 8}\n", "  - deal: {size: 8}\n  - set: {out: \"seat == 0\"}\n"
+        "    for: \"true\"\n    when: \"hand_number == 3\"\n")
+    assert messages(text, tmp_path) == []
+    path = tmp_path / "g.yaml"
+    st = spelbok.load(str(path), players=4).new_state(seed=1)
+    rng = random.Random(1)
+    while not st.is_terminal:
+        st.apply(rng.choice(st.legal_actions()))
+    assert st.hand_number == 5
