@@ -99,6 +99,7 @@ class _Promise:
         self.decides = [(p, s) for p, s in _v.walk_steps(self.tree["hand"], ("hand",))
                         if "decide" in s]
         self.seen: set[str] = set()
+        self.anywhere: list[str] | None = None  # choice's kinds outside a decision
         self.seen_paths: set[Path] = set()
 
     def run(self) -> None:
@@ -151,22 +152,25 @@ class _Promise:
         return r
 
     def choice_kinds(self, where: str, step: dict[str, Any] | None) -> list[str]:
-        """The kinds ``choice`` can hold where a formula reads it."""
-        steps = [step] if where == _DECIDE and step is not None else [s for _, s in self.decides]
-        kinds = set() if where == _DECIDE and step is not None else {"str"}  # '' before any
-        for s in steps:
-            kinds.add("int" if s.get("choose") == "number" else "str")
-        return sorted(kinds)
+        """The kinds ``choice`` can hold where a formula reads it: in a decision's ``then``
+        and ``allow``, that decision's; elsewhere, any decision's (or '' before any)."""
+        if where == _DECIDE and step is not None:
+            return ["int" if step.get("choose") == "number" else "str"]
+        if self.anywhere is None:
+            numbers = any(s.get("choose") == "number" for _, s in self.decides)
+            self.anywhere = ["int", "str"] if numbers else ["str"]
+        return self.anywhere
 
     def formula_kinds(self) -> None:
         """Each formula reading a name of several kinds, compiled for each kind."""
         mixed = {name: sorted({_type_of(v) for v in opt.get("values") or [opt.get("default")]})
                  for name, opt in self.options.items()}
         mixed = {k: v for k, v in mixed.items() if len(v) > 1}
+        watch = ("choice", *mixed)
         resolver = None
         for path, text, where, step in _formula_fields(self.tree):
-            if not isinstance(text, str):
-                continue
+            if not isinstance(text, str) or not any(w in text for w in watch):
+                continue  # (a cheap test first: most formulas read neither)
             try:
                 names = formula_names(text)
             except FormulaError:
