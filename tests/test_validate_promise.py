@@ -240,3 +240,22 @@ def test_across_among_an_odd_number_still_in_passes_nothing(tmp_path: Path) -> N
     while not st.is_terminal:
         st.apply(rng.choice(st.legal_actions()))
     assert st.hand_number == 5
+
+
+def test_a_size_of_another_kind_is_refused(tmp_path: Path) -> None:
+    # before: validate said ok, then play stopped (int('') is a ValueError) at the deal
+    text = EXAMPLE.replace("hand_player: {plays: false, exchanged: 0}",
+                           "hand_player: {plays: false, exchanged: 0}\n  hand: {who: ''}").replace(
+        "deal: {size: 5, packets: [2, 3]}", "deal: {size: who, packets: [2, 3]}")
+    got = messages(text, tmp_path)
+    assert got == ["42:18: 'size' must be a whole number, but this formula gives a word"], got
+
+
+def test_a_deal_the_stock_cannot_make_ends_the_match_cut_short(tmp_path: Path) -> None:
+    # before: validate said ok, then play stopped ("the deal needs 100 cards but the stock
+    # holds 52"); found by test_adv_promise (spoil-five, size = points_of(trick) + deals)
+    text = EXAMPLE.replace("variables:\n", "variables:\n  match: {big: 9}\n").replace(
+        "deal: {size: 5, packets: [2, 3]}", "deal: {size: big, packets: [2, 3]}")
+    assert messages(text, tmp_path) == []
+    st = spelbok.load(text, players=4).new_state(seed=1)
+    assert st.is_terminal and st.limit_reached

@@ -104,6 +104,7 @@ class _Promise:
 
     def run(self) -> None:
         self.formula_kinds()
+        self.number_fields()
         for entry, n in self.counts():
             cards = self.deck_cards(entry)
             self.number_ranges(n, cards)
@@ -189,6 +190,24 @@ class _Promise:
             except FormulaError:
                 continue
             self.variants(path, text, kinds, resolver)
+
+    def number_fields(self) -> None:
+        """A size, count or bound is a whole number (play would fail to use another
+        kind; the compiler checks only the values fixed at load)."""
+        resolver = None
+        for path, text, _where, _step in _formula_fields(self.tree):
+            if (not isinstance(text, str) or path[-1] not in _NUMBER_KEYS
+                    or path[-2] in ("then", "set") or text.strip() == "all"):
+                continue
+            if resolver is None:
+                resolver = self._resolver()
+            try:
+                got = compile_formula(text, resolver, per_player=True)
+            except FormulaError:
+                continue  # the compiler reports it
+            if got.type not in ("int", "any"):
+                self.report(path, text, 1, 1, f"'{path[-1]}' must be a whole number, but this "
+                            f"formula gives {_ARTICLE.get(got.type, 'a ' + got.type)}", None)
 
     def variants(self, path: Path, text: str, kinds: dict[str, list[str]], resolver: Any) -> None:
         want = self.wanted(path)

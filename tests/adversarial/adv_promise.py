@@ -30,6 +30,9 @@ TEMPLATES = [
     "min({a}, 3)", "abs({a})", "if {a} then {b} else {a}", "if {a} == {b} then 1 else 0",
     "count(hand) + {a}", "choice + {a}", "sum({a})", "any({a})", "{a} and {b}",
     "count({a})", "{a} + 1000000000000",
+    "suit_of(led_card) == {a}", "rank_of(highest(hand)) == {a}", "holds('AH') and {a}",
+    "count(hand where card_suit == trump) + {a}", "points_of(trick) + {a}",
+    "{a} + count(trick)", "power(winning_card) > {a}",
 ]
 NUMBERS: list[Any] = [0, 1, 3, 13, 200, 10**4, 10**9, "cards", "cards * 100", "hand_number",
                       "13 - {a}", "min(cards, 5)", "{a}", "seats - 1", "choice"]
@@ -86,7 +89,15 @@ def mutate(tree: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
     tree = copy.deepcopy(tree)
     names = _names(tree)
     decisions = list(_decisions(tree))
-    op = rng.choice(["formula", "formula", "formula", "range", "exchange"])
+    op = rng.choice(["formula", "formula", "formula", "range", "exchange", "rechoose"])
+    if op == "rechoose" and decisions:  # its 'then' and 'allow' meet another kind of choice
+        path, step = rng.choice(decisions)
+        step["choose"] = rng.choice(["suit", ["yes", "no"], "number"])
+        for key in ("suits", "exchange", "min", "max"):
+            step.pop(key, None)
+        if step["choose"] == "number":
+            step["min"], step["max"] = 0, rng.choice([2, "cards"])
+        return tree, f"choose {'/'.join(map(str, path))}: {step['choose']}"
     if op == "range" and decisions:
         path, step = rng.choice(decisions)
         step["choose"] = "number"
