@@ -205,7 +205,7 @@ class _Promise:
                 got = compile_formula(text, resolver, per_player=True)
             except FormulaError:
                 continue  # the compiler reports it
-            if got.type not in ("int", "any"):
+            if got.type not in ("int", "any") and not got.constant:  # (fixed: the compiler's)
                 self.report(path, text, 1, 1, f"'{path[-1]}' must be a whole number, but this "
                             f"formula gives {_ARTICLE.get(got.type, 'a ' + got.type)}", None)
 
@@ -337,8 +337,8 @@ class _Promise:
             if "repeat" not in step or isinstance(step["repeat"], bool):
                 continue
             iv = self.interval(step["repeat"], cards, n)
-            if iv is None or (iv[1] is not None and iv[1] <= MAX_REPEAT):
-                continue
+            if iv is None or (iv[1] is not None and (iv[1] <= MAX_REPEAT or iv[0] == iv[1])):
+                continue  # (fixed at load: the compiler bounds it)
             top = "has no bound" if iv[1] is None else f"can reach {iv[1]:,}"
             self.err((*path, "repeat"), f"this repeat's count {top} (with {n} players), but "
                      f"one repeat runs at most {MAX_REPEAT:,} rounds",
