@@ -3,8 +3,9 @@
 Shipped specs are mutated meaningfully (seeded, see ``adv_promise``): formulas replaced
 by others over the spec's own names (``choice`` among them), number ranges and
 exchanges made small, huge or worked out in play.  Each mutant ``validate`` accepts is
-played (random playouts of two hands at its smallest and largest player count) and
-stepped in the PettingZoo environment; any error there, a clean SpelbokError included,
+played (random playouts of two hands at its smallest and largest player count, and
+once more through a snapshot restored mid-match) and stepped in the PettingZoo
+environment; any error there, a clean SpelbokError included,
 breaks the promise.  A mutant ``validate`` refuses is fine.
 """
 
@@ -38,7 +39,18 @@ def promise_case(name: str, text: str, folder: str, seed: int = 1) -> str:
     doc = check_structure(read_spec(path))
     counts = sorted({int(doc.tree["players"]["min"]), int(doc.tree["players"]["max"])})
     for n in counts:
-        playout(Game(doc, n, max_hands=2), seed, steps=400)
+        game = Game(doc, n, max_hands=2)
+        playout(game, seed, steps=400)
+        # a snapshot taken mid-match restores and plays on to the end (as a reading's cases do)
+        st = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            if st.is_terminal:
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        st = game.restore(st.to_dict())
+        while not st.is_terminal:
+            st.apply(rng.choice(st.legal_actions()))
     try:
         from spelbok.rl.pettingzoo import env
     except ImportError:  # the game-AI extra is not installed
