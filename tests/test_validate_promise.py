@@ -259,3 +259,13 @@ def test_a_deal_the_stock_cannot_make_ends_the_match_cut_short(tmp_path: Path) -
     assert messages(text, tmp_path) == []
     st = spelbok.load(text, players=4).new_state(seed=1)
     assert st.is_terminal and st.limit_reached
+
+
+def test_choice_in_a_decisions_then_has_that_decisions_kind(tmp_path: Path) -> None:
+    # a suit decision's choice is a letter: stored in a number variable, refused there
+    text = EXAMPLE.replace("""choose: [play, pass]
+    then: {plays: "choice == 'play'"}""", """choose: suit
+    then: {exchanged: choice}""")
+    got = messages(text, tmp_path)
+    assert len(got) == 1 and "when 'choice' is a word (this decision's word or suit letter" \
+        in got[0], got

@@ -189,7 +189,7 @@ class _Promise:
                 compile_formula(text, resolver, per_player=True)
             except FormulaError:
                 continue
-            self.variants(path, text, kinds, resolver)
+            self.variants(path, text, kinds, resolver, where == _DECIDE and step is not None)
 
     def number_fields(self) -> None:
         """A size, count or bound is a whole number (play would fail to use another
@@ -209,13 +209,14 @@ class _Promise:
                 self.report(path, text, 1, 1, f"'{path[-1]}' must be a whole number, but this "
                             f"formula gives {_ARTICLE.get(got.type, 'a ' + got.type)}", None)
 
-    def variants(self, path: Path, text: str, kinds: dict[str, list[str]], resolver: Any) -> None:
+    def variants(self, path: Path, text: str, kinds: dict[str, list[str]], resolver: Any,
+                 in_decision: bool = False) -> None:
         want = self.wanted(path)
         combos = list(product(*kinds.values()))[:_MAX_VARIANTS]
         for combo in combos:
             given = dict(zip(kinds, combo, strict=True))
             r = _Overlay(resolver, given, self.options)
-            why = ", ".join(self.said(name, kind) for name, kind in given.items())
+            why = ", ".join(self.said(name, kind, in_decision) for name, kind in given.items())
             try:
                 got = compile_formula(text, r, per_player=True, strict_eq=False)
             except FormulaError as e:
@@ -240,9 +241,13 @@ class _Promise:
             return f"the variable '{path[-1]}' holds {_ARTICLE[want]}"
         return f"'{path[-1]}' must be {_ARTICLE[want]}"
 
-    def said(self, name: str, kind: str) -> str:
+    def said(self, name: str, kind: str, in_decision: bool = False) -> str:
+        if name == "choice" and in_decision:
+            return ("'choice' is a number (this decision chooses one)" if kind == "int"
+                    else "'choice' is a word (this decision's word or suit letter; an "
+                    "exchange's is '')")
         if name == "choice":
-            return ("'choice' is a number (a number decision)" if kind == "int"
+            return ("'choice' is a number (after a number decision)" if kind == "int"
                     else "'choice' is a word ('' before any decision)")
         return f"the option '{name}' is {_ARTICLE.get(kind, kind)}"
 

@@ -20,7 +20,7 @@ from adv_harness import FIXTURES, SEED, Failures, plant, run_bounded, run_many, 
 from adv_promise import promise_mutants
 
 #: mutants per shipped spec (a few seconds in all)
-PER_SPEC = 2
+PER_SPEC = 4
 
 
 def promise_case(name: str, text: str, folder: str, seed: int = 1) -> str:
