@@ -269,3 +269,11 @@ def test_choice_in_a_decisions_then_has_that_decisions_kind(tmp_path: Path) -> N
     got = messages(text, tmp_path)
     assert len(got) == 1 and "when 'choice' is a word (this decision's word or suit letter" \
         in got[0], got
+
+
+def test_a_pass_direction_of_another_kind_is_refused(tmp_path: Path) -> None:
+    # before: validate said ok, then play stopped (int('') is a ValueError) at the pass
+    text = (ROOT / "tests" / "specs" / "pass_cards.yaml").read_text(encoding="utf-8").replace(
+        "by: hand_number - 1", "by: who").replace("variables:\n", "variables:\n  hand: {who: ''}\n")
+    got = messages(text, tmp_path)
+    assert got == ["12:11: 'by' must be a whole number, but this formula gives a word"], got

@@ -73,7 +73,8 @@ UNBOUNDED_INTS = frozenset({"meld_points", "card_points", "team_card_points",
 
 _ARTICLE = {"int": "a number", "str": "a word", "bool": "a condition (true or false)"}
 #: Keys whose formula must give a whole number.
-_NUMBER_KEYS = frozenset({"size", "widow", "min", "max", "count", "repeat"})
+_NUMBER_KEYS = frozenset({"size", "widow", "min", "max", "count", "repeat", "by", "first",
+                          "most", "rank", "points"})
 #: Most combinations of kinds one formula is compiled for.
 _MAX_VARIANTS = 16
 
