@@ -75,6 +75,12 @@ class Table:
         seat = match.st.current
         if seat is not None:
             self.agent_selection = agents[seat]
+        else:  # a match over before any decision: every agent is done at once
+            self.agent_selection = agents[0]
+            cut = match.st.limit_reached
+            for a in agents:
+                self.terminations[a] = not cut
+                self.truncations[a] = cut
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation: the float32 vector and the int8 action mask (all 0

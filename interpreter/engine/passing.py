@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import SpecError
 from .actions import CARDS, WORD, Action
 from .steps import UNSET, Fn, Instr, _names, fixed
 from .subsets import subset_actions
@@ -44,12 +43,11 @@ class PassStart(Instr):
         i = int(self.by(st, 0)) % len(self.directions)
         word = self.directions[i]
         seats = _in(st)
-        if word == "none" or len(seats) < 2:
+        # 'across' among an odd number still in (players out; validate refuses an odd
+        # table): no pass this hand, as with 'none' (a match never stops for it)
+        if word == "none" or len(seats) < 2 or (word == "across" and len(seats) % 2):
             st.pc += 2  # over the pass itself
             return True
-        if word == "across" and len(seats) % 2:
-            raise SpecError(f"cards cannot be passed across among {len(seats)} players "
-                            f"(hand {st.hand_number}): 'across' needs an even number")
         st.counters[self.slot] = i
         first = (st.dealer + 1) % st.n
         st.queue = [p for p in st.order_from(first) if not st.out[p]]

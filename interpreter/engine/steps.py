@@ -246,7 +246,7 @@ class Deal(Instr):
             # the usual deal: the same number of cards to each seat
             total = k * len(order)
             if total > len(stock):
-                raise self.short(st, total)
+                return self.short(st)
             key: Any = len(order) * 4096 + total
             plan = self.plans.get(key)
             if plan is None:
@@ -260,7 +260,7 @@ class Deal(Instr):
                 need.append(max(0, int(self.widow(st, 0))))
             total = sum(need)
             if total > len(stock):
-                raise self.short(st, total)
+                return self.short(st)
             key = (tuple(need), total)
             plan = self.plans.get(key)
             if plan is None:
@@ -283,11 +283,13 @@ class Deal(Instr):
         st.pc += 1
         return True
 
-    def short(self, st: State, total: int) -> LimitError:
-        """The error for a deal of ``total`` cards from a smaller stock: never short hands
-        (the structural checks catch every deal whose sizes are known before play)."""
-        return LimitError(f"{self.where + ': ' if self.where else ''}in hand {st.hand_number}, "
-                          f"the deal needs {total} cards but the stock holds {len(st.stock)}")
+    def short(self, st: State) -> bool:
+        """A deal the stock cannot make (its size read a variable: the structural checks
+        catch every deal whose sizes are known before play): never short hands, and never
+        an error in play (validate's promise): the match ends there, cut short as by its
+        bound on hands (``limit_reached``)."""
+        st.prog.finish(st, limit=True)
+        return True
 
 
 _BIT = tuple(1 << c for c in range(MAX_CARDS))
@@ -545,8 +547,10 @@ class Decide(Decision):
             if not opts:
                 raise SpecError(f"the '{self.name}' decision offers P{seat} no number: its range "
                                 f"runs from {lo} to {hi} (hand {st.hand_number})")
-        if self.allow is None and not opts:
-            raise self.dead_end(seat, st, "every word is switched off by its 'when'")
+        if not opts and self.kind == "words":
+            # every word switched off: every word is offered (validate's promise: a
+            # decision never leaves its player nothing, as a trick's allow never does)
+            opts = list(self.word_actions)
         return opts
 
     def _allowed(self, st: State, opts: list[Action]) -> tuple[list[Action], str]:
@@ -565,7 +569,7 @@ class Decide(Decision):
             st.choice = ""
             if kept:
                 return kept, why
-        raise self.dead_end(seat, st, "'allow' refuses every option")
+        return opts, ""  # 'allow' refuses every option: all are offered (as in a trick)
 
     def dead_end(self, seat: int, st: State, why: str) -> SpecError:
         """A decision that leaves its player nothing to do is the spec's fault: said at

@@ -10,7 +10,7 @@ from operator import attrgetter, neg, not_, truth
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..cards import FRENCH, Pack
-from ..errors import FormulaError, SpelbokError, did_you_mean
+from ..errors import FormulaError, did_you_mean
 from ..frozen import Frozen
 from .names import CardContext, Fn, NameInfo, Resolver, TypeName, Value, _norm_type
 from .nodes import (
@@ -125,6 +125,7 @@ def compile_formula(
     *,
     per_player: bool,
     expect: Literal["int", "bool", "str"] | None = None,
+    strict_eq: bool = True,
 ) -> Compiled:
     """Parse (if given text), check and compile a formula.
 
@@ -134,7 +135,10 @@ def compile_formula(
     aggregates iterate again).  ``expect`` optionally requires a result type (an
     unknown type always passes).  Raises :class:`FormulaError` (column inside the
     formula) for unknown names or functions, misuse of per-player names, wrong
-    arity, type errors and formulas over :data:`STEP_BUDGET`.
+    arity, type errors and formulas over :data:`STEP_BUDGET`.  ``strict_eq=False``
+    lets ``==``/``!=`` compare values of known different types (never equal), as they
+    do in play when a type is only known then (``validate`` checks such formulas for
+    each type a name can have: see :mod:`spelbok.lang.promise`).
 
     >>> r = DictResolver(4, {"floor_zero": False, "bonus": 2,
     ...                      "tricks": NameInfo("player", lambda st, q: st[q], "int")})
@@ -156,6 +160,7 @@ def compile_formula(
         check_limits(node)
         text = unparse(node)
     compiler = _Compiler(resolver, per_player)
+    compiler.strict_eq = strict_eq
     c = compiler.compile(node, False)
     compiler.budget(c.cost, node)
     if expect is not None and c.type not in (expect, "any"):
@@ -202,6 +207,7 @@ class _Compiler:
         # each node compiled once per context: count() compiles its argument to learn
         # its type, and nested counts must not compile their subtrees again and again
         self._memo: dict[tuple[int, bool], _C] = {}
+        self.strict_eq = True  # False: == and != of two known different types is just false
 
     # -- helpers
 
@@ -659,7 +665,7 @@ class _Compiler:
         vec = _vec2(_VEC_ARITH[op], a, b) if op in _VEC_ARITH else None
         if b.const:
             return _C(_ARITH_RIGHT_CONST[op](a.fn, b.value), "int", cost, seat_free=free, vec=vec)
-        if division is not None:  # a divisor worked out in play: 0 is an error naming the formula
+        if division is not None:  # a divisor worked out in play: 0 gives 0
             return _C(_divide(a.fn, b.fn, division, unparse(node)), "int", cost, seat_free=free)
         if a.const:
             return _C(_ARITH_LEFT_CONST[op](a.value, b.fn), "int", cost, seat_free=free, vec=vec)
@@ -695,6 +701,8 @@ class _Compiler:
             b = self._card_literal(node.right, b, ctx)
         line, col = _op_pos(node)
         known = a.type != "any" and b.type != "any"
+        if known and a.type != b.type and not self.strict_eq and op in ("==", "!="):
+            return _const(op == "!=", "bool", 1 + a.cost + b.cost)
         if known and a.type != b.type:
             raise FormulaError(
                 f"cannot compare {_ARTICLE[a.type]} with {_ARTICLE[b.type]}"
@@ -790,11 +798,12 @@ def _arith_message(op: str, ta: TypeName, tb: TypeName) -> str:
 
 
 def _divide(a: Fn, b: Fn, op: Callable[[Any, Any], Any], text: str) -> Fn:
-    """``a / b`` or ``a % b``; a divisor of 0 raises SpelbokError quoting ``text``."""
+    """``a / b`` or ``a % b``; a divisor of 0 (worked out in play) gives 0: a spec that
+    validates never stops a match (a divisor fixed at 0 is refused when it loads)."""
     def f(st: Any, p: int) -> Any:
         y = b(st, p)
         if not y:
-            raise SpelbokError(f"division by zero in the formula '{text}'")
+            return 0
         return op(a(st, p), y)
     return f
 

@@ -155,6 +155,10 @@ class _Checker:
         self.end()
         self.sources()
         self.meaning()
+        if not self.errors:  # validate's promise (lang/promise.py): on a sound tree only
+            from .promise import check_promise
+
+            check_promise(self)
         return self.errors
 
     # ----------------------------------------------------------------- players & deck
