@@ -180,8 +180,9 @@ def test_validate_warnings_exit_0_unless_strict() -> None:
     result = run("validate", spec)
     assert result.exit_code == 0
     assert result.stdout == (
-        f"{spec}:14:7: warning: every word of 'announce' has a 'when': when none holds, the "
-        "player has nothing to choose and the game cannot go on (give one word no 'when')\n"
+        f"{spec}:14:7: warning: every word of 'announce' has a 'when': when none holds, "
+        "every word is offered, whatever its 'when' (give one word no 'when' to say which stands "
+        "then)\n"
         f"{spec}: ok (1 warning)\n")
     strict = run("validate", "knektpass", spec, "--strict", "--quiet")
     assert strict.exit_code == 1

@@ -815,7 +815,7 @@ class _Checker:
 
     def words_may_all_be_off(self, path: Path, step: dict[str, Any]) -> None:
         """A word list in which every word has a 'when' may offer nothing at all (then
-        the game cannot go on), unless two of the conditions plainly exclude each other."""
+        every word is offered, which is seldom what the rules mean), unless two of the conditions plainly exclude each other."""
         choose = step["choose"]
         if not isinstance(choose, list) or not choose:
             return
@@ -833,8 +833,8 @@ class _Checker:
         if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
             return
         self.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
-                  "holds, the player has nothing to choose and the game cannot go on (give "
-                  "one word no 'when')")
+                  "holds, every word is offered, whatever its 'when' (give one word no "
+                  "'when' to say which stands then)")
 
     def sources(self) -> None:
         ids = self.tree.get("sources") or {}
