@@ -89,11 +89,15 @@ def short_repr(x: object, size: int = 40) -> str:
     return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
-def value_too_big(name: str, value: int, where: str, hand: int) -> LimitError:
-    """The error for variable ``name`` set to ``value`` (over MAX_VALUE) by the step at ``where``."""
-    return LimitError(f"{where + ': ' if where else ''}in hand {hand}, '{name}' would become a "
-                      f"{digits(value)}-digit number, but integers in a match are bounded by "
-                      f"10^{len(str(MAX_VALUE)) - 1} either way (does a formula grow without end?)")
+def held(value: int) -> int:
+    """``value`` held at the bound it is past: a value a step stores is at most
+    ``MAX_VALUE`` either way, and a match goes on (validate's promise: a spec that
+    validates never stops a match; a formula growing without end then stays at the bound).
+
+    >>> held(10**20), held(-10**20)
+    (1000000000000000, -1000000000000000)
+    """
+    return MAX_VALUE if value > 0 else -MAX_VALUE
 
 
 _STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')

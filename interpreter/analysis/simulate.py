@@ -41,8 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LimitError, SpelbokError
-from ..limits import MAX_VALUE, digits
+from ..errors import SpelbokError
 from ..play.bots.budget import DEFAULT_BOT_TIME, Budget
 from .sim_report import (
     SCHEMA_VERSION,
@@ -131,12 +130,8 @@ def run_match(game: Game, bot_names: Sequence[str], seed: int, index: int,
     count_events(st.log, counts)
     counts["talon_exhausted"] = exhausted[0]
     scores = list(st.scores)
-    for p, score in enumerate(scores):
-        # within the bound, a score is exact as a float, so the means and spreads are right
-        if type(score) is int and not -MAX_VALUE <= score <= MAX_VALUE:
-            raise LimitError(f"match {index} (seed {mseed}): seat {p} scored a {digits(score)}"
-                             f"-digit number, too large "
-                             f"to summarise (the limit is {MAX_VALUE})")
+    # within the bound (State.scores holds them there), a score is exact as a float, so
+    # the means and spreads are right
     return MatchRecord(
         index=index,
         seed=mseed,

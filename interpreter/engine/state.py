@@ -28,7 +28,7 @@ from ..errors import (
     did_you_mean,
     kind_fault,
 )
-from ..limits import MAX_NOTATION, MAX_VALUE, seat_arg, short_repr
+from ..limits import MAX_NOTATION, MAX_VALUE, held, seat_arg, short_repr
 from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, card_actions, parse_action
 from .order import NO_TRUMP
 from .rng import below as _below
@@ -255,9 +255,12 @@ class State:
 
     @property
     def scores(self) -> list[int]:
-        """Each seat's score, as the spec's ``end.score`` formula defines it."""
+        """Each seat's score, as the spec's ``end.score`` formula defines it (held
+        within ``±MAX_VALUE``, as every value a step stores is)."""
         f = self.game.program.score_fn
-        return [f(self, p) for p in range(self.n)]
+        scores = [f(self, p) for p in range(self.n)]
+        return [v if type(v) is not int or -MAX_VALUE <= v <= MAX_VALUE else held(v)
+                for v in scores]
 
     @property
     def winners(self) -> list[int]:

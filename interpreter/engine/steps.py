@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_NAMES, SUITS, Pack, cards_in
 from ..errors import LimitError, SpecError
-from ..limits import MAX_CARDS, MAX_CHOICES, MAX_REPEAT, MAX_VALUE, value_too_big
+from ..limits import MAX_CARDS, MAX_CHOICES, MAX_REPEAT, MAX_VALUE, held
 from .actions import NUMBER, SUIT, WORD, Action
 from .order import NO_TRUMP
 
@@ -159,7 +159,7 @@ class SetVars(Instr):
             for setter, fn, name in self.assigns:
                 value = fn(st, 0)
                 if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                    raise value_too_big(name, value, self.where, st.hand_number)
+                    value = held(value)
                 setter(st, -1, value)
                 if st.rec is not None:
                     st.event("set", var=name, value=value)
@@ -169,7 +169,7 @@ class SetVars(Instr):
                     for setter, fn, name in self.assigns:
                         value = fn(st, p)
                         if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                            raise value_too_big(name, value, self.where, st.hand_number)
+                            value = held(value)
                         setter(st, p, value)
                         st.event("set", seat=p, var=name, value=value)
         else:
@@ -183,11 +183,11 @@ class SetVars(Instr):
             for p in seats:
                 if each is not None and not each(st, p):  # asked after the seats before
                     continue
-                for row, setter, fn, name in self.fast:
+                for row, setter, fn, _name in self.fast:
                     value = fn(st, p)
                     # one comparison per value set keeps every integer of a match small
                     if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                        raise value_too_big(name, value, self.where, st.hand_number)
+                        value = held(value)
                     if row >= 0:
                         rows[row][p] = value
                     else:
@@ -479,10 +479,10 @@ class Decision(Instr):
         """After ``seat``'s answer: the ``then`` assignments, and on to the next
         decider; True when one is named (spares the step loop)."""
         st.queue.pop(0)
-        for row, setter, fn, var in self.then_fast:
+        for row, setter, fn, _var in self.then_fast:
             value = fn(st, seat)
             if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                raise value_too_big(var, value, f"the '{self.name}' decision", st.hand_number)
+                value = held(value)
             if row >= 0:
                 st.pv_rows[row][seat] = value
             else:

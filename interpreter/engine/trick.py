@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Pack, cards_in
 from ..frozen import Frozen
-from ..limits import MAX_VALUE, value_too_big
+from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
 from .order import NO_TRUMP
 from .steps import UNSET, Fn, Instr, Selector, Setter, fixed
@@ -753,10 +753,10 @@ class CardPlay(TrickPlayEach):
         d = self.decls[k]
         cand = st.cand
         st.cand = c
-        for setter, fn, name in d.then:
+        for setter, fn, _name in d.then:
             value = fn(st, seat)
             if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
-                raise value_too_big(name, value, d.where, st.hand_number)
+                value = held(value)
             setter(st, seat, value)
         st.cand = cand
         st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
