@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import escape_controls
+
 # ----------------------------------------------------------------------------- results
 
 
@@ -178,7 +180,9 @@ class ReadingReport:
                 what = c.compare_text if self.versus else (
                     f"{_opts_text(c.reading)} vs {_opts_text(c.spec_reading)}")
                 lines.append(f"    - {c.name}  [{what}]")
-        return "\n".join(lines)
+        # a reading file is untrusted: its names, notation and titles reach the terminal
+        # (colour codes of ``style`` kept, any other control character written out)
+        return escape_controls("\n".join(lines))
 
 
 def _option_diff(a: dict[str, Any], b: dict[str, Any]
