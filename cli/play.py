@@ -659,7 +659,7 @@ class PlayerWords:
 
     def explain(self, index: int, event: Any, who: str = "") -> str | None:
         if event.get("event") != "set":
-            return self.why.explain(index, event, who)  # type: ignore[no-any-return]
+            return self.why.explain(index, event, who)
         from spelbok.play.explain import explain_set
 
         ex = self.why.explainer
@@ -668,7 +668,9 @@ class PlayerWords:
                 note.before == event.get("value"):
             return None
         step = ex.step(note.pc)
-        return explain_set(event, note.before, label=str(step.get("label") or ""),
+        # said as the scores line says it: 'score', whatever the spec calls it
+        return explain_set({**event, "var": "score"}, note.before,
+                           label=_spoken(str(step.get("label") or "")),
                            source=str(step.get("source") or ""), who=who)
 
 
