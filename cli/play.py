@@ -44,8 +44,10 @@ How to answer:
   a menu number        picks that choice (1, 2, ...)
   a card               10h, JC, j♣, 7S (rank then suit; case does not matter)
   a word               play, pass, knock, ... as listed
-  an exchange          exchange 7h 9s gives away those cards; the cards alone (7h 9s) work
-                       too; 'keep' (or the word alone) keeps every card
+  the menu's words     give 9s, GIVE 9♠: as the menu shows them, in any case, with a
+                       suit's letter or its symbol
+  an exchange          exchange 7h 9s (or give 7h 9s) gives away those cards; the cards
+                       alone (7h 9s) work too; 'keep' (or the word alone) keeps every card
   show                 shows the table again
   undo                 takes back your last decision (and the bots' moves since)
   hint                 what the greedy and ISMCTS bots would do here, and their estimate
@@ -658,6 +660,8 @@ class PlayerWords:
         self.score = score
 
     def explain(self, index: int, event: Any, who: str = "") -> str | None:
+        if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds"):
+            return self._rule(index)
         if event.get("event") != "set":
             return self.why.explain(index, event, who)
         from spelbok.play.explain import explain_set
@@ -672,6 +676,33 @@ class PlayerWords:
         return explain_set({**event, "var": "score"}, note.before,
                            label=_spoken(str(step.get("label") or "")),
                            source=str(step.get("source") or ""), who=who)
+
+
+    def _rule(self, index: int) -> str | None:
+        """The step that made event ``index``, by its label, the label of the ``if`` step
+        holding it (not its condition, which is a formula) and the source."""
+        ex = self.why.explainer
+        note = ex.note(index)
+        if note is None or note.pc < 0:
+            return None
+        step = ex.step(note.pc)
+        origin = ex.game.program.origin(note.pc)
+        node: Any = ex.game.tree
+        under: dict[str, Any] = {}
+        for key in origin.path[:-1] if origin is not None else ():
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+            if isinstance(node, dict) and "if" in node:
+                under = node
+        parts = [f"[{_spoken(str(step['label']))}]"] if step.get("label") else []
+        if under.get("label"):
+            parts.append(f"under '{_spoken(str(under['label']))}'")
+        source = step.get("source") or under.get("source")
+        if source:
+            parts.append(f"({source})")
+        return " ".join(parts) or None
 
 
 def _seat_narrator(names: Sequence[str], style: Style, human: int,

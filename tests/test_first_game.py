@@ -152,6 +152,9 @@ def test_a_players_log_shows_no_variable_names() -> None:
     out = r.output
     assert "score 12 → 7 (-5): [scoring] (en: Scoring" in out  # the change, with the rule
     assert not re.search(r"\b(need|change) -?\d+ →", out), "a spec's working variables"
+    r = run("play", "knektpass", "-n", "3", "--seed", "1", input="2\n" * 300)
+    assert "[end of hand] under 'sole player'" in r.output  # the step's labels, ...
+    assert "because count(" not in r.output  # ... not its condition's formula
     r = run("play", "knockout-whist", "--seed", "2", input="1\n" * 300)
     assert "survived" not in r.output and "last_tricks" not in r.output
     r = run("play", "bridge", "--seed", "2", "--max-hands", "1", input="1\n" * 300)
