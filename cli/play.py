@@ -36,14 +36,19 @@ LOG_FORMAT = 1
 _CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.engine.actions)
 _MENU_LIMIT = 10  # exchanges with more choices than this are typed, not picked from a menu
 _HINT_PLAYOUTS = 300  # the ISMCTS hint's budget: a second or so
+#: ``spelbok play`` with no SPEC: a shipped game and player count whose seeded matches
+#: show play in most hands (at two players Knektpass often ends at the announcement).
+FIRST_GAME, FIRST_PLAYERS = "knektpass", 3
 
 HELP = """\
 How to answer:
   a menu number        picks that choice (1, 2, ...)
   a card               10h, JC, j♣, 7S (rank then suit; case does not matter)
   a word               play, pass, knock, ... as listed
-  an exchange          exchange 7h 9s gives away those cards; the cards alone (7h 9s) work
-                       too; 'keep' (or the word alone) keeps every card
+  the menu's words     give 9s, GIVE 9♠: as the menu shows them, in any case, with a
+                       suit's letter or its symbol
+  an exchange          exchange 7h 9s (or give 7h 9s) gives away those cards; the cards
+                       alone (7h 9s) work too; 'keep' (or the word alone) keeps every card
   show                 shows the table again
   undo                 takes back your last decision (and the bots' moves since)
   hint                 what the greedy and ISMCTS bots would do here, and their estimate
@@ -89,7 +94,7 @@ def _header(game: Game, seed: int, options: dict[str, str]) -> str:
 
 
 @click.command("play")
-@click.argument("spec", required=False, metavar="SPEC")
+@click.argument("spec", required=False, metavar="[SPEC]")
 @players_option()
 @click.option("--seat", "-k", type=int, default=0, show_default=True, metavar="K",
               help="Your seat (0 is the first).")
@@ -121,6 +126,9 @@ def play_cmd(
     no_color: bool, allow_paths: tuple[str, ...], bot_time: float | None,
 ) -> None:
     """Play SPEC in the terminal: you take seat K, bots the others.
+
+    Without SPEC, a first game: Knektpass for three ('spelbok list' shows
+    the others).
 
     Before each of your decisions you see the hand number, the dealer, the
     trump, your hand sorted by suit, the trick so far and the scores; answer
@@ -160,7 +168,8 @@ def play_cmd(
             return
     else:
         if spec is None:
-            raise click.UsageError("Missing argument 'SPEC' (or give --resume LOG).")
+            spec, players = FIRST_GAME, players or FIRST_PLAYERS
+            click.echo(first_game_note(spec, players))
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         game = spelbok.load(spec, players=players, options=options or None,
@@ -211,6 +220,16 @@ def play_cmd(
         write_log(log_file, record, state)
     if not finished:
         click.echo(f"Match abandoned in hand {state.hand_number} (seed {seed}).")
+
+
+def first_game_note(spec: str, players: int) -> str:
+    """The line ``spelbok play`` without SPEC prints: what it started, how to choose."""
+    from spelbok.lang.loader import shipped_spec_names
+
+    games = [n for n in shipped_spec_names() if "/" not in n]
+    return (f"No game named, so a first game: {spec} for {players} players. "
+            f"'spelbok list' shows all {len(games)} shipped games; "
+            "'spelbok play GAME' starts another (e.g. 'spelbok play hearts').")
 
 
 def _free_log_name(spec: str, seed: int) -> str:
@@ -318,7 +337,7 @@ def _action_text(a: Action, style: Style, exchange_verb: str | None = None) -> s
         return f"give {cards(str(a).split()[1:], style)}"
     if a.kind == _WORD and a.verb == exchange_verb:
         return "keep all"
-    return str(a)
+    return _spoken(str(a))
 
 
 def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list[str]:
@@ -366,7 +385,7 @@ def _panel(state: State, human: int, names: Sequence[str], style: Style) -> list
 
 
 def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
-                  style: Style) -> list[str]:
+                  style: Style, names: Sequence[str] | None = None) -> list[str]:
     name = _decision_name(state, legal)
     xverb = _exchange_verb(legal)
     items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
@@ -377,17 +396,40 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
     exchanges = [a for a in legal if a.kind == _CARDS]
     if exchanges and len(menu) < len(legal):
         most = max(len(a.cards) for a in exchanges)
+        least = min(len(a.cards) for a in exchanges)
+        if any(a.kind == _WORD and a.verb == exchanges[0].verb for a in legal):
+            least = 0  # the verb alone keeps every card
         verb = exchanges[0].verb
         from spelbok.cli.render import sort_hand
 
         v = state.view(state.current_player or 0)
         flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump")) for c in g]
-        cards_text = " ".join(flat[-min(2, most):]).lower()  # the lowest cards, as an example
+        k = least if least == most else min(2, most)
+        cards_text = " ".join(flat[-k:]).lower()  # the lowest cards, as an example
         from spelbok.cli.render import wrap_words
 
-        lines += wrap_words(f"    or write the cards to give away (up to {most}), e.g. "
-                            f"{verb} {cards_text} or just {cards_text}", style.width, 6)
+        how_many = (f"the {_plural(most, 'card')}" if least == most
+                    else f"the cards (up to {most})" if not least
+                    else f"the cards ({least} to {most})")
+        to = _receiver(state, names)
+        say = f"{how_many} to give away{to}, e.g. {verb} {cards_text} or just {cards_text}"
+        if menu:
+            lines += wrap_words(f"    or write {say}", style.width, 6)
+        else:  # nothing to pick: the question is the whole prompt
+            lines = wrap_words(f"{style.paint(name, bold=True)}: write {say}", style.width, 4)
     return lines
+
+
+def _receiver(state: State, names: Sequence[str] | None) -> str:
+    """' to P1' when the decision gives cards to a seat the step names (a pass), else ''."""
+    to = getattr(state.game.program.code[state.pc], "_to", None)
+    seat = state.current_player
+    if to is None or seat is None or not names:
+        return ""
+    try:
+        return f" to {names[to(state, seat)]}"
+    except Exception:  # an odd step: say nothing rather than a wrong seat
+        return ""
 
 
 def _read(prompt: str) -> str | None:
@@ -399,11 +441,48 @@ def _read(prompt: str) -> str | None:
         return None
 
 
+#: the suit symbols a person may type for the French suits' letters
+_SYMBOL_LETTERS = str.maketrans({"♣": "c", "♠": "s", "♥": "h", "♦": "d",
+                                 "♧": "c", "♤": "s", "♡": "h", "♢": "d"})
+
+
+def _said(text: str) -> str:
+    """``text`` as a person's answer is compared with the menu: without colour, in lower
+    case, with French suit symbols as letters and single spaces (``GIVE 9♠`` -> ``give 9s``)."""
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return " ".join(text.lower().translate(_SYMBOL_LETTERS).replace("_", " ").split())
+
+
+def _menu_words(menu: Sequence[Action], legal: Sequence[Action],
+                style: Style | None) -> dict[str, Action]:
+    """Each menu entry by the words the menu shows it with (with the table's symbols,
+    and with letters), as :func:`_said` writes them."""
+    from dataclasses import replace
+
+    from spelbok.cli.render import PLAIN
+
+    xverb = _exchange_verb(legal)
+    words: dict[str, Action] = {}
+    for a in menu:
+        for st in (style or PLAIN, PLAIN):
+            for shown in (_action_text(a, st, xverb),
+                          _action_text(a, replace(st, symbols=False, color=False), xverb)):
+                words.setdefault(_said(shown), a)
+    return words
+
+
 def _interpret(text: str, state: State, menu: Sequence[Action],
-               legal: Sequence[Action]) -> Action:
-    """The action the player means by ``text``; ActionError with the reason if none."""
+               legal: Sequence[Action], style: Style | None = None) -> Action:
+    """The action the player means by ``text``; ActionError with the reason if none.
+    The menu's own wording is understood in any case, with or without suit symbols
+    (``give 9s`` where the menu shows ``give 9♠``)."""
     word = text.strip()
     low = word.lower()
+    shown = _menu_words(menu, legal, style).get(_said(word))
+    if shown is not None:
+        return shown
     if low.isascii() and low.isdigit():  # ASCII only: '²' is a digit to isdigit, not to int
         k = int(low)
         if 1 <= k <= len(menu):
@@ -418,6 +497,9 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     xverb = _exchange_verb(legal)
     if xverb and low in ("keep", "keep all", "none", "0"):
         return state.parse_action(xverb)
+    if xverb and low.split()[:1] == ["give"] and xverb != "give":  # the menu's word for it
+        word = xverb + word[len("give"):]
+        low = word.lower()
     try:
         return state.parse_action(word)
     except ActionError:
@@ -457,17 +539,28 @@ def _hint(state: State, human: int, style: Style) -> list[str]:
     xverb = _exchange_verb(legal)
     lines = []
     greedy = make_bot("greedy", seed=state.hand_number).choose(observe(state, human))
-    lines.append(f"  greedy would play {_action_text(greedy, style, xverb)}")
+    lines.append(f"  The greedy bot would {_deed(greedy, style, xverb)}.")
     search = make_bot(f"ismcts:{_HINT_PLAYOUTS}", seed=state.hand_number)
     pick = search.choose(observe(state, human))
     estimate = getattr(search, "last_estimate", None)
-    text = f"  ismcts would play {_action_text(pick, style, xverb)}"
+    text = f"  The ISMCTS bot would {_deed(pick, style, xverb)}"
     if estimate is not None:
         mean, visits = estimate
         text += (f", expecting {mean:.0%} of the hand's best outcome "
                  f"({visits} of {_HINT_PLAYOUTS} playouts)")
-    lines.append(text)
+    lines.append(text + ".")
     return lines
+
+
+def _deed(a: Action, style: Style, exchange_verb: str | None) -> str:
+    """What choosing ``a`` does, as the end of a sentence: 'play 9♣', 'give 6♥ 7♥',
+    'keep all', 'say pass'."""
+    text = _action_text(a, style, exchange_verb)
+    if a.kind == _CARD:
+        return f"play {text}"
+    if a.kind == _CARDS or text == "keep all":
+        return text
+    return f"say {text}"  # a word or a suit, as the menu shows it
 
 
 def _rules(state: State) -> list[str]:
@@ -482,7 +575,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
          history: Sequence[str] = ()) -> Action | str | None:
     """Show the table, ask until the answer is a legal action, ``"undo"``, or None to
     abandon."""
-    from spelbok.cli.render import scores_line, transcript
+    from spelbok.cli.render import scores_line
 
     legal = state.legal_actions()
     v = state.view(human)
@@ -490,7 +583,8 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
     _line_editing([str(a) for a in legal] + list(COMMANDS))
 
     def show() -> None:
-        for line in _panel(state, human, names, style) + _prompt_lines(state, menu, legal, style):
+        for line in _panel(state, human, names, style) + \
+                _prompt_lines(state, menu, legal, style, names):
             _echo(line, style)
 
     def say(lines: Sequence[str]) -> None:
@@ -532,32 +626,125 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
                 events = state.log
                 begin = max((i for i, e in enumerate(events) if e.get("event") == "hand"),
                             default=0)
-                say(transcript(events[begin:], names, style=style, viewer=human)
+                told = _seat_narrator(names, style, human)
+                say([line for e in events[begin:] for line in told.feed(e)] + told.flush()
                     or ["  (nothing yet)"])
                 continue
         try:
-            return _interpret(text, state, menu, legal)
+            return _interpret(text, state, menu, legal, style)
         except ActionError as exc:
             mark = "✗" if style.symbols else "x"
             _echo(f"  {style.paint(mark, fg='red')} {_symbols(str(exc), style)}", style)
 
 
+def _spoken(name: str) -> str:
+    """A spec's name as words (``three_spades`` -> ``three spades``)."""
+    return name.replace("_", " ")
+
+
+def score_name(game: Game) -> str | None:
+    """The variable the match reports as each player's score (``end: score``), when it is
+    one variable; None when the score is a formula."""
+    end = game.tree.get("end") or {}
+    name = end.get("score", "score")
+    return name if isinstance(name, str) and name.isidentifier() else None
+
+
+class PlayerWords:
+    """A :class:`~spelbok.play.explain.SeatExplainer`'s words as a person at the table
+    reads them: the spec's labels and citations, never its variable names.  A change of
+    the score the match reports is said with its step's label and source (what
+    ``describe`` cites); the spec's other counts (``need``, ``change``, ...) are its own
+    working names, and their effect is in the score, so they are not told (``play --auto
+    --verbose`` shows them)."""
+
+    def __init__(self, why: Any, score: str | None) -> None:
+        self.why = why
+        self.score = score
+
+    def explain(self, index: int, event: Any, who: str = "") -> str | None:
+        if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds"):
+            return self._rule(index)
+        if event.get("event") != "set":
+            return self.why.explain(index, event, who)
+        from spelbok.play.explain import explain_set
+
+        ex = self.why.explainer
+        note = ex.note(index)
+        if event.get("var") != self.score or note is None or note.pc < 0 or \
+                note.before == event.get("value"):
+            return None
+        step = ex.step(note.pc)
+        # said as the scores line says it: 'score', whatever the spec calls it
+        return explain_set({**event, "var": "score"}, note.before,
+                           label=_spoken(str(step.get("label") or "")),
+                           source=str(step.get("source") or ""), who=who)
+
+
+    def _rule(self, index: int) -> str | None:
+        """The step that made event ``index``, by its label, the label of the ``if`` step
+        holding it (not its condition, which is a formula) and the source."""
+        ex = self.why.explainer
+        note = ex.note(index)
+        if note is None or note.pc < 0:
+            return None
+        step = ex.step(note.pc)
+        origin = ex.game.program.origin(note.pc)
+        node: Any = ex.game.tree
+        under: dict[str, Any] = {}
+        for key in origin.path[:-1] if origin is not None else ():
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+            if isinstance(node, dict) and "if" in node:
+                under = node
+        parts = [f"[{_spoken(str(step['label']))}]"] if step.get("label") else []
+        if under.get("label"):
+            parts.append(f"under '{_spoken(str(under['label']))}'")
+        source = step.get("source") or under.get("source")
+        if source:
+            parts.append(f"({source})")
+        return " ".join(parts) or None
+
+
+def _seat_narrator(names: Sequence[str], style: Style, human: int,
+                   start_scores: Sequence[Any] | None = None, explainer: Any = None) -> Any:
+    """A :class:`~spelbok.cli.render.Narrator` for a person at seat ``human``: contracts and
+    bids as words, and no line for a spec's working variables (see :class:`PlayerWords`)."""
+    from spelbok.cli.render import Narrator
+
+    class PlayerNarrator(Narrator):
+        def _ev_set(self, e: Any) -> list[str]:
+            return []  # the score's change is on the scores line (and explained)
+
+        def _ev_decision(self, e: Any) -> list[str]:
+            return super()._ev_decision({**e, "action": _spoken(str(e.get("action", "")))})
+
+        def _ev_contract(self, e: Any) -> list[str]:
+            return super()._ev_contract({**e, "contract": _spoken(str(e.get("contract")))})
+
+    return PlayerNarrator(names, style=style, viewer=human, start_scores=start_scores,
+                          explainer=explainer)
+
+
 class SeatLog:
     """What a person at seat ``human`` is told of a match's events as they come: the
     narrator with that seat's eyes (:class:`~spelbok.cli.render.Narrator`, ``viewer``)
-    and the explanations that seat may read (:class:`~spelbok.play.explain.SeatExplainer`).
+    and the explanations that seat may read (:class:`~spelbok.play.explain.SeatExplainer`),
+    in the spec's words (:class:`PlayerWords`).
     ``shown``: the events told already (a resumed match, or after an undo)."""
 
     def __init__(self, game: Game, names: Sequence[str], human: int, style: Style,
                  start_scores: Sequence[Any] | None = None, shown: int = 0) -> None:
-        from spelbok.cli.render import Narrator, card, suit
+        from spelbok.cli.render import card, suit
         from spelbok.play.explain import Explainer, SeatExplainer
 
         self.explainer = Explainer(game, card=lambda c: card(c, style),
                                    suit=lambda t: suit(t, style))
         self.why = SeatExplainer(self.explainer, human, [])
-        self.narrator = Narrator(names, style=style, viewer=human, start_scores=start_scores,
-                                 explainer=self.why)
+        self.narrator = _seat_narrator(names, style, human, start_scores,
+                                       PlayerWords(self.why, score_name(game)))
         self.narrator._index = shown
         self.shown = shown
 
@@ -632,11 +819,43 @@ def _interactive(
         assert not isinstance(action, str)
         asked.append(len(state.actions))
         state.apply(action)
-    winners = state.winners
-    if human in winners:
-        _echo(style.paint("You win!" if len(winners) == 1 else "You share the win!",
-                          bold=True, fg="green"), style)
+    catch_up()  # the last trick and the match's end, when the human's card ended it
+    for line in final_table(state, names, style, human):
+        _echo(line, style)
     return True
+
+
+def final_table(state: State, names: Sequence[str], style: Style,
+                human: int | None = None) -> list[str]:
+    """The end of a match as a table: each seat's final score, the winners marked, the
+    rule that made them winners (the spec's own citation, as ``describe`` gives it) and,
+    for the person at ``human``, whether they won."""
+    from spelbok.cli.render import wrap_words
+    from spelbok.lang.describe import _cite
+
+    winners = list(state.winners)
+    scores = list(state.scores)
+    rule = "─" if style.symbols else "-"
+    lines = ["", style.paint(f"{rule * 2} final table " + rule * 30, bold=True)]
+    order = winners + [p for p in range(len(scores)) if p not in winners]
+    width = max((len(names[p]) for p in order), default=2)
+    digits = max((len(str(scores[p])) for p in order), default=1)
+    for p in order:
+        mark = ("★ winner" if style.symbols else "* winner") if p in winners else ""
+        row = f"  {names[p]:<{width}}  {str(scores[p]):>{digits}}  {mark}".rstrip()
+        lines.append(style.paint(row, bold=True) if p in winners else row)
+    end = state.game.tree.get("end") or {}
+    why = [line.strip() for line in _cite(end, 0)]
+    if why:
+        lines += wrap_words("  why: " + " ".join(why), style.width, 7)
+    if human is not None:
+        if human in winners:
+            verdict = "You win!" if len(winners) == 1 else "You share the win!"
+            lines.append(style.paint(verdict, bold=True, fg="green"))
+        else:
+            who = " and ".join(names[p] for p in winners) or "nobody"
+            lines.append(f"You lose: {who} {'wins' if len(winners) == 1 else 'win'}.")
+    return lines
 
 
 def _symbols(text: str, style: Style) -> str:
@@ -647,8 +866,8 @@ def _symbols(text: str, style: Style) -> str:
     from spelbok.cli.render import card, suit
 
     text = re.sub(r"\b(?:10|[2-9JQKA])[CSHD]\b", lambda m: card(m.group(0), style), text)
-    return re.sub(r"\b(suit|trump|trumps) ([CSHD])\b",
-                  lambda m: f"{m.group(1)} {suit(m.group(2), style)}", text)
+    return re.sub(r"\b(suit|trump|trumps) (\(?)([CSHD])\b",  # 'follow suit (S)' too
+                  lambda m: f"{m.group(1)} {m.group(2)}{suit(m.group(3), style)}", text)
 
 
 def _echo(text: str, style: Style) -> None:

@@ -14,7 +14,9 @@ read), 2 for a usage error.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from dataclasses import replace
 
 import click
 from spelbok.analysis.readings import ReadingReport, run_reading
@@ -28,6 +30,24 @@ def _color() -> bool:
     except ImportError:  # pragma: no cover - main is always shipped
         return bool(getattr(sys.stdout, "isatty", lambda: False)())
     return use_color(sys.stdout)
+
+
+def _file_path(shown: str) -> str:
+    """A shipped reading's file as a path (``spelbok.specs/readings/x.yaml`` is where the
+    package keeps it, not a path one can open): relative to the working folder when in it."""
+    if not shown.startswith("spelbok.specs/") or os.path.exists(shown):
+        return shown
+    from importlib import resources
+
+    item = resources.files("spelbok.specs").joinpath(shown[len("spelbok.specs/"):])
+    if not isinstance(item, os.PathLike):  # inside a zip: no path to show
+        return shown
+    full = os.path.abspath(os.fspath(item))
+    try:
+        rel = os.path.relpath(full)
+    except ValueError:  # another drive on Windows
+        return full
+    return full if rel.startswith("..") else rel
 
 
 @click.command("verify")
@@ -64,7 +84,8 @@ def verify_cmd(files: tuple[str, ...], spec: str | None, options: dict[str, str]
         for k, r in enumerate(reports):
             if k:
                 click.echo("")
-            click.echo(r.format(verbose=verbose, style=click.style if color else None),
+            shown = replace(r, path=_file_path(r.path))  # the header names the file itself
+            click.echo(shown.format(verbose=verbose, style=click.style if color else None),
                        color=color)
         if len(reports) > 1:
             passed = sum(r.passed for r in reports)

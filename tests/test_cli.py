@@ -557,7 +557,7 @@ def test_real_command_errors_without_traceback() -> None:
     proc = _spelbok("describe", "specs/nothing.yaml")
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
-    usage = _spelbok("play")
+    usage = _spelbok("play", "--seat")  # an option without its value (no SPEC: a first game)
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
 
 

@@ -162,7 +162,7 @@ def test_play_commands(tmp_path: Path) -> None:
     assert "undo" in out and "hint" in out  # the help
     assert "scores  you 12 · P1 12" in out
     assert "Decision 'swap'" in out  # the rules of the step being played
-    assert "greedy would play" in out and "ismcts would play" in out and "playouts" in out
+    assert "The greedy bot would" in out and "The ISMCTS bot would" in out and "playouts" in out
     assert "nothing to undo: this is your first decision" in out
     assert "taken back: your swap" in out
     data = json.loads(log.read_text())
@@ -208,7 +208,8 @@ def test_resume_refuses_a_bots_only_log(tmp_path: Path) -> None:
     assert run("play", "example", "--auto", "--seed", "1", "--max-hands", "2", "--log", str(log)).exit_code == 0
     r = run("play", "--resume", str(log))
     assert r.exit_code == 1 and "nothing to resume" in r.output
-    assert run("play").exit_code == 2  # neither SPEC nor --resume
+    first = run("play", input="quit\n")  # neither SPEC nor --resume: a first game
+    assert first.exit_code == 0 and "a first game" in first.output
 
 
 def test_log_is_never_overwritten_without_force(tmp_path: Path) -> None:
