@@ -118,15 +118,21 @@ def test_readme_next_steps_work_after_a_plain_install(tmp_path: Path) -> None:
     # a non-editable install (the wheel, pure: SPELBOK_PURE skips the compile) of
     # this checkout, run from a copy of the clone's files the README names, so that
     # paths such as specs/readings/... are read from the clone, specs from the install
-    wheels = tmp_path / "wheels"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-         "-q", "-w", str(wheels)],
-        check=True, cwd=tmp_path, capture_output=True, env=dict(os.environ, SPELBOK_PURE="1"),
-    )
     import shutil
 
-    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    # built from a copy of the sources: another test may build a wheel from the checkout
+    # at the same time (setuptools writes build/ and *.egg-info beside the sources)
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".ci", "build", "*.egg-info", "__pycache__", ".venv", "*.so"))
+    # pure: the compile is another test's (CI requires it of its own install only)
+    build_env = {k: v for k, v in os.environ.items() if k != "SPELBOK_REQUIRE_COMPILED"}
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
+         "-q", "-w", str(wheels)],
+        check=True, cwd=tmp_path, capture_output=True, env=dict(build_env, SPELBOK_PURE="1"),
+    )
     (wheel,) = wheels.glob("spelbok-*.whl")
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
