@@ -598,7 +598,7 @@ def _shipped_mirror(value: str, base: str) -> str | None:
     ``variants``), when that stays in the shipped specs and names a file there.
 
     A copy of the shipped tree (a clone's ``specs/``, with a non-editable install)
-    thus names shipped specs as the shipped copy does (``../knektpass.yaml``),
+    thus names shipped specs as the shipped copy does (``../GAME.yaml``),
     and reaches nothing but shipped files.
     """
     shipped = resources.files("spelbok.specs")
