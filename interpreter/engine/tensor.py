@@ -23,7 +23,7 @@ from ..frozen import mypyc_attr
 from .actions import CARD, CARDS, Action
 from .auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
 from .subsets import SubsetActions
-from .trick import playable
+from .trick import playable, played_cards
 
 if TYPE_CHECKING:
     from .state import State
@@ -441,17 +441,6 @@ def cursor_view(c: Cursor, seat: int) -> tuple[bytes, bytes]:
         return obs, lay.zero_mask
     listed = _trusted(c)
     return obs, lay.mask(cursor_legal(c) if listed is None else listed)
-
-
-def played_cards(st: State) -> int:
-    """The cards played to tricks this hand (the trick in progress included)."""
-    played = 0
-    for _lead, cards, _w in st.history_tricks:
-        for _p, c in cards:
-            played |= 1 << c
-    for _p, c in st.trick:
-        played |= 1 << c
-    return played
 
 
 def _unseen_down(st: State, seat: int) -> int:

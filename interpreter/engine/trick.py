@@ -127,15 +127,16 @@ def _duty_voids(st: State, c: int) -> int:
     return out
 
 
-def _played(st: State) -> int:
-    """The cards played face up to this hand's tricks so far (a mask)."""
-    m = 0
+def played_cards(st: State) -> int:
+    """The cards played to tricks this hand (the trick in progress included; face-down
+    ones too: mask them with ``st.hidden`` for what the table saw)."""
+    played = 0
     for _lead, cards, _w in st.history_tricks:
         for _p, c in cards:
-            m |= 1 << c
+            played |= 1 << c
     for _p, c in st.trick:
-        m |= 1 << c
-    return m & ~st.hidden
+        played |= 1 << c
+    return played
 
 
 def _overtrump(st: State, hand: int) -> int:
@@ -448,7 +449,7 @@ class TrickPlay(Instr):
                     or (s != led and suit & t.trump_mask != suit)):
                 continue
             if gone < 0:  # the cards played face up this hand: no hand holds them
-                gone = _played(st)
+                gone = played_cards(st) & ~st.hidden  # played face up
             shown = True
             for x in cards_in(suit & ~gone):
                 hands[seat] = hand | (1 << x)
