@@ -84,6 +84,18 @@ def numeric_keys(schema: dict[str, Any] | None = None) -> set[str]:
     return keys
 
 
+def _at(tree: Any, path: tuple[Any, ...]) -> Any:
+    """The value at ``path`` in a JSON-like tree."""
+    for p in path:
+        tree = tree[p]
+    return tree
+
+
+def _put(tree: Any, path: tuple[Any, ...], value: Any) -> None:
+    """Set the value at ``path`` (not empty) in a JSON-like tree."""
+    _at(tree, path[:-1])[path[-1]] = value
+
+
 def numeric_places(tree: Any, keys: set[str]) -> list[tuple[Any, ...]]:
     """Paths in a spec tree of the numbers held by a numeric key (a value, or an item
     of its list); the French pack's rank names (``'10'``) count as numbers too."""
@@ -94,9 +106,7 @@ def numeric_places(tree: Any, keys: set[str]) -> list[tuple[Any, ...]]:
             continue
         if path[-1] != owner and not isinstance(path[-1], int):
             continue  # inside a map held by the key: another key's business
-        value = tree
-        for p in path:
-            value = value[p]
+        value = _at(tree, path)
         if isinstance(value, bool) or not (isinstance(value, int) or isinstance(value, str)
                                            and value.isascii() and value.isdigit()):
             continue
@@ -119,10 +129,7 @@ def numeric_mutants(values: list[Any], seed: int, per_key: int = 1) -> Iterator[
         for stem, path in rng.sample(by_key[key], min(per_key, len(by_key[key]))):
             for value in values:
                 tree = copy.deepcopy(trees[stem])
-                parent = tree
-                for p in path[:-1]:
-                    parent = parent[p]
-                parent[path[-1]] = value
+                _put(tree, path, value)
                 where = "/".join(str(p) for p in path)
                 shown = value if not isinstance(value, int) or abs(value) < 10**20 else "10**400"
                 yield f"{stem}: {where} = {shown}", dump(tree)
@@ -170,22 +177,14 @@ def digit_tree(data: Any, rng: random.Random) -> tuple[Any, str]:
     """A JSON-like document (a log, a snapshot) with the digits of one of its texts
     written in another script."""
     data = copy.deepcopy(data)
-    places = []
-    for path in _paths(data):
-        value = data
-        for p in path:
-            value = value[p]
-        if isinstance(value, str) and re.search(r"[0-9]", value):
-            places.append(path)
+    places = [path for path in _paths(data)
+              if isinstance(v := _at(data, path), str) and re.search(r"[0-9]", v)]
     if not places:
         return data, "no text with digits"
     path = rng.choice(places)
-    parent = data
-    for p in path[:-1]:
-        parent = parent[p]
     script = rng.choice(list(DIGITS))
-    old = parent[path[-1]]
-    parent[path[-1]] = foreign(old, script)
+    old = _at(data, path)
+    _put(data, path, foreign(old, script))
     return data, f"{'/'.join(str(p) for p in path)}: {old!r} in {script}"
 
 
@@ -193,22 +192,13 @@ def number_tree(data: Any, rng: random.Random) -> tuple[Any, str]:
     """A JSON-like document (a log, a snapshot, a reading) with one of its integers made a
     float or a huge number."""
     data = copy.deepcopy(data)
-    places = []
-    for path in _paths(data):
-        value = data
-        for p in path:
-            value = value[p]
-        if type(value) is int:
-            places.append(path)
+    places = [path for path in _paths(data) if type(_at(data, path)) is int]
     if not places:
         return data, "no number"
     path = rng.choice(places)
-    parent = data
-    for p in path[:-1]:
-        parent = parent[p]
-    new = rng.choice([float(parent[path[-1]]) + rng.choice([0, 0.5]), *HUGE])
+    new = rng.choice([float(_at(data, path)) + rng.choice([0, 0.5]), *HUGE])
     shown = new if not isinstance(new, int) or abs(new) < 10**20 else "10**400"
-    parent[path[-1]] = new
+    _put(data, path, new)
     return data, f"{'/'.join(str(p) for p in path)} = {shown}"
 
 
