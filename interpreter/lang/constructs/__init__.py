@@ -1,0 +1,25 @@
+"""The constructs of the spec language, one module each: the registry.
+
+:data:`HOMES` is the one list of constructs.  Every stage derives its tables from
+it (the step kinds and their order, the writers, the grammar's alternatives, the
+reference's tables), and a test checks that no stage names a construct the
+registry lacks.  Adding a construct is adding a module here and its line below.
+
+>>> [h.name for h in STEP_HOMES][:2] == list(STEP_KINDS[:2])
+True
+"""
+
+from __future__ import annotations
+
+from .home import Home
+
+# the step kinds, in the reference's order (the order of STEP_KINDS)
+STEP_HOMES: tuple[Home, ...] = ()
+# the top level and the sections, in the order the DSL writes them
+SECTION_HOMES: tuple[Home, ...] = ()
+#: Every construct's home.
+HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES)
+#: The step kinds, in the reference's order.
+STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
+
+__all__ = ["HOMES", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS", "Home"]

@@ -1,0 +1,65 @@
+"""A construct's home: everything the language knows of one construct, in one place.
+
+Each module of :mod:`spelbok.lang.constructs` (``deal.py``, ``melds.py``, ...) ends
+with one :class:`Home` (or a few, for a family): its declaration (the keys and
+their types, :class:`~spelbok.lang.declare.Construct`), its DSL grammar piece,
+and the functions each stage calls for it: reading the DSL parse tree, writing
+the DSL, the prose of ``describe``, the structural checks; and where its compile
+step lives in the engine.  The stage modules (``dsl_build``, ``dslwrite``,
+``describe``, ``checks``, the engine's compiler) are drivers: they iterate over
+:data:`spelbok.lang.constructs.HOMES` and call what a home gives; they hold no
+construct's own code.
+
+The functions take the stage's toolkit as their first argument (the DSL builder,
+the writer's output, the describe context, the checker), so a home imports no
+stage module and no stage imports a home but through the registry.
+
+>>> from spelbok.lang.declare import Construct
+>>> h = Home(Construct("demo", "step", "a demo step"))
+>>> h.name, h.group, h.builds
+('demo', 'step', {})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..declare import Construct
+
+__all__ = ["Home"]
+
+
+@dataclass(frozen=True)
+class Home:
+    """One construct of the language and what each stage does with it.
+
+    ``decl``: its map (keys, types, defaults, words).  ``parts``: the part maps
+    only this construct holds (an auction's contracts).  ``grammar``: its rules
+    in Lark, assembled into ``grammar/spec.lark``.  ``builds``: for each grammar
+    rule it owns (a parse node's ``data``), the DSL reader of that node.
+    ``write``, ``describe``, ``check``: the writer, the prose and the checks of
+    its part of a canonical tree (their arguments depend on the group: a step
+    gets the step, a section the whole tree).  ``compile``: ``module:function``
+    of its compile step in the engine, beside the instructions it makes.
+    """
+
+    decl: Construct
+    parts: tuple[Construct, ...] = ()
+    grammar: str = ""
+    builds: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    write: Callable[..., Any] | None = None
+    describe: Callable[..., Any] | None = None
+    check: Callable[..., Any] | None = None
+    compile: str = ""
+
+    @property
+    def name(self) -> str:
+        """The construct's name (a step kind, a section's key)."""
+        return self.decl.name
+
+    @property
+    def group(self) -> str:
+        """``top``, ``section``, ``step`` or ``part``."""
+        return self.decl.group
