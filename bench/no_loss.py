@@ -47,7 +47,6 @@ def specs(root: Path) -> list[Path]:
 
 def _save_one(spec: Path, out: Path, root: Path) -> None:
     from click.testing import CliRunner
-
     from spelbok.cli.main import cli
 
     runner = CliRunner()
