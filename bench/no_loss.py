@@ -45,33 +45,38 @@ def specs(root: Path) -> list[Path]:
     return found
 
 
-def _save_one(spec: Path, out: Path, root: Path) -> None:
+def _save_one(spec: Path, out: Path, root: Path, only: tuple[str, ...] = ()) -> None:
     from click.testing import CliRunner
     from spelbok.cli.main import cli
 
     runner = CliRunner()
     rel = spec.relative_to(root / "specs").as_posix().replace("/", "__")
     for name, args in COMMANDS:
+        if only and name not in only:
+            continue
         argv = [a.replace("{spec}", str(spec)) for a in args]
         result = runner.invoke(cli, argv, prog_name="spelbok")
         text = result.output.replace(str(root), "<root>")
         (out / f"{rel}.{name}.txt").write_text(f"exit {result.exit_code}\n{text}")
 
 
-def save(out: Path, root: Path, jobs: int = 2) -> None:
+def save(out: Path, root: Path, jobs: int = 2, only: tuple[str, ...] = ()) -> None:
     """Run every command on every spec of ``root`` in this interpreter; write one file each."""
     from concurrent.futures import ProcessPoolExecutor
 
     out.mkdir(parents=True, exist_ok=True)
     todo = specs(root)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        for f in [pool.submit(_save_one, s, out, root) for s in todo]:
+        for f in [pool.submit(_save_one, s, out, root, only) for s in todo]:
             f.result()
 
 
-def compare(old: Path, new: Path) -> int:
-    """Print each file that differs or is missing; return how many."""
-    names = sorted({p.name for p in old.iterdir()} | {p.name for p in new.iterdir()})
+def compare(old: Path, new: Path, present: bool = False) -> int:
+    """Print each file that differs or is missing; return how many.
+
+    ``present``: compare only the outputs ``new`` holds (a record of some commands)."""
+    names = sorted({p.name for p in new.iterdir()} | (set() if present else
+                                                       {p.name for p in old.iterdir()}))
     bad = 0
     for name in names:
         a, b = old / name, new / name
@@ -119,17 +124,19 @@ def main() -> int:
     s.add_argument("out", type=Path)
     s.add_argument("--root", type=Path, default=ROOT)
     s.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    s.add_argument("--only", default="", help="commands to run, e.g. describe,dsl,yaml")
     c = sub.add_parser("compare")
     c.add_argument("old", type=Path)
     c.add_argument("new", type=Path)
+    c.add_argument("--present", action="store_true", help="only the outputs NEW holds")
     g = sub.add_parser("against")
     g.add_argument("commit")
     a = ap.parse_args()
     if a.cmd == "save":
-        save(a.out, a.root.resolve(), a.jobs)
+        save(a.out, a.root.resolve(), a.jobs, tuple(x for x in a.only.split(",") if x))
         return 0
     if a.cmd == "compare":
-        return 1 if compare(a.old, a.new) else 0
+        return 1 if compare(a.old, a.new, a.present) else 0
     return 1 if against(a.commit) else 0
 
 
