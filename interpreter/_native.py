@@ -30,6 +30,7 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
        "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
        "engine/exchange", "engine/auction",
+       "formula/subformula", "formula/card_functions", "formula/operators", "formula/unrolled",
        # instructions of the hand's phases: subclasses of the compiled Instr, so compiled too
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        # batched playouts (Game.playouts) and the search bots' steps

@@ -29,6 +29,9 @@ Backends: ``"local"`` spreads chunks of matches over processes
 (:mod:`concurrent.futures`); ``"ray"`` sends the same chunks to a Ray cluster
 (``ray_address``, or a local Ray when None; needs ``spelbok[ray]``).
 
+What is swept (readings, line-ups, cells, seeds) is :mod:`~spelbok.analysis.audit_sweep`;
+running the units of work, :mod:`~spelbok.analysis.audit_workers`.
+
 >>> a = audit(["example"], games=2, players=[2], options={"void_rule": ["any"]}, seed=1,
 ...           skill=None)
 >>> [c.label for c in a.readings], a.to_dict()["schema"]
@@ -37,282 +40,40 @@ Backends: ``"local"`` spreads chunks of matches over processes
 
 from __future__ import annotations
 
-import hashlib
-import itertools
 import json
-import math
 import os
-import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from ..errors import SpecError, SpelbokError, did_you_mean
 from ..play.bots.budget import DEFAULT_BOT_TIME
-from .audit_measures import AuditRecord, audit_measures, match_facts
-from .sim_report import Measure, Summary
-from .simulate import MAX_GAMES, cycle_bots, run_match
+from .audit_measures import audit_measures
+from .audit_sweep import (
+    DESIGNS,
+    MAX_CELLS,
+    Cell,
+    Lineup,
+    Reading,
+    _text,
+    cell_seed,
+    option_value,
+    product_size,
+    readings_of,
+)
+from .audit_workers import Progress, Task, run_local, run_ray, run_task
+from .sim_report import Summary
+from .simulate import MAX_GAMES
 from .stats import stars
-
-if TYPE_CHECKING:
-    from ..engine.game import Game
-    from ..engine.state import State
 
 #: The version of the ``audit.json`` form (``audit.schema.json`` beside this file).
 AUDIT_VERSION = 1
-#: Most cells one audit sweeps, and most matches it plays in all.
-MAX_CELLS = 2000
+#: Most matches an audit plays in all (and MAX_CELLS, most cells it sweeps).
 MAX_MATCHES = 1_000_000
 #: Matches in one unit of work sent to a worker.
 CHUNK = 10
 CORRECTION = "benjamini-hochberg"
-DESIGNS = ("auto", "product", "single")
 BACKENDS = ("local", "ray")
-
-Progress = Callable[[int], None]
-
-
-# -- the sweep ------------------------------------------------------------------------
-
-
-@dataclass
-class Reading:
-    """One combination of option values of one spec (``options``: those that differ
-    from the spec's defaults)."""
-
-    id: int
-    spec: int
-    options: dict[str, Any]
-    default: bool
-
-    @property
-    def label(self) -> str:
-        return ", ".join(f"{k}={_text(v)}" for k, v in self.options.items()) or "default"
-
-
-@dataclass
-class Lineup:
-    """Bots by seat (cycled), or a skill line-up: ``strong`` moves one seat each match."""
-
-    bots: tuple[str, ...]
-    strong: str | None = None
-
-    @property
-    def label(self) -> str:
-        if self.strong is not None:
-            return f"skill: {self.strong} vs {','.join(self.bots)}"
-        return ",".join(self.bots)
-
-    def seats(self, players: int, index: int) -> list[str]:
-        """The bot of each seat in match ``index``."""
-        if self.strong is None:
-            return cycle_bots(list(self.bots), players)
-        seats = cycle_bots(list(self.bots), players - 1) if players > 1 else []
-        at = index % players
-        return seats[:at] + [self.strong] + seats[at:]
-
-
-@dataclass
-class Cell:
-    """One reading at one player count with one line-up, and its results."""
-
-    id: int
-    spec: int
-    reading: int
-    players: int
-    lineup: int
-    key: str
-    seed: int
-    baseline: int | None = None
-    records: list[AuditRecord] = field(default_factory=list)
-    measures: list[Measure] = field(default_factory=list)
-    #: key -> (p, adjusted p) against the baseline
-    tests: dict[str, tuple[float, float]] = field(default_factory=dict)
-
-
-def cell_seed(seed: int, key: str) -> int:
-    """The run seed of a cell: a hash of the audit's seed and the cell's key.
-
-    >>> cell_seed(1, "a") == cell_seed(1, "a") != cell_seed(2, "a")
-    True
-    """
-    digest = hashlib.sha256(f"spelbok-audit:{seed}:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def _text(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def option_value(declared: Sequence[Any], text: Any, name: str) -> Any:
-    """The declared value of option ``name`` that ``text`` names (SpecError if none).
-
-    >>> option_value([False, True], "true", "floor_zero")
-    True
-    """
-    for v in declared:
-        if v == text or _text(v) == _text(text).strip():
-            return v
-    raise SpecError(f"option '{name}' has no value '{text}'",
-                    hint=did_you_mean(_text(text), [_text(v) for v in declared])
-                    or "values: " + ", ".join(_text(v) for v in declared))
-
-
-def _axes(tree: dict[str, Any], sweep: dict[str, Sequence[Any]] | None
-          ) -> tuple[dict[str, list[Any]], dict[str, Any]]:
-    """The values swept of each option, and each option's default."""
-    declared: dict[str, Any] = tree.get("options") or {}
-    defaults = {k: o.get("default", (o.get("values") or [None])[0]) for k, o in declared.items()}
-    axes: dict[str, list[Any]] = {}
-    for name, values in (sweep.items() if sweep else
-                         ((k, o.get("values") or []) for k, o in declared.items())):
-        if name not in declared:
-            raise SpecError(f"{tree.get('name', 'the spec')} has no option '{name}'",
-                            hint=did_you_mean(name, declared) or None)
-        got = [option_value(declared[name].get("values") or [], v, name) for v in values]
-        axes[name] = list(dict.fromkeys(got))
-    return axes, defaults
-
-
-def product_size(tree: dict[str, Any], sweep: dict[str, Sequence[Any]] | None) -> int:
-    """How many readings the product design gives (counted, not listed).
-
-    >>> from spelbok import load
-    >>> product_size(load("example").tree, None)  # one option of two values
-    2
-    """
-    axes, defaults = _axes(tree, sweep)
-    # with the default reading, which may not be among the values swept
-    n = math.prod(len(v) for v in axes.values())
-    return n + (0 if all(defaults[k] in v for k, v in axes.items()) else 1)
-
-
-def readings_of(tree: dict[str, Any], spec: int, sweep: dict[str, Sequence[Any]] | None,
-                design: str, start: int = 0) -> list[Reading]:
-    """The readings of one spec: see the module doc (``sweep``: option -> values)."""
-    axes, defaults = _axes(tree, sweep)
-    # the default reading is always swept: it is the baseline of the others
-    combos: list[dict[str, Any]] = [{}]
-    if design == "single":
-        for name, values in axes.items():
-            combos.extend({name: v} for v in values if v != defaults[name])
-    elif design == "product":
-        if (size := product_size(tree, sweep)) > MAX_CELLS:  # never list a huge product
-            raise SpelbokError(f"{size} readings to sweep, more than {MAX_CELLS}: name fewer "
-                               "options with --options, or use --design single")
-        names = list(axes)
-        for combo in itertools.product(*(axes[n] for n in names)):
-            combos.append({n: v for n, v in zip(names, combo) if v != defaults[n]})
-    else:
-        raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
-    unique = sorted({json.dumps(c, sort_keys=True): c for c in combos}.values(), key=bool)
-    return [Reading(start + i, spec, c, not c) for i, c in enumerate(unique)]
-
-
-# -- running --------------------------------------------------------------------------
-
-#: one unit of work: (cell id, spec ref, players, options, max_hands, allow_paths,
-#: line-up, run seed, bot time, match indexes)
-Task = tuple[int, str, int, dict[str, Any], int | None, tuple[str, ...], Lineup, int, float | None,
-             list[int]]
-
-_GAMES: dict[str, Game] = {}
-
-
-def _game(ref: str, players: int, options: dict[str, Any], max_hands: int | None,
-          allow_paths: tuple[str, ...]) -> Game:
-    from ..engine.game import load
-
-    key = json.dumps([ref, players, sorted((k, repr(v)) for k, v in options.items()), max_hands])
-    g = _GAMES.get(key)
-    if g is None:
-        if len(_GAMES) > 64:  # a worker keeps the games of the cells it runs, within bounds
-            _GAMES.clear()
-        g = _GAMES[key] = load(ref, players=players, options=options, max_hands=max_hands,
-                               allow_paths=allow_paths)
-    return g
-
-
-def run_task(task: Task) -> tuple[int, list[AuditRecord]]:
-    """Play one chunk of a cell's matches (in whatever process runs it)."""
-    cell, ref, players, options, max_hands, allow_paths, lineup, seed, bot_time, indexes = task
-    game = _game(ref, players, options, max_hands, allow_paths)
-    out = []
-    for i in indexes:
-        facts: dict[str, Any] = {}
-
-        def observe(st: State, facts: dict[str, Any] = facts) -> None:
-            facts.update(match_facts(st))
-
-        rec = run_match(game, lineup.seats(players, i), seed, i, observe=observe, bot_time=bot_time)
-        strong = i % players if lineup.strong is not None else -1
-        out.append(AuditRecord(rec, strong_seat=strong, **facts))
-    return cell, out
-
-
-def _init_worker() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def run_local(tasks: Sequence[Task], jobs: int, progress: Progress | None) -> list[
-        tuple[int, list[AuditRecord]]]:
-    """Run the tasks here (``jobs`` <= 1) or over ``jobs`` processes."""
-    if jobs <= 1 or len(tasks) <= 1:
-        out = []
-        for t in tasks:
-            out.append(run_task(t))
-            if progress is not None:
-                progress(len(t[-1]))
-        return out
-    import concurrent.futures as cf
-    import multiprocessing as mp
-
-    # fork: the workers start with the modules imported (spawn imports them again)
-    ctx = mp.get_context("fork" if sys.platform == "linux" else "spawn")
-    done = []
-    pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
-    try:
-        futures = [pool.submit(run_task, t) for t in tasks]
-        for f in cf.as_completed(futures):
-            got = f.result()
-            done.append(got)
-            if progress is not None:
-                progress(len(got[1]))
-    finally:
-        # on an error or Ctrl-C, the chunks not started are dropped, not waited for
-        pool.shutdown(wait=True, cancel_futures=True)
-    return done
-
-
-def run_ray(tasks: Sequence[Task], address: str | None, progress: Progress | None) -> list[
-        tuple[int, list[AuditRecord]]]:
-    """Run the tasks on a Ray cluster (``address``), or a local Ray when None."""
-    try:
-        import ray
-    except ImportError:
-        raise SpelbokError("the ray backend needs Ray: pip install 'spelbok[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-        started = True
-    try:
-        remote = ray.remote(run_task)
-        pending = [remote.remote(t) for t in tasks]
-        done = []
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                got = ray.get(ref)
-                done.append(got)
-                if progress is not None:
-                    progress(len(got[1]))
-        return done
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # -- the audit ------------------------------------------------------------------------
@@ -437,7 +198,6 @@ def plan_audit(
     bot_time: float | None = DEFAULT_BOT_TIME,
 ) -> Plan:
     """The cells of an audit of ``specs`` (see :func:`audit`), before any match is played."""
-    from ..engine.game import load
     from ..play.bots import parse_bots
     from .simulate import _spec_ref
 
@@ -455,13 +215,57 @@ def plan_audit(
     if not ups:
         raise SpelbokError("no bot line-up given")
     refs = [_spec_ref(s) for s in specs]
-    spec_info: list[dict[str, Any]] = []
-    readings: list[Reading] = []
-    counts: dict[int, list[int]] = {}
-    known: set[str] = set()
     if design not in DESIGNS:
         raise SpelbokError(f"unknown design '{design}' (one of {', '.join(DESIGNS)})")
-    trees: list[tuple[dict[str, Any], dict[str, Sequence[Any]] | None]] = []
+    spec_info, counts, known, trees = _load_specs(specs, refs, players, options, max_hands,
+                                                  allowed)
+    note = None
+    if design == "auto":
+        size = sum(product_size(t, sw) * len(counts[i]) for i, (t, sw) in enumerate(trees)) * len(ups)
+        design = "product" if size <= MAX_CELLS else "single"
+        if size > MAX_CELLS:
+            note = (f"every combination of the options would be {size} cells, more than "
+                    f"{MAX_CELLS}: each option is changed alone from the defaults instead "
+                    "(--design single); name options with --options to sweep their combinations")
+    readings: list[Reading] = []
+    for i, (tree, sweep) in enumerate(trees):
+        readings.extend(readings_of(tree, i, sweep, design, start=len(readings)))
+    for name in options or {}:
+        if name not in known:
+            raise SpecError(f"no spec audited has an option '{name}'",
+                            hint=did_you_mean(name, known) or None)
+    cells = _cells(readings, counts, ups, spec_info, seed)
+    if len(cells) > MAX_CELLS:
+        raise SpelbokError(f"{len(cells)} cells to sweep, more than {MAX_CELLS}: name fewer "
+                           f"options with --options, or use --design single")
+    if len(cells) * games > MAX_MATCHES:
+        raise SpelbokError(f"{len(cells) * games} matches, more than {MAX_MATCHES}")
+    _baselines(cells, readings)
+    tasks: list[Task] = []
+    for c in cells:
+        opts = dict(readings[c.reading].options)
+        for at in range(0, games, CHUNK):
+            tasks.append((c.id, refs[c.spec], c.players, opts, max_hands, allowed, ups[c.lineup],
+                          c.seed, bot_time, list(range(at, min(games, at + CHUNK)))))
+    return Plan(spec_info, readings, ups, cells, tasks, seed, games, max_hands, design, note,
+                bot_time)
+
+
+Trees = list[tuple[dict[str, Any], dict[str, Sequence[Any]] | None]]
+
+
+def _load_specs(specs: Sequence[str | os.PathLike[str]], refs: Sequence[str],
+                players: Sequence[int] | None, options: dict[str, Sequence[Any]] | None,
+                max_hands: int | None, allowed: tuple[str, ...],
+                ) -> tuple[list[dict[str, Any]], dict[int, list[int]], set[str], Trees]:
+    """Each spec audited: its description in ``audit.json``, its player counts (checked
+    against the spec), the options it declares, and its tree with the options it sweeps."""
+    from ..engine.game import load
+
+    spec_info: list[dict[str, Any]] = []
+    counts: dict[int, list[int]] = {}
+    known: set[str] = set()
+    trees: Trees = []
     for i, ref in enumerate(refs):
         game = load(ref, players=None, max_hands=max_hands, allow_paths=allowed)
         tree = game.tree
@@ -482,20 +286,12 @@ def plan_audit(
         spec_info.append({"index": i, "spec": text if "\n" not in text else "<text>",
                           "game": game.name, "defaults": dict(game.options)})
         trees.append((tree, sweep))
-    note = None
-    if design == "auto":
-        size = sum(product_size(t, sw) * len(counts[i]) for i, (t, sw) in enumerate(trees)) * len(ups)
-        design = "product" if size <= MAX_CELLS else "single"
-        if size > MAX_CELLS:
-            note = (f"every combination of the options would be {size} cells, more than "
-                    f"{MAX_CELLS}: each option is changed alone from the defaults instead "
-                    "(--design single); name options with --options to sweep their combinations")
-    for i, (tree, sweep) in enumerate(trees):
-        readings.extend(readings_of(tree, i, sweep, design, start=len(readings)))
-    for name in options or {}:
-        if name not in known:
-            raise SpecError(f"no spec audited has an option '{name}'",
-                            hint=did_you_mean(name, known) or None)
+    return spec_info, counts, known, trees
+
+
+def _cells(readings: Sequence[Reading], counts: dict[int, list[int]], ups: Sequence[Lineup],
+           spec_info: Sequence[dict[str, Any]], seed: int) -> list[Cell]:
+    """Every cell: each reading at each of its spec's player counts with each line-up."""
     cells: list[Cell] = []
     for r in readings:
         for n in counts[r.spec]:
@@ -503,20 +299,7 @@ def plan_audit(
                 key = json.dumps([spec_info[r.spec]["spec"], sorted(
                     (k, _text(v)) for k, v in r.options.items()), n, lu.label])
                 cells.append(Cell(len(cells), r.spec, r.id, n, li, key, cell_seed(seed, key)))
-    if len(cells) > MAX_CELLS:
-        raise SpelbokError(f"{len(cells)} cells to sweep, more than {MAX_CELLS}: name fewer "
-                           f"options with --options, or use --design single")
-    if len(cells) * games > MAX_MATCHES:
-        raise SpelbokError(f"{len(cells) * games} matches, more than {MAX_MATCHES}")
-    _baselines(cells, readings)
-    tasks: list[Task] = []
-    for c in cells:
-        opts = dict(readings[c.reading].options)
-        for at in range(0, games, CHUNK):
-            tasks.append((c.id, refs[c.spec], c.players, opts, max_hands, allowed, ups[c.lineup],
-                          c.seed, bot_time, list(range(at, min(games, at + CHUNK)))))
-    return Plan(spec_info, readings, ups, cells, tasks, seed, games, max_hands, design, note,
-                bot_time)
+    return cells
 
 
 def run_audit(plan: Plan, jobs: int = 1, backend: str = "local", ray_address: str | None = None,
@@ -615,4 +398,6 @@ def _test(cells: Sequence[Cell]) -> None:
 
 __all__ = ["AUDIT_VERSION", "Audit", "Cell", "Lineup", "Plan", "Reading", "audit",
            "benjamini_hochberg", "cell_seed", "load_schema", "option_value", "plan_audit", "readings_of",
-           "run_audit", "run_task"]
+           "run_audit", "run_task",
+           # in audit_sweep.py and audit_workers.py, still read from here
+           "DESIGNS", "MAX_CELLS", "Progress", "Task", "product_size", "run_local", "run_ray"]

@@ -13,7 +13,9 @@ reading: if it fails there, the case *separates* the two readings.
 
 This module runs the cases; loading and checking a file is in
 :mod:`~spelbok.analysis.reading_file`, the report objects in
-:mod:`~spelbok.analysis.reading_report` (both re-exported here).
+:mod:`~spelbok.analysis.reading_report` (both re-exported here), a case's steps in
+:mod:`~spelbok.analysis.reading_steps` and the expectations they check in
+:mod:`~spelbok.analysis.reading_checks`.
 
 >>> text = '''
 ... reading: 1
@@ -39,23 +41,22 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cards import FRENCH, Pack, cards_in
-from ..engine.actions import CARDS, Action, ascii_number, parse_action
+from ..cards import cards_in
 from ..errors import (
-    ActionError,
-    IllegalActionError,
-    InvalidActionError,
     SpecError,
     did_you_mean,
 )
-from ..limits import short_repr
+from .reading_checks import (
+    EXPECT_KEYS,
+    _examples,
+    _settled,
+)
 from .reading_file import (
     READING_VERSION,
     Path_,
     ReadingFile,
     ReadingFileError,
     ReadingFileErrors,
-    _Locator,
     load_reading,
 )
 from .reading_file import load_schema as load_schema
@@ -66,17 +67,17 @@ from .reading_report import (
     _option_diff,
     _opts_text,
     _same_value,
-    _show,
 )
+from .reading_steps import ACTION_KEYS, _card_items, _Context, _Failed, _kind_of, _seat
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.program import Phase
     from ..engine.state import State
 
 __all__ = [
     "READING_VERSION",
     "EXPECT_KEYS",
+    "ACTION_KEYS",
     "CaseResult",
     "Mismatch",
     "ReadingFileError",
@@ -89,12 +90,6 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- running
 
-
-class _Failed(Exception):
-    def __init__(self, mismatches: list[Mismatch], message: str = "") -> None:
-        super().__init__(message)
-        self.mismatches = mismatches
-        self.message = message
 
 
 class _Runner:
@@ -383,11 +378,6 @@ def _first_deal(probe: Any, game: Game, pack: list[str]) -> list[list[int]] | No
     return [sorted(free[n.upper()].pop(0) for n in seat_hand) for seat_hand in hands]
 
 
-def _settled(st: Any) -> Any:
-    """The state, with its stock put in shuffled order (see State.settle)."""
-    st.settle()
-    return st
-
 
 def _display_path(p: Path) -> str:
     """A path as short as it can be said: relative to the working folder when inside it."""
@@ -398,544 +388,6 @@ def _display_path(p: Path) -> str:
         return full
     return full if rel.startswith("..") else rel
 
-
-def _card_items(value: Any) -> list[Any] | None:
-    """The items of a list of cards (text ``'AS KH'`` or a list); None for anything else
-    (a number, a map: a user's mistake, not a list to iterate)."""
-    if isinstance(value, str):
-        return value.replace(",", " ").split()
-    if value is None or isinstance(value, list):
-        return list(value or [])
-    return None
-
-
-def _kind_of(value: Any) -> str:
-    """What a wrong value is, for a message (never its repr in full)."""
-    if isinstance(value, bool) or value is None:
-        return str(value).lower() if value is not None else "nothing"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return f"the number {text if len(text) <= 20 else text[:20] + '...'}"
-    return f"a {type(value).__name__}"
-
-
-def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
-    # ASCII digits only: int() reads '١' and refuses '²'
-    s = value if type(value) is int else ascii_number(value.strip(), 6) \
-        if isinstance(value, str) else None
-    if s is None:
-        raise loc.error(where, f"a seat is a number 0..{n - 1}, not {short_repr(value)}", key=True)
-    if not 0 <= s < n:
-        raise loc.error(where, f"there is no seat {value} ({n} players: seats 0..{n - 1})",
-                        key=True)
-    return s
-
-
-# ----------------------------------------------------------------------------- steps
-
-
-ACTION_KEYS = ("play", "do")
-
-
-class _Context:
-    """The running state of one case: applies actions, checks expectations."""
-
-    def __init__(self, game: Game, st: State, loc: _Locator, case_index: int) -> None:
-        self.game = game
-        self.st = st
-        self.loc = loc
-        self.case_index = case_index
-        self.history: list[str] = []
-        self.initial = self._initial_scores()
-
-    def _initial_scores(self) -> list[int]:
-        rec = self.st.rec or []
-        for e in rec:
-            if e.get("event") == "position" and "scores" in e:
-                return list(e["scores"])
-        return list(self.st.scores)
-
-    def step(self, step: dict[str, Any], path: Path_) -> None:
-        kinds = [k for k in ACTION_KEYS if k in step]
-        if len(kinds) > 1:
-            raise self.loc.error((*path, kinds[1]), "a step has one action: 'play' or 'do'",
-                                 key=True)
-        if kinds:
-            self.act(step, kinds[0], path)
-        elif "expect_error" in step or "by" in step:
-            key = "expect_error" if "expect_error" in step else "by"
-            raise self.loc.error((*path, key), f"'{key}' goes with an action ('play' or 'do')",
-                                 key=True)
-        if "expect" in step:
-            self.expect(step["expect"], (*path, "expect"))
-
-    def act(self, step: dict[str, Any], kind: str, path: Path_) -> None:
-        value = step[kind]
-        actions = [str(a) for a in value] if isinstance(value, list) else [str(value)]
-        want_error = step.get("expect_error")
-        if want_error is not None and len(actions) != 1:
-            raise self.loc.error((*path, "expect_error"),
-                                 "expect_error goes with a single action", key=True)
-        st = self.st
-        if "by" in step:
-            by = step["by"]
-            if st.current_player != by:
-                raise _Failed([Mismatch("by (the seat to act)", _show(by),
-                                        _show_seat(st.current_player))],
-                              f"before {actions[0]}")
-        for text in actions:
-            seat = st.current_player
-            try:
-                st.apply(text)
-            except ActionError as e:
-                if want_error is None:
-                    raise _Failed([], f"{_who(seat)} {text}: refused: {e}") from None
-                kind_ok = (want_error in ("refused", "any")
-                           or (want_error == "illegal" and isinstance(e, IllegalActionError))
-                           or (want_error == "invalid" and isinstance(e, InvalidActionError)))
-                reason = step.get("reason")
-                # the rules' words for the refusal (an allow level's reason), not the action's
-                said = e.reason if isinstance(e, IllegalActionError) else str(e)
-                if not kind_ok or (reason and str(reason).lower() not in said.lower()):
-                    expected = f"{want_error}" + (f" ({reason})" if reason else "")
-                    raise _Failed([Mismatch(f"expect_error for {text}", expected,
-                                            f"{_error_kind(e)}: {e}")]) from None
-                self.history.append(f"{_who(seat)} {text} (refused)")
-                return
-            self.history.append(f"{_who(seat)} {text}")
-            if want_error is not None:
-                reason = step.get("reason")
-                raise _Failed([Mismatch(f"expect_error for {text}",
-                                        str(want_error) + (f" ({reason})" if reason else ""),
-                                        "the action was accepted")])
-
-    def expect(self, exp: dict[str, Any], path: Path_) -> None:
-        bad: list[Mismatch] = []
-        for key, want in exp.items():
-            check = _CHECKS.get(key)
-            if check is None:  # pragma: no cover - the schema lists every key
-                raise self.loc.error((*path, key), f"unknown expectation '{key}'",
-                                     hint=did_you_mean(key, _CHECKS), key=True)
-            m = check(self, want, (*path, key))
-            if m is not None:
-                bad.extend(m if isinstance(m, list) else [m])
-        if bad:
-            raise _Failed(bad)
-
-    # -- helpers for checks
-
-    def seat(self, value: Any, where: Path_) -> int:
-        return _seat(value, self.st.n, self.loc, where)
-
-    def per_seat(self, want: Any, where: Path_) -> dict[int, Any]:
-        n = self.st.n
-        if isinstance(want, list):
-            if len(want) != n:
-                raise self.loc.error(where, f"give one value per seat ({n}), or a map "
-                                     "{seat: value}; got " + str(len(want)))
-            return dict(enumerate(want))
-        if isinstance(want, dict):
-            return {self.seat(k, (*where, k)): v for k, v in want.items()}
-        raise self.loc.error(where, "expected a list with one value per seat or a map {seat: value}")
-
-    @property
-    def pack(self) -> Pack:
-        """The pack that names the game's cards."""
-        return self.game.program.pack
-
-    def card_set(self, want: Any, where: Path_) -> list[str]:
-        """The card names written in ``want``, sorted (a name given again: a second copy)."""
-        items = _card_items(want)
-        if items is None:
-            raise self.loc.error(where, f"expected cards, as 'AS KH 10D' or a list, got "
-                                        f"{_kind_of(want)}")
-        out = []
-        for text in items:
-            c = self.pack.parse_card(str(text)) if len(str(text)) <= 8 else None
-            if c is None:
-                raise self.loc.error(where, f"'{text}' is not a card")
-            out.append(self.pack.names[c])
-        return sorted(out)
-
-    def events(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in (self.st.rec or []) if e.get("event") == kind]
-
-    def hand_tricks(self) -> list[int]:
-        """Tricks of the current hand; once it is over (until the next hand's trick play),
-        those of the hand just finished."""
-        st = self.st
-        rec = st.rec or []
-        in_play = st.phase.kind == "trick"
-        last_hand = max((k for k, e in enumerate(rec) if e.get("event") == "hand"), default=-1)
-        tricks_now = any(e.get("event") == "trick" for e in rec[last_hand + 1:])
-        if not st.is_terminal and (in_play or tricks_now):
-            return list(st.won)
-        for e in reversed(rec):
-            if e.get("event") == "end_hand":
-                return list(e["tricks"])
-        return list(st.won)
-
-    def pending(self) -> Phase | None:
-        """Where the pending decision is (None when nobody is to act)."""
-        st = self.st
-        if st.current_player is None:
-            return None
-        return st.phase
-
-
-def _who(seat: int | None) -> str:
-    return "nobody" if seat is None else f"{seat}:"
-
-
-def _show_seat(seat: int | None) -> str:
-    return "nobody (the match is over)" if seat is None else str(seat)
-
-
-def _error_kind(e: ActionError) -> str:
-    if isinstance(e, IllegalActionError):
-        return "illegal"
-    if isinstance(e, InvalidActionError):
-        return "invalid"
-    return "refused"
-
-
-def _examples(pack: Pack) -> str:
-    """Three cards of ``pack`` as examples of its notation."""
-    if pack.french:
-        return "10H, JC, A♠"
-    return ", ".join(pack.names[c] for c in sorted({0, len(pack.ranks) - 1, pack.size - 1}))
-
-
-def _norm_action(ctx: _Context, text: Any, where: Path_) -> str:
-    try:
-        return str(parse_action(str(text), ctx.pack))
-    except InvalidActionError as e:
-        raise ctx.loc.error(where, str(e)) from None
-
-
-def _sorted_actions(items: set[str], pack: Pack = FRENCH) -> str:
-    # cards by rank, then suit, in the pack's orders (cards of no rank after them); words last
-    ns = len(pack.letters)
-
-    def key(a: str) -> tuple[int, int, str]:
-        c = pack.parse_card(a) if len(a) <= 8 else None
-        if c is None:
-            return (1, 0, a)
-        r = pack.rank[c] if pack.rank[c] >= 0 else len(pack.ranks)
-        return (0, r * ns + pack.suit[c] % 99, a)
-
-    return "[" + ", ".join(sorted(items, key=key)) + "]" if items else "[] (none)"
-
-
-def _legal(ctx: _Context) -> set[str]:
-    return {str(a) for a in ctx.st.legal_actions()}
-
-
-Check = Callable[[_Context, Any, Path_], "Mismatch | list[Mismatch] | None"]
-
-
-def _c_legal(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
-    got = _legal(ctx)
-    if exp == got:
-        return None
-    notes = []
-    if exp - got:
-        notes.append("missing " + ", ".join(sorted(exp - got)))
-    if got - exp:
-        notes.append("also " + ", ".join(sorted(got - exp)))
-    return Mismatch("legal", _sorted_actions(exp, ctx.pack), _sorted_actions(got, ctx.pack) + f"  ({'; '.join(notes)})")
-
-
-def _c_legal_includes(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
-    got = _legal(ctx)
-    missing = exp - got
-    if not missing:
-        return None
-    return Mismatch("legal_includes", _sorted_actions(exp, ctx.pack),
-                    f"{_sorted_actions(got, ctx.pack)}  (not legal: {', '.join(sorted(missing))})")
-
-
-def _c_legal_excludes(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {_norm_action(ctx, w, (*where, k)) for k, w in enumerate(_as_list(want, ctx.pack))}
-    got = _legal(ctx)
-    present = exp & got
-    if not present:
-        return None
-    return Mismatch("legal_excludes", _sorted_actions(exp, ctx.pack),
-                    f"{_sorted_actions(got, ctx.pack)}  (legal after all: {', '.join(sorted(present))})")
-
-
-def _as_list(want: Any, pack: Pack = FRENCH) -> list[Any]:
-    if isinstance(want, str):
-        return want.replace(",", " ").split() if all(
-            pack.parse_card(w) is not None for w in want.replace(",", " ").split()) else [want]
-    return list(want) if isinstance(want, list) else [want]
-
-
-def _c_current(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    got = ctx.st.current_player
-    exp = None if want is None else ctx.seat(want, where)
-    if exp == got:
-        return None
-    return Mismatch(where[-1], _show_seat(exp), _show_seat(got))
-
-
-def _c_decision(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    at = ctx.pending()
-    got = ("none (the match is over)" if at is None else "tricks" if at.kind == "trick"
-           else at.name if at.kind == "decide" else at.kind)
-    exp = str(want)
-    if exp.lower() == got.split(" ")[0].lower():
-        return None
-    return Mismatch("decision", exp, got)
-
-
-def _c_chooser(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    from ..engine.position import step_at
-
-    at = ctx.pending()
-    seats = {ctx.seat(w, (*where, k)) for k, w in enumerate(want)} if isinstance(want, list) \
-        else {ctx.seat(want, where)}
-    shown = " or ".join(str(s) for s in sorted(seats))
-    if at is not None and at.kind == "decide" \
-            and step_at(ctx.st.game.tree, at.path).get("choose") == "suit":
-        got = ctx.st.current_player
-        return None if got in seats else Mismatch("chooser", shown, str(got))
-    what = "no trump choice is pending" if at is None else (
-        f"no trump choice is pending ({ctx.st.current_player} to act at "
-        f"'{at.name if at.kind == 'decide' else 'tricks'}')")
-    return Mismatch("chooser", shown, what)
-
-
-def _c_trick_winner(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = ctx.seat(want, where)
-    tricks = ctx.events("trick")
-    if not tricks:
-        return Mismatch("trick_winner", str(exp), "no trick has been finished")
-    last = tricks[-1]
-    got = int(last["winner"])
-    if got == exp:
-        return None
-    cards = ", ".join(f"{p}: {c}" for p, c in last["cards"])
-    return Mismatch("trick_winner", str(exp), f"{got}  (trick {cards})")
-
-
-def _seat_values(ctx: _Context, name: str, want: Any, where: Path_, got: list[Any],
-                 norm: Callable[[Any], Any] = lambda v: v) -> Mismatch | None:
-    exp = ctx.per_seat(want, where)
-    if all(norm(v) == got[s] for s, v in exp.items()):
-        return None
-    if isinstance(want, list):
-        return Mismatch(name, _show([norm(v) for v in want]), _show(got))
-    return Mismatch(name, _show({s: norm(v) for s, v in exp.items()}),
-                    _show({s: got[s] for s in exp}))
-
-
-def _c_tricks(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    return _seat_values(ctx, "tricks", want, where, ctx.hand_tricks())
-
-
-def _c_scores(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    return _seat_values(ctx, "scores", want, where, list(ctx.st.scores))
-
-
-def _c_score_change(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    now = ctx.st.scores
-    return _seat_values(ctx, "score_change", want, where,
-                        [a - b for a, b in zip(now, ctx.initial)])
-
-
-def _c_hand_size(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    return _seat_values(ctx, "hand_size", want, where, [h.bit_count() for h in ctx.st.hands])
-
-
-def _cards_text(cards: Iterable[str], pack: Pack = FRENCH) -> str:
-    # by suit in the pack's order, high rank first (cards of no suit last)
-    def key(c: str) -> tuple[int, int]:
-        i = pack.parse_card(c)
-        assert i is not None
-        return (pack.suit[i] % 99, -pack.rank[i])
-
-    return " ".join(sorted(cards, key=key)) or "(none)"
-
-
-def _c_hand(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = ctx.per_seat(want, where)
-    bad = {}
-    for s, v in exp.items():
-        e = ctx.card_set(v, (*where, s))
-        g = sorted(ctx.pack.names_of(ctx.st.hands[s]))
-        if e != g:
-            bad[s] = (e, g)
-    if not bad:
-        return None
-    return Mismatch(where[-1], "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
-                                         for s, (e, _) in bad.items()),
-                    "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
-
-
-def _c_turn_up(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = ctx.card_set(want, where)
-    got = sorted(ctx.pack.names[c] for c in ctx.st.turn_up)
-    return None if exp == got else Mismatch("turn_up", _cards_text(exp, ctx.pack),
-                                            _cards_text(got, ctx.pack))
-
-
-def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    items = want.split() if isinstance(want, str) else list(want)
-    names = ctx.pack.names
-    exp = [names[c] for c in (ctx.pack.parse_card(str(x)) for x in items) if c is not None]
-    if len(exp) != len(items):
-        raise ctx.loc.error(where, "the talon is a list of cards, top first")
-    got = [names[c] for c in reversed(_settled(ctx.st).stock)]
-    return None if exp == got else Mismatch("talon (top first)", " ".join(exp) or "(empty)",
-                                            " ".join(got) or "(empty)")
-
-
-def _c_talon_top(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    items = want.split() if isinstance(want, str) else list(want)
-    names = ctx.pack.names
-    exp = [names[c] for c in (ctx.pack.parse_card(str(x)) for x in items) if c is not None]
-    if len(exp) != len(items):
-        raise ctx.loc.error(where, "talon_top is a list of cards, top first")
-    got = [names[c] for c in reversed(_settled(ctx.st).stock)][:len(exp)]
-    return None if exp == got else Mismatch("talon_top", " ".join(exp),
-                                            " ".join(got) or "(empty)")
-
-
-def _c_talon_size(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    got = len(ctx.st.stock)
-    return None if got == want else Mismatch("talon_size", str(want), str(got))
-
-
-def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    items = want.split() if isinstance(want, str) else list(want or [])
-    exp = [_norm_action(ctx, x, where) for x in items]
-    got = [ctx.pack.names[c] for _, c in ctx.st.trick]
-    return None if exp == got else Mismatch("trick", " ".join(exp) or "(empty)",
-                                            " ".join(got) or "(empty)")
-
-
-def _c_leader(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = ctx.seat(want, where)
-    at = ctx.pending()
-    if at is None or at.kind != "trick":
-        return Mismatch("leader", str(exp), "no trick is being played")
-    got = ctx.st.trick_order[0]
-    return None if got == exp else Mismatch("leader", str(exp), str(got))
-
-
-def _c_exchange_max(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    acts: list[Action] = [a for a in ctx.st.legal_actions() if a.kind == CARDS]
-    if not acts:
-        return Mismatch("exchange_max", str(want), "no exchange is pending")
-    got = max(len(a.cards) for a in acts)
-    return None if got == want else Mismatch("exchange_max", str(want), str(got))
-
-
-def _c_out(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {ctx.seat(s, (*where, k)) for k, s in enumerate(_as_list(want))}
-    got = {s for s in range(ctx.st.n) if ctx.st.out[s]}
-    return None if exp == got else Mismatch("out", _show(sorted(exp)), _show(sorted(got)))
-
-
-def _c_winners(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    exp = {ctx.seat(s, (*where, k)) for k, s in enumerate(_as_list(want))}
-    got = set(ctx.st.winners)
-    if exp == got:
-        return None
-    return Mismatch("winners", _show(sorted(exp)),
-                    _show(sorted(got)) + ("" if ctx.st.is_terminal else "  (the match is not over)"))
-
-
-def _c_terminal(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    got = ctx.st.is_terminal
-    return None if got == bool(want) else Mismatch("terminal", _show(bool(want)), _show(got))
-
-
-def _c_trump(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    text = str(want).strip()
-    exp = "none" if text.lower() == "none" else text.upper()
-    pack = ctx.pack
-    if exp != "none" and exp not in pack.suit_index:
-        raise ctx.loc.error(where, f"trump is a suit letter {', '.join(pack.letters)} or none, "
-                            f"not {short_repr(want)}")
-    if exp in pack.suit_index:  # a symbol reads as its letter
-        exp = pack.letters[pack.suit_index[exp]]
-    got = ctx.st.trump_letter()
-    return None if got == exp else Mismatch("trump", exp, got)
-
-
-def _c_int(name: str, get: Callable[[State], int]) -> Check:
-    def check(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-        got = get(ctx.st)
-        return None if got == want else Mismatch(name, str(want), str(got))
-
-    return check
-
-
-def _c_redeals(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    got = len(ctx.events("redeal"))
-    return None if got == want else Mismatch("redeals", str(want), str(got))
-
-
-def _c_var(ctx: _Context, want: Any, where: Path_) -> list[Mismatch] | None:
-    prog = ctx.game.program
-    st = ctx.st
-    out: list[Mismatch] = []
-    if not isinstance(want, dict):
-        raise ctx.loc.error(where, "var: a map {variable: values}")
-    for name, value in want.items():
-        p = (*where, name)
-        if name in prog.pvar_names:
-            m = _seat_values(ctx, f"var {name}", value, p, st.var(name))
-        elif name in prog.gvar_names:
-            g = st.var(name)
-            m = None if g == value else Mismatch(f"var {name}", _show(value), _show(g))
-        else:
-            raise ctx.loc.error(p, f"{ctx.game.name} declares no variable '{name}'",
-                                hint=did_you_mean(str(name), prog.pvar_names + prog.gvar_names),
-                                key=True)
-        if m is not None:
-            out.append(m)
-    return out or None
-
-
-_CHECKS: dict[str, Check] = {
-    "legal": _c_legal,
-    "legal_includes": _c_legal_includes,
-    "legal_excludes": _c_legal_excludes,
-    "current": _c_current,
-    "decision": _c_decision,
-    "chooser": _c_chooser,
-    "trick_winner": _c_trick_winner,
-    "trick": _c_trick,
-    "leader": _c_leader,
-    "tricks": _c_tricks,
-    "score_change": _c_score_change,
-    "scores": _c_scores,
-    "out": _c_out,
-    "trump": _c_trump,
-    "hand_size": _c_hand_size,
-    "hand": _c_hand,
-    "hands": _c_hand,
-    "turn_up": _c_turn_up,
-    "talon": _c_talon,
-    "talon_top": _c_talon_top,
-    "talon_size": _c_talon_size,
-    "exchange_max": _c_exchange_max,
-    "winners": _c_winners,
-    "terminal": _c_terminal,
-    "hand_number": _c_int("hand_number", lambda st: st.hand_number),
-    "dealer": _c_int("dealer", lambda st: st.dealer),
-    "redeals": _c_redeals,
-    "var": _c_var,
-}
-
-#: Every expectation key a step's ``expect:`` map may use.
-EXPECT_KEYS = tuple(_CHECKS)
 
 
 # ----------------------------------------------------------------------------- entry point

@@ -245,6 +245,12 @@ class Summary:
 
 def build_measures(s: Summary) -> list[Measure]:
     """Every measure of a run, in report order (see the module doc)."""
+    return [*_win_measures(s), *_length_measures(s.matches), *_event_measures(s.matches),
+            *_score_measures(s)]
+
+
+def _win_measures(s: Summary) -> list[Measure]:
+    """Wins by seat, then by bot."""
     ms: list[Measure] = []
     recs = s.matches
     n = len(recs)
@@ -260,13 +266,25 @@ def build_measures(s: Summary) -> list[Measure]:
                         sum(wins[p] for p in seats), n * len(seats),
                         [(float(sum(1 for p in seats if p in r.winners)), float(len(seats)))
                          for r in recs]))
+    return ms
+
+
+def _length_measures(recs: list[MatchRecord]) -> list[Measure]:
+    """How long the matches were, and how many were cut at max_hands."""
+    ms: list[Measure] = []
+    n = len(recs)
     ms.append(_mean("length.hands", "hands per match", "length", [r.hands for r in recs]))
     ms.append(_mean("length.decisions", "decisions per match", "length",
                     [r.decisions for r in recs]))
     ms.append(_rate("length.limit_reached", "matches cut at max_hands", "length",
                     sum(1 for r in recs if r.limit_reached), n,
                     [(float(r.limit_reached), 1.0) for r in recs]))
+    return ms
 
+
+def _event_measures(recs: list[MatchRecord]) -> list[Measure]:
+    """What happened in the hands: redeals, tricks, variables set, decisions, exchanges."""
+    ms: list[Measure] = []
     total: Counter[str] = Counter()
     for r in recs:
         total.update(r.counts)
@@ -320,7 +338,14 @@ def build_measures(s: Summary) -> list[Measure]:
         ms.append(_mean(f"exchange.{name}.cards", f"{name}: cards per hand", "exchanges",
                         per_hand(f"exchange_cards:{name}"),
                         per_hand_pairs(f"exchange_cards:{name}")))
+    return ms
 
+
+def _score_measures(s: Summary) -> list[Measure]:
+    """Final scores by seat, then over all seats."""
+    ms: list[Measure] = []
+    recs = s.matches
+    P = s.players
     for p in range(P):
         ms.append(_mean(f"scores.seat.{p}", f"seat {p} ({s.bots[p]})", "final scores",
                         [r.scores[p] for r in recs]))
@@ -328,7 +353,6 @@ def build_measures(s: Summary) -> list[Measure]:
                     [float(x) for r in recs for x in r.scores],
                     [(float(sum(r.scores)), float(len(r.scores))) for r in recs]))
     return ms
-
 
 # -- comparison ---------------------------------------------------------------------
 

@@ -239,36 +239,8 @@ def simulate(
             if progress is not None:
                 progress(1)
     else:
-        import multiprocessing as mp
-
-        jobs = min(jobs, games, os.cpu_count() or 1)
-        size = max(1, min(8, games // (jobs * 4)))
-        chunks = (list(range(i, min(games, i + size))) for i in range(0, games, size))
-        fork = sys.platform == "linux"
-        ctx: Any
-        init: Any
-        initargs: tuple[Any, ...]
-        if fork:
-            # fork: the workers start with the game already loaded (spawning
-            # means a fresh interpreter that imports and compiles it again)
-            ctx = mp.get_context("fork")
-            _WORKER["game"] = game
-            init, initargs = _ignore_interrupt, ()
-            gc.freeze()  # the collector must not touch (and so copy) the parent's pages
-        else:
-            ctx = mp.get_context("spawn")
-            init, initargs = _worker_init, (ref, game.players, opts, max_hands, allowed)
-        try:
-            with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
-                for got in pool.imap_unordered(_worker_run, ((seats, seed, c, bot_time) for c in chunks)):
-                    records.extend(got)
-                    if progress is not None:
-                        progress(len(got))
-        finally:
-            if fork:
-                _WORKER.pop("game", None)
-                gc.unfreeze()
-        records.sort(key=lambda r: r.index)
+        records = _run_parallel(game, ref, seats, seed, games, jobs, opts, max_hands, allowed,
+                                bot_time, progress)
     return Summary(
         spec=os.fspath(spec) if "\n" not in os.fspath(spec) else "<text>",
         game_name=game.name,
@@ -280,6 +252,44 @@ def simulate(
         bots=seats,
         matches=records,
     )
+
+
+def _run_parallel(game: Game, ref: str, seats: list[str], seed: int, games: int, jobs: int,
+                  opts: dict[str, Any], max_hands: int | None, allowed: tuple[Any, ...],
+                  bot_time: float | None, progress: Progress | None) -> list[MatchRecord]:
+    """The matches of :func:`simulate` over ``jobs`` processes, in match order."""
+    import multiprocessing as mp
+
+    records: list[MatchRecord] = []
+    jobs = min(jobs, games, os.cpu_count() or 1)
+    size = max(1, min(8, games // (jobs * 4)))
+    chunks = (list(range(i, min(games, i + size))) for i in range(0, games, size))
+    fork = sys.platform == "linux"
+    ctx: Any
+    init: Any
+    initargs: tuple[Any, ...]
+    if fork:
+        # fork: the workers start with the game already loaded (spawning
+        # means a fresh interpreter that imports and compiles it again)
+        ctx = mp.get_context("fork")
+        _WORKER["game"] = game
+        init, initargs = _ignore_interrupt, ()
+        gc.freeze()  # the collector must not touch (and so copy) the parent's pages
+    else:
+        ctx = mp.get_context("spawn")
+        init, initargs = _worker_init, (ref, game.players, opts, max_hands, allowed)
+    try:
+        with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
+            for got in pool.imap_unordered(_worker_run, ((seats, seed, c, bot_time) for c in chunks)):
+                records.extend(got)
+                if progress is not None:
+                    progress(len(got))
+    finally:
+        if fork:
+            _WORKER.pop("game", None)
+            gc.unfreeze()
+    records.sort(key=lambda r: r.index)
+    return records
 
 
 def compare(

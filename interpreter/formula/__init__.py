@@ -3,8 +3,9 @@
 Four stages, one module each: :mod:`.nodes` (the typed AST and its unparser),
 :mod:`.parse` (text to AST, with limits and located syntax errors),
 :mod:`.names` (what a name means: the resolver and the static types) and
-:mod:`.compile` (type checks and closures).  This module re-exports their
-public names.
+:mod:`.compile` (type checks and closures, with :mod:`.subformula`,
+:mod:`.card_functions`, :mod:`.operators` and :mod:`.unrolled`).  This module
+re-exports their public names.
 
 Formulas and conditions (``"score - tricks"``, ``"count(plays) == 0"``) are parsed
 by the Lark grammar ``grammar/formula.lark`` into a small typed AST (frozen

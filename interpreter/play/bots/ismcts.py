@@ -184,6 +184,10 @@ class ISMCTSBot:
             for ch in path:
                 ch.visits += 1
                 ch.total += rewards[ch.seat]
+        return self._pick(root, root_moves, legal)
+
+    def _pick(self, root: _Node, root_moves: dict[Any, Action], legal: list[Action]) -> Action:
+        """The root's most visited move (ties: the higher total); its estimate is kept."""
         pick, best_child = max(root.children.items(),
                                key=lambda kv: (kv[1].visits, kv[1].total))
         self.last_estimate = (best_child.total / max(1, best_child.visits), best_child.visits)
