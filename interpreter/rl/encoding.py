@@ -345,14 +345,14 @@ class Match(Cursor):
     def render(self, seat: int | None = None) -> str:
         """The table as ``spelbok play`` shows it to ``seat`` (default: the player to act),
         with the menu of legal actions by number."""
-        from ..cli.play import _panel
-        from ..cli.render import PLAIN, player_names
+        from ..view.panel import panel
+        from ..view.text import player_names
 
         st = self.st
         if seat is None:
             seat = st.current if st.current is not None else 0
         names = player_names(st.n)
-        lines = _panel(st, seat, names, PLAIN)
+        lines = panel(st, seat, names)
         if st.is_terminal:
             lines.append(f"  over: winners {' '.join(names[p] for p in st.winner_seats)}")
         elif st.current == seat:

@@ -38,7 +38,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import IllegalActionError, SpelbokError
+from ..errors import IllegalActionError, SpelbokError, error_lines
 from ..limits import MAX_FILE_BYTES
 from .sessions import Conflict, Match, NotFound, Replay, Sessions, new_seed
 
@@ -162,11 +162,11 @@ class Server:
             seed = new_seed()
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
             raise BadRequest("seed must be a whole number from 0")
-        from ..cli.play import bot_seed
+        from ..play.matchlog import seat_seed
 
         bots = {}
         for i, p in enumerate(p for p in range(game.players) if p != seat):
-            bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
+            bots[p] = make_bot(names[i % len(names)], seed=seat_seed(seed, p))
         options = {k: str(v) for k, v in (body.get("options") or {}).items()}
         match = Match(game, str(body["spec"]), seed, seat, bots, options, body.get("max_hands"))
         self.sessions.add(match)
@@ -181,7 +181,7 @@ class Server:
     # -- replays --------------------------------------------------------------------
 
     def new_replay(self, text: str) -> Replay:
-        from ..cli.play import parse_log, replay_log
+        from ..play.matchlog import parse_log, replay_log
 
         data = parse_log(text, "the log")
         spec = str(data["spec"])
@@ -346,8 +346,6 @@ def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> St
             _locked, replay, lambda: replay.view_from(body.get("seat"))))
 
     async def error(request: Request, exc: Exception) -> Response:
-        from ..cli.main import error_lines
-
         text = "\n".join(line.removeprefix("error: ") for line in error_lines(exc))
         return JSONResponse({"error": text}, status_code=_status(exc))
 
