@@ -63,9 +63,9 @@ from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
 from ..engine.steps import UNSET, Decide, Instr, fixed
-from ..engine.tensor import Cursor, Layout
 from ..engine.trick import CardPlay, TrickPlay
 from ..errors import SpelbokError
+from .compiled.tensor import Cursor, Layout
 
 #: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
 F32 = np.dtype(np.float32)
@@ -259,7 +259,7 @@ class Encoding:
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
         # the same tables as plain typed values, for the compiled writer of observations,
-        # legal numbers and masks (engine/tensor.py)
+        # legal numbers and masks (rl/compiled/tensor.py)
         self.layout = Layout(
             game.name, n, self.num_actions, self.cards, self.card_index, self.index,
             self.pick_pcs, self.pick_base, self.stop,
@@ -292,7 +292,7 @@ class Encoding:
 class Match(Cursor):
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``).
-    Legal numbers, actions and rewards are :class:`~spelbok.engine.tensor.Cursor`'s
+    Legal numbers, actions and rewards are :class:`~spelbok.rl.compiled.tensor.Cursor`'s
     (compiled); this adds the numpy arrays and the text views."""
 
     __slots__ = ("enc",)
