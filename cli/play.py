@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -125,9 +126,6 @@ def play_cmd(
     --auto, bots play every seat and the whole match is printed as a
     transcript.  The same seed always gives the same match.
     """
-    import spelbok
-    from spelbok.play.bots import make_bot
-
     if log_file:
         check_output_file(log_file, "'--log'")
         if os.path.exists(log_file) and not force and log_file != resume:
@@ -137,62 +135,29 @@ def play_cmd(
         if auto:
             raise click.UsageError("--resume continues a match with a person at it; "
                                    "leave out --auto")
-        data = read_log(resume)
-        game, state = replay_log(data, resume, spec, allow_paths)
-        spec, seed, n = str(data["spec"]), int(data["seed"]), game.players
-        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
-        max_hands = data["max_hands"] if isinstance(data.get("max_hands"), int) else None
-        human = data.get("human")
-        if not isinstance(human, int) or not 0 <= human < n:
-            raise SpelbokError(f"{resume}: bots played every seat of this match; there is "
-                               "nothing to resume")
-        logged: dict[str, Any] = data["bots"] if isinstance(data.get("bots"), dict) else {}
-        seat_bots = {p: make_bot(str(logged.get(str(p), default_bots()[0])),
-                                 seed=seat_seed(seed, p), bot_time=bot_time)
-                     for p in range(n) if p != human}
-        log_file = log_file or resume
-        if state.is_terminal:
-            click.echo(f"{resume}: this match is over already")
+        m = _resumed(resume, spec, allow_paths, bot_time)
+        if m is None:
             return
+        log_file = log_file or resume
     else:
-        if spec is None:
-            spec, players = FIRST_GAME, players or FIRST_PLAYERS
-            click.echo(first_game_note(spec, players))
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
-        game = spelbok.load(spec, players=players, options=options or None,
-                            max_hands=max_hands, allow_paths=allow_paths)
-        n = game.players
-        if not auto and not 0 <= seat < n:
-            raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
-                                     param_hint="'--seat'")
-        names = bots or default_bots()
-        human = None if auto else seat
-        seat_bots = {}
-        for i, p in enumerate(p for p in range(n) if p != human):
-            seat_bots[p] = make_bot(names[i % len(names)], seed=seat_seed(seed, p), bot_time=bot_time)
-        state = game.new_state(seed=seed)
+        m = _new_match(spec, players, None if auto else seat, bots, seed, options, max_hands,
+                       allow_paths, bot_time)
+    game, state = m.game, m.state
     style = Style.for_stream(None, no_color=no_color, plain=plain, width=width).for_game(game)
-    start_scores = _start_scores(game, seed)
-    record = matchlog.match_record(spec, n, options, seed, max_hands,
-                                   {p: b.name for p, b in seat_bots.items()}, human)
+    start_scores = _start_scores(game, m.seed)
+    record = matchlog.match_record(m.spec, game.players, m.options, m.seed, m.max_hands,
+                                   {p: b.name for p, b in m.bots.items()}, m.human)
     if auto:
-        _run_bots(state, seat_bots)
-        click.echo(_header(game, seed, options))
-        click.echo(" · ".join(f"P{p} {seat_bots[p].name}" for p in range(n)) + " " + AUTO_NOTE)
-        click.echo("")
-        for line in transcript(state.log, n, style=style, verbose=verbose,
-                               start_scores=start_scores):
-            click.echo(line, color=style.color)
+        _auto(m, style, verbose, start_scores)
         if log_file:
             write_log(log_file, record, state)
         return
     try:
-        finished = _interactive(game, state, human, seat_bots, style, seed, options,
+        finished = _interactive(game, state, m.human, m.bots, style, m.seed, m.options,
                                 start_scores, resumed=resume is not None)
     except KeyboardInterrupt:
         # never lose a match: save it, and say how to go on
-        path = log_file or _free_log_name(spec, seed)
+        path = log_file or _free_log_name(m.spec, m.seed)
         click.echo("")
         write_log(path, record, state)
         _echo(f"Interrupted in hand {state.hand_number}: the match is saved; "
@@ -201,7 +166,85 @@ def play_cmd(
     if log_file:
         write_log(log_file, record, state)
     if not finished:
-        click.echo(f"Match abandoned in hand {state.hand_number} (seed {seed}).")
+        click.echo(f"Match abandoned in hand {state.hand_number} (seed {m.seed}).")
+
+
+@dataclass
+class _Table:
+    """A match about to be played in the terminal: what its log records, and its state."""
+
+    game: Game
+    state: State
+    spec: str
+    seed: int
+    options: dict[str, str]
+    max_hands: int | None
+    human: int | None  # the person's seat (None: bots at every seat)
+    bots: dict[int, Any]  # the bot at each other seat
+
+
+def _new_match(spec: str | None, players: int | None, human: int | None,
+               bots: list[str] | None, seed: int | None, options: dict[str, str],
+               max_hands: int | None, allow_paths: tuple[str, ...],
+               bot_time: float | None) -> _Table:
+    """A new match (no SPEC: the first game), the person at ``human``, the bots
+    ``bots`` in turn at the other seats."""
+    import spelbok
+    from spelbok.play.bots import make_bot
+
+    if spec is None:
+        spec, players = FIRST_GAME, players or FIRST_PLAYERS
+        click.echo(first_game_note(spec, players))
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    game = spelbok.load(spec, players=players, options=options or None,
+                        max_hands=max_hands, allow_paths=allow_paths)
+    n = game.players
+    if human is not None and not 0 <= human < n:
+        raise click.BadParameter(f"there are {n} seats: choose 0 to {n - 1}",
+                                 param_hint="'--seat'")
+    names = bots or default_bots()
+    seat_bots = {}
+    for i, p in enumerate(p for p in range(n) if p != human):
+        seat_bots[p] = make_bot(names[i % len(names)], seed=seat_seed(seed, p), bot_time=bot_time)
+    return _Table(game, game.new_state(seed=seed), spec, seed, options, max_hands, human,
+                  seat_bots)
+
+
+def _resumed(resume: str, spec: str | None, allow_paths: tuple[str, ...],
+             bot_time: float | None) -> _Table | None:
+    """The match saved in the log ``resume``, replayed (None: it is over already)."""
+    from spelbok.play.bots import make_bot
+
+    data = read_log(resume)
+    game, state = replay_log(data, resume, spec, allow_paths)
+    seed, n = int(data["seed"]), game.players
+    human = data.get("human")
+    if not isinstance(human, int) or not 0 <= human < n:
+        raise SpelbokError(f"{resume}: bots played every seat of this match; there is "
+                           "nothing to resume")
+    logged: dict[str, Any] = data["bots"] if isinstance(data.get("bots"), dict) else {}
+    seat_bots = {p: make_bot(str(logged.get(str(p), default_bots()[0])),
+                             seed=seat_seed(seed, p), bot_time=bot_time)
+                 for p in range(n) if p != human}
+    if state.is_terminal:
+        click.echo(f"{resume}: this match is over already")
+        return None
+    options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+    max_hands = data["max_hands"] if isinstance(data.get("max_hands"), int) else None
+    return _Table(game, state, str(data["spec"]), seed, options, max_hands, human, seat_bots)
+
+
+def _auto(m: _Table, style: Style, verbose: bool, start_scores: list[Any]) -> None:
+    """Bots play the whole match; its transcript."""
+    _run_bots(m.state, m.bots)
+    n = m.game.players
+    click.echo(_header(m.game, m.seed, m.options))
+    click.echo(" · ".join(f"P{p} {m.bots[p].name}" for p in range(n)) + " " + AUTO_NOTE)
+    click.echo("")
+    for line in transcript(m.state.log, n, style=style, verbose=verbose,
+                           start_scores=start_scores):
+        click.echo(line, color=style.color)
 
 
 def first_game_note(spec: str, players: int) -> str:
