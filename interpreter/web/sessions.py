@@ -175,15 +175,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
                 if name not in legal_cards:
                     c["reason"] = _refusal(state, name)
             hand.append(c)
-    others = [a for a in listed if a.kind != CARD]
-    exchange = None
-    if lazy:  # the page picks the cards, the engine checks them
-        first = legal[0]
-        exchange = {"verb": first.verb}
-        others = [first] if first.kind != CARDS else []  # keeping every card, a word
-    elif sum(1 for a in others if a.kind == CARDS) > MAX_LISTED:
-        exchange = {"verb": next(a.verb for a in others if a.kind == CARDS)}
-        others = [a for a in others if a.kind != CARDS]
+    others, exchange = _decisions(legal)
     played = v.get("tricks_played") or []
     last = None
     if played:
@@ -223,6 +215,19 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "log": _log_lines(state, log_viewer, names, why),
         "step": len(state.actions),
     }
+
+
+def _decisions(legal: Sequence[Action]) -> tuple[list[Action], dict[str, str] | None]:
+    """The decisions other than a card, one button each, and the exchange whose cards the
+    page picks (the engine checks them) when there are too many to list."""
+    if type(legal) is not list:  # the lazy list of every exchange of many cards
+        first = legal[0]
+        return ([first] if first.kind != CARDS else []), {"verb": first.verb}  # keep: a word
+    others = [a for a in legal if a.kind != CARD]
+    if sum(1 for a in others if a.kind == CARDS) > MAX_LISTED:
+        return ([a for a in others if a.kind != CARDS],
+                {"verb": next(a.verb for a in others if a.kind == CARDS)})
+    return others, None
 
 
 def _explainer(game: Game) -> Explainer:
