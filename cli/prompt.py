@@ -9,6 +9,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
+from spelbok.engine.actions import CARD as _CARD
+from spelbok.engine.actions import CARDS as _CARDS
+from spelbok.engine.actions import SUIT as _SUIT
+from spelbok.engine.actions import WORD as _WORD
 from spelbok.errors import ActionError, InvalidActionError
 from spelbok.view.panel import panel as _panel
 from spelbok.view.text import (
@@ -31,9 +35,10 @@ if TYPE_CHECKING:
     from spelbok.engine.game import Game
     from spelbok.engine.state import State
 
-_CARD, _WORD, _SUIT, _CARDS = 0, 1, 2, 3  # Action kinds (see spelbok.engine.actions)
 _MENU_LIMIT = 10  # exchanges with more choices than this are typed, not picked from a menu
 _HINT_PLAYOUTS = 300  # the ISMCTS hint's budget: a second or so
+
+#: What ``help`` says at the table.
 HELP = """\
 How to answer:
   a menu number        picks that choice (1, 2, ...)

@@ -6,3 +6,24 @@
 - :mod:`.narrator`: match events as lines, with one seat's eyes or all (:func:`~.narrator.transcript`);
 - :mod:`.panel`: the table a seat sees before its decision.
 """
+
+from .narrator import Narrator, transcript
+from .panel import panel
+from .text import (
+    PLAIN,
+    Style,
+    card,
+    cards,
+    hand_line,
+    player_names,
+    scores_line,
+    sort_hand,
+    suit,
+    trick_line,
+    wrap_items,
+    wrap_words,
+)
+
+__all__ = ["PLAIN", "Narrator", "Style", "card", "cards", "hand_line", "panel", "player_names",
+           "scores_line", "sort_hand", "suit", "transcript", "trick_line", "wrap_items",
+           "wrap_words"]
