@@ -120,7 +120,8 @@ def _ext_modules() -> list:
     atexit.register(shutil.rmtree, WORK, True)
     DIGEST.append(NATIVE.source_digest(str(stage / "spelbok")))
     paths = [str(p) for p in sorted((stage / "spelbok").rglob("*.py"))]
-    hot = [str(stage / "spelbok" / f"{name}.py") for name in NATIVE.HOT]
+    hot = [str(stage / "spelbok" / f"{name}.py")
+           for name in NATIVE.hot_modules(str(stage / "spelbok"))]
     cwd = os.getcwd()
     try:
         os.chdir(stage)  # mypy resolves the package from here

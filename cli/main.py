@@ -21,7 +21,8 @@ from typing import Any
 
 import click
 from spelbok import __version__
-from spelbok.errors import SpecError, SpecErrors, SpelbokError, escape_controls
+from spelbok.errors import SpelbokError, escape_controls
+from spelbok.errors import error_lines as error_lines  # (its home since the web page shows it too)
 
 # the shared options are declared in options.py; these names stay importable from here
 from .options import allow_path_option as allow_path_option
@@ -54,30 +55,6 @@ def use_color(stream: Any = None, no_color: bool = False) -> bool:
     if no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     return bool(getattr(stream, "isatty", lambda: False)())
-
-
-def error_lines(exc: BaseException) -> list[str]:
-    """How an error reads on stderr: located spec errors as ``path:line:col: message``,
-    everything else as ``error: message``.
-
-    >>> error_lines(SpecError("bad key", path="g.yaml", line=3, col=1))
-    ['g.yaml:3:1: bad key']
-    >>> error_lines(SpecError("unknown option 'x'"))
-    ["error: unknown option 'x'"]
-    >>> error_lines(SpelbokError("no such bot"))
-    ['error: no such bot']
-    """
-    if isinstance(exc, SpecErrors) and exc.errors:
-        return [line for e in exc.errors for line in error_lines(e)]
-    if isinstance(exc, SpecError):
-        if exc.line is not None:
-            return [str(exc)]
-        text = str(exc)
-        if exc.path is None and text.startswith("<spec>: "):
-            text = text[len("<spec>: "):]
-        return [f"error: {text}"]
-    text = str(exc) or type(exc).__name__
-    return [f"error: {line}" if i == 0 else f"  {line}" for i, line in enumerate(text.splitlines())]
 
 
 def report_error(exc: BaseException) -> None:

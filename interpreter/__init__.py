@@ -64,7 +64,7 @@ MOVED: dict[str, str] = {
     "snapshot": "engine.snapshot", "position": "engine.position", "actions": "engine.actions",
     "game": "engine.game", "match": "play.match", "bots": "play.bots",
     "conformance": "analysis.conformance", "simulate": "analysis.simulate",
-    "readings": "analysis.readings", "render": "cli.render",
+    "readings": "analysis.readings", "render": "view",
 }
 
 

@@ -25,7 +25,9 @@ from importlib.util import module_from_spec, spec_from_file_location
 from types import ModuleType
 from typing import Any
 
-# the modules setup.py compiles, in the order their digest is taken
+# What setup.py compiles: a module ("engine/state") or, ending in "/", every module of a
+# folder ("rl/compiled/": its __init__ aside), see hot_modules.  (The digest of a build
+# covers every module of the library whatever this order: source_digest.)
 HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
        "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
        "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
@@ -36,7 +38,7 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        # batched playouts (Game.playouts) and the search bots' steps
        "engine/playouts",
        # the game-AI interfaces: observations, legal numbers, masks and AEC turns (spelbok.rl)
-       "engine/tensor", "engine/aec")
+       "rl/compiled/")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -66,6 +68,23 @@ def _sources(folder: str) -> list[str]:
         rel = os.path.relpath(root, folder).replace(os.sep, "/")
         out += [name if rel == "." else f"{rel}/{name}" for name in files if name.endswith(".py")]
     return sorted(out)
+
+
+def hot_modules(folder: str = _HERE) -> list[str]:
+    """The modules ``HOT`` names, as paths without ``.py`` relative to the library's
+    ``folder``, a folder's modules in sorted order.
+
+    >>> "rl/compiled/tensor" in hot_modules() and "engine/state" in hot_modules()
+    True
+    """
+    out: list[str] = []
+    for name in HOT:
+        if not name.endswith("/"):
+            out.append(name)
+            continue
+        files = sorted(os.listdir(os.path.join(folder, name)))
+        out += [name + f[:-3] for f in files if f.endswith(".py") and f != "__init__.py"]
+    return out
 
 
 def _compiled(rel: str) -> bool:

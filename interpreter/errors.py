@@ -254,3 +254,27 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """
     matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
+
+
+def error_lines(exc: BaseException) -> list[str]:
+    """How an error reads on stderr: located spec errors as ``path:line:col: message``,
+    everything else as ``error: message``.
+
+    >>> error_lines(SpecError("bad key", path="g.yaml", line=3, col=1))
+    ['g.yaml:3:1: bad key']
+    >>> error_lines(SpecError("unknown option 'x'"))
+    ["error: unknown option 'x'"]
+    >>> error_lines(SpelbokError("no such bot"))
+    ['error: no such bot']
+    """
+    if isinstance(exc, SpecErrors) and exc.errors:
+        return [line for e in exc.errors for line in error_lines(e)]
+    if isinstance(exc, SpecError):
+        if exc.line is not None:
+            return [str(exc)]
+        text = str(exc)
+        if exc.path is None and text.startswith("<spec>: "):
+            text = text[len("<spec>: "):]
+        return [f"error: {text}"]
+    text = str(exc) or type(exc).__name__
+    return [f"error: {line}" if i == 0 else f"  {line}" for i, line in enumerate(text.splitlines())]

@@ -110,14 +110,14 @@ def test_help_imports_no_command_module() -> None:
 
 def test_keyboard_interrupt_exits_130_quietly(monkeypatch: pytest.MonkeyPatch,
                                               tmp_path: Path) -> None:
-    from spelbok.cli import play
+    from spelbok.cli import prompt
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # where the interrupted match goes
 
-    def interrupted(prompt: str) -> str | None:
+    def interrupted(text: str) -> str | None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(play, "_read", interrupted)
+    monkeypatch.setattr(prompt, "_read", interrupted)
     result = run("play", "knektpass", "--seed", "3")
     assert result.exit_code == 130
 

@@ -17,7 +17,7 @@ from spelbok import _native
 
 def _fake_install(folder: Path, digest: str | None) -> None:
     """Hot-path sources and a (dummy) compiled state module in ``folder``."""
-    for name in _native.HOT:
+    for name in _native.hot_modules():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / f"{name}.py").write_text(f"# {name}\n")
         (folder / (name + _native.EXTENSION_SUFFIXES[0])).write_bytes(b"")

@@ -1,4 +1,4 @@
-"""The compiled writer of the game-AI interfaces (engine/tensor.py): the legal cards of a
+"""The compiled writer of the game-AI interfaces (rl/compiled/tensor.py): the legal cards of a
 trick read from its mask are the engine's own legal list, and a card listed legal is
 played without a second check to the same state."""
 
@@ -85,7 +85,7 @@ def test_an_action_beyond_the_numbered_ones_is_a_clear_error() -> None:
 def test_count_is_bit_count() -> None:
     """The compiled card count (bits of a native word) agrees with int.bit_count, across
     the word's edge too."""
-    from spelbok.engine.tensor import count
+    from spelbok.rl.compiled.tensor import count
 
     rng = random.Random(3)
     values = [0, 1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 200) | 5]

@@ -3,7 +3,7 @@
 Each step that records an event calls ``State.event(kind, ...)`` with one of these
 kinds; a test reads the engine's sources and fails for a kind not declared here (and
 for a declared kind no step records), and another fails for a kind the terminal's
-narrator (``spelbok.cli.render.Narrator``) has no renderer for.  An event may name
+narrator (``spelbok.view.narrator.Narrator``) has no renderer for.  An event may name
 cards a seat does not see (a deal, a pass, a face-down play): the log is the whole
 truth, and what a seat is shown of it is the renderer's business.
 

@@ -4,6 +4,8 @@
   observation tensor, shared by both interfaces (see ``docs/rl.md``).
 - :mod:`spelbok.rl.pettingzoo`: ``env(spec, players=N)``, a PettingZoo AEC environment.
 - :mod:`spelbok.rl.openspiel`: ``register(spec)``, a Python OpenSpiel game.
+- :mod:`spelbok.rl.compiled`: what an environment step runs, compiled with the engine
+  (the observation, legal numbers and mask; the AEC turns).
 
 They need the optional extra: ``pip install 'spelbok[rl]'`` (numpy, gymnasium,
 pettingzoo, open-spiel).  Importing this package needs none of them.

@@ -43,6 +43,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,9 +64,9 @@ from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
 from ..engine.steps import UNSET, Decide, Instr, fixed
-from ..engine.tensor import Cursor, Layout
 from ..engine.trick import CardPlay, TrickPlay
 from ..errors import SpelbokError
+from .compiled.tensor import Cursor, Layout
 
 #: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
 F32 = np.dtype(np.float32)
@@ -111,6 +112,20 @@ def _card_labels(pack: Pack, deck: list[int]) -> list[str]:
     return out
 
 
+@dataclass
+class _Offers:
+    """What a game's decisions offer, range by range (:data:`RANGES`), while
+    :class:`Encoding` reads them."""
+
+    picks: list[str] = field(default_factory=list)  # decisions answered by picking cards
+    words: list[Action] = field(default_factory=list)
+    suits: list[Action] = field(default_factory=list)
+    numbers: list[Action] = field(default_factory=list)
+    card_words: list[tuple[str, list[int], Pack | None]] = field(
+        default_factory=list)  # word, cards, the pack the action names
+    decisions: list[str] = field(default_factory=lambda: ["play"])
+
+
 class Encoding:
     """The action numbering and the observation layout of one game."""
 
@@ -123,20 +138,39 @@ class Encoding:
         n = self.players = game.players
         prog = game.program
         pack = self.pack = prog.pack
-        named = None if pack.french else pack  # how the engine's actions name the pack
+        self.named = None if pack.french else pack  # how the engine's actions name the pack
         # the deck as the spec deals it at this player count (not necessarily 52 cards)
         self.cards: list[int] = list(prog.deck)
-        C = self.num_cards = len(self.cards)
+        self.num_cards = len(self.cards)
         self.card_index = {c: i for i, c in enumerate(self.cards)}
-        card_names = _card_labels(pack, self.cards)
+        offers = self._offers(prog)
+        self.exchanges = set(offers.picks)  # (the name kept: decisions answered by picks)
+        self.pick_pcs = {pc for pc, ins in enumerate(prog.code)
+                         if isinstance(ins, (Exchange, PassCards))}
+        self._number(offers)
+        self.decisions = offers.decisions
+        self.decision_index = {d: i for i, d in enumerate(self.decisions)}
+        # the pending decision by the program counter (what State.decision_name reads)
+        self.pc_decision = {pc: self.decision_index.get(getattr(ins, "name", "play"), 0)
+                            for pc, ins in enumerate(prog.code)}
+        # words a variable may hold, coded as numbers in the observation
+        self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys(
+            [*(a[1] for a in offers.words), *pack.letters]))}
+        self.passes = any(isinstance(ins, PassCards) for ins in prog.code)
+        self._lay_out(bool(offers.picks))
+        # the same tables as plain typed values, for the compiled writer of observations,
+        # legal numbers and masks (rl/compiled/tensor.py)
+        self.layout = Layout(
+            game.name, n, self.num_actions, self.cards, self.card_index, self.index,
+            self.pick_pcs, self.pick_base, self.stop,
+            (bool(self.exchanges), self.passes, self.auction, self.face_down),
+            len(self.planes), self.hot, self.contracts, len(self.decisions), self.pc_decision,
+            self.word_code, self.actions, self.labels, self.named, self.play_words)
 
-        # what each decision of the program offers, range by range (RANGES)
-        picks: list[str] = []  # the decisions answered by picking cards one by one
-        words: list[Action] = []
-        suits: list[Action] = []
-        numbers: list[Action] = []
-        card_words: list[tuple[str, list[int], Pack | None]] = []  # word, cards, pack named
-        decisions = ["play"]
+    def _offers(self, prog: Any) -> _Offers:
+        """What each decision of the program offers, range by range (:data:`RANGES`); sets
+        ``play_words``, ``auction`` and ``face_down``."""
+        o = _Offers()
         self.play_words: set[str] = set()  # CARDS verbs that play their card to the trick
         self.auction = False
         self.face_down = False
@@ -144,53 +178,64 @@ class Encoding:
             if not _is_decision(ins) and not isinstance(ins, AuctionStart):
                 continue
             if isinstance(ins, TrickPlay):
-                if ins.abstain is not None:
-                    words.append(ins.knock)
-                if isinstance(ins, CardPlay):
-                    if ins.down is not None:
-                        card_words.append((ins.down_word, self.cards, None))
-                        self.play_words.add(ins.down_word)
-                        self.face_down = True
-                    for d in ins.decls:
-                        card_words.append((d.word, self.cards, None))
-                        self.play_words.add(d.word)
+                self._trick_offers(ins, o)
                 continue
             name = getattr(ins, "name", "")
-            if name and name not in decisions:
-                decisions.append(name)
+            if name and name not in o.decisions:
+                o.decisions.append(name)
             if isinstance(ins, Decide):
-                if ins.kind == "words":
-                    words += ins.word_actions
-                elif ins.kind == "suit":
-                    suits += ins.suit_actions
-                elif ins.kind == "number":
-                    lo = fixed(ins.min_fn) if ins.min_fn is not None else 0
-                    hi = fixed(ins.max_fn) if ins.max_fn is not None else lo
-                    lo = 0 if lo is UNSET else max(0, int(lo))
-                    hi = C if hi is UNSET else int(hi)
-                    numbers += [Action(NUMBER, name, k) for k in range(lo, hi + 1)]
+                self._decide_offers(ins, name, o)
             elif isinstance(ins, (Exchange, PassCards)):
-                picks.append(name)
+                o.picks.append(name)
             elif isinstance(ins, AuctionStart):  # every call the auction may offer
                 self.auction = True
-                words.append(PASS)
+                o.words.append(PASS)
                 for b in ins.rules.bids:
-                    (numbers if b[0] == NUMBER else words).append(b)
+                    (o.numbers if b[0] == NUMBER else o.words).append(b)
                 if fixed(ins.double) is not False:
-                    words.append(DOUBLE)
+                    o.words.append(DOUBLE)
                 if fixed(ins.redouble) is not False:
-                    words.append(REDOUBLE)
+                    o.words.append(REDOUBLE)
             elif isinstance(ins, AuctionTrump):
-                suits += ins.actions
+                o.suits += ins.actions
             elif isinstance(ins, AuctionCall) and ins.rules.mode == 1:
                 ranks = ins.rules.called_ranks
-                card_words.append(("call", [c for c in self.cards if pack.rank[c] in ranks],
-                                   named))
-        self.exchanges = set(picks)  # (the name kept: decisions answered by picks)
-        self.pick_pcs = {pc for pc, ins in enumerate(prog.code)
-                         if isinstance(ins, (Exchange, PassCards))}
-        self.named = named
+                o.card_words.append(
+                    ("call", [c for c in self.cards if self.pack.rank[c] in ranks], self.named))
+        return o
 
+    def _trick_offers(self, ins: TrickPlay, o: _Offers) -> None:
+        """A trick's play: its abstain word, its face-down play and declarations."""
+        if ins.abstain is not None:
+            o.words.append(ins.knock)
+        if isinstance(ins, CardPlay):
+            if ins.down is not None:
+                o.card_words.append((ins.down_word, self.cards, None))
+                self.play_words.add(ins.down_word)
+                self.face_down = True
+            for d in ins.decls:
+                o.card_words.append((d.word, self.cards, None))
+                self.play_words.add(d.word)
+
+    def _decide_offers(self, ins: Decide, name: str, o: _Offers) -> None:
+        """A decision's words, suits or numbers (a range up to the deck's size when its
+        bounds are not fixed)."""
+        if ins.kind == "words":
+            o.words += ins.word_actions
+        elif ins.kind == "suit":
+            o.suits += ins.suit_actions
+        elif ins.kind == "number":
+            lo = fixed(ins.min_fn) if ins.min_fn is not None else 0
+            hi = fixed(ins.max_fn) if ins.max_fn is not None else lo
+            lo = 0 if lo is UNSET else max(0, int(lo))
+            hi = self.num_cards if hi is UNSET else int(hi)
+            o.numbers += [Action(NUMBER, name, k) for k in range(lo, hi + 1)]
+
+    def _number(self, o: _Offers) -> None:
+        """Number the actions, range by range: ``labels``, ``actions``, ``index``,
+        ``pick_base``, ``stop`` and ``num_actions``."""
+        pack = self.pack
+        card_names = _card_labels(pack, self.cards)
         self.labels: list[str] = []
         self.actions: list[Action | None] = []  # None: a pick or stop (see Match.apply)
         self.index: dict[Action, int] = {}
@@ -211,29 +256,26 @@ class Encoding:
         for c, label in zip(self.cards, card_names, strict=True):
             add(plays[c], label)
         self.pick_base = self.stop = -1
-        if picks:
+        if o.picks:
             self.pick_base = len(self.actions)
             for label in card_names:
                 add(None, f"pick {label}")
             self.stop = len(self.actions)
             add(None, "stop")
-        for a in [*words, *suits, *numbers]:
+        for a in [*o.words, *o.suits, *o.numbers]:
             add(a, str(a))
-        for word, cards, p in card_words:
+        for word, cards, p in o.card_words:
             for c in cards:
                 add(Action(CARDS, word, 1 << c, p), f"{word} {card_names[self.card_index[c]]}")
         self.num_actions = len(self.actions)
-        self.decisions = decisions
-        self.decision_index = {d: i for i, d in enumerate(self.decisions)}
-        # the pending decision by the program counter (what State.decision_name reads)
-        self.pc_decision = {pc: self.decision_index.get(getattr(ins, "name", "play"), 0)
-                            for pc, ins in enumerate(prog.code)}
-        # words a variable may hold, coded as numbers in the observation
-        self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys(
-            [*(a[1] for a in words), *pack.letters]))}
 
+    def _lay_out(self, picks: bool) -> None:
+        """The observation's card planes and fields (``planes``, ``fields``, ``size``,
+        ``card_size``) and its one-hot rows (``hot``)."""
+        n = self.players
+        C = self.num_cards
+        prog = self.game.program
         planes = ["hand"] + (["picked"] if picks else [])
-        self.passes = any(isinstance(ins, PassCards) for ins in prog.code)
         planes += ["own_discards"] + (["own_passed"] if self.passes else [])
         planes += ["turn_up", "played"]
         planes += [f"trick_{k}" for k in range(n)] + [f"known_{k}" for k in range(1, n)]
@@ -258,14 +300,6 @@ class Encoding:
         # one-hot rows: hot[k][i] has k values, 1 at i (hot[k][k]: all 0)
         self.hot = {k: [[float(j == i) for j in range(k)] for i in range(k + 1)]
                     for k in {5, n, len(self.decisions), self.contracts + 1}}
-        # the same tables as plain typed values, for the compiled writer of observations,
-        # legal numbers and masks (engine/tensor.py)
-        self.layout = Layout(
-            game.name, n, self.num_actions, self.cards, self.card_index, self.index,
-            self.pick_pcs, self.pick_base, self.stop,
-            (bool(self.exchanges), self.passes, self.auction, self.face_down),
-            len(planes), self.hot, self.contracts, len(self.decisions), self.pc_decision,
-            self.word_code, self.actions, self.labels, named, self.play_words)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game (its tables are built again on loading)."""
@@ -292,7 +326,7 @@ class Encoding:
 class Match(Cursor):
     """An engine state driven through the fixed action space: it keeps the cards picked
     so far in an exchange (``pending``) and the cards played this hand (``played``).
-    Legal numbers, actions and rewards are :class:`~spelbok.engine.tensor.Cursor`'s
+    Legal numbers, actions and rewards are :class:`~spelbok.rl.compiled.tensor.Cursor`'s
     (compiled); this adds the numpy arrays and the text views."""
 
     __slots__ = ("enc",)
@@ -345,14 +379,14 @@ class Match(Cursor):
     def render(self, seat: int | None = None) -> str:
         """The table as ``spelbok play`` shows it to ``seat`` (default: the player to act),
         with the menu of legal actions by number."""
-        from ..cli.play import _panel
-        from ..cli.render import PLAIN, player_names
+        from ..view.panel import panel
+        from ..view.text import player_names
 
         st = self.st
         if seat is None:
             seat = st.current if st.current is not None else 0
         names = player_names(st.n)
-        lines = _panel(st, seat, names, PLAIN)
+        lines = panel(st, seat, names)
         if st.is_terminal:
             lines.append(f"  over: winners {' '.join(names[p] for p in st.winner_seats)}")
         elif st.current == seat:

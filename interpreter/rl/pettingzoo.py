@@ -32,10 +32,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine.aec import Table
 from ..engine.game import load
 from ..errors import ArgumentError
 from ..limits import short_repr
+from .compiled.aec import Table
 from .encoding import F32, I8, REWARDS, Encoding, Match
 
 
@@ -58,7 +58,7 @@ def env(
 
 class SpelbokEnv(Table, AECEnv):
     """One spec, one player count: a PettingZoo AEC environment.  ``observe``, ``last``,
-    ``step`` and ``agent_iter`` are :class:`spelbok.engine.aec.Table`'s (compiled)."""
+    ``step`` and ``agent_iter`` are :class:`spelbok.rl.compiled.aec.Table`'s (compiled)."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "spelbok",
                                 "is_parallelizable": False}

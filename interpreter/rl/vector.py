@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.aec import step_matches, view_matches
 from ..engine.game import load
-from ..engine.tensor import Cursor
 from ..errors import ArgumentError
 from ..limits import MAX_VECTOR_ENVS, short_repr
+from .compiled.aec import step_matches, view_matches
+from .compiled.tensor import Cursor
 from .encoding import F32, I8, REWARDS, Encoding, Match
 
 #: a fresh match over before anybody acts is skipped; this many in a row is an error

@@ -38,7 +38,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import IllegalActionError, SpelbokError
+from ..errors import IllegalActionError, SpelbokError, error_lines
 from ..limits import MAX_FILE_BYTES
 from .sessions import Conflict, Match, NotFound, Replay, Sessions, new_seed
 
@@ -162,11 +162,11 @@ class Server:
             seed = new_seed()
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
             raise BadRequest("seed must be a whole number from 0")
-        from ..cli.play import bot_seed
+        from ..play.matchlog import seat_seed
 
         bots = {}
         for i, p in enumerate(p for p in range(game.players) if p != seat):
-            bots[p] = make_bot(names[i % len(names)], seed=bot_seed(seed, p))
+            bots[p] = make_bot(names[i % len(names)], seed=seat_seed(seed, p))
         options = {k: str(v) for k, v in (body.get("options") or {}).items()}
         match = Match(game, str(body["spec"]), seed, seat, bots, options, body.get("max_hands"))
         self.sessions.add(match)
@@ -181,7 +181,7 @@ class Server:
     # -- replays --------------------------------------------------------------------
 
     def new_replay(self, text: str) -> Replay:
-        from ..cli.play import parse_log, replay_log
+        from ..play.matchlog import parse_log, replay_log
 
         data = parse_log(text, "the log")
         spec = str(data["spec"])
@@ -242,132 +242,157 @@ def _locked(item: Match | Replay, fn: Callable[[], Any]) -> Any:
         return item.to_json()
 
 
-def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> Starlette:
-    """The application serving ``specs`` (files) and the shipped specs."""
-    server = Server(specs, allow_paths)
+def _server(request: Request) -> Server:
+    """The :class:`Server` of the application answering ``request``."""
+    server: Server = request.app.state.server
+    return server
 
-    async def index(request: Request) -> Response:
-        return FileResponse(os.path.join(STATIC, "index.html"))
 
-    async def list_specs(request: Request) -> Response:
-        return JSONResponse({"specs": server.spec_names(), "local": server.local})
+# -- the routes (each a module function: the server is the application's) ----------------
 
-    async def spec_info(request: Request) -> Response:
-        players = request.query_params.get("players")
-        if players is not None and not (players.isascii() and players.isdigit() and len(players) < 4):
-            raise BadRequest("players must be a whole number")
-        info = await run_in_threadpool(server.spec_info, request.query_params.get("spec"),
-                                       int(players) if players else None)
-        return JSONResponse(info)
 
-    async def new_match(request: Request) -> Response:
-        body = await _json(request)
+async def _index(request: Request) -> Response:
+    return FileResponse(os.path.join(STATIC, "index.html"))
 
-        def make() -> Any:
-            match = server.new_match(body)
-            with match.lock:
-                return match.to_json()
 
-        return JSONResponse(await run_in_threadpool(make), status_code=201)
+async def _list_specs(request: Request) -> Response:
+    server = _server(request)
+    return JSONResponse({"specs": server.spec_names(), "local": server.local})
 
-    async def get_match(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
-        return JSONResponse(await run_in_threadpool(_locked, match, lambda: None))
 
-    async def act(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
-        body = await _json(request)
-        return JSONResponse(await run_in_threadpool(
-            _locked, match, lambda: match.act(body.get("action"), body.get("step"))))
+async def _spec_info(request: Request) -> Response:
+    players = request.query_params.get("players")
+    if players is not None and not (players.isascii() and players.isdigit() and len(players) < 4):
+        raise BadRequest("players must be a whole number")
+    info = await run_in_threadpool(_server(request).spec_info, request.query_params.get("spec"),
+                                   int(players) if players else None)
+    return JSONResponse(info)
 
-    async def advance(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
-        body = await _json(request)
-        return JSONResponse(await run_in_threadpool(
-            _locked, match, lambda: match.advance(body.get("step"))))
 
-    async def hint(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
-        body = await _json(request)
-        bot = body.get("bot", "greedy")
-        if not isinstance(bot, str):
-            raise BadRequest("bot must be a name: greedy or ismcts")
+async def _new_match(request: Request) -> Response:
+    body = await _json(request)
 
-        def ask() -> str:
-            with match.lock:
-                return match.hint(bot)
+    def make() -> Any:
+        match = _server(request).new_match(body)
+        with match.lock:
+            return match.to_json()
 
-        return JSONResponse({"action": await run_in_threadpool(ask), "bot": bot})
+    return JSONResponse(await run_in_threadpool(make), status_code=201)
 
-    async def watch_seat(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
-        body = await _json(request)
-        return JSONResponse(await run_in_threadpool(
-            _locked, match, lambda: match.view_from(body.get("seat"))))
 
-    async def match_log(request: Request) -> Response:
-        match = server.match(request.path_params["id"])
+async def _get_match(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    return JSONResponse(await run_in_threadpool(_locked, match, lambda: None))
 
-        def record() -> Any:
-            with match.lock:
-                return match.log_record()
 
-        return JSONResponse(await run_in_threadpool(record), headers={
-            "Content-Disposition": f'attachment; filename="spelbok-{match.seed}.json"'})
+async def _act(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, match, lambda: match.act(body.get("action"), body.get("step"))))
 
-    async def new_replay(request: Request) -> Response:
-        raw = await _body(request)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadRequest("the log is not UTF-8 text") from None
 
-        def make() -> Any:
-            replay = server.new_replay(text)
-            with replay.lock:
-                return replay.to_json()
+async def _advance(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, match, lambda: match.advance(body.get("step"))))
 
-        return JSONResponse(await run_in_threadpool(make), status_code=201)
 
-    async def get_replay(request: Request) -> Response:
-        replay = server.replay(request.path_params["id"])
-        return JSONResponse(await run_in_threadpool(_locked, replay, lambda: None))
+async def _hint(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    bot = body.get("bot", "greedy")
+    if not isinstance(bot, str):
+        raise BadRequest("bot must be a name: greedy or ismcts")
 
-    async def goto(request: Request) -> Response:
-        replay = server.replay(request.path_params["id"])
-        body = await _json(request)
-        return JSONResponse(await run_in_threadpool(
-            _locked, replay, lambda: replay.goto(body.get("pos"))))
+    def ask() -> str:
+        with match.lock:
+            return match.hint(bot)
 
-    async def seat(request: Request) -> Response:
-        replay = server.replay(request.path_params["id"])
-        body = await _json(request)
-        return JSONResponse(await run_in_threadpool(
-            _locked, replay, lambda: replay.view_from(body.get("seat"))))
+    return JSONResponse({"action": await run_in_threadpool(ask), "bot": bot})
 
-    async def error(request: Request, exc: Exception) -> Response:
-        from ..cli.main import error_lines
 
-        text = "\n".join(line.removeprefix("error: ") for line in error_lines(exc))
-        return JSONResponse({"error": text}, status_code=_status(exc))
+async def _watch_seat(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, match, lambda: match.view_from(body.get("seat"))))
 
-    routes = [
-        Route("/", index),
-        Route("/api/specs", list_specs),
-        Route("/api/spec", spec_info),
-        Route("/api/matches", new_match, methods=["POST"]),
-        Route("/api/matches/{id}", get_match),
-        Route("/api/matches/{id}/act", act, methods=["POST"]),
-        Route("/api/matches/{id}/advance", advance, methods=["POST"]),
-        Route("/api/matches/{id}/hint", hint, methods=["POST"]),
-        Route("/api/matches/{id}/seat", watch_seat, methods=["POST"]),
-        Route("/api/matches/{id}/log", match_log),
-        Route("/api/replays", new_replay, methods=["POST"]),
-        Route("/api/replays/{id}", get_replay),
-        Route("/api/replays/{id}/goto", goto, methods=["POST"]),
-        Route("/api/replays/{id}/seat", seat, methods=["POST"]),
+
+async def _match_log(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+
+    def record() -> Any:
+        with match.lock:
+            return match.log_record()
+
+    return JSONResponse(await run_in_threadpool(record), headers={
+        "Content-Disposition": f'attachment; filename="spelbok-{match.seed}.json"'})
+
+
+async def _new_replay(request: Request) -> Response:
+    raw = await _body(request)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("the log is not UTF-8 text") from None
+
+    def make() -> Any:
+        replay = _server(request).new_replay(text)
+        with replay.lock:
+            return replay.to_json()
+
+    return JSONResponse(await run_in_threadpool(make), status_code=201)
+
+
+async def _get_replay(request: Request) -> Response:
+    replay = _server(request).replay(request.path_params["id"])
+    return JSONResponse(await run_in_threadpool(_locked, replay, lambda: None))
+
+
+async def _goto(request: Request) -> Response:
+    replay = _server(request).replay(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, replay, lambda: replay.goto(body.get("pos"))))
+
+
+async def _seat(request: Request) -> Response:
+    replay = _server(request).replay(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, replay, lambda: replay.view_from(body.get("seat"))))
+
+
+async def _error(request: Request, exc: Exception) -> Response:
+    text = "\n".join(line.removeprefix("error: ") for line in error_lines(exc))
+    return JSONResponse({"error": text}, status_code=_status(exc))
+
+
+def _routes() -> list[Route | Mount]:
+    """The routes, as the module's docstring lists them."""
+    return [
+        Route("/", _index),
+        Route("/api/specs", _list_specs),
+        Route("/api/spec", _spec_info),
+        Route("/api/matches", _new_match, methods=["POST"]),
+        Route("/api/matches/{id}", _get_match),
+        Route("/api/matches/{id}/act", _act, methods=["POST"]),
+        Route("/api/matches/{id}/advance", _advance, methods=["POST"]),
+        Route("/api/matches/{id}/hint", _hint, methods=["POST"]),
+        Route("/api/matches/{id}/seat", _watch_seat, methods=["POST"]),
+        Route("/api/matches/{id}/log", _match_log),
+        Route("/api/replays", _new_replay, methods=["POST"]),
+        Route("/api/replays/{id}", _get_replay),
+        Route("/api/replays/{id}/goto", _goto, methods=["POST"]),
+        Route("/api/replays/{id}/seat", _seat, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, exception_handlers={SpelbokError: error})
-    app.state.server = server
+
+
+def create_app(specs: Sequence[str] = (), allow_paths: Sequence[str] = ()) -> Starlette:
+    """The application serving ``specs`` (files) and the shipped specs."""
+    app = Starlette(routes=_routes(), exception_handlers={SpelbokError: _error})
+    app.state.server = Server(specs, allow_paths)
     return app

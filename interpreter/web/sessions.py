@@ -29,6 +29,9 @@ from ..engine.actions import CARD, CARDS, SUIT
 from ..engine.observe import observe
 from ..errors import ActionError, IllegalActionError, SpelbokError
 from ..play.explain import SeatExplainer
+from ..play.matchlog import log_data, match_record
+from ..view.narrator import Narrator
+from ..view.text import PLAIN, card, player_names, sort_hand, suit
 
 if TYPE_CHECKING:
     from ..cards import Pack
@@ -108,8 +111,6 @@ def _action_json(a: Action, pack: Pack = FRENCH) -> dict[str, Any]:
 # -- a seat's table --------------------------------------------------------------------------
 
 def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[list[str]]:
-    from ..cli.render import sort_hand
-
     try:
         return sort_hand(list(names), game, trump)
     except Exception:  # an order the renderer does not know: the engine's order, one group
@@ -118,8 +119,6 @@ def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[li
 
 def _log_lines(state: State, seat: int | None, names: Sequence[str],
                why: SeatExplainer | None = None) -> list[str]:
-    from ..cli.render import PLAIN, Narrator
-
     narrator = Narrator(names, style=PLAIN.for_game(state.game), viewer=seat, explainer=why)
     out: list[str] = []
     for event in state.log:
@@ -176,15 +175,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
                 if name not in legal_cards:
                     c["reason"] = _refusal(state, name)
             hand.append(c)
-    others = [a for a in listed if a.kind != CARD]
-    exchange = None
-    if lazy:  # the page picks the cards, the engine checks them
-        first = legal[0]
-        exchange = {"verb": first.verb}
-        others = [first] if first.kind != CARDS else []  # keeping every card, a word
-    elif sum(1 for a in others if a.kind == CARDS) > MAX_LISTED:
-        exchange = {"verb": next(a.verb for a in others if a.kind == CARDS)}
-        others = [a for a in others if a.kind != CARDS]
+    others, exchange = _decisions(legal)
     played = v.get("tricks_played") or []
     last = None
     if played:
@@ -226,9 +217,21 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     }
 
 
+def _decisions(legal: Sequence[Action]) -> tuple[list[Action], dict[str, str] | None]:
+    """The decisions other than a card, one button each, and the exchange whose cards the
+    page picks (the engine checks them) when there are too many to list."""
+    if type(legal) is not list:  # the lazy list of every exchange of many cards
+        first = legal[0]
+        return ([first] if first.kind != CARDS else []), {"verb": first.verb}  # keep: a word
+    others = [a for a in legal if a.kind != CARD]
+    if sum(1 for a in others if a.kind == CARDS) > MAX_LISTED:
+        return ([a for a in others if a.kind != CARDS],
+                {"verb": next(a.verb for a in others if a.kind == CARDS)})
+    return others, None
+
+
 def _explainer(game: Game) -> Explainer:
     """The explainer of a match of ``game``, naming cards and suits as its pack does."""
-    from ..cli.render import PLAIN, card, suit
     from ..play.explain import Explainer
 
     style = PLAIN.for_game(game)
@@ -261,8 +264,6 @@ class Match:
     def __init__(self, game: Game, spec: str, seed: int, human: int | None,
                  bots: dict[int, Bot], options: dict[str, str],
                  max_hands: int | None = None) -> None:
-        from ..cli.render import player_names
-
         self.id = secrets.token_urlsafe(12)
         self.game = game
         self.spec = spec
@@ -343,15 +344,12 @@ class Match:
         """The match as ``play --log`` writes it (only once it is over: the log shows every hand)."""
         if not self.state.is_terminal:
             raise Conflict("the log shows every seat's cards: it is given once the match is over")
-        from ..engine.rng import SHUFFLE
-
-        st = self.state
-        return {"spelbok_log": 1, "spec": self.spec, "players": self.game.players,
-                "options": self.options, "seed": self.seed, "shuffle": SHUFFLE,
-                "max_hands": self.max_hands, "bots": {str(p): b.name for p, b in self.bots.items()},
-                "human": self.human, "actions": [str(a) for a in st.actions],
-                "events": _plain(st.log), "winners": st.winners, "scores": _plain(st.scores),
-                "finished": st.is_terminal}
+        record = match_record(self.spec, self.game.players, self.options, self.seed,
+                              self.max_hands, {p: b.name for p, b in self.bots.items()},
+                              self.human)
+        data = log_data(record, self.state)
+        data["events"], data["scores"] = _plain(data["events"]), _plain(data["scores"])
+        return data
 
     def _check_step(self, step: object) -> None:
         if step is None:
@@ -368,8 +366,6 @@ class Replay:
     kind = "replay"
 
     def __init__(self, game: Game, data: dict[str, Any]) -> None:
-        from ..cli.render import player_names
-
         self.id = secrets.token_urlsafe(12)
         self.game = game
         self.seed = int(data["seed"])

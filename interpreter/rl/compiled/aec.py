@@ -17,8 +17,8 @@ from typing import Any
 
 from librt.strings import BytesWriter
 
-from ..errors import ArgumentError, IllegalActionError
-from ..frozen import mypyc_attr
+from ...errors import ArgumentError, IllegalActionError
+from ...frozen import mypyc_attr
 from .tensor import (
     Cursor,
     _trusted,

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any, Final
 from librt.strings import BytesWriter, read_i64_le, write_f32_le
 from mypy_extensions import i64
 
-from .. import COMPILED
-from ..errors import IllegalActionError, SpelbokError
-from ..frozen import mypyc_attr
-from .actions import CARD, CARDS, Action
-from .auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
-from .subsets import SubsetActions
-from .trick import playable, played_cards
+from ... import COMPILED
+from ...engine.actions import CARD, CARDS, Action
+from ...engine.auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
+from ...engine.subsets import SubsetActions
+from ...engine.trick import playable, played_cards
+from ...errors import IllegalActionError, SpelbokError
+from ...frozen import mypyc_attr
 
 if TYPE_CHECKING:
-    from .state import State
+    from ...engine.state import State
 
 NONE: Final = -1  # no place in a card plane (Layout.byte)
 _NATIVE: Final = COMPILED  # this module runs compiled
@@ -215,10 +215,17 @@ class Layout:
     def observation(self, st: State, seat: int, pending: int, played: int) -> bytes:
         """The observation of ``seat``: the bytes of its float32 vector.  ``pending``:
         the cards picked so far in an exchange; ``played``: the cards played this hand."""
+        w = BytesWriter()
+        self._card_planes(w, st, seat, pending, played)
+        self._table(w, st, seat)
+        return w.getvalue()
+
+    def _card_planes(self, w: BytesWriter, st: State, seat: int, pending: int,
+                     played: int) -> None:
+        """The card planes of the observation: all 0.0, then 1.0 written at each card of
+        each plane's set."""
         n = st.n
         seats = self.seats[seat]
-        w = BytesWriter()
-        # the card planes: all 0.0, then 1.0 written at each card of each plane's set
         w.write(self.zero_cards)
         step: i64 = self.plane_size
         at: i64 = 0
@@ -245,13 +252,17 @@ class Layout:
         for k in range(1, n):
             self._mark(w, at, known[seats[k]])
             at += step
-        auction = st.auction
         if self.auction:
+            auction = st.auction
             if auction and auction[A_CALLED] >= 0:
                 self._mark(w, at, 1 << auction[A_CALLED])
-            at += step
-        # the rest, in the observer's order (seat 0 the observer): a value per seat is
-        # read from seat (seat + j) % n (seats), a one-hot seat as its distance from the observer
+
+    def _table(self, w: BytesWriter, st: State, seat: int) -> None:
+        """The rest of the observation, in the observer's order (seat 0 the observer): a
+        value per seat is read from seat (seat + j) % n (seats), a one-hot seat as its
+        distance from the observer."""
+        n = st.n
+        seats = self.seats[seat]
         trump = st.trump
         led = st.led
         hot5 = self.hot5
@@ -277,23 +288,8 @@ class Layout:
                 down[(p - seat) % n] = float((hidden >> c) & 1)
             for x in down:
                 write_f32_le(w, x)
-        if self.auction:  # the contract so far, its declarer, doubling, each seat's calls
-            k = self.contracts
-            if auction:
-                d = auction[A_DECLARER]
-                passed = auction[A_PASSED]
-                contract = auction[A_CONTRACT]
-                w.write(self.hot_k[contract if contract >= 0 else k])
-                w.write(hot_n[n if d < 0 else (d - seat) % n])
-                write_f32_le(w, float(auction[A_DOUBLED]))
-                for s in seats:
-                    write_f32_le(w, float(auction[A_BIDS + s] + 1))
-                for s in seats:
-                    write_f32_le(w, float((passed >> s) & 1))
-            else:
-                w.write(self.hot_k[k])
-                w.write(hot_n[n])
-                w.write(self.zero_calls)
+        if self.auction:
+            self._auction(w, st, seat)
         for row in st.pv_rows:  # a word is coded as a number (value); most are ints
             for s in seats:
                 v = row[s]
@@ -305,7 +301,30 @@ class Layout:
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
-        return w.getvalue()
+
+    def _auction(self, w: BytesWriter, st: State, seat: int) -> None:
+        """The auction's fields: the contract so far, its declarer, doubling, each seat's
+        calls."""
+        n = st.n
+        hot_n = self.hot_n
+        k = self.contracts
+        auction = st.auction
+        if not auction:
+            w.write(self.hot_k[k])
+            w.write(hot_n[n])
+            w.write(self.zero_calls)
+            return
+        seats = self.seats[seat]
+        d = auction[A_DECLARER]
+        passed = auction[A_PASSED]
+        contract = auction[A_CONTRACT]
+        w.write(self.hot_k[contract if contract >= 0 else k])
+        w.write(hot_n[n if d < 0 else (d - seat) % n])
+        write_f32_le(w, float(auction[A_DOUBLED]))
+        for s in seats:
+            write_f32_le(w, float(auction[A_BIDS + s] + 1))
+        for s in seats:
+            write_f32_le(w, float((passed >> s) & 1))
 
     def value(self, v: object) -> float:
         """A variable's value as a number: a word by its code (-1: not a word of the spec)."""
@@ -336,7 +355,7 @@ class Cursor:
         self.hand = st.hand_number
         self.scores_at: list[int] = st.scores
 
-    # The methods are for Python callers; compiled callers (engine/aec.py) call the
+    # The methods are for Python callers; compiled callers (rl/compiled/aec.py) call the
     # functions below instead: a method of a class with interpreted subclasses, called
     # from compiled code, is looked up by name like any Python method.
 

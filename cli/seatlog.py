@@ -1,0 +1,139 @@
+"""What a person at a seat of ``spelbok play`` is told of the match as it goes: the
+narrator with that seat's eyes, and the explanations it may read, in the spec's words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from spelbok.view.narrator import Narrator
+from spelbok.view.text import Style, card, suit
+
+if TYPE_CHECKING:
+    from spelbok.engine.game import Game
+    from spelbok.engine.state import State
+
+
+def _spoken(name: str) -> str:
+    """A spec's name as words (``three_spades`` -> ``three spades``)."""
+    return name.replace("_", " ")
+
+
+def score_name(game: Game) -> str | None:
+    """The variable the match reports as each player's score (``end: score``), when it is
+    one variable; None when the score is a formula."""
+    end = game.tree.get("end") or {}
+    name = end.get("score", "score")
+    return name if isinstance(name, str) and name.isidentifier() else None
+
+
+class PlayerWords:
+    """A :class:`~spelbok.play.explain.SeatExplainer`'s words as a person at the table
+    reads them: the spec's labels and citations, never its variable names.  A change of
+    the score the match reports is said with its step's label and source (what
+    ``describe`` cites); the spec's other counts (``need``, ``change``, ...) are its own
+    working names, and their effect is in the score, so they are not told (``play --auto
+    --verbose`` shows them)."""
+
+    def __init__(self, why: Any, score: str | None) -> None:
+        self.why = why
+        self.score = score
+
+    def explain(self, index: int, event: Any, who: str = "") -> str | None:
+        if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds"):
+            return self._rule(index)
+        if event.get("event") != "set":
+            return self.why.explain(index, event, who)
+        from spelbok.play.explain import explain_set
+
+        ex = self.why.explainer
+        note = ex.note(index)
+        if event.get("var") != self.score or note is None or note.pc < 0 or \
+                note.before == event.get("value"):
+            return None
+        step = ex.step(note.pc)
+        # said as the scores line says it: 'score', whatever the spec calls it
+        return explain_set({**event, "var": "score"}, note.before,
+                           label=_spoken(str(step.get("label") or "")),
+                           source=str(step.get("source") or ""), who=who)
+
+
+    def _rule(self, index: int) -> str | None:
+        """The step that made event ``index``, by its label, the label of the ``if`` step
+        holding it (not its condition, which is a formula) and the source."""
+        ex = self.why.explainer
+        note = ex.note(index)
+        if note is None or note.pc < 0:
+            return None
+        step = ex.step(note.pc)
+        origin = ex.game.program.origin(note.pc)
+        node: Any = ex.game.tree
+        under: dict[str, Any] = {}
+        for key in origin.path[:-1] if origin is not None else ():
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+            if isinstance(node, dict) and "if" in node:
+                under = node
+        parts = [f"[{_spoken(str(step['label']))}]"] if step.get("label") else []
+        if under.get("label"):
+            parts.append(f"under '{_spoken(str(under['label']))}'")
+        source = step.get("source") or under.get("source")
+        if source:
+            parts.append(f"({source})")
+        return " ".join(parts) or None
+
+
+def _seat_narrator(names: Sequence[str], style: Style, human: int,
+                   start_scores: Sequence[Any] | None = None, explainer: Any = None) -> Any:
+    """A :class:`~spelbok.view.narrator.Narrator` for a person at seat ``human``: contracts and
+    bids as words, and no line for a spec's working variables (see :class:`PlayerWords`)."""
+    class PlayerNarrator(Narrator):
+        def _ev_set(self, e: Any) -> list[str]:
+            return []  # the score's change is on the scores line (and explained)
+
+        def _ev_decision(self, e: Any) -> list[str]:
+            return super()._ev_decision({**e, "action": _spoken(str(e.get("action", "")))})
+
+        def _ev_contract(self, e: Any) -> list[str]:
+            return super()._ev_contract({**e, "contract": _spoken(str(e.get("contract")))})
+
+    return PlayerNarrator(names, style=style, viewer=human, start_scores=start_scores,
+                          explainer=explainer)
+
+
+class SeatLog:
+    """What a person at seat ``human`` is told of a match's events as they come: the
+    narrator with that seat's eyes (:class:`~spelbok.view.narrator.Narrator`, ``viewer``)
+    and the explanations that seat may read (:class:`~spelbok.play.explain.SeatExplainer`),
+    in the spec's words (:class:`PlayerWords`).
+    ``shown``: the events told already (a resumed match, or after an undo)."""
+
+    def __init__(self, game: Game, names: Sequence[str], human: int, style: Style,
+                 start_scores: Sequence[Any] | None = None, shown: int = 0) -> None:
+        from spelbok.play.explain import Explainer, SeatExplainer
+
+        self.explainer = Explainer(game, card=lambda c: card(c, style),
+                                   suit=lambda t: suit(t, style))
+        self.why = SeatExplainer(self.explainer, human, [])
+        self.narrator = _seat_narrator(names, style, human, start_scores,
+                                       PlayerWords(self.why, score_name(game)))
+        self.narrator._index = shown
+        self.shown = shown
+
+    def sync(self, state: State) -> list[dict[str, Any]]:
+        """The match's events, with the explainer caught up on them."""
+        events = state.log
+        self.explainer.sync(state, events)
+        self.why.log = events
+        return events
+
+    def lines(self, state: State) -> list[str]:
+        """The lines for the events since the last call (every line complete)."""
+        events = self.sync(state)
+        out: list[str] = []
+        for event in events[self.shown:]:
+            out += self.narrator.feed(event)
+        self.shown = len(events)
+        return out + self.narrator.flush()
