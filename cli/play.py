@@ -269,7 +269,7 @@ def _run_bots(state: State, seat_bots: dict[int, Any], until: int | None = None)
 
 def _round(state: State) -> str:
     """' (round 2 of 3)' when the decision is in a repeated step, else ''."""
-    from spelbok.engine.steps import RepeatTest
+    from spelbok.engine.flow import RepeatTest
 
     prog = state.game.program
     here = prog.origin(state.pc)

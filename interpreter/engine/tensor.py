@@ -22,8 +22,9 @@ from ..errors import IllegalActionError, SpelbokError
 from ..frozen import mypyc_attr
 from .actions import CARD, CARDS, Action
 from .auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
+from .card_play import playable
 from .subsets import SubsetActions
-from .trick import playable, played_cards
+from .trick import played_cards
 
 if TYPE_CHECKING:
     from .state import State

@@ -58,13 +58,14 @@ from ..engine.auction import (
     AuctionStart,
     AuctionTrump,
 )
+from ..engine.decide import Decide
 from ..engine.exchange import Exchange
 from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
-from ..engine.steps import UNSET, Decide, Instr, fixed
+from ..engine.steps import UNSET, Instr, fixed
 from ..engine.tensor import Cursor, Layout
-from ..engine.trick import CardPlay, TrickPlay
+from ..engine.tricks import CardPlay, TrickPlay
 from ..errors import SpelbokError
 
 #: the arrays' types, made once (np.frombuffer given a dtype object is quicker than a name)
