@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, compile_formula
-from ..lang import vocabulary as _v
 from ..lang.model import DEFAULT_MAX_HANDS
 from ..limits import short_repr
 from .auction import Contract, contracts_of
@@ -41,7 +40,8 @@ from .resolver import (  # noqa: F401  (BUILTINS, KEEPS_CARDS, Resolver: their o
     Resolver,
     value_type,
 )
-from .steps import UNSET, Fn, Instr, JumpUnless, Path, const, fixed, fixed_false
+from .seats import SELECTORS, TIES_DEFAULT, seat_selector  # noqa: F401  (their old home)
+from .steps import UNSET, Fn, Instr, JumpUnless, Path, Selector, const, fixed, fixed_false
 from .trick_play import TrickPlay
 
 if TYPE_CHECKING:
@@ -82,10 +82,6 @@ def step_compiler(kind: str) -> StepCompiler:
     return fn
 
 
-#: Who wins a tie of ``who: {most: ..}`` when ``ties`` is absent.
-TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
-SELECTORS = ("dealer", "forehand", "each", "last_winner")
-
 #: How an error names the value of a formula of each type.
 _TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a set of cards"}
 
@@ -93,16 +89,6 @@ _TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a
 def _rule_refuses(cond: Any) -> str:
     """The message for a candidate a condition without a reason refuses."""
     return f"the rule `{cond}` does not allow it"
-
-
-def _first(st: State, order: list[int], where_fn: Fn | None) -> list[int]:
-    """The first seat of ``order`` meeting ``where_fn`` (any seat when None), as a list."""
-    if where_fn is None:
-        return order[:1]
-    for p in order:
-        if where_fn(st, p):
-            return [p]
-    return []
 
 
 def _coerce(value: Any, allowed: list[Any] | None) -> Any:
@@ -474,58 +460,9 @@ class Compiler:
                                       str(step["decide"]) if kind == "decide" else "",
                                       first, len(code))
 
-    def selector(self, who: Any, where: Any, path: Path, single_where: bool = True,
-                 ) -> Callable[[Any], list[int]]:
-        where_fn = self.formula(where, (*path, "where"), True) if where is not None else None
-        if fixed(where_fn) is True:  # 'where: true' filters nothing
-            where_fn = None
-        if isinstance(who, dict):
-            expr = self.formula(who.get("most", "0"), (*path, "who", "most"), True)
-            ties = who.get("ties", TIES_DEFAULT)
-
-            same = fixed(expr) is not UNSET  # fixed at load time: every seat ties
-
-            def most(st: State) -> list[int]:
-                cands = st.forehand_order()
-                if where_fn is not None:
-                    cands = [p for p in cands if where_fn(st, p)]
-                if not cands:
-                    return []
-                if same:
-                    tied = cands
-                else:
-                    vals = [expr(st, p) for p in cands]
-                    best = max(vals)
-                    tied = [p for p, v in zip(cands, vals, strict=True) if v == best]
-                if len(tied) > 1 and ties == "cut":
-                    pick = tied[st.random_below(len(tied))]
-                    if st.rec is not None:
-                        st.event("cut_tie", among=tied, chosen=pick)
-                    return [pick]
-                return [tied[0]]
-
-            return most
-        if who not in SELECTORS:
-            # a formula over options naming a selector (a reading switch)
-            who = self.constant(who, (*path, "who"), SELECTORS)
-        if who == "each":
-            return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
-
-        def single(st: State) -> list[int]:
-            # seats still in, clockwise from the named one (from forehand for 'forehand')
-            out = st.out
-            if who == "dealer" and not out[st.dealer]:
-                start = st.dealer
-            elif who == "last_winner" and st.last_winner >= 0 and not out[st.last_winner]:
-                start = st.last_winner
-            elif who == "dealer":  # a dealer who is out: the last seat still in before them
-                seats = [p for p in st.prog.rot[(st.dealer + 1) % st.n] if not out[p]]
-                return [] if not seats else _first(st, [seats[-1], *seats[:-1]], where_fn)
-            else:
-                start = (st.dealer + 1) % st.n
-            return _first(st, [p for p in st.prog.rot[start] if not out[p]], where_fn)
-
-        return single
+    def selector(self, who: Any, where: Any, path: Path) -> Selector:
+        """Who acts (:func:`spelbok.engine.seats.seat_selector`)."""
+        return seat_selector(self, who, where, path)
 
     def assigns(self, mapping: dict[str, Any], path: Path, per_player: bool
                 ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:

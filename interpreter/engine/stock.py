@@ -141,7 +141,7 @@ class Move(Instr):
 def compile_move(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
     m = step["move"]
     p = (*path, "move")
-    zones = ("hand", "widow", "stock", "turn_up", "discards")
+    zones = ZONES
     source = c.constant(m.get("from", "stock"), (*p, "from"), zones)
     target = c.constant(m.get("to", "hand"), (*p, "to"), zones)
     each = step.get("for")
