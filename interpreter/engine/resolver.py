@@ -17,6 +17,7 @@ from typing import Any
 
 from ..cards import FRENCH, Pack
 from ..formula import CardContext, NameInfo
+from ..formula.name_table import BUILTIN_TYPES, value_type
 from ..lang import vocabulary as _v
 from .auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, Contract, declarer_side
 from .readers import (
@@ -44,12 +45,15 @@ BUILTINS = PLAYER_BUILTINS + GLOBAL_BUILTINS
 KEEPS_CARDS = frozenset({"tricks_won", "team_tricks_won", "card_points", "team_card_points",
                          "played"})
 
-P = "player"
 
 
-def value_type(v: Any) -> type:
-    """The type of a literal value (an option's or a variable's initial value)."""
-    return bool if isinstance(v, bool) else int if isinstance(v, int) else str
+def builtin(name: str, get: Any, column: tuple[str, int | None] | None = None) -> NameInfo:
+    """Built-in ``name``, read in play by ``get`` (for a constant: its value); its kind
+    and type are the formula language's (:data:`spelbok.formula.name_table.BUILTIN_TYPES`)."""
+    kind, type_ = BUILTIN_TYPES[name]
+    if kind == "global":
+        return global_name(get, type_)
+    return NameInfo(kind, get, type_, column=column)
 
 
 class Resolver:
@@ -84,60 +88,58 @@ class Resolver:
         # (the last one played): the Compiler sets after_trick while it compiles those steps
         self.after_trick = False
         self.finished: dict[str, NameInfo] = {
-            "trick": global_name(reads(lambda st, p: pairs_mask(last_trick(st))), "cards"),
-            "led_card": global_name(reads(lambda st, p: led_of(last_trick(st))), "card"),
-            "winning_card": global_name(reads(
-                lambda st, p: card_of(list(last_trick(st)), st.last_winner)), "card"),
+            "trick": builtin("trick", reads(lambda st, p: pairs_mask(last_trick(st)))),
+            "led_card": builtin("led_card", reads(lambda st, p: led_of(last_trick(st)))),
+            "winning_card": builtin("winning_card", reads(
+                lambda st, p: card_of(list(last_trick(st)), st.last_winner))),
         }
         self._auction_names(contracts, self.team_of)
 
     def _seat_names(self, n: int) -> None:
         """The names of a seat, of the hand and of the decision."""
-        b = self.table
-        b["seat"] = NameInfo(P, reads(lambda st, p: p), int)
-        b["out"] = NameInfo(P, reads(lambda st, p: st.out[p]), bool, column=("out", None))
-        b["tricks"] = NameInfo(P, reads(lambda st, p: st.won[p]), int, column=("won", None))
-        b["cards"] = NameInfo(P, reads(lambda st, p: st.hands[p].bit_count()), int)
-        b["is_dealer"] = NameInfo(P, reads(lambda st, p: p == st.dealer), bool)
-        b["order"] = NameInfo(P, reads(lambda st, p: (p - st.dealer - 1) % st.n + 1), int)
-        b["hand_number"] = global_name(reads(lambda st, p: st.hand_number), int)
-        b["trump"] = global_name(reads(lambda st, p: st.trump_letter()), str)
-        b["tricks_played"] = global_name(reads(lambda st, p: st.trick_no), int)
-        b["talon"] = global_name(reads(lambda st, p: len(st.stock)), int)
-        b["turn_up"] = global_name(reads(lambda st, p: len(st.turn_up)), int)
-        b["seats"] = NameInfo("const", n, int)
-        b["dealer"] = global_name(reads(lambda st, p: st.dealer), int)
-        b["choice"] = global_name(reads(lambda st, p: st.choice), None)  # a word, a suit letter or a number
-        b["count"] = global_name(reads(lambda st, p: st.count), int)
+        self._put("seat", reads(lambda st, p: p))
+        self._put("out", reads(lambda st, p: st.out[p]), ("out", None))
+        self._put("tricks", reads(lambda st, p: st.won[p]), ("won", None))
+        self._put("cards", reads(lambda st, p: st.hands[p].bit_count()))
+        self._put("is_dealer", reads(lambda st, p: p == st.dealer))
+        self._put("order", reads(lambda st, p: (p - st.dealer - 1) % st.n + 1))
+        self._put("hand_number", reads(lambda st, p: st.hand_number))
+        self._put("trump", reads(lambda st, p: st.trump_letter()))
+        self._put("tricks_played", reads(lambda st, p: st.trick_no))
+        self._put("talon", reads(lambda st, p: len(st.stock)))
+        self._put("turn_up", reads(lambda st, p: len(st.turn_up)))
+        self._put("seats", n)
+        self._put("dealer", reads(lambda st, p: st.dealer))
+        self._put("choice", reads(lambda st, p: st.choice))  # a word, a suit letter or a number
+        self._put("count", reads(lambda st, p: st.count))
 
     def _card_names(self, pack: Pack) -> None:
         """The names of the candidate card, the trick, the turn-up and the card sets."""
-        b = self.table
         # the pack's texts, by suit number (4: none) and by card id
         letters = (*pack.letters, *["none"] * (5 - len(pack.letters)))
         rank_text = tuple(pack.ranks[r] if r >= 0 else "none" for r in pack.rank)
         printed = tuple(letters[s] for s in pack.suit)  # -1 (no suit): the last, "none"
-        b["card_suit"] = global_name(reads(lambda st, p: letters[st.tables.suit[st.cand]]), str)
-        b["card_rank"] = global_name(reads(lambda st, p: rank_text[st.cand]), str)
-        b["card_is_trump"] = global_name(reads(lambda st, p: st.tables.trump[st.cand]), bool)
-        b["led_suit"] = global_name(reads(lambda st, p: letters[st.led] if st.led >= 0 else "none"), str)
-        b["trumps_broken"] = global_name(reads(lambda st, p: st.broken), bool)
-        b["trick_number"] = global_name(reads(lambda st, p: st.trick_no + 1), int)
-        b["turn_up_suit"] = global_name(reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"), str)
-        b["turn_up_rank"] = global_name(reads(lambda st, p: rank_text[st.turn_up[-1]] if st.turn_up else "none"), str)
-        b["last_winner"] = global_name(reads(lambda st, p: st.last_winner), int)
+        self._put("card_suit", reads(lambda st, p: letters[st.tables.suit[st.cand]]))
+        self._put("card_rank", reads(lambda st, p: rank_text[st.cand]))
+        self._put("card_is_trump", reads(lambda st, p: st.tables.trump[st.cand]))
+        self._put("led_suit", reads(lambda st, p: letters[st.led] if st.led >= 0 else "none"))
+        self._put("trumps_broken", reads(lambda st, p: st.broken))
+        self._put("trick_number", reads(lambda st, p: st.trick_no + 1))
+        self._put("turn_up_suit", reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"))
+        self._put("turn_up_rank", reads(lambda st, p: rank_text[st.turn_up[-1]] if st.turn_up else "none"))
+        self._put("last_winner", reads(lambda st, p: st.last_winner))
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
-        b["hand"] = NameInfo(P, reads(lambda st, p: st.hands[p]), "cards")
-        b["meld_points"] = NameInfo(P, reads(lambda st, p: st.meld_points[p]), int)
-        b["trick"] = global_name(reads(lambda st, p: trick_mask(st.trick)), "cards")
-        b["led_card"] = global_name(reads(lambda st, p: st.trick[0][1] if st.trick else -1), "card")
-        b["winning_card"] = global_name(reads(lambda st, p: card_of(st.trick, st.best_seat)), "card")
-        b["turn_up_cards"] = global_name(reads(lambda st, p: mask_of(st.turn_up)), "cards")
-        b["widow"] = global_name(reads(lambda st, p: st.widow), "cards")
-        b["card"] = global_name(reads(lambda st, p: st.cand), "card")
-        b["pattern"] = global_name(reads(lambda st, p: st.pattern), str)
-        b["stock_closed"] = global_name(reads(lambda st, p: st.stock_closed), bool)
-        b["pattern_seat"] = global_name(reads(lambda st, p: st.pattern_seat), int)
+        self._put("hand", reads(lambda st, p: st.hands[p]))
+        self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
+        self._put("trick", reads(lambda st, p: trick_mask(st.trick)))
+        self._put("led_card", reads(lambda st, p: st.trick[0][1] if st.trick else -1))
+        self._put("winning_card", reads(lambda st, p: card_of(st.trick, st.best_seat)))
+        self._put("turn_up_cards", reads(lambda st, p: mask_of(st.turn_up)))
+        self._put("widow", reads(lambda st, p: st.widow))
+        self._put("card", reads(lambda st, p: st.cand))
+        self._put("pattern", reads(lambda st, p: st.pattern))
+        self._put("stock_closed", reads(lambda st, p: st.stock_closed))
+        self._put("pattern_seat", reads(lambda st, p: st.pattern_seat))
 
     def _team_names(self, n: int, teams: list[list[int]] | None) -> tuple[tuple[int, ...], ...]:
         """The names of partnerships (without ``teams``, every seat is its own team); each
@@ -157,41 +159,41 @@ class Resolver:
         tof = tuple(team_of)
         pof = tuple(partner_of)
         mates = tuple(tuple(members[tof[p]]) for p in range(n))
-        b = self.table
-        b["team"] = NameInfo(P, reads(lambda st, p: tof[p]), int)
-        b["partner"] = NameInfo(P, reads(lambda st, p: pof[p]), int)
-        b["team_tricks"] = NameInfo(P, reads(lambda st, p: sum(st.won[q] for q in mates[p])), int)
+        self._put("team", reads(lambda st, p: tof[p]))
+        self._put("partner", reads(lambda st, p: pof[p]))
+        self._put("team_tricks", reads(lambda st, p: sum(st.won[q] for q in mates[p])))
         self.team_of = tof
         return mates
 
     def _won_names(self, mates: tuple[tuple[int, ...], ...]) -> None:
         """The cards of the tricks won and played, and their points (engine/points.py); the
         trick play keeps them only for a game that reads one of these (KEEPS_CARDS)."""
-        b = self.table
-        b["tricks_won"] = NameInfo(P, reads(lambda st, p: st.won_cards[p]), "cards")
-        b["team_tricks_won"] = NameInfo(P, reads(lambda st, p: team_won(st, mates[p])), "cards")
-        b["card_points"] = NameInfo(P, reads(lambda st, p: seat_points(st, p)), int)
-        b["team_card_points"] = NameInfo(
-            P, reads(lambda st, p: sum(seat_points(st, q) for q in mates[p])), int)
-        b["played"] = global_name(reads(lambda st, p: st.played | trick_mask(st.trick)), "cards")
+        self._put("tricks_won", reads(lambda st, p: st.won_cards[p]))
+        self._put("team_tricks_won", reads(lambda st, p: team_won(st, mates[p])))
+        self._put("card_points", reads(lambda st, p: seat_points(st, p)))
+        self._put("team_card_points",
+                  reads(lambda st, p: sum(seat_points(st, q) for q in mates[p])))
+        self._put("played", reads(lambda st, p: st.played | trick_mask(st.trick)))
 
     def _auction_names(self, contracts: tuple[Contract, ...], tof: tuple[int, ...]) -> None:
         """The names an auction sets (engine/auction.py): empty values before one."""
-        b = self.table
         names = tuple(c.name for c in contracts)
         levels = tuple(c.level for c in contracts)
         aims = tuple(c.aim for c in contracts)
         negative = tuple(c.negative for c in contracts)
-        b["contract"] = global_name(reads(lambda st, p: names[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else "none"), str)
-        b["contract_level"] = global_name(reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
-        b["contract_aim"] = global_name(reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0), int)
-        b["contract_negative"] = global_name(reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False), bool)
-        b["declarer_seat"] = global_name(reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1), int)
-        b["doubled"] = global_name(reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0), int)
-        b["called_card"] = global_name(reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1), "card")
-        b["is_declarer"] = NameInfo(P, reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p), bool)
-        b["declarer_team"] = NameInfo(P, reads(lambda st, p: declarer_side(st, p, tof)), bool)
-        b["bid_of"] = NameInfo(P, reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"), str)
+        self._put("contract", reads(lambda st, p: names[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else "none"))
+        self._put("contract_level", reads(lambda st, p: levels[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0))
+        self._put("contract_aim", reads(lambda st, p: aims[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else 0))
+        self._put("contract_negative", reads(lambda st, p: negative[st.auction[A_CONTRACT]] if st.auction and st.auction[A_CONTRACT] >= 0 else False))
+        self._put("declarer_seat", reads(lambda st, p: st.auction[A_DECLARER] if st.auction else -1))
+        self._put("doubled", reads(lambda st, p: st.auction[A_DOUBLED] if st.auction else 0))
+        self._put("called_card", reads(lambda st, p: st.auction[A_CALLED] if st.auction else -1))
+        self._put("is_declarer", reads(lambda st, p: bool(st.auction) and st.auction[A_DECLARER] == p))
+        self._put("declarer_team", reads(lambda st, p: declarer_side(st, p, tof)))
+        self._put("bid_of", reads(lambda st, p: names[st.auction[A_BIDS + p]] if st.auction and st.auction[A_BIDS + p] >= 0 else "none"))
+
+    def _put(self, name: str, get: Any, column: tuple[str, int | None] | None = None) -> None:
+        self.table[name] = builtin(name, get, column)
 
     def resolve(self, name: str) -> NameInfo | None:
         self.used.add(name)
