@@ -4,7 +4,8 @@ Four stages, one module each: :mod:`.nodes` (the typed AST and its unparser),
 :mod:`.parse` (text to AST, with limits and located syntax errors),
 :mod:`.names` (what a name means: the resolver and the static types) and
 :mod:`.compile` (type checks and closures).  This module re-exports their
-public names.
+public names.  :mod:`.name_table` holds the built-in names' kinds and types (the
+engine gives each its getter) and a resolver for type checks alone.
 
 Formulas and conditions (``"score - tricks"``, ``"count(plays) == 0"``) are parsed
 by the Lark grammar ``grammar/formula.lark`` into a small typed AST (frozen
