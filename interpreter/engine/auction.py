@@ -400,6 +400,8 @@ def contracts_of(c: Compiler, hand: list[Any]) -> tuple[Contract, ...]:
 
 
 def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """An ``auction`` step: its start, bids, trump and called card, then its ``all_pass`` steps
+    (by default a redeal), skipped when someone bids."""
     d = step["auction"]
     p = (*path, "auction")
     first = c.contract_first.get(path, 0)

@@ -151,6 +151,8 @@ class TurnUpHand(TurnUp):
 
 
 def compile_deal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``deal`` step: one :class:`Deal` (sizes and the widow as formulas, fixed ones read
+    once)."""
     d = step["deal"]
     p = (*path, "deal")
     code.append(Deal(
@@ -165,6 +167,8 @@ def compile_deal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
 
 
 def compile_turn_up(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``turn_up`` step: :class:`TurnUp` from the stock, :class:`TurnUpHand` from the
+    dealer's hand."""
     d = step["turn_up"]
     value = d.get("trump", True) if isinstance(d, dict) else True
     source = c.constant(d.get("from", "stock") if isinstance(d, dict) else "stock",

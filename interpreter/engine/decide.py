@@ -175,6 +175,8 @@ def _or_list(items: list[str]) -> str:
 
 
 def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``decide`` step: who decides (:class:`DecideStart`), then a :class:`Decide` (words,
+    suit, number) or an :class:`~spelbok.engine.exchange.Exchange`."""
     name = str(step["decide"])
     who = step.get("who", "each")
     where = step.get("where")

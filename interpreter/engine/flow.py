@@ -136,6 +136,7 @@ class SetVars(Instr):
 
 
 def compile_set(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``set`` step: one :class:`SetVars`, per seat with ``for``."""
     each = step.get("for")
     per_player = each is not None
     assigns = c.assigns(step["set"], (*path, "set"), per_player)
@@ -145,6 +146,8 @@ def compile_set(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]
 
 
 def compile_if(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """An ``if`` step: a jump past ``then`` when the condition fails, and past ``else``
+    after ``then``; steps a condition fixed at load switches off are compiled as dead."""
     test = JumpUnless(c.formula(step["if"], (*path, "if"), False))
     code.append(test)
     never = fixed_false(test.cond)
@@ -165,6 +168,7 @@ def compile_if(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr])
 
 
 def compile_repeat(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``repeat`` step: a counter, a test before each round, and a jump back."""
     slot = c.counters
     c.counters += 1
     code.append(RepeatInit(slot))
@@ -182,10 +186,12 @@ def compile_repeat(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
 
 
 def compile_redeal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``redeal`` step: deal the hand again, by the same or the next dealer."""
     d = step["redeal"] if isinstance(step["redeal"], dict) else {}
     who = c.constant(d.get("dealer", "same"), (*path, "redeal", "dealer"), ("same", "next"))
     code.append(Redeal(who == "next"))
 
 
 def compile_end_hand(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """An ``end_hand`` step: the hand ends at once."""
     code.append(EndHand())

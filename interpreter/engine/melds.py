@@ -127,6 +127,7 @@ class DeclareMelds(Instr):
 
 
 def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``declare_melds`` step: the spec's ``melds`` table as the deck's card sets and runs."""
     p = (*path, "declare_melds")
     table = c.tree.get("melds") or {}
     if not table:

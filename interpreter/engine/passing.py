@@ -140,6 +140,7 @@ class PassCards(Instr):
 
 
 def compile_pass_cards(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``pass_cards`` step: the hand's direction, then each seat's pass."""
     t = step["pass_cards"]
     p = (*path, "pass_cards")
     words = _v.words("pass_cards", "directions")

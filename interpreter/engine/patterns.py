@@ -48,6 +48,7 @@ class Patterns(Instr):
 
 
 def compile_patterns(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``patterns`` step: each pattern's condition and rank."""
     names: list[str] = []
     conds: list[Fn] = []
     ranks: list[Fn | None] = []

@@ -139,6 +139,7 @@ class Move(Instr):
 
 
 def compile_move(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``move`` step: cards from one zone to another, per seat with ``for``."""
     m = step["move"]
     p = (*path, "move")
     zones = ZONES

@@ -36,6 +36,9 @@ def _assigned(steps: list[Any]) -> set[str]:
 
 
 def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``tricks`` step: the rules (each a fixed value, or a condition worked out as the
+    step starts, or as each trick starts when it reads a name that changes), the play
+    instruction, and the after-trick part (the stock's draw, ``after_each``)."""
     t = step["tricks"]
     p = (*path, "tricks")
     flags: dict[str, Fn] = {}
