@@ -21,7 +21,7 @@ from typing import Any
 
 import spelbok
 from spelbok.engine import observe
-from spelbok.engine.trick import TrickPlay
+from spelbok.engine.tricks import TrickPlay
 
 CASES = [("whist", 4), ("bridge", 4), ("hearts", 4), ("knektpass", 4), ("doppelkopf", 4),
          ("five-card-loo", 5), ("spoil-five", 10), ("skat", 3), ("euchre", 4)]

@@ -61,7 +61,7 @@ COMMANDS = ("show", "undo", "hint", "rules", "score", "log", "help", "quit")
 
 def _round(state: State) -> str:
     """' (round 2 of 3)' when the decision is in a repeated step, else ''."""
-    from spelbok.engine.steps import RepeatTest
+    from spelbok.engine.flow import RepeatTest
 
     prog = state.game.program
     here = prog.origin(state.pc)

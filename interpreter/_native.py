@@ -38,7 +38,11 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        # batched playouts (Game.playouts) and the search bots' steps
        "engine/playouts",
        # the game-AI interfaces: observations, legal numbers, masks and AEC turns (spelbok.rl)
-       "rl/compiled/")
+       "rl/compiled/",
+       # each step kind's instructions beside its compile step; the formulas' run-time
+       # library and the names that read it
+       "engine/flow", "engine/deal", "engine/decide", "engine/tricks", "engine/trick_play",
+       "engine/card_play", "engine/readers", "engine/resolver", "engine/seats")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

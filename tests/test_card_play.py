@@ -9,7 +9,7 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
 from spelbok.cards import card_id
-from spelbok.engine.trick import CardPlay, TrickPlay
+from spelbok.engine.tricks import CardPlay, TrickPlay
 from spelbok.errors import SpecError
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl

@@ -11,7 +11,8 @@ import spelbok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spelbok.cards import RANKS, card_id, cards_in, rank_of
-from spelbok.engine.trick import TrickPlay, card_key
+from spelbok.engine.trick import card_key
+from spelbok.engine.tricks import TrickPlay
 from spelbok.errors import SpecError
 from spelbok.lang.describe import describe
 from spelbok.lang.dslwrite import to_dsl

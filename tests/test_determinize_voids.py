@@ -32,7 +32,7 @@ import pytest
 import spelbok
 from spelbok.engine.actions import CARD, CARDS
 from spelbok.engine.observe import constraints
-from spelbok.engine.trick import TrickPlay
+from spelbok.engine.tricks import TrickPlay
 from spelbok.lang.loader import read_spec
 
 from tests.minispec import mini

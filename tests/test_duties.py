@@ -9,7 +9,7 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
 from spelbok.analysis.readings import run_reading
-from spelbok.engine.trick import TrickPlay, TrickPlayEach
+from spelbok.engine.tricks import TrickPlay, TrickPlayEach
 from spelbok.errors import SpecError
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl

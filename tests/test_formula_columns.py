@@ -98,7 +98,7 @@ def test_combined_forms_agree(text: str) -> None:
 @pytest.mark.parametrize(("spec", "players"), [("knockout-whist", 5), ("knektpass", 4), ("oh-hell", 4)])
 def test_set_for_asked_of_every_seat_at_once_changes_nothing(spec: str, players: int) -> None:
     import spelbok
-    from spelbok.engine.steps import SetVars
+    from spelbok.engine.flow import SetVars
 
     fast = spelbok.load(spec, players=players)
     plain = spelbok.load(spec, players=players)

@@ -12,7 +12,7 @@ pytest.importorskip("numpy")
 
 import spelbok  # noqa: E402
 from spelbok.engine.actions import CARD  # noqa: E402
-from spelbok.engine.trick import playable  # noqa: E402
+from spelbok.engine.tricks import playable  # noqa: E402
 from spelbok.rl.encoding import Encoding, Match  # noqa: E402
 
 # plain trick plays, an 'allow', knocking, a declared pack, declarations, a pass of cards

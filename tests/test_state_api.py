@@ -227,7 +227,7 @@ def test_card_action_lists_follow_the_mask_card_by_card() -> None:
     import random as _random
 
     from spelbok.engine.actions import CARD_ACTIONS
-    from spelbok.engine.trick import _CARD_LISTS, _card_list
+    from spelbok.engine.trick_play import _CARD_LISTS, _card_list
 
     rng = _random.Random(1)
     for _ in range(500):

@@ -17,10 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spelbok.cards import CARD_NAMES, SUITS
 from spelbok.engine.actions import parse_action
+from spelbok.engine.decide import Decide
 from spelbok.engine.exchange import Exchange
 from spelbok.engine.order import NO_TRUMP
-from spelbok.engine.steps import Decide, Decision
-from spelbok.engine.trick import TrickPlay, card_key
+from spelbok.engine.steps import Decision
+from spelbok.engine.trick import card_key
+from spelbok.engine.tricks import TrickPlay
 
 SPECS = [("knektpass", 3), ("euchre", 4), ("knockout-whist", 4), ("oh-hell", 5), ("rams", 3),
          ("german-whist", 2), ("variants/knektpass-jacks-printed", 3),

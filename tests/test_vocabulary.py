@@ -12,7 +12,7 @@ import pytest
 import spelbok
 from minispec import mini
 from spelbok import formula
-from spelbok.engine import steps
+from spelbok.engine import stock
 from spelbok.errors import SpecError, SpelbokError
 from spelbok.formula.names import TypeName
 from spelbok.lang import checks, model, reference, schema
@@ -97,7 +97,7 @@ def test_step_kinds_and_word_lists_agree_with_the_model_and_checks() -> None:
     assert v.DEFAULT_MAX_HANDS == model.DEFAULT_MAX_HANDS
     assert v.words("tricks", "trumps_broken_by") == model.TRUMPS_BROKEN_BY
     assert v.words("move", "position") == model.STOCK_POSITIONS
-    assert tuple(w.name for w in v.ZONES) == steps.ZONES
+    assert tuple(w.name for w in v.ZONES) == stock.ZONES
     where = {"top_trumps_follow": "ranking.top_trumps_follow", "ties": "who_map.ties"}
     for key, allowed in checks.ENUMS.items():
         name, field = where.get(key, key).split(".")

@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import FRENCH, Pack, cards_in
+from ..lang import vocabulary as _v
 from .actions import CARDS, NUMBER, SUIT, WORD, Action
+from .flow import Redeal
 from .order import NO_TRUMP
-from .steps import Instr
+from .steps import Instr, Jump, Path, const
 
 if TYPE_CHECKING:
+    from .compiler import Compiler
     from .state import State
 
 Fn = Callable[[Any, int], Any]
@@ -375,6 +378,64 @@ def trump_code(word: str, pack: Pack = FRENCH) -> int:
     if word in pack.letters:
         return pack.letters.index(word)
     return {"none": NO_TRUMP, "chosen": T_CHOSEN}.get(word, T_KEEP)
+
+
+def contracts_of(c: Compiler, hand: list[Any]) -> tuple[Contract, ...]:
+    """Every auction's contracts, numbered in one list (the built-ins read it); the
+    first index of each auction step, by its path, in ``c.contract_first``."""
+    out: list[Contract] = []
+    c.contract_first = {}
+    for path, step in _v.walk_steps(hand, ("hand",)):
+        if not isinstance(step, dict) or not isinstance(step.get("auction"), dict):
+            continue
+        c.contract_first[path] = len(out)
+        for k in step["auction"].get("contracts", []):
+            level = k.get("level", 0)
+            aim = k.get("aim", level)
+            negative = aim == "none"
+            out.append(Contract(str(k.get("name", level)), int(level),
+                                trump_code(str(k.get("trump", "keep")), c.pack),
+                                0 if negative or not isinstance(aim, int) else aim, negative))
+    return tuple(out)
+
+
+def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """An ``auction`` step: its start, bids, trump and called card, then its ``all_pass`` steps
+    (by default a redeal), skipped when someone bids."""
+    d = step["auction"]
+    p = (*path, "auction")
+    first = c.contract_first.get(path, 0)
+    count = len(d.get("contracts", []))
+    mode = c.constant(d.get("partner", "none"), (*p, "partner"), MODES)
+    if mode == "teams" and not c.tree.get("teams"):
+        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+    ranks = tuple(c.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
+                  ) if mode == "called_card" else ()  # a pack may have no ace
+    rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
+                  c.resolver.team_of)
+
+    def cond(key: str, default: bool) -> Fn:
+        v = d.get(key, default)
+        return const(v) if isinstance(v, bool) else c.formula(v, (*p, key), False)
+
+    code.append(AuctionStart(rules, c.number(d.get("first", "(dealer + 1) % seats"),
+                                             (*p, "first"), False),
+                             cond("pass_final", True), cond("double", False),
+                             cond("redouble", False)))
+    code.append(AuctionBid(rules))
+    pack = c.pack
+    suits = tuple(sorted({pack.suit[k] for k in c.deck if pack.suit[k] >= 0}))
+    code.append(AuctionTrump(rules, suits, None if c.pack.french else c.pack))
+    code.append(AuctionCall(rules))
+    skip = Jump()
+    code.append(skip)
+    rules.all_pass = len(code)
+    after = d.get("all_pass") or []
+    if after:
+        c.compile_steps(after, (*p, "all_pass"), code)
+    else:
+        code.append(Redeal(False))
+    skip.target = len(code)
 
 
 __all__ = ["AuctionBid", "AuctionCall", "AuctionStart", "AuctionTrump", "Contract", "Rules",

@@ -12,11 +12,13 @@ other seat's view lists them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .steps import Fn, Instr, _names
+from ..lang import vocabulary as _v
+from .steps import Fn, Instr, Path, _names
 
 if TYPE_CHECKING:
+    from .compiler import Compiler
     from .state import State
 
 
@@ -122,6 +124,49 @@ class DeclareMelds(Instr):
         st.meld_points = points
         st.pc += 1
         return True
+
+
+def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``declare_melds`` step: the spec's ``melds`` table as the deck's card sets and runs."""
+    p = (*path, "declare_melds")
+    table = c.tree.get("melds") or {}
+    if not table:
+        c.error(p, "there are no melds to declare: the spec has no 'melds' table")
+    deck_mask = c.resolver.cards.deck_mask if c.resolver.cards else 0
+    pack = c.pack
+    nr = len(pack.ranks)
+    deck = [c for c in range(pack.size) if (deck_mask >> c) & 1]
+    suits = sorted({pack.suit[c] for c in deck if pack.suit[c] >= 0})
+    ranking = c.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
+        "ranks").default
+
+    def rank_of(r: Any) -> int:
+        return pack.rank_index[str(pack.normalize_rank(r) or r).upper()]
+
+    melds = []
+    for name, m in table.items():
+        at = ("melds", name)
+        kind = c.constant(m.get("spread", "one_suit"), (*at, "spread"),
+                          _v.words("meld", "spread"))
+        # the first copy of each card (Meld.made counts the other copies)
+        ranks = [rank_of(r) for r in m.get("ranks", [])]
+        sets: list[int] = []
+        if ranks and kind == "one_suit":
+            sets = [sum(1 << (s * nr + r) for r in ranks) for s in suits]
+        elif ranks:
+            sets = [sum(1 << (s * nr + r) for r in ranks for s in suits)]
+        sets = [x for x in sets if x & deck_mask == x]  # only what the deck can make
+        run = int(m.get("run", 0))
+        runs = [[s * nr + rank_of(r) for r in ranking
+                 if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
+            if run else []
+        melds.append(Meld(str(name), sets, runs, run,
+                          c.number(m["points"], (*at, "points"), True),
+                          pack.copies, len(pack.letters) * nr))
+    each = step.get("for", "not out")
+    each_fn = None if each == "not out" else c.formula(each, (*path, "for"), True)
+    show = c.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))
+    code.append(DeclareMelds(melds, each_fn, bool(show)))
 
 
 __all__ = ["DeclareMelds", "Meld"]

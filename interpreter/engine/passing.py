@@ -12,13 +12,15 @@ offered as the lazy :class:`~spelbok.engine.subsets.SubsetActions` list.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..lang import vocabulary as _v
 from .actions import CARDS, WORD, Action
-from .steps import UNSET, Fn, Instr, _names, fixed
+from .steps import UNSET, Fn, Instr, Path, _names, fixed
 from .subsets import subset_actions
 
 if TYPE_CHECKING:
+    from .compiler import Compiler
     from .state import State
 
 #: The verb of a pass (its notation: ``pass 2C 7H 9S``).
@@ -135,6 +137,24 @@ class PassCards(Instr):
             st.event("pass", seat=seat, to=self._to(st, seat), cards=_names(mask, st.prog.pack.names))
         st.queue.pop(0)
         return not self.run(st)
+
+
+def compile_pass_cards(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``pass_cards`` step: the hand's direction, then each seat's pass."""
+    t = step["pass_cards"]
+    p = (*path, "pass_cards")
+    words = _v.words("pass_cards", "directions")
+    directions = [c.constant(d, (*p, "directions", i), words)
+                  for i, d in enumerate(t.get("directions", ["left"]))]
+    if "across" in directions and c.n % 2 and not c.dead:
+        c.error((*p, "directions"), f"cards cannot be passed across among {c.n} "
+                "players: 'across' needs an even number")
+    by = c.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+    slot = c.counters  # holds this hand's direction while the seats pass
+    c.counters += 1
+    start = PassStart([str(d) for d in directions], by, slot)
+    code.append(start)
+    code.append(PassCards(start, c.number(t["count"], (*p, "count"), True)))
 
 
 __all__ = ["PassCards", "PassStart", "VERB"]

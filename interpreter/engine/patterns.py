@@ -5,11 +5,12 @@ ranked list of named hand patterns, read by the following steps as ``pattern`` a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .steps import Fn, Instr
+from .steps import Fn, Instr, Path
 
 if TYPE_CHECKING:
+    from .compiler import Compiler
     from .state import State
 
 
@@ -44,6 +45,20 @@ class Patterns(Instr):
             st.event("pattern", pattern=name, seat=seat)
         st.pc += 1
         return True
+
+
+def compile_patterns(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
+    """A ``patterns`` step: each pattern's condition and rank."""
+    names: list[str] = []
+    conds: list[Fn] = []
+    ranks: list[Fn | None] = []
+    for i, pat in enumerate(step["patterns"]):
+        p = (*path, "patterns", i)
+        names.append(str(pat["name"]))
+        conds.append(c.condition(pat["if"], (*p, "if"), True, "`count(hand) == 5`"))
+        rank = pat.get("rank", "0")
+        ranks.append(None if rank in (0, "0") else c.number(rank, (*p, "rank"), True))
+    code.append(Patterns(names, conds, ranks))
 
 
 __all__ = ["Patterns"]

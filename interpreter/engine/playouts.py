@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .actions import CARD_ACTIONS, Action
-from .trick import TrickPlay, TrickPlayEach, legal_cards
+from .trick import legal_cards
+from .trick_play import TrickPlay, TrickPlayEach
 
 if TYPE_CHECKING:
     from .game import Game

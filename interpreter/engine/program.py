@@ -170,6 +170,21 @@ class Program:
         """The Origin of every step of ``kind``, in program order."""
         return [o for pc, o in enumerate(self.origins) if o.kind == kind and pc == o.first]
 
+    def exchange_draws(self) -> dict[str, str]:
+        """Each exchange decision's draw pile (``stock``, ``turn_up`` or ``none``, as
+        compiled: it may be an option), by the decision's name (the bots read it).
+
+        >>> import spelbok
+        >>> spelbok.load("example", players=3).program.exchange_draws()
+        {'swap': 'turn_up', 'exchange': 'stock'}
+        """
+        out: dict[str, str] = {}
+        for o in self.starts("decide"):
+            ins = self.code[self.part_pc(o.path, "decide")]
+            if getattr(ins, "kind", "") == "exchange":
+                out[o.name] = str(getattr(ins, "draw_from", "stock"))
+        return out
+
     def phase(self, st: State) -> Phase:
         """Where ``st`` stands (see :attr:`State.phase`)."""
         if st.is_terminal:

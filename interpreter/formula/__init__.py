@@ -5,7 +5,8 @@ Four stages, one module each: :mod:`.nodes` (the typed AST and its unparser),
 :mod:`.names` (what a name means: the resolver and the static types) and
 :mod:`.compile` (type checks and closures, with :mod:`.subformula`,
 :mod:`.card_functions`, :mod:`.operators` and :mod:`.unrolled`).  This module
-re-exports their public names.
+re-exports their public names.  :mod:`.name_table` holds the built-in names' kinds and
+types (the engine gives each its getter) and a resolver for type checks alone.
 
 Formulas and conditions (``"score - tricks"``, ``"count(plays) == 0"``) are parsed
 by the Lark grammar ``grammar/formula.lark`` into a small typed AST (frozen

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, pack_of
 from ..errors import FormulaError, SpecError
-from ..formula import CardContext, NameInfo, compile_formula, formula_names, parse_formula
+from ..formula import NameInfo, compile_formula, formula_names, parse_formula
 from ..formula.bounds import Interval, bounds
+from ..formula.name_table import TypeResolver
 from ..limits import MAX_CHOICES, MAX_EXCHANGES, MAX_REPEAT
 from . import vocabulary as _v
 from .deck_size import hand_cards
@@ -134,9 +135,7 @@ class _Promise:
         return cards
 
     def _resolver(self) -> Any:
-        """The game compiler's resolver (types only: nothing is evaluated)."""
-        from ..engine.compiler import Resolver
-
+        """The names' kinds and types (nothing is evaluated: no game is compiled)."""
         variables = self.tree.get("variables") or {}
         pvars: dict[str, int] = {}
         gvars: dict[str, int] = {}
@@ -149,9 +148,7 @@ class _Promise:
         options = {k: o.get("default") for k, o in self.options.items()}
         pack = pack_of(self.tree.get("pack")) if self.tree.get("pack") else FRENCH
         types = {k: {"int": int, "str": str, "bool": bool}[t] for k, t in self.var_types.items()}
-        r = Resolver(self.tree["players"]["max"], options, pvars, gvars, None, (), pack, types)
-        r.cards = CardContext(lambda st: None, (1 << len(pack.names)) - 1, pack=pack)
-        return r
+        return TypeResolver(self.tree["players"]["max"], options, pvars, gvars, types, pack)
 
     def choice_kinds(self, where: str, step: dict[str, Any] | None) -> list[str]:
         """The kinds ``choice`` can hold where a formula reads it: in a decision's ``then``

@@ -253,7 +253,7 @@ class Explainer:
             self._notes.append(n)
 
     def _advance(self) -> None:
-        from ..engine.steps import SetVars
+        from ..engine.flow import SetVars
 
         st = self._st
         assert st is not None and st.rec is not None

@@ -59,12 +59,13 @@ from ..engine.auction import (
     AuctionStart,
     AuctionTrump,
 )
+from ..engine.decide import Decide
 from ..engine.exchange import Exchange
 from ..engine.game import Game
 from ..engine.passing import PassCards
 from ..engine.state import State
-from ..engine.steps import UNSET, Decide, Instr, fixed
-from ..engine.trick import CardPlay, TrickPlay
+from ..engine.steps import UNSET, Instr, fixed
+from ..engine.tricks import CardPlay, TrickPlay
 from ..errors import SpelbokError
 from .compiled.tensor import Cursor, Layout
 

@@ -95,13 +95,8 @@ def _corr(xs: list[float], ys: list[float]) -> float:
 
 
 def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
-    from ...lang.vocabulary import walk_steps
-
     prog = game.program
-    # each exchange decision's draw pile (as compiled: it may be an option), by name
-    steps = dict(walk_steps(game.tree.get("hand") or [], ("hand",)))
-    draw_from = {o.name: getattr(prog.code[prog.part_pc(o.path, "decide")], "draw_from", "stock")
-                 for o in prog.starts("decide") if steps[o.path].get("choose") == "exchange"}
+    draw_from = prog.exchange_draws()
     rng = random.Random(20240611)
     n = game.players
     records: list[tuple[int, int, bool]] = []  # (tricks, score change, eliminated)

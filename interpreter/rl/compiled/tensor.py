@@ -20,8 +20,9 @@ from mypy_extensions import i64
 from ... import COMPILED
 from ...engine.actions import CARD, CARDS, Action
 from ...engine.auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
+from ...engine.card_play import playable
 from ...engine.subsets import SubsetActions
-from ...engine.trick import playable, played_cards
+from ...engine.trick import played_cards
 from ...errors import IllegalActionError, SpelbokError
 from ...frozen import mypyc_attr
 

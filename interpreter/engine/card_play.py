@@ -1,0 +1,297 @@
+"""The card play of a ``tricks`` step that declares card-play mechanics (trump named
+by the first lead, free, losing and kept cards, face-down plays, declarations):
+:class:`CardPlay`, and :func:`playable` (the cards a pending trick play offers, for the
+game-AI interfaces)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import cards_in
+from ..limits import MAX_VALUE, held
+from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
+from .order import NO_TRUMP
+from .steps import Fn, Instr, Setter
+from .trick import legal_cards
+from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Declaration:
+    """A declaration attached to a card play (``tricks.declare``): its word, the
+    condition on the card played with it (``when``, the card in ``st.cand``; None:
+    any card), its assignments for the declarer, and the demand it puts on the next
+    player to the trick (``binds``, refused with ``reason``; None: none)."""
+
+    def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
+                 binds: Fn | None, reason: str, where: str) -> None:
+        self.word = word
+        self.when = when
+        self.then = then
+        self.binds = binds
+        self.reason = reason
+        self.where = where  # the declaration in the spec, for a value out of bounds
+
+
+class CardPlay(TrickPlayEach):
+    """Trick play with the card-play mechanics a spec declares (a spec that declares
+    none compiles to :class:`TrickPlay`: it pays nothing for them):
+
+    * ``names_trump`` (``trump_from: first_lead``): while no trump is set, the first card
+      led by a seat ``by`` admits (None: any seat) makes its suit trump before it is
+      played, so the trick and the rest of the hand play under it;
+    * ``free`` (``ranking.free_cards``): cards that may always be played;
+    * ``losing`` (``ranking.losing_cards``): cards of no suit that never win (the order
+      tables give them power 0 outside every suit: see ``order.strip_cards``); one led
+      leaves the suit led to the next card, and playing one shows no void;
+    * ``down`` (``face_down``): a seat it admits may play a card face down
+      (``down 7H``), counted as the lowest trump (``down_trump``) or as a card of no
+      suit; other seats do not see it (``st.hidden``) until its trick ends, if
+      ``down_shown``;
+    * ``kept`` (``ranking.kept_cards``): losing cards that stay with their owner: each
+      goes into its player's ``won_cards``, not the trick winner's;
+    * ``decls`` (``declare``): words a player may attach to a card he plays
+      (``marriage KH``): assignments, and a demand binding the next player to the trick
+      (``st.demand``, ``st.bound``) until he plays.
+
+    A trick in which no card can win (only cards of no suit) goes to its leader.
+    """
+
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, names_trump: bool, by: Fn | None, free: int,
+                 losing: int, down: Fn | None = None, down_word: str = "down",
+                 down_trump: bool = True, down_shown: bool = True,
+                 decls: list[Declaration] | None = None,
+                 more: list[tuple[Fn, str]] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, more)
+        self.names_trump = names_trump
+        self.by = by
+        self.free = free
+        self.losing = losing
+        self.down = down
+        self.down_word = down_word
+        self.down_trump = down_trump
+        self.down_shown = down_shown
+        self.decls: list[Declaration] = decls or []
+        self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
+        self.kept = 0  # ranking.kept_cards (set by the compiler): won by their owner
+
+    def _free_mask(self, st: State, seat: int) -> int:
+        """The cards the trick's duties and ``allow`` leave, and the free cards."""
+        return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
+
+    def _card_mask(self, st: State, seat: int) -> int:
+        m = self._free_mask(st, seat)
+        if st.demand and st.bound == seat:
+            binds = self.decls[st.demand - 1].binds
+            if binds is not None:
+                kept = 0
+                for c in cards_in(m):
+                    st.cand = c
+                    if binds(st, seat):
+                        kept |= 1 << c
+                if kept:  # none admitted: the demand cannot bind him
+                    m = kept | (st.hands[seat] & self.free)
+        return m
+
+    def legal(self, st: State) -> list[Action]:
+        cand = st.cand  # the candidate card is scratch: a replay must find the same state
+        out = self._legal(st)
+        st.cand = cand
+        return out
+
+    def _legal(self, st: State) -> list[Action]:
+        seat = st.current
+        assert seat is not None
+        m = self._card_mask(st, seat)
+        pack = self.pack  # a declared pack names its cards (as in TrickPlay.legal)
+        out = list((_CARD_LISTS.get(m) or _card_list(m)) if pack is None
+                   else pack_card_list(pack, m))
+        if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
+            out.append(self.knock)
+        down = self.down
+        if down is not None and down(st, seat):
+            word = self.down_word
+            held = st.hands[seat] if pack is None else pack.one_per_face(st.hands[seat])
+            out += [Action(CARDS, word, 1 << c, pack) for c in cards_in(held)]
+        if self.decls:
+            # a declared pack: one action per card name, by its pack's names
+            faces = m if pack is None else pack.one_per_face(m)
+            for d in self.decls:
+                when = d.when
+                for c in cards_in(faces):
+                    st.cand = c
+                    if when is None or when(st, seat):
+                        out.append(Action(CARDS, d.word, 1 << c, pack))
+        return out
+
+    def check(self, st: State, a: Action) -> str | None:
+        cand = st.cand
+        problem = self._check(st, a)
+        st.cand = cand
+        return problem
+
+    def _check(self, st: State, a: Action) -> str | None:
+        seat = st.current
+        assert seat is not None
+        kind = a.kind
+        if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
+            cards = a.cards
+            if len(cards) != 1:
+                return f"name one card ({a.verb} {st.prog.pack.names[cards[0]]})"
+            c = cards[0]
+            if not (st.hands[seat] >> c) & 1:
+                return f"{st.prog.pack.names[c]} is not in your hand"
+            if a.verb == self.down_word:
+                if self.down is None or not self.down(st, seat):
+                    return f"you may not play a card face down ({self.down_word}) now"
+                return None
+            problem = self.check(st, CARD_ACTIONS[c])
+            if problem is not None:
+                return problem
+            when = self.decls[self.words[a.verb]].when
+            st.cand = c
+            if when is not None and not when(st, seat):
+                return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
+            return None
+        if kind == CARD and st.demand and st.bound == seat:
+            c = a.value
+            if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
+                    and (self._free_mask(st, seat) >> c) & 1):
+                d = self.decls[st.demand - 1]
+                return d.reason or f"the declaration {d.word} binds you"
+        return TrickPlay.check(self, st, a)
+
+    def apply(self, st: State, seat: int, a: Action) -> bool:
+        if st.demand and st.bound == seat:  # his play answers the demand
+            st.demand = 0
+            st.bound = -1
+        kind = a[0]
+        if kind != CARD:
+            if kind == CARDS:
+                c = a[2].bit_length() - 1
+                if a[1] == self.down_word:
+                    return self._play_down(st, seat, c)
+                k = self.words.get(a[1], -1)
+                if k >= 0:
+                    return self._declare(st, seat, k, c)
+            return TrickPlay.apply(self, st, seat, a)
+        c = a[2]
+        if not (self.losing >> c) & 1:
+            if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
+                by = self.by
+                if by is None or by(st, seat):
+                    # its printed suit: with no trump a top trump's own is that of no suit
+                    suit = st.prog.pack.suit[c]
+                    if suit < 0:
+                        suit = NO_TRUMP
+                    st.prog.set_trump(st, suit)
+                    if st.rec is not None:
+                        st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
+            if not (self.free >> c) & 1:
+                return TrickPlay.apply(self, st, seat, a)
+            # a free card may be played holding the suit led: it shows no void
+            voids = st.voids[seat]
+            done = TrickPlay.apply(self, st, seat, a)
+            st.voids[seat] = voids
+            return done
+        # a card of no suit: it names no suit led and shows no void
+        led = st.led
+        voids = st.voids[seat]
+        done = TrickPlay.apply(self, st, seat, a)
+        st.voids[seat] = voids
+        if st.trick:  # the trick goes on (a finished one has been cleared)
+            st.led = led
+        return done
+
+    def _declare(self, st: State, seat: int, k: int, c: int) -> bool:
+        """Declaration ``k`` with card ``c``: its assignments, made public; its demand on
+        the next player to the trick; then the card is played."""
+        d = self.decls[k]
+        cand = st.cand
+        st.cand = c
+        for setter, fn, _name in d.then:
+            value = fn(st, seat)
+            if type(value) is int and not -MAX_VALUE <= value <= MAX_VALUE:
+                value = held(value)
+            setter(st, seat, value)
+        st.cand = cand
+        st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
+        if st.rec is not None:
+            st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
+        pos = st.trick_pos + 1
+        if d.binds is not None and pos < len(st.trick_order):
+            st.demand = k + 1
+            st.bound = st.trick_order[pos]
+        return self.apply(st, seat, CARD_ACTIONS[c])
+
+    def _play_down(self, st: State, seat: int, c: int) -> bool:
+        """Play ``c`` face down: the lowest trump (key 100, below every trump's power),
+        or a card of no suit (key 0); it shows no void."""
+        bit = 1 << c
+        st.hands[seat] ^= bit
+        if st.known[seat]:
+            st.known[seat] &= ~bit
+        st.hidden |= bit
+        if st.rec is not None:
+            st.event("face_down", seat=seat, card=st.prog.pack.names[c])
+        trump = st.trump
+        if (self.down_trump and trump != NO_TRUMP
+                and (st.tf.first_trick_trumps or st.trick_no > 0)):
+            if st.led < 0:
+                st.led = trump
+            if st.best_key < 100:
+                st.best_key = 100
+                st.best_seat = seat
+                st.best_trumped = st.led != trump
+        return self._placed(st, seat, c)
+
+    def _finish(self, st: State) -> bool:
+        if self.down_shown:
+            st.hidden = 0  # the trick's face-down cards are shown as it ends
+        st.demand = 0  # a demand binds for its trick only
+        st.bound = -1
+        if st.best_seat < 0 and st.trick:
+            # only cards that cannot win (of no suit): the trick goes to its first card
+            st.best_seat = st.trick[0][0]
+        if not self.kept or not self.keep_cards or not st.trick_scored:
+            return TrickPlay._finish(self, st)
+        owned = [(p, c) for p, c in st.trick if (self.kept >> c) & 1]
+        winner = st.best_seat
+        done = TrickPlay._finish(self, st)
+        if owned:  # a kept card goes back from the winner's won cards to its owner's
+            won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
+            for p, c in owned:
+                won[winner] &= ~(1 << c)
+                won[p] |= 1 << c
+            st.won_cards = won
+        return done
+
+
+def playable(ins: Instr, st: State) -> int:
+    """The cards the player to act may play, as a mask, when the pending instruction
+    ``ins`` is a trick play that offers those cards and nothing else now (no knock, no
+    face-down play, no declaration): the cards of ``ins.legal(st)``, with its side
+    effects, without making their actions.  -1 otherwise (ask ``legal``).
+
+    For :mod:`spelbok.rl.compiled.tensor`: the game-AI interfaces number the legal cards
+    of nearly every decision from this mask."""
+    seat = st.current
+    if seat is None or not isinstance(ins, TrickPlay):
+        return -1
+    if isinstance(ins, CardPlay):
+        if ins.down is not None or ins.decls:
+            return -1
+        cand = st.cand  # as CardPlay.legal: the candidate card is scratch
+        m = ins._card_mask(st, seat)
+        knock = ins.abstain is not None and ins._may_knock(st, seat)
+        st.cand = cand
+    else:
+        m = legal_cards(st, seat) if ins.allow is None else ins._card_mask(st, seat)
+        knock = ins.abstain is not None and ins._may_knock(st, seat)
+    if knock:
+        return -1
+    pack = ins.pack
+    return m if pack is None else pack.one_per_face(m)
