@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import ArgumentError
 from ..limits import short_repr
+from .fields import FIELDS
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -72,8 +73,6 @@ def undo(st: State, k: object = 1) -> list[Action]:
     if k == 0:
         return []
     replay = _replay(st, actions[:len(actions) - k])
-    from .state import FIELDS
-
     for f in FIELDS:
         setattr(st, f.name, getattr(replay, f.name))
     return actions[len(actions) - k:]

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack
 from ..lang.vocabulary import DEFAULT_MAX_HANDS
+from .fields import MATCH_RESETS
 from .order import NO_TRUMP, TrumpTables
 from .rng import words
-from .state import MATCH_RESETS
 from .trick import TrickFlags
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from ..cards import CARD_NAMES, FRENCH, Pack, cards_in
 from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
 from ..lang.vocabulary import TRICK_RULES
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
-from .actions import Action, parse_action
-from .state import FIELDS
+from .actions import parse_action
+from .fields import FIELDS
 from .trick import TrickFlags
 
 if TYPE_CHECKING:
@@ -257,24 +257,4 @@ def from_dict(game: Game, d: dict[str, Any]) -> State:
         if k in d and got[k] != mine:
             raise SnapshotError(f"the snapshot does not match its own history: '{k}' should be "
                                 f"{_short(str(got[k]), 80)}, not {_short(d[k], 80)}")
-    return st
-
-
-def unpickle_state(game: Game, values: list[Any], actions: list[Any]) -> State:
-    """The state pickled by ``State.__reduce__`` (trusted data: pickle runs code anyway)."""
-    from .state import _PICKLED, State
-
-    st = State.__new__(State)
-    for name, value in zip(_PICKLED, values, strict=True):
-        setattr(st, name, value)
-    st.game = game
-    st.prog = game.program
-    st.tables = game.program.tables[st.trump]
-    st.legal_cache = None
-    hist: tuple[Any, ...] | None = None
-    pack = game.program.pack
-    own = None if pack.french else pack
-    for a in actions:  # (kind, verb, value); notation in a pickle made before
-        hist = (hist, parse_action(a, pack) if isinstance(a, str) else Action(a[0], a[1], a[2], own))
-    st.hist = hist
     return st

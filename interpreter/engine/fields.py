@@ -1,0 +1,142 @@
+"""The fields of a match's state, declared once: the table every use of them reads.
+
+:class:`~spelbok.engine.state.State` takes its slots from :data:`FIELDS`; ``clone()``,
+``==``, snapshots (:mod:`.snapshot`), pickles, undo (:mod:`.history`) and the resets of a
+new hand or match read the same table, so a field added here is added everywhere.
+
+>>> [f.name for f in FIELDS][:3]
+['seed', 'rng_n', 'trick_pos']
+>>> next(f for f in FIELDS if f.name == "trick").zone
+'the trick'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .order import NO_TRUMP
+
+
+@dataclass(frozen=True, slots=True)
+class StateField:
+    """One field of a :class:`State`, as the table ``FIELDS`` declares it.
+
+    ``kind`` says what it holds, and so how a snapshot writes it and where its cards
+    are: ``int``, ``bool``, ``seat`` (a seat or None), ``value`` (a word or number),
+    ``mask`` (a set of cards), ``masks`` (a set of cards per seat), ``cards`` (a list of
+    cards), ``stock`` (the same, shuffled lazily: see :meth:`State.settle`), ``pairs``
+    (``(seat, card)`` of the trick), ``tricks`` (the tricks played), ``seats`` (one plain
+    value per seat), ``list``, ``rows`` (per-player variables), ``public``, ``flags``,
+    ``history`` (the actions), ``start``; not in snapshots: ``game`` (the game's
+    compiled objects), ``cache``, ``log``, ``shuffle``.
+    ``copy`` is ``copied`` (clone() copies it) or ``shared``; ``compared`` whether ``==``
+    compares it; ``reset`` whether a new ``hand`` or ``match`` sets it again (``fresh``:
+    to that value, one per seat for ``masks``/``seats``; None: from the program), or
+    ``never`` (set when the match is made, or by the steps); ``snapshot`` its key in
+    ``to_dict()`` ("" when not written); ``zone`` the card zone it is, in messages
+    ("" when it holds no card of its own).
+    """
+
+    name: str
+    kind: str
+    copy: str = "shared"
+    compared: bool = True
+    reset: str = "never"
+    fresh: Any = None
+    snapshot: str = ""
+    zone: str = ""
+
+
+_F = StateField
+_C = "copied"  # short, for the table
+# every field of a State, in one place: slots, clone() (checked by a test), ==, snapshots,
+# pickles, the resets of Program.start_hand/start_match (checked by a test), card zones.
+# Snapshot keys come in the order snapshots write them.
+FIELDS: tuple[StateField, ...] = (
+    _F("seed", "int", snapshot="seed"),
+    _F("rng_n", "int", snapshot="rng_n"),
+    _F("trick_pos", "int", reset="hand", fresh=0, snapshot="trick_pos"),
+    _F("led", "int", reset="hand", fresh=-1, snapshot="led"),
+    _F("best_key", "int", reset="hand", fresh=0, snapshot="best_key"),
+    _F("best_seat", "int", reset="hand", fresh=-1, snapshot="best_seat"),
+    _F("best_led", "int", reset="hand", fresh=0, snapshot="best_led"),
+    _F("trick_no", "int", reset="hand", fresh=0, snapshot="trick_no"),
+    _F("trump", "int", reset="hand", fresh=NO_TRUMP, snapshot="trump"),
+    _F("participants", "int", reset="hand", fresh=0, snapshot="participants"),
+    _F("dealer", "int", reset="match", snapshot="dealer"),
+    _F("hand_number", "int", reset="match", fresh=1, snapshot="hand_number"),
+    _F("hands_played", "int", reset="match", fresh=0, snapshot="hands_played"),
+    _F("pc", "int", reset="hand", fresh=0, snapshot="pc"),
+    _F("count", "int", reset="hand", fresh=0, snapshot="count"),
+    _F("cand", "int", snapshot="cand"),
+    _F("last_winner", "int", reset="hand", fresh=-1, snapshot="last_winner"),
+    _F("trick_stop", "int", reset="hand", fresh=1 << 30, snapshot="trick_stop"),
+    _F("best_trumped", "bool", reset="hand", fresh=False, snapshot="best_trumped"),
+    _F("broken", "bool", reset="hand", fresh=False, snapshot="broken"),
+    _F("limit_reached", "bool", snapshot="limit_reached"),
+    _F("trick_scored", "bool", reset="hand", fresh=True, snapshot="trick_scored"),
+    _F("is_terminal", "bool", snapshot="terminal"),
+    _F("current", "seat", snapshot="current"),
+    _F("choice", "value", reset="hand", fresh="", snapshot="choice"),
+    _F("hands", "masks", _C, reset="hand", fresh=0, snapshot="hands", zone="hand"),
+    _F("stock", "stock", _C, reset="hand", snapshot="stock", zone="the stock"),
+    _F("turn_up", "cards", _C, reset="hand", fresh=(), snapshot="turn_up", zone="the turn-up"),
+    _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
+    _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
+    _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
+    # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
+    _F("demand", "int", reset="hand", fresh=0, snapshot="demand"),
+    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound"),
+    _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
+    _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
+    _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
+    # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
+    _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
+    # the best hand pattern found by a patterns step, and its holder
+    _F("pattern", "value", reset="hand", fresh="none", snapshot="pattern"),
+    _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
+    # each seat's points from its last declared melds; never changed in place: shared
+    _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
+    _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
+    _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
+    # the cards of the tricks won and played, kept only for a game whose formulas read them
+    # (TrickPlay.keep_cards); public, like the tricks played, and rebuilt by a replay.
+    # won_cards is replaced, never changed in place, so that clone() shares it for free
+    _F("won_cards", "masks", reset="hand", fresh=0),
+    _F("played", "mask", reset="hand", fresh=0),
+    _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
+    _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
+    _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
+    _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
+       zone="the tricks played"),
+    _F("public", "public", _C, reset="hand", fresh=(), snapshot="public"),
+    _F("pv_rows", "rows", _C, reset="match", snapshot="pv_rows"),  # hand rows again each hand
+    _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
+    _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
+    _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
+    _F("auction", "list", _C, reset="hand", fresh=(), snapshot="auction"),  # engine/auction.py
+    _F("counters", "list", _C, reset="hand", snapshot="counters"),
+    _F("winner_seats", "list", _C, snapshot="winners"),
+    _F("tf", "flags", reset="hand", snapshot="tf"),
+    _F("hist", "history", compared=False, snapshot="actions"),  # == compares the actions
+    _F("start", "start", compared=False, snapshot="start"),
+    _F("game", "game", compared=False),
+    _F("n", "int"),  # a snapshot's header says it (players)
+    _F("tables", "game", compared=False, reset="hand"),  # follows trump
+    _F("prog", "game", compared=False),
+    _F("legal_cache", "cache", compared=False),
+    _F("rec", "log", _C, compared=False),
+    _F("stacked", "cards", compared=False),  # the first hand's stacked deck, then None
+    _F("shuf", "shuffle", compared=False, reset="hand"),
+    _F("settled", "int", compared=False, reset="hand"),
+)
+
+_FIELDS = tuple(f.name for f in FIELDS)
+#: What a new match sets again, from the table: ``(name, shape, fresh)``, shape 0 the
+#: value itself, 1 one per seat, 2 a new empty list (Program.start_match runs it; a new
+#: hand's resets are written out in Program.start_hand for speed, pinned by a test).
+MATCH_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
+    (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
+    for f in FIELDS if f.reset == "match" and f.fresh is not None)
+_PICKLED = tuple(f.name for f in FIELDS if f.kind not in ("game", "cache", "history"))
