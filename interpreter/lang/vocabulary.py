@@ -2,7 +2,8 @@
 
 This module is the language reference in code.  Each *construct* (the top level,
 a section such as ``dealer``, a step kind such as ``deal``, a part such as a
-deck entry) lists its keys as :class:`Field` values: type, default, allowed
+deck entry) lists its keys as :class:`Field` values (the top level's and the
+sections' in their homes, :mod:`spelbok.lang.constructs`; gathered here): type, default, allowed
 words and a one-line doc.  The JSON Schema of the YAML surface
 (:mod:`spelbok.lang.schema`) and the tables of ``docs/spec-reference.md``
 (:mod:`spelbok.lang.reference`) are generated from it; the model's defaults,
@@ -34,11 +35,21 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
-from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
+from spelbok.cards import SUITS
+from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
+from .constructs import SECTION_HOMES
+from .constructs.deck import DECK_ENTRY as DECK_ENTRY  # the parts declared in their homes
+from .constructs.end import DEFAULT_MAX_HANDS
+from .constructs.game import GAME
+from .constructs.melds import DECLARE_MELDS_STEP
+from .constructs.melds import MELD as MELD
+from .constructs.options import OPTION as OPTION
+from .constructs.pack import PACK_EXTRA as PACK_EXTRA
+from .constructs.pack import PACK_SUIT as PACK_SUIT
 from .declare import (
     ABSENT,
     SOURCE,
@@ -84,11 +95,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------ words
-
-DEFAULT_MAX_HANDS = 1000
-"""The bound on a match's hands when ``end.max_hands`` is absent (redeals count): the one
-meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
-users, the compiler and the checks."""
 
 ZONES: tuple[Word, ...] = (
     Word("hand", "the hand of the player a `for` names"),
@@ -183,23 +189,6 @@ _LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
 
 # ------------------------------------------------------------------------------ parts
 
-OPTION = Construct("option", "part", "a named reading or rule parameter", (
-    Field("values", "list[scalar]", "the values it may take (str, int or bool)", required=True,
-          min_items=1),
-    Field("default", "scalar", "its value unless a variant or the caller sets one",
-          default=Derived("the first value")),
-    Field("about", "text", "what it decides, for `describe`", default=""),
-    _SOURCE,
-), x_name="in option '{key}'")
-
-DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
-    Field("players", "range", "the player counts it serves",
-          default=Derived("players.min..players.max")),
-    Field("ranks", "ranks", "its ranks", required=True),
-    Field("suits", "suits", "its suits", default=list(SUITS)),
-    _SOURCE,
-), x_name="in a deck entry")
-
 WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
     Field("most", "formula", "the per-player number to have most of", required=True),
     Field("ties", "word", "who wins a tie", default="forehand",
@@ -268,38 +257,9 @@ HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patte
     _SOURCE,
 ), x_name="in a pattern")
 
-MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
-    Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
-    Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
-          words=_w(("one_suit", "all of them in one suit: each suit may make one"),
-                   ("every_suit", "each of them in every suit of the deck"))),
-    Field("run", "int", "instead of `ranks`: at least this many cards in sequence (the "
-          "ranking's order) in one suit; each such sequence makes one", default=0,
-          omitted=True, minimum=0, maximum=13),
-    Field("points", "formula", "per-player number: what the meld scores, each time it is "
-          "made", required=True),
-    _SOURCE,
-), x_name="in meld '{key}'")
-
-
-PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
-    Field("letter", "str", "its letter in card names (one character, not a digit)",
-          required=True, min_items=1),
-    Field("name", "str", "its name, for `describe`", default=Derived("the letter")),
-    Field("symbol", "str", "its symbol on screen", default=Derived("the letter")),
-    Field("colour", "word", "its colour (for `J@trump_colour` and the screen)", default="black",
-          words=tuple(Word(c, f"{c} suits") for c in COLOURS)),
-), x_name="in a pack suit")
-PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
-                       "(a joker)", (
-    Field("name", "str", "its name in notation (e.g. `JK`)", required=True, min_items=1),
-    Field("suit", "str", "the letter of the suit it belongs to, or `none`", default="none"),
-    Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
-), x_name="in a pack's extra card")
-
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                                CONTRACT, HAND_PATTERN, MELD, DECLARATION, PACK_SUIT,
-                                PACK_EXTRA)
+PARTS: tuple[Construct, ...] = (
+    *(p for h in SECTION_HOMES for p in h.parts), WHO_MAP, WORD_OPTION, EXCHANGE,
+    ALLOW_LEVEL, CONTRACT, HAND_PATTERN, DECLARATION)
 
 # ------------------------------------------------------------------------------ steps
 
@@ -518,14 +478,7 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
                   "direction; nobody sees what they receive until all have passed."),
-    Construct("declare_melds", "step", "each player declares the melds of their hand",
-              body=(
-        Field("show", "condition", "the declared cards are shown to every player", default=True),
-        _SOURCE,
-    ), fields=(Field("for", "formula", "per-player condition: who declares",
-                     default="not out"),),
-        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
-                   "`meld_points` is what they score; with `show`, their cards become public."),
+    DECLARE_MELDS_STEP,
     Construct("patterns", "step", "find the best hand pattern held (before play)",
               value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
                           "held is read as `pattern` and `pattern_seat`", required=True,
@@ -536,129 +489,12 @@ STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
 
 # ------------------------------------------------------------------------------ sections
 
-SECTIONS: tuple[Construct, ...] = (
-    Construct("players", "section", "the allowed player counts", (
-        Field("min", "int", "fewest players", required=True, minimum=0,
-              maximum=MAX_CARDS),
-        Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
-        _SOURCE,
-    )),
-    Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
-              "French 52)", (
-        Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
-              required=True, min_items=1, doc_type="list of pack suits, required"),
-        Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
-              "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
-        Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
-              "share its name: the first played of equal cards wins)", default=1, minimum=1,
-              maximum=MAX_COPIES),
-        Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
-              "deck", default=[], doc_type="list of extra cards"),
-        _SOURCE,
-    )),
-    Construct("ranking", "section", "rank order, permanent trumps", (
-        Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
-        Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
-        Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
-              words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
-        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
-        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
-              "be played (no trick rule and no `allow` refuses them)", default=[],
-              omitted=True),
-        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
-              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
-        Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
-              "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
-              "`card_points`), not the trick winner's", default=[], omitted=True),
-        Field("cut_ranks", "ranks", "the order used when cutting",
-              default=Derived("the ranking's ranks")),
-        _SOURCE,
-    )),
-    Construct("variables", "section", "declared state variables with initial values", (
-        Field("player", "var_map", "per player, kept for the whole match", default={}),
-        Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
-        Field("hand", "var_map", "one value, reset at each hand start", default={}),
-        Field("match", "var_map", "one value for the match", default={}),
-        _SOURCE,
-    )),
-    Construct("dealer", "section", "first dealer, rotation", (
-        Field("first", "first_dealer", "the first dealer", default="cut_low",
-              words=_w(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
-                       ("random", "a random seat"))),
-        Field("rotate", "word", "where the deal passes", default="left",
-              words=_w(("left", "to the left"), ("right", "to the right"),
-                       ("none", "it stays"))),
-        Field("skip_out", "condition", "the deal skips eliminated players", default=True),
-        _SOURCE,
-    )),
-    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
-              "(`card_points`)", (
-        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
-        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
-              "`ranks`", default={}, omitted=True),
-        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
-              default={}, omitted=True),
-        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
-              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
-        _SOURCE,
-    )),
-    Construct("end", "section", "when the match ends, who wins", (
-        Field("when", "formula", "hand/match condition, checked after each hand", required=True),
-        Field("winners", "formula", "per-player condition, evaluated when the match ends",
-              required=True),
-        Field("score", "formula", "per-player number reported as the seat's score",
-              schema_doc="Per-player score reported for each seat (state.scores)."),
-        Field("max_hands", "int", "the match ends after this many hands (redeals count); "
-              "absent, the safety bound applies: play stops there as well",
-              default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
-        _SOURCE,
-    )),
-)
-
-SPEC = Construct("spec", "top", "a game spec", (
-    Field("spelbok", "version", "format version; only `1` exists", required=True,
-          doc_type="int, required", schema_doc="Format version; only 1 exists."),
-    Field("name", "str", "the game's name", required=True, min_items=1,
-          doc_type="str, required"),
-    Field("about", "text", "one paragraph for `describe`", default="", doc_type="str"),
-    Field("extends", "str", "base spec (path relative to this file, or a shipped spec name) — "
-          "merged before validation: maps merge, lists replace, `null` removes a key; a **map "
-          "given for a list of steps** changes the base's steps by their `label` (a map merges "
-          "into that step, `null` removes it)", doc_type="str",
-          schema_doc="Base spec: a path relative to this file, or a shipped spec name."),
-    Field("sources", "map[str]", "bibliography; `source:` fields may name an id, optionally "
-          "followed by a passage: `\"en: Deal and exchange\"`", default={},
-          doc_type="map id → str"),
-    Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})", required=True,
-          doc_type="`{min: int, max: int}` required"),
-    Field("options", "names[option]", "named readings / rule parameters, see below",
-          default={}, doc_type="map name → option"),
-    Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French 52; "
-          "`ranks`, `suits` and cards elsewhere then name the pack's)", doc_type="map",
-          doc_default="the French 52"),
-    Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
-          min_items=1, doc_type="list of deck entries, required"),
-    Field("melds", "names[meld]", "named combinations of cards (declared by a "
-          "`declare_melds` step), see below", default={}, omitted=True,
-          doc_type="map name → meld"),
-    Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
-          "once); gives `team`, `partner`, `team_tricks`", min_items=2,
-          doc_type="list of seat lists",
-          schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
-    Field("ranking", "ranking", "rank order, permanent trumps",
-          default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
-    Field("points", "points", "card points (by rank, by card, for trumps, the last trick); "
-          "gives `card_points`", doc_type="map",
-          schema_doc="Card points: by rank, by card, for trumps, for the last trick."),
-    Field("variables", "variables", "declared state variables with initial values",
-          default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
-    Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
-          doc_type="map", doc_default="see below"),
-    Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
-          min_items=1, doc_type="list of steps, required"),
-    Field("end", "end", "when the match ends, who wins", required=True,
-          doc_type="map, required"),
-), x_name="at the top level")
+#: The sections, in the order of the spec's keys (each declared in its home).
+SECTIONS: tuple[Construct, ...] = tuple(h.decl for h in SECTION_HOMES
+                                        if h.decl is not None and h.group == "section")
+#: The top level: the game's own keys, then each section's.
+assert GAME.decl is not None
+SPEC: Construct = replace(GAME.decl, fields=tuple(f for h in SECTION_HOMES for f in h.keys))
 
 CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS)
 

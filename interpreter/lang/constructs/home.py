@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..declare import Construct
+from ..declare import Construct, Field
 
 __all__ = ["Home"]
 
@@ -43,9 +43,14 @@ class Home:
     its part of a canonical tree (their arguments depend on the group: a step
     gets the step, a section the whole tree).  ``compile``: ``module:function``
     of its compile step in the engine, beside the instructions it makes.
+    ``keys``: the keys of the top level it holds (a section's one key; the game's
+    version, name, about...): :data:`spelbok.lang.vocabulary.SPEC` lists them in
+    the registry's order.  A section whose key holds no map of its own (a list
+    of deck entries, a table of melds) has no ``decl``: its ``parts`` declare
+    the maps, and its name is its key's.
     """
 
-    decl: Construct
+    decl: Construct | None
     parts: tuple[Construct, ...] = ()
     grammar: str = ""
     builds: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
@@ -53,13 +58,14 @@ class Home:
     describe: Callable[..., Any] | None = None
     check: Callable[..., Any] | None = None
     compile: str = ""
+    keys: tuple[Field, ...] = ()
 
     @property
     def name(self) -> str:
         """The construct's name (a step kind, a section's key)."""
-        return self.decl.name
+        return self.decl.name if self.decl is not None else self.keys[0].name
 
     @property
     def group(self) -> str:
         """``top``, ``section``, ``step`` or ``part``."""
-        return self.decl.group
+        return self.decl.group if self.decl is not None else "section"

@@ -1,0 +1,38 @@
+"""The top level of a spec: its format version, name, about text, base spec and sources.
+
+The game's own keys; each section's key comes from its home, and
+:data:`spelbok.lang.vocabulary.SPEC` lists them all in the registry's order.
+
+>>> [f.name for f in GAME.keys]
+['spelbok', 'name', 'about', 'extends', 'sources']
+"""
+
+from __future__ import annotations
+
+from ..declare import Construct, Field
+from .home import Home
+
+__all__ = ["GAME"]
+
+_KEYS = (
+    Field("spelbok", "version", "format version; only `1` exists", required=True,
+          doc_type="int, required", schema_doc="Format version; only 1 exists."),
+    Field("name", "str", "the game's name", required=True, min_items=1,
+          doc_type="str, required"),
+    Field("about", "text", "one paragraph for `describe`", default="", doc_type="str"),
+    Field("extends", "str", "base spec (path relative to this file, or a shipped spec name) — "
+          "merged before validation: maps merge, lists replace, `null` removes a key; a **map "
+          "given for a list of steps** changes the base's steps by their `label` (a map merges "
+          "into that step, `null` removes it)", doc_type="str",
+          schema_doc="Base spec: a path relative to this file, or a shipped spec name."),
+    Field("sources", "map[str]", "bibliography; `source:` fields may name an id, optionally "
+          "followed by a passage: `\"en: Deal and exchange\"`", default={},
+          doc_type="map id → str"),
+)
+
+#: The top level: its own keys (``decl`` holds them too; the vocabulary's ``SPEC`` adds
+#: the sections' keys).
+GAME = Home(
+    Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
+    keys=_KEYS,
+)

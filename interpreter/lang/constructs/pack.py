@@ -1,0 +1,44 @@
+"""A declared pack: its suits, ranks, copies and extra cards (absent: the French 52)."""
+
+from __future__ import annotations
+
+from ...cards import COLOURS, MAX_COPIES, MAX_SUITS
+from ..declare import SOURCE, Construct, Derived, Field, Word
+from .home import Home
+
+__all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
+
+PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
+    Field("letter", "str", "its letter in card names (one character, not a digit)",
+          required=True, min_items=1),
+    Field("name", "str", "its name, for `describe`", default=Derived("the letter")),
+    Field("symbol", "str", "its symbol on screen", default=Derived("the letter")),
+    Field("colour", "word", "its colour (for `J@trump_colour` and the screen)", default="black",
+          words=tuple(Word(c, f"{c} suits") for c in COLOURS)),
+), x_name="in a pack suit")
+PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
+                       "(a joker)", (
+    Field("name", "str", "its name in notation (e.g. `JK`)", required=True, min_items=1),
+    Field("suit", "str", "the letter of the suit it belongs to, or `none`", default="none"),
+    Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
+), x_name="in a pack's extra card")
+
+PACK = Home(
+    Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
+              "French 52)", (
+        Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
+              required=True, min_items=1, doc_type="list of pack suits, required"),
+        Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
+              "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
+        Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
+              "share its name: the first played of equal cards wins)", default=1, minimum=1,
+              maximum=MAX_COPIES),
+        Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
+              "deck", default=[], doc_type="list of extra cards"),
+        SOURCE,
+    )),
+    parts=(PACK_SUIT, PACK_EXTRA),
+    keys=(Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French "
+                "52; `ranks`, `suits` and cards elsewhere then name the pack's)",
+                doc_type="map", doc_default="the French 52"),),
+)
