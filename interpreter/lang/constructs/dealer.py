@@ -2,10 +2,64 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
+
 __all__ = ["DEALER"]
+
+# ---------------------------------------------------------------- DSL
+
+
+def _dealer(w: DslKit, dealer: Mapping[str, Any]) -> None:
+    w.check(dealer, w.keys("dealer"), "in 'dealer'")
+    if not dealer:
+        return
+    w.blank()
+    lines: list[str] = []
+    if "first" in dealer:
+        first = dealer["first"]
+        if isinstance(first, int) and not isinstance(first, bool):
+            what = f"seat {first}"
+        else:
+            what = {"cut_low": "lowest cut", "cut_high": "highest cut", "random": "random"}.get(
+                str(first), w.word(first, ("lowest", "highest", "random", "seat"))
+            )
+        lines.append(f"first dealer: {what}")
+    skip = dealer.get("skip_out")
+    skip_phrase = (
+        "" if skip is None else
+        f", skipping players who are out if {skip}" if isinstance(skip, str) else
+        ", skipping players who are out" if skip else ", not skipping players who are out"
+    )
+    if "rotate" in dealer:
+        rotate = str(dealer["rotate"])
+        if rotate == "none":
+            lines.append("the deal does not pass" + skip_phrase)
+        else:
+            lines.append(f"the deal passes to the {w.word(rotate)}" + skip_phrase)
+    elif skip is not None:
+        lines.append(
+            "the deal skips players who are out" if skip
+            else "the deal does not skip players who are out"
+        )
+    if not lines:
+        lines.append("first dealer: lowest cut")  # a dealer map with only a source
+    w.add(0, lines[0])
+    w.source(1, dealer)
+    for line in lines[1:]:
+        w.add(0, line)
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The dealer's lines, its source under the first."""
+    _dealer(w, tree.get("dealer") or {})
+
 
 DEALER = Home(
     Construct("dealer", "section", "first dealer, rotation", (
@@ -18,6 +72,7 @@ DEALER = Home(
         Field("skip_out", "condition", "the deal skips eliminated players", default=True),
         SOURCE,
     )),
+    write=write,
     keys=(Field("dealer", "dealer", "first dealer, rotation",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="see below"),),

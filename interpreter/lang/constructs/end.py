@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ...limits import MAX_HANDS
 from ..declare import SOURCE, Construct, Field
 from .home import Home
+
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DEFAULT_MAX_HANDS", "END"]
 
@@ -12,6 +18,28 @@ DEFAULT_MAX_HANDS = 1000
 """The bound on a match's hands when ``end.max_hands`` is absent (redeals count): the one
 meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
 users, the compiler and the checks."""
+
+# ---------------------------------------------------------------- DSL
+
+
+def _end(w: DslKit, end: Mapping[str, Any]) -> None:
+    w.check(end, w.keys("end"), "in 'end'")
+    w.blank()
+    w.add(0, "the match ends" + (f" when {w.f(end['when'])}" if "when" in end else ""))
+    if "winners" in end:
+        w.add(1, f"the winners are the players where {w.f(end['winners'])}")
+    if end.get("score") is not None:  # optional: absent and "0" differ in the model
+        w.add(1, f"the score of each player is {w.f(end['score'])}")
+    if end.get("max_hands") is not None:
+        w.add(1, f"at most {int(end['max_hands'])} hands")
+    w.source(1, end)
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The end of the match and its details."""
+    if "end" in tree:
+        _end(w, tree["end"])
+
 
 END = Home(
     Construct("end", "section", "when the match ends, who wins", (
@@ -25,6 +53,7 @@ END = Home(
               default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
         SOURCE,
     )),
+    write=write,
     keys=(Field("end", "end", "when the match ends, who wins", required=True,
                 doc_type="map, required"),),
 )

@@ -9,8 +9,14 @@ The game's own keys; each section's key comes from its home, and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import Construct, Field
 from .home import Home
+
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["GAME"]
 
@@ -30,9 +36,29 @@ _KEYS = (
           doc_type="map id → str"),
 )
 
+# ---------------------------------------------------------------- DSL
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The version, the name, the base spec, the about text and the sources."""
+    w.add(0, f"spelbok {tree.get('spelbok', 1)}")
+    if "name" in tree:
+        w.add(0, f"game {w.quote(str(tree['name']))}")
+    if "extends" in tree:
+        w.add(0, f"extends {w.quote(str(tree['extends']))}")
+    if tree.get("about"):
+        w.text(0, "about", str(tree["about"]))
+    sources = tree.get("sources") or {}
+    if sources:
+        w.blank()
+        for key, text in sources.items():
+            w.text(0, f"source {w.word(key, ('of',))}:", str(text))
+
+
 #: The top level: its own keys (``decl`` holds them too; the vocabulary's ``SPEC`` adds
 #: the sections' keys).
 GAME = Home(
     Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
+    write=write,
     keys=_KEYS,
 )

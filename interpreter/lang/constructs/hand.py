@@ -6,13 +6,33 @@ the list.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import Field
 from .home import Home
 
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
+
 __all__ = ["HAND"]
+
+# ---------------------------------------------------------------- DSL
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """``each hand:`` and its steps under it."""
+    if "hand" in tree:
+        w.blank()
+        w.add(0, "each hand:")
+        if not tree["hand"]:
+            raise ValueError("to_dsl: a hand needs at least one step")
+        w.steps(1, tree["hand"])
+
 
 HAND = Home(
     None,
+    write=write,
     keys=(Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
                 min_items=1, doc_type="list of steps, required"),),
 )

@@ -8,8 +8,14 @@ construct family.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
+
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
 
@@ -26,9 +32,33 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
     SOURCE,
 ), x_name="in meld '{key}'")
 
+# ---------------------------------------------------------------- DSL
+
+
+def _melds(w: DslKit, melds: Mapping[str, Any]) -> None:
+    """``meld NAME: RANKS in one suit, worth FORMULA`` (or ``in every suit``, ``run of N``)."""
+    for name, meld in melds.items():
+        w.check(meld, w.keys("meld"), f"in meld '{name}'")
+        w.blank()
+        parts = [str(r) for r in meld.get("ranks") or []]
+        if meld.get("run"):
+            parts.append(f"run of {int(meld['run'])}")
+        where = meld.get("spread", "one_suit")
+        parts.append(f"in {where.replace('_', ' ')}" if where in ("one_suit", "every_suit")
+                     else f"in: {w.word(where)}")
+        w.add(0, f"meld {w.word(name)}: {' '.join(parts)}, worth {w.f(meld.get('points', 0))}")
+        w.source(1, meld)
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The table of melds, one line a meld."""
+    _melds(w, tree.get("melds") or {})
+
+
 #: The table of melds (a key of the top level).
 MELDS = Home(
     None, parts=(MELD,),
+    write=write,
     keys=(Field("melds", "names[meld]", "named combinations of cards (declared by a "
                 "`declare_melds` step), see below", default={}, omitted=True,
                 doc_type="map name → meld"),),

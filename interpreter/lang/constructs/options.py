@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
+
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["OPTION", "OPTIONS"]
 
@@ -16,8 +22,35 @@ OPTION = Construct("option", "part", "a named reading or rule parameter", (
     SOURCE,
 ), x_name="in option '{key}'")
 
+# ---------------------------------------------------------------- DSL
+
+
+def _options(w: DslKit, options: Mapping[str, Any]) -> None:
+    for name, opt in options.items():
+        w.check(opt, w.keys("option"), f"in option '{name}'")
+        w.blank()
+        values = list(opt.get("values") or [])
+        if not values:
+            raise ValueError(f"to_dsl: option '{name}' has no values")
+        shown = [w.value(v) for v in values]
+        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        line = f"option {w.word(name)}: {listed}"
+        if "default" in opt:
+            line += f", default {w.value(opt['default'])}"
+        w.add(0, line)
+        if opt.get("about"):
+            w.text(1, "about", str(opt["about"]))
+        w.source(1, opt)
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The options, one line each (values, default), about and source under it."""
+    _options(w, tree.get("options") or {})
+
+
 OPTIONS = Home(
     None, parts=(OPTION,),
+    write=write,
     keys=(Field("options", "names[option]", "named readings / rule parameters, see below",
                 default={}, doc_type="map name → option"),),
 )

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ...cards import COLOURS, MAX_COPIES, MAX_SUITS
 from ..declare import SOURCE, Construct, Derived, Field, Word
 from .home import Home
+
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
 
@@ -23,6 +29,46 @@ PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits a
     Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
 ), x_name="in a pack's extra card")
 
+# ---------------------------------------------------------------- DSL
+
+
+def _pack(w: DslKit, pack: Mapping[str, Any] | None) -> None:
+    """A declared pack: one line per suit, its ranks, copies and extra cards."""
+    if pack is None:
+        return
+    w.check(pack, w.keys("pack"), "in 'pack'")
+    w.blank()
+    w.add(0, "pack:")
+    for suit in pack.get("suits") or []:
+        w.check(suit, w.keys("pack_suit"), "in a pack suit")
+        letter = str(suit["letter"])
+        line = f"suit {w.quote(letter)}"
+        if suit.get("name", letter) != letter:
+            line += f" named {w.quote(str(suit['name']))}"
+        if suit.get("symbol", letter) != letter:
+            line += f" shown as {w.quote(str(suit['symbol']))}"
+        if suit.get("colour", "black") != "black":
+            line += f" coloured {w.word(suit['colour'])}"
+        w.add(1, line)
+    w.add(1, "ranks from low to high: " + " ".join(w.quote(str(r)) for r in pack["ranks"]))
+    if pack.get("copies", 1) != 1:
+        w.add(1, f"{int(pack['copies'])} copies")
+    for card in pack.get("extra") or []:
+        w.check(card, w.keys("pack_extra"), "in a pack's extra card")
+        line = f"extra card {w.quote(str(card['name']))}"
+        if card.get("suit", "none") != "none":
+            line += f" of suit {w.quote(str(card['suit']))}"
+        if card.get("rank", "none") != "none":
+            line += f" rank {w.quote(str(card['rank']))}"
+        w.add(1, line)
+    w.source(1, pack)
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The declared pack, if any."""
+    _pack(w, tree.get("pack"))
+
+
 PACK = Home(
     Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
               "French 52)", (
@@ -38,6 +84,7 @@ PACK = Home(
         SOURCE,
     )),
     parts=(PACK_SUIT, PACK_EXTRA),
+    write=write,
     keys=(Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French "
                 "52; `ranks`, `suits` and cards elsewhere then name the pack's)",
                 doc_type="map", doc_default="the French 52"),),

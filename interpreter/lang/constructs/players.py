@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ...limits import MAX_CARDS, MAX_PLAYERS
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
+
 __all__ = ["PLAYERS"]
+
+# ---------------------------------------------------------------- DSL
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """``players 2 to 4`` and its source."""
+    players = tree.get("players")
+    if players:
+        w.check(players, w.keys("players"), "in 'players'")
+        w.blank()
+        w.add(0, f"players {players['min']} to {players['max']}")
+        w.source(1, players)
+
 
 PLAYERS = Home(
     Construct("players", "section", "the allowed player counts", (
@@ -15,6 +34,7 @@ PLAYERS = Home(
         Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
         SOURCE,
     )),
+    write=write,
     keys=(Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})",
                 required=True, doc_type="`{min: int, max: int}` required"),),
 )

@@ -2,11 +2,59 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ...limits import MAX_VALUE
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
+
 __all__ = ["POINTS"]
+
+# ---------------------------------------------------------------- DSL
+
+
+def _points(w: DslKit, points: Any) -> None:
+    """``points of ranks: A 11, 10 10``, ``points of trumps: …``, ``points of cards: …``,
+    ``the last trick scores 10 points``; the section's source under its first line."""
+    if not isinstance(points, Mapping):
+        return
+    w.check(points, w.keys("points"), "in 'points'")
+
+    def table(key: str, show: Any) -> str:
+        items = (points.get(key) or {}).items()
+        for k, v in items:
+            if isinstance(v, bool) or not isinstance(v, int) or show(str(k)) is None:
+                raise ValueError(f"to_dsl: cannot write {k!r}: {v!r} in points.{key}")
+        return ", ".join(f"{show(str(k))} {v}" for k, v in items)
+
+    def rank(k: str) -> str | None:  # a declared pack's rank is quoted ("R", "1")
+        return w.rank(k) if k.strip() else None
+
+    def card(k: str) -> str | None:  # as is a declared pack's card ("1O", "JK")
+        return w.card(k) if k.strip() else None
+
+    w.blank()
+    w.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
+    w.source(1, points)
+    if points.get("trumps"):
+        w.add(0, "points of trumps: " + table("trumps", rank))
+    if points.get("cards"):
+        w.add(0, "points of cards: " + table("cards", card))
+    last = points.get("last_trick", 0)
+    if last:
+        if isinstance(last, bool) or not isinstance(last, int):
+            raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
+        w.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The card points' lines."""
+    _points(w, tree.get("points"))
+
 
 POINTS = Home(
     Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
@@ -20,6 +68,7 @@ POINTS = Home(
               omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
         SOURCE,
     )),
+    write=write,
     keys=(Field("points", "points", "card points (by rank, by card, for trumps, the last "
                 "trick); gives `card_points`", doc_type="map",
                 schema_doc="Card points: by rank, by card, for trumps, for the last trick."),),

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..declare import Field
 from .home import Home
 
+if TYPE_CHECKING:
+    from ..dslwrite import _Kit as DslKit
+
 __all__ = ["TEAMS"]
+
+# ---------------------------------------------------------------- DSL
+
+
+def _teams(w: DslKit, teams: list[Any]) -> None:
+    """``teams: seats 0 and 2, seats 1 and 3`` (a team of one: ``seat 4``)."""
+    if not teams:
+        return
+    parts: list[str] = []
+    for team in teams:
+        seats = [str(int(s)) for s in team]
+        if not seats:
+            raise ValueError("to_dsl: a team without seats")
+        if len(seats) == 1:
+            parts.append(f"seat {seats[0]}")
+        else:
+            parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}")
+    if not w.lines or not w.lines[-1].startswith("deck"):
+        w.blank()
+    w.add(0, "teams: " + ", ".join(parts))
+
+
+def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+    """The teams, on one line (right under the deck)."""
+    _teams(w, tree.get("teams") or [])
+
 
 TEAMS = Home(
     None,
+    write=write,
     keys=(Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat "
                 "exactly once); gives `team`, `partner`, `team_tricks`", min_items=2,
                 doc_type="list of seat lists",
