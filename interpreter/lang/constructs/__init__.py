@@ -17,9 +17,11 @@ from .home import Home
 STEP_HOMES: tuple[Home, ...] = ()
 # the top level and the sections, in the order the DSL writes them
 SECTION_HOMES: tuple[Home, ...] = ()
+# the parts several steps share (a step's own parts are in its home's ``parts``)
+PART_HOMES: tuple[Home, ...] = ()
 #: Every construct's home.
-HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES)
+HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
 
-__all__ = ["HOMES", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS", "Home"]
+__all__ = ["HOMES", "PART_HOMES", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS", "Home"]
