@@ -44,10 +44,12 @@ DSL_ORDER: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, MELDS, PACK, DECK, TEAMS,
 #: pack and the deck), their ranking and points, then the options and the melds.
 PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, OPTIONS, MELDS,
                                  VARIABLES, DEALER, HAND, END)
+# the parts several steps share (a step's own parts are in its home's ``parts``)
+PART_HOMES: tuple[Home, ...] = ()
 #: Every construct's home.
-HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES)
+HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
 
-__all__ = ["DSL_ORDER", "HOMES", "PROSE_ORDER", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS",
-           "Home"]
+__all__ = ["DSL_ORDER", "HOMES", "PART_HOMES", "PROSE_ORDER", "SECTION_HOMES", "STEP_HOMES",
+           "STEP_KINDS", "Home"]

@@ -37,7 +37,9 @@ class Home:
 
     ``decl``: its map (keys, types, defaults, words).  ``parts``: the part maps
     only this construct holds (an auction's contracts).  ``grammar``: its rules
-    in Lark, assembled into ``grammar/spec.lark``.  ``builds``: for each grammar
+    in Lark, assembled into ``grammar/spec.lark``; ``entries``: the rules of it
+    that are alternatives of ``_step`` (a step) or ``_top`` (a section), by
+    default the one named for the construct.  ``builds``: for each grammar
     rule it owns (a parse node's ``data``), the DSL reader of that node.
     ``write``, ``describe``, ``check``: the writer, the prose and the checks of
     its part of a canonical tree (their arguments depend on the group: a step
@@ -53,6 +55,7 @@ class Home:
     decl: Construct | None
     parts: tuple[Construct, ...] = ()
     grammar: str = ""
+    entries: tuple[str, ...] = ()
     builds: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     write: Callable[..., Any] | None = None
     describe: Callable[..., Any] | None = None
@@ -69,3 +72,13 @@ class Home:
     def group(self) -> str:
         """``top``, ``section``, ``step`` or ``part``."""
         return self.decl.group if self.decl is not None else "section"
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        """The grammar rules that enter ``_step`` or ``_top`` for it (none without grammar).
+
+        >>> from spelbok.lang.declare import Construct
+        >>> Home(Construct("demo", "step", "d"), grammar="demo: 'demo'").alternatives
+        ('demo',)
+        """
+        return self.entries or ((self.name,) if self.grammar else ())
