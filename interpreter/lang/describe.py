@@ -24,6 +24,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .constructs import PROSE_ORDER
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
@@ -148,54 +149,6 @@ def _title(text: str) -> list[str]:
     return ["", text, "-" * len(text)]
 
 
-def _section_players(tree: Mapping[str, Any]) -> list[str]:
-    p = tree.get("players") or {}
-    lines = _title("Players")
-    lines += _wrap(f"{_range(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
-                   "(to the left).")
-    teams = tree.get("teams")
-    if teams:
-        parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
-        lines += _wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
-                       "(team_tricks).")
-    return lines + _cite(p, 2)
-
-
-def _deck_cards(entry: Mapping[str, Any], ranking: Sequence[str]) -> list[str]:
-    ranks = [r for r in ranking if r in entry.get("ranks", [])]
-    ranks += [r for r in entry.get("ranks", []) if r not in ranks]
-    return ranks
-
-
-def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    lines = _title("Cards")
-    ranking = tree.get("ranking") or {}
-    order = list(ranking.get("ranks") or [])
-    pack = _pack_prose(tree, lines)
-    for entry in tree.get("deck") or []:
-        lo, hi = entry.get("players", [0, 0])
-        if ctx.players is not None and not lo <= ctx.players <= hi:
-            continue
-        ranks = _deck_cards(entry, order)
-        suits = entry.get("suits", [])
-        size = len(ranks) * len(suits)
-        shown = _suits(suits)
-        extra = ""
-        if pack is not None:
-            size = (size + len(pack.extras)) * pack.copies
-            shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
-                             for s in suits)
-            extra = f", {pack.copies} of each" if pack.copies > 1 else ""
-            if pack.extras:
-                extra += f", and {_or([e[0] for e in pack.extras], 'and')}"
-        lines += _wrap(f"For {_range(lo, hi)} players: {size} cards, {' '.join(ranks)} "
-                       f"in each of {shown}{extra}.")
-        lines += _cite(entry, 4)
-    if ctx.players is not None:
-        lines += _deal_arithmetic(tree, ctx)
-    return lines
-
-
 def _suit_name(letter: Any, pack: Any = None) -> str:
     """A suit letter as its name (``spades``), in the declared pack if any."""
     from ..cards import FRENCH
@@ -218,155 +171,6 @@ def _declared_pack(tree: Mapping[str, Any]) -> Any:
         return None  # not checked: say nothing of it
 
 
-def _pack_prose(tree: Mapping[str, Any], lines: list[str]) -> Any:
-    """The declared pack's sentences (added to ``lines``), and its Pack; None without one."""
-    from ..cards import COLOURS
-
-    pack = _declared_pack(tree)
-    if pack is None:
-        return None
-    suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
-             zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
-    text = (f"The pack: suits {_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
-            f"a card is written rank then suit letter, e.g. {pack.names[len(pack.ranks) - 1]})")
-    if pack.copies > 1:
-        text += f"; {pack.copies} copies of each card (of equal cards, the first played wins)"
-    for name, s, r in pack.extras:
-        belongs = f"of suit {pack.letters[s]}" if s >= 0 else "of no suit"
-        rank = f", rank {pack.ranks[r]}" if r >= 0 else ""
-        text += f"; an extra card {name}, {belongs}{rank}"
-    lines += _wrap(text + ".")
-    return pack
-
-
-def _deal_arithmetic(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    n = ctx.players or 0
-    entry = next((e for e in tree.get("deck") or []
-                  if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
-    if entry is None:
-        return []
-    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
-    from .checks import hand_cards  # counted as the deck-size check counts
-
-    counted = hand_cards(tree, n)
-    if counted is None:
-        return []
-    each, widow, ups = counted
-    left = size - each * n - widow - ups
-    text = f"With {n} players: {each} cards each ({each * n} in all)"
-    if widow:
-        text += f", {widow} to the widow"
-    if ups:
-        text += f", {ups} turned up"
-    text += f", {left} left in the stock (talon)." if left >= 0 else \
-        f": {-left} cards more than the pack holds!"
-    return _wrap(text)
-
-
-def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    r = tree.get("ranking") or {}
-    in_decks: set[str] = set()
-    for entry in tree.get("deck") or []:
-        lo, hi = entry.get("players", [0, 0])
-        if ctx.players is None or lo <= ctx.players <= hi:
-            in_decks.update(entry.get("ranks", []))
-    order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
-    top = list(r.get("top_trumps") or [])
-    pack = _declared_pack(tree)
-    lines = _title("Ranking")
-    if top:
-        sep = ", " if any("@" in t for t in top) else " "
-        lines += _wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
-                       f"{sep.join(_card(t, pack) for t in top)}.")
-        follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
-        if follow == "printed":
-            lines += _wrap("They follow, and are led as, their printed suit, but win as top "
-                           f"trumps{note}.")
-        else:
-            lines += _wrap("They belong to the trump suit whatever their printed suit: they "
-                           f"follow trump leads and count as trumps when led{note}.")
-        if note:
-            lines += _wrap("With 'printed' a top trump follows its printed suit but still wins "
-                           "as a top trump; with 'trump' it belongs to the trump suit only.")
-    taken = {t[:-1] for t in top if "@" not in t
-             and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
-    plain = [x for x in order if x not in taken]
-    in_trumps = [x for x in plain if f"{x}@trump" not in top]
-    if top and in_trumps:
-        lines += _wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
-    if plain:
-        lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
-                       + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
-    else:  # every card is a top trump: their order alone ranks the cards
-        lines += _wrap("Every card is a top trump: the list above ranks them all.")
-    cut = list(r.get("cut_ranks") or [])
-    if cut and cut != list(r.get("ranks", [])):
-        lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
-    lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
-                   "the suit led.")
-    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
-    if free:
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in free)} may always be played, whatever the "
-                       "rules of the trick say.")
-    if losing:
-        one = len(losing) == 1
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in losing)} never win{'s' if one else ''} a "
-                       f"trick: {'it belongs' if one else 'they belong'} to no suit and "
-                       f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
-                       "next card).")
-    kept = list(r.get("kept_cards") or [])
-    if kept:
-        one = len(kept) == 1
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in kept)} never win{'s' if one else ''} a "
-                       f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
-                       "owner: played to a trick, it goes into its player's won cards, not "
-                       "the winner's.")
-    return lines + _cite(r, 2)
-
-
-def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
-    return ", ".join(f"{show(k)} {v}" for k, v in table.items())
-
-
-def _section_points(tree: Mapping[str, Any]) -> list[str]:
-    """Card points: what the cards in a player's tricks are worth (``card_points``)."""
-    p = tree.get("points")
-    if not isinstance(p, Mapping):
-        return []
-    lines = _title("Card points")
-    ranks = p.get("ranks") or {}
-    text = ("The cards in the tricks a player wins count points (card_points): "
-            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
-    lines += _wrap(text)
-    if p.get("trumps"):
-        lines += _wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
-    if p.get("cards"):
-        lines += _wrap(f"Single cards: {_points_list(p['cards'], _card)}, whatever the trump.")
-    if p.get("last_trick"):
-        lines += _wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
-    return lines + _cite(p, 2)
-
-
-def _section_options(tree: Mapping[str, Any]) -> list[str]:
-    options = tree.get("options") or {}
-    if not options:
-        return []
-    lines = _title("Options (readings)")
-    lines += _wrap("Each option names a reading of a rule the source leaves open; choose one "
-                   "with --option NAME=VALUE.")
-    for name, opt in options.items():
-        values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v)
-                            for v in opt.get("values", []))
-        default = opt.get("default")
-        shown = json.dumps(default) if isinstance(default, bool) else str(default)
-        lines.append("")
-        lines.append(f"  {name}: {values} (default {shown})")
-        if opt.get("about"):
-            lines += _wrap(str(opt["about"]), 6)
-        lines += _cite(opt, 6)
-    return lines
-
-
 def _stock_rules(t: Mapping[str, Any]) -> list[str]:
     """The sentence of a tricks step's stock key (``draw``)."""
     rules = []
@@ -377,70 +181,6 @@ def _stock_rules(t: Mapping[str, Any]) -> list[str]:
     elif draw != "none":
         rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
     return rules
-
-
-def _section_melds(tree: Mapping[str, Any]) -> list[str]:
-    melds = tree.get("melds") or {}
-    if not melds:
-        return []
-    lines = _title("Melds")
-    lines += _wrap("A meld scores each time a hand makes it, when declared.")
-    for name, m in melds.items():
-        ranks = " ".join(str(r) for r in m.get("ranks") or [])
-        if m.get("run"):
-            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
-        elif m.get("spread", "one_suit") == "every_suit":
-            what = f"{ranks} of every suit"
-        elif m.get("spread", "one_suit") == "one_suit":
-            what = f"{ranks} of one suit (each suit may make one)"
-        else:
-            what = f"{ranks} (spread: {m['spread']})"
-        lines += _wrap(f"{name}: {what}, worth {_f(m.get('points', 0))}.", 4, first="  ")
-        lines += _cite(m, 6)
-    return lines
-
-
-def _section_variables(tree: Mapping[str, Any]) -> list[str]:
-    v = tree.get("variables") or {}
-    scopes = (
-        ("player", "For each player, kept for the whole match"),
-        ("hand_player", "For each player, reset at the start of each hand"),
-        ("hand", "For the hand, reset at its start"),
-        ("match", "For the whole match"),
-    )
-    body: list[str] = []
-    for key, words in scopes:
-        names = v.get(key) or {}
-        if names:
-            items = ", ".join(f"{k} (starts at {json.dumps(val)})" for k, val in names.items())
-            body += _wrap(f"{words}: {items}.")
-    if not body:
-        return []
-    return _title("Score and other counts") + body + _cite(v, 2)
-
-
-def _section_dealer(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    d = tree.get("dealer") or {}
-    first = d.get("first", "cut_low")
-    if first == "cut_low":
-        text = "The players cut for the first deal: the lowest card deals (ties cut again)."
-    elif first == "cut_high":
-        text = "The players cut for the first deal: the highest card deals (ties cut again)."
-    elif first == "random":
-        text = "The first dealer is chosen at random."
-    elif isinstance(first, int):
-        text = f"Seat {first} deals first."
-    else:
-        value, note = ctx.enum(first, ("cut_low", "cut_high", "random"))
-        text = f"The first dealer is chosen by {_f(first)}{note}."
-    rotate, note = ctx.enum(d.get("rotate", "left"), ("left", "right", "none"))
-    if rotate == "none":
-        text += f" The same player deals every hand{note}."
-    else:
-        text += f" The deal then passes to the {rotate}{note}"
-        text += ", skipping players who are out." if d.get("skip_out", True) else "."
-    text += " Forehand is the player to the dealer's left."
-    return _title("Dealing") + _wrap(text) + _cite(d, 2)
 
 
 # ------------------------------------------------------------------------- steps
@@ -981,26 +721,6 @@ def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
     return text, body
 
 
-def _section_hand(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    lines = _title("Each hand")
-    for i, step in enumerate(tree.get("hand") or [], 1):
-        lines += _step_lines(step, str(i), 2, ctx)
-    return lines
-
-
-def _section_end(tree: Mapping[str, Any]) -> list[str]:
-    e = tree.get("end") or {}
-    lines = _title("End of the match")
-    lines += _wrap(f"After each hand, the match ends when {_f(e.get('when'))}.")
-    lines += _wrap(f"The winners are the players where {_f(e.get('winners'))}.")
-    if e.get("score") is not None:
-        lines += _wrap(f"Each player's reported score is {_f(e['score'])}.")
-    if e.get("max_hands") is not None:
-        lines += _wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
-                       "(redeals count).")
-    return lines + _cite(e, 2)
-
-
 # ------------------------------------------------------------------------- changes
 
 
@@ -1095,6 +815,33 @@ def _section_changes(doc: Any) -> list[str]:
 # ------------------------------------------------------------------------- entry point
 
 
+class _Kit(_Ctx):
+    """describe's toolkit, a section's prose's first argument: the context (``tree``,
+    ``players``, ``enum``, ``option_note``) and the helpers of the prose."""
+
+    f = staticmethod(_f)
+    wrap = staticmethod(_wrap)
+    cite = staticmethod(_cite)
+    join_or = staticmethod(_or)
+    card = staticmethod(_card)
+    suits = staticmethod(_suits)
+    span = staticmethod(_range)
+    title = staticmethod(_title)
+    declared_pack = staticmethod(_declared_pack)
+
+    def __init__(self, tree: Mapping[str, Any], players: int | None, doc: Any = None) -> None:
+        super().__init__(tree, players)
+        self.doc = doc
+
+    def changes(self) -> list[str]:
+        """The section of what a variant changes against its base (none for a base)."""
+        return _section_changes(self.doc)
+
+    def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
+        """The prose of a step of the hand, numbered."""
+        return _step_lines(step, number, indent, self)
+
+
 def describe(doc: Any, players: int | None = None) -> str:
     """The rules of a loaded spec (a :class:`~spelbok.lang.model.SpecDoc`, or a path or
     shipped name to read) as readable text.
@@ -1120,27 +867,11 @@ def describe(doc: Any, players: int | None = None) -> str:
 
             raise SpecError(f"{tree.get('name', 'this game')} is for {_range(lo, hi)} players, "
                             f"not {players}")
-    ctx = _Ctx(tree, players)
-    name = str(tree.get("name", "game"))
-    lines = [name, "=" * len(name)]
-    if tree.get("about"):
-        lines += [""] + _wrap(str(tree["about"]), 0)
-    sources = tree.get("sources") or {}
-    if sources:
-        lines += _title("Sources")
-        for key, text in sources.items():
-            lines += _wrap(f"[{key}] {text}", 4, first="  ")
-    lines += _section_changes(doc)
-    lines += _section_players(tree)
-    lines += _section_cards(tree, ctx)
-    lines += _section_ranking(tree, ctx)
-    lines += _section_points(tree)
-    lines += _section_options(tree)
-    lines += _section_melds(tree)
-    lines += _section_variables(tree)
-    lines += _section_dealer(tree, ctx)
-    lines += _section_hand(tree, ctx)
-    lines += _section_end(tree)
+    kit = _Kit(tree, players, doc)
+    lines: list[str] = []
+    for home in PROSE_ORDER:  # each section's prose, in describe's order
+        if home.describe is not None:
+            lines += home.describe(kit, tree)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 

@@ -9,6 +9,7 @@ from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DEALER"]
@@ -61,6 +62,34 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _dealer(w, tree.get("dealer") or {})
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Dealing": the first dealer, where the deal passes."""
+    d = tree.get("dealer") or {}
+    first = d.get("first", "cut_low")
+    if first == "cut_low":
+        text = "The players cut for the first deal: the lowest card deals (ties cut again)."
+    elif first == "cut_high":
+        text = "The players cut for the first deal: the highest card deals (ties cut again)."
+    elif first == "random":
+        text = "The first dealer is chosen at random."
+    elif isinstance(first, int):
+        text = f"Seat {first} deals first."
+    else:
+        value, note = k.enum(first, ("cut_low", "cut_high", "random"))
+        text = f"The first dealer is chosen by {k.f(first)}{note}."
+    rotate, note = k.enum(d.get("rotate", "left"), ("left", "right", "none"))
+    if rotate == "none":
+        text += f" The same player deals every hand{note}."
+    else:
+        text += f" The deal then passes to the {rotate}{note}"
+        text += ", skipping players who are out." if d.get("skip_out", True) else "."
+    text += " Forehand is the player to the dealer's left."
+    return k.title("Dealing") + k.wrap(text) + k.cite(d, 2)
+
+
 DEALER = Home(
     Construct("dealer", "section", "first dealer, rotation", (
         Field("first", "first_dealer", "the first dealer", default="cut_low",
@@ -73,6 +102,7 @@ DEALER = Home(
         SOURCE,
     )),
     write=write,
+    describe=describe,
     keys=(Field("dealer", "dealer", "first dealer, rotation",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="see below"),),

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...cards import SUITS
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
+from .pack import prose as pack_prose
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DECK", "DECK_ENTRY"]
@@ -54,9 +56,73 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _deck(w, tree.get("deck") or [], tree.get("pack"))
 
 
+# ---------------------------------------------------------------- describe
+
+
+def _deck_cards(entry: Mapping[str, Any], ranking: Sequence[str]) -> list[str]:
+    ranks = [r for r in ranking if r in entry.get("ranks", [])]
+    ranks += [r for r in entry.get("ranks", []) if r not in ranks]
+    return ranks
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Cards": the pack, the deck by player count, how a deal divides it."""
+    lines = k.title("Cards")
+    ranking = tree.get("ranking") or {}
+    order = list(ranking.get("ranks") or [])
+    pack = pack_prose(k, tree, lines)
+    for entry in tree.get("deck") or []:
+        lo, hi = entry.get("players", [0, 0])
+        if k.players is not None and not lo <= k.players <= hi:
+            continue
+        ranks = _deck_cards(entry, order)
+        suits = entry.get("suits", [])
+        size = len(ranks) * len(suits)
+        shown = k.suits(suits)
+        extra = ""
+        if pack is not None:
+            size = (size + len(pack.extras)) * pack.copies
+            shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
+                             for s in suits)
+            extra = f", {pack.copies} of each" if pack.copies > 1 else ""
+            if pack.extras:
+                extra += f", and {k.join_or([e[0] for e in pack.extras], 'and')}"
+        lines += k.wrap(f"For {k.span(lo, hi)} players: {size} cards, {' '.join(ranks)} "
+                        f"in each of {shown}{extra}.")
+        lines += k.cite(entry, 4)
+    if k.players is not None:
+        lines += _deal_arithmetic(tree, k)
+    return lines
+
+
+def _deal_arithmetic(tree: Mapping[str, Any], k: DescribeKit) -> list[str]:
+    n = k.players or 0
+    entry = next((e for e in tree.get("deck") or []
+                  if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
+    if entry is None:
+        return []
+    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    from ..deck_size import hand_cards  # counted as the deck-size check counts
+
+    counted = hand_cards(tree, n)
+    if counted is None:
+        return []
+    each, widow, ups = counted
+    left = size - each * n - widow - ups
+    text = f"With {n} players: {each} cards each ({each * n} in all)"
+    if widow:
+        text += f", {widow} to the widow"
+    if ups:
+        text += f", {ups} turned up"
+    text += f", {left} left in the stock (talon)." if left >= 0 else \
+        f": {-left} cards more than the pack holds!"
+    return k.wrap(text)
+
+
 DECK = Home(
     None, parts=(DECK_ENTRY,),
     write=write,
+    describe=describe,
     keys=(Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
                 min_items=1, doc_type="list of deck entries, required"),),
 )

@@ -10,6 +10,7 @@ from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DEFAULT_MAX_HANDS", "END"]
@@ -41,6 +42,23 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
         _end(w, tree["end"])
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"End of the match": when, who wins, the score reported, the safety bound."""
+    e = tree.get("end") or {}
+    lines = k.title("End of the match")
+    lines += k.wrap(f"After each hand, the match ends when {k.f(e.get('when'))}.")
+    lines += k.wrap(f"The winners are the players where {k.f(e.get('winners'))}.")
+    if e.get("score") is not None:
+        lines += k.wrap(f"Each player's reported score is {k.f(e['score'])}.")
+    if e.get("max_hands") is not None:
+        lines += k.wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
+                        "(redeals count).")
+    return lines + k.cite(e, 2)
+
+
 END = Home(
     Construct("end", "section", "when the match ends, who wins", (
         Field("when", "formula", "hand/match condition, checked after each hand", required=True),
@@ -54,6 +72,7 @@ END = Home(
         SOURCE,
     )),
     write=write,
+    describe=describe,
     keys=(Field("end", "end", "when the match ends, who wins", required=True,
                 doc_type="map, required"),),
 )

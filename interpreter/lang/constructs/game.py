@@ -16,6 +16,7 @@ from ..declare import Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["GAME"]
@@ -55,10 +56,28 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
             w.text(0, f"source {w.word(key, ('of',))}:", str(text))
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """The title, the about text, the sources, and what a variant changes of its base."""
+    name = str(tree.get("name", "game"))
+    lines = [name, "=" * len(name)]
+    if tree.get("about"):
+        lines += [""] + k.wrap(str(tree["about"]), 0)
+    sources = tree.get("sources") or {}
+    if sources:
+        lines += k.title("Sources")
+        for key, text in sources.items():
+            lines += k.wrap(f"[{key}] {text}", 4, first="  ")
+    return lines + k.changes()
+
+
 #: The top level: its own keys (``decl`` holds them too; the vocabulary's ``SPEC`` adds
 #: the sections' keys).
 GAME = Home(
     Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
     write=write,
+    describe=describe,
     keys=_KEYS,
 )

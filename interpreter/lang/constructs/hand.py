@@ -13,6 +13,7 @@ from ..declare import Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["HAND"]
@@ -30,9 +31,21 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
         w.steps(1, tree["hand"])
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Each hand": its steps, numbered."""
+    lines = k.title("Each hand")
+    for i, step in enumerate(tree.get("hand") or [], 1):
+        lines += k.step_lines(step, str(i), 2)
+    return lines
+
+
 HAND = Home(
     None,
     write=write,
+    describe=describe,
     keys=(Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
                 min_items=1, doc_type="list of steps, required"),),
 )

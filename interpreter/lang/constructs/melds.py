@@ -15,6 +15,7 @@ from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
@@ -55,10 +56,36 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _melds(w, tree.get("melds") or {})
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Melds": each meld of the table, what makes it and what it scores."""
+    melds = tree.get("melds") or {}
+    if not melds:
+        return []
+    lines = k.title("Melds")
+    lines += k.wrap("A meld scores each time a hand makes it, when declared.")
+    for name, m in melds.items():
+        ranks = " ".join(str(r) for r in m.get("ranks") or [])
+        if m.get("run"):
+            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
+        elif m.get("spread", "one_suit") == "every_suit":
+            what = f"{ranks} of every suit"
+        elif m.get("spread", "one_suit") == "one_suit":
+            what = f"{ranks} of one suit (each suit may make one)"
+        else:
+            what = f"{ranks} (spread: {m['spread']})"
+        lines += k.wrap(f"{name}: {what}, worth {k.f(m.get('points', 0))}.", 4, first="  ")
+        lines += k.cite(m, 6)
+    return lines
+
+
 #: The table of melds (a key of the top level).
 MELDS = Home(
     None, parts=(MELD,),
     write=write,
+    describe=describe,
     keys=(Field("melds", "names[meld]", "named combinations of cards (declared by a "
                 "`declare_melds` step), see below", default={}, omitted=True,
                 doc_type="map name → meld"),),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -9,6 +10,7 @@ from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["OPTION", "OPTIONS"]
@@ -48,9 +50,34 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _options(w, tree.get("options") or {})
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Options (readings)": each option, its values and default, what it decides."""
+    options = tree.get("options") or {}
+    if not options:
+        return []
+    lines = k.title("Options (readings)")
+    lines += k.wrap("Each option names a reading of a rule the source leaves open; choose one "
+                    "with --option NAME=VALUE.")
+    for name, opt in options.items():
+        values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v)
+                            for v in opt.get("values", []))
+        default = opt.get("default")
+        shown = json.dumps(default) if isinstance(default, bool) else str(default)
+        lines.append("")
+        lines.append(f"  {name}: {values} (default {shown})")
+        if opt.get("about"):
+            lines += k.wrap(str(opt["about"]), 6)
+        lines += k.cite(opt, 6)
+    return lines
+
+
 OPTIONS = Home(
     None, parts=(OPTION,),
     write=write,
+    describe=describe,
     keys=(Field("options", "names[option]", "named readings / rule parameters, see below",
                 default={}, doc_type="map name → option"),),
 )

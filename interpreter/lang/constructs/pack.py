@@ -10,6 +10,7 @@ from ..declare import SOURCE, Construct, Derived, Field, Word
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
@@ -67,6 +68,31 @@ def _pack(w: DslKit, pack: Mapping[str, Any] | None) -> None:
 def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     """The declared pack, if any."""
     _pack(w, tree.get("pack"))
+
+
+# ---------------------------------------------------------------- describe
+
+
+def prose(k: DescribeKit, tree: Mapping[str, Any], lines: list[str]) -> Any:
+    """The declared pack's sentences (added to ``lines``), and its Pack; None without one:
+    told with the deck."""
+    from ...cards import COLOURS
+
+    pack = k.declared_pack(tree)
+    if pack is None:
+        return None
+    suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
+             zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
+    text = (f"The pack: suits {k.join_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
+            f"a card is written rank then suit letter, e.g. {pack.names[len(pack.ranks) - 1]})")
+    if pack.copies > 1:
+        text += f"; {pack.copies} copies of each card (of equal cards, the first played wins)"
+    for name, s, r in pack.extras:
+        belongs = f"of suit {pack.letters[s]}" if s >= 0 else "of no suit"
+        rank = f", rank {pack.ranks[r]}" if r >= 0 else ""
+        text += f"; an extra card {name}, {belongs}{rank}"
+    lines += k.wrap(text + ".")
+    return pack
 
 
 PACK = Home(

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 from ...limits import MAX_CARDS, MAX_PLAYERS
 from ..declare import SOURCE, Construct, Field
 from .home import Home
+from .teams import partnerships
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["PLAYERS"]
@@ -27,6 +29,19 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
         w.source(1, players)
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Players": the player counts, the partnerships."""
+    p = tree.get("players") or {}
+    lines = k.title("Players")
+    lines += k.wrap(f"{k.span(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
+                    "(to the left).")
+    lines += partnerships(k, tree)
+    return lines + k.cite(p, 2)
+
+
 PLAYERS = Home(
     Construct("players", "section", "the allowed player counts", (
         Field("min", "int", "fewest players", required=True, minimum=0,
@@ -35,6 +50,7 @@ PLAYERS = Home(
         SOURCE,
     )),
     write=write,
+    describe=describe,
     keys=(Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})",
                 required=True, doc_type="`{min: int, max: int}` required"),),
 )

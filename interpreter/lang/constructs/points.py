@@ -10,6 +10,7 @@ from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["POINTS"]
@@ -56,6 +57,32 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _points(w, tree.get("points"))
 
 
+# ---------------------------------------------------------------- describe
+
+
+def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
+    return ", ".join(f"{show(key)} {v}" for key, v in table.items())
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Card points": what the cards in a player's tricks are worth (``card_points``)."""
+    p = tree.get("points")
+    if not isinstance(p, Mapping):
+        return []
+    lines = k.title("Card points")
+    ranks = p.get("ranks") or {}
+    text = ("The cards in the tricks a player wins count points (card_points): "
+            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
+    lines += k.wrap(text)
+    if p.get("trumps"):
+        lines += k.wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
+    if p.get("cards"):
+        lines += k.wrap(f"Single cards: {_points_list(p['cards'], k.card)}, whatever the trump.")
+    if p.get("last_trick"):
+        lines += k.wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
+    return lines + k.cite(p, 2)
+
+
 POINTS = Home(
     Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
               "(`card_points`)", (
@@ -69,6 +96,7 @@ POINTS = Home(
         SOURCE,
     )),
     write=write,
+    describe=describe,
     keys=(Field("points", "points", "card points (by rank, by card, for trumps, the last "
                 "trick); gives `card_points`", doc_type="map",
                 schema_doc="Card points: by rank, by card, for trumps, for the last trick."),),

@@ -9,6 +9,7 @@ from ..declare import Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["TEAMS"]
@@ -37,6 +38,19 @@ def _teams(w: DslKit, teams: list[Any]) -> None:
 def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     """The teams, on one line (right under the deck)."""
     _teams(w, tree.get("teams") or [])
+
+
+# ---------------------------------------------------------------- describe
+
+
+def partnerships(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """The sentence of the teams, told with the players."""
+    teams = tree.get("teams")
+    if not teams:
+        return []
+    parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
+    return k.wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
+                  "(team_tricks).")
 
 
 TEAMS = Home(

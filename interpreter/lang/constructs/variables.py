@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -9,6 +10,7 @@ from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
 __all__ = ["VARIABLES"]
@@ -51,6 +53,29 @@ def write(w: DslKit, tree: Mapping[str, Any]) -> None:
     _variables(w, tree.get("variables") or {})
 
 
+# ---------------------------------------------------------------- describe
+
+
+def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Score and other counts": the variables by scope, with their start values."""
+    v = tree.get("variables") or {}
+    scopes = (
+        ("player", "For each player, kept for the whole match"),
+        ("hand_player", "For each player, reset at the start of each hand"),
+        ("hand", "For the hand, reset at its start"),
+        ("match", "For the whole match"),
+    )
+    body: list[str] = []
+    for key, words in scopes:
+        names = v.get(key) or {}
+        if names:
+            items = ", ".join(f"{name} (starts at {json.dumps(val)})" for name, val in names.items())
+            body += k.wrap(f"{words}: {items}.")
+    if not body:
+        return []
+    return k.title("Score and other counts") + body + k.cite(v, 2)
+
+
 VARIABLES = Home(
     Construct("variables", "section", "declared state variables with initial values", (
         Field("player", "var_map", "per player, kept for the whole match", default={}),
@@ -60,6 +85,7 @@ VARIABLES = Home(
         SOURCE,
     )),
     write=write,
+    describe=describe,
     keys=(Field("variables", "variables", "declared state variables with initial values",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="all empty"),),
