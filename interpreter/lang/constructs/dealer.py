@@ -9,6 +9,7 @@ from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -90,6 +91,24 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return k.title("Dealing") + k.wrap(text) + k.cite(d, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The first dealer and the rotation are words (or options giving them); a first
+    seat exists."""
+    dealer = tree["dealer"]
+    first = dealer["first"]
+    ck.enum(("dealer", "first"), first, "dealer.first")
+    lo = tree["players"]["min"]
+    if isinstance(first, int) and not 0 <= first < lo:
+        ck.err(
+            ("dealer", "first"),
+            f"seat {first} does not exist with {lo} players (seats are 0..{lo - 1})",
+        )
+    ck.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
+
+
 DEALER = Home(
     Construct("dealer", "section", "first dealer, rotation", (
         Field("first", "first_dealer", "the first dealer", default="cut_low",
@@ -103,6 +122,7 @@ DEALER = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("dealer", "dealer", "first dealer, rotation",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="see below"),),

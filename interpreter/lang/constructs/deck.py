@@ -11,6 +11,7 @@ from .home import Home
 from .pack import prose as pack_prose
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -119,10 +120,62 @@ def _deal_arithmetic(tree: Mapping[str, Any], k: DescribeKit) -> list[str]:
     return k.wrap(text)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The entries cover each player count once, within players.min..max; no rank or
+    suit twice in an entry."""
+    lo, hi = tree["players"]["min"], tree["players"]["max"]
+    deck = tree["deck"]
+    if lo > hi:
+        return
+    cover: dict[int, list[int]] = {}
+    for i, entry in enumerate(deck):
+        a, b = entry["players"]
+        at = ("deck", i, "players")
+        if a > b:
+            ck.err(at, f"the player range [{a}, {b}] is reversed (write [{b}, {a}])")
+            a, b = b, a
+        if a < lo or b > hi:
+            ck.err(
+                at,
+                f"the deck entry for {ck.span(a, b)} players goes outside "
+                f"players.min..players.max ({ck.span(lo, hi)})",
+            )
+        for n in range(max(a, lo), min(b, hi) + 1):
+            cover.setdefault(n, []).append(i)
+        ck.no_repeats(entry["ranks"], ("deck", i, "ranks"), "rank")
+        ck.no_repeats(entry["suits"], ("deck", i, "suits"), "suit")
+    reported: set[tuple[int, int]] = set()
+    for n in range(lo, hi + 1):
+        entries = cover.get(n, [])
+        for j in entries[1:]:
+            pair = (entries[0], j)
+            if pair not in reported:
+                reported.add(pair)
+                ck.err(
+                    ("deck", j, "players"),
+                    f"deck entries overlap: {n} players is covered by entries "
+                    f"{entries[0] + 1} and {j + 1}",
+                )
+    gaps = [n for n in range(lo, hi + 1) if n not in cover]
+    if gaps and lo <= hi:
+        runs: list[list[int]] = []
+        for n in gaps:
+            if runs and runs[-1][1] == n - 1:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n])
+        text = ", ".join(ck.span(a, b) for a, b in runs)
+        ck.err(("deck",), f"no deck entry for {text} players")
+
+
 DECK = Home(
     None, parts=(DECK_ENTRY,),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
                 min_items=1, doc_type="list of deck entries, required"),),
 )

@@ -10,6 +10,7 @@ from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -59,6 +60,20 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines + k.cite(e, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The match can end: a false end.when needs max_hands."""
+    end = tree["end"]
+    if end["when"].strip() == "false" and "max_hands" not in end:
+        ck.err(
+            ("end", "when"),
+            "the match can never end: end.when is false and there is no max_hands",
+            f"only the safety bound would stop it, after {DEFAULT_MAX_HANDS} hands",
+        )
+
+
 END = Home(
     Construct("end", "section", "when the match ends, who wins", (
         Field("when", "formula", "hand/match condition, checked after each hand", required=True),
@@ -73,6 +88,7 @@ END = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("end", "end", "when the match ends, who wins", required=True,
                 doc_type="map, required"),),
 )

@@ -13,6 +13,7 @@ from ..declare import Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -42,10 +43,26 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The cards get played (a tricks step, or an end_hand); then each step's checks."""
+    hand = tree["hand"]
+    kinds = {ck.kind(step) for _, step in ck.walk(hand, ("hand",))}
+    if "tricks" not in kinds and "end_hand" not in kinds:
+        ck.err(
+            ("hand",),
+            "the hand has no 'tricks' step and no 'end_hand': the cards are never played",
+        )
+    ck.steps()
+
+
 HAND = Home(
     None,
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
                 min_items=1, doc_type="list of steps, required"),),
 )

@@ -15,6 +15,7 @@ from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -81,11 +82,41 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """Each meld: ranks or a run (not both), that some deck of the spec can make."""
+    for name, m in (tree.get("melds") or {}).items():
+        at = ("melds", name)
+        ck.enum((*at, "spread"), m["spread"], "meld.spread")
+        ranks, run = m["ranks"], m.get("run", 0)
+        if bool(ranks) == bool(run):
+            ck.err(at, f"the meld '{name}' needs either 'ranks' or 'run'"
+                   + (", not both" if ranks else ""), key=True)
+            continue
+        ck.no_repeats(ranks, (*at, "ranks"), "rank")
+        decks = [set(map(str, e["ranks"])) for e in tree["deck"]]
+        missing = [r for r in ranks if not any(str(r) in d for d in decks)]
+        if missing:
+            ck.err((*at, "ranks", ranks.index(missing[0])),
+                   f"the meld '{name}' can never be made: no deck has the rank "
+                   f"{missing[0]}")
+        if run and not any(run <= len(d) for d in decks):
+            ck.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
+                   f"{run} ranks")
+    for path, step in ck.walk(tree["hand"], ("hand",)):
+        if ck.kind(step) == "declare_melds" and not tree.get("melds"):
+            ck.err((*path, "declare_melds"), "there are no melds to declare: the spec "
+                   "has no 'melds' table", key=True)
+
+
 #: The table of melds (a key of the top level).
 MELDS = Home(
     None, parts=(MELD,),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("melds", "names[meld]", "named combinations of cards (declared by a "
                 "`declare_melds` step), see below", default={}, omitted=True,
                 doc_type="map name → meld"),),

@@ -6,10 +6,13 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...errors import did_you_mean
+from ...limits import short_repr
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -74,10 +77,35 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """No option named as a built-in name; its values once each, its default one of them."""
+    for name, opt in ck.options.items():
+        if name in ck.RESERVED:
+            ck.err(
+                ("options", name),
+                f"the option name '{name}' clashes with a builtin name of the formula language",
+                key=True,
+            )
+        values = opt["values"]
+        ck.no_repeats(values, ("options", name, "values"), "value")
+        default = opt["default"]
+        if not any(type(v) is type(default) and v == default for v in values):
+            shown = ", ".join(str(v) for v in values)
+            ck.err(
+                ("options", name, "default"),
+                f"the default {short_repr(default)} of option '{name}' is not one of its values ({shown})",
+                hint=did_you_mean(str(default), [str(v) for v in values]),
+            )
+
+
 OPTIONS = Home(
     None, parts=(OPTION,),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("options", "names[option]", "named readings / rule parameters, see below",
                 default={}, doc_type="map name → option"),),
 )

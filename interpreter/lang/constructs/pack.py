@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...cards import COLOURS, MAX_COPIES, MAX_SUITS
+from ...cards import COLOURS, MAX_COPIES, MAX_SUITS, pack_of
+from ...errors import did_you_mean
+from ...limits import MAX_CARDS
 from ..declare import SOURCE, Construct, Derived, Field, Word
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -95,6 +98,66 @@ def prose(k: DescribeKit, tree: Mapping[str, Any], lines: list[str]) -> Any:
     return pack
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """A declared pack: letters, ranks and extra names each once, extra cards of its
+    suits and ranks, at most MAX_CARDS cards; the deck entries name its suits and ranks."""
+    section = tree.get("pack")
+    if section is None:
+        return
+    errors = len(ck.errors)
+    suits, ranks = section["suits"], section["ranks"]
+    letters = [s["letter"] for s in suits]
+    if len(suits) > MAX_SUITS:
+        ck.err(("pack", "suits"), f"a pack has at most {MAX_SUITS} suits, not {len(suits)}")
+    for i, letter in enumerate(letters):
+        if len(letter) != 1 or letter.isdigit() or letter in "@_ ":
+            ck.err(("pack", "suits", i, "letter"),
+                   f"a suit letter is one character, not a digit: {letter!r}")
+    ck.no_repeats(letters, ("pack", "suits"), "suit letter")
+    ck.no_repeats([str(r) for r in ranks], ("pack", "ranks"), "rank")
+    for j, r in enumerate(ranks):
+        if not str(r) or any(ch.isspace() or ch in "@" for ch in str(r)):
+            ck.err(("pack", "ranks", j), f"a rank is a short text without spaces: {r!r}")
+    names = [r + x for r in ranks for x in letters]
+    for j, e in enumerate(section["extra"]):
+        at = ("pack", "extra", j)
+        if e["name"].upper() in names:
+            ck.err((*at, "name"), f"the extra card '{e['name']}' has the name of a card "
+                   "of the suits")
+        if e["suit"] != "none" and e["suit"] not in letters:
+            ck.err((*at, "suit"), f"'{e['suit']}' is not a suit of the pack",
+                   did_you_mean(e["suit"], letters))
+        if e["rank"] != "none" and str(e["rank"]) not in ranks:
+            ck.err((*at, "rank"), f"'{e['rank']}' is not a rank of the pack",
+                   did_you_mean(str(e["rank"]), [str(r) for r in ranks]))
+    ck.no_repeats([e["name"].upper() for e in section["extra"]], ("pack", "extra"),
+                  "extra card")
+    total = (len(letters) * len(ranks) + len(section["extra"])) * section["copies"]
+    if total > MAX_CARDS:
+        ck.err(("pack",), f"the pack has {total} cards, but spelbok supports at most "
+               f"{MAX_CARDS}")
+    for i, entry in enumerate(tree["deck"]):
+        for j, r in enumerate(entry["ranks"]):
+            if r not in ranks:
+                ck.err(("deck", i, "ranks", j), f"the rank '{r}' is not in the pack",
+                       did_you_mean(r, [str(x) for x in ranks]))
+        for j, x in enumerate(entry["suits"]):
+            if x not in letters:
+                ck.err(("deck", i, "suits", j), f"the suit '{x}' is not in the pack",
+                       did_you_mean(x, letters))
+    ranking = tree["ranking"]
+    for field in ("ranks", "cut_ranks"):
+        for j, r in enumerate(ranking[field]):
+            if r not in ranks:
+                ck.err(("ranking", field, j), f"the rank '{r}' is not in the pack",
+                       did_you_mean(r, [str(x) for x in ranks]))
+    if len(ck.errors) == errors:
+        ck.cards = pack_of(section)
+
+
 PACK = Home(
     Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
               "French 52)", (
@@ -111,6 +174,7 @@ PACK = Home(
     )),
     parts=(PACK_SUIT, PACK_EXTRA),
     write=write,
+    check=check,
     keys=(Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French "
                 "52; `ranks`, `suits` and cards elsewhere then name the pack's)",
                 doc_type="map", doc_default="the French 52"),),

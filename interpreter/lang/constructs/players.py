@@ -11,6 +11,7 @@ from .home import Home
 from .teams import partnerships
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -42,6 +43,22 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines + k.cite(p, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """Between 2 and the most seats spelbok plays, min at most max."""
+    p = tree["players"]
+    lo, hi = p["min"], p["max"]
+    if lo < 2:
+        ck.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
+    if hi > MAX_PLAYERS:
+        ck.err(("players", "max"),
+               f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
+    if lo > hi:
+        ck.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
+
+
 PLAYERS = Home(
     Construct("players", "section", "the allowed player counts", (
         Field("min", "int", "fewest players", required=True, minimum=0,
@@ -51,6 +68,7 @@ PLAYERS = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})",
                 required=True, doc_type="`{min: int, max: int}` required"),),
 )

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...cards import FRENCH
+from ...errors import did_you_mean
 from ...limits import MAX_VALUE
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -83,6 +86,40 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines + k.cite(p, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """Card points name ranks of the deck and cards of the deck, in the spec's pack."""
+    points = tree.get("points")
+    if not isinstance(points, dict) or (tree.get("pack") and ck.cards is None):
+        return  # a bad pack is reported already
+    pack = ck.cards or FRENCH
+    ranks = {str(r) for e in tree["deck"] for r in e["ranks"]}
+    # the deck's cards by first-copy id: the grid cards of its entries, and the extras
+    cards = {pack.parse_card(f"{r}{s}") for e in tree["deck"] for r in e["ranks"]
+             for s in e["suits"]} | {pack.parse_card(x[0]) for x in pack.extras}
+    rank_words = "2..10, J, Q, K, A" if pack.french else " ".join(pack.ranks)
+    for field in ("ranks", "trumps"):
+        for key in points.get(field) or {}:
+            at = ("points", field, key)
+            if pack.normalize_rank(key) is None:
+                ck.err(at, f"'{key}' in points.{field} is not a rank ({rank_words})",
+                       did_you_mean(key.upper(), sorted(ranks)), key=True)
+            elif pack.normalize_rank(key) not in ranks:
+                ck.err(at, f"points.{field} gives points to the rank {key}, which is not "
+                       "in the deck", did_you_mean(key, sorted(ranks)), key=True)
+    example = "e.g. QS, 10H" if pack.french else f"e.g. {pack.names[len(pack.ranks) - 1]}"
+    for key in points.get("cards") or {}:
+        at = ("points", "cards", key)
+        if pack.parse_card(key) is None:
+            ck.err(at, f"'{key}' in points.cards is not a card (write rank then suit, "
+                   f"{example})", key=True)
+        elif pack.parse_card(key) not in cards:
+            ck.err(at, f"points.cards gives points to {key}, which is not in the deck",
+                   key=True)
+
+
 POINTS = Home(
     Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
               "(`card_points`)", (
@@ -97,6 +134,7 @@ POINTS = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("points", "points", "card points (by rank, by card, for trumps, the last "
                 "trick); gives `card_points`", doc_type="map",
                 schema_doc="Card points: by rank, by card, for trumps, for the last trick."),),

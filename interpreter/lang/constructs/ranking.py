@@ -6,11 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...cards import RANKS
+from ...cards import FRENCH, RANKS, parse_card, rank_of, suit_of
+from ...cards import RANKS as _RANKS
+from ...cards import SUITS as _SUITS
+from ...engine.order import NO_TRUMP, resolve_top_trump
+from ...errors import did_you_mean
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -125,6 +130,126 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines + k.cite(r, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The orders name each rank once and every rank of the deck; the top trumps
+    and the special cards are cards of every deck."""
+    ranking = tree["ranking"]
+    ck.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
+    ck.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
+    _top_trump_repeats(ck, tree, ranking["top_trumps"])
+    for field in ("ranks", "cut_ranks"):
+        if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
+            continue  # same order: any problem was reported for ranks
+        order = set(ranking[field])
+        missing: set[str] = set()
+        for i, entry in enumerate(tree["deck"]):
+            for j, rank in enumerate(entry["ranks"]):
+                if rank not in order and rank not in missing:
+                    missing.add(rank)
+                    ck.err(
+                        ("deck", i, "ranks", j),
+                        f"the rank '{rank}' is in the deck but not in ranking.{field}",
+                    )
+    for j, name in enumerate(ranking["top_trumps"]):
+        for entry in tree["deck"]:
+            a, b = entry["players"]
+            where = f"{ck.span(a, b)} players"
+            if "@" in name:
+                rank = name.partition("@")[0]
+                if rank not in entry["ranks"]:
+                    ck.err(
+                        ("ranking", "top_trumps", j),
+                        f"the top trump '{name}' names the rank {rank}, which is not in "
+                        f"the deck for {where}",
+                    )
+                    break
+                continue
+            pack = ck.cards
+            card = parse_card(name) if pack is None else pack.parse_card(name)
+            if card is None:
+                continue
+            if pack is None:
+                rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+            elif card >= pack.copies * len(pack.letters) * len(pack.ranks):
+                continue  # an extra card (of a suit or not): always in the deck
+            else:
+                rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
+            if rank not in entry["ranks"] or suit not in entry["suits"]:
+                ck.err(
+                    ("ranking", "top_trumps", j),
+                    f"the top trump '{name}' is not in the deck for {where}",
+                )
+                break
+    ck.enum(
+        ("ranking", "top_trumps_follow"),
+        ranking["top_trumps_follow"],
+        "top_trumps_follow",
+    )
+    _special_cards(ck, tree, ranking)
+
+
+def _top_trump_repeats(ck: Checker, tree: Mapping[str, Any], tops: list[str]) -> None:
+    """A card has one place among the top trumps: two entries naming it under every
+    trump of the decks (``JC`` twice, ``t21`` and ``T21``) are an error naming both
+    places.  Entries that meet under some trumps only (``AH`` and ``A@trump`` when
+    hearts are trumps) are not: the card then takes the first, higher place."""
+    if tree.get("pack") and ck.cards is None:
+        return  # a bad pack is reported already
+    pack = ck.cards or FRENCH
+    trumps = sorted({pack.suit_index[x] for e in tree["deck"] for x in e["suits"]
+                     if x in pack.suit_index})
+    # each entry's card under every trump, looked up once (a pairwise comparison was
+    # quadratic: 5 000 entries took minutes)
+    first: dict[tuple[int, ...], int] = {}
+    for j, name in enumerate(tops):
+        resolved = [resolve_top_trump(name, t, pack) for t in trumps or [NO_TRUMP]]
+        if any(c is None for c in resolved):
+            continue
+        key = tuple(c for c in resolved if c is not None)
+        i = first.setdefault(key, j)
+        if i == j:
+            continue
+        file, line, col = ck.doc.locate(("ranking", "top_trumps", i))
+        where = ":".join(str(x) for x in (file, line, col) if x is not None)
+        card = pack.names[key[0]]
+        first_name = f"'{tops[i]}', " if tops[i] != name else ""
+        ck.err(("ranking", "top_trumps", j),
+               f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
+               + f" is listed already as entry {i + 1} ({first_name}at {where}): a card "
+               "has one place among the top trumps")
+
+
+def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]) -> None:
+    """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
+    each: the spec's pack's cards (rank then suit, or an extra card's name)."""
+    if tree.get("pack") and ck.cards is None:
+        return  # a bad pack is reported already
+    pack = ck.cards or FRENCH
+    extras = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra's id
+    for key in ("free_cards", "losing_cards", "kept_cards"):
+        names = ranking.get(key) or []
+        ck.no_repeats(names, ("ranking", key), "card")
+        for j, name in enumerate(names):
+            card = pack.parse_card(str(name))
+            if card is None:
+                ck.err(("ranking", key, j),
+                       f"'{name}' is not a card" + ("" if pack.french else " of the pack"),
+                       did_you_mean(str(name).upper(), sorted(set(pack.names))))
+                continue
+            if card >= extras:
+                continue  # an extra card: every deck holds it
+            rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
+            for entry in tree["deck"]:
+                if rank not in entry["ranks"] or suit not in entry["suits"]:
+                    a, b = entry["players"]
+                    ck.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
+                           f"the deck for {ck.span(a, b)} players")
+                    break
+
+
 RANKING = Home(
     Construct("ranking", "section", "rank order, permanent trumps", (
         Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
@@ -146,6 +271,7 @@ RANKING = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("ranking", "ranking", "rank order, permanent trumps",
                 default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),),
 )

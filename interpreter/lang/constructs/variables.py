@@ -10,6 +10,7 @@ from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
     from ..dslwrite import _Kit as DslKit
 
@@ -76,6 +77,36 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return k.title("Score and other counts") + body + k.cite(v, 2)
 
 
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """No variable named as a built-in name or an option, nor declared in two scopes."""
+    seen: dict[str, str] = {}
+    for scope, names in tree["variables"].items():
+        if not isinstance(names, dict):
+            continue
+        for name in names:
+            at = ("variables", scope, name)
+            if name in ck.RESERVED:
+                ck.err(
+                    at,
+                    f"the variable '{name}' clashes with a builtin name of the formula language",
+                    key=True,
+                )
+            elif name in ck.options:
+                ck.err(
+                    at, f"the variable '{name}' clashes with the option '{name}'", key=True
+                )
+            elif name in seen:
+                ck.err(
+                    at,
+                    f"the variable '{name}' is declared both in '{seen[name]}' and in '{scope}'",
+                    key=True,
+                )
+            seen.setdefault(name, scope)
+
+
 VARIABLES = Home(
     Construct("variables", "section", "declared state variables with initial values", (
         Field("player", "var_map", "per player, kept for the whole match", default={}),
@@ -86,6 +117,7 @@ VARIABLES = Home(
     )),
     write=write,
     describe=describe,
+    check=check,
     keys=(Field("variables", "variables", "declared state variables with initial values",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="all empty"),),
