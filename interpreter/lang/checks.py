@@ -29,7 +29,7 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..cards import FRENCH, MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
@@ -43,6 +43,7 @@ from ..formula import (
 )
 from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS, short_repr
 from . import vocabulary as _v
+from .constructs import STEP_HOMES
 from .deck_size import (
     _MAX_MOMENTS,
     _At,
@@ -86,6 +87,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     for c in _v.CONSTRUCTS for f in (*(c.body or ()), *c.own_fields())
     if f.words and f.type != "choose"
 }
+#: The checks of each step kind (its home's ``check``), after those of its words.
+_STEP_CHECKS: dict[str, Callable[..., None]] = {
+    h.name: h.check for h in STEP_HOMES if h.check is not None}
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
@@ -636,7 +640,10 @@ class _Checker:
                     if f.words and f.type in ("word", "who") and f.name in node:
                         check = self.who if f.type == "who" else self.enum
                         check((*base, f.name), node[f.name], f"{kind}.{f.name}")
-        if kind == "decide":
+        own = _STEP_CHECKS.get(kind)
+        if own is not None:
+            own(self, path, step)
+        elif kind == "decide":
             choose = step["choose"]
             if isinstance(choose, list):
                 words = [w["word"] if isinstance(w, dict) else w for w in choose]

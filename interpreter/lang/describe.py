@@ -19,56 +19,26 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .constructs import STEP_HOMES
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .prose import SYMBOLS as _SYMBOLS
+from .prose import assign as _assign
+from .prose import cite as _cite
+from .prose import formula as _f
+from .prose import or_ as _or
+from .prose import wrap as _wrap
 from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
 from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
-_WIDTH = 88
-_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-_SIMPLE = re.compile(r"-?\d+|[A-Za-z_][A-Za-z0-9_]*\Z")
-_LONG = 56  # a formula longer than this gets a line of its own
 
 
 # ------------------------------------------------------------------------- helpers
-
-
-def _f(text: Any) -> str:
-    """A formula as written: plain for a number or a name, else between backticks."""
-    t = "true" if text is True else "false" if text is False else str(text)
-    return t if _SIMPLE.fullmatch(t) else f"`{t}`"
-
-
-def _wrap(text: str, indent: int = 2, first: str | None = None) -> list[str]:
-    """Wrap prose without breaking formulas written between backticks."""
-    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\x00"), text)
-    pad = " " * indent
-    lines = textwrap.wrap(
-        protected, width=_WIDTH, initial_indent=pad if first is None else first,
-        subsequent_indent=pad + "  " if first is not None else pad,
-        break_on_hyphens=False, break_long_words=False,
-    )
-    return [line.replace("\x00", " ") for line in lines] or [pad]
-
-
-def _cite(node: Any, indent: int) -> list[str]:
-    if isinstance(node, Mapping) and isinstance(node.get("source"), str) and node["source"]:
-        return _wrap(f"[{node['source']}]", indent)
-    return []
-
-
-def _or(items: Sequence[str], word: str = "or") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _card(name: str, pack: Any = None) -> str:
@@ -139,6 +109,14 @@ class _Ctx:
         if name in self.options:
             return default, f" (as option {name} says; by default {default})"
         return default, f" (given by {_f(value)}; by default {default})"
+
+    def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
+        """The lines of ``step``, numbered ``number`` (a step holding steps describes them)."""
+        return _step_lines(step, number, indent, self)
+
+    def suit_name(self, letter: Any) -> str:
+        """A suit letter as its name (``spades``), in the spec's declared pack if any."""
+        return _suit_name(letter, _declared_pack(self.tree))
 
 
 # ------------------------------------------------------------------------- sections
@@ -466,13 +444,6 @@ def _who(who: Any, where: Any, single: bool) -> str:
     return base
 
 
-def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
-    text = str(formula)
-    if len(text) > _LONG:
-        return _wrap(f"{head}set {name} to", indent) + [" " * (indent + 4) + text]
-    return _wrap(f"{head}set {name} to {_f(text)}", indent)
-
-
 def _step_deal(step: Mapping[str, Any], number: str, sub: int,
                ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
@@ -741,23 +712,33 @@ def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
     return text, [], _cite(body, sub)
 
 
-#: The text of each step kind: its sentence, the lines under it and its citation.
-_STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
+def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
+             ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
+    return lambda ctx, step, number, sub: f(step, number, sub, ctx)
+
+
+#: The text of each step kind (its home's ``describe``): its sentence, the lines under it
+#: and its citation.
+_STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
                                tuple[str, list[str], list[str]]]] = {
-    "deal": _step_deal,
-    "turn_up": _step_turn_up,
-    "decide": _step_decide,
-    "tricks": _step_tricks,
-    "set": _step_set,
-    "if": _step_if,
-    "repeat": _step_repeat,
-    "redeal": _step_redeal,
-    "end_hand": _step_end_hand,
-    "move": _step_move,
-    "auction": _step_auction,
-    "pass_cards": _step_pass_cards,
-    "patterns": _step_patterns,
-    "declare_melds": _step_declare_melds,
+    **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
+    # the steps without a home yet
+    **{kind: _unhomed(f) for kind, f in {
+           "deal": _step_deal,
+           "turn_up": _step_turn_up,
+           "decide": _step_decide,
+           "tricks": _step_tricks,
+           "set": _step_set,
+           "if": _step_if,
+           "repeat": _step_repeat,
+           "redeal": _step_redeal,
+           "end_hand": _step_end_hand,
+           "move": _step_move,
+           "auction": _step_auction,
+           "pass_cards": _step_pass_cards,
+           "patterns": _step_patterns,
+           "declare_melds": _step_declare_melds,
+       }.items()},
 }
 
 
@@ -771,7 +752,7 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     if step.get("when") not in (None, "true", True):
         prefix += f"Only when {_f(step['when'])}{ctx.option_note(step['when'])}: "
     if kind is not None:
-        text, body, citation = _STEP_TEXT[kind](step, number, sub, ctx)
+        text, body, citation = _STEP_TEXT[kind](ctx, step, number, sub)
     else:
         text, body, citation = "(a step spelbok does not know)", [], []
     lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]

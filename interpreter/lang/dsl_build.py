@@ -5,11 +5,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
+from .constructs import STEP_HOMES
+from .dsl_nodes import cond_at as _cond_at
+from .dsl_nodes import is_node as _is
+from .dsl_nodes import is_token as _tok
 from .vocabulary import TRICK_DUTIES
 
 #: Position table: node path -> (file path, line, column), all 1-based.
@@ -19,6 +23,10 @@ Positions = dict[tuple[Any, ...], tuple[str, int, int]]
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
 _INT_FIELDS = frozenset({"size", "max", "min", "repeat", "widow", "count"})
 
+
+#: The DSL reader of each grammar rule of a step (its home's ``builds``).
+_STEP_BUILDS: dict[str, Callable[..., None]] = {
+    rule: build for h in STEP_HOMES for rule, build in h.builds.items()}
 
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
 
@@ -563,14 +571,19 @@ class _Builder:
     # -- steps ----------------------------------------------------------------
 
     def steps(self, children: list[Any], path: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """The steps among ``children``, each read by its home's reader of its rule."""
         out: list[dict[str, Any]] = []
         for c in children:
-            if hasattr(c, "data") and hasattr(self, "k_" + c.data):
+            rule = getattr(c, "data", None)
+            build = _STEP_BUILDS.get(rule) if isinstance(rule, str) else None
+            if build is None and isinstance(rule, str) and hasattr(self, "k_" + rule):
+                build = getattr(type(self), "k_" + rule)  # a step without a home yet
+            if build is not None:
                 p = (*path, len(out))
                 self.mark(p, c)
                 step: dict[str, Any] = {}
                 out.append(step)
-                getattr(self, "k_" + c.data)(c, step, p)
+                build(self, c, step, p)
         return out
 
     def k_deal(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
@@ -1108,22 +1121,6 @@ _PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bo
 
 #: grammar rule -> trick rule key: the grammar names each rule's phrase after its key
 _DUTY_FIELDS = {f.name: f.name for f in TRICK_DUTIES}
-
-
-def _cond_at(children: list[Any], default: Any) -> Any:
-    """The formula of an ``if …`` among children (to locate it), else ``default``."""
-    for c in children:
-        if _is(c, "cond"):
-            return c.children[0]
-    return default
-
-
-def _is(node: Any, data: str) -> bool:
-    return getattr(node, "data", None) == data
-
-
-def _tok(node: Any, kind: str) -> bool:
-    return getattr(node, "type", None) == kind
 
 
 def _join_formula_lines(src: str) -> str:
