@@ -444,48 +444,6 @@ def _who(who: Any, where: Any, single: bool) -> str:
     return base
 
 
-def _step_deal(step: Mapping[str, Any], number: str, sub: int,
-               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    d = step["deal"]
-    size = str(d.get("size"))
-    count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
-    to = d.get("to", "not out")
-    whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
-    packets = [int(p) for p in d.get("packets", [1])]
-    how = "one at a time" if packets == [1] else \
-        f"in packets of {' then '.join(str(p) for p in packets)}"
-    widow = d.get("widow")
-    spare = ""
-    if widow not in (None, "0", 0):
-        n = str(widow)
-        spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
-                 "dealt too, last in each round.")
-    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
-            f"{spare} The rest of the pack is the stock (talon).")
-    citation = _cite(d, sub)
-    return text, body, citation
-
-
-def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
-                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    t = step["turn_up"]
-    trump = t.get("trump", True)
-    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
-    text = ("Turn up the next card of the stock" if source == "stock" else
-            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
-            f"see{note}; it stays in his hand")
-    if trump is True:
-        text += "; its suit is trump."
-    elif trump is False:
-        text += " (it does not make trump)."
-    else:
-        text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
-    citation = _cite(t, sub)
-    return text, body, citation
-
-
 def _step_decide(step: Mapping[str, Any], number: str, sub: int,
                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
@@ -724,8 +682,6 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
     **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
     # the steps without a home yet
     **{kind: _unhomed(f) for kind, f in {
-           "deal": _step_deal,
-           "turn_up": _step_turn_up,
            "decide": _step_decide,
            "tricks": _step_tricks,
            "set": _step_set,

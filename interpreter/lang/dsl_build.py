@@ -586,45 +586,6 @@ class _Builder:
                 build(self, c, step, p)
         return out
 
-    def k_deal(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        deal: dict[str, Any] = {}
-        step["deal"] = deal
-        self.mark((*path, "deal"), st)
-        size = st.children[0]
-        deal["size"] = self.formula(size, "size")
-        self.mark((*path, "deal", "size"), size)
-        packets = [c for c in st.children if _is(c, "packet")]
-        if packets:
-            deal["packets"] = [int(c.children[0]) for c in packets]
-            self.mark_items((*path, "deal", "packets"), packets)
-        for c in st.children[1:]:
-            if _is(c, "deal_to"):
-                f = c.children[0]
-                deal["to"] = self.formula(f)
-                self.mark((*path, "deal", "to"), f)
-            elif _is(c, "widow"):
-                f = c.children[0]
-                deal["widow"] = self.formula(f, "widow")
-                self.mark((*path, "deal", "widow"), f)
-        self.attrs(st, step, path)
-
-    def k_turn_up(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        turn: dict[str, Any] = {}
-        step["turn_up"] = turn
-        self.mark((*path, "turn_up"), st)
-        for c in st.children:
-            if _is(c, "turn_trump"):
-                conds = [x for x in c.children if _is(x, "cond")]
-                turn["trump"] = self.formula(conds[0].children[0]) if conds else True
-                self.mark((*path, "turn_up", "trump"), _cond_at(c.children, c))
-            elif _is(c, "turn_no_trump"):
-                turn["trump"] = False
-                self.mark((*path, "turn_up", "trump"), c)
-            elif _is(c, "from_dealer") or _is(c, "from_word"):
-                value = "dealer" if c.data == "from_dealer" else self.word(c.children[0])
-                self.put(turn, (*path, "turn_up", "from"), value, c, "where the card is turned from")
-        self.attrs(st, step, path)
-
     def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,
             where_key: str) -> None:
         kind = node.data

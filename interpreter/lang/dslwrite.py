@@ -424,43 +424,8 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
     _source(out, indent, step)
 
 
-def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("deal"), "in a deal step")
-    deal = step["deal"] or {}
-    _check(deal, _keys("deal", body=True), "in 'deal'")
-    line = f"deal {_f(deal.get('size', '0'))} cards"
-    packets = deal.get("packets")
-    if packets is not None and list(packets) != [1]:
-        line += " in packets of " + " then ".join(str(p) for p in packets)
-    to = deal.get("to")
-    if to is not None and _f(to) != "not out":
-        line += f" to players where {_f(to)}"
-    widow = deal.get("widow")
-    if widow not in (None, 0, "0"):
-        line += f", and {_cards(widow)} to the widow"
-    out.add(indent, line)
-    _attrs(out, indent + 1, step, "deal")
-
-
 def _zone(zone: Any) -> str:
     return _ZONES.get(str(zone), f"zone {_word(zone)}")
-
-
-def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("turn_up"), "in a turn_up step")
-    body = step["turn_up"] or {}
-    _check(body, _keys("turn_up", body=True), "in 'turn_up'")
-    trump = _cond(body.get("trump", True))
-    source = body.get("from", "stock")
-    head = ("turn up a card" if source == "stock" else "turn up a card from the hand of the "
-            "dealer" if source == "dealer" else f"turn up a card from: {_word(source, ('for',))}")
-    if trump is True:
-        out.add(indent, f"{head} for trump")
-    elif trump is False:
-        out.add(indent, f"{head}, not for trump")
-    else:
-        out.add(indent, f"{head} for trump if {trump}")
-    _attrs(out, indent + 1, step, "turn-up")
 
 
 def _single_who(who: Any, more: bool) -> str:
@@ -872,7 +837,7 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
-    "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
+    "decide": _step_decide,
     "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
     "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
     "auction": _step_auction,

@@ -39,6 +39,7 @@ from typing import Any
 from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
+from .constructs import STEP_HOMES
 from .declare import (
     ABSENT,
     SOURCE,
@@ -306,26 +307,11 @@ PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHAN
 
 _FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
 
+# the step kinds that have their home in lang/constructs/
+_HOMED = {h.name: h.decl for h in STEP_HOMES}
 STEPS: tuple[Construct, ...] = (
-    Construct("deal", "step", "deal cards from the shuffled deck", body=(
-        Field("size", "formula", "cards per player (may differ per player)", required=True),
-        Field("packets", "list[packet]", "packet sizes, repeated until every hand is full",
-              default=[1], min_items=1),
-        Field("to", "formula", "who receives cards (per-player condition)", default="not out"),
-        Field("widow", "formula", "cards for a spare hand (the widow), dealt last in each round",
-              default="0", omitted=True,
-              schema_doc="Cards dealt to a spare hand (the widow), dealt last in each round of "
-                         "packets."),
-        _SOURCE,
-    )),
-    Construct("turn_up", "step", "turn the top stock card up", body=(
-        Field("trump", "condition", "its suit becomes trump", default=True),
-        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
-              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
-                       ("dealer", "a card of the dealer's hand, at random (as the last he "
-                                  "was dealt): shown to all, it stays in his hand"))),
-        _SOURCE,
-    )),
+    _HOMED["deal"],
+    _HOMED["turn_up"],
     Construct("decide", "step", "a player's decision",
               value=Field("decide", "name", "the decision's name (its verb in notation)",
                           required=True), fields=(
