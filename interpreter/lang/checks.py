@@ -681,17 +681,6 @@ class _Checker:
         elif kind == "patterns":
             self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
                             "pattern name")
-        elif kind == "repeat":
-            if step["repeat"].strip() == "0":
-                self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
-            elif step["while"].strip() == "false":
-                self.err((*path, "while"), "this repeat never runs its steps: its 'while' is false")
-        elif kind == "if":
-            cond = step["if"].strip()
-            if cond == "false" and step["then"]:
-                self.err((*path, "then"), "these steps can never run: the condition is false")
-            if cond == "true" and step["else"]:
-                self.err((*path, "else"), "these steps can never run: the condition is true")
 
     def auction(self, path: Path, a: dict[str, Any]) -> None:
         """An auction's contracts: names a bid can say, levels that never fall, known trumps."""

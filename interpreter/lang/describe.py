@@ -460,73 +460,6 @@ def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
-def _step_set(step: Mapping[str, Any], number: str, sub: int,
-              ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    assigns = step.get("set") or {}
-    each = step.get("for")
-    if each is not None:
-        who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
-        text = f"For {who}, from forehand:"
-    else:
-        text = "Once (not per player):" if len(assigns) > 1 else ""
-    for name, formula in assigns.items():
-        body += _assign(name, formula, sub + (2 if text else 0))
-    if not text:
-        text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
-        body = [] if len(body) == 1 else body
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_if(step: Mapping[str, Any], number: str, sub: int,
-             ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
-    for i, s in enumerate(step.get("then") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    if step.get("else"):
-        body.append(" " * sub + "Otherwise:")
-        first_else = len(step.get("then") or []) + 1
-        for i, s in enumerate(step["else"], first_else):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_repeat(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    times = str(step.get("repeat"))
-    rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
-    cond = step.get("while", "true")
-    text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
-                                 f", each round only while {_f(cond)}") + ":"
-    for i, s in enumerate(step.get("steps") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_redeal(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    r = step["redeal"]
-    dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
-    who = "the same dealer" if dealer == "same" else "the next dealer"
-    text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
-    citation = _cite(r, sub)
-    return text, body, citation
-
-
-def _step_end_hand(step: Mapping[str, Any], number: str, sub: int,
-                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = "The hand ends here (its remaining steps are skipped)."
-    citation: list[str] = []
-    return text, body, citation
-
-
 def _step_move(step: Mapping[str, Any], number: str, sub: int,
                ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
@@ -684,11 +617,6 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
     **{kind: _unhomed(f) for kind, f in {
            "decide": _step_decide,
            "tricks": _step_tricks,
-           "set": _step_set,
-           "if": _step_if,
-           "repeat": _step_repeat,
-           "redeal": _step_redeal,
-           "end_hand": _step_end_hand,
            "move": _step_move,
            "auction": _step_auction,
            "pass_cards": _step_pass_cards,

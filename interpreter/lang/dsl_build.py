@@ -867,21 +867,6 @@ class _Builder:
             )
         return self.formula(conds[0].children[0])
 
-    def k_set_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        values: dict[str, Any] = {}
-        step["set"] = values
-        self.mark((*path, "set"), st)
-        for c in st.children:
-            if _is(c, "for_each"):
-                if c.children:
-                    step["for"] = self.formula(c.children[0])
-                    self.mark((*path, "for"), c.children[0])
-                else:
-                    step["for"] = "true"
-                    self.mark((*path, "for"), c)
-        self.assigns(st.children, values, (*path, "set"))
-        self.attrs(st, step, path)
-
     def k_move(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         move: dict[str, Any] = {}
         step["move"] = move
@@ -969,48 +954,6 @@ class _Builder:
                 f = c.children[0]
                 self.put(body, (*path, "declare_melds", "show"), self.formula(f), f,
                          "whether melds are shown")
-        self.attrs(st, step, path)
-
-    def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        cond = st.children[0]
-        step["if"] = self.formula(cond)
-        self.mark((*path, "if"), cond)
-        self.mark((*path, "then"), st)
-        step["then"] = self.steps(st.children[1:], (*path, "then"))
-        self.attrs(st, step, path)
-        for c in st.children:
-            if _is(c, "else_block"):
-                self.mark((*path, "else"), c)
-                step["else"] = self.steps(c.children, (*path, "else"))
-                self.attrs(c, step, path)
-
-    def k_repeat(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        formulas = [c for c in st.children if _is(c, "formula")]
-        step["repeat"] = self.formula(formulas[0], "repeat")
-        self.mark((*path, "repeat"), formulas[0])
-        if len(formulas) > 1:
-            step["while"] = self.formula(formulas[1])
-            self.mark((*path, "while"), formulas[1])
-        self.mark((*path, "steps"), st)
-        step["steps"] = self.steps(st.children[len(formulas):], (*path, "steps"))
-        self.attrs(st, step, path)
-
-    def k_redeal(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        redeal: dict[str, Any] = {}
-        step["redeal"] = redeal
-        self.mark((*path, "redeal"), st)
-        for c in st.children:
-            if _is(c, "redeal_same") or _is(c, "redeal_next"):
-                redeal["dealer"] = "same" if c.data == "redeal_same" else "next"
-                self.mark((*path, "redeal", "dealer"), c)
-            elif _is(c, "redeal_word"):
-                redeal["dealer"] = self.word(c.children[0])
-                self.mark((*path, "redeal", "dealer"), c.children[0])
-        self.attrs(st, step, path)
-
-    def k_end_hand(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        step["end_hand"] = True
-        self.mark((*path, "end_hand"), st)
         self.attrs(st, step, path)
 
     def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:

@@ -637,24 +637,6 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         _steps(out, ind + 1, after)
 
 
-def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("set"), "in a set step")
-    head = ""
-    if "for" in step:
-        cond = _f(step["for"])
-        head = "for each player, " if cond == "true" else f"for each player where {cond}, "
-    values = step["set"] or {}
-    parts = [f"{_word(k)} = {_f(v)}" for k, v in values.items()]
-    line = f"{head}set " + ", ".join(parts)
-    if len("    " * indent + line) <= _WIDTH or len(parts) <= 1:
-        out.add(indent, line)
-    else:
-        out.add(indent, f"{head}set:")
-        for part in parts:
-            out.add(indent + 1, part)
-    _attrs(out, indent + 1, step)
-
-
 def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
     _check(step, _keys("move"), "in a move step")
@@ -733,54 +715,6 @@ def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None
 _PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
 
 
-def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
-    _attrs(out, indent, step)
-    if steps:
-        _steps(out, indent, steps)
-    else:
-        out.add(indent, "nothing")
-
-
-def _step_if(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("if"), "in an if step")
-    out.add(indent, f"if {_f(step['if'])}:")
-    _block(out, indent + 1, step, list(step.get("then") or []))
-    if step.get("else"):
-        out.add(indent, "else:")
-        _steps(out, indent + 1, step["else"])
-
-
-def _step_repeat(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("repeat"), "in a repeat step")
-    times = _f(step["repeat"])
-    cond = _f(step["while"]) if "while" in step else "true"
-    if cond == "true":
-        out.add(indent, f"repeat {times} times:")
-    else:
-        out.add(indent, f"repeat at most {times} times while {cond}:")
-    _block(out, indent + 1, step, list(step.get("steps") or []))
-
-
-def _step_redeal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("redeal"), "in a redeal step")
-    body = step["redeal"] or {}
-    _check(body, _keys("redeal", body=True), "in 'redeal'")
-    dealer = body.get("dealer")
-    if dealer is None:
-        out.add(indent, "redeal")
-    elif dealer in ("same", "next"):
-        out.add(indent, f"redeal with the {dealer} dealer")
-    else:
-        out.add(indent, f"redeal with dealer {_word(dealer)}")
-    _attrs(out, indent + 1, step, "redeal")
-
-
-def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("end_hand"), "in an end_hand step")
-    out.add(indent, "end the hand")
-    _attrs(out, indent + 1, step)
-
-
 def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
     trick, trump none``) and its rules, each on a line of its own."""
@@ -838,8 +772,7 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
     "decide": _step_decide,
-    "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
-    "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+    "tricks": _step_tricks, "move": _step_move,
     "auction": _step_auction,
     "pass_cards": _step_pass_cards, "patterns": _step_patterns,
     "declare_melds": _step_declare_melds,

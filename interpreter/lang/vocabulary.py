@@ -40,6 +40,7 @@ from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 from .constructs import STEP_HOMES
+from .constructs.shared import FOR
 from .declare import (
     ABSENT,
     SOURCE,
@@ -305,7 +306,7 @@ PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHAN
 # ------------------------------------------------------------------------------ steps
 
 
-_FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
+_FOR = FOR
 
 # the step kinds that have their home in lang/constructs/
 _HOMED = {h.name: h.decl for h in STEP_HOMES}
@@ -437,27 +438,7 @@ STEPS: tuple[Construct, ...] = (
                                         "the stock lasts and is not closed"))),
         _SOURCE,
     )),
-    Construct("set", "step", "assign variables", fields=(_FOR,),
-              value=Field("set", "assignments", "name: formula assignments, applied in order",
-                          required=True, min_items=1)),
-    Construct("if", "step", "run some steps or others",
-              value=Field("if", "formula", "the condition", required=True), fields=(
-        Field("then", "steps", "the steps when the condition holds", required=True),
-        Field("else", "steps", "the steps otherwise", default=[]),
-    )),
-    Construct("repeat", "step", "run steps for some rounds",
-              value=Field("repeat", "formula", "at most this many rounds", required=True),
-              fields=(
-        Field("while", "formula", "checked before each round", default="true"),
-        Field("steps", "steps", "the steps of a round", required=True),
-    )),
-    Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
-        Field("dealer", "word", "who deals again", default="same",
-              words=_w(("same", "the same dealer"), ("next", "the next dealer"))),
-        _SOURCE,
-    )),
-    Construct("end_hand", "step", "skip the rest of the hand",
-              value=Field("end_hand", "true", "true", required=True)),
+    *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
     Construct("move", "step", "move cards between zones", body=(
         Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
         Field("to", "word", "the zone they go to", default="hand", words=ZONES),
