@@ -29,7 +29,7 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..cards import FRENCH, Pack
@@ -41,7 +41,7 @@ from ..formula import (
 )
 from ..limits import MAX_CHOICES, short_repr
 from . import vocabulary as _v
-from .constructs import SECTION_HOMES
+from .constructs import SECTION_HOMES, STEP_HOMES
 from .deck_size import (
     _MAX_MOMENTS,
     _At,
@@ -85,6 +85,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     for c in _v.CONSTRUCTS for f in (*(c.body or ()), *c.own_fields())
     if f.words and f.type != "choose"
 }
+#: The checks of each step kind (its home's ``check``), after those of its words.
+_STEP_CHECKS: dict[str, Callable[..., None]] = {
+    h.name: h.check for h in STEP_HOMES if h.check is not None}
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
@@ -322,7 +325,10 @@ class _Checker:
                     if f.words and f.type in ("word", "who") and f.name in node:
                         check = self.who if f.type == "who" else self.enum
                         check((*base, f.name), node[f.name], f"{kind}.{f.name}")
-        if kind == "decide":
+        own = _STEP_CHECKS.get(kind)
+        if own is not None:
+            own(self, path, step)
+        elif kind == "decide":
             choose = step["choose"]
             if isinstance(choose, list):
                 words = [w["word"] if isinstance(w, dict) else w for w in choose]
@@ -360,17 +366,6 @@ class _Checker:
         elif kind == "patterns":
             self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
                             "pattern name")
-        elif kind == "repeat":
-            if step["repeat"].strip() == "0":
-                self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
-            elif step["while"].strip() == "false":
-                self.err((*path, "while"), "this repeat never runs its steps: its 'while' is false")
-        elif kind == "if":
-            cond = step["if"].strip()
-            if cond == "false" and step["then"]:
-                self.err((*path, "then"), "these steps can never run: the condition is false")
-            if cond == "true" and step["else"]:
-                self.err((*path, "else"), "these steps can never run: the condition is true")
 
     def auction(self, path: Path, a: dict[str, Any]) -> None:
         """An auction's contracts: names a bid can say, levels that never fall, known trumps."""

@@ -19,57 +19,26 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .constructs import PROSE_ORDER
+from .constructs import PROSE_ORDER, STEP_HOMES
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .prose import SYMBOLS as _SYMBOLS
+from .prose import assign as _assign
+from .prose import cite as _cite
+from .prose import formula as _f
+from .prose import or_ as _or
+from .prose import wrap as _wrap
 from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
 from .vocabulary import step_kind as _step_kind
 from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
-_WIDTH = 88
-_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-_SIMPLE = re.compile(r"-?\d+|[A-Za-z_][A-Za-z0-9_]*\Z")
-_LONG = 56  # a formula longer than this gets a line of its own
 
 
 # ------------------------------------------------------------------------- helpers
-
-
-def _f(text: Any) -> str:
-    """A formula as written: plain for a number or a name, else between backticks."""
-    t = "true" if text is True else "false" if text is False else str(text)
-    return t if _SIMPLE.fullmatch(t) else f"`{t}`"
-
-
-def _wrap(text: str, indent: int = 2, first: str | None = None) -> list[str]:
-    """Wrap prose without breaking formulas written between backticks."""
-    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\x00"), text)
-    pad = " " * indent
-    lines = textwrap.wrap(
-        protected, width=_WIDTH, initial_indent=pad if first is None else first,
-        subsequent_indent=pad + "  " if first is not None else pad,
-        break_on_hyphens=False, break_long_words=False,
-    )
-    return [line.replace("\x00", " ") for line in lines] or [pad]
-
-
-def _cite(node: Any, indent: int) -> list[str]:
-    if isinstance(node, Mapping) and isinstance(node.get("source"), str) and node["source"]:
-        return _wrap(f"[{node['source']}]", indent)
-    return []
-
-
-def _or(items: Sequence[str], word: str = "or") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _card(name: str, pack: Any = None) -> str:
@@ -141,6 +110,14 @@ class _Ctx:
             return default, f" (as option {name} says; by default {default})"
         return default, f" (given by {_f(value)}; by default {default})"
 
+    def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
+        """The lines of ``step``, numbered ``number`` (a step holding steps describes them)."""
+        return _step_lines(step, number, indent, self)
+
+    def suit_name(self, letter: Any) -> str:
+        """A suit letter as its name (``spades``), in the spec's declared pack if any."""
+        return _suit_name(letter, _declared_pack(self.tree))
+
 
 # ------------------------------------------------------------------------- sections
 
@@ -206,55 +183,6 @@ def _who(who: Any, where: Any, single: bool) -> str:
     return base
 
 
-def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
-    text = str(formula)
-    if len(text) > _LONG:
-        return _wrap(f"{head}set {name} to", indent) + [" " * (indent + 4) + text]
-    return _wrap(f"{head}set {name} to {_f(text)}", indent)
-
-
-def _step_deal(step: Mapping[str, Any], number: str, sub: int,
-               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    d = step["deal"]
-    size = str(d.get("size"))
-    count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
-    to = d.get("to", "not out")
-    whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
-    packets = [int(p) for p in d.get("packets", [1])]
-    how = "one at a time" if packets == [1] else \
-        f"in packets of {' then '.join(str(p) for p in packets)}"
-    widow = d.get("widow")
-    spare = ""
-    if widow not in (None, "0", 0):
-        n = str(widow)
-        spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
-                 "dealt too, last in each round.")
-    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
-            f"{spare} The rest of the pack is the stock (talon).")
-    citation = _cite(d, sub)
-    return text, body, citation
-
-
-def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
-                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    t = step["turn_up"]
-    trump = t.get("trump", True)
-    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
-    text = ("Turn up the next card of the stock" if source == "stock" else
-            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
-            f"see{note}; it stays in his hand")
-    if trump is True:
-        text += "; its suit is trump."
-    elif trump is False:
-        text += " (it does not make trump)."
-    else:
-        text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
-    citation = _cite(t, sub)
-    return text, body, citation
-
-
 def _step_decide(step: Mapping[str, Any], number: str, sub: int,
                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
@@ -268,73 +196,6 @@ def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
     body: list[str] = []
     text, body = _tricks(step["tricks"], sub, ctx)
     citation = _cite(step["tricks"], sub)
-    return text, body, citation
-
-
-def _step_set(step: Mapping[str, Any], number: str, sub: int,
-              ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    assigns = step.get("set") or {}
-    each = step.get("for")
-    if each is not None:
-        who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
-        text = f"For {who}, from forehand:"
-    else:
-        text = "Once (not per player):" if len(assigns) > 1 else ""
-    for name, formula in assigns.items():
-        body += _assign(name, formula, sub + (2 if text else 0))
-    if not text:
-        text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
-        body = [] if len(body) == 1 else body
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_if(step: Mapping[str, Any], number: str, sub: int,
-             ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
-    for i, s in enumerate(step.get("then") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    if step.get("else"):
-        body.append(" " * sub + "Otherwise:")
-        first_else = len(step.get("then") or []) + 1
-        for i, s in enumerate(step["else"], first_else):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_repeat(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    times = str(step.get("repeat"))
-    rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
-    cond = step.get("while", "true")
-    text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
-                                 f", each round only while {_f(cond)}") + ":"
-    for i, s in enumerate(step.get("steps") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_redeal(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    r = step["redeal"]
-    dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
-    who = "the same dealer" if dealer == "same" else "the next dealer"
-    text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
-    citation = _cite(r, sub)
-    return text, body, citation
-
-
-def _step_end_hand(step: Mapping[str, Any], number: str, sub: int,
-                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = "The hand ends here (its remaining steps are skipped)."
-    citation: list[str] = []
     return text, body, citation
 
 
@@ -481,23 +342,26 @@ def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
     return text, [], _cite(body, sub)
 
 
-#: The text of each step kind: its sentence, the lines under it and its citation.
-_STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
+def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
+             ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
+    return lambda ctx, step, number, sub: f(step, number, sub, ctx)
+
+
+#: The text of each step kind (its home's ``describe``): its sentence, the lines under it
+#: and its citation.
+_STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
                                tuple[str, list[str], list[str]]]] = {
-    "deal": _step_deal,
-    "turn_up": _step_turn_up,
-    "decide": _step_decide,
-    "tricks": _step_tricks,
-    "set": _step_set,
-    "if": _step_if,
-    "repeat": _step_repeat,
-    "redeal": _step_redeal,
-    "end_hand": _step_end_hand,
-    "move": _step_move,
-    "auction": _step_auction,
-    "pass_cards": _step_pass_cards,
-    "patterns": _step_patterns,
-    "declare_melds": _step_declare_melds,
+    **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
+    # the steps without a home yet
+    **{kind: _unhomed(f) for kind, f in {
+           "decide": _step_decide,
+           "tricks": _step_tricks,
+           "move": _step_move,
+           "auction": _step_auction,
+           "pass_cards": _step_pass_cards,
+           "patterns": _step_patterns,
+           "declare_melds": _step_declare_melds,
+       }.items()},
 }
 
 
@@ -511,7 +375,7 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     if step.get("when") not in (None, "true", True):
         prefix += f"Only when {_f(step['when'])}{ctx.option_note(step['when'])}: "
     if kind is not None:
-        text, body, citation = _STEP_TEXT[kind](step, number, sub, ctx)
+        text, body, citation = _STEP_TEXT[kind](ctx, step, number, sub)
     else:
         text, body, citation = "(a step spelbok does not know)", [], []
     lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]
@@ -836,10 +700,6 @@ class _Kit(_Ctx):
     def changes(self) -> list[str]:
         """The section of what a variant changes against its base (none for a base)."""
         return _section_changes(self.doc)
-
-    def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
-        """The prose of a step of the hand, numbered."""
-        return _step_lines(step, number, indent, self)
 
 
 def describe(doc: Any, players: int | None = None) -> str:

@@ -5,11 +5,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
+from .constructs import STEP_HOMES
+from .dsl_nodes import cond_at as _cond_at
+from .dsl_nodes import is_node as _is
+from .dsl_nodes import is_token as _tok
 from .vocabulary import TRICK_DUTIES
 
 #: Position table: node path -> (file path, line, column), all 1-based.
@@ -19,6 +23,10 @@ Positions = dict[tuple[Any, ...], tuple[str, int, int]]
 # just a whole number comes back as an int, like ``size: 5`` in YAML.
 _INT_FIELDS = frozenset({"size", "max", "min", "repeat", "widow", "count"})
 
+
+#: The DSL reader of each grammar rule of a step (its home's ``builds``).
+_STEP_BUILDS: dict[str, Callable[..., None]] = {
+    rule: build for h in STEP_HOMES for rule, build in h.builds.items()}
 
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
 
@@ -563,54 +571,20 @@ class _Builder:
     # -- steps ----------------------------------------------------------------
 
     def steps(self, children: list[Any], path: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """The steps among ``children``, each read by its home's reader of its rule."""
         out: list[dict[str, Any]] = []
         for c in children:
-            if hasattr(c, "data") and hasattr(self, "k_" + c.data):
+            rule = getattr(c, "data", None)
+            build = _STEP_BUILDS.get(rule) if isinstance(rule, str) else None
+            if build is None and isinstance(rule, str) and hasattr(self, "k_" + rule):
+                build = getattr(type(self), "k_" + rule)  # a step without a home yet
+            if build is not None:
                 p = (*path, len(out))
                 self.mark(p, c)
                 step: dict[str, Any] = {}
                 out.append(step)
-                getattr(self, "k_" + c.data)(c, step, p)
+                build(self, c, step, p)
         return out
-
-    def k_deal(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        deal: dict[str, Any] = {}
-        step["deal"] = deal
-        self.mark((*path, "deal"), st)
-        size = st.children[0]
-        deal["size"] = self.formula(size, "size")
-        self.mark((*path, "deal", "size"), size)
-        packets = [c for c in st.children if _is(c, "packet")]
-        if packets:
-            deal["packets"] = [int(c.children[0]) for c in packets]
-            self.mark_items((*path, "deal", "packets"), packets)
-        for c in st.children[1:]:
-            if _is(c, "deal_to"):
-                f = c.children[0]
-                deal["to"] = self.formula(f)
-                self.mark((*path, "deal", "to"), f)
-            elif _is(c, "widow"):
-                f = c.children[0]
-                deal["widow"] = self.formula(f, "widow")
-                self.mark((*path, "deal", "widow"), f)
-        self.attrs(st, step, path)
-
-    def k_turn_up(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        turn: dict[str, Any] = {}
-        step["turn_up"] = turn
-        self.mark((*path, "turn_up"), st)
-        for c in st.children:
-            if _is(c, "turn_trump"):
-                conds = [x for x in c.children if _is(x, "cond")]
-                turn["trump"] = self.formula(conds[0].children[0]) if conds else True
-                self.mark((*path, "turn_up", "trump"), _cond_at(c.children, c))
-            elif _is(c, "turn_no_trump"):
-                turn["trump"] = False
-                self.mark((*path, "turn_up", "trump"), c)
-            elif _is(c, "from_dealer") or _is(c, "from_word"):
-                value = "dealer" if c.data == "from_dealer" else self.word(c.children[0])
-                self.put(turn, (*path, "turn_up", "from"), value, c, "where the card is turned from")
-        self.attrs(st, step, path)
 
     def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,
             where_key: str) -> None:
@@ -893,21 +867,6 @@ class _Builder:
             )
         return self.formula(conds[0].children[0])
 
-    def k_set_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        values: dict[str, Any] = {}
-        step["set"] = values
-        self.mark((*path, "set"), st)
-        for c in st.children:
-            if _is(c, "for_each"):
-                if c.children:
-                    step["for"] = self.formula(c.children[0])
-                    self.mark((*path, "for"), c.children[0])
-                else:
-                    step["for"] = "true"
-                    self.mark((*path, "for"), c)
-        self.assigns(st.children, values, (*path, "set"))
-        self.attrs(st, step, path)
-
     def k_move(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         move: dict[str, Any] = {}
         step["move"] = move
@@ -997,48 +956,6 @@ class _Builder:
                          "whether melds are shown")
         self.attrs(st, step, path)
 
-    def k_if_step(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        cond = st.children[0]
-        step["if"] = self.formula(cond)
-        self.mark((*path, "if"), cond)
-        self.mark((*path, "then"), st)
-        step["then"] = self.steps(st.children[1:], (*path, "then"))
-        self.attrs(st, step, path)
-        for c in st.children:
-            if _is(c, "else_block"):
-                self.mark((*path, "else"), c)
-                step["else"] = self.steps(c.children, (*path, "else"))
-                self.attrs(c, step, path)
-
-    def k_repeat(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        formulas = [c for c in st.children if _is(c, "formula")]
-        step["repeat"] = self.formula(formulas[0], "repeat")
-        self.mark((*path, "repeat"), formulas[0])
-        if len(formulas) > 1:
-            step["while"] = self.formula(formulas[1])
-            self.mark((*path, "while"), formulas[1])
-        self.mark((*path, "steps"), st)
-        step["steps"] = self.steps(st.children[len(formulas):], (*path, "steps"))
-        self.attrs(st, step, path)
-
-    def k_redeal(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        redeal: dict[str, Any] = {}
-        step["redeal"] = redeal
-        self.mark((*path, "redeal"), st)
-        for c in st.children:
-            if _is(c, "redeal_same") or _is(c, "redeal_next"):
-                redeal["dealer"] = "same" if c.data == "redeal_same" else "next"
-                self.mark((*path, "redeal", "dealer"), c)
-            elif _is(c, "redeal_word"):
-                redeal["dealer"] = self.word(c.children[0])
-                self.mark((*path, "redeal", "dealer"), c.children[0])
-        self.attrs(st, step, path)
-
-    def k_end_hand(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        step["end_hand"] = True
-        self.mark((*path, "end_hand"), st)
-        self.attrs(st, step, path)
-
     def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         auction: dict[str, Any] = {"contracts": []}
         step["auction"] = auction
@@ -1108,22 +1025,6 @@ _PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bo
 
 #: grammar rule -> trick rule key: the grammar names each rule's phrase after its key
 _DUTY_FIELDS = {f.name: f.name for f in TRICK_DUTIES}
-
-
-def _cond_at(children: list[Any], default: Any) -> Any:
-    """The formula of an ``if …`` among children (to locate it), else ``default``."""
-    for c in children:
-        if _is(c, "cond"):
-            return c.children[0]
-    return default
-
-
-def _is(node: Any, data: str) -> bool:
-    return getattr(node, "data", None) == data
-
-
-def _tok(node: Any, kind: str) -> bool:
-    return getattr(node, "type", None) == kind
 
 
 def _join_formula_lines(src: str) -> str:

@@ -31,260 +31,49 @@ the match ends when hand_number >= 3
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..cards import SUIT_INDEX, SUIT_SYMBOLS
-from ..errors import SpecError
-from .constructs import DSL_ORDER
-from .dsl import near_keyword
+from .constructs import DSL_ORDER, STEP_HOMES
+from .dsl_text import WIDTH as _WIDTH
+from .dsl_text import Out, UnwritableError
+from .dsl_text import cards as _cards
+from .dsl_text import check as _check
+from .dsl_text import cond as _cond
+from .dsl_text import formula as _f
+from .dsl_text import keys as _text_keys
+from .dsl_text import quote as _quote
+from .dsl_text import source as _source
+from .dsl_text import suits as _suits
+from .dsl_text import text as _text
+from .dsl_text import value as _value
+from .dsl_text import word as _word
 from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
 from .vocabulary import TRICK_DUTIES, TRICK_RULES, construct
 from .vocabulary import step_kind as _step_kind
-from .yamlio import check_text
 
-__all__ = ["to_dsl"]
+__all__ = ["UnwritableError", "to_dsl"]
 
-_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ALL_SUITS = ["C", "S", "H", "D"]
-_WIDTH = 100  # longest line for inline texts and assignments
-_TEXT_WIDTH = 76  # a long text is cut into quoted lines of about this width
 _ZONES = {"stock": "the stock", "turn_up": "the turn-up", "widow": "the widow", "hand": "the hand",
           "discards": "the discards"}
 
 
-class _Out:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+class _Out(Out):
+    def steps(self, indent: int, steps: list[Any]) -> None:
+        _steps(self, indent, steps)
 
-    def add(self, indent: int, text: str) -> None:
-        self.lines.append("    " * indent + text)
-
-    def blank(self) -> None:
-        if self.lines and self.lines[-1] != "":
-            self.lines.append("")
-
-
-def _quote(text: str) -> str:
-    out = ['"']
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif not ch.isprintable() and ch != " ":
-            code = ord(ch)
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def _word(value: Any, reserved: Iterable[str] = ()) -> str:
-    """A word as written: bare when it is a plain word, else quoted (also when it
-    is one of the keywords taken at its place, or a near miss of one: the parser
-    refuses those bare)."""
-    text = str(value)
-    keywords = tuple(reserved)
-    if _WORD_RE.match(text) and text not in keywords and near_keyword(text, keywords) is None:
-        return text
-    return _quote(text)
-
-
-class UnwritableError(ValueError):
-    """A value the DSL cannot hold; ``value`` is that value (for a caller to locate it)."""
-
-    def __init__(self, message: str, value: Any) -> None:
-        super().__init__(message)
-        self.value = value
-
-
-def _f(value: Any) -> str:
-    """A formula's text on one line (raw trees may hold ints and bools).
-
-    Line breaks between the parts of a formula become spaces; one inside a
-    quoted text, or a character no spec file may hold, cannot be written.
-
-    >>> _f("a +\\n   b")
-    'a + b'
-    >>> _f("choice == 'a\\nb'")
-    Traceback (most recent call last):
-    ...
-    spelbok.lang.dslwrite.UnwritableError: to_dsl: the formula "choice == 'a\\nb'" has a line break inside a quoted text, which a DSL line cannot hold
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    text = str(value).strip()
-    if "\n" in text or "\r" in text:
-        out: list[str] = []
-        quote = ""
-        for ch in text:
-            if quote and ch in "\r\n":
-                raise UnwritableError(
-                    f"to_dsl: the formula {_quote(text)} has a line break inside a quoted text,"
-                    " which a DSL line cannot hold", value)
-            if quote:
-                quote = "" if ch == quote else quote
-            elif ch in "'\"":
-                quote = ch
-            elif ch in "\r\n" or (ch in " \t" and out and out[-1] == "\n"):
-                while out and out[-1] in " \t":
-                    out.pop()
-                ch = "\n"
-                if out and out[-1] == "\n":
-                    continue
-            out.append(ch)
-        text = "".join(out).replace("\n", " ")
-    try:
-        check_text(text, "formula")
-    except SpecError as exc:
-        raise UnwritableError(f"to_dsl: the formula {_quote(text)}: {exc.message}", value) from None
-    return text
-
-
-def _cond(value: Any) -> bool | str:
-    """A bool-or-condition field's value."""
-    if isinstance(value, bool):
-        return value
-    text = _f(value)
-    if text == "true":
-        return True
-    if text == "false":
-        return False
-    return text
-
-
-def _chunks(text: str) -> list[str]:
-    """Cuts a text at single spaces into pieces that join back with one space."""
-    words = re.split(r"(?<=\S) (?=\S)", text)
-    lines: list[str] = []
-    cur = ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > _TEXT_WIDTH:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = f"{cur} {w}" if cur else w
-    lines.append(cur)
-    return lines
-
-
-def _text(out: _Out, indent: int, head: str, text: str) -> None:
-    """``head "text"`` on one line, or ``head`` and the text in quoted lines under it."""
-    line = f"{head} {_quote(text)}"
-    if len("    " * indent + line) <= _WIDTH:
-        out.add(indent, line)
-        return
-    pieces = _chunks(text)
-    if len(pieces) == 1:
-        out.add(indent, line)
-        return
-    out.add(indent, head)
-    for piece in pieces:
-        out.add(indent + 1, _quote(piece))
-
-
-def _source(out: _Out, indent: int, node: Mapping[str, Any]) -> None:
-    if isinstance(node.get("source"), str):
-        _text(out, indent, "source", node["source"])
+    def attrs(self, indent: int, step: Mapping[str, Any], part: str | None = None) -> None:
+        _attrs(self, indent, step, part)
 
 
 def _keys(name: str, body: bool = False) -> tuple[str, ...]:
     """The keys the vocabulary declares for construct ``name`` (a step: its kind key and
     its own keys; ``body``: the keys of the map under its kind key)."""
-    c = construct(name)
-    if body:
-        return tuple(f.name for f in c.body or ())
-    kind = (c.name,) if c.group == "step" else ()
-    return (*kind, *(f.name for f in c.own_fields()))
-
-
-def _check(node: Mapping[str, Any], known: Iterable[str], where: str) -> None:
-    extra = set(node) - set(known)
-    if extra:
-        raise ValueError(f"to_dsl: cannot write {sorted(extra)} {where}")
-
-
-# the French ranks, suits and cards the DSL writes bare (a declared pack's others are quoted)
-_BARE_RANK = re.compile(r"(10|[2-9AKQJT])")
-_BARE_CARD = re.compile(r"(10|[2-9AKQJT])([CSHD]|@[a-z_][a-z0-9_]*)")
-
-
-def _suits(suits: list[Any]) -> str:
-    return " ".join(SUIT_SYMBOLS[SUIT_INDEX[str(s).upper()]] if str(s).upper() in SUIT_INDEX
-                    and len(str(s)) == 1 else _quote(str(s)) for s in suits)
-
-
-def _rank(rank: Any) -> str:
-    return str(rank) if _BARE_RANK.fullmatch(str(rank)) else _quote(str(rank))
-
-
-def _card(card: str) -> str:
-    if not _BARE_CARD.fullmatch(card):
-        return _quote(card)
-    if "@" in card:
-        return card
-    return card[:-1] + SUIT_SYMBOLS[SUIT_INDEX[card[-1].upper()]]
-
-
-def _literal(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return _quote(str(value))
-
-
-def _value(value: Any, reserved: Iterable[str] = ("true", "false", "default")) -> str:
-    if isinstance(value, bool | int):
-        return _literal(value)
-    return _word(value, reserved)
+    return _text_keys(construct(name), body)
 
 
 # ---------------------------------------------------------------------------- the game
-
-
-class _Kit:
-    """The writer's toolkit, a section writer's first argument: the output (``add``,
-    ``blank``, ``lines``) and the helpers that spell values in the DSL."""
-
-    WIDTH = _WIDTH
-    ALL_SUITS = _ALL_SUITS
-    quote = staticmethod(_quote)
-    word = staticmethod(_word)
-    f = staticmethod(_f)
-    rank = staticmethod(_rank)
-    card = staticmethod(_card)
-    suits = staticmethod(_suits)
-    literal = staticmethod(_literal)
-    value = staticmethod(_value)
-    check = staticmethod(_check)
-    keys = staticmethod(_keys)
-
-    def __init__(self, out: _Out) -> None:
-        self.out = out
-        self.lines = out.lines
-        self.add = out.add
-        self.blank = out.blank
-
-    def text(self, indent: int, head: str, text: str) -> None:
-        """``head "text"``, or the head and the text in quoted lines under it."""
-        _text(self.out, indent, head, text)
-
-    def source(self, indent: int, node: Mapping[str, Any]) -> None:
-        """The ``source`` line of ``node``, when it has one."""
-        _source(self.out, indent, node)
-
-    def steps(self, indent: int, steps: list[Any]) -> None:
-        """The lines of a list of steps."""
-        _steps(self.out, indent, steps)
 
 
 def to_dsl(tree: Mapping[str, Any]) -> str:
@@ -307,10 +96,9 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     """
     _check(tree, _keys("spec"), "at the top level")
     out = _Out()
-    kit = _Kit(out)
     for home in DSL_ORDER:  # each section's writer, in the DSL's order
         if home.write is not None:
-            home.write(kit, tree)
+            home.write(out, tree)
     out.blank()
     return "\n".join(out.lines)
 
@@ -340,49 +128,8 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
     _source(out, indent, step)
 
 
-def _step_deal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("deal"), "in a deal step")
-    deal = step["deal"] or {}
-    _check(deal, _keys("deal", body=True), "in 'deal'")
-    line = f"deal {_f(deal.get('size', '0'))} cards"
-    packets = deal.get("packets")
-    if packets is not None and list(packets) != [1]:
-        line += " in packets of " + " then ".join(str(p) for p in packets)
-    to = deal.get("to")
-    if to is not None and _f(to) != "not out":
-        line += f" to players where {_f(to)}"
-    widow = deal.get("widow")
-    if widow not in (None, 0, "0"):
-        line += f", and {_cards(widow)} to the widow"
-    out.add(indent, line)
-    _attrs(out, indent + 1, step, "deal")
-
-
-def _cards(count: Any) -> str:
-    """``1 card``, ``N cards``."""
-    text = _f(count)
-    return f"{text} card" if text == "1" else f"{text} cards"
-
-
 def _zone(zone: Any) -> str:
     return _ZONES.get(str(zone), f"zone {_word(zone)}")
-
-
-def _step_turn_up(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("turn_up"), "in a turn_up step")
-    body = step["turn_up"] or {}
-    _check(body, _keys("turn_up", body=True), "in 'turn_up'")
-    trump = _cond(body.get("trump", True))
-    source = body.get("from", "stock")
-    head = ("turn up a card" if source == "stock" else "turn up a card from the hand of the "
-            "dealer" if source == "dealer" else f"turn up a card from: {_word(source, ('for',))}")
-    if trump is True:
-        out.add(indent, f"{head} for trump")
-    elif trump is False:
-        out.add(indent, f"{head}, not for trump")
-    else:
-        out.add(indent, f"{head} for trump if {trump}")
-    _attrs(out, indent + 1, step, "turn-up")
 
 
 def _single_who(who: Any, more: bool) -> str:
@@ -594,24 +341,6 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         _steps(out, ind + 1, after)
 
 
-def _step_set(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("set"), "in a set step")
-    head = ""
-    if "for" in step:
-        cond = _f(step["for"])
-        head = "for each player, " if cond == "true" else f"for each player where {cond}, "
-    values = step["set"] or {}
-    parts = [f"{_word(k)} = {_f(v)}" for k, v in values.items()]
-    line = f"{head}set " + ", ".join(parts)
-    if len("    " * indent + line) <= _WIDTH or len(parts) <= 1:
-        out.add(indent, line)
-    else:
-        out.add(indent, f"{head}set:")
-        for part in parts:
-            out.add(indent + 1, part)
-    _attrs(out, indent + 1, step)
-
-
 def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
     _check(step, _keys("move"), "in a move step")
@@ -690,54 +419,6 @@ def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None
 _PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
 
 
-def _block(out: _Out, indent: int, step: Mapping[str, Any], steps: list[Any]) -> None:
-    _attrs(out, indent, step)
-    if steps:
-        _steps(out, indent, steps)
-    else:
-        out.add(indent, "nothing")
-
-
-def _step_if(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("if"), "in an if step")
-    out.add(indent, f"if {_f(step['if'])}:")
-    _block(out, indent + 1, step, list(step.get("then") or []))
-    if step.get("else"):
-        out.add(indent, "else:")
-        _steps(out, indent + 1, step["else"])
-
-
-def _step_repeat(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("repeat"), "in a repeat step")
-    times = _f(step["repeat"])
-    cond = _f(step["while"]) if "while" in step else "true"
-    if cond == "true":
-        out.add(indent, f"repeat {times} times:")
-    else:
-        out.add(indent, f"repeat at most {times} times while {cond}:")
-    _block(out, indent + 1, step, list(step.get("steps") or []))
-
-
-def _step_redeal(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("redeal"), "in a redeal step")
-    body = step["redeal"] or {}
-    _check(body, _keys("redeal", body=True), "in 'redeal'")
-    dealer = body.get("dealer")
-    if dealer is None:
-        out.add(indent, "redeal")
-    elif dealer in ("same", "next"):
-        out.add(indent, f"redeal with the {dealer} dealer")
-    else:
-        out.add(indent, f"redeal with dealer {_word(dealer)}")
-    _attrs(out, indent + 1, step, "redeal")
-
-
-def _step_end_hand(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("end_hand"), "in an end_hand step")
-    out.add(indent, "end the hand")
-    _attrs(out, indent + 1, step)
-
-
 def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
     trick, trump none``) and its rules, each on a line of its own."""
@@ -790,11 +471,12 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         _steps(out, ind + 1, after)
 
 
-#: The writer of each step kind.
+#: The writer of each step kind (its home's ``write``).
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
-    "deal": _step_deal, "turn_up": _step_turn_up, "decide": _step_decide,
-    "tricks": _step_tricks, "set": _step_set, "if": _step_if, "repeat": _step_repeat,
-    "redeal": _step_redeal, "end_hand": _step_end_hand, "move": _step_move,
+    **{h.name: h.write for h in STEP_HOMES if h.write is not None},
+    # the steps without a home yet
+    "decide": _step_decide,
+    "tricks": _step_tricks, "move": _step_move,
     "auction": _step_auction,
     "pass_cards": _step_pass_cards, "patterns": _step_patterns,
     "declare_melds": _step_declare_melds,

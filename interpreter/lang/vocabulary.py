@@ -41,15 +41,15 @@ from typing import Any
 from spelbok.cards import SUITS
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
-from .constructs import SECTION_HOMES
+from .constructs import SECTION_HOMES, STEP_HOMES
 from .constructs.deck import DECK_ENTRY as DECK_ENTRY  # the parts declared in their homes
 from .constructs.end import DEFAULT_MAX_HANDS
 from .constructs.game import GAME
-from .constructs.melds import DECLARE_MELDS_STEP
 from .constructs.melds import MELD as MELD
 from .constructs.options import OPTION as OPTION
 from .constructs.pack import PACK_EXTRA as PACK_EXTRA
 from .constructs.pack import PACK_SUIT as PACK_SUIT
+from .constructs.shared import FOR
 from .declare import (
     ABSENT,
     SOURCE,
@@ -264,28 +264,13 @@ PARTS: tuple[Construct, ...] = (
 # ------------------------------------------------------------------------------ steps
 
 
-_FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
+_FOR = FOR
 
+# the step kinds that have their home in lang/constructs/
+_HOMED: dict[str, Construct] = {h.name: h.decl for h in STEP_HOMES if h.decl is not None}
 STEPS: tuple[Construct, ...] = (
-    Construct("deal", "step", "deal cards from the shuffled deck", body=(
-        Field("size", "formula", "cards per player (may differ per player)", required=True),
-        Field("packets", "list[packet]", "packet sizes, repeated until every hand is full",
-              default=[1], min_items=1),
-        Field("to", "formula", "who receives cards (per-player condition)", default="not out"),
-        Field("widow", "formula", "cards for a spare hand (the widow), dealt last in each round",
-              default="0", omitted=True,
-              schema_doc="Cards dealt to a spare hand (the widow), dealt last in each round of "
-                         "packets."),
-        _SOURCE,
-    )),
-    Construct("turn_up", "step", "turn the top stock card up", body=(
-        Field("trump", "condition", "its suit becomes trump", default=True),
-        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
-              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
-                       ("dealer", "a card of the dealer's hand, at random (as the last he "
-                                  "was dealt): shown to all, it stays in his hand"))),
-        _SOURCE,
-    )),
+    _HOMED["deal"],
+    _HOMED["turn_up"],
     Construct("decide", "step", "a player's decision",
               value=Field("decide", "name", "the decision's name (its verb in notation)",
                           required=True), fields=(
@@ -411,27 +396,7 @@ STEPS: tuple[Construct, ...] = (
                                         "the stock lasts and is not closed"))),
         _SOURCE,
     )),
-    Construct("set", "step", "assign variables", fields=(_FOR,),
-              value=Field("set", "assignments", "name: formula assignments, applied in order",
-                          required=True, min_items=1)),
-    Construct("if", "step", "run some steps or others",
-              value=Field("if", "formula", "the condition", required=True), fields=(
-        Field("then", "steps", "the steps when the condition holds", required=True),
-        Field("else", "steps", "the steps otherwise", default=[]),
-    )),
-    Construct("repeat", "step", "run steps for some rounds",
-              value=Field("repeat", "formula", "at most this many rounds", required=True),
-              fields=(
-        Field("while", "formula", "checked before each round", default="true"),
-        Field("steps", "steps", "the steps of a round", required=True),
-    )),
-    Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
-        Field("dealer", "word", "who deals again", default="same",
-              words=_w(("same", "the same dealer"), ("next", "the next dealer"))),
-        _SOURCE,
-    )),
-    Construct("end_hand", "step", "skip the rest of the hand",
-              value=Field("end_hand", "true", "true", required=True)),
+    *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
     Construct("move", "step", "move cards between zones", body=(
         Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
         Field("to", "word", "the zone they go to", default="hand", words=ZONES),
@@ -478,7 +443,7 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
                   "direction; nobody sees what they receive until all have passed."),
-    DECLARE_MELDS_STEP,
+    _HOMED["declare_melds"],
     Construct("patterns", "step", "find the best hand pattern held (before play)",
               value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
                           "held is read as `pattern` and `pattern_seat`", required=True,

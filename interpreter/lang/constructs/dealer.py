@@ -5,24 +5,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DEALER"]
+
+DECL = Construct("dealer", "section", "first dealer, rotation", (
+    Field("first", "first_dealer", "the first dealer", default="cut_low",
+          words=words_of(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
+                         ("random", "a random seat"))),
+    Field("rotate", "word", "where the deal passes", default="left",
+          words=words_of(("left", "to the left"), ("right", "to the right"),
+                         ("none", "it stays"))),
+    Field("skip_out", "condition", "the deal skips eliminated players", default=True),
+    SOURCE,
+))
 
 # ---------------------------------------------------------------- DSL
 
 
-def _dealer(w: DslKit, dealer: Mapping[str, Any]) -> None:
-    w.check(dealer, w.keys("dealer"), "in 'dealer'")
+def _dealer(out: t.Out, dealer: Mapping[str, Any]) -> None:
+    t.check(dealer, t.keys(DECL), "in 'dealer'")
     if not dealer:
         return
-    w.blank()
+    out.blank()
     lines: list[str] = []
     if "first" in dealer:
         first = dealer["first"]
@@ -30,7 +41,7 @@ def _dealer(w: DslKit, dealer: Mapping[str, Any]) -> None:
             what = f"seat {first}"
         else:
             what = {"cut_low": "lowest cut", "cut_high": "highest cut", "random": "random"}.get(
-                str(first), w.word(first, ("lowest", "highest", "random", "seat"))
+                str(first), t.word(first, ("lowest", "highest", "random", "seat"))
             )
         lines.append(f"first dealer: {what}")
     skip = dealer.get("skip_out")
@@ -44,7 +55,7 @@ def _dealer(w: DslKit, dealer: Mapping[str, Any]) -> None:
         if rotate == "none":
             lines.append("the deal does not pass" + skip_phrase)
         else:
-            lines.append(f"the deal passes to the {w.word(rotate)}" + skip_phrase)
+            lines.append(f"the deal passes to the {t.word(rotate)}" + skip_phrase)
     elif skip is not None:
         lines.append(
             "the deal skips players who are out" if skip
@@ -52,15 +63,15 @@ def _dealer(w: DslKit, dealer: Mapping[str, Any]) -> None:
         )
     if not lines:
         lines.append("first dealer: lowest cut")  # a dealer map with only a source
-    w.add(0, lines[0])
-    w.source(1, dealer)
+    out.add(0, lines[0])
+    t.source(out, 1, dealer)
     for line in lines[1:]:
-        w.add(0, line)
+        out.add(0, line)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The dealer's lines, its source under the first."""
-    _dealer(w, tree.get("dealer") or {})
+    _dealer(out, tree.get("dealer") or {})
 
 
 # ---------------------------------------------------------------- describe
@@ -110,16 +121,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 DEALER = Home(
-    Construct("dealer", "section", "first dealer, rotation", (
-        Field("first", "first_dealer", "the first dealer", default="cut_low",
-              words=words_of(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
-                             ("random", "a random seat"))),
-        Field("rotate", "word", "where the deal passes", default="left",
-              words=words_of(("left", "to the left"), ("right", "to the right"),
-                             ("none", "it stays"))),
-        Field("skip_out", "condition", "the deal skips eliminated players", default=True),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...cards import SUITS
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 from .pack import prose as pack_prose
@@ -13,7 +14,6 @@ from .pack import prose as pack_prose
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DECK", "DECK_ENTRY"]
 
@@ -28,12 +28,12 @@ DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some pla
 # ---------------------------------------------------------------- DSL
 
 
-def _deck(w: DslKit, deck: list[Any], pack: Mapping[str, Any] | None = None) -> None:
+def _deck(out: t.Out, deck: list[Any], pack: Mapping[str, Any] | None = None) -> None:
     letters = [str(s.get("letter")).upper() for s in (pack or {}).get("suits") or []]
     if deck:
-        w.blank()
+        out.blank()
     for entry in deck:
-        w.check(entry, w.keys("deck_entry"), "in a deck entry")
+        t.check(entry, t.keys(DECK_ENTRY), "in a deck entry")
         line = "deck"
         players = entry.get("players")
         if isinstance(players, int) and not isinstance(players, bool):
@@ -43,18 +43,18 @@ def _deck(w: DslKit, deck: list[Any], pack: Mapping[str, Any] | None = None) -> 
             line += f" for {lo} player" if lo == hi == 1 else (
                 f" for {lo} players" if lo == hi else f" for {lo} to {hi} players"
             )
-        line += ": " + " ".join(w.rank(r) for r in entry.get("ranks") or [])
+        line += ": " + " ".join(t.rank(r) for r in entry.get("ranks") or [])
         suits = entry.get("suits")
-        every = letters or w.ALL_SUITS  # the default: every suit of the pack
+        every = letters or list(SUITS)  # the default: every suit of the pack
         if suits is not None and [str(s).upper() for s in suits] != every:
-            line += " of " + w.suits(suits)
-        w.add(0, line)
-        w.source(1, entry)
+            line += " of " + t.suits(suits)
+        out.add(0, line)
+        t.source(out, 1, entry)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The deck entries, one line each."""
-    _deck(w, tree.get("deck") or [], tree.get("pack"))
+    _deck(out, tree.get("deck") or [], tree.get("pack"))
 
 
 # ---------------------------------------------------------------- describe

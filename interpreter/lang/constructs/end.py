@@ -6,13 +6,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...limits import MAX_HANDS
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DEFAULT_MAX_HANDS", "END"]
 
@@ -21,26 +21,38 @@ DEFAULT_MAX_HANDS = 1000
 meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
 users, the compiler and the checks."""
 
+DECL = Construct("end", "section", "when the match ends, who wins", (
+    Field("when", "formula", "hand/match condition, checked after each hand", required=True),
+    Field("winners", "formula", "per-player condition, evaluated when the match ends",
+          required=True),
+    Field("score", "formula", "per-player number reported as the seat's score",
+          schema_doc="Per-player score reported for each seat (state.scores)."),
+    Field("max_hands", "int", "the match ends after this many hands (redeals count); "
+          "absent, the safety bound applies: play stops there as well",
+          default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
+    SOURCE,
+))
+
 # ---------------------------------------------------------------- DSL
 
 
-def _end(w: DslKit, end: Mapping[str, Any]) -> None:
-    w.check(end, w.keys("end"), "in 'end'")
-    w.blank()
-    w.add(0, "the match ends" + (f" when {w.f(end['when'])}" if "when" in end else ""))
+def _end(out: t.Out, end: Mapping[str, Any]) -> None:
+    t.check(end, t.keys(DECL), "in 'end'")
+    out.blank()
+    out.add(0, "the match ends" + (f" when {t.formula(end['when'])}" if "when" in end else ""))
     if "winners" in end:
-        w.add(1, f"the winners are the players where {w.f(end['winners'])}")
+        out.add(1, f"the winners are the players where {t.formula(end['winners'])}")
     if end.get("score") is not None:  # optional: absent and "0" differ in the model
-        w.add(1, f"the score of each player is {w.f(end['score'])}")
+        out.add(1, f"the score of each player is {t.formula(end['score'])}")
     if end.get("max_hands") is not None:
-        w.add(1, f"at most {int(end['max_hands'])} hands")
-    w.source(1, end)
+        out.add(1, f"at most {int(end['max_hands'])} hands")
+    t.source(out, 1, end)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The end of the match and its details."""
     if "end" in tree:
-        _end(w, tree["end"])
+        _end(out, tree["end"])
 
 
 # ---------------------------------------------------------------- describe
@@ -75,17 +87,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 END = Home(
-    Construct("end", "section", "when the match ends, who wins", (
-        Field("when", "formula", "hand/match condition, checked after each hand", required=True),
-        Field("winners", "formula", "per-player condition, evaluated when the match ends",
-              required=True),
-        Field("score", "formula", "per-player number reported as the seat's score",
-              schema_doc="Per-player score reported for each seat (state.scores)."),
-        Field("max_hands", "int", "the match ends after this many hands (redeals count); "
-              "absent, the safety bound applies: play stops there as well",
-              default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["GAME"]
 
@@ -40,20 +40,20 @@ _KEYS = (
 # ---------------------------------------------------------------- DSL
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The version, the name, the base spec, the about text and the sources."""
-    w.add(0, f"spelbok {tree.get('spelbok', 1)}")
+    out.add(0, f"spelbok {tree.get('spelbok', 1)}")
     if "name" in tree:
-        w.add(0, f"game {w.quote(str(tree['name']))}")
+        out.add(0, f"game {t.quote(str(tree['name']))}")
     if "extends" in tree:
-        w.add(0, f"extends {w.quote(str(tree['extends']))}")
+        out.add(0, f"extends {t.quote(str(tree['extends']))}")
     if tree.get("about"):
-        w.text(0, "about", str(tree["about"]))
+        t.text(out, 0, "about", str(tree["about"]))
     sources = tree.get("sources") or {}
     if sources:
-        w.blank()
+        out.blank()
         for key, text in sources.items():
-            w.text(0, f"source {w.word(key, ('of',))}:", str(text))
+            t.text(out, 0, f"source {t.word(key, ('of',))}:", str(text))
 
 
 # ---------------------------------------------------------------- describe

@@ -9,27 +9,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["HAND"]
 
 # ---------------------------------------------------------------- DSL
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """``each hand:`` and its steps under it."""
     if "hand" in tree:
-        w.blank()
-        w.add(0, "each hand:")
+        out.blank()
+        out.add(0, "each hand:")
         if not tree["hand"]:
             raise ValueError("to_dsl: a hand needs at least one step")
-        w.steps(1, tree["hand"])
+        out.steps(1, tree["hand"])
 
 
 # ---------------------------------------------------------------- describe

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
 
@@ -37,24 +37,24 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
 # ---------------------------------------------------------------- DSL
 
 
-def _melds(w: DslKit, melds: Mapping[str, Any]) -> None:
+def _melds(out: t.Out, melds: Mapping[str, Any]) -> None:
     """``meld NAME: RANKS in one suit, worth FORMULA`` (or ``in every suit``, ``run of N``)."""
     for name, meld in melds.items():
-        w.check(meld, w.keys("meld"), f"in meld '{name}'")
-        w.blank()
+        t.check(meld, t.keys(MELD), f"in meld '{name}'")
+        out.blank()
         parts = [str(r) for r in meld.get("ranks") or []]
         if meld.get("run"):
             parts.append(f"run of {int(meld['run'])}")
         where = meld.get("spread", "one_suit")
         parts.append(f"in {where.replace('_', ' ')}" if where in ("one_suit", "every_suit")
-                     else f"in: {w.word(where)}")
-        w.add(0, f"meld {w.word(name)}: {' '.join(parts)}, worth {w.f(meld.get('points', 0))}")
-        w.source(1, meld)
+                     else f"in: {t.word(where)}")
+        out.add(0, f"meld {t.word(name)}: {' '.join(parts)}, worth {t.formula(meld.get('points', 0))}")
+        t.source(out, 1, meld)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The table of melds, one line a meld."""
-    _melds(w, tree.get("melds") or {})
+    _melds(out, tree.get("melds") or {})
 
 
 # ---------------------------------------------------------------- describe

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import did_you_mean
 from ...limits import short_repr
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["OPTION", "OPTIONS"]
 
@@ -30,27 +30,27 @@ OPTION = Construct("option", "part", "a named reading or rule parameter", (
 # ---------------------------------------------------------------- DSL
 
 
-def _options(w: DslKit, options: Mapping[str, Any]) -> None:
+def _options(out: t.Out, options: Mapping[str, Any]) -> None:
     for name, opt in options.items():
-        w.check(opt, w.keys("option"), f"in option '{name}'")
-        w.blank()
+        t.check(opt, t.keys(OPTION), f"in option '{name}'")
+        out.blank()
         values = list(opt.get("values") or [])
         if not values:
             raise ValueError(f"to_dsl: option '{name}' has no values")
-        shown = [w.value(v) for v in values]
+        shown = [t.value(v) for v in values]
         listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        line = f"option {w.word(name)}: {listed}"
+        line = f"option {t.word(name)}: {listed}"
         if "default" in opt:
-            line += f", default {w.value(opt['default'])}"
-        w.add(0, line)
+            line += f", default {t.value(opt['default'])}"
+        out.add(0, line)
         if opt.get("about"):
-            w.text(1, "about", str(opt["about"]))
-        w.source(1, opt)
+            t.text(out, 1, "about", str(opt["about"]))
+        t.source(out, 1, opt)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The options, one line each (values, default), about and source under it."""
-    _options(w, tree.get("options") or {})
+    _options(out, tree.get("options") or {})
 
 
 # ---------------------------------------------------------------- describe

@@ -8,15 +8,29 @@ from typing import TYPE_CHECKING, Any
 from ...cards import COLOURS, MAX_COPIES, MAX_SUITS, pack_of
 from ...errors import did_you_mean
 from ...limits import MAX_CARDS
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field, Word
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
+
+DECL = Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
+          "French 52)", (
+    Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
+          required=True, min_items=1, doc_type="list of pack suits, required"),
+    Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
+          "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
+    Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
+          "share its name: the first played of equal cards wins)", default=1, minimum=1,
+          maximum=MAX_COPIES),
+    Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
+          "deck", default=[], doc_type="list of extra cards"),
+    SOURCE,
+))
 
 PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
     Field("letter", "str", "its letter in card names (one character, not a digit)",
@@ -36,41 +50,41 @@ PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits a
 # ---------------------------------------------------------------- DSL
 
 
-def _pack(w: DslKit, pack: Mapping[str, Any] | None) -> None:
+def _pack(out: t.Out, pack: Mapping[str, Any] | None) -> None:
     """A declared pack: one line per suit, its ranks, copies and extra cards."""
     if pack is None:
         return
-    w.check(pack, w.keys("pack"), "in 'pack'")
-    w.blank()
-    w.add(0, "pack:")
+    t.check(pack, t.keys(DECL), "in 'pack'")
+    out.blank()
+    out.add(0, "pack:")
     for suit in pack.get("suits") or []:
-        w.check(suit, w.keys("pack_suit"), "in a pack suit")
+        t.check(suit, t.keys(PACK_SUIT), "in a pack suit")
         letter = str(suit["letter"])
-        line = f"suit {w.quote(letter)}"
+        line = f"suit {t.quote(letter)}"
         if suit.get("name", letter) != letter:
-            line += f" named {w.quote(str(suit['name']))}"
+            line += f" named {t.quote(str(suit['name']))}"
         if suit.get("symbol", letter) != letter:
-            line += f" shown as {w.quote(str(suit['symbol']))}"
+            line += f" shown as {t.quote(str(suit['symbol']))}"
         if suit.get("colour", "black") != "black":
-            line += f" coloured {w.word(suit['colour'])}"
-        w.add(1, line)
-    w.add(1, "ranks from low to high: " + " ".join(w.quote(str(r)) for r in pack["ranks"]))
+            line += f" coloured {t.word(suit['colour'])}"
+        out.add(1, line)
+    out.add(1, "ranks from low to high: " + " ".join(t.quote(str(r)) for r in pack["ranks"]))
     if pack.get("copies", 1) != 1:
-        w.add(1, f"{int(pack['copies'])} copies")
+        out.add(1, f"{int(pack['copies'])} copies")
     for card in pack.get("extra") or []:
-        w.check(card, w.keys("pack_extra"), "in a pack's extra card")
-        line = f"extra card {w.quote(str(card['name']))}"
+        t.check(card, t.keys(PACK_EXTRA), "in a pack's extra card")
+        line = f"extra card {t.quote(str(card['name']))}"
         if card.get("suit", "none") != "none":
-            line += f" of suit {w.quote(str(card['suit']))}"
+            line += f" of suit {t.quote(str(card['suit']))}"
         if card.get("rank", "none") != "none":
-            line += f" rank {w.quote(str(card['rank']))}"
-        w.add(1, line)
-    w.source(1, pack)
+            line += f" rank {t.quote(str(card['rank']))}"
+        out.add(1, line)
+    t.source(out, 1, pack)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The declared pack, if any."""
-    _pack(w, tree.get("pack"))
+    _pack(out, tree.get("pack"))
 
 
 # ---------------------------------------------------------------- describe
@@ -159,19 +173,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 PACK = Home(
-    Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
-              "French 52)", (
-        Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
-              required=True, min_items=1, doc_type="list of pack suits, required"),
-        Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
-              "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
-        Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
-              "share its name: the first played of equal cards wins)", default=1, minimum=1,
-              maximum=MAX_COPIES),
-        Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
-              "deck", default=[], doc_type="list of extra cards"),
-        SOURCE,
-    )),
+    DECL,
     parts=(PACK_SUIT, PACK_EXTRA),
     write=write,
     check=check,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...limits import MAX_CARDS, MAX_PLAYERS
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 from .teams import partnerships
@@ -13,21 +14,27 @@ from .teams import partnerships
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["PLAYERS"]
+
+DECL = Construct("players", "section", "the allowed player counts", (
+    Field("min", "int", "fewest players", required=True, minimum=0,
+          maximum=MAX_CARDS),
+    Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
+    SOURCE,
+))
 
 # ---------------------------------------------------------------- DSL
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """``players 2 to 4`` and its source."""
     players = tree.get("players")
     if players:
-        w.check(players, w.keys("players"), "in 'players'")
-        w.blank()
-        w.add(0, f"players {players['min']} to {players['max']}")
-        w.source(1, players)
+        t.check(players, t.keys(DECL), "in 'players'")
+        out.blank()
+        out.add(0, f"players {players['min']} to {players['max']}")
+        t.source(out, 1, players)
 
 
 # ---------------------------------------------------------------- describe
@@ -60,12 +67,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 PLAYERS = Home(
-    Construct("players", "section", "the allowed player counts", (
-        Field("min", "int", "fewest players", required=True, minimum=0,
-              maximum=MAX_CARDS),
-        Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,

@@ -8,25 +8,37 @@ from typing import TYPE_CHECKING, Any
 from ...cards import FRENCH
 from ...errors import did_you_mean
 from ...limits import MAX_VALUE
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["POINTS"]
+
+DECL = Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
+          "(`card_points`)", (
+    Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
+    Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
+          "`ranks`", default={}, omitted=True),
+    Field("cards", "points_by_card", "points of single cards, instead of their rank's",
+          default={}, omitted=True),
+    Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
+          omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
+    SOURCE,
+))
 
 # ---------------------------------------------------------------- DSL
 
 
-def _points(w: DslKit, points: Any) -> None:
+def _points(out: t.Out, points: Any) -> None:
     """``points of ranks: A 11, 10 10``, ``points of trumps: …``, ``points of cards: …``,
     ``the last trick scores 10 points``; the section's source under its first line."""
     if not isinstance(points, Mapping):
         return
-    w.check(points, w.keys("points"), "in 'points'")
+    t.check(points, t.keys(DECL), "in 'points'")
 
     def table(key: str, show: Any) -> str:
         items = (points.get(key) or {}).items()
@@ -36,28 +48,28 @@ def _points(w: DslKit, points: Any) -> None:
         return ", ".join(f"{show(str(k))} {v}" for k, v in items)
 
     def rank(k: str) -> str | None:  # a declared pack's rank is quoted ("R", "1")
-        return w.rank(k) if k.strip() else None
+        return t.rank(k) if k.strip() else None
 
     def card(k: str) -> str | None:  # as is a declared pack's card ("1O", "JK")
-        return w.card(k) if k.strip() else None
+        return t.card(k) if k.strip() else None
 
-    w.blank()
-    w.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
-    w.source(1, points)
+    out.blank()
+    out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))
+    t.source(out, 1, points)
     if points.get("trumps"):
-        w.add(0, "points of trumps: " + table("trumps", rank))
+        out.add(0, "points of trumps: " + table("trumps", rank))
     if points.get("cards"):
-        w.add(0, "points of cards: " + table("cards", card))
+        out.add(0, "points of cards: " + table("cards", card))
     last = points.get("last_trick", 0)
     if last:
         if isinstance(last, bool) or not isinstance(last, int):
             raise ValueError(f"to_dsl: cannot write points.last_trick {last!r}")
-        w.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
+        out.add(0, f"the last trick scores {last} point{'s' if abs(last) != 1 else ''}")
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The card points' lines."""
-    _points(w, tree.get("points"))
+    _points(out, tree.get("points"))
 
 
 # ---------------------------------------------------------------- describe
@@ -121,17 +133,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 POINTS = Home(
-    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
-              "(`card_points`)", (
-        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
-        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
-              "`ranks`", default={}, omitted=True),
-        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
-              default={}, omitted=True),
-        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
-              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,

@@ -11,58 +11,77 @@ from ...cards import RANKS as _RANKS
 from ...cards import SUITS as _SUITS
 from ...engine.order import NO_TRUMP, resolve_top_trump
 from ...errors import did_you_mean
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["RANKING"]
+
+DECL = Construct("ranking", "section", "rank order, permanent trumps", (
+    Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
+    Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
+    Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
+          words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
+    # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
+    Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
+          "be played (no trick rule and no `allow` refuses them)", default=[],
+          omitted=True),
+    Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
+          "trump; one led leaves the suit led to the next card", default=[], omitted=True),
+    Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
+          "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
+          "`card_points`), not the trick winner's", default=[], omitted=True),
+    Field("cut_ranks", "ranks", "the order used when cutting",
+          default=Derived("the ranking's ranks")),
+    SOURCE,
+))
 
 # ---------------------------------------------------------------- DSL
 
 
-def _ranking(w: DslKit, ranking: Mapping[str, Any]) -> None:
-    w.check(ranking, w.keys("ranking"), "in 'ranking'")
+def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
+    t.check(ranking, t.keys(DECL), "in 'ranking'")
     if not ranking:
         return
     lines: list[str] = []
     ranks = ranking.get("ranks")
     if ranks is not None:
-        lines.append("ranks from high to low: " + " ".join(w.rank(r) for r in ranks))
+        lines.append("ranks from high to low: " + " ".join(t.rank(r) for r in ranks))
     tops = ranking.get("top_trumps") or []
     if tops:
-        lines.append("top trumps from high to low: " + " ".join(w.card(str(c)) for c in tops))
+        lines.append("top trumps from high to low: " + " ".join(t.card(str(c)) for c in tops))
     follow = ranking.get("top_trumps_follow")
     if follow is not None and (follow != "trump" or tops):
         what = {"trump": "the trump suit", "printed": "their printed suit"}.get(
-            str(follow), w.word(follow, ("the", "their"))
+            str(follow), t.word(follow, ("the", "their"))
         )
         lines.append(f"top trumps follow {what}")
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
-        lines.append("cut order from high to low: " + " ".join(w.rank(r) for r in cut))
+        lines.append("cut order from high to low: " + " ".join(t.rank(r) for r in cut))
     for key, head in (("free_cards", "cards that may always be played: "),
                       ("losing_cards", "cards that never win: "),
                       ("kept_cards", "cards that stay with their owner: ")):
         if ranking.get(key):
-            lines.append(head + " ".join(w.card(str(c)) for c in ranking[key]))
+            lines.append(head + " ".join(t.card(str(c)) for c in ranking[key]))
     if not lines:
         if "source" not in ranking:
             return
         lines.append("ranks from high to low: A K Q J 10 9 8 7 6 5 4 3 2")
-    w.blank()
-    w.add(0, lines[0])
-    w.source(1, ranking)
+    out.blank()
+    out.add(0, lines[0])
+    t.source(out, 1, ranking)
     for line in lines[1:]:
-        w.add(0, line)
+        out.add(0, line)
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The ranking's lines, its source under the first."""
-    _ranking(w, tree.get("ranking") or {})
+    _ranking(out, tree.get("ranking") or {})
 
 
 # ---------------------------------------------------------------- describe
@@ -251,24 +270,7 @@ def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]
 
 
 RANKING = Home(
-    Construct("ranking", "section", "rank order, permanent trumps", (
-        Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
-        Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
-        Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
-              words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
-        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
-        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
-              "be played (no trick rule and no `allow` refuses them)", default=[],
-              omitted=True),
-        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
-              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
-        Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
-              "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
-              "`card_points`), not the trick winner's", default=[], omitted=True),
-        Field("cut_ranks", "ranks", "the order used when cutting",
-              default=Derived("the ranking's ranks")),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,

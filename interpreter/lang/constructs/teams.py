@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["TEAMS"]
 
 # ---------------------------------------------------------------- DSL
 
 
-def _teams(w: DslKit, teams: list[Any]) -> None:
+def _teams(out: t.Out, teams: list[Any]) -> None:
     """``teams: seats 0 and 2, seats 1 and 3`` (a team of one: ``seat 4``)."""
     if not teams:
         return
@@ -30,14 +30,14 @@ def _teams(w: DslKit, teams: list[Any]) -> None:
             parts.append(f"seat {seats[0]}")
         else:
             parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}")
-    if not w.lines or not w.lines[-1].startswith("deck"):
-        w.blank()
-    w.add(0, "teams: " + ", ".join(parts))
+    if not out.lines or not out.lines[-1].startswith("deck"):
+        out.blank()
+    out.add(0, "teams: " + ", ".join(parts))
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The teams, on one line (right under the deck)."""
-    _teams(w, tree.get("teams") or [])
+    _teams(out, tree.get("teams") or [])
 
 
 # ---------------------------------------------------------------- describe

@@ -6,21 +6,29 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import dsl_text as t
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
-    from ..dslwrite import _Kit as DslKit
 
 __all__ = ["VARIABLES"]
+
+DECL = Construct("variables", "section", "declared state variables with initial values", (
+    Field("player", "var_map", "per player, kept for the whole match", default={}),
+    Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
+    Field("hand", "var_map", "one value, reset at each hand start", default={}),
+    Field("match", "var_map", "one value for the match", default={}),
+    SOURCE,
+))
 
 # ---------------------------------------------------------------- DSL
 
 
-def _variables(w: DslKit, variables: Mapping[str, Any]) -> None:
-    w.check(variables, w.keys("variables"), "in 'variables'")
+def _variables(out: t.Out, variables: Mapping[str, Any]) -> None:
+    t.check(variables, t.keys(DECL), "in 'variables'")
     heads = {
         "player": "each player starts the match with",
         "hand_player": "each player starts each hand with",
@@ -33,25 +41,25 @@ def _variables(w: DslKit, variables: Mapping[str, Any]) -> None:
         if not table:
             continue
         if first:
-            w.blank()
+            out.blank()
             first = False
-        inits = [f"{w.word(k)} = {w.literal(v)}" for k, v in table.items()]
+        inits = [f"{t.word(k)} = {t.literal(v)}" for k, v in table.items()]
         # one line per scope unless it gets long; several lines of one scope merge
         line = f"{head} " + ", ".join(inits)
-        if len(line) <= w.WIDTH:
-            w.add(0, line)
+        if len(line) <= t.WIDTH:
+            out.add(0, line)
         else:
             for init in inits:
-                w.add(0, f"{head} {init}")
+                out.add(0, f"{head} {init}")
     if isinstance(variables.get("source"), str):
         if first:
-            w.blank()
-        w.text(0, "source of the variables", variables["source"])
+            out.blank()
+        t.text(out, 0, "source of the variables", variables["source"])
 
 
-def write(w: DslKit, tree: Mapping[str, Any]) -> None:
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The variables, a line a scope."""
-    _variables(w, tree.get("variables") or {})
+    _variables(out, tree.get("variables") or {})
 
 
 # ---------------------------------------------------------------- describe
@@ -108,13 +116,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 VARIABLES = Home(
-    Construct("variables", "section", "declared state variables with initial values", (
-        Field("player", "var_map", "per player, kept for the whole match", default={}),
-        Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
-        Field("hand", "var_map", "one value, reset at each hand start", default={}),
-        Field("match", "var_map", "one value for the match", default={}),
-        SOURCE,
-    )),
+    DECL,
     write=write,
     describe=describe,
     check=check,
