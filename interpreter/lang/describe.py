@@ -680,13 +680,10 @@ def _section_changes(doc: Any) -> list[str]:
 
 
 class _Kit(_Ctx):
-    """describe's toolkit, a section's prose's first argument: the context (``tree``,
-    ``players``, ``enum``, ``option_note``) and the helpers of the prose."""
+    """describe's context for a section's prose, its first argument: the context
+    (``tree``, ``players``, ``enum``, ``option_note``...), with the helpers of the prose
+    that live here (:mod:`spelbok.lang.prose` has the others)."""
 
-    f = staticmethod(_f)
-    wrap = staticmethod(_wrap)
-    cite = staticmethod(_cite)
-    join_or = staticmethod(_or)
     card = staticmethod(_card)
     suits = staticmethod(_suits)
     span = staticmethod(_range)

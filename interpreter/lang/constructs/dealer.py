@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
@@ -77,7 +78,7 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Dealing": the first dealer, where the deal passes."""
     d = tree.get("dealer") or {}
     first = d.get("first", "cut_low")
@@ -90,16 +91,16 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     elif isinstance(first, int):
         text = f"Seat {first} deals first."
     else:
-        value, note = k.enum(first, ("cut_low", "cut_high", "random"))
-        text = f"The first dealer is chosen by {k.f(first)}{note}."
-    rotate, note = k.enum(d.get("rotate", "left"), ("left", "right", "none"))
+        value, note = ctx.enum(first, ("cut_low", "cut_high", "random"))
+        text = f"The first dealer is chosen by {p.formula(first)}{note}."
+    rotate, note = ctx.enum(d.get("rotate", "left"), ("left", "right", "none"))
     if rotate == "none":
         text += f" The same player deals every hand{note}."
     else:
         text += f" The deal then passes to the {rotate}{note}"
         text += ", skipping players who are out." if d.get("skip_out", True) else "."
     text += " Forehand is the player to the dealer's left."
-    return k.title("Dealing") + k.wrap(text) + k.cite(d, 2)
+    return ctx.title("Dealing") + p.wrap(text) + p.cite(d, 2)
 
 
 # ---------------------------------------------------------------- checks

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import SUITS
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 from .pack import prose as pack_prose
@@ -66,20 +67,20 @@ def _deck_cards(entry: Mapping[str, Any], ranking: Sequence[str]) -> list[str]:
     return ranks
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Cards": the pack, the deck by player count, how a deal divides it."""
-    lines = k.title("Cards")
+    lines = ctx.title("Cards")
     ranking = tree.get("ranking") or {}
     order = list(ranking.get("ranks") or [])
-    pack = pack_prose(k, tree, lines)
+    pack = pack_prose(ctx, tree, lines)
     for entry in tree.get("deck") or []:
         lo, hi = entry.get("players", [0, 0])
-        if k.players is not None and not lo <= k.players <= hi:
+        if ctx.players is not None and not lo <= ctx.players <= hi:
             continue
         ranks = _deck_cards(entry, order)
         suits = entry.get("suits", [])
         size = len(ranks) * len(suits)
-        shown = k.suits(suits)
+        shown = ctx.suits(suits)
         extra = ""
         if pack is not None:
             size = (size + len(pack.extras)) * pack.copies
@@ -87,17 +88,17 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                              for s in suits)
             extra = f", {pack.copies} of each" if pack.copies > 1 else ""
             if pack.extras:
-                extra += f", and {k.join_or([e[0] for e in pack.extras], 'and')}"
-        lines += k.wrap(f"For {k.span(lo, hi)} players: {size} cards, {' '.join(ranks)} "
+                extra += f", and {p.or_([e[0] for e in pack.extras], 'and')}"
+        lines += p.wrap(f"For {ctx.span(lo, hi)} players: {size} cards, {' '.join(ranks)} "
                         f"in each of {shown}{extra}.")
-        lines += k.cite(entry, 4)
-    if k.players is not None:
-        lines += _deal_arithmetic(tree, k)
+        lines += p.cite(entry, 4)
+    if ctx.players is not None:
+        lines += _deal_arithmetic(tree, ctx)
     return lines
 
 
-def _deal_arithmetic(tree: Mapping[str, Any], k: DescribeKit) -> list[str]:
-    n = k.players or 0
+def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
+    n = ctx.players or 0
     entry = next((e for e in tree.get("deck") or []
                   if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
     if entry is None:
@@ -117,7 +118,7 @@ def _deal_arithmetic(tree: Mapping[str, Any], k: DescribeKit) -> list[str]:
         text += f", {ups} turned up"
     text += f", {left} left in the stock (talon)." if left >= 0 else \
         f": {-left} cards more than the pack holds!"
-    return k.wrap(text)
+    return p.wrap(text)
 
 
 # ---------------------------------------------------------------- checks

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...limits import MAX_HANDS
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
@@ -58,18 +59,18 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"End of the match": when, who wins, the score reported, the safety bound."""
     e = tree.get("end") or {}
-    lines = k.title("End of the match")
-    lines += k.wrap(f"After each hand, the match ends when {k.f(e.get('when'))}.")
-    lines += k.wrap(f"The winners are the players where {k.f(e.get('winners'))}.")
+    lines = ctx.title("End of the match")
+    lines += p.wrap(f"After each hand, the match ends when {p.formula(e.get('when'))}.")
+    lines += p.wrap(f"The winners are the players where {p.formula(e.get('winners'))}.")
     if e.get("score") is not None:
-        lines += k.wrap(f"Each player's reported score is {k.f(e['score'])}.")
+        lines += p.wrap(f"Each player's reported score is {p.formula(e['score'])}.")
     if e.get("max_hands") is not None:
-        lines += k.wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
+        lines += p.wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
                         "(redeals count).")
-    return lines + k.cite(e, 2)
+    return lines + p.cite(e, 2)
 
 
 # ---------------------------------------------------------------- checks

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import Construct, Field
 from .home import Home
 
@@ -59,18 +60,18 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """The title, the about text, the sources, and what a variant changes of its base."""
     name = str(tree.get("name", "game"))
     lines = [name, "=" * len(name)]
     if tree.get("about"):
-        lines += [""] + k.wrap(str(tree["about"]), 0)
+        lines += [""] + p.wrap(str(tree["about"]), 0)
     sources = tree.get("sources") or {}
     if sources:
-        lines += k.title("Sources")
+        lines += ctx.title("Sources")
         for key, text in sources.items():
-            lines += k.wrap(f"[{key}] {text}", 4, first="  ")
-    return lines + k.changes()
+            lines += p.wrap(f"[{key}] {text}", 4, first="  ")
+    return lines + ctx.changes()
 
 
 #: The top level: its own keys (``decl`` holds them too; the vocabulary's ``SPEC`` adds

@@ -35,11 +35,11 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Each hand": its steps, numbered."""
-    lines = k.title("Each hand")
+    lines = ctx.title("Each hand")
     for i, step in enumerate(tree.get("hand") or [], 1):
-        lines += k.step_lines(step, str(i), 2)
+        lines += ctx.step_lines(step, str(i), 2)
     return lines
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
 
@@ -60,13 +61,13 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Melds": each meld of the table, what makes it and what it scores."""
     melds = tree.get("melds") or {}
     if not melds:
         return []
-    lines = k.title("Melds")
-    lines += k.wrap("A meld scores each time a hand makes it, when declared.")
+    lines = ctx.title("Melds")
+    lines += p.wrap("A meld scores each time a hand makes it, when declared.")
     for name, m in melds.items():
         ranks = " ".join(str(r) for r in m.get("ranks") or [])
         if m.get("run"):
@@ -77,8 +78,8 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
             what = f"{ranks} of one suit (each suit may make one)"
         else:
             what = f"{ranks} (spread: {m['spread']})"
-        lines += k.wrap(f"{name}: {what}, worth {k.f(m.get('points', 0))}.", 4, first="  ")
-        lines += k.cite(m, 6)
+        lines += p.wrap(f"{name}: {what}, worth {p.formula(m.get('points', 0))}.", 4, first="  ")
+        lines += p.cite(m, 6)
     return lines
 
 

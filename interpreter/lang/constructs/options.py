@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import did_you_mean
 from ...limits import short_repr
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
@@ -56,13 +57,13 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Options (readings)": each option, its values and default, what it decides."""
     options = tree.get("options") or {}
     if not options:
         return []
-    lines = k.title("Options (readings)")
-    lines += k.wrap("Each option names a reading of a rule the source leaves open; choose one "
+    lines = ctx.title("Options (readings)")
+    lines += p.wrap("Each option names a reading of a rule the source leaves open; choose one "
                     "with --option NAME=VALUE.")
     for name, opt in options.items():
         values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v)
@@ -72,8 +73,8 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
         lines.append("")
         lines.append(f"  {name}: {values} (default {shown})")
         if opt.get("about"):
-            lines += k.wrap(str(opt["about"]), 6)
-        lines += k.cite(opt, 6)
+            lines += p.wrap(str(opt["about"]), 6)
+        lines += p.cite(opt, 6)
     return lines
 
 

@@ -9,6 +9,7 @@ from ...cards import COLOURS, MAX_COPIES, MAX_SUITS, pack_of
 from ...errors import did_you_mean
 from ...limits import MAX_CARDS
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word
 from .home import Home
 
@@ -90,17 +91,17 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def prose(k: DescribeKit, tree: Mapping[str, Any], lines: list[str]) -> Any:
+def prose(ctx: DescribeKit, tree: Mapping[str, Any], lines: list[str]) -> Any:
     """The declared pack's sentences (added to ``lines``), and its Pack; None without one:
     told with the deck."""
     from ...cards import COLOURS
 
-    pack = k.declared_pack(tree)
+    pack = ctx.declared_pack(tree)
     if pack is None:
         return None
     suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
              zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
-    text = (f"The pack: suits {k.join_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
+    text = (f"The pack: suits {p.or_(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
             f"a card is written rank then suit letter, e.g. {pack.names[len(pack.ranks) - 1]})")
     if pack.copies > 1:
         text += f"; {pack.copies} copies of each card (of equal cards, the first played wins)"
@@ -108,7 +109,7 @@ def prose(k: DescribeKit, tree: Mapping[str, Any], lines: list[str]) -> Any:
         belongs = f"of suit {pack.letters[s]}" if s >= 0 else "of no suit"
         rank = f", rank {pack.ranks[r]}" if r >= 0 else ""
         text += f"; an extra card {name}, {belongs}{rank}"
-    lines += k.wrap(text + ".")
+    lines += p.wrap(text + ".")
     return pack
 
 

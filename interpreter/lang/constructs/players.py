@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...limits import MAX_CARDS, MAX_PLAYERS
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 from .teams import partnerships
@@ -40,14 +41,14 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Players": the player counts, the partnerships."""
-    p = tree.get("players") or {}
-    lines = k.title("Players")
-    lines += k.wrap(f"{k.span(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
-                    "(to the left).")
-    lines += partnerships(k, tree)
-    return lines + k.cite(p, 2)
+    sec = tree.get("players") or {}
+    lines = ctx.title("Players")
+    lines += p.wrap(f"{ctx.span(sec.get('min', '?'), sec.get('max', '?'))} players; play goes "
+                    "clockwise (to the left).")
+    lines += partnerships(ctx, tree)
+    return lines + p.cite(sec, 2)
 
 
 # ---------------------------------------------------------------- checks

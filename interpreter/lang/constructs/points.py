@@ -9,6 +9,7 @@ from ...cards import FRENCH
 from ...errors import did_you_mean
 from ...limits import MAX_VALUE
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Field
 from .home import Home
 
@@ -79,23 +80,23 @@ def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
     return ", ".join(f"{show(key)} {v}" for key, v in table.items())
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Card points": what the cards in a player's tricks are worth (``card_points``)."""
-    p = tree.get("points")
-    if not isinstance(p, Mapping):
+    sec = tree.get("points")
+    if not isinstance(sec, Mapping):
         return []
-    lines = k.title("Card points")
-    ranks = p.get("ranks") or {}
+    lines = ctx.title("Card points")
+    ranks = sec.get("ranks") or {}
     text = ("The cards in the tricks a player wins count points (card_points): "
             + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
-    lines += k.wrap(text)
-    if p.get("trumps"):
-        lines += k.wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
-    if p.get("cards"):
-        lines += k.wrap(f"Single cards: {_points_list(p['cards'], k.card)}, whatever the trump.")
-    if p.get("last_trick"):
-        lines += k.wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
-    return lines + k.cite(p, 2)
+    lines += p.wrap(text)
+    if sec.get("trumps"):
+        lines += p.wrap(f"As trumps: {_points_list(sec['trumps'])} (the other trumps as above).")
+    if sec.get("cards"):
+        lines += p.wrap(f"Single cards: {_points_list(sec['cards'], ctx.card)}, whatever the trump.")
+    if sec.get("last_trick"):
+        lines += p.wrap(f"Winning the last trick of a hand scores {sec['last_trick']} more.")
+    return lines + p.cite(sec, 2)
 
 
 # ---------------------------------------------------------------- checks

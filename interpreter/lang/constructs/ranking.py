@@ -12,6 +12,7 @@ from ...cards import SUITS as _SUITS
 from ...engine.order import NO_TRUMP, resolve_top_trump
 from ...errors import did_you_mean
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from .home import Home
 
@@ -87,66 +88,66 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Ranking": the rank order, top trumps, the cut order, the special cards."""
     r = tree.get("ranking") or {}
     in_decks: set[str] = set()
     for entry in tree.get("deck") or []:
         lo, hi = entry.get("players", [0, 0])
-        if k.players is None or lo <= k.players <= hi:
+        if ctx.players is None or lo <= ctx.players <= hi:
             in_decks.update(entry.get("ranks", []))
     order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
     top = list(r.get("top_trumps") or [])
-    pack = k.declared_pack(tree)
-    lines = k.title("Ranking")
+    pack = ctx.declared_pack(tree)
+    lines = ctx.title("Ranking")
     if top:
         sep = ", " if any("@" in t for t in top) else " "
-        lines += k.wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
-                        f"{sep.join(k.card(t, pack) for t in top)}.")
-        follow, note = k.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
+        lines += p.wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
+                        f"{sep.join(ctx.card(t, pack) for t in top)}.")
+        follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
         if follow == "printed":
-            lines += k.wrap("They follow, and are led as, their printed suit, but win as top "
+            lines += p.wrap("They follow, and are led as, their printed suit, but win as top "
                             f"trumps{note}.")
         else:
-            lines += k.wrap("They belong to the trump suit whatever their printed suit: they "
+            lines += p.wrap("They belong to the trump suit whatever their printed suit: they "
                             f"follow trump leads and count as trumps when led{note}.")
         if note:
-            lines += k.wrap("With 'printed' a top trump follows its printed suit but still wins "
+            lines += p.wrap("With 'printed' a top trump follows its printed suit but still wins "
                             "as a top trump; with 'trump' it belongs to the trump suit only.")
     taken = {t[:-1] for t in top if "@" not in t
              and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
     plain = [x for x in order if x not in taken]
     in_trumps = [x for x in plain if f"{x}@trump" not in top]
     if top and in_trumps:
-        lines += k.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+        lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
     if plain:
-        lines += k.wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
-                        + (f"; every {k.join_or(sorted(taken), 'and')} is a top trump." if taken else "."))
+        lines += p.wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
+                        + (f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."))
     else:  # every card is a top trump: their order alone ranks the cards
-        lines += k.wrap("Every card is a top trump: the list above ranks them all.")
+        lines += p.wrap("Every card is a top trump: the list above ranks them all.")
     cut = list(r.get("cut_ranks") or [])
     if cut and cut != list(r.get("ranks", [])):
-        lines += k.wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
-    lines += k.wrap("A trick is won by the highest trump in it, or else by the highest card of "
+        lines += p.wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
+    lines += p.wrap("A trick is won by the highest trump in it, or else by the highest card of "
                     "the suit led.")
     free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
     if free:
-        lines += k.wrap(f"{' '.join(k.card(c, pack) for c in free)} may always be played, whatever the "
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in free)} may always be played, whatever the "
                         "rules of the trick say.")
     if losing:
         one = len(losing) == 1
-        lines += k.wrap(f"{' '.join(k.card(c, pack) for c in losing)} never win{'s' if one else ''} a "
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in losing)} never win{'s' if one else ''} a "
                         f"trick: {'it belongs' if one else 'they belong'} to no suit and "
                         f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
                         "next card).")
     kept = list(r.get("kept_cards") or [])
     if kept:
         one = len(kept) == 1
-        lines += k.wrap(f"{' '.join(k.card(c, pack) for c in kept)} never win{'s' if one else ''} a "
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in kept)} never win{'s' if one else ''} a "
                         f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
                         "owner: played to a trick, it goes into its player's won cards, not "
                         "the winner's.")
-    return lines + k.cite(r, 2)
+    return lines + p.cite(r, 2)
 
 
 # ---------------------------------------------------------------- checks

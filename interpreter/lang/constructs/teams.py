@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import Field
 from .home import Home
 
@@ -43,13 +44,13 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def partnerships(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def partnerships(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """The sentence of the teams, told with the players."""
     teams = tree.get("teams")
     if not teams:
         return []
     parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
-    return k.wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
+    return p.wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
                   "(team_tricks).")
 
 

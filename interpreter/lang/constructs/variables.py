@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
+from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
 from .home import Home
 
@@ -65,7 +66,7 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- describe
 
 
-def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """"Score and other counts": the variables by scope, with their start values."""
     v = tree.get("variables") or {}
     scopes = (
@@ -79,10 +80,10 @@ def describe(k: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
         names = v.get(key) or {}
         if names:
             items = ", ".join(f"{name} (starts at {json.dumps(val)})" for name, val in names.items())
-            body += k.wrap(f"{words}: {items}.")
+            body += p.wrap(f"{words}: {items}.")
     if not body:
         return []
-    return k.title("Score and other counts") + body + k.cite(v, 2)
+    return ctx.title("Score and other counts") + body + p.cite(v, 2)
 
 
 # ---------------------------------------------------------------- checks
