@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
+from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["DEALER"]
 
@@ -28,6 +30,76 @@ DECL = Construct("dealer", "section", "first dealer, rotation", (
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+first_dealer: "first" "dealer" ":" first_what _end _sources?
+first_what: "lowest" "cut"                  -> first_cut_low
+          | "highest" "cut"                 -> first_cut_high
+          | "random"                        -> first_random
+          | "seat" INT                      -> first_seat
+          | word                            -> first_word
+rotation: "the" "deal" "passes" rotate_what ("," skip_phrase)? _end _sources?
+rotation_none: "the" "deal" "does" "not" "pass" ("," skip_phrase)? _end _sources?
+rotate_what: "to"? "the"? word
+skip_phrase: "skipping" "players" "who" "are" "out" "if" formula     -> skip_if
+           | "skipping" "players" "who" "are" "out"                  -> skip_yes
+           | "not" "skipping" "players" "who" "are" "out"            -> skip_no
+skipping_yes: "the" "deal" "skips" "players" "who" "are" "out" _end _sources?
+skipping_no: "the" "deal" "does" "not" "skip" "players" "who" "are" "out" _end _sources?
+"""
+
+
+def _put(b: Builder, st: Any, key: str, value: Any, node: Any = None) -> None:
+    dealer = b.section("dealer", st)
+    b.put(dealer, ("dealer", key), value, node if node is not None else st,
+          f"the dealer's '{key}'")
+
+
+def read_first_dealer(b: Builder, st: Any) -> None:
+    what = st.children[0]
+    kind = what.data
+    value: Any
+    if kind == "first_seat":
+        value = int(what.children[0])
+    elif kind == "first_word":
+        value = b.word(what.children[0])
+    else:
+        value = {"first_cut_low": "cut_low", "first_cut_high": "cut_high",
+                 "first_random": "random"}[kind]
+    _put(b, st, "first", value, what)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
+def _skip(b: Builder, st: Any) -> None:
+    for c in st.children:
+        if is_node(c, "skip_yes") or is_node(c, "skip_no"):
+            _put(b, st, "skip_out", c.data == "skip_yes", c)
+        elif is_node(c, "skip_if"):
+            _put(b, st, "skip_out", b.formula(c.children[-1]), c)
+
+
+def read_rotation(b: Builder, st: Any) -> None:
+    what = st.children[0]
+    _put(b, st, "rotate", b.word(what.children[-1]), what)
+    _skip(b, st)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
+def read_rotation_none(b: Builder, st: Any) -> None:
+    _put(b, st, "rotate", "none")
+    _skip(b, st)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
+def read_skipping_yes(b: Builder, st: Any) -> None:
+    _put(b, st, "skip_out", True)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
+def read_skipping_no(b: Builder, st: Any) -> None:
+    _put(b, st, "skip_out", False)
+    b.citation(st, b.tree["dealer"], ("dealer",))
 
 
 def _dealer(out: t.Out, dealer: Mapping[str, Any]) -> None:
@@ -123,6 +195,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 DEALER = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('first_dealer', 'rotation', 'rotation_none', 'skipping_yes', 'skipping_no'),
+    builds={"first_dealer": read_first_dealer, "rotation": read_rotation, "rotation_none": read_rotation_none, "skipping_yes": read_skipping_yes, "skipping_no": read_skipping_no},
     write=write,
     describe=describe,
     check=check,

@@ -9,12 +9,14 @@ from ...cards import SUITS
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
+from ..dsl_nodes import is_node, is_token
 from .home import Home
 from .pack import prose as pack_prose
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["DECK", "DECK_ENTRY"]
 
@@ -27,6 +29,34 @@ DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some pla
 ), x_name="in a deck entry")
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+deck: "deck" ("for" INT ("to" INT)? ("player" | "players"))? ":" rank+ deck_suits? _end _sources?
+deck_suits: "of" suit+
+"""
+
+
+def read_deck(b: Builder, st: Any) -> None:
+    deck = b.tree.setdefault("deck", [])
+    if not deck:
+        b.mark(("deck",), st)
+    path = ("deck", len(deck))
+    ints = [c for c in st.children if is_token(c, "INT")]
+    entry: dict[str, Any] = {}
+    deck.append(entry)
+    b.mark(path, st)
+    if ints:
+        entry["players"] = [int(ints[0]), int(ints[-1])]
+        b.mark_items((*path, "players"), [ints[0], ints[-1]])
+    ranks = [c for c in st.children if is_node(c, "rank")]
+    entry["ranks"] = b.ranks(ranks)
+    b.mark_items((*path, "ranks"), ranks)
+    for c in st.children:
+        if is_node(c, "deck_suits"):
+            entry["suits"] = [b.suit(s) for s in c.children]
+            b.mark_items((*path, "suits"), c.children)
+    b.citation(st, entry, path)
 
 
 def _deck(out: t.Out, deck: list[Any], pack: Mapping[str, Any] | None = None) -> None:
@@ -174,6 +204,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 DECK = Home(
     None, parts=(DECK_ENTRY,),
+    grammar=GRAMMAR,
+    entries=('deck',),
+    builds={"deck": read_deck},
     write=write,
     describe=describe,
     check=check,

@@ -9,11 +9,13 @@ from ...limits import MAX_HANDS
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field
+from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["DEFAULT_MAX_HANDS", "END"]
 
@@ -35,6 +37,34 @@ DECL = Construct("end", "section", "when the match ends, who wins", (
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+match_end: "the" "match" "ends" ("when" formula)? _end _end_details?
+_end_details: _INDENT (winners | score | max_hands | source_line)+ _DEDENT
+winners: "the"? "winners" "are" "the" "players" "where" formula _NL
+max_hands: "after"? "at" "most" INT "hands" _NL
+score: "the" "score" "of" "each" "player" "is" formula _NL
+"""
+
+
+def read_match_end(b: Builder, st: Any) -> None:
+    end: dict[str, Any] = {}
+    b.put(b.tree, ("end",), end, st, "the end of the match")
+    for c in st.children:
+        if is_node(c, "formula"):
+            end["when"] = b.formula(c)
+            b.mark(("end", "when"), c)
+        elif is_node(c, "winners"):
+            f = c.children[0]
+            b.put(end, ("end", "winners"), b.formula(f), f, "the winners")
+        elif is_node(c, "score"):
+            f = c.children[0]
+            b.put(end, ("end", "score"), b.formula(f), f, "the score of each player")
+        elif is_node(c, "max_hands"):
+            tok = c.children[0]
+            b.put(end, ("end", "max_hands"), int(tok), tok, "the most hands")
+    b.citation(st, end, ("end",))
 
 
 def _end(out: t.Out, end: Mapping[str, Any]) -> None:
@@ -89,6 +119,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 END = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('match_end',),
+    builds={"match_end": read_match_end},
     write=write,
     describe=describe,
     check=check,

@@ -19,6 +19,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["GAME"]
 
@@ -39,6 +40,42 @@ _KEYS = (
 )
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+version: "spelbok" INT _NL
+game: "game" TEXT _NL
+extends: ("extends" | "based" "on") TEXT _NL
+bibliography: "source" (WORD | TEXT) ":" _text_body
+"""
+
+
+def read_version(b: Builder, st: Any) -> None:
+    tok = st.children[0]
+    b.put(b.tree, ("spelbok",), int(tok), tok, "the format version ('spelbok')")
+
+
+def read_game(b: Builder, st: Any) -> None:
+    tok = st.children[0]
+    b.put(b.tree, ("name",), b.string(tok), tok, "the game's name")
+
+
+def read_extends(b: Builder, st: Any) -> None:
+    tok = st.children[0]
+    b.put(b.tree, ("extends",), b.string(tok), tok, "the base spec ('extends')")
+
+
+def read_about(b: Builder, st: Any) -> None:
+    """The game's ``about`` text (the rule is shared: an option has one too)."""
+    b.s_about(st)
+
+
+def read_bibliography(b: Builder, st: Any) -> None:
+    name = st.children[0]
+    key = b.word(name)
+    sources = b.section("sources", st)
+    b.put(sources, ("sources", key), b.text_of(st.children[1:]), name,
+          f"the source '{key}'")
 
 
 def write(out: t.Out, tree: Mapping[str, Any]) -> None:
@@ -78,6 +115,9 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 #: the sections' keys).
 GAME = Home(
     Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
+    grammar=GRAMMAR,
+    entries=('version', 'game', 'extends', 'about', 'bibliography'),
+    builds={"version": read_version, "game": read_game, "extends": read_extends, "about": read_about, "bibliography": read_bibliography},
     write=write,
     describe=describe,
     keys=_KEYS,

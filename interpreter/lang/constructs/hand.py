@@ -16,10 +16,24 @@ from .home import Home
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["HAND"]
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+hand: "each" "hand" ":" _NL _INDENT _step+ _DEDENT
+"""
+
+
+def read_hand(b: Builder, st: Any) -> None:
+    if "hand" in b.tree:
+        first = b.pos[("hand",)][1]
+        raise b.fail(f"the steps of a hand are given twice (first on line {first})", st)
+    b.mark(("hand",), st)
+    b.tree["hand"] = b.steps(st.children, ("hand",))
 
 
 def write(out: t.Out, tree: Mapping[str, Any]) -> None:
@@ -60,6 +74,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 HAND = Home(
     None,
+    grammar=GRAMMAR,
+    entries=('hand',),
+    builds={"hand": read_hand},
     write=write,
     describe=describe,
     check=check,

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
+from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
 
@@ -36,6 +38,42 @@ MELD = Construct("meld", "part", "a named combination of cards a player may decl
 ), x_name="in meld '{key}'")
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+// a meld of the `melds` table: "meld marriage: K Q in one suit, worth 20",
+// "meld four_jacks: J in every suit, worth 40", "meld sequence: run of 3 in one suit, worth 30"
+meld: "meld" word ":" rank* meld_run? "in" meld_spread "," "worth" formula _end _sources?
+meld_run: "run" "of" INT
+meld_spread: "one" "suit"                                   -> meld_one_suit
+           | "every" "suit"                                 -> meld_every_suit
+           | ":" word                                       -> meld_spread_word
+"""
+
+
+def read_meld(b: Builder, st: Any) -> None:
+    name = st.children[0]
+    melds = b.section("melds", st)
+    path = ("melds", b.word(name))
+    meld: dict[str, Any] = {}
+    b.put(melds, path, meld, name, f"the meld '{b.word(name)}'")
+    items = [c for c in st.children if is_node(c, "rank")]
+    if items:
+        meld["ranks"] = b.ranks(items)
+        b.mark_items((*path, "ranks"), items)
+    for c in st.children:
+        if is_node(c, "meld_run"):
+            meld["run"] = int(c.children[0])
+            b.mark((*path, "run"), c.children[0])
+        elif getattr(c, "data", "") in ("meld_one_suit", "meld_every_suit",
+                                        "meld_spread_word"):
+            word = {"meld_one_suit": "one_suit", "meld_every_suit": "every_suit"}.get(c.data)
+            meld["spread"] = word or b.word(c.children[-1])
+            b.mark((*path, "spread"), c)
+    f = next(c for c in st.children if is_node(c, "formula"))
+    meld["points"] = b.formula(f)
+    b.mark((*path, "points"), f)
+    b.citation(st, meld, path)
 
 
 def _melds(out: t.Out, melds: Mapping[str, Any]) -> None:
@@ -115,6 +153,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 #: The table of melds (a key of the top level).
 MELDS = Home(
     None, parts=(MELD,),
+    grammar=GRAMMAR,
+    entries=('meld',),
+    builds={"meld": read_meld},
     write=write,
     describe=describe,
     check=check,

@@ -11,11 +11,13 @@ from ...limits import short_repr
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
+from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["OPTION", "OPTIONS"]
 
@@ -29,6 +31,32 @@ OPTION = Construct("option", "part", "a named reading or rule parameter", (
 ), x_name="in option '{key}'")
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+option: "option" WORD ":" value (("," | "or") value)* ("," "default" default)? _end _option_details?
+default: value
+_option_details: _INDENT (about | source_line)+ _DEDENT
+"""
+
+
+def read_option(b: Builder, st: Any) -> None:
+    name = st.children[0]
+    options = b.section("options", st)
+    path = ("options", str(name))
+    opt: dict[str, Any] = {}
+    b.put(options, path, opt, name, f"the option '{name}'")
+    values = [c for c in st.children if is_node(c, "value")]
+    opt["values"] = [b.value(v) for v in values]
+    b.mark((*path, "values"), values[0])
+    for i, v in enumerate(values):
+        b.mark((*path, "values", i), v)
+    for c in st.children:
+        if is_node(c, "default"):
+            b.put(opt, (*path, "default"), b.value(c.children[0]), c, "the default")
+        elif is_node(c, "about"):
+            b.s_about(c, opt, path)
+    b.citation(st, opt, path)
 
 
 def _options(out: t.Out, options: Mapping[str, Any]) -> None:
@@ -104,6 +132,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 OPTIONS = Home(
     None, parts=(OPTION,),
+    grammar=GRAMMAR,
+    entries=('option',),
+    builds={"option": read_option},
     write=write,
     describe=describe,
     check=check,

@@ -11,11 +11,13 @@ from ...limits import MAX_CARDS
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word
+from ..dsl_nodes import is_node, is_token
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
 
@@ -49,6 +51,68 @@ PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits a
 ), x_name="in a pack's extra card")
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+// a declared pack (see spec-reference.md, `pack`)
+pack: "pack" ":" _NL _INDENT _pack_part+ _DEDENT
+_pack_part: pack_suit | pack_ranks | pack_copies | pack_extra | source_line
+pack_suit: "suit" TEXT suit_named? suit_shown? suit_colour? _NL
+suit_named: "named" TEXT
+suit_shown: "shown" "as" TEXT
+suit_colour: "coloured" word
+pack_ranks: "ranks" "from" "low" "to" "high" ":" (TEXT | INT | RANK)+ _NL
+pack_copies: INT "copies" _NL
+pack_extra: "extra" "card" TEXT extra_suit? extra_rank? _NL
+extra_suit: "of" "suit" TEXT
+extra_rank: "rank" TEXT
+"""
+
+
+def read_pack(b: Builder, st: Any) -> None:
+    pack: dict[str, Any] = {}
+    b.put(b.tree, ("pack",), pack, st, "the pack")
+    suits: list[dict[str, Any]] = []
+    extra: list[dict[str, Any]] = []
+    for c in st.children:
+        if is_node(c, "pack_suit"):
+            if not suits:
+                b.mark(("pack", "suits"), c)
+            path = ("pack", "suits", len(suits))
+            suit: dict[str, Any] = {"letter": b.string(c.children[0])}
+            b.mark(path, c)
+            b.mark((*path, "letter"), c.children[0])
+            for part in c.children[1:]:
+                key = {"suit_named": "name", "suit_shown": "symbol",
+                       "suit_colour": "colour"}[part.data]
+                tok = part.children[0]
+                suit[key] = b.word(tok) if is_node(tok, "word") else b.string(tok)
+                b.mark((*path, key), tok)
+            suits.append(suit)
+        elif is_node(c, "pack_ranks"):
+            items = [t for t in c.children if is_token(t, "TEXT") or is_token(t, "INT")
+                     or is_token(t, "RANK")]
+            b.put(pack, ("pack", "ranks"), [b.string(t) if is_token(t, "TEXT") else str(t)
+                                               for t in items], c, "the pack's ranks")
+            b.mark_items(("pack", "ranks"), items)
+        elif is_node(c, "pack_copies"):
+            b.put(pack, ("pack", "copies"), int(c.children[0]), c.children[0],
+                  "the pack's copies")
+        elif is_node(c, "pack_extra"):
+            if not extra:
+                b.mark(("pack", "extra"), c)
+            path = ("pack", "extra", len(extra))
+            card: dict[str, Any] = {"name": b.string(c.children[0])}
+            b.mark(path, c)
+            for part in c.children[1:]:
+                key = "suit" if part.data == "extra_suit" else "rank"
+                card[key] = b.string(part.children[0])
+                b.mark((*path, key), part.children[0])
+            extra.append(card)
+    pack["suits"] = suits
+    if extra:
+        pack["extra"] = extra
+    b.citation(st, pack, ("pack",))
 
 
 def _pack(out: t.Out, pack: Mapping[str, Any] | None) -> None:
@@ -176,6 +240,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 PACK = Home(
     DECL,
     parts=(PACK_SUIT, PACK_EXTRA),
+    grammar=GRAMMAR,
+    entries=('pack',),
+    builds={"pack": read_pack},
     write=write,
     check=check,
     keys=(Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French "

@@ -9,12 +9,14 @@ from ...limits import MAX_CARDS, MAX_PLAYERS
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field
+from ..dsl_nodes import is_token
 from .home import Home
 from .teams import partnerships
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["PLAYERS"]
 
@@ -26,6 +28,20 @@ DECL = Construct("players", "section", "the allowed player counts", (
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+players: "players" INT ("to" INT)? _end _sources?
+"""
+
+
+def read_players(b: Builder, st: Any) -> None:
+    ints = [c for c in st.children if is_token(c, "INT")]
+    value: dict[str, Any] = {"min": int(ints[0]), "max": int(ints[-1])}
+    b.put(b.tree, ("players",), value, st, "the number of players")
+    b.mark(("players", "min"), ints[0])
+    b.mark(("players", "max"), ints[-1])
+    b.citation(st, value, ("players",))
 
 
 def write(out: t.Out, tree: Mapping[str, Any]) -> None:
@@ -69,6 +85,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 PLAYERS = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('players',),
+    builds={"players": read_players},
     write=write,
     describe=describe,
     check=check,

@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...cards import FRENCH
+from ...cards import FRENCH, normalize_rank
 from ...errors import did_you_mean
 from ...limits import MAX_VALUE
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field
+from ..dsl_nodes import is_node, is_token
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["POINTS"]
 
@@ -32,6 +34,67 @@ DECL = Construct("points", "section", "card points: what the cards in a seat's t
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+// card points: "points of ranks: A 11, 10 10, K 4" (or "none"), "points of trumps: J 20, 9 14",
+// "points of cards: Q♠ 13", "the last trick scores 10 points"
+points_ranks: "points" "of" "ranks" ":" (rank_points ("," rank_points)* | "none") _end _sources?
+points_trumps: "points" "of" "trumps" ":" rank_points ("," rank_points)* _end _sources?
+points_cards: "points" "of" "cards" ":" card_points ("," card_points)* _end _sources?
+points_last: "the" "last" "trick" "scores" points_value ("point" | "points") _end _sources?
+// (the terminals themselves, not rank and card: after a deck's rank, a number is no rank;
+// a declared pack's rank or card is quoted, "R" 4, "1O" 11)
+rank_points: (RANK | TEXT) points_value
+card_points: (CARD | TEXT) points_value
+points_value: INT | neg_int
+"""
+
+
+def _points_table(b: Builder, st: Any, key: str) -> None:
+    """``points of ranks|trumps|cards: K 4, …``: a map of points, each key located."""
+    from ..yamlio import key_path
+
+    points = b.section("points", st)
+    table: dict[str, int] = {}
+    b.put(points, ("points", key), table, st, f"the points of {key}")
+    for c in st.children:
+        if not (is_node(c, "rank_points") or is_node(c, "card_points")):
+            continue
+        what, amount = c.children
+        text = str(what)
+        if is_node(c, "card_points"):
+            name = b.card(c)
+        elif is_token(what, "TEXT"):  # a declared pack's rank
+            name = b.string(what).strip().upper()
+        else:
+            name = normalize_rank(text) or text
+        if name in table:
+            raise b.fail(f"the points of {name} are given twice", what)
+        table[name] = b.value(amount)
+        b.mark(key_path(("points", key, name)), what)
+        b.mark(("points", key, name), amount)
+    b.citation(st, points, ("points",))
+
+
+def read_points_ranks(b: Builder, st: Any) -> None:
+    _points_table(b, st, "ranks")
+
+
+def read_points_trumps(b: Builder, st: Any) -> None:
+    _points_table(b, st, "trumps")
+
+
+def read_points_cards(b: Builder, st: Any) -> None:
+    _points_table(b, st, "cards")
+
+
+def read_points_last(b: Builder, st: Any) -> None:
+    points = b.section("points", st)
+    amount = next(c for c in st.children if is_node(c, "points_value"))
+    b.put(points, ("points", "last_trick"), b.value(amount), amount,
+          "the points of the last trick")
+    b.citation(st, points, ("points",))
 
 
 def _points(out: t.Out, points: Any) -> None:
@@ -135,6 +198,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 POINTS = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('points_ranks', 'points_trumps', 'points_cards', 'points_last'),
+    builds={"points_ranks": read_points_ranks, "points_trumps": read_points_trumps, "points_cards": read_points_cards, "points_last": read_points_last},
     write=write,
     describe=describe,
     check=check,

@@ -14,11 +14,13 @@ from ...errors import did_you_mean
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
+from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["RANKING"]
 
@@ -42,6 +44,67 @@ DECL = Construct("ranking", "section", "rank order, permanent trumps", (
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+ranks: "ranks" "from" "high" "to" "low" ":" rank+ _end _sources?
+top_trumps: "top" "trumps" ("from" "high" "to" "low")? ":" card+ _end _sources?
+top_follow: "top" "trumps" "follow" follow_what _end _sources?
+follow_what: "the" "trump" "suit"           -> follow_trump
+           | "their" "printed" "suit"       -> follow_printed
+           | word                           -> follow_word
+cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
+// special cards (ranking.free_cards, ranking.losing_cards)
+free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
+losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
+kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
+"""
+
+
+def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
+    ranking = b.section("ranking", st)
+    b.put(ranking, ("ranking", key), value, st, f"the ranking's '{key}'")
+    if items:
+        b.mark_items(("ranking", key), items)
+    b.citation(st, ranking, ("ranking",))
+
+
+def read_ranks(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "rank")]
+    _put(b, st, "ranks", b.ranks(items), items)
+
+
+def read_cut_ranks(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "rank")]
+    _put(b, st, "cut_ranks", b.ranks(items), items)
+
+
+def read_top_trumps(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "top_trumps", [b.card(c) for c in items], items)
+
+
+def read_free_cards(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "free_cards", [b.card(c) for c in items], items)
+
+
+def read_losing_cards(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "losing_cards", [b.card(c) for c in items], items)
+
+
+def read_kept_cards(b: Builder, st: Any) -> None:
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "kept_cards", [b.card(c) for c in items], items)
+
+
+def read_top_follow(b: Builder, st: Any) -> None:
+    what = st.children[0]
+    value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)
+    if value is None:
+        value = b.word(what.children[0])
+    _put(b, st, "top_trumps_follow", value)
 
 
 def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
@@ -272,6 +335,9 @@ def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]
 
 RANKING = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('ranks', 'top_trumps', 'top_follow', 'cut_ranks', 'free_cards', 'losing_cards', 'kept_cards'),
+    builds={"ranks": read_ranks, "top_trumps": read_top_trumps, "top_follow": read_top_follow, "cut_ranks": read_cut_ranks, "free_cards": read_free_cards, "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
     write=write,
     describe=describe,
     check=check,

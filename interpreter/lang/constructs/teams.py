@@ -12,10 +12,31 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["TEAMS"]
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+// partnerships: "teams: seats 0 and 2, seats 1 and 3" (flat, so that LALR needs no look-ahead)
+teams: "teams" ":" team_start (team_more | "," team_start)* _NL
+team_start: ("seat" | "seats") INT
+team_more: ("," | "and") INT
+"""
+
+
+def read_teams(b: Builder, st: Any) -> None:
+    teams: list[list[int]] = []
+    b.put(b.tree, ("teams",), teams, st, "the list of teams")
+    for c in st.children:
+        tok = c.children[0]
+        if c.data == "team_start":
+            b.mark(("teams", len(teams)), c)
+            teams.append([])
+        b.mark(("teams", len(teams) - 1, len(teams[-1])), tok)
+        teams[-1].append(int(tok))
 
 
 def _teams(out: t.Out, teams: list[Any]) -> None:
@@ -56,6 +77,9 @@ def partnerships(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 
 TEAMS = Home(
     None,
+    grammar=GRAMMAR,
+    entries=('teams',),
+    builds={"teams": read_teams},
     write=write,
     keys=(Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat "
                 "exactly once); gives `team`, `partner`, `team_tricks`", min_items=2,

@@ -14,6 +14,7 @@ from .home import Home
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
     from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
 
 __all__ = ["VARIABLES"]
 
@@ -26,6 +27,51 @@ DECL = Construct("variables", "section", "declared state variables with initial 
 ))
 
 # ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+var_player: "each" "player" "starts" "the" "match" "with" _inits _NL
+var_hand_player: "each" "player" "starts" "each" "hand" "with" _inits _NL
+var_hand: "each" "hand" "starts" "with" _inits _NL
+var_match: "the" "match" "starts" "with" _inits _NL
+_inits: init ("," init)*
+init: WORD "=" literal
+literal: TEXT | INT | neg_int | TRUE | FALSE
+"""
+
+
+def _vars(b: Builder, st: Any, scope: str) -> None:
+    variables = b.section("variables", st)
+    table = variables.get(scope)
+    if table is None:
+        table = variables[scope] = {}
+        b.mark(("variables", scope), st)
+    for init in st.children:
+        name, lit = init.children
+        b.put(table, ("variables", scope, str(name)), b.value(lit), name,
+              f"the variable '{name}'")
+
+
+def read_part_source(b: Builder, st: Any) -> None:
+    if str(st.children[0].children[0]) == "variables":
+        b.section("variables", st)
+    b.part_source(st, b.tree, ())
+
+
+def read_var_player(b: Builder, st: Any) -> None:
+    _vars(b, st, "player")
+
+
+def read_var_hand_player(b: Builder, st: Any) -> None:
+    _vars(b, st, "hand_player")
+
+
+def read_var_hand(b: Builder, st: Any) -> None:
+    _vars(b, st, "hand")
+
+
+def read_var_match(b: Builder, st: Any) -> None:
+    _vars(b, st, "match")
 
 
 def _variables(out: t.Out, variables: Mapping[str, Any]) -> None:
@@ -118,6 +164,9 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 VARIABLES = Home(
     DECL,
+    grammar=GRAMMAR,
+    entries=('var_player', 'var_hand_player', 'var_hand', 'var_match', 'part_source'),
+    builds={"var_player": read_var_player, "var_hand_player": read_var_hand_player, "var_hand": read_var_hand, "var_match": read_var_match, "part_source": read_part_source},
     write=write,
     describe=describe,
     check=check,
