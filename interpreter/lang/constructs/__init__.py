@@ -11,11 +11,12 @@ True
 
 from __future__ import annotations
 
-from . import deal, flow, turn_up
+from . import deal, flow, move, pass_cards, patterns, turn_up
 from .home import Home
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
-STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES)
+STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES, move.HOME,
+                                 pass_cards.HOME, patterns.HOME)
 # the top level and the sections, in the order the DSL writes them
 SECTION_HOMES: tuple[Home, ...] = ()
 # the parts several steps share (a step's own parts are in its home's ``parts``)
