@@ -357,15 +357,6 @@ class _Checker:
                     self.no_repeats(step["suits"], (*path, "suits"), "suit")
         elif kind == "auction":
             self.auction((*path, "auction"), step["auction"])
-        elif kind == "pass_cards":
-            # a step switched on by a condition (a `when`, a branch) may be meant for some
-            # player counts only: the compiler judges it at each count it loads
-            guarded = step.get("when", "true") != "true" or any(
-                k in ("then", "else", "all_pass") for k in path if isinstance(k, str))
-            self.pass_cards((*path, "pass_cards"), step["pass_cards"], guarded)
-        elif kind == "patterns":
-            self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
-                            "pattern name")
 
     def auction(self, path: Path, a: dict[str, Any]) -> None:
         """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
@@ -420,18 +411,6 @@ class _Checker:
                              did_you_mean(str(r), list(pack.ranks)))
         if a["partner"] == "teams" and not self.tree.get("teams"):
             self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
-    def pass_cards(self, path: Path, passing: dict[str, Any], guarded: bool = False) -> None:
-        """Directions that exist; ``across`` only among an even number of players (unless
-        a condition switches the step on)."""
-        dirs = passing["directions"]
-        for i, d in enumerate(dirs):
-            self.enum((*path, "directions", i), d, "pass_cards.directions")
-        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
-        odd = [k for k in range(lo, hi + 1) if k % 2]
-        if "across" in dirs and odd and not guarded:
-            self.err((*path, "directions", dirs.index("across")),
-                     f"cards cannot be passed across among {odd[0]} players: 'across' needs "
-                     "an even number (limit 'players' to even counts)")
 
     def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
         file, line, col = self.doc.locate(path, key=key)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .constructs import PROSE_ORDER, STEP_HOMES
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import TRUMPS_BROKEN_BY
 from .prose import SYMBOLS as _SYMBOLS
 from .prose import assign as _assign
 from .prose import cite as _cite
@@ -199,35 +199,6 @@ def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
     return text, body, citation
 
 
-def _step_move(step: Mapping[str, Any], number: str, sub: int,
-               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    m = step["move"]
-    zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
-            "turn_up": "the turn-up", "discards": "the discard pile"}
-    count = str(m.get("count", "all"))
-    what = ("all cards" if count == "all" else
-            f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
-            f"{_f(count)} cards")
-    each = step.get("for")
-    whose = "" if each is None else (
-        " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
-    src = zone.get(str(m.get("from")), str(m.get("from")))
-    dst = zone.get(str(m.get("to")), str(m.get("to")))
-    if m.get("from") == "hand":
-        src += whose
-    elif m.get("to") == "hand":
-        dst += whose
-    place = ""
-    if m.get("to") == "stock":
-        position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
-        place = {"shuffled": ", shuffled into it", "top": ", on top",
-                 "bottom": ", at the bottom"}.get(position, "") + pnote
-    text = f"Move {what} from {src} to {dst}{place}."
-    citation = _cite(m, sub)
-    return text, body, citation
-
-
 def _cond_text(value: Any, on: str, off: str) -> str:
     """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
     if value in (True, "true"):
@@ -284,50 +255,6 @@ def _step_auction(step: Mapping[str, Any], number: str, sub: int,
     else:
         body += _wrap("If every player passes, the same dealer deals again.", sub)
     return text, body, _cite(a, sub)
-_PASS_TO = {"left": "to the player on their left", "right": "to the player on their right",
-            "across": "to the player opposite", "none": ""}
-
-
-def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
-                     ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    t = step["pass_cards"]
-    count = str(t.get("count", 0))
-    what = (f"{count} card{'' if count == '1' else 's'}" if count.isdigit()
-            else f"{_f(count)} cards")
-    dirs = []
-    for d in t.get("directions") or ["left"]:
-        word, note = ctx.enum(d, _PASS_TO)
-        dirs.append((_PASS_TO.get(str(word)) or "no cards are passed") + note)
-    if len(dirs) == 1:
-        text = f"Each player passes {what} {dirs[0]}."
-        if dirs[0].startswith("no cards"):
-            text = "No cards are passed."
-    else:
-        by = _f(t.get("by", "hand_number - 1"))
-        text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
-                + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
-    text += " Players choose their cards before receiving any."
-    citation = _cite(t, sub)
-    return text, body, citation
-
-
-def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
-                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = ("Find the best hand pattern held by a player still in: the first of these that "
-            "some player holds, best first (between players holding it, the higher rank, "
-            "then the first from forehand). Its name is `pattern` and its holder "
-            "`pattern_seat` ('none' and -1 when nobody holds one).")
-    for i, pat in enumerate(step["patterns"]):
-        rank = pat.get("rank", "0")
-        tie = "" if str(rank) == "0" else f"; ranked by {_f(rank)}"
-        src = f" [{pat['source']}]" if isinstance(pat.get("source"), str) else ""
-        body += _wrap(f"{pat['name']}: when {_f(pat['if'])}{tie}.{src}", sub + 2,
-                      first=" " * sub + f"{i + 1}) ")
-    return text, body, []
-
-
 def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
                         ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body = step["declare_melds"]
@@ -356,10 +283,7 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
     **{kind: _unhomed(f) for kind, f in {
            "decide": _step_decide,
            "tricks": _step_tricks,
-           "move": _step_move,
            "auction": _step_auction,
-           "pass_cards": _step_pass_cards,
-           "patterns": _step_patterns,
            "declare_melds": _step_declare_melds,
        }.items()},
 }

@@ -548,78 +548,6 @@ class _Builder:
             )
         return self.formula(conds[0].children[0])
 
-    def k_move(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        move: dict[str, Any] = {}
-        step["move"] = move
-        mp = (*path, "move")
-        self.mark(mp, st)
-        zones = iter(("from", "to"))
-        for c in st.children:
-            kind = getattr(c, "data", None)
-            if kind == "move_all":
-                move["count"] = "all"
-                self.mark((*mp, "count"), c)
-            elif kind == "move_some":
-                f = c.children[0]
-                move["count"] = self.formula(f, "count")
-                self.mark((*mp, "count"), f)
-            elif kind is not None and kind.startswith("zone_"):
-                key = next(zones)
-                move[key] = self.zone(c)
-                self.mark((*mp, key), c)
-            elif kind in ("for_each", "move_whose"):
-                if c.children:
-                    value, node = self.formula(c.children[0]), c.children[0]
-                else:
-                    value, node = "true", c
-                self.put(step, (*path, "for"), value, node, "whose hand ('of each player')")
-            elif kind in _PLACES:
-                move["position"] = _PLACES[kind] or self.word(c.children[0])
-                self.mark((*mp, "position"), c)
-        for key in ("from", "to", "count", "position"):  # the order of the YAML surface
-            if key in move:
-                move[key] = move.pop(key)
-        self.attrs(st, step, path)
-
-    def k_pass_cards(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        passing: dict[str, Any] = {}
-        step["pass_cards"] = passing
-        pp = (*path, "pass_cards")
-        self.mark(pp, st)
-        count = st.children[0]
-        passing["count"] = self.formula(count, "count")
-        self.mark((*pp, "count"), count)
-        dirs = [c for c in st.children if _is(c, "pass_to")]
-        passing["directions"] = [self.word(c.children[0]) for c in dirs]
-        self.mark_items((*pp, "directions"), dirs)
-        for c in st.children:
-            if _is(c, "pass_by"):
-                f = c.children[0]
-                passing["by"] = self.formula(f)
-                self.mark((*pp, "by"), f)
-        self.attrs(st, step, path)
-
-    def k_patterns(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        pats: list[dict[str, Any]] = []
-        step["patterns"] = pats
-        self.mark((*path, "patterns"), st)
-        for c in st.children:
-            if not _is(c, "hand_pattern"):
-                continue
-            pp = (*path, "patterns", len(pats))
-            name, cond = c.children[0], c.children[1]
-            pat: dict[str, Any] = {"name": self.word(name), "if": self.formula(cond)}
-            self.mark(pp, c)
-            self.mark((*pp, "name"), name)
-            self.mark((*pp, "if"), cond)
-            for x in c.children[2:]:
-                if _is(x, "pattern_rank"):
-                    pat["rank"] = self.formula(x.children[0])
-                    self.mark((*pp, "rank"), x.children[0])
-            self.citation(c, pat, pp)
-            pats.append(pat)
-        self.attrs(st, step, path)
-
     def k_declare_melds(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         body: dict[str, Any] = {}
         step["declare_melds"] = body
@@ -699,10 +627,6 @@ class _Builder:
 _AUCTION_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
                   "double_yes": ("double", True), "double_no": ("double", False),
                   "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
-
-# where a move puts cards in the stock ('' : the option named by a word)
-_PLACES = {"place_shuffled": "shuffled", "place_top": "top", "place_bottom": "bottom",
-           "place_word": ""}
 
 #: grammar rule -> trick rule key: the grammar names each rule's phrase after its key
 _DUTY_FIELDS = {f.name: f.name for f in TRICK_DUTIES}

@@ -37,7 +37,6 @@ from typing import Any
 from .constructs import DSL_ORDER, STEP_HOMES
 from .dsl_text import WIDTH as _WIDTH
 from .dsl_text import Out, UnwritableError
-from .dsl_text import cards as _cards
 from .dsl_text import check as _check
 from .dsl_text import cond as _cond
 from .dsl_text import formula as _f
@@ -48,7 +47,7 @@ from .dsl_text import suits as _suits
 from .dsl_text import text as _text
 from .dsl_text import value as _value
 from .dsl_text import word as _word
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
+from .model import TRUMPS_BROKEN_BY
 from .vocabulary import TRICK_DUTIES, TRICK_RULES, construct
 from .vocabulary import step_kind as _step_kind
 
@@ -341,65 +340,6 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         _steps(out, ind + 1, after)
 
 
-def _step_move(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    """``move N cards from ZONE to ZONE``; whose hand: ``the hand of each player where …``."""
-    _check(step, _keys("move"), "in a move step")
-    body = step["move"] or {}
-    _check(body, _keys("move", body=True), "in 'move'")
-    count = body.get("count", "all")
-    what = "all cards" if count == "all" else _cards(count)
-    source, target = _zone(body.get("from", "stock")), _zone(body.get("to", "hand"))
-    head = ""
-    if "for" in step:
-        cond = _f(step["for"])
-        whose = "of each player" + ("" if cond == "true" else f" where {cond}")
-        if body.get("from", "stock") == "hand":
-            source += " " + whose
-        elif body.get("to", "hand") == "hand":
-            target += " " + whose
-        else:
-            head = "for each player, " if cond == "true" else f"for each player where {cond}, "
-    position = body.get("position", STOCK_POSITIONS[0])
-    place = {"shuffled": "", "top": ", on top", "bottom": ", at the bottom"}.get(
-        position, f", placed: {_word(position)}")
-    out.add(indent, f"{head}move {what} from {source} to {target}{place}")
-    _attrs(out, indent + 1, step, "move")
-
-
-def _step_pass_cards(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    """``each player passes N cards left, right, across or none by FORMULA``."""
-    _check(step, _keys("pass_cards"), "in a pass_cards step")
-    body = step["pass_cards"] or {}
-    _check(body, _keys("pass_cards", body=True), "in 'pass_cards'")
-    dirs = [_word(d, ("or", "by")) for d in body.get("directions") or ["left"]]
-    line = f"each player passes {_cards(body.get('count', 0))} " + (
-        ", ".join(dirs[:-1]) + " or " + dirs[-1] if len(dirs) > 1 else dirs[0])
-    by = body.get("by")
-    if by is not None and _f(by) != _BY_DEFAULT:
-        line += f" by {_f(by)}"
-    out.add(indent, line)
-    _attrs(out, indent + 1, step, "pass-cards")
-
-
-_BY_DEFAULT = construct("pass_cards").field("by").default
-
-
-def _step_patterns(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    """``find the best hand pattern:`` and one line a pattern, best first."""
-    _check(step, _keys("patterns"), "in a patterns step")
-    out.add(indent, "find the best hand pattern:")
-    for pat in step["patterns"] or []:
-        _check(pat, _keys("pattern"), "in a pattern")
-        line = f"{_word(pat.get('name', ''), _PATTERN_RESERVED)} if {_f(pat.get('if', 'false'))}"
-        rank = pat.get("rank")
-        if rank is not None and _f(rank) != "0":
-            line += f", ranked by {_f(rank)}"
-        if isinstance(pat.get("source"), str):
-            line += f" — source {_quote(pat['source'])}"
-        out.add(indent + 1, line)
-    _attrs(out, indent + 1, step)
-
-
 def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
     _check(step, _keys("declare_melds"), "in a declare_melds step")
@@ -413,10 +353,6 @@ def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None
     tail = "" if show is True else ", not shown" if show is False else f", shown if {_f(show)}"
     out.add(indent, f"{head}declare melds{tail}")
     _attrs(out, indent + 1, step, "declare-melds")
-
-
-#: Words that open another line of a patterns block (a pattern so named is quoted).
-_PATTERN_RESERVED = ("source", "label", "when", "only", "nothing")
 
 
 def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -476,8 +412,6 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
     "decide": _step_decide,
-    "tricks": _step_tricks, "move": _step_move,
-    "auction": _step_auction,
-    "pass_cards": _step_pass_cards, "patterns": _step_patterns,
+    "tricks": _step_tricks, "auction": _step_auction,
     "declare_melds": _step_declare_melds,
 }

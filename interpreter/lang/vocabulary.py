@@ -41,7 +41,7 @@ from typing import Any
 from spelbok.cards import SUITS
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
-from .constructs import SECTION_HOMES, STEP_HOMES
+from .constructs import SECTION_HOMES, STEP_HOMES, pass_cards, patterns
 from .constructs.deck import DECK_ENTRY as DECK_ENTRY  # the parts declared in their homes
 from .constructs.end import DEFAULT_MAX_HANDS
 from .constructs.game import GAME
@@ -50,6 +50,7 @@ from .constructs.options import OPTION as OPTION
 from .constructs.pack import PACK_EXTRA as PACK_EXTRA
 from .constructs.pack import PACK_SUIT as PACK_SUIT
 from .constructs.shared import FOR
+from .constructs.shared import ZONES as _ZONES
 from .declare import (
     ABSENT,
     SOURCE,
@@ -96,13 +97,7 @@ __all__ = [
 
 # ------------------------------------------------------------------------------ words
 
-ZONES: tuple[Word, ...] = (
-    Word("hand", "the hand of the player a `for` names"),
-    Word("widow", "the spare hand a deal's `widow` fills"),
-    Word("stock", "the cards not dealt (the talon), hidden"),
-    Word("turn_up", "the public turn-up zone"),
-    Word("discards", "the hidden discard pile"),
-)
+ZONES: tuple[Word, ...] = _ZONES
 #: What a decision chooses: the first kind is a list of words (``choose: [..]``).
 CHOOSE_KINDS: tuple[Word, ...] = (
     Word("words", "one of a list of words (a word with `when` only while it holds)"),
@@ -176,12 +171,7 @@ _w = words_of
 
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
-PASS_DIRECTIONS = (
-    Word("left", "to the next player to the left"),
-    Word("right", "to the next player to the right"),
-    Word("across", "to the player opposite (an even number of players)"),
-    Word("none", "nowhere: no cards are passed this hand"),
-)
+PASS_DIRECTIONS = pass_cards.DIRECTIONS
 _WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
                 ("each", "every player in turn, from forehand"),
                 ("last_winner", "the winner of the last trick"))
@@ -248,14 +238,7 @@ CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bi
 ), x_name="in a contract")
 
 
-HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
-    Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
-    Field("if", "formula", "per-player condition: the seat's hand has the pattern",
-          required=True),
-    Field("rank", "formula", "per-player number: between seats with this pattern, the "
-          "higher wins (then the first from forehand)", default="0"),
-    _SOURCE,
-), x_name="in a pattern")
+HAND_PATTERN = patterns.PATTERN
 
 PARTS: tuple[Construct, ...] = (
     *(p for h in SECTION_HOMES for p in h.parts), WHO_MAP, WORD_OPTION, EXCHANGE,
@@ -397,19 +380,7 @@ STEPS: tuple[Construct, ...] = (
         _SOURCE,
     )),
     *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
-    Construct("move", "step", "move cards between zones", body=(
-        Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
-        Field("to", "word", "the zone they go to", default="hand", words=ZONES),
-        Field("count", "count", "how many cards", default="all"),
-        Field("position", "word", "where cards moved to the stock go", default="shuffled",
-              omitted=True,
-              words=_w(("shuffled", "shuffled into it"), ("top", "on top"),
-                       ("bottom", "at the bottom")),
-              schema_doc="Where cards moved to the stock go: shuffled (the default), top or "
-                         "bottom."),
-        _SOURCE,
-    ), fields=(_FOR,),
-        schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
+    _HOMED["move"],
     Construct("auction", "step", "a bidding round over ordered contracts: the highest "
               "bidder declares", body=(
         Field("contracts", "list[contract]", "the contracts, low to high", required=True,
@@ -433,21 +404,9 @@ STEPS: tuple[Construct, ...] = (
               "dealer deals again)", default=[], omitted=True),
         _SOURCE,
     )),
-    Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
-        Field("count", "formula", "how many cards each player passes", required=True),
-        Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
-              default=["left"], min_items=1, words=PASS_DIRECTIONS,
-              doc_type="list of words"),
-        Field("by", "formula", "which direction this hand: its index in `directions` (counted "
-              "from 0, modulo their number)", default="hand_number - 1"),
-        _SOURCE,
-    ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
-                  "direction; nobody sees what they receive until all have passed."),
+    _HOMED["pass_cards"],
     _HOMED["declare_melds"],
-    Construct("patterns", "step", "find the best hand pattern held (before play)",
-              value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
-                          "held is read as `pattern` and `pattern_seat`", required=True,
-                          min_items=1, doc_type="list of patterns")),
+    _HOMED["patterns"],
 )
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)

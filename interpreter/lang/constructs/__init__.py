@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from . import deal, flow, turn_up
+from . import deal, flow, move, pass_cards, patterns, turn_up
 from .dealer import DEALER
 from .deck import DECK
 from .end import END
@@ -34,7 +34,8 @@ from .teams import TEAMS
 from .variables import VARIABLES
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
-STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES, DECLARE_MELDS)
+STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES, move.HOME,
+                                 pass_cards.HOME, patterns.HOME, DECLARE_MELDS)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
                                    POINTS, VARIABLES, DEALER, HAND, END)
