@@ -255,20 +255,6 @@ def _step_auction(step: Mapping[str, Any], number: str, sub: int,
     else:
         body += _wrap("If every player passes, the same dealer deals again.", sub)
     return text, body, _cite(a, sub)
-def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
-                        ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body = step["declare_melds"]
-    each = step.get("for", "not out")
-    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
-           else f"Each player where {_f(each)}")
-    show = body.get("show", True)
-    shown = (" and shows their cards to all" if show is True else "" if show is False
-             else f" and, when {_f(show)}, shows their cards to all")
-    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
-            "`meld_points` is what they score.")
-    return text, [], _cite(body, sub)
-
-
 def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
              ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
     return lambda ctx, step, number, sub: f(step, number, sub, ctx)
@@ -284,7 +270,6 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
            "decide": _step_decide,
            "tricks": _step_tricks,
            "auction": _step_auction,
-           "declare_melds": _step_declare_melds,
        }.items()},
 }
 

@@ -548,23 +548,6 @@ class _Builder:
             )
         return self.formula(conds[0].children[0])
 
-    def k_declare_melds(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        body: dict[str, Any] = {}
-        step["declare_melds"] = body
-        self.mark((*path, "declare_melds"), st)
-        for c in st.children:
-            if _is(c, "for_each"):
-                value, node = (self.formula(c.children[0]), c.children[0]) if c.children \
-                    else ("true", c)
-                self.put(step, (*path, "for"), value, node, "who declares")
-            elif _is(c, "melds_hidden"):
-                self.put(body, (*path, "declare_melds", "show"), False, c, "whether melds are shown")
-            elif _is(c, "melds_shown_if"):
-                f = c.children[0]
-                self.put(body, (*path, "declare_melds", "show"), self.formula(f), f,
-                         "whether melds are shown")
-        self.attrs(st, step, path)
-
     def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
         auction: dict[str, Any] = {"contracts": []}
         step["auction"] = auction

@@ -340,21 +340,6 @@ def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
         _steps(out, ind + 1, after)
 
 
-def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
-    _check(step, _keys("declare_melds"), "in a declare_melds step")
-    body = step["declare_melds"] or {}
-    _check(body, _keys("declare_melds", body=True), "in 'declare_melds'")
-    head = ""
-    each = step.get("for")
-    if each is not None and _f(each) != "not out":
-        head = "for each player, " if _f(each) == "true" else f"for each player where {_f(each)}, "
-    show = body.get("show", True)
-    tail = "" if show is True else ", not shown" if show is False else f", shown if {_f(show)}"
-    out.add(indent, f"{head}declare melds{tail}")
-    _attrs(out, indent + 1, step, "declare-melds")
-
-
 def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
     """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
     trick, trump none``) and its rules, each on a line of its own."""
@@ -413,5 +398,4 @@ _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     # the steps without a home yet
     "decide": _step_decide,
     "tricks": _step_tricks, "auction": _step_auction,
-    "declare_melds": _step_declare_melds,
 }

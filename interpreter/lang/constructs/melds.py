@@ -19,6 +19,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
+    from ..describe import _Ctx as Ctx
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
 
@@ -144,10 +145,6 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         if run and not any(run <= len(d) for d in decks):
             ck.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
                    f"{run} ranks")
-    for path, step in ck.walk(tree["hand"], ("hand",)):
-        if ck.kind(step) == "declare_melds" and not tree.get("melds"):
-            ck.err((*path, "declare_melds"), "there are no melds to declare: the spec "
-                   "has no 'melds' table", key=True)
 
 
 #: The table of melds (a key of the top level).
@@ -174,4 +171,74 @@ DECLARE_MELDS_STEP = Construct(
     fields=(Field("for", "formula", "per-player condition: who declares", default="not out"),),
     schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
                "`meld_points` is what they score; with `show`, their cards become public.")
-DECLARE_MELDS = Home(DECLARE_MELDS_STEP)
+
+# ---------------------------------------------------------------- the declare_melds step
+
+STEP_GRAMMAR = r"""
+// every player (or those `for each player where …,` names) declares the melds of the table
+declare_melds: for_each? "declare" "melds" melds_show? _end _attrs?
+melds_show: "," "not" "shown"                               -> melds_hidden
+          | "," "shown" "if" formula                        -> melds_shown_if
+"""
+
+
+def read_step(b: Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """Reads ``[for each player where …,] declare melds[, not shown | , shown if …]``."""
+    body: dict[str, Any] = {}
+    step["declare_melds"] = body
+    b.mark((*path, "declare_melds"), st)
+    for c in st.children:
+        if is_node(c, "for_each"):
+            value, node = (b.formula(c.children[0]), c.children[0]) if c.children \
+                else ("true", c)
+            b.put(step, (*path, "for"), value, node, "who declares")
+        elif is_node(c, "melds_hidden"):
+            b.put(body, (*path, "declare_melds", "show"), False, c, "whether melds are shown")
+        elif is_node(c, "melds_shown_if"):
+            f = c.children[0]
+            b.put(body, (*path, "declare_melds", "show"), b.formula(f), f,
+                  "whether melds are shown")
+    b.attrs(st, step, path)
+
+
+def write_step(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``[for each player where …,] declare melds[, not shown | , shown if …]``."""
+    t.check(step, t.keys(DECLARE_MELDS_STEP), "in a declare_melds step")
+    body = step["declare_melds"] or {}
+    t.check(body, t.keys(DECLARE_MELDS_STEP, body=True), "in 'declare_melds'")
+    head = ""
+    each = step.get("for")
+    if each is not None and t.formula(each) != "not out":
+        head = ("for each player, " if t.formula(each) == "true"
+                else f"for each player where {t.formula(each)}, ")
+    show = body.get("show", True)
+    tail = ("" if show is True else ", not shown" if show is False
+            else f", shown if {t.formula(show)}")
+    out.add(indent, f"{head}declare melds{tail}")
+    out.attrs(indent + 1, step, "declare-melds")
+
+
+def describe_step(ctx: Ctx, step: Mapping[str, Any], number: str,
+                  sub: int) -> tuple[str, list[str], list[str]]:
+    """Who declares, whether the cards are shown, what ``meld_points`` is."""
+    body = step["declare_melds"]
+    each = step.get("for", "not out")
+    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
+           else f"Each player where {p.formula(each)}")
+    show = body.get("show", True)
+    shown = (" and shows their cards to all" if show is True else "" if show is False
+             else f" and, when {p.formula(show)}, shows their cards to all")
+    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
+            "`meld_points` is what they score.")
+    return text, [], p.cite(body, sub)
+
+
+def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
+    """A spec that declares melds has a table of them."""
+    if not ck.tree.get("melds"):
+        ck.err((*path, "declare_melds"), "there are no melds to declare: the spec has no "
+               "'melds' table", key=True)
+
+
+DECLARE_MELDS = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR, builds={"declare_melds": read_step},
+                     write=write_step, describe=describe_step, check=check_step)
