@@ -1,4 +1,8 @@
-"""The dealer: who deals first, where the deal passes, whether it skips players out."""
+"""The dealer: who deals first, where the deal passes, whether it skips players out.
+
+>>> DECL.field("first").default, DECL.field("rotate").default
+('cut_low', 'left')
+"""
 
 from __future__ import annotations
 

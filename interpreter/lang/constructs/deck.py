@@ -1,4 +1,8 @@
-"""The deck: which cards of the pack, for which player counts."""
+"""The deck: which cards of the pack, for which player counts.
+
+>>> DECK.name, DECK_ENTRY.field("suits").default
+('deck', ['C', 'S', 'H', 'D'])
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The end of the match: when it ends, who wins, the reported score, the most hands."""
+"""The end of the match: when it ends, who wins, the reported score, the most hands.
+
+>>> END.name, DECL.field("max_hands").default == DEFAULT_MAX_HANDS
+('end', True)
+"""
 
 from __future__ import annotations
 

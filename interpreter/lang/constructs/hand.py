@@ -2,6 +2,9 @@
 
 Each step kind has a home of its own (the registry's ``STEP_HOMES``); this one holds
 the list.
+
+>>> HAND.name, HAND.keys[0].type
+('hand', 'steps')
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The options: named readings of the rules, or rule parameters, each with its values."""
+"""The options: named readings of the rules, or rule parameters, each with its values.
+
+>>> OPTIONS.name, OPTIONS.decl is None, [f.name for f in OPTION.fields][:2]
+('options', True, ['values', 'default'])
+"""
 
 from __future__ import annotations
 

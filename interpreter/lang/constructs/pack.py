@@ -1,4 +1,9 @@
-"""A declared pack: its suits, ranks, copies and extra cards (absent: the French 52)."""
+"""A declared pack: its suits, ranks, copies and extra cards (absent: the French 52); its
+prose is told with the deck's.
+
+>>> PACK.name, [c.name for c in PACK.parts]
+('pack', ['pack_suit', 'pack_extra'])
+"""
 
 from __future__ import annotations
 

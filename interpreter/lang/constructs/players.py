@@ -1,4 +1,8 @@
-"""The players section: the allowed player counts."""
+"""The players section: the allowed player counts.
+
+>>> PLAYERS.name, [f.name for f in DECL.fields], PLAYERS.entries
+('players', ['min', 'max', 'source'], ('players',))
+"""
 
 from __future__ import annotations
 

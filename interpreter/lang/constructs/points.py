@@ -1,4 +1,8 @@
-"""Card points: what the cards in a seat's tricks are worth (``card_points``)."""
+"""Card points: what the cards in a seat's tricks are worth (``card_points``).
+
+>>> [f.name for f in DECL.fields if not f.omitted]
+['ranks', 'source']
+"""
 
 from __future__ import annotations
 

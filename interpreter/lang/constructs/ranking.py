@@ -1,5 +1,9 @@
 """The ranking: the rank order, top trumps and the suit they follow, the cut order, and
-the cards that play by rules of their own (free, losing and kept cards)."""
+the cards that play by rules of their own (free, losing and kept cards).
+
+>>> DECL.field("top_trumps_follow").default, RANKING.entries[:2]
+('trump', ('ranks', 'top_trumps'))
+"""
 
 from __future__ import annotations
 

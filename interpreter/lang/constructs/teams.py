@@ -1,4 +1,8 @@
-"""Partnerships: the seats of each team."""
+"""Partnerships: the seats of each team (told with the players in ``describe``).
+
+>>> TEAMS.name, TEAMS.keys[0].type
+('teams', 'list[team]')
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The variables: declared state, per player or not, kept for the match or reset each hand."""
+"""The variables: declared state, per player or not, kept for the match or reset each hand.
+
+>>> [f.name for f in DECL.fields]
+['player', 'hand_player', 'hand', 'match', 'source']
+"""
 
 from __future__ import annotations
 
