@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .constructs import STEP_HOMES
+from .constructs.shared import describe_levels as _levels
+from .constructs.shared import describe_who as _who
 from .model import TRUMPS_BROKEN_BY
 from .prose import SYMBOLS as _SYMBOLS
-from .prose import assign as _assign
 from .prose import cite as _cite
 from .prose import formula as _f
 from .prose import or_ as _or
@@ -424,34 +425,6 @@ def _section_dealer(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
 # ------------------------------------------------------------------------- steps
 
 
-def _who(who: Any, where: Any, single: bool) -> str:
-    cond = where not in (None, "true", True)
-    if isinstance(who, Mapping):
-        ties = "cut for it" if who.get("ties", "forehand") == "cut" else \
-            "the first of them from forehand"
-        text = f"the player with the highest {_f(who.get('most'))}"
-        if cond:
-            text += f" among those where {_f(where)}"
-        return text + f" (on a tie, {ties})"
-    if who == "each":
-        text = "each player in turn from forehand"
-        return text + (f", among those where {_f(where)}," if cond else "")
-    base = {"dealer": "the dealer", "forehand": "forehand",
-            "last_winner": "the winner of the last trick"}.get(str(who), _f(who))
-    if cond and single:
-        start = "the dealer" if who == "dealer" else "forehand"
-        return f"the first player from {start} (round to the left) where {_f(where)}"
-    return base
-
-
-def _step_decide(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text, body = _decide(step, sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
 def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
     body: list[str] = []
@@ -542,7 +515,6 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
     **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
     # the steps without a home yet
     **{kind: _unhomed(f) for kind, f in {
-           "decide": _step_decide,
            "tricks": _step_tricks,
            "auction": _step_auction,
            "declare_melds": _step_declare_melds,
@@ -566,76 +538,6 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]
     lines[1:] = [" " * sub + line.lstrip() for line in lines[1:]]
     return lines + body + citation + _cite(step, sub)
-
-
-def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
-    name = str(step.get("decide"))
-    who = step.get("who", "each")
-    single = who != "each"
-    whom = _who(who, step.get("where"), single)
-    choose = step.get("choose")
-    body: list[str] = []
-    if isinstance(choose, list):
-        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
-        text = f"Decision '{name}': {whom} chooses {_or(words)} (write: {', '.join(words)})."
-        for w in choose:
-            if isinstance(w, Mapping):
-                body += _wrap(f"'{w['word']}' is offered only when {_f(w.get('when'))}.", sub + 2,
-                              first=" " * sub + "- ")
-    elif choose == "number":
-        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
-        text = (f"Decision '{name}': {whom} names a number from {_f(lo)} to {_f(hi)} "
-                f"(write: {name} 2).")
-    elif choose == "suit":
-        suits = step.get("suits") or ["C", "S", "H", "D"]
-        text = (f"Decision '{name}': {whom} names a suit, {_or([_SYMBOLS.get(s, s) for s in suits])} "
-                f"(write: {name} H).")
-    else:
-        ex = step.get("exchange") or {}
-        source = "the turn-up" if ex.get("draw_from") == "turn_up" else "the stock"
-        most = str(ex.get("max", "cards"))
-        least = str(ex.get("min", "0"))
-        limit = (f"up to {most} card" + ("" if most == "1" else "s")) if most.isdigit() else \
-            f"up to `{most}` cards"
-        if least not in ("0", ""):
-            limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
-        example = f"{name} 7H{'' if most == '1' else ' 9S'}"
-        if ex.get("draw_from") == "none":  # discard only: nothing is drawn
-            exact = least == most and least.isdigit()
-            count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
-            text = (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
-                    f"Write: {example}" + ("." if least not in ("0", "") else
-                                           f", or {name} alone to keep every card."))
-        else:
-            text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
-                    f"never more than {source} holds, and draw as many from it. Write: "
-                    f"{example}, or {name} alone to keep every card.")
-        body += _cite(ex, sub)
-    allow = step.get("allow")
-    if isinstance(allow, list):
-        body += _wrap("Only the choices that meet the first of these conditions met by some "
-                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
-                      first=" " * sub + "- ")
-    elif allow not in (None, "true", True):
-        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
-            if step.get("reason") else ""
-        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
-                      first=" " * sub + "- ")
-    for var, formula in (step.get("then") or {}).items():
-        body += _assign(var, formula, sub, head="Then ")
-    return text, body
-
-
-def _levels(levels: list[Any], what: str) -> str:
-    """The levels of an ordered ``allow``, as prose: each tried when those before admit
-    no candidate."""
-    parts = []
-    for i, level in enumerate(levels):
-        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
-        why = level.get("reason") if isinstance(level, Mapping) else None
-        parts.append(("" if i == 0 else "else ") + _f(cond)
-                     + (f' (a {what} refused is answered "{why}")' if why else ""))
-    return "; ".join(parts)
 
 
 def _per_trick(value: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
 from .constructs import STEP_HOMES
+from .constructs.shared import read_allow_else, read_who
 from .dsl_nodes import cond_at as _cond_at
 from .dsl_nodes import is_node as _is
 from .dsl_nodes import is_token as _tok
@@ -586,134 +587,6 @@ class _Builder:
                 build(self, c, step, p)
         return out
 
-    def who(self, node: Any, step: dict[str, Any], path: tuple[Any, ...], key: str,
-            where_key: str) -> None:
-        kind = node.data
-        if kind == "who":
-            node = node.children[0]
-            kind = node.data
-        if kind == "who_each":
-            step[key] = "each"
-            self.mark((*path, key), node)
-            if node.children:
-                f = node.children[0]
-                step[where_key] = self.formula(f)
-                self.mark((*path, where_key), f)
-            return
-        if kind == "who_first":
-            self.who(node.children[0], step, path, key, where_key)
-            f = node.children[1]
-            step[where_key] = self.formula(f)
-            self.mark((*path, where_key), f)
-            return
-        self.mark((*path, key), node)
-        if kind == "who_dealer":
-            step[key] = "dealer"
-        elif kind == "who_forehand":
-            step[key] = "forehand"
-        elif kind == "who_last_winner":
-            step[key] = "last_winner"
-        elif kind == "who_text":
-            step[key] = self.string(node.children[0])
-        else:  # who_most
-            most: dict[str, Any] = {"most": self.formula(node.children[0])}
-            self.mark((*path, key, "most"), node.children[0])
-            if len(node.children) > 1:
-                most["ties"] = self.word(node.children[1])
-                self.mark((*path, key, "ties"), node.children[1])
-            step[key] = most
-
-    def k_decide(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        who, name, choice = st.children[:3]
-        step["decide"] = self.word(name)
-        self.mark((*path, "decide"), name)
-        self.who(who, step, path, "who", "where")
-        self.mark((*path, "choose"), choice)
-        if choice.data == "choose_suit":
-            step["choose"] = "suit"
-            if choice.children:
-                step["suits"] = [self.suit(s) for s in choice.children]
-                self.mark_items((*path, "suits"), choice.children)
-        elif choice.data == "choose_number":
-            step["choose"] = "number"
-            for key, f in zip(("min", "max"), choice.children, strict=True):
-                step[key] = self.formula(f, key)
-                self.mark((*path, key), f)
-        elif choice.data == "choose_exchange":
-            step["choose"] = "exchange"
-            zone = choice.children[0]
-            exch: dict[str, Any] = {}
-            step["exchange"] = exch
-            self.mark((*path, "exchange"), zone)
-            exch["draw_from"] = self.zone(zone)
-            self.mark((*path, "exchange", "draw_from"), zone)
-            for b in choice.children[1:]:
-                key = "max" if b.data == "bound_max" else "min"
-                f = b.children[0]
-                self.put(exch, (*path, "exchange", key), self.formula(f, key), f,
-                         f"the exchange's {'most' if key == 'max' else 'least'} number of cards")
-        else:
-            words: list[Any] = []
-            step["choose"] = words
-            for i, w in enumerate(choice.children):
-                word, *cond = w.children
-                self.mark((*path, "choose", i), w)
-                if cond:
-                    words.append({"word": self.word(word), "when": self.formula(cond[0])})
-                    self.mark((*path, "choose", i, "word"), word)
-                    self.mark((*path, "choose", i, "when"), cond[0])
-                else:
-                    words.append(self.word(word))
-        for c in st.children[3:]:
-            if _is(c, "then_line"):
-                then = step.setdefault("then", {})
-                if len(then) == 0:
-                    self.mark((*path, "then"), c)
-                self.assigns(c.children, then, (*path, "then"))
-            elif _is(c, "decide_allow"):
-                f = c.children[0]
-                self.put(step, (*path, "allow"), self.formula(f), f,
-                         "the condition on the choices ('allowed when')")
-                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused option
-                    self.put(step, (*path, "reason"), self.string(tok), tok,
-                             "the reason for a refused option")
-            elif _is(c, "decide_allow_else"):
-                self.allow_else(step, path, c, "allowed when")
-        self.attrs(st, step, path)
-
-    def allow_else(self, owner: dict[str, Any], path: tuple[Any, ...], node: Any,
-                   first: str) -> None:
-        """An ``else …`` line: the next level of the ``allow`` the lines above began.
-
-        The first such line turns the ``allow`` (and its ``reason``) into the list of
-        levels, with their positions."""
-        allow = owner.get("allow")
-        if allow is None:
-            raise self.fail(f"an 'else' level follows the line '{first} …' it goes on", node)
-        here = (*path, "allow")
-        if not isinstance(allow, list):
-            level: dict[str, Any] = {"if": allow}
-            self.pos[(*here, 0)] = self.pos[(*here, 0, "if")] = self.pos[here]
-            if "reason" in owner:
-                level["reason"] = owner.pop("reason")
-                self.pos[(*here, 0, "reason")] = self.pos.pop((*path, "reason"))
-            allow = owner["allow"] = [level]
-        f, *why = node.children
-        i = len(allow)
-        level = {"if": self.formula(f)}
-        self.mark((*here, i), node)
-        self.mark((*here, i, "if"), f)
-        for tok in why:
-            level["reason"] = self.string(tok)
-            self.mark((*here, i, "reason"), tok)
-        allow.append(level)
-
-    def zone(self, node: Any) -> str:
-        """A zone's name: ``the stock`` -> ``stock``, ``zone WORD`` -> the word."""
-        if node.data == "zone_word":
-            return self.word(node.children[0])
-        return node.data[len("zone_"):]
-
     def assigns(self, nodes: list[Any], target: dict[str, Any], path: tuple[Any, ...]) -> None:
         for a in nodes:
             if not _is(a, "assign"):
@@ -748,7 +621,7 @@ class _Builder:
                 tricks["players"] = self.formula(c)
                 self.mark((*tp, "players"), c)
             elif kind in ("who", "who_each", "who_first"):
-                self.who(c, tricks, tp, "leader", "leader_where")
+                read_who(self, c, tricks, tp, "leader", "leader_where")
             elif kind in _DUTY_FIELDS:
                 duty, *rest = c.children
                 key = _DUTY_FIELDS[kind]
@@ -816,7 +689,7 @@ class _Builder:
                     self.put(tricks, (*tp, "reason"), self.string(tok), tok,
                              "the reason for a refused card")
             elif kind == "allow_else":
-                self.allow_else(tricks, tp, c, "a card may be played only if")
+                read_allow_else(self, tricks, tp, c, "a card may be played only if")
         word = tricks.get("abstain_word", "knock")
         for verb in verbs:
             if self.word(verb) != word:

@@ -35,8 +35,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .constructs import STEP_HOMES
+from .constructs.shared import write_allow as _allow
+from .constructs.shared import write_who as _who
 from .dsl_text import WIDTH as _WIDTH
 from .dsl_text import Out, UnwritableError
+from .dsl_text import assignments as _assignments
 from .dsl_text import card as _card
 from .dsl_text import check as _check
 from .dsl_text import cond as _cond
@@ -56,9 +59,8 @@ from .vocabulary import step_kind as _step_kind
 
 __all__ = ["UnwritableError", "to_dsl"]
 
+
 _ALL_SUITS = ["C", "S", "H", "D"]
-_ZONES = {"stock": "the stock", "turn_up": "the turn-up", "widow": "the widow", "hand": "the hand",
-          "discards": "the discards"}
 
 
 class _Out(Out):
@@ -423,120 +425,6 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
     _source(out, indent, step)
 
 
-def _zone(zone: Any) -> str:
-    return _ZONES.get(str(zone), f"zone {_word(zone)}")
-
-
-def _single_who(who: Any, more: bool) -> str:
-    """One player; ``more``: words follow (a comma then closes the ties phrase)."""
-    if isinstance(who, Mapping):
-        _check(who, _keys("who_map"), "in a 'most' player choice")
-        text = f"the player with the most {_f(who.get('most', '0'))}"
-        ties = who.get("ties")
-        if ties is not None and str(ties) != "forehand":
-            text += f", ties broken by {_word(ties)}" + ("," if more else "")
-        return text
-    if who == "dealer":
-        return "the dealer"
-    if who == "forehand":
-        return "forehand"
-    if who == "last_winner":
-        return "the last winner"
-    return _quote(str(who))
-
-
-def _who(who: Any, where: Any, more: bool) -> str:
-    cond = None if where is None or _f(where) == "true" else _f(where)
-    if who == "each":
-        return "each player" + (f" where {cond}" if cond else "")
-    if cond:
-        return f"the first player from {_single_who(who, True)} where {cond}"
-    return _single_who(who, more)
-
-
-def _step_decide(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("decide"), "in a decide step")
-    choose = step.get("choose")
-    if choose == "suit":
-        choice = "a suit"
-        suits = step.get("suits")
-        if suits is not None and [str(s).upper() for s in suits] != _ALL_SUITS:
-            choice += " among " + _suits(suits)
-    elif choose == "exchange":
-        exch = step.get("exchange") or {}
-        _check(exch, _keys("exchange"), "in 'exchange'")
-        choice = "exchange with " + _zone(exch.get("draw_from", "stock"))
-        if "max" in exch and _f(exch["max"]) != "cards":
-            choice += f", at most {_f(exch['max'])}"
-        if "min" in exch and _f(exch["min"]) != "0":
-            choice += f", at least {_f(exch['min'])}"
-    elif choose == "number":
-        choice = f"a number from {_f(step.get('min', '0'))} to {_f(step.get('max', '0'))}"
-    elif isinstance(choose, list) and choose:
-        words = [_word_option(w) for w in choose]
-        choice = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-    else:
-        raise ValueError(f"to_dsl: cannot write the choice {choose!r} of decide '{step['decide']}'")
-    suits = step.get("suits")
-    if choose != "suit" and suits is not None:
-        raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
-    if choose != "exchange" and step.get("exchange"):
-        raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")
-    if choose != "number" and ("min" in step or "max" in step):
-        raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
-    who = _who(step.get("who", "each"), step.get("where"), True)
-    out.add(indent, f"{who} decides {_word(step['decide'])}: {choice}")
-    _allow(out, indent + 1, step, "allowed when", "else allowed when")
-    then = step.get("then") or {}
-    _assignments(out, indent + 1, "then ", then, "then ")
-    _attrs(out, indent + 1, step, "exchange")
-
-
-def _allow(out: _Out, indent: int, owner: Mapping[str, Any], first: str, more: str) -> None:
-    """The lines of an ``allow`` (and its ``reason``): one condition, or its levels in order,
-    each with ``, otherwise "reason"`` when it gives one."""
-    allow = owner.get("allow")
-    reason = owner.get("reason")
-    if isinstance(allow, list):
-        if reason is not None:
-            raise ValueError("to_dsl: with 'allow' levels, each level gives its own 'reason'")
-        for i, level in enumerate(allow):
-            _check(level, _keys("allow_level"), "in an allow level")
-            _allow_line(out, indent, more if i else first, level.get("if", "true"),
-                        level.get("reason"))
-    elif (allow is not None and _cond(allow) is not True) or reason is not None:
-        _allow_line(out, indent, first, allow if allow is not None else "true", reason)
-
-
-def _allow_line(out: _Out, indent: int, head: str, cond: Any, reason: Any) -> None:
-    out.add(indent, f"{head} {_f(cond)}"
-            + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
-
-
-def _word_option(option: Any) -> str:
-    """A word of a decision, with ``(only when …)`` when it is offered on a condition."""
-    if isinstance(option, Mapping):
-        _check(option, _keys("word_option"), "in a word option")
-        text = _word(option.get("word", ""), ("a", "exchange"))
-        when = _f(option.get("when", "true"))
-        return text if when == "true" else f"{text} (only when {when})"
-    return _word(option, ("a", "exchange"))
-
-
-def _assignments(out: _Out, indent: int, head: str, values: Mapping[str, Any],
-                 each_head: str) -> None:
-    """``head a = x, b = y`` on one line when it fits, else one line per assignment."""
-    if not values:
-        return
-    parts = [f"{_word(k)} = {_f(v)}" for k, v in values.items()]
-    line = head + ", ".join(parts)
-    if len("    " * indent + line) <= _WIDTH or len(parts) == 1:
-        out.add(indent, line)
-        return
-    for part in parts:
-        out.add(indent, each_head + part)
-
-
 #: The DSL lines of the trick rules, on / off (declared with their defaults in the vocabulary).
 _FLAGS: tuple[tuple[str, str, str], ...] = tuple((f.name, *f.phrase) for f in TRICK_DUTIES)
 
@@ -707,7 +595,6 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
-    "decide": _step_decide,
     "tricks": _step_tricks, "auction": _step_auction,
     "declare_melds": _step_declare_melds,
 }

@@ -40,7 +40,8 @@ from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 from .constructs import STEP_HOMES, pass_cards, patterns
-from .constructs.shared import FOR
+from .constructs.decide import CHOOSE_KINDS, EXCHANGE, WORD_OPTION
+from .constructs.shared import ALLOW_LEVEL, FOR, LEADER_WORDS, WHO_MAP
 from .constructs.shared import ZONES as _ZONES
 from .declare import (
     ABSENT,
@@ -94,13 +95,6 @@ meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the
 users, the compiler and the checks."""
 
 ZONES: tuple[Word, ...] = _ZONES
-#: What a decision chooses: the first kind is a list of words (``choose: [..]``).
-CHOOSE_KINDS: tuple[Word, ...] = (
-    Word("words", "one of a list of words (a word with `when` only while it holds)"),
-    Word("suit", "a suit, among `suits`", uses=("suits",)),
-    Word("exchange", "cards to discard, as many drawn (see `exchange`)", uses=("exchange",)),
-    Word("number", "a number from `min` to `max`", uses=("min", "max")),
-)
 KEYWORDS: tuple[Word, ...] = (
     Word("if", "`if a then b else c`"),
     Word("then", "see `if`"),
@@ -168,10 +162,7 @@ _w = words_of
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
 PASS_DIRECTIONS = pass_cards.DIRECTIONS
-_WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
-                ("each", "every player in turn, from forehand"),
-                ("last_winner", "the winner of the last trick"))
-_LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
+_LEADER_WORDS = LEADER_WORDS
 
 # ------------------------------------------------------------------------------ parts
 
@@ -191,35 +182,6 @@ DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some pla
     Field("suits", "suits", "its suits", default=list(SUITS)),
     _SOURCE,
 ), x_name="in a deck entry")
-
-WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
-    Field("most", "formula", "the per-player number to have most of", required=True),
-    Field("ties", "word", "who wins a tie", default="forehand",
-          words=_w(("cut", "a cut decides"), ("forehand", "the first from forehand"))),
-), x_name="in '{key}'",
-    schema_doc="The player with the most of `most` (ties: cut | forehand).")
-
-WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
-    Field("word", "token", "the word", required=True),
-    Field("when", "formula", "offered only while this holds for the decider", default="true"),
-), x_name="in a word option")
-
-EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
-    Field("draw_from", "word", "where replacements come from", default="stock",
-          words=_w(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
-                   ("none", "nowhere: discard only"))),
-    Field("max", "formula", "most cards discarded", default="cards"),
-    Field("min", "formula", "fewest cards discarded", default="0"),
-    _SOURCE,
-))
-
-ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
-    Field("if", "formula", "the condition on each candidate", required=True),
-    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
-), x_name="in an allow level",
-    schema_doc="One level of an ordered allow: the first level whose condition admits a "
-               "candidate decides; its reason answers a refused one.")
-
 
 DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
     Field("word", "token", "its word; the notation joins the card played with it: "
@@ -296,28 +258,7 @@ _HOMED = {h.name: h.decl for h in STEP_HOMES}
 STEPS: tuple[Construct, ...] = (
     _HOMED["deal"],
     _HOMED["turn_up"],
-    Construct("decide", "step", "a player's decision",
-              value=Field("decide", "name", "the decision's name (its verb in notation)",
-                          required=True), fields=(
-        Field("who", "who", "who decides", default="each", words=_WHO_WORDS),
-        Field("where", "formula", "per-player condition: each skips those failing it, a single "
-              "decider is the first to the left passing it", default="true"),
-        Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
-        Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
-        Field("exchange", "exchange", "the exchange (choose: exchange)",
-              default=Derived("the exchange's defaults")),
-        Field("then", "assignments", "assignments, evaluated for the decider", default={}),
-        Field("min", "formula", "the lowest number (choose: number)", default="0"),
-        Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
-              "order", default="true", omitted=True,
-              schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered. A list of levels ({if, reason}) is tried in order: the "
-                         "first that admits an option decides."),
-        Field("reason", "text", "the message for an option `allow` refuses",
-              schema_doc="The message for an option that 'allow' refuses (default: the "
-                         "options offered)."),
-    )),
+    _HOMED["decide"],
     Construct("tricks", "step", "play tricks", body=(
         Field("players", "formula", "who takes part (per-player condition)", default="not out"),
         Field("leader", "who", "who leads the first trick", default="forehand",

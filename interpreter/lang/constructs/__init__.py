@@ -11,16 +11,16 @@ True
 
 from __future__ import annotations
 
-from . import deal, flow, move, pass_cards, patterns, turn_up
+from . import deal, decide, flow, move, pass_cards, patterns, shared, turn_up
 from .home import Home
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
-STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES, move.HOME,
+STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, decide.HOME, *flow.HOMES, move.HOME,
                                  pass_cards.HOME, patterns.HOME)
 # the top level and the sections, in the order the DSL writes them
 SECTION_HOMES: tuple[Home, ...] = ()
 # the parts several steps share (a step's own parts are in its home's ``parts``)
-PART_HOMES: tuple[Home, ...] = ()
+PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.
 HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
 #: The step kinds, in the reference's order.
