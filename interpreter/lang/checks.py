@@ -56,6 +56,7 @@ from .meaning import (
     BUILTIN_NAMES,
     FUNCTION_NAMES,
     KEYWORDS,
+    _complementary,
     _Meaning,
 )
 from .model import DEFAULT_MAX_HANDS, SpecDoc
@@ -128,6 +129,9 @@ def _step_terminates(step: dict[str, Any]) -> bool:
 
 
 class _Checker:
+    #: Whether two conditions plainly exclude each other (for a home's checks).
+    complementary = staticmethod(_complementary)
+
     def __init__(self, doc: SpecDoc) -> None:
         self.doc = doc
         self.tree = doc.tree
@@ -737,17 +741,9 @@ class _Checker:
         return path in self.doc.positions or key_path(path) in self.doc.positions
 
     def meaning(self) -> None:
-        """Formulas that cannot mean what they say, and keys that have no effect."""
+        """Formulas that cannot mean what they say (a step's keys that have no effect are
+        its home's checks)."""
         _Meaning(self).run()
-        for path, step in _walk(self.tree["hand"], ("hand",)):
-            kind = _kind(step)
-            if kind == "tricks":
-                body = step["tricks"]
-                if body.get("abstain") in (None, False, "false"):
-                    for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
-                        if self.written((*path, "tricks", key)):
-                            self.warn((*path, "tricks", key), f"'{key}' has no effect: this "
-                                      "tricks step has no 'abstain'", key=True)
 
     def sources(self) -> None:
         ids = self.tree.get("sources") or {}

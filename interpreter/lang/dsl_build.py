@@ -11,11 +11,9 @@ from typing import Any
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
 from .constructs import STEP_HOMES
-from .constructs.shared import read_allow_else, read_who
 from .dsl_nodes import cond_at as _cond_at
 from .dsl_nodes import is_node as _is
 from .dsl_nodes import is_token as _tok
-from .vocabulary import TRICK_DUTIES
 
 #: Position table: node path -> (file path, line, column), all 1-based.
 Positions = dict[tuple[Any, ...], tuple[str, int, int]]
@@ -596,138 +594,6 @@ class _Builder:
                      f"a value for '{name}' in this step")
             self.mark((*path, str(name)), f)
 
-    def k_tricks(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        tricks: dict[str, Any] = {}
-        step["tricks"] = tricks
-        tp = (*path, "tricks")
-        self.mark(tp, st)
-        verbs: list[Any] = []
-        for c in st.children:
-            kind = getattr(c, "data", None)
-            if kind in ("trick_count", "count_line"):
-                f = c.children[0].children[0] if kind == "count_line" else c.children[0]
-                self.put(tricks, (*tp, "count"), self.formula(f, "count"), f,
-                         "the number of tricks")
-            elif kind in ("scored_yes", "scored_no"):
-                self.put(tricks, (*tp, "scored"), self.flag(kind == "scored_yes", c.children, c),
-                         _cond_at(c.children, c), "whether these tricks count")
-            elif kind in ("draw_winner_first", "draw_word"):
-                value = "winner_first" if kind == "draw_winner_first" else self.word(c.children[0])
-                self.put(tricks, (*tp, "draw"), value, c, "who draws after each trick")
-            elif kind == "after_each":
-                self.put(tricks, (*tp, "after_each"), [], c, "the steps after each trick")
-                tricks["after_each"] = self.steps(c.children, (*tp, "after_each"))
-            elif kind == "formula":
-                tricks["players"] = self.formula(c)
-                self.mark((*tp, "players"), c)
-            elif kind in ("who", "who_each", "who_first"):
-                read_who(self, c, tricks, tp, "leader", "leader_where")
-            elif kind in _DUTY_FIELDS:
-                duty, *rest = c.children
-                key = _DUTY_FIELDS[kind]
-                self.put(tricks, (*tp, key), self.flag(duty.data == "must", rest, c),
-                         _cond_at(rest, c), f"the rule '{key}'")
-            elif kind in ("lead_any", "lead_broken", "lead_word"):
-                value = ("any" if kind == "lead_any" else "broken" if kind == "lead_broken"
-                         else self.word(c.children[0]))
-                self.put(tricks, (*tp, "lead_trumps"), value, c, "the rule on leading trumps")
-            elif kind in ("broken_ruff", "broken_any", "broken_word"):
-                value = ("ruff" if kind == "broken_ruff" else "any" if kind == "broken_any"
-                         else self.word(c.children[0]))
-                self.put(tricks, (*tp, "trumps_broken_by"), value, c, "what breaks trumps")
-            elif kind in ("first_trick_yes", "first_trick_no"):
-                self.put(tricks, (*tp, "first_trick_trumps"),
-                         self.flag(kind == "first_trick_yes", c.children, c),
-                         _cond_at(c.children, c), "the rule on trumps in the first trick")
-            elif kind in ("trump_first_lead", "trump_from_word"):
-                value = "first_lead" if kind == "trump_first_lead" else self.word(c.children[0])
-                self.put(tricks, (*tp, "trump_from"), value, c, "the card play that names trump")
-                for by in c.children:
-                    if _is(by, "trump_by"):
-                        f = by.children[0]
-                        self.put(tricks, (*tp, "trump_by"), self.formula(f), f,
-                                 "whose lead names trump")
-            elif kind == "face_down":
-                conds = [x for x in c.children if _is(x, "cond")]
-                value = self.formula(conds[0].children[0]) if conds else "true"
-                self.put(tricks, (*tp, "face_down"), value, _cond_at(c.children, c),
-                         "the rule on face-down plays")
-                for w in c.children:
-                    if _is(w, "word"):
-                        self.put(tricks, (*tp, "face_down_word"), self.word(w), w,
-                                 "the word of a face-down play")
-            elif kind in ("down_lowest", "down_no_suit", "down_as_word"):
-                value = ("lowest_trump" if kind == "down_lowest" else "no_suit"
-                         if kind == "down_no_suit" else self.word(c.children[0]))
-                self.put(tricks, (*tp, "face_down_as"), value, c,
-                         "what a face-down card counts as")
-            elif kind in ("down_shown", "down_hidden"):
-                self.put(tricks, (*tp, "face_down_shown"),
-                         self.flag(kind == "down_shown", c.children, c),
-                         _cond_at(c.children, c), "whether a face-down card is shown")
-            elif kind == "declare":
-                self.declaration(c, tricks, tp)
-            elif kind == "abstain":
-                verb = c.children[0]
-                verbs.append(verb)
-                self.put(tricks, (*tp, "abstain_word"), self.word(verb), verb,
-                         "the word for abstaining")
-                conds = [x for x in c.children if _is(x, "cond")]
-                value = self.formula(conds[0].children[0]) if conds else "true"
-                self.put(tricks, (*tp, "abstain"), value, _cond_at(c.children, c),
-                         "the rule on abstaining")
-            elif kind in ("abstain_lead", "abstain_with_suit"):
-                may = not any(_is(x, "may_not") for x in c.children)
-                rest = [x for x in c.children if not _is(x, "may_not")]
-                verbs.append(rest[0])
-                self.put(tricks, (*tp, kind), self.flag(may, rest[1:], c),
-                         _cond_at(rest, c), f"the rule '{kind}'")
-            elif kind == "allow":
-                f = c.children[0]
-                self.put(tricks, (*tp, "allow"), self.formula(f), f, "the rule 'allow'")
-                for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused card
-                    self.put(tricks, (*tp, "reason"), self.string(tok), tok,
-                             "the reason for a refused card")
-            elif kind == "allow_else":
-                read_allow_else(self, tricks, tp, c, "a card may be played only if")
-        word = tricks.get("abstain_word", "knock")
-        for verb in verbs:
-            if self.word(verb) != word:
-                raise self.fail(
-                    f"this rule calls abstaining '{self.word(verb)}', but the trick rules call it"
-                    f" '{word}': use one word (set it with 'a player may {word} if …')",
-                    verb,
-                )
-        self.attrs(st, step, path)
-
-    def declaration(self, node: Any, tricks: dict[str, Any], tp: tuple[Any, ...]) -> None:
-        """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
-        if "declare" not in tricks:
-            self.put(tricks, (*tp, "declare"), [], node, "the declarations")
-        entries = tricks["declare"]
-        path = (*tp, "declare", len(entries))
-        d: dict[str, Any] = {}
-        entries.append(d)
-        self.mark(path, node)
-        word = node.children[0]
-        self.put(d, (*path, "word"), self.word(word), word, "the word of this declaration")
-        for c in node.children[1:]:
-            if _is(c, "formula"):
-                self.put(d, (*path, "when"), self.formula(c), c,
-                         "the card a declaration goes with")
-            elif _is(c, "then_line"):
-                then = d.setdefault("then", {})
-                if len(then) == 0:
-                    self.mark((*path, "then"), c)
-                self.assigns(c.children, then, (*path, "then"))
-            elif _is(c, "binds"):
-                f = c.children[0]
-                self.put(d, (*path, "binds"), self.formula(f), f, "the demand of a declaration")
-                for tok in c.children[1:]:
-                    self.put(d, (*path, "reason"), self.string(tok), tok,
-                             "the reason for a card the demand refuses")
-        self.citation(node, d, path)
-
     def flag(self, positive: bool, rest: list[Any], node: Any) -> Any:
         conds = [x for x in rest if _is(x, "cond")]
         if not conds:
@@ -819,10 +685,6 @@ class _Builder:
 _AUCTION_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
                   "double_yes": ("double", True), "double_no": ("double", False),
                   "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
-
-#: grammar rule -> trick rule key: the grammar names each rule's phrase after its key
-_DUTY_FIELDS = {f.name: f.name for f in TRICK_DUTIES}
-
 
 def _join_formula_lines(src: str) -> str:
     """A formula continued over several lines (inside parentheses) as one line.

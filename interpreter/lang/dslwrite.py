@@ -30,16 +30,12 @@ the match ends when hand_number >= 3
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .constructs import STEP_HOMES
-from .constructs.shared import write_allow as _allow
-from .constructs.shared import write_who as _who
 from .dsl_text import WIDTH as _WIDTH
 from .dsl_text import Out, UnwritableError
-from .dsl_text import assignments as _assignments
 from .dsl_text import card as _card
 from .dsl_text import check as _check
 from .dsl_text import cond as _cond
@@ -53,8 +49,7 @@ from .dsl_text import suits as _suits
 from .dsl_text import text as _text
 from .dsl_text import value as _value
 from .dsl_text import word as _word
-from .model import TRUMPS_BROKEN_BY
-from .vocabulary import TRICK_DUTIES, TRICK_RULES, construct
+from .vocabulary import construct
 from .vocabulary import step_kind as _step_kind
 
 __all__ = ["UnwritableError", "to_dsl"]
@@ -425,103 +420,9 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
     _source(out, indent, step)
 
 
-#: The DSL lines of the trick rules, on / off (declared with their defaults in the vocabulary).
-_FLAGS: tuple[tuple[str, str, str], ...] = tuple((f.name, *f.phrase) for f in TRICK_DUTIES)
-
-
 def _flag(out: _Out, indent: int, value: Any, yes: str, no: str) -> None:
     cond = _cond(value)
     out.add(indent, yes if cond is True else no if cond is False else f"{yes} if {cond}")
-
-
-def _step_tricks(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    _check(step, _keys("tricks"), "in a tricks step")
-    t = step["tricks"] or {}
-    _check(t, _keys("tricks", body=True), "in 'tricks'")
-    count = t.get("count", "all")
-    count = None if count == "all" else _f(count)
-    # a count starting with the name 'tricks' would read as the keyword: it goes on a line
-    count_line = count is not None and re.match(r"tricks?\b", count) is not None
-    line = "play tricks"
-    if count is not None and not count_line:
-        line = f"play {count} trick" + ("" if count == "1" else "s")
-    if "players" in t and _f(t["players"]) != "not out":
-        line += f" among players where {_f(t['players'])}"
-    leader = t.get("leader", "forehand")
-    where = t.get("leader_where")
-    if leader != "forehand" or (where is not None and _f(where) != "true"):
-        line += f", led by {_who(leader, where, False)}"
-    out.add(indent, line)
-    ind = indent + 1
-    for key, yes, no in _FLAGS:
-        default = TRICK_RULES[key]
-        if key == "follow" or (key in t and _cond(t[key]) != default):
-            _flag(out, ind, t.get(key, default), yes, no)
-    lead = t.get("lead_trumps")
-    if lead is not None and lead != "any":
-        out.add(ind, "trumps may not be led until broken" if lead == "broken"
-                else f"leading trumps: {_word(lead)}")
-    broken = t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0])
-    if broken != TRUMPS_BROKEN_BY[0]:
-        out.add(ind, "trumps are broken by any trump played" if broken == "any"
-                else f"trumps are broken by: {_word(broken)}")
-    if "first_trick_trumps" in t and _cond(t["first_trick_trumps"]) is not True:
-        _flag(out, ind, t["first_trick_trumps"], "trumps may be played in the first trick",
-              "no trumps in the first trick unless forced")
-    trump_from = t.get("trump_from", "none")
-    if trump_from != "none" or "trump_by" in t:
-        by = _f(t.get("trump_by", "true"))
-        out.add(ind, ("the first card led names trump" if trump_from == "first_lead"
-                      else f"trump is named by: {_word(trump_from)}")
-                + ("" if by == "true" else f", when led by a player where {by}"))
-    down = _f(t.get("face_down", "false"))
-    down_word = t.get("face_down_word", "down")
-    if down != "false" or down_word != "down":
-        out.add(ind, "cards may be played face down"
-                + ("" if down_word == "down" else f", written {_word(down_word, ('if',))}")
-                + ("" if down == "true" else f" if {down}"))
-    down_as = t.get("face_down_as", "lowest_trump")
-    if down_as != "lowest_trump":
-        out.add(ind, "a face-down card counts as " + (
-            "no suit" if down_as == "no_suit" else f": {_word(down_as)}"))
-    if "face_down_shown" in t and _cond(t["face_down_shown"]) is not True:
-        _flag(out, ind, t["face_down_shown"], "a face-down card is shown when its trick ends",
-              "a face-down card stays hidden")
-    for d in t.get("declare") or []:
-        _check(d, _keys("declaration"), "in a declaration")
-        when = _f(d.get("when", "true"))
-        out.add(ind, f"declare {_word(d.get('word', ''), ('with',))}"
-                + ("" if when == "true" else f" with a card where {when}"))
-        _assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
-        binds = _f(d.get("binds", "true"))
-        reason = d.get("reason")
-        if binds != "true" or reason is not None:
-            out.add(ind + 1, f"the next player must play a card where {binds}"
-                    + (f", otherwise {_quote(str(reason))}" if reason is not None else ""))
-        _source(out, ind + 1, d)
-    verb = _word(t.get("abstain_word", "knock"), ("not",))
-    abstain = _f(t.get("abstain", "false"))
-    if abstain != "false" or str(t.get("abstain_word", "knock")) != "knock":
-        out.add(ind, f"a player may {verb}" + ("" if abstain == "true" else f" if {abstain}"))
-    for key, phrase in (("abstain_lead", "when due to lead"),
-                        ("abstain_with_suit", "while holding the led suit")):
-        if key in t and _cond(t[key]) is not True:
-            _flag(out, ind, t[key], f"a player may {verb} {phrase}",
-                  f"a player may not {verb} {phrase}")
-    _allow(out, ind, t, "a card may be played only if", "else only if")
-    if count_line:
-        out.add(ind, f"play {count} tricks")
-    if "scored" in t and _cond(t["scored"]) is not True:
-        _flag(out, ind, t["scored"], "these tricks count", "these tricks do not count")
-    draw = t.get("draw", "none")
-    if draw != "none":
-        out.add(ind, "draw from the stock after each trick, the winner first"
-                if draw == "winner_first" else f"draw from the stock after each trick: {_word(draw)}")
-    _attrs(out, ind, step, "tricks")
-    after = list(t.get("after_each") or [])
-    if after:
-        out.add(ind, "after each trick:")
-        _steps(out, ind + 1, after)
 
 
 def _step_declare_melds(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -595,6 +496,6 @@ def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
-    "tricks": _step_tricks, "auction": _step_auction,
+    "auction": _step_auction,
     "declare_melds": _step_declare_melds,
 }

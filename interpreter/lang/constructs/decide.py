@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...cards import SUITS
+from ...errors import FormulaError
+from ...formula import parse_formula
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
@@ -321,10 +323,6 @@ def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> No
     """A word list in which every word has a 'when' may offer nothing at all (then
     every word is offered, which is seldom what the rules mean), unless two of the
     conditions plainly exclude each other."""
-    from ...errors import FormulaError
-    from ...formula import parse_formula
-    from ..meaning import _complementary  # the checks' own reading of formulas
-
     choose = step["choose"]
     if not isinstance(choose, list) or not choose:
         return
@@ -339,7 +337,7 @@ def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> No
             nodes.append(parse_formula(cond))
         except FormulaError:
             return  # the compiler reports it
-    if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
+    if any(chk.complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
         return
     chk.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
              "holds, every word is offered, whatever its 'when' (give one word no "
