@@ -34,11 +34,7 @@ from typing import Any
 
 from ..cards import FRENCH, Pack
 from ..cards import SUITS as _SUITS
-from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
-from ..formula import (
-    Node,
-    parse_formula,
-)
+from ..errors import SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..limits import MAX_CHOICES, short_repr
 from . import vocabulary as _v
 from .constructs import SECTION_HOMES, STEP_HOMES
@@ -140,6 +136,8 @@ class _Checker:
     span = staticmethod(_span)
     walk = staticmethod(_walk)
     kind = staticmethod(_kind)
+    #: Whether two conditions plainly exclude each other (for a home's checks).
+    complementary = staticmethod(_complementary)
 
     def __init__(self, doc: SpecDoc) -> None:
         self.doc = doc
@@ -328,33 +326,6 @@ class _Checker:
         own = _STEP_CHECKS.get(kind)
         if own is not None:
             own(self, path, step)
-        elif kind == "decide":
-            choose = step["choose"]
-            if isinstance(choose, list):
-                words = [w["word"] if isinstance(w, dict) else w for w in choose]
-                self.no_repeats(words, (*path, "choose"), "word")
-            if "exchange" in step:
-                if choose != "exchange":
-                    self.err(
-                        (*path, "exchange"),
-                        "'exchange' is only used with 'choose: exchange'",
-                        key=True,
-                    )
-                else:
-                    self.enum(
-                        (*path, "exchange", "draw_from"),
-                        step["exchange"]["draw_from"],
-                        "exchange.draw_from",
-                    )
-            if ("min" in step or "max" in step) and choose != "number":
-                key = "max" if "max" in step else "min"
-                self.err((*path, key), "'min' and 'max' are only used with 'choose: number'",
-                         key=True)
-            if "suits" in step:
-                if choose != "suit":
-                    self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
-                else:
-                    self.no_repeats(step["suits"], (*path, "suits"), "suit")
         elif kind == "auction":
             self.auction((*path, "auction"), step["auction"])
 
@@ -421,46 +392,9 @@ class _Checker:
         return path in self.doc.positions or key_path(path) in self.doc.positions
 
     def meaning(self) -> None:
-        """Formulas that cannot mean what they say, and keys that have no effect."""
+        """Formulas that cannot mean what they say (a step's keys that have no effect are
+        its home's checks)."""
         _Meaning(self).run()
-        for path, step in _walk(self.tree["hand"], ("hand",)):
-            kind = _kind(step)
-            if kind == "decide":
-                self.words_may_all_be_off(path, step)
-                if step["choose"] == "exchange" and "allow" in step and \
-                        self.written((*path, "allow")):
-                    self.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
-                             "(every set of cards within min..max is offered)", key=True)
-            elif kind == "tricks":
-                body = step["tricks"]
-                if body.get("abstain") in (None, False, "false"):
-                    for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
-                        if self.written((*path, "tricks", key)):
-                            self.warn((*path, "tricks", key), f"'{key}' has no effect: this "
-                                      "tricks step has no 'abstain'", key=True)
-
-    def words_may_all_be_off(self, path: Path, step: dict[str, Any]) -> None:
-        """A word list in which every word has a 'when' may offer nothing at all (then
-        every word is offered, which is seldom what the rules mean), unless two of the conditions plainly exclude each other."""
-        choose = step["choose"]
-        if not isinstance(choose, list) or not choose:
-            return
-        nodes: list[Node] = []
-        for w in choose:
-            cond = w.get("when", True) if isinstance(w, dict) else True
-            if cond is True or cond == "true":
-                return
-            if not isinstance(cond, str):
-                continue  # false: never offered
-            try:
-                nodes.append(parse_formula(cond))
-            except FormulaError:
-                return  # the compiler reports it
-        if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
-            return
-        self.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
-                  "holds, every word is offered, whatever its 'when' (give one word no "
-                  "'when' to say which stands then)")
 
     def sources(self) -> None:
         ids = self.tree.get("sources") or {}

@@ -23,16 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .constructs import PROSE_ORDER, STEP_HOMES
-from .model import TRUMPS_BROKEN_BY
 from .prose import SYMBOLS as _SYMBOLS
-from .prose import assign as _assign
 from .prose import cite as _cite
 from .prose import formula as _f
-from .prose import or_ as _or
 from .prose import wrap as _wrap
-from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
+from .vocabulary import PER_TRICK_NAMES
 from .vocabulary import step_kind as _step_kind
-from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
@@ -110,6 +106,9 @@ class _Ctx:
             return default, f" (as option {name} says; by default {default})"
         return default, f" (given by {_f(value)}; by default {default})"
 
+    #: Names whose value changes from one trick to the next (a rule reading one is told so).
+    per_trick_names = PER_TRICK_NAMES
+
     def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
         """The lines of ``step``, numbered ``number`` (a step holding steps describes them)."""
         return _step_lines(step, number, indent, self)
@@ -148,55 +147,9 @@ def _declared_pack(tree: Mapping[str, Any]) -> Any:
         return None  # not checked: say nothing of it
 
 
-def _stock_rules(t: Mapping[str, Any]) -> list[str]:
-    """The sentence of a tricks step's stock key (``draw``)."""
-    rules = []
-    draw = t.get("draw", "none")
-    if draw == "winner_first":
-        rules.append("After each trick the winner, then each other player in turn, draws a "
-                     "card from the stock, while it lasts and is not closed.")
-    elif draw != "none":
-        rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
-    return rules
 
 
 # ------------------------------------------------------------------------- steps
-
-
-def _who(who: Any, where: Any, single: bool) -> str:
-    cond = where not in (None, "true", True)
-    if isinstance(who, Mapping):
-        ties = "cut for it" if who.get("ties", "forehand") == "cut" else \
-            "the first of them from forehand"
-        text = f"the player with the highest {_f(who.get('most'))}"
-        if cond:
-            text += f" among those where {_f(where)}"
-        return text + f" (on a tie, {ties})"
-    if who == "each":
-        text = "each player in turn from forehand"
-        return text + (f", among those where {_f(where)}," if cond else "")
-    base = {"dealer": "the dealer", "forehand": "forehand",
-            "last_winner": "the winner of the last trick"}.get(str(who), _f(who))
-    if cond and single:
-        start = "the dealer" if who == "dealer" else "forehand"
-        return f"the first player from {start} (round to the left) where {_f(where)}"
-    return base
-
-
-def _step_decide(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text, body = _decide(step, sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text, body = _tricks(step["tricks"], sub, ctx)
-    citation = _cite(step["tricks"], sub)
-    return text, body, citation
 
 
 def _cond_text(value: Any, on: str, off: str) -> str:
@@ -267,8 +220,6 @@ _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
     **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
     # the steps without a home yet
     **{kind: _unhomed(f) for kind, f in {
-           "decide": _step_decide,
-           "tricks": _step_tricks,
            "auction": _step_auction,
        }.items()},
 }
@@ -292,206 +243,6 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     return lines + body + citation + _cite(step, sub)
 
 
-def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
-    name = str(step.get("decide"))
-    who = step.get("who", "each")
-    single = who != "each"
-    whom = _who(who, step.get("where"), single)
-    choose = step.get("choose")
-    body: list[str] = []
-    if isinstance(choose, list):
-        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
-        text = f"Decision '{name}': {whom} chooses {_or(words)} (write: {', '.join(words)})."
-        for w in choose:
-            if isinstance(w, Mapping):
-                body += _wrap(f"'{w['word']}' is offered only when {_f(w.get('when'))}.", sub + 2,
-                              first=" " * sub + "- ")
-    elif choose == "number":
-        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
-        text = (f"Decision '{name}': {whom} names a number from {_f(lo)} to {_f(hi)} "
-                f"(write: {name} 2).")
-    elif choose == "suit":
-        suits = step.get("suits") or ["C", "S", "H", "D"]
-        text = (f"Decision '{name}': {whom} names a suit, {_or([_SYMBOLS.get(s, s) for s in suits])} "
-                f"(write: {name} H).")
-    else:
-        ex = step.get("exchange") or {}
-        source = "the turn-up" if ex.get("draw_from") == "turn_up" else "the stock"
-        most = str(ex.get("max", "cards"))
-        least = str(ex.get("min", "0"))
-        limit = (f"up to {most} card" + ("" if most == "1" else "s")) if most.isdigit() else \
-            f"up to `{most}` cards"
-        if least not in ("0", ""):
-            limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
-        example = f"{name} 7H{'' if most == '1' else ' 9S'}"
-        if ex.get("draw_from") == "none":  # discard only: nothing is drawn
-            exact = least == most and least.isdigit()
-            count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
-            text = (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
-                    f"Write: {example}" + ("." if least not in ("0", "") else
-                                           f", or {name} alone to keep every card."))
-        else:
-            text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
-                    f"never more than {source} holds, and draw as many from it. Write: "
-                    f"{example}, or {name} alone to keep every card.")
-        body += _cite(ex, sub)
-    allow = step.get("allow")
-    if isinstance(allow, list):
-        body += _wrap("Only the choices that meet the first of these conditions met by some "
-                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
-                      first=" " * sub + "- ")
-    elif allow not in (None, "true", True):
-        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
-            if step.get("reason") else ""
-        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
-                      first=" " * sub + "- ")
-    for var, formula in (step.get("then") or {}).items():
-        body += _assign(var, formula, sub, head="Then ")
-    return text, body
-
-
-def _levels(levels: list[Any], what: str) -> str:
-    """The levels of an ordered ``allow``, as prose: each tried when those before admit
-    no candidate."""
-    parts = []
-    for i, level in enumerate(levels):
-        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
-        why = level.get("reason") if isinstance(level, Mapping) else None
-        parts.append(("" if i == 0 else "else ") + _f(cond)
-                     + (f' (a {what} refused is answered "{why}")' if why else ""))
-    return "; ".join(parts)
-
-
-def _per_trick(value: Any) -> str:
-    """`` (worked out as each trick starts)`` for a trick rule that reads a per-trick name."""
-    from ..errors import FormulaError
-    from ..formula import formula_names  # only for this note
-
-    try:
-        names = formula_names(str(value))
-    except FormulaError:  # a formula the checks report: no note
-        return ""
-    return " (worked out as each trick starts)" if names & set(PER_TRICK_NAMES) else ""
-
-
-#: What describe says of each trick rule when on / off (declared in the vocabulary).
-_TRICK_RULES: tuple[tuple[str, str, str], ...] = tuple(
-    (f.name, *f.prose) for f in TRICK_DUTIES)
-
-
-def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
-    players = t.get("players", "not out")
-    among = "the players still in" if players == "not out" else f"the players where {_f(players)}"
-    leader = _who(t.get("leader", "forehand"), t.get("leader_where"), True)
-    count = str(t.get("count", "all"))
-    how_many = ("until their hands are empty" if count == "all" else
-                f"for {count} tricks" if count.isdigit() else f"for {_f(count)} tricks")
-    text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
-            f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules: list[str] = []
-    if t.get("scored", True) is False:
-        rules.append("These tricks do not count towards the tricks a player takes.")
-    elif t.get("scored", True) is not True:
-        rules.append(f"These tricks count only when {_f(t['scored'])}.")
-    for key, yes, no in _TRICK_RULES:
-        value = t.get(key)
-        if value is True:
-            rules.append(yes)
-        elif value is False:
-            if no:
-                rules.append(no)
-        elif value is not None:
-            rules.append(f"When {_f(value)}{ctx.option_note(value)}{_per_trick(value)}: "
-                         f"{yes[0].lower()}{yes[1:]}")
-    lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
-    breaks = {"ruff": "a trump has been played to a trick of another suit",
-              "any": "any trump has been played, even one led by a player holding nothing else"}
-    by, by_note = ctx.enum(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]), TRUMPS_BROKEN_BY)
-    until = breaks.get(by, breaks["ruff"]) + (' ("broken")' if lead == "broken" else "")
-    if by_note:  # an option chooses what breaks trumps: say what the other value does
-        other = next(v for v in TRUMPS_BROKEN_BY if v != by)
-        until += f"{by_note[:-1]}; with '{other}', until {breaks[other]})"
-    if lead == "broken":
-        rules.append(f"Trumps may not be led until {until}, unless the leader holds only "
-                     f"trumps{note}.")
-    elif note:
-        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until {until}.")
-    ftt = t.get("first_trick_trumps", True)
-    rule = ("no trump may be played to the first trick of a hand unless a player has nothing "
-            "else; such a trump counts as a plain card")
-    if ftt is False:
-        rules.append(rule[0].upper() + rule[1:] + ".")
-    elif ftt is not True:
-        value = ctx.default_of(ftt)
-        note = {True: " (with the default options it is true: trumps may be played)",
-                False: " (with the default options it is false)"}.get(value, "") \
-            if isinstance(value, bool) else ""
-        rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
-    trump_from, from_note = ctx.enum(t.get("trump_from", "none"), _words("tricks", "trump_from"))
-    if trump_from == "first_lead" or from_note:
-        by = t.get("trump_by", "true")
-        whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
-        rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
-                     f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
-    down = t.get("face_down", "false")
-    if down not in ("false", False):
-        who = "A player" if down in ("true", True) else f"A player where {_f(down)}"
-        down_as, as_note = ctx.enum(t.get("face_down_as", "lowest_trump"),
-                                    _words("tricks", "face_down_as"))
-        counts = ("the lowest trump (of no suit while there is no trump)"
-                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
-        shown = t.get("face_down_shown", True)
-        seen = ("the others see it when the trick ends" if shown is True else
-                "it stays hidden from the others" if shown is False else
-                f"the others see it when the trick ends if {_f(shown)}")
-        rules.append(f"{who} may play a card face down (write: "
-                     f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
-                     f"and {seen}.")
-    for d in t.get("declare") or []:
-        word, when = d.get("word", ""), d.get("when", "true")
-        card = "any card" if when in ("true", True) else f"a card where {_f(when)}"
-        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
-        then = d.get("then") or {}
-        if then:
-            said += "; it sets " + ", ".join(f"{k} = {_f(v)}" for k, v in then.items())
-        binds = d.get("binds", "true")
-        if binds not in ("true", True):
-            said += (f"; the next player to the trick must then play a card where {_f(binds)}"
-                     " if he can")
-            if d.get("reason"):
-                said += f' (else "{d["reason"]}")'
-        rules.append(said + ".")
-    abstain = t.get("abstain", "false")
-    if abstain not in ("false", False):
-        word = t.get("abstain_word", "knock")
-        who = "A player" if abstain in ("true", True) else f"A player where {_f(abstain)}"
-        extra = []
-        if t.get("abstain_lead", True) is False:
-            extra.append("not when due to lead")
-        if t.get("abstain_with_suit", True) is False:
-            extra.append("not while holding the suit led")
-        rules.append(f"{who} may {word} (sit the trick out, write: {word}) instead of playing, "
-                     "as long as they hold fewer cards than tricks remain"
-                     + (f" ({'; '.join(extra)})" if extra else "") + ".")
-    allow = t.get("allow", "true")
-    if isinstance(allow, list):
-        rules.append("Each card played must also satisfy the first of these conditions that "
-                     "some card the player may play meets (when none does, any card may be "
-                     "played): " + _levels(allow, "card") + ".")
-    elif allow not in ("true", True):
-        reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
-        rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
-                     f"card may be played){reason}.")
-    rules += _stock_rules(t)
-    body: list[str] = []
-    for rule in rules:
-        body += _wrap(rule, sub + 2, first=" " * sub + "- ")
-    after = t.get("after_each") or []
-    if after:
-        body.append(" " * sub + "After each trick (last_winner is its winner):")
-        for i, s in enumerate(after, 1):
-            body += _step_lines(s, f"{i}", sub + 2, ctx)
-    return text, body
 
 
 # ------------------------------------------------------------------------- changes

@@ -23,7 +23,7 @@ from .yamlio import check_text
 if TYPE_CHECKING:
     from .declare import Construct
 
-__all__ = ["WIDTH", "Out", "UnwritableError", "card", "cards", "check", "cond", "formula", "keys",
+__all__ = ["WIDTH", "Out", "UnwritableError", "assignments", "card", "cards", "check", "cond", "formula", "keys",
            "literal", "quote", "rank", "source", "suits", "text", "value", "word"]
 
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -244,3 +244,17 @@ def cards(count: Any) -> str:
     """``1 card``, ``N cards``."""
     t = formula(count)
     return f"{t} card" if t == "1" else f"{t} cards"
+
+
+def assignments(out: Out, indent: int, head: str, values: Mapping[str, Any],
+                each_head: str) -> None:
+    """``head a = x, b = y`` on one line when it fits, else one line per assignment."""
+    if not values:
+        return
+    parts = [f"{word(k)} = {formula(v)}" for k, v in values.items()]
+    line = head + ", ".join(parts)
+    if len("    " * indent + line) <= WIDTH or len(parts) == 1:
+        out.add(indent, line)
+        return
+    for part in parts:
+        out.add(indent, each_head + part)

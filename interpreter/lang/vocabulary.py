@@ -42,6 +42,7 @@ from spelbok.cards import SUITS
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
 from .constructs import SECTION_HOMES, STEP_HOMES, pass_cards, patterns
+from .constructs.decide import CHOOSE_KINDS, EXCHANGE, WORD_OPTION
 from .constructs.deck import DECK_ENTRY as DECK_ENTRY  # the parts declared in their homes
 from .constructs.end import DEFAULT_MAX_HANDS
 from .constructs.game import GAME
@@ -49,8 +50,9 @@ from .constructs.melds import MELD as MELD
 from .constructs.options import OPTION as OPTION
 from .constructs.pack import PACK_EXTRA as PACK_EXTRA
 from .constructs.pack import PACK_SUIT as PACK_SUIT
-from .constructs.shared import FOR
+from .constructs.shared import ALLOW_LEVEL, FOR, LEADER_WORDS, WHO_MAP
 from .constructs.shared import ZONES as _ZONES
+from .constructs.tricks import DECLARATION
 from .declare import (
     ABSENT,
     SOURCE,
@@ -98,13 +100,6 @@ __all__ = [
 # ------------------------------------------------------------------------------ words
 
 ZONES: tuple[Word, ...] = _ZONES
-#: What a decision chooses: the first kind is a list of words (``choose: [..]``).
-CHOOSE_KINDS: tuple[Word, ...] = (
-    Word("words", "one of a list of words (a word with `when` only while it holds)"),
-    Word("suit", "a suit, among `suits`", uses=("suits",)),
-    Word("exchange", "cards to discard, as many drawn (see `exchange`)", uses=("exchange",)),
-    Word("number", "a number from `min` to `max`", uses=("min", "max")),
-)
 KEYWORDS: tuple[Word, ...] = (
     Word("if", "`if a then b else c`"),
     Word("then", "see `if`"),
@@ -172,54 +167,9 @@ _w = words_of
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
 PASS_DIRECTIONS = pass_cards.DIRECTIONS
-_WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
-                ("each", "every player in turn, from forehand"),
-                ("last_winner", "the winner of the last trick"))
-_LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
+_LEADER_WORDS = LEADER_WORDS
 
 # ------------------------------------------------------------------------------ parts
-
-WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
-    Field("most", "formula", "the per-player number to have most of", required=True),
-    Field("ties", "word", "who wins a tie", default="forehand",
-          words=_w(("cut", "a cut decides"), ("forehand", "the first from forehand"))),
-), x_name="in '{key}'",
-    schema_doc="The player with the most of `most` (ties: cut | forehand).")
-
-WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
-    Field("word", "token", "the word", required=True),
-    Field("when", "formula", "offered only while this holds for the decider", default="true"),
-), x_name="in a word option")
-
-EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
-    Field("draw_from", "word", "where replacements come from", default="stock",
-          words=_w(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
-                   ("none", "nowhere: discard only"))),
-    Field("max", "formula", "most cards discarded", default="cards"),
-    Field("min", "formula", "fewest cards discarded", default="0"),
-    _SOURCE,
-))
-
-ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
-    Field("if", "formula", "the condition on each candidate", required=True),
-    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
-), x_name="in an allow level",
-    schema_doc="One level of an ordered allow: the first level whose condition admits a "
-               "candidate decides; its reason answers a refused one.")
-
-
-DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
-    Field("word", "token", "its word; the notation joins the card played with it: "
-          "`marriage KH`", required=True),
-    Field("when", "formula", "the condition on the card played with it (the names of a "
-          "card, as in `allow`, and the player's `hand`)", default="true"),
-    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
-          "`card`) before the card is played", default={}),
-    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
-          "must play a card it admits, if he can", default="true"),
-    Field("reason", "text", "the message for a card `binds` refuses"),
-    _SOURCE,
-), x_name="in a declaration")
 
 
 CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
@@ -254,131 +204,8 @@ _HOMED: dict[str, Construct] = {h.name: h.decl for h in STEP_HOMES if h.decl is 
 STEPS: tuple[Construct, ...] = (
     _HOMED["deal"],
     _HOMED["turn_up"],
-    Construct("decide", "step", "a player's decision",
-              value=Field("decide", "name", "the decision's name (its verb in notation)",
-                          required=True), fields=(
-        Field("who", "who", "who decides", default="each", words=_WHO_WORDS),
-        Field("where", "formula", "per-player condition: each skips those failing it, a single "
-              "decider is the first to the left passing it", default="true"),
-        Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
-        Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
-        Field("exchange", "exchange", "the exchange (choose: exchange)",
-              default=Derived("the exchange's defaults")),
-        Field("then", "assignments", "assignments, evaluated for the decider", default={}),
-        Field("min", "formula", "the lowest number (choose: number)", default="0"),
-        Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
-              "order", default="true", omitted=True,
-              schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered. A list of levels ({if, reason}) is tried in order: the "
-                         "first that admits an option decides."),
-        Field("reason", "text", "the message for an option `allow` refuses",
-              schema_doc="The message for an option that 'allow' refuses (default: the "
-                         "options offered)."),
-    )),
-    Construct("tricks", "step", "play tricks", body=(
-        Field("players", "formula", "who takes part (per-player condition)", default="not out"),
-        Field("leader", "who", "who leads the first trick", default="forehand",
-              words=_LEADER_WORDS),
-        Field("leader_where", "formula", "the leader is the first from `leader` satisfying this",
-              default="true"),
-        Field("follow", "condition", "must follow the led (effective) suit", default=True,
-              rule=True,
-              phrase=("must follow suit", "need not follow suit"),
-              prose=("A player must follow the suit led if able.", "A player need not follow suit.")),
-        Field("head", "condition", "when following, must beat the trick if able", default=False,
-              rule=True,
-              phrase=("must head the trick", "need not head the trick"),
-              prose=("A player following suit must head the trick (beat the best card so far) if able.", "")),
-        Field("head_after_trump", "condition", "... even when the trick is already trumped",
-              default=False, rule=True,
-              phrase=("must head the trick even after it is trumped", "need not head the trick after it is trumped"),
-              prose=("A player following suit must still beat the best card of the suit led even after the trick has been trumped.", "")),
-        Field("void_trump", "condition", "when void in the led suit, must play a trump if able",
-              default=False, rule=True,
-              phrase=("a void player must trump", "a void player need not trump"),
-              prose=("A player who cannot follow suit must play a trump if able.", "")),
-        Field("void_beat", "condition", "when void, must beat the trick (with a trump) if able",
-              default=False, rule=True,
-              phrase=("a void player must beat the trick", "a void player need not beat the trick"),
-              prose=("A player who cannot follow suit must beat the trick with a trump if able.", "")),
-        Field("overtrump", "condition", "a trump played to a trick that holds a trump must "
-              "beat it, if the player holds a higher trump", default=False, omitted=True,
-              rule=True,
-              phrase=("a player who trumps must overtrump", "a player who trumps need not overtrump"),
-              prose=("A player who trumps a trick that already holds a trump must play a higher trump if able.", "")),
-        Field("lead_trumps", "word", "when trumps may be led", default="any",
-              words=_w(("any", "always"),
-                       ("broken", "not until trumps are broken, unless the leader holds only "
-                                  "trumps"))),
-        Field("trumps_broken_by", "word", "with `lead_trumps: broken`, what breaks trumps",
-              default="ruff", omitted=True,
-              words=_w(("ruff", "a trump played to a trick led in another suit"),
-                       ("any", "any trump played, a lead included")),
-              schema_doc="With lead_trumps: broken, what breaks trumps: ruff (a trump played "
-                         "to a trick led in another suit; the default) or any (any trump "
-                         "played, a lead included)."),
-        Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
-              "unless forced", default=True, rule=True),
-        # trump named by a card play (the trick code: TrumpLeadPlay)
-        Field("trump_from", "word", "a card play that names trump while no trump is set",
-              default="none", omitted=True,
-              words=_w(("none", "no card play names trump"),
-                       ("first_lead", "the suit of the first card led by a player `trump_by` "
-                                      "admits becomes trump, at once")),
-              schema_doc="A card play that names trump while no trump is set: none (the "
-                         "default) or first_lead (the suit of the first card led by a player "
-                         "trump_by admits)."),
-        Field("trump_by", "formula", "with `trump_from`, whose lead names trump (per-player "
-              "condition, read at each lead while no trump is set)", default="true",
-              omitted=True,
-              schema_doc="With trump_from: whose lead names trump (a per-player condition, "
-                         "read at each lead while no trump is set; e.g. `seat == declarer`, "
-                         "`trick_number == 2`)."),
-        # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
-        Field("face_down", "formula", "per-player condition, read at each play: may play a "
-              "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
-        Field("face_down_word", "word", "the word of a face-down play", default="down",
-              omitted=True),
-        Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
-              omitted=True,
-              words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
-                                        "trump)"),
-                       ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
-                                   "led to the next card"))),
-        Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
-              "(false: it stays hidden from the other seats)", default=True, omitted=True),
-        # declarations attached to a card play (the trick code: CardPlay)
-        Field("declare", "list[declaration]", "declarations a player may attach to a card "
-              "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
-        Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
-              default="false"),
-        Field("abstain_word", "word", "the word for knocking", default="knock"),
-        Field("abstain_lead", "condition", "may knock when due to lead", default=True,
-              rule=True),
-        Field("abstain_with_suit", "condition", "may knock while holding the led suit",
-              default=True, rule=True),
-        Field("allow", "allow", "extra condition on each candidate card, or levels tried in "
-              "order", default="true",
-              schema_doc="Extra condition on each candidate card. A list of levels ({if, "
-                         "reason}) is tried in order: the first that admits a card decides."),
-        Field("reason", "text", "the message for a card `allow` refuses",
-              schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
-        Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
-              schema_doc="How many tricks this step plays (default: until the hands are "
-                         "empty)."),
-        Field("scored", "condition", "false: these tricks do not count in `tricks`",
-              default=True, omitted=True,
-              schema_doc="false: tricks of this step do not count in `tricks`."),
-        Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
-              schema_doc="Steps run after each trick (`last_winner` is its winner)."),
-        Field("draw", "word", "after each trick, who draws a card from the stock (before "
-              "`after_each`)", default="none", omitted=True,
-              words=_w(("none", "nobody"),
-                       ("winner_first", "the winner, then the other players in turn, while "
-                                        "the stock lasts and is not closed"))),
-        _SOURCE,
-    )),
+    _HOMED["decide"],
+    _HOMED["tricks"],
     *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
     _HOMED["move"],
     Construct("auction", "step", "a bidding round over ordered contracts: the highest "

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from . import deal, flow, move, pass_cards, patterns, turn_up
+from . import deal, decide, flow, move, pass_cards, patterns, shared, tricks, turn_up
 from .dealer import DEALER
 from .deck import DECK
 from .end import END
@@ -34,8 +34,8 @@ from .teams import TEAMS
 from .variables import VARIABLES
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
-STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, *flow.HOMES, move.HOME,
-                                 pass_cards.HOME, patterns.HOME, DECLARE_MELDS)
+STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, decide.HOME, tricks.HOME, *flow.HOMES,
+                                 move.HOME, pass_cards.HOME, patterns.HOME, DECLARE_MELDS)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
                                    POINTS, VARIABLES, DEALER, HAND, END)
@@ -47,7 +47,7 @@ DSL_ORDER: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, MELDS, PACK, DECK, TEAMS,
 PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, OPTIONS, MELDS,
                                  VARIABLES, DEALER, HAND, END)
 # the parts several steps share (a step's own parts are in its home's ``parts``)
-PART_HOMES: tuple[Home, ...] = ()
+PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.
 HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
 #: The step kinds, in the reference's order.
