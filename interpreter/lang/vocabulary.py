@@ -40,6 +40,7 @@ from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
 from .constructs import STEP_HOMES, pass_cards, patterns
+from .constructs.auction import CONTRACT
 from .constructs.decide import CHOOSE_KINDS, EXCHANGE, WORD_OPTION
 from .constructs.shared import ALLOW_LEVEL, FOR, LEADER_WORDS, WHO_MAP
 from .constructs.shared import ZONES as _ZONES
@@ -184,22 +185,6 @@ DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some pla
     _SOURCE,
 ), x_name="in a deck entry")
 
-CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
-    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
-          required=True, minimum=0, maximum=MAX_CARDS),
-    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
-          "(bid as `bid N`)", default=Derived("its level")),
-    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
-          default="keep", words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
-                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
-                     ("keep", "the trump stays as it is")))),
-    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
-          "a negative contract, taking no trick", default=Derived("its level"),
-          doc_type="int or none"),
-    _SOURCE,
-), x_name="in a contract")
-
-
 HAND_PATTERN = patterns.PATTERN
 
 MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
@@ -249,29 +234,7 @@ STEPS: tuple[Construct, ...] = (
     _HOMED["tricks"],
     *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
     _HOMED["move"],
-    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
-              "bidder declares", body=(
-        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
-              min_items=1),
-        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
-        Field("pass_final", "condition", "a player who passes may not bid again",
-              default=True),
-        Field("double", "condition", "an opponent of the highest bidder may double",
-              default=False),
-        Field("redouble", "condition", "the bidder's side may redouble a double",
-              default=False),
-        Field("partner", "word", "the declarer's partner", default="none",
-              words=(Word("none", "none: the declarer plays alone"),
-                     Word("called_card", "the holder of a card the declarer calls (a card of "
-                          "`called_ranks` not in their hand), unknown to the others until it "
-                          "is played", uses=("called_ranks",)),
-                     Word("teams", "the declarer's team mates (`teams`)"))),
-        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
-              "(partner: called_card)", default=["A"]),
-        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
-              "dealer deals again)", default=[], omitted=True),
-        _SOURCE,
-    )),
+    _HOMED["auction"],
     _HOMED["pass_cards"],
     Construct("declare_melds", "step", "each player declares the melds of their hand",
               body=(
