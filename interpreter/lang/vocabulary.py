@@ -39,12 +39,18 @@ from typing import Any
 from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
 from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
 
+from .constructs import PARTS as HOME_PARTS
 from .constructs import STEP_HOMES, pass_cards, patterns
-from .constructs.auction import CONTRACT
-from .constructs.decide import CHOOSE_KINDS, EXCHANGE, WORD_OPTION
-from .constructs.shared import ALLOW_LEVEL, FOR, LEADER_WORDS, WHO_MAP
+
+# the names these maps and words had here before they moved to their homes
+from .constructs.auction import CONTRACT as CONTRACT
+from .constructs.decide import CHOOSE_KINDS
+from .constructs.decide import EXCHANGE as EXCHANGE
+from .constructs.decide import WORD_OPTION as WORD_OPTION
+from .constructs.shared import ALLOW_LEVEL as ALLOW_LEVEL
+from .constructs.shared import WHO_MAP as WHO_MAP
 from .constructs.shared import ZONES as _ZONES
-from .constructs.tricks import DECLARATION
+from .constructs.tricks import DECLARATION as DECLARATION
 from .declare import (
     ABSENT,
     SOURCE,
@@ -164,7 +170,6 @@ _w = words_of
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
 PASS_DIRECTIONS = pass_cards.DIRECTIONS
-_LEADER_WORDS = LEADER_WORDS
 
 # ------------------------------------------------------------------------------ parts
 
@@ -216,36 +221,27 @@ PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits a
     Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
 ), x_name="in a pack's extra card")
 
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                                CONTRACT, HAND_PATTERN, MELD, DECLARATION, PACK_SUIT,
-                                PACK_EXTRA)
+#: The part maps: the sections' here, then those of the constructs' homes (the registry's).
+PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, MELD, PACK_SUIT, PACK_EXTRA, *HOME_PARTS)
 
 # ------------------------------------------------------------------------------ steps
 
 
-_FOR = FOR
+# declare_melds has no home yet (the melds home will hold it): it goes before patterns
+_DECLARE_MELDS = Construct("declare_melds", "step", "each player declares the melds of their hand",
+                           body=(
+    Field("show", "condition", "the declared cards are shown to every player", default=True),
+    _SOURCE,
+), fields=(Field("for", "formula", "per-player condition: who declares", default="not out"),),
+    schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
+               "`meld_points` is what they score; with `show`, their cards become public.")
 
-# the step kinds that have their home in lang/constructs/
-_HOMED = {h.name: h.decl for h in STEP_HOMES}
-STEPS: tuple[Construct, ...] = (
-    _HOMED["deal"],
-    _HOMED["turn_up"],
-    _HOMED["decide"],
-    _HOMED["tricks"],
-    *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
-    _HOMED["move"],
-    _HOMED["auction"],
-    _HOMED["pass_cards"],
-    Construct("declare_melds", "step", "each player declares the melds of their hand",
-              body=(
-        Field("show", "condition", "the declared cards are shown to every player", default=True),
-        _SOURCE,
-    ), fields=(Field("for", "formula", "per-player condition: who declares",
-                     default="not out"),),
-        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
-                   "`meld_points` is what they score; with `show`, their cards become public."),
-    _HOMED["patterns"],
-)
+#: The step kinds' maps, each declared in its home (``lang/constructs/``), in the
+#: registry's order (the reference's).
+STEPS: tuple[Construct, ...] = tuple(
+    c for h in STEP_HOMES
+    for c in ((_DECLARE_MELDS, h.decl) if h.name == "patterns"
+              and all(x.name != "declare_melds" for x in STEP_HOMES) else (h.decl,)))
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
 

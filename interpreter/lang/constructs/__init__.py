@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from ..declare import Construct
 from . import auction, deal, decide, flow, move, pass_cards, patterns, shared, tricks, turn_up
 from .home import Home
 
@@ -23,7 +24,10 @@ SECTION_HOMES: tuple[Home, ...] = ()
 PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.
 HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
+#: The part maps the homes declare (a shared part's home, a construct's own parts).
+PARTS: tuple[Construct, ...] = tuple(
+    c for h in HOMES for c in ((h.decl,) if h.group == "part" else ()) + h.parts)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
 
-__all__ = ["HOMES", "PART_HOMES", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS", "Home"]
+__all__ = ["HOMES", "PARTS", "PART_HOMES", "SECTION_HOMES", "STEP_HOMES", "STEP_KINDS", "Home"]
