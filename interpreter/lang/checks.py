@@ -32,10 +32,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..cards import FRENCH, Pack
-from ..cards import SUITS as _SUITS
+from ..cards import Pack
 from ..errors import SpecError, SpecErrors, SpecWarning, did_you_mean
-from ..limits import MAX_CHOICES, short_repr
+from ..limits import short_repr
 from . import vocabulary as _v
 from .constructs import SECTION_HOMES, STEP_HOMES
 from .deck_size import (
@@ -326,62 +325,7 @@ class _Checker:
         own = _STEP_CHECKS.get(kind)
         if own is not None:
             own(self, path, step)
-        elif kind == "auction":
-            self.auction((*path, "auction"), step["auction"])
 
-    def auction(self, path: Path, a: dict[str, Any]) -> None:
-        """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
-        names: list[str] = []
-        level = None
-        # a declared pack's suit letters name its trumps (the French letters otherwise)
-        pack = self.cards or FRENCH
-        trumps = [*pack.letters, *(w for w in ENUMS["contract.trump"] if w not in _SUITS)]
-        if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
-            self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
-                     f"contracts, not {len(a['contracts'])}")
-            return
-        for i, c in enumerate(a["contracts"]):
-            at = (*path, "contracts", i)
-            name = str(c["name"])
-            names.append(name)
-            if name.isascii() and name.isdigit():
-                if len(name) > 4 or str(int(name)) != name:
-                    self.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
-                             "of at most 4 digits, without leading zeros")
-            elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
-                self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
-                         "number or a word (letters, digits, _ and -)")
-            elif name.lower() != name or name in ("pass", "double", "redouble") \
-                    or pack.parse_card(name) is not None:
-                self.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
-                         "in lower case, not a card, and not pass, double or redouble")
-            if level is not None and c["level"] < level:
-                self.err((*at, "level"), f"the contracts are not in order: '{name}' (level "
-                         f"{c['level']}) comes after a contract of level {level} (list them "
-                         "from low to high)")
-            level = c["level"] if level is None else max(level, c["level"])
-            if c["trump"] not in trumps:
-                self.err((*at, "trump"), f"unknown trump '{c['trump']}' of the contract "
-                         f"'{name}': expected {', '.join(trumps)}",
-                         hint=did_you_mean(str(c["trump"]), trumps))
-            aim = c.get("aim")
-            if aim != "none" and (type(aim) is not int or aim < 0):
-                self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
-                         f"or none, not {short_repr(aim)}")
-        self.no_repeats(names, (*path, "contracts"), "contract")
-        if "called_ranks" in a:
-            if a["partner"] != "called_card":
-                self.err((*path, "called_ranks"), "'called_ranks' is only used with "
-                         "'partner: called_card'", key=True)
-            self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
-        if a["partner"] == "called_card":  # the default rank (A) may not be in the pack
-            for j, r in enumerate(a.get("called_ranks", ["A"])):
-                if str(r).upper() not in pack.rank_index:
-                    self.err((*path, "called_ranks", j), f"the called rank '{r}' is not a "
-                             f"rank of the pack ({' '.join(pack.ranks)}): give 'called_ranks'",
-                             did_you_mean(str(r), list(pack.ranks)))
-        if a["partner"] == "teams" and not self.tree.get("teams"):
-            self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
 
     def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
         file, line, col = self.doc.locate(path, key=key)

@@ -152,62 +152,6 @@ def _declared_pack(tree: Mapping[str, Any]) -> Any:
 # ------------------------------------------------------------------------- steps
 
 
-def _cond_text(value: Any, on: str, off: str) -> str:
-    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
-    if value in (True, "true"):
-        return on
-    if value in (False, "false"):
-        return off
-    return f"{on[:-1]} when {_f(value)}."
-
-
-def _step_auction(step: Mapping[str, Any], number: str, sub: int,
-                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    a = step["auction"]
-    first = str(a.get("first", "(dealer + 1) % seats"))
-    who = ("the player left of the dealer" if first == "(dealer + 1) % seats"
-           else f"seat {_f(first)}")
-    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
-            "so far, or passes. The contracts, low to high:")
-    trumps = {"none": "no trump", "chosen": "the declarer names trump",
-              "keep": "trump unchanged"}
-    pack = _declared_pack(ctx.tree)
-    for c in a.get("contracts", []):
-        aim = c.get("aim")
-        goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
-        trump = trumps.get(str(c.get("trump")), f"{_suit_name(c.get('trump'), pack)} trump")
-        body += _wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
-        body += _cite(c, sub + 2)
-    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
-                        "A player who passed may bid again; the auction ends when all but "
-                        "the highest bidder pass in a row."),
-             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
-                        ""),
-             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
-                        ""),
-             "The highest bidder is the declarer."]
-    partner = a.get("partner", "none")
-    if partner == "called_card":
-        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
-                     "is the declarer's partner, unknown to the others until the card is "
-                     "played.")
-    elif partner == "teams":
-        rules.append("The declarer's team mates play with them.")
-    else:
-        rules.append("The declarer plays alone against the others.")
-    for r in rules:
-        if r:
-            body += _wrap(r, sub)
-    after = a.get("all_pass") or []
-    if after:
-        body.append(" " * sub + "If every player passes:")
-        for i, s in enumerate(after, 1):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    else:
-        body += _wrap("If every player passes, the same dealer deals again.", sub)
-    return text, body, _cite(a, sub)
 def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
              ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
     return lambda ctx, step, number, sub: f(step, number, sub, ctx)
@@ -218,10 +162,6 @@ def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[st
 _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
                                tuple[str, list[str], list[str]]]] = {
     **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
-    # the steps without a home yet
-    **{kind: _unhomed(f) for kind, f in {
-           "auction": _step_auction,
-       }.items()},
 }
 
 

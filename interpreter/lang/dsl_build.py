@@ -11,7 +11,6 @@ from typing import Any
 from ..cards import SUIT_INDEX, SUITS, normalize_rank
 from ..errors import SpecError
 from .constructs import SECTION_HOMES, STEP_HOMES
-from .dsl_nodes import cond_at as _cond_at
 from .dsl_nodes import is_node as _is
 from .dsl_nodes import is_token as _tok
 
@@ -287,68 +286,6 @@ class _Builder:
             )
         return self.formula(conds[0].children[0])
 
-    def k_auction(self, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
-        auction: dict[str, Any] = {"contracts": []}
-        step["auction"] = auction
-        ap = (*path, "auction")
-        self.mark(ap, st)
-        contracts = [c for c in st.children if _is(c, "contract")]
-        if contracts:
-            self.mark((*ap, "contracts"), contracts[0])
-        for c in st.children:
-            kind = getattr(c, "data", None)
-            if kind == "contract":
-                cp = (*ap, "contracts", len(auction["contracts"]))
-                self.mark(cp, c)
-                contract: dict[str, Any] = {}
-                auction["contracts"].append(contract)
-                for x in c.children:
-                    if _tok(x, "INT"):
-                        contract["level"] = int(x)
-                        self.mark((*cp, "level"), x)
-                    elif _is(x, "contract_name"):
-                        tok = x.children[0]
-                        contract["name"] = self.string(tok) if tok.type == "TEXT" else str(tok)
-                        self.mark((*cp, "name"), tok)
-                    elif _is(x, "aim_tricks"):
-                        contract["aim"] = int(x.children[0])
-                        self.mark((*cp, "aim"), x)
-                    elif _is(x, "aim_none"):
-                        contract["aim"] = "none"
-                        self.mark((*cp, "aim"), x)
-                    elif _is(x, "aim_value"):
-                        contract["aim"] = self.value(x.children[0])
-                        self.mark((*cp, "aim"), x)
-                    elif _is(x, "contract_trump"):
-                        contract["trump"] = self.word(x.children[0])
-                        self.mark((*cp, "trump"), x.children[0])
-                self.citation(c, contract, cp)
-            elif kind == "first_bidder":
-                f = c.children[0]
-                self.put(auction, (*ap, "first"), self.formula(f), f, "the first bidder")
-            elif kind in _AUCTION_FLAGS:
-                key, positive = _AUCTION_FLAGS[kind]
-                self.put(auction, (*ap, key), self.flag(positive, c.children, c),
-                         _cond_at(c.children, c), f"the rule '{key}'")
-            elif kind in ("partner_none", "partner_called", "partner_teams", "partner_word"):
-                value = ("none" if kind == "partner_none" else "called_card"
-                         if kind == "partner_called" else "teams" if kind == "partner_teams"
-                         else self.word(c.children[0]))
-                self.put(auction, (*ap, "partner"), value, c, "the declarer's partner")
-                ranks = [x for x in c.children if _is(x, "rank")]
-                if ranks:
-                    auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
-                    self.mark_items((*ap, "called_ranks"), ranks)
-            elif kind == "all_pass":
-                self.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
-                auction["all_pass"] = self.steps(c.children, (*ap, "all_pass"))
-        self.attrs(st, step, path)
-
-
-# an auction's rules on / off: grammar rule -> (key, on)
-_AUCTION_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
-                  "double_yes": ("double", True), "double_no": ("double", False),
-                  "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
 
 def _join_formula_lines(src: str) -> str:
     """A formula continued over several lines (inside parentheses) as one line.

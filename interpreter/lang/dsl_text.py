@@ -23,7 +23,7 @@ from .yamlio import check_text
 if TYPE_CHECKING:
     from .declare import Construct
 
-__all__ = ["WIDTH", "Out", "UnwritableError", "assignments", "card", "cards", "check", "cond", "formula", "keys",
+__all__ = ["WIDTH", "Out", "UnwritableError", "assignments", "card", "cards", "check", "cond", "flag", "formula", "keys",
            "literal", "quote", "rank", "source", "suits", "text", "value", "word"]
 
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -258,3 +258,9 @@ def assignments(out: Out, indent: int, head: str, values: Mapping[str, Any],
         return
     for part in parts:
         out.add(indent, each_head + part)
+
+
+def flag(out: Out, indent: int, value: Any, yes: str, no: str) -> None:
+    """A rule on (line ``yes``), off (``no``) or on a condition (``yes if …``)."""
+    c = cond(value)
+    out.add(indent, yes if c is True else no if c is False else f"{yes} if {c}")

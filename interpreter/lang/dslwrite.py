@@ -36,14 +36,11 @@ from typing import Any
 from .constructs import DSL_ORDER, STEP_HOMES
 from .dsl_text import Out, UnwritableError
 from .dsl_text import check as _check
-from .dsl_text import cond as _cond
 from .dsl_text import formula as _f
 from .dsl_text import keys as _text_keys
 from .dsl_text import quote as _quote
 from .dsl_text import source as _source
 from .dsl_text import text as _text
-from .dsl_text import value as _value
-from .dsl_text import word as _word
 from .vocabulary import construct
 from .vocabulary import step_kind as _step_kind
 
@@ -122,68 +119,10 @@ def _attrs(out: _Out, indent: int, step: Mapping[str, Any], part: str | None = N
     _source(out, indent, step)
 
 
-def _flag(out: _Out, indent: int, value: Any, yes: str, no: str) -> None:
-    cond = _cond(value)
-    out.add(indent, yes if cond is True else no if cond is False else f"{yes} if {cond}")
-
-
-
-
-def _step_auction(out: _Out, indent: int, step: Mapping[str, Any]) -> None:
-    """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
-    trick, trump none``) and its rules, each on a line of its own."""
-    _check(step, _keys("auction"), "in an auction step")
-    a = step["auction"] or {}
-    _check(a, _keys("auction", body=True), "in 'auction'")
-    out.add(indent, "hold an auction")
-    ind = indent + 1
-    for c in a.get("contracts") or []:
-        _check(c, _keys("contract"), "in a contract")
-        level = c.get("level", 0)
-        name = str(c.get("name", level))
-        line = "contract"
-        if name != str(level):
-            line += " " + (name if name.isascii() and name.isdigit() else _word(name, ("at",)))
-        line += f" at level {level}"
-        aim = c.get("aim", level)
-        if aim == "none":
-            line += ", aiming at no trick"
-        elif type(aim) is not int or aim < 0:  # not a valid aim (the checks say so): as given
-            line += f", aiming at: {_value(aim)}"
-        elif aim != level:
-            line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
-        if c.get("trump", "keep") != "keep":
-            line += f", trump {_word(c['trump'])}"
-        if isinstance(c.get("source"), str):
-            line += f" — source {_quote(c['source'])}"
-        out.add(ind, line)
-    first = a.get("first")
-    if first is not None and _f(first) != "(dealer + 1) % seats":
-        out.add(ind, f"the first bidder is {_f(first)}")
-    for key, yes, no, default in (
-            ("pass_final", "passes are final", "passes are not final", True),
-            ("double", "bids may be doubled", "bids may not be doubled", False),
-            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
-        if key in a and _cond(a[key]) != default:
-            _flag(out, ind, a[key], yes, no)
-    partner = a.get("partner", "none")
-    if partner == "called_card":
-        ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}")
-    elif partner == "teams":
-        out.add(ind, "the declarer plays with the team")
-    elif partner != "none":
-        out.add(ind, f"the partner of the declarer: {_word(partner)}")
-    _attrs(out, ind, step, "auction")
-    after = list(a.get("all_pass") or [])
-    if after:
-        out.add(ind, "if all pass:")
-        _steps(out, ind + 1, after)
 
 
 #: The writer of each step kind (its home's ``write``).
 _STEP_WRITERS: dict[str, Callable[[_Out, int, Mapping[str, Any]], None]] = {
     **{h.name: h.write for h in STEP_HOMES if h.write is not None},
     # the steps without a home yet
-    "auction": _step_auction,
 }

@@ -38,21 +38,27 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from spelbok.cards import SUITS
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
+from .constructs import PARTS as HOME_PARTS
 from .constructs import SECTION_HOMES, STEP_HOMES, pass_cards, patterns
-from .constructs.decide import CHOOSE_KINDS, EXCHANGE, WORD_OPTION
-from .constructs.deck import DECK_ENTRY as DECK_ENTRY  # the parts declared in their homes
+
+# the names these maps and words had here before they moved to their homes
+from .constructs.auction import CONTRACT as CONTRACT
+from .constructs.decide import CHOOSE_KINDS
+from .constructs.decide import EXCHANGE as EXCHANGE
+from .constructs.decide import WORD_OPTION as WORD_OPTION
+from .constructs.deck import DECK_ENTRY as DECK_ENTRY
 from .constructs.end import DEFAULT_MAX_HANDS
 from .constructs.game import GAME
 from .constructs.melds import MELD as MELD
 from .constructs.options import OPTION as OPTION
 from .constructs.pack import PACK_EXTRA as PACK_EXTRA
 from .constructs.pack import PACK_SUIT as PACK_SUIT
-from .constructs.shared import ALLOW_LEVEL, FOR, LEADER_WORDS, WHO_MAP
+from .constructs.shared import ALLOW_LEVEL as ALLOW_LEVEL
+from .constructs.shared import WHO_MAP as WHO_MAP
 from .constructs.shared import ZONES as _ZONES
-from .constructs.tricks import DECLARATION
+from .constructs.tricks import DECLARATION as DECLARATION
 from .declare import (
     ABSENT,
     SOURCE,
@@ -167,74 +173,21 @@ _w = words_of
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
 PASS_DIRECTIONS = pass_cards.DIRECTIONS
-_LEADER_WORDS = LEADER_WORDS
 
 # ------------------------------------------------------------------------------ parts
 
 
-CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
-    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
-          required=True, minimum=0, maximum=MAX_CARDS),
-    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
-          "(bid as `bid N`)", default=Derived("its level")),
-    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
-          default="keep", words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
-                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
-                     ("keep", "the trump stays as it is")))),
-    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
-          "a negative contract, taking no trick", default=Derived("its level"),
-          doc_type="int or none"),
-    _SOURCE,
-), x_name="in a contract")
-
-
 HAND_PATTERN = patterns.PATTERN
 
-PARTS: tuple[Construct, ...] = (
-    *(p for h in SECTION_HOMES for p in h.parts), WHO_MAP, WORD_OPTION, EXCHANGE,
-    ALLOW_LEVEL, CONTRACT, HAND_PATTERN, DECLARATION)
+#: The part maps, each declared in its home (the registry's).
+PARTS: tuple[Construct, ...] = HOME_PARTS
 
 # ------------------------------------------------------------------------------ steps
 
 
-_FOR = FOR
-
-# the step kinds that have their home in lang/constructs/
-_HOMED: dict[str, Construct] = {h.name: h.decl for h in STEP_HOMES if h.decl is not None}
-STEPS: tuple[Construct, ...] = (
-    _HOMED["deal"],
-    _HOMED["turn_up"],
-    _HOMED["decide"],
-    _HOMED["tricks"],
-    *(_HOMED[k] for k in ("set", "if", "repeat", "redeal", "end_hand")),
-    _HOMED["move"],
-    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
-              "bidder declares", body=(
-        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
-              min_items=1),
-        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
-        Field("pass_final", "condition", "a player who passes may not bid again",
-              default=True),
-        Field("double", "condition", "an opponent of the highest bidder may double",
-              default=False),
-        Field("redouble", "condition", "the bidder's side may redouble a double",
-              default=False),
-        Field("partner", "word", "the declarer's partner", default="none",
-              words=(Word("none", "none: the declarer plays alone"),
-                     Word("called_card", "the holder of a card the declarer calls (a card of "
-                          "`called_ranks` not in their hand), unknown to the others until it "
-                          "is played", uses=("called_ranks",)),
-                     Word("teams", "the declarer's team mates (`teams`)"))),
-        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
-              "(partner: called_card)", default=["A"]),
-        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
-              "dealer deals again)", default=[], omitted=True),
-        _SOURCE,
-    )),
-    _HOMED["pass_cards"],
-    _HOMED["declare_melds"],
-    _HOMED["patterns"],
-)
+#: The step kinds' maps, each declared in its home (``lang/constructs/``), in the
+#: registry's order (the reference's).
+STEPS: tuple[Construct, ...] = tuple(h.decl for h in STEP_HOMES if h.decl is not None)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
 

@@ -17,7 +17,8 @@ True
 
 from __future__ import annotations
 
-from . import deal, decide, flow, move, pass_cards, patterns, shared, tricks, turn_up
+from ..declare import Construct
+from . import auction, deal, decide, flow, move, pass_cards, patterns, shared, tricks, turn_up
 from .dealer import DEALER
 from .deck import DECK
 from .end import END
@@ -35,7 +36,8 @@ from .variables import VARIABLES
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
 STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, decide.HOME, tricks.HOME, *flow.HOMES,
-                                 move.HOME, pass_cards.HOME, patterns.HOME, DECLARE_MELDS)
+                                 move.HOME, auction.HOME, pass_cards.HOME, DECLARE_MELDS,
+                                 patterns.HOME)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
                                    POINTS, VARIABLES, DEALER, HAND, END)
@@ -50,8 +52,12 @@ PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, OPTIONS, 
 PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.
 HOMES: tuple[Home, ...] = (*SECTION_HOMES, *STEP_HOMES, *PART_HOMES)
+#: The part maps the homes declare (a shared part's home, a construct's own parts).
+PARTS: tuple[Construct, ...] = tuple(
+    c for h in HOMES
+    for c in ((h.decl,) if h.group == "part" and h.decl is not None else ()) + h.parts)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
 
-__all__ = ["DSL_ORDER", "HOMES", "PART_HOMES", "PROSE_ORDER", "SECTION_HOMES", "STEP_HOMES",
-           "STEP_KINDS", "Home"]
+__all__ = ["DSL_ORDER", "HOMES", "PARTS", "PART_HOMES", "PROSE_ORDER", "SECTION_HOMES",
+           "STEP_HOMES", "STEP_KINDS", "Home"]

@@ -425,11 +425,6 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
 # ------------------------------------------------------------------------------ writing the DSL
 
 
-def _flag(out: t.Out, indent: int, value: Any, yes: str, no: str) -> None:
-    cond = t.cond(value)
-    out.add(indent, yes if cond is True else no if cond is False else f"{yes} if {cond}")
-
-
 def _head(tr: Mapping[str, Any], count: str | None, count_line: bool) -> str:
     """``play [N] tricks [among players where …][, led by …]``."""
     line = "play tricks"
@@ -449,7 +444,7 @@ def _write_trumps(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
     for f in DUTIES:
         default = _DEFAULTS[f.name]
         if f.name == "follow" or (f.name in tr and t.cond(tr[f.name]) != default):
-            _flag(out, ind, tr.get(f.name, default), *f.phrase)
+            t.flag(out, ind, tr.get(f.name, default), *f.phrase)
     lead = tr.get("lead_trumps")
     if lead is not None and lead != "any":
         out.add(ind, "trumps may not be led until broken" if lead == "broken"
@@ -459,7 +454,7 @@ def _write_trumps(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
         out.add(ind, "trumps are broken by any trump played" if broken == "any"
                 else f"trumps are broken by: {t.word(broken)}")
     if "first_trick_trumps" in tr and t.cond(tr["first_trick_trumps"]) is not True:
-        _flag(out, ind, tr["first_trick_trumps"], "trumps may be played in the first trick",
+        t.flag(out, ind, tr["first_trick_trumps"], "trumps may be played in the first trick",
               "no trumps in the first trick unless forced")
     trump_from = tr.get("trump_from", "none")
     if trump_from != "none" or "trump_by" in tr:
@@ -481,7 +476,7 @@ def _write_face_down(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
         out.add(ind, "a face-down card counts as " + (
             "no suit" if down_as == "no_suit" else f": {t.word(down_as)}"))
     if "face_down_shown" in tr and t.cond(tr["face_down_shown"]) is not True:
-        _flag(out, ind, tr["face_down_shown"], "a face-down card is shown when its trick ends",
+        t.flag(out, ind, tr["face_down_shown"], "a face-down card is shown when its trick ends",
               "a face-down card stays hidden")
 
 
@@ -508,7 +503,7 @@ def _write_abstain(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
     for key, phrase in (("abstain_lead", "when due to lead"),
                         ("abstain_with_suit", "while holding the led suit")):
         if key in tr and t.cond(tr[key]) is not True:
-            _flag(out, ind, tr[key], f"a player may {verb} {phrase}",
+            t.flag(out, ind, tr[key], f"a player may {verb} {phrase}",
                   f"a player may not {verb} {phrase}")
 
 
@@ -531,7 +526,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     if count_line:
         out.add(ind, f"play {count} tricks")
     if "scored" in tr and t.cond(tr["scored"]) is not True:
-        _flag(out, ind, tr["scored"], "these tricks count", "these tricks do not count")
+        t.flag(out, ind, tr["scored"], "these tricks count", "these tricks do not count")
     draw = tr.get("draw", "none")
     if draw != "none":
         out.add(ind, "draw from the stock after each trick, the winner first"
