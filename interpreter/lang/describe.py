@@ -426,20 +426,13 @@ def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
     return text, [], _cite(body, sub)
 
 
-def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
-             ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
-    return lambda ctx, step, number, sub: f(step, number, sub, ctx)
-
-
 #: The text of each step kind (its home's ``describe``): its sentence, the lines under it
 #: and its citation.
 _STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
                                tuple[str, list[str], list[str]]]] = {
     **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
     # the steps without a home yet
-    **{kind: _unhomed(f) for kind, f in {
-           "declare_melds": _step_declare_melds,
-       }.items()},
+    "declare_melds": lambda ctx, step, number, sub: _step_declare_melds(step, number, sub, ctx),
 }
 
 

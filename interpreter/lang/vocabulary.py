@@ -47,10 +47,10 @@ from .constructs.auction import CONTRACT as CONTRACT
 from .constructs.decide import CHOOSE_KINDS
 from .constructs.decide import EXCHANGE as EXCHANGE
 from .constructs.decide import WORD_OPTION as WORD_OPTION
+from .constructs.declarations import DECLARATION as DECLARATION
 from .constructs.shared import ALLOW_LEVEL as ALLOW_LEVEL
 from .constructs.shared import WHO_MAP as WHO_MAP
 from .constructs.shared import ZONES as _ZONES
-from .constructs.tricks import DECLARATION as DECLARATION
 from .declare import (
     ABSENT,
     SOURCE,
