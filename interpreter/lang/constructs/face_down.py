@@ -55,7 +55,7 @@ face_down_shown: "a" "face-down" "card" "is" "shown" "when" "its" "trick" "ends"
 
 
 def _read_face_down(b: _Builder, c: Any, kind: str, tricks: dict[str, Any], tp: Path,
-               verbs: list[Any]) -> None:
+                    verbs: list[Any]) -> None:
     conds = [x for x in c.children if is_node(x, "cond")]
     value = b.formula(conds[0].children[0]) if conds else "true"
     b.put(tricks, (*tp, "face_down"), value, cond_at(c.children, c),
