@@ -2,7 +2,8 @@
 
 This module is the language reference in code.  Each *construct* (the top level,
 a section such as ``dealer``, a step kind such as ``deal``, a part such as a
-deck entry) lists its keys as :class:`Field` values: type, default, allowed
+deck entry) lists its keys as :class:`Field` values (a step kind's, and its parts',
+in its home in :mod:`spelbok.lang.constructs`, listed here from the registry): type, default, allowed
 words and a one-line doc.  The JSON Schema of the YAML surface
 (:mod:`spelbok.lang.schema`) and the tables of ``docs/spec-reference.md``
 (:mod:`spelbok.lang.reference`) are generated from it; the model's defaults,
