@@ -297,16 +297,14 @@ class _Checker:
                     f"this step can never run: the '{what}' step before it always ends the hand",
                 )
                 break
-        for i, step in enumerate(steps):
-            if "if" in step:
-                self.step_list(step["then"], (*path, i, "then"))
-                self.step_list(step["else"], (*path, i, "else"))
-            elif "repeat" in step:
-                self.step_list(step["steps"], (*path, i, "steps"))
-            elif "tricks" in step and step["tricks"].get("after_each"):
-                self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
-            elif "auction" in step and step["auction"].get("all_pass"):
-                self.step_list(step["auction"]["all_pass"], (*path, i, "auction", "all_pass"))
+        for i, step in enumerate(steps):  # the lists of steps a step holds (vocabulary's)
+            kind = _kind(step)
+            for inner in _v.step_lists(kind) if kind else ():
+                node: Any = step
+                for key in inner:
+                    node = node.get(key) if isinstance(node, dict) else None
+                if isinstance(node, list) and node:
+                    self.step_list(node, (*path, i, *inner))
 
     def step(self, path: Path, step: dict[str, Any]) -> None:
         kind = _kind(step)

@@ -152,9 +152,6 @@ def _declared_pack(tree: Mapping[str, Any]) -> Any:
 # ------------------------------------------------------------------------- steps
 
 
-def _unhomed(f: Callable[[Mapping[str, Any], str, int, _Ctx], tuple[str, list[str], list[str]]]
-             ) -> Callable[[_Ctx, Mapping[str, Any], str, int], tuple[str, list[str], list[str]]]:
-    return lambda ctx, step, number, sub: f(step, number, sub, ctx)
 
 
 #: The text of each step kind (its home's ``describe``): its sentence, the lines under it
@@ -293,6 +290,13 @@ class _Kit(_Ctx):
     def __init__(self, tree: Mapping[str, Any], players: int | None, doc: Any = None) -> None:
         super().__init__(tree, players)
         self.doc = doc
+
+    def hand_cards(self, players: int) -> tuple[int, int, int] | None:
+        """What a hand deals with ``players`` seats (each, widow, turned up), counted as the
+        deck-size check counts; None when it cannot be told."""
+        from .deck_size import hand_cards
+
+        return hand_cards(self.tree, players)
 
     def changes(self) -> list[str]:
         """The section of what a variant changes against its base (none for a base)."""

@@ -2,8 +2,8 @@
 
 This module is the language reference in code.  Each *construct* (the top level,
 a section such as ``dealer``, a step kind such as ``deal``, a part such as a
-deck entry) lists its keys as :class:`Field` values (the top level's and the
-sections' in their homes, :mod:`spelbok.lang.constructs`; gathered here): type, default, allowed
+deck entry) lists its keys as :class:`Field` values (each in its construct's home in
+:mod:`spelbok.lang.constructs`, listed here from the registry): type, default, allowed
 words and a one-line doc.  The JSON Schema of the YAML surface
 (:mod:`spelbok.lang.schema`) and the tables of ``docs/spec-reference.md``
 (:mod:`spelbok.lang.reference`) are generated from it; the model's defaults,
@@ -49,6 +49,7 @@ from .constructs.decide import CHOOSE_KINDS
 from .constructs.decide import EXCHANGE as EXCHANGE
 from .constructs.decide import WORD_OPTION as WORD_OPTION
 from .constructs.deck import DECK_ENTRY as DECK_ENTRY
+from .constructs.declarations import DECLARATION as DECLARATION
 from .constructs.end import DEFAULT_MAX_HANDS
 from .constructs.game import GAME
 from .constructs.melds import MELD as MELD
@@ -58,7 +59,6 @@ from .constructs.pack import PACK_SUIT as PACK_SUIT
 from .constructs.shared import ALLOW_LEVEL as ALLOW_LEVEL
 from .constructs.shared import WHO_MAP as WHO_MAP
 from .constructs.shared import ZONES as _ZONES
-from .constructs.tricks import DECLARATION as DECLARATION
 from .declare import (
     ABSENT,
     SOURCE,

@@ -1,9 +1,11 @@
 """The constructs of the spec language, one module each: the registry.
 
 :data:`HOMES` is the one list of constructs.  Every stage derives its tables from
-it (the step kinds and their order, the writers, the grammar's alternatives, the
-reference's tables), and a test checks that no stage names a construct the
-registry lacks.  Adding a construct is adding a module here and its line below.
+it (the step kinds and their order, the readers, writers, prose and checks of the
+steps, the grammar's alternatives and pieces, the part maps), and
+``tests/test_homes.py`` checks that each home gives every stage its part and imports
+no stage.  Adding a construct is adding a module here and its line below (and its
+compile step in ``engine/``).
 
 The sections are listed in the order of the spec's keys (the canonical tree's, the
 YAML's, the reference's); the DSL writes them and ``describe`` tells them in orders
@@ -35,9 +37,9 @@ from .teams import TEAMS
 from .variables import VARIABLES
 
 # the step kinds, in the reference's order (the order of STEP_KINDS)
-STEP_HOMES: tuple[Home, ...] = (deal.HOME, turn_up.HOME, decide.HOME, tricks.HOME, *flow.HOMES,
-                                 move.HOME, auction.HOME, pass_cards.HOME, DECLARE_MELDS,
-                                 patterns.HOME)
+STEP_HOMES: tuple[Home, ...] = (
+    deal.HOME, turn_up.HOME, decide.HOME, tricks.HOME, *flow.HOMES, move.HOME, auction.HOME,
+    pass_cards.HOME, DECLARE_MELDS, patterns.HOME)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
                                    POINTS, VARIABLES, DEALER, HAND, END)

@@ -138,9 +138,7 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
     if entry is None:
         return []
     size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
-    from ..deck_size import hand_cards  # counted as the deck-size check counts
-
-    counted = hand_cards(tree, n)
+    counted = ctx.hand_cards(n)
     if counted is None:
         return []
     each, widow, ups = counted

@@ -241,4 +241,5 @@ def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None
 
 
 DECLARE_MELDS = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR, builds={"declare_melds": read_step},
-                     write=write_step, describe=describe_step, check=check_step)
+                     write=write_step, describe=describe_step, check=check_step,
+                     compile="spelbok.engine.melds:compile_declare_melds")

@@ -21,13 +21,13 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
+from . import declarations, face_down
 from .home import Home
 from .shared import (
     LEADER_WORDS,
     describe_levels,
     describe_who,
     read_allow_else,
-    read_then,
     read_who,
     write_allow,
     write_who,
@@ -38,25 +38,10 @@ if TYPE_CHECKING:
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
-__all__ = ["DECLARATION", "DUTIES", "HOME", "RULE_FIELDS"]
+__all__ = ["DUTIES", "HOME", "RULE_FIELDS"]
 
 Path = tuple[Any, ...]
 _w = words_of
-
-DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
-    Field("word", "token", "its word; the notation joins the card played with it: "
-          "`marriage KH`", required=True),
-    Field("when", "formula", "the condition on the card played with it (the names of a "
-          "card, as in `allow`, and the player's `hand`)", default="true"),
-    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
-          "`card`) before the card is played", default={}),
-    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
-          "must play a card it admits, if he can", default="true"),
-    Field("reason", "text", "the message for a card `binds` refuses"),
-    SOURCE,
-), x_name="in a declaration")
-
-
 
 DECL = Construct("tricks", "step", "play tricks", body=(
     Field("players", "formula", "who takes part (per-player condition)", default="not out"),
@@ -117,22 +102,8 @@ DECL = Construct("tricks", "step", "play tricks", body=(
           schema_doc="With trump_from: whose lead names trump (a per-player condition, "
                      "read at each lead while no trump is set; e.g. `seat == declarer`, "
                      "`trick_number == 2`)."),
-    # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
-    Field("face_down", "formula", "per-player condition, read at each play: may play a "
-          "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
-    Field("face_down_word", "word", "the word of a face-down play", default="down",
-          omitted=True),
-    Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
-          omitted=True,
-          words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
-                                    "trump)"),
-                   ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
-                               "led to the next card"))),
-    Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
-          "(false: it stays hidden from the other seats)", default=True, omitted=True),
-    # declarations attached to a card play (the trick code: CardPlay)
-    Field("declare", "list[declaration]", "declarations a player may attach to a card "
-          "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
+    *face_down.FIELDS,
+    declarations.FIELD,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
     Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -205,17 +176,7 @@ first_trick_trumps: "trumps" "may" "be" "played" "in" "the" "first" "trick" cond
 trump_from: "the" "first" "card" "led" "names" "trump" trump_by? _NL       -> trump_first_lead
           | "trump" "is" "named" "by" ":" word trump_by? _NL            -> trump_from_word
 trump_by: "," "when" "led" "by" "a" "player" "where" formula
-// face-down plays (tricks.face_down, face_down_word, face_down_as, face_down_shown)
-face_down: "cards" "may" "be" "played" "face" "down" ("," "written" word)? cond? _NL
-face_down_as: "a" "face-down" "card" "counts" "as" "the" "lowest" "trump" _NL   -> down_lowest
-            | "a" "face-down" "card" "counts" "as" "no" "suit" _NL            -> down_no_suit
-            | "a" "face-down" "card" "counts" "as" ":" word _NL               -> down_as_word
-face_down_shown: "a" "face-down" "card" "is" "shown" "when" "its" "trick" "ends" cond? _NL -> down_shown
-               | "a" "face-down" "card" "stays" "hidden" _NL                               -> down_hidden
-// a declaration attached to a card play (tricks.declare): its word, the card it goes with
-declare: "declare" word ("with" "a" "card" "where" formula)? _end _declare_details?
-_declare_details: _INDENT (then_line | binds | source_line)+ _DEDENT
-binds: "the" "next" "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
+@@families@@
 abstain: "a" "player" "may" word cond? _NL
 abstain_lead: "a" "player" "may" may_not? word "when" "due" "to" "lead" cond? _NL
 abstain_with_suit: "a" "player" "may" may_not? word "while" "holding" "the" "led" "suit" cond? _NL
@@ -223,7 +184,7 @@ may_not: "not"
 allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)? _NL
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
-"""
+""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -302,43 +263,6 @@ def _trump_from(b: _Builder, c: Any, kind: str, tricks: dict[str, Any], tp: Path
             b.put(tricks, (*tp, "trump_by"), b.formula(f), f, "whose lead names trump")
 
 
-def _face_down(b: _Builder, c: Any, kind: str, tricks: dict[str, Any], tp: Path,
-               verbs: list[Any]) -> None:
-    conds = [x for x in c.children if is_node(x, "cond")]
-    value = b.formula(conds[0].children[0]) if conds else "true"
-    b.put(tricks, (*tp, "face_down"), value, cond_at(c.children, c),
-          "the rule on face-down plays")
-    for w in c.children:
-        if is_node(w, "word"):
-            b.put(tricks, (*tp, "face_down_word"), b.word(w), w, "the word of a face-down play")
-
-
-def _declaration(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
-                 verbs: list[Any]) -> None:
-    """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
-    if "declare" not in tricks:
-        b.put(tricks, (*tp, "declare"), [], node, "the declarations")
-    entries = tricks["declare"]
-    path = (*tp, "declare", len(entries))
-    d: dict[str, Any] = {}
-    entries.append(d)
-    b.mark(path, node)
-    word = node.children[0]
-    b.put(d, (*path, "word"), b.word(word), word, "the word of this declaration")
-    for c in node.children[1:]:
-        if is_node(c, "formula"):
-            b.put(d, (*path, "when"), b.formula(c), c, "the card a declaration goes with")
-        elif is_node(c, "then_line"):
-            read_then(b, c, d, path)
-        elif is_node(c, "binds"):
-            f = c.children[0]
-            b.put(d, (*path, "binds"), b.formula(f), f, "the demand of a declaration")
-            for tok in c.children[1:]:
-                b.put(d, (*path, "reason"), b.string(tok), tok,
-                      "the reason for a card the demand refuses")
-    b.citation(node, d, path)
-
-
 def _abstain(b: _Builder, c: Any, kind: str, tricks: dict[str, Any], tp: Path,
              verbs: list[Any]) -> None:
     verb = c.children[0]
@@ -387,13 +311,8 @@ _READERS: dict[str, _Reader] = {
     **dict.fromkeys(("first_trick_yes", "first_trick_no"), _flag_rule(
         "first_trick_trumps", "first_trick_yes", "the rule on trumps in the first trick")),
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
-    "face_down": _face_down,
-    **dict.fromkeys(("down_lowest", "down_no_suit", "down_as_word"), _word_rule(
-        "face_down_as", "what a face-down card counts as",
-        {"down_lowest": "lowest_trump", "down_no_suit": "no_suit", "down_as_word": ""})),
-    **dict.fromkeys(("down_shown", "down_hidden"), _flag_rule(
-        "face_down_shown", "down_shown", "whether a face-down card is shown")),
-    "declare": _declaration,
+    **face_down.READERS,
+    "declare": declarations.read,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
 }
@@ -464,37 +383,6 @@ def _write_trumps(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
                 + ("" if by == "true" else f", when led by a player where {by}"))
 
 
-def _write_face_down(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
-    down = t.formula(tr.get("face_down", "false"))
-    down_word = tr.get("face_down_word", "down")
-    if down != "false" or down_word != "down":
-        out.add(ind, "cards may be played face down"
-                + ("" if down_word == "down" else f", written {t.word(down_word, ('if',))}")
-                + ("" if down == "true" else f" if {down}"))
-    down_as = tr.get("face_down_as", "lowest_trump")
-    if down_as != "lowest_trump":
-        out.add(ind, "a face-down card counts as " + (
-            "no suit" if down_as == "no_suit" else f": {t.word(down_as)}"))
-    if "face_down_shown" in tr and t.cond(tr["face_down_shown"]) is not True:
-        t.flag(out, ind, tr["face_down_shown"], "a face-down card is shown when its trick ends",
-              "a face-down card stays hidden")
-
-
-def _write_declarations(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
-    for d in tr.get("declare") or []:
-        t.check(d, t.keys(DECLARATION), "in a declaration")
-        when = t.formula(d.get("when", "true"))
-        out.add(ind, f"declare {t.word(d.get('word', ''), ('with',))}"
-                + ("" if when == "true" else f" with a card where {when}"))
-        t.assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
-        binds = t.formula(d.get("binds", "true"))
-        reason = d.get("reason")
-        if binds != "true" or reason is not None:
-            out.add(ind + 1, f"the next player must play a card where {binds}"
-                    + (f", otherwise {t.quote(str(reason))}" if reason is not None else ""))
-        t.source(out, ind + 1, d)
-
-
 def _write_abstain(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
     verb = t.word(tr.get("abstain_word", "knock"), ("not",))
     abstain = t.formula(tr.get("abstain", "false"))
@@ -519,8 +407,8 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     out.add(indent, _head(tr, count, count_line))
     ind = indent + 1
     _write_trumps(out, ind, tr)
-    _write_face_down(out, ind, tr)
-    _write_declarations(out, ind, tr)
+    face_down.write(out, ind, tr)
+    declarations.write(out, ind, tr)
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
     if count_line:
@@ -611,40 +499,6 @@ def _trump_rules(ctx: _Ctx, tr: Mapping[str, Any]) -> list[str]:
     return rules
 
 
-def _play_rules(ctx: _Ctx, tr: Mapping[str, Any]) -> list[str]:
-    """Face-down plays and the declarations that go with a card."""
-    rules: list[str] = []
-    down = tr.get("face_down", "false")
-    if down not in ("false", False):
-        who = "A player" if down in ("true", True) else f"A player where {p.formula(down)}"
-        down_as, as_note = ctx.enum(tr.get("face_down_as", "lowest_trump"),
-                                    tuple(w.name for w in DECL.field("face_down_as").words))
-        counts = ("the lowest trump (of no suit while there is no trump)"
-                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
-        shown = tr.get("face_down_shown", True)
-        seen = ("the others see it when the trick ends" if shown is True else
-                "it stays hidden from the others" if shown is False else
-                f"the others see it when the trick ends if {p.formula(shown)}")
-        rules.append(f"{who} may play a card face down (write: "
-                     f"{tr.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
-                     f"and {seen}.")
-    for d in tr.get("declare") or []:
-        word, when = d.get("word", ""), d.get("when", "true")
-        card = "any card" if when in ("true", True) else f"a card where {p.formula(when)}"
-        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
-        then = d.get("then") or {}
-        if then:
-            said += "; it sets " + ", ".join(f"{k} = {p.formula(v)}" for k, v in then.items())
-        binds = d.get("binds", "true")
-        if binds not in ("true", True):
-            said += (f"; the next player to the trick must then play a card where "
-                     f"{p.formula(binds)} if he can")
-            if d.get("reason"):
-                said += f' (else "{d["reason"]}")'
-        rules.append(said + ".")
-    return rules
-
-
 def _other_rules(tr: Mapping[str, Any]) -> list[str]:
     """Abstaining, the ``allow`` on each card, drawing from the stock."""
     rules: list[str] = []
@@ -691,7 +545,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
                 f"for {count} tricks" if count.isdigit() else f"for {p.formula(count)} tricks")
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *_play_rules(ctx, tr),
+    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr),
+             *declarations.describe(tr),
              *_other_rules(tr)]
     body: list[str] = []
     for rule in rules:
@@ -717,5 +572,5 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
                          "tricks step has no 'abstain'", key=True)
 
 
-HOME = Home(DECL, parts=(DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
+HOME = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks")
