@@ -61,6 +61,7 @@ def _put(b: Builder, st: Any, key: str, value: Any, node: Any = None) -> None:
 
 
 def read_first_dealer(b: Builder, st: Any) -> None:
+    """Reads ``first dealer: lowest cut`` (highest cut, random, seat N, a word)."""
     what = st.children[0]
     kind = what.data
     value: Any
@@ -84,6 +85,7 @@ def _skip(b: Builder, st: Any) -> None:
 
 
 def read_rotation(b: Builder, st: Any) -> None:
+    """Reads ``the deal passes to the left[, skipping players who are out]``."""
     what = st.children[0]
     _put(b, st, "rotate", b.word(what.children[-1]), what)
     _skip(b, st)
@@ -91,17 +93,20 @@ def read_rotation(b: Builder, st: Any) -> None:
 
 
 def read_rotation_none(b: Builder, st: Any) -> None:
+    """Reads ``the deal does not pass[, …]``."""
     _put(b, st, "rotate", "none")
     _skip(b, st)
     b.citation(st, b.tree["dealer"], ("dealer",))
 
 
 def read_skipping_yes(b: Builder, st: Any) -> None:
+    """Reads ``the deal skips players who are out``."""
     _put(b, st, "skip_out", True)
     b.citation(st, b.tree["dealer"], ("dealer",))
 
 
 def read_skipping_no(b: Builder, st: Any) -> None:
+    """Reads ``the deal does not skip players who are out``."""
     _put(b, st, "skip_out", False)
     b.citation(st, b.tree["dealer"], ("dealer",))
 
@@ -200,8 +205,11 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 DEALER = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('first_dealer', 'rotation', 'rotation_none', 'skipping_yes', 'skipping_no'),
-    builds={"first_dealer": read_first_dealer, "rotation": read_rotation, "rotation_none": read_rotation_none, "skipping_yes": read_skipping_yes, "skipping_no": read_skipping_no},
+    entries=("first_dealer", "rotation", "rotation_none", "skipping_yes", "skipping_no"),
+    builds={
+        "first_dealer": read_first_dealer, "rotation": read_rotation,
+        "rotation_none": read_rotation_none, "skipping_yes": read_skipping_yes,
+        "skipping_no": read_skipping_no},
     write=write,
     describe=describe,
     check=check,

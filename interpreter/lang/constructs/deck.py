@@ -42,6 +42,7 @@ deck_suits: "of" suit+
 
 
 def read_deck(b: Builder, st: Any) -> None:
+    """Reads ``deck for 3 to 4 players: A K Q … of ♠ ♥``, one entry."""
     deck = b.tree.setdefault("deck", [])
     if not deck:
         b.mark(("deck",), st)
@@ -207,7 +208,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 DECK = Home(
     None, parts=(DECK_ENTRY,),
     grammar=GRAMMAR,
-    entries=('deck',),
+    entries=("deck",),
     builds={"deck": read_deck},
     write=write,
     describe=describe,

@@ -53,6 +53,7 @@ score: "the" "score" "of" "each" "player" "is" formula _NL
 
 
 def read_match_end(b: Builder, st: Any) -> None:
+    """Reads ``the match ends when …`` and its winners, score and most hands."""
     end: dict[str, Any] = {}
     b.put(b.tree, ("end",), end, st, "the end of the match")
     for c in st.children:
@@ -124,7 +125,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 END = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('match_end',),
+    entries=("match_end",),
     builds={"match_end": read_match_end},
     write=write,
     describe=describe,

@@ -51,16 +51,19 @@ bibliography: "source" (WORD | TEXT) ":" _text_body
 
 
 def read_version(b: Builder, st: Any) -> None:
+    """Reads ``spelbok 1``."""
     tok = st.children[0]
     b.put(b.tree, ("spelbok",), int(tok), tok, "the format version ('spelbok')")
 
 
 def read_game(b: Builder, st: Any) -> None:
+    """Reads ``game "Name"``."""
     tok = st.children[0]
     b.put(b.tree, ("name",), b.string(tok), tok, "the game's name")
 
 
 def read_extends(b: Builder, st: Any) -> None:
+    """Reads ``extends "base"`` (or ``based on``)."""
     tok = st.children[0]
     b.put(b.tree, ("extends",), b.string(tok), tok, "the base spec ('extends')")
 
@@ -71,6 +74,7 @@ def read_about(b: Builder, st: Any) -> None:
 
 
 def read_bibliography(b: Builder, st: Any) -> None:
+    """Reads ``source id: "text"``, an entry of ``sources``."""
     name = st.children[0]
     key = b.word(name)
     sources = b.section("sources", st)
@@ -116,8 +120,10 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 GAME = Home(
     Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
     grammar=GRAMMAR,
-    entries=('version', 'game', 'extends', 'about', 'bibliography'),
-    builds={"version": read_version, "game": read_game, "extends": read_extends, "about": read_about, "bibliography": read_bibliography},
+    entries=("version", "game", "extends", "about", "bibliography"),
+    builds={
+        "version": read_version, "game": read_game, "extends": read_extends,
+        "about": read_about, "bibliography": read_bibliography},
     write=write,
     describe=describe,
     keys=_KEYS,

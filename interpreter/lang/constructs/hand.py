@@ -32,6 +32,7 @@ hand: "each" "hand" ":" _NL _INDENT _step+ _DEDENT
 
 
 def read_hand(b: Builder, st: Any) -> None:
+    """Reads ``each hand:`` and its steps (each read by its kind's home)."""
     if "hand" in b.tree:
         first = b.pos[("hand",)][1]
         raise b.fail(f"the steps of a hand are given twice (first on line {first})", st)
@@ -78,7 +79,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 HAND = Home(
     None,
     grammar=GRAMMAR,
-    entries=('hand',),
+    entries=("hand",),
     builds={"hand": read_hand},
     write=write,
     describe=describe,

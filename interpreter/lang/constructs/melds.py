@@ -53,6 +53,7 @@ meld_spread: "one" "suit"                                   -> meld_one_suit
 
 
 def read_meld(b: Builder, st: Any) -> None:
+    """Reads ``meld NAME: K Q in one suit, worth 20``."""
     name = st.children[0]
     melds = b.section("melds", st)
     path = ("melds", b.word(name))
@@ -151,7 +152,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 MELDS = Home(
     None, parts=(MELD,),
     grammar=GRAMMAR,
-    entries=('meld',),
+    entries=("meld",),
     builds={"meld": read_meld},
     write=write,
     describe=describe,

@@ -45,6 +45,7 @@ _option_details: _INDENT (about | source_line)+ _DEDENT
 
 
 def read_option(b: Builder, st: Any) -> None:
+    """Reads ``option NAME: a, b or c, default b`` and its about and source."""
     name = st.children[0]
     options = b.section("options", st)
     path = ("options", str(name))
@@ -137,7 +138,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 OPTIONS = Home(
     None, parts=(OPTION,),
     grammar=GRAMMAR,
-    entries=('option',),
+    entries=("option",),
     builds={"option": read_option},
     write=write,
     describe=describe,

@@ -75,6 +75,7 @@ extra_rank: "rank" TEXT
 
 
 def read_pack(b: Builder, st: Any) -> None:
+    """Reads ``pack:`` and its suits, ranks, copies and extra cards."""
     pack: dict[str, Any] = {}
     b.put(b.tree, ("pack",), pack, st, "the pack")
     suits: list[dict[str, Any]] = []
@@ -246,7 +247,7 @@ PACK = Home(
     DECL,
     parts=(PACK_SUIT, PACK_EXTRA),
     grammar=GRAMMAR,
-    entries=('pack',),
+    entries=("pack",),
     builds={"pack": read_pack},
     write=write,
     check=check,

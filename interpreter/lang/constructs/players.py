@@ -40,6 +40,7 @@ players: "players" INT ("to" INT)? _end _sources?
 
 
 def read_players(b: Builder, st: Any) -> None:
+    """Reads ``players 2 to 4`` (or ``players 4``)."""
     ints = [c for c in st.children if is_token(c, "INT")]
     value: dict[str, Any] = {"min": int(ints[0]), "max": int(ints[-1])}
     b.put(b.tree, ("players",), value, st, "the number of players")
@@ -90,7 +91,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 PLAYERS = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('players',),
+    entries=("players",),
     builds={"players": read_players},
     write=write,
     describe=describe,

@@ -82,18 +82,22 @@ def _points_table(b: Builder, st: Any, key: str) -> None:
 
 
 def read_points_ranks(b: Builder, st: Any) -> None:
+    """Reads ``points of ranks: A 11, 10 10`` (or ``none``)."""
     _points_table(b, st, "ranks")
 
 
 def read_points_trumps(b: Builder, st: Any) -> None:
+    """Reads ``points of trumps: J 20, 9 14``."""
     _points_table(b, st, "trumps")
 
 
 def read_points_cards(b: Builder, st: Any) -> None:
+    """Reads ``points of cards: Q♠ 13``."""
     _points_table(b, st, "cards")
 
 
 def read_points_last(b: Builder, st: Any) -> None:
+    """Reads ``the last trick scores 10 points``."""
     points = b.section("points", st)
     amount = next(c for c in st.children if is_node(c, "points_value"))
     b.put(points, ("points", "last_trick"), b.value(amount), amount,
@@ -203,8 +207,10 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 POINTS = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('points_ranks', 'points_trumps', 'points_cards', 'points_last'),
-    builds={"points_ranks": read_points_ranks, "points_trumps": read_points_trumps, "points_cards": read_points_cards, "points_last": read_points_last},
+    entries=("points_ranks", "points_trumps", "points_cards", "points_last"),
+    builds={
+        "points_ranks": read_points_ranks, "points_trumps": read_points_trumps,
+        "points_cards": read_points_cards, "points_last": read_points_last},
     write=write,
     describe=describe,
     check=check,

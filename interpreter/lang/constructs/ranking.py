@@ -74,36 +74,43 @@ def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = No
 
 
 def read_ranks(b: Builder, st: Any) -> None:
+    """Reads ``ranks from high to low: …``."""
     items = [c for c in st.children if is_node(c, "rank")]
     _put(b, st, "ranks", b.ranks(items), items)
 
 
 def read_cut_ranks(b: Builder, st: Any) -> None:
+    """Reads ``cut order from high to low: …``."""
     items = [c for c in st.children if is_node(c, "rank")]
     _put(b, st, "cut_ranks", b.ranks(items), items)
 
 
 def read_top_trumps(b: Builder, st: Any) -> None:
+    """Reads ``top trumps from high to low: …``."""
     items = [c for c in st.children if is_node(c, "card")]
     _put(b, st, "top_trumps", [b.card(c) for c in items], items)
 
 
 def read_free_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that may always be played: …``."""
     items = [c for c in st.children if is_node(c, "card")]
     _put(b, st, "free_cards", [b.card(c) for c in items], items)
 
 
 def read_losing_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that never win: …``."""
     items = [c for c in st.children if is_node(c, "card")]
     _put(b, st, "losing_cards", [b.card(c) for c in items], items)
 
 
 def read_kept_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that stay with their owner: …``."""
     items = [c for c in st.children if is_node(c, "card")]
     _put(b, st, "kept_cards", [b.card(c) for c in items], items)
 
 
 def read_top_follow(b: Builder, st: Any) -> None:
+    """Reads ``top trumps follow the trump suit`` (or their printed suit)."""
     what = st.children[0]
     value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)
     if value is None:
@@ -340,8 +347,13 @@ def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]
 RANKING = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('ranks', 'top_trumps', 'top_follow', 'cut_ranks', 'free_cards', 'losing_cards', 'kept_cards'),
-    builds={"ranks": read_ranks, "top_trumps": read_top_trumps, "top_follow": read_top_follow, "cut_ranks": read_cut_ranks, "free_cards": read_free_cards, "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
+    entries=(
+        "ranks", "top_trumps", "top_follow", "cut_ranks", "free_cards", "losing_cards",
+        "kept_cards"),
+    builds={
+        "ranks": read_ranks, "top_trumps": read_top_trumps, "top_follow": read_top_follow,
+        "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
+        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
     write=write,
     describe=describe,
     check=check,

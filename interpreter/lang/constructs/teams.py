@@ -32,6 +32,7 @@ team_more: ("," | "and") INT
 
 
 def read_teams(b: Builder, st: Any) -> None:
+    """Reads ``teams: seats 0 and 2, seats 1 and 3``."""
     teams: list[list[int]] = []
     b.put(b.tree, ("teams",), teams, st, "the list of teams")
     for c in st.children:
@@ -82,7 +83,7 @@ def partnerships(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 TEAMS = Home(
     None,
     grammar=GRAMMAR,
-    entries=('teams',),
+    entries=("teams",),
     builds={"teams": read_teams},
     write=write,
     keys=(Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat "

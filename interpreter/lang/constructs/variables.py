@@ -57,24 +57,29 @@ def _vars(b: Builder, st: Any, scope: str) -> None:
 
 
 def read_part_source(b: Builder, st: Any) -> None:
+    """Reads ``source of the variables …`` (another part's source at the top level is an error)."""
     if str(st.children[0].children[0]) == "variables":
         b.section("variables", st)
     b.part_source(st, b.tree, ())
 
 
 def read_var_player(b: Builder, st: Any) -> None:
+    """Reads ``each player starts the match with a = 0, …``."""
     _vars(b, st, "player")
 
 
 def read_var_hand_player(b: Builder, st: Any) -> None:
+    """Reads ``each player starts each hand with …``."""
     _vars(b, st, "hand_player")
 
 
 def read_var_hand(b: Builder, st: Any) -> None:
+    """Reads ``each hand starts with …``."""
     _vars(b, st, "hand")
 
 
 def read_var_match(b: Builder, st: Any) -> None:
+    """Reads ``the match starts with …``."""
     _vars(b, st, "match")
 
 
@@ -169,8 +174,10 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 VARIABLES = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=('var_player', 'var_hand_player', 'var_hand', 'var_match', 'part_source'),
-    builds={"var_player": read_var_player, "var_hand_player": read_var_hand_player, "var_hand": read_var_hand, "var_match": read_var_match, "part_source": read_part_source},
+    entries=("var_player", "var_hand_player", "var_hand", "var_match", "part_source"),
+    builds={
+        "var_player": read_var_player, "var_hand_player": read_var_hand_player,
+        "var_hand": read_var_hand, "var_match": read_var_match, "part_source": read_part_source},
     write=write,
     describe=describe,
     check=check,
