@@ -45,6 +45,9 @@ class Home:
     its part of a canonical tree (their arguments depend on the group: a step
     gets the step, a section the whole tree).  ``compile``: ``module:function``
     of its compile step in the engine, beside the instructions it makes.
+    ``ends_hand`` (a step that may end the hand): ``ends_hand(step, ends)`` is true
+    when the step, once it runs, always ends the hand (``ends(steps)`` asks it of a
+    list of steps); the checks find the steps that can never run with it.
     """
 
     decl: Construct
@@ -56,6 +59,7 @@ class Home:
     describe: Callable[..., Any] | None = None
     check: Callable[..., Any] | None = None
     compile: str = ""
+    ends_hand: Callable[..., bool] | None = None
 
     @property
     def name(self) -> str:
