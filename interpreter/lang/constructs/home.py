@@ -48,6 +48,16 @@ class Home:
     ``ends_hand`` (a step that may end the hand): ``ends_hand(step, ends)`` is true
     when the step, once it runs, always ends the hand (``ends(steps)`` asks it of a
     list of steps); the checks find the steps that can never run with it.
+
+    A step's functions, each given the stage's toolkit first:
+    ``builds[rule](b, node, step, path)`` fills ``step`` (a map) from its parse node
+    (``b``: the DSL builder: ``formula``, ``mark``, ``put``, ``attrs``, ``steps``...);
+    ``write(out, indent, step)`` adds its DSL lines (``out``: a
+    :class:`~spelbok.lang.dsl_text.Out`, with ``steps`` and ``attrs``);
+    ``describe(ctx, step, number, sub)`` gives its sentence, the lines under it and its
+    citation (``ctx``: describe's context: ``enum``, ``option_note``, ``step_lines``);
+    ``check(chk, path, step)`` reports its problems (``chk``: the checker: ``err``,
+    ``warn``, ``enum``, ``no_repeats``, ``written``).
     """
 
     decl: Construct
