@@ -83,6 +83,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
 #: The checks of each step kind (its home's ``check``), after those of its words.
 _STEP_CHECKS: dict[str, Callable[..., None]] = {
     h.name: h.check for h in STEP_HOMES if h.check is not None}
+#: How a step that may end the hand tells that it always does (its home's ``ends_hand``).
+_STEP_ENDS: dict[str, Callable[..., bool]] = {
+    h.name: h.ends_hand for h in STEP_HOMES if h.ends_hand is not None}
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
@@ -110,19 +113,11 @@ def _terminates(steps: list[dict[str, Any]]) -> bool:
 
 
 def _step_terminates(step: dict[str, Any]) -> bool:
+    """True when the step, once it runs, always ends the hand (its home says how)."""
     if step.get("when") != "true":
         return False
-    kind = _kind(step)
-    if kind in ("end_hand", "redeal"):
-        return True
-    if kind == "if":
-        cond = step["if"].strip()
-        if cond == "true":
-            return _terminates(step["then"])
-        if cond == "false":
-            return _terminates(step["else"])
-        return _terminates(step["then"]) and _terminates(step["else"])
-    return False
+    ends = _STEP_ENDS.get(_kind(step))
+    return ends is not None and ends(step, _terminates)
 
 
 class _Checker:

@@ -27,7 +27,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from .constructs import PART_HOMES, SECTION_HOMES, STEP_HOMES
+from .constructs import PART_HOMES, SECTION_HOMES, STEP_HOMES, Home
 
 __all__ = ["CORE", "SHIPPED", "grammar_text", "main"]
 
@@ -61,14 +61,20 @@ def _alternatives(head: str, alts: list[str], marks: dict[str, list[str]]) -> st
     return "\n".join([*lines, line])
 
 
+def _piece(home: Home) -> str:
+    """A home's rules under a line naming it (where to edit them)."""
+    return f"// -- the {home.group} '{home.name}' (its home in lang/constructs/)\n" \
+        + home.grammar.strip("\n")
+
+
 def grammar_text(core: str | None = None) -> str:
     """The assembled grammar: ``core`` (by default the shipped core file) with its marks filled."""
     if core is None:
         core = resources.files("spelbok.grammar").joinpath("spec_core.lark").read_text("utf-8")
     marks = {"top": [a for h in SECTION_HOMES for a in h.alternatives],
              "step": [a for h in STEP_HOMES for a in h.alternatives]}
-    pieces = {"sections": [h.grammar for h in SECTION_HOMES if h.grammar],
-              "steps": [h.grammar for h in (*STEP_HOMES, *PART_HOMES) if h.grammar]}
+    pieces = {"sections": [_piece(h) for h in SECTION_HOMES if h.grammar],
+              "steps": [_piece(h) for h in (*STEP_HOMES, *PART_HOMES) if h.grammar]}
     core = "".join(line for line in core.splitlines(keepends=True) if not line.startswith("//!"))
     text = _RULE.sub(lambda m: _alternatives(
         m.group(1), [a.strip() for a in m.group(2).split("|")], marks), core)

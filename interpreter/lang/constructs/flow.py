@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
@@ -153,6 +153,21 @@ def describe_if(ctx: _Ctx, step: Mapping[str, Any], number: str, sub: int) -> Pr
         for i, s in enumerate(step["else"], first_else):
             body += ctx.step_lines(s, f"{number}.{i}", sub)
     return text, body, []
+
+
+def ends_if(step: Mapping[str, Any], ends: Callable[[list[Any]], bool]) -> bool:
+    """An ``if`` always ends the hand when each branch that can run does."""
+    cond = step["if"].strip()
+    if cond == "true":
+        return ends(step["then"])
+    if cond == "false":
+        return ends(step["else"])
+    return ends(step["then"]) and ends(step["else"])
+
+
+def _ends(step: Mapping[str, Any], ends: Callable[[list[Any]], bool]) -> bool:
+    """``redeal`` and ``end_hand`` always end the hand."""
+    return True
 
 
 def check_if(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
@@ -314,11 +329,13 @@ HOMES: tuple[Home, ...] = (
     Home(SET, grammar=SET_GRAMMAR, entries=("set_step",), builds={"set_step": build_set},
          write=write_set, describe=describe_set, compile=_ENGINE + "compile_set"),
     Home(IF, grammar=IF_GRAMMAR, entries=("if_step",), builds={"if_step": build_if},
-         write=write_if, describe=describe_if, check=check_if, compile=_ENGINE + "compile_if"),
+         write=write_if, describe=describe_if, check=check_if, compile=_ENGINE + "compile_if",
+         ends_hand=ends_if),
     Home(REPEAT, grammar=REPEAT_GRAMMAR, builds={"repeat": build_repeat}, write=write_repeat,
          describe=describe_repeat, check=check_repeat, compile=_ENGINE + "compile_repeat"),
     Home(REDEAL, grammar=REDEAL_GRAMMAR, builds={"redeal": build_redeal}, write=write_redeal,
-         describe=describe_redeal, compile=_ENGINE + "compile_redeal"),
+         describe=describe_redeal, compile=_ENGINE + "compile_redeal", ends_hand=_ends),
     Home(END_HAND, grammar=END_HAND_GRAMMAR, builds={"end_hand": build_end_hand},
-         write=write_end_hand, describe=describe_end_hand, compile=_ENGINE + "compile_end_hand"),
+         write=write_end_hand, describe=describe_end_hand, compile=_ENGINE + "compile_end_hand",
+         ends_hand=_ends),
 )

@@ -50,6 +50,27 @@ class Home:
     the registry's order.  A section whose key holds no map of its own (a list
     of deck entries, a table of melds) has no ``decl``: its ``parts`` declare
     the maps, and its name is its key's.
+
+    ``ends_hand`` (a step that may end the hand): ``ends_hand(step, ends)`` is true
+    when the step, once it runs, always ends the hand (``ends(steps)`` asks it of a
+    list of steps); the checks find the steps that can never run with it.
+
+    A step's functions, each given the stage's toolkit first:
+    ``builds[rule](b, node, step, path)`` fills ``step`` (a map) from its parse node
+    (``b``: the DSL builder: ``formula``, ``mark``, ``put``, ``attrs``, ``steps``...);
+    ``write(out, indent, step)`` adds its DSL lines (``out``: a
+    :class:`~spelbok.lang.dsl_text.Out`, with ``steps`` and ``attrs``);
+    ``describe(ctx, step, number, sub)`` gives its sentence, the lines under it and its
+    citation (``ctx``: describe's context: ``enum``, ``option_note``, ``step_lines``);
+    ``check(chk, path, step)`` reports its problems (``chk``: the checker: ``err``,
+    ``warn``, ``enum``, ``no_repeats``, ``written``).
+
+    A section's (the top level's) functions get the whole canonical tree:
+    ``builds[rule](b, node)`` reads one statement of the top level into ``b.tree``;
+    ``write(out, tree)`` adds its DSL lines; ``describe(ctx, tree)`` gives its lines of
+    prose (``ctx``: describe's section context, with ``title``, ``card``, ``changes``...);
+    ``check(chk, tree)`` reports its problems (``chk`` also gives ``span``, ``walk``,
+    ``kind``, ``steps`` and the declared pack, ``cards``).
     """
 
     decl: Construct | None
@@ -62,6 +83,7 @@ class Home:
     check: Callable[..., Any] | None = None
     compile: str = ""
     keys: tuple[Field, ...] = ()
+    ends_hand: Callable[..., bool] | None = None
 
     @property
     def name(self) -> str:
