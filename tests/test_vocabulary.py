@@ -15,7 +15,7 @@ from spelbok import formula
 from spelbok.engine import stock
 from spelbok.errors import SpecError, SpelbokError
 from spelbok.formula.names import TypeName
-from spelbok.lang import checks, model, reference, schema
+from spelbok.lang import checks, model, reference, schema, spec_grammar
 from spelbok.lang import vocabulary as v
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +31,14 @@ def test_shipped_schemas_are_what_the_vocabulary_generates() -> None:
         assert shipped == text, f"{path} is stale: run python -m spelbok.lang.schema --write"
         assert json.loads(shipped) == schema.spec_schema()
     jsonschema.Draft202012Validator.check_schema(schema.spec_schema())
+
+
+def test_the_shipped_grammar_is_what_its_pieces_assemble() -> None:
+    core = (ROOT / spec_grammar.CORE).read_text("utf-8")
+    shipped = (ROOT / spec_grammar.SHIPPED).read_text("utf-8")
+    assert shipped == spec_grammar.grammar_text(core), \
+        "grammar/spec.lark is stale: run python -m spelbok.lang.spec_grammar --write"
+    assert spec_grammar.grammar_text() == shipped  # the packaged core file is the same
 
 
 def test_the_reference_tables_are_what_the_vocabulary_generates() -> None:

@@ -29,20 +29,14 @@ g.yaml:5:22: the deck is too small: 6 players × 5 cards = 30 cards, but the dec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..cards import FRENCH, MAX_SUITS, Pack, pack_of, parse_card, rank_of, suit_of
-from ..cards import RANKS as _RANKS
-from ..cards import SUITS as _SUITS
-from ..engine.order import NO_TRUMP, resolve_top_trump
-from ..errors import FormulaError, SpecError, SpecErrors, SpecWarning, did_you_mean
-from ..formula import (
-    Node,
-    parse_formula,
-)
-from ..limits import MAX_CARDS, MAX_CHOICES, MAX_PLAYERS, short_repr
+from ..cards import Pack
+from ..errors import SpecError, SpecErrors, SpecWarning, did_you_mean
+from ..limits import short_repr
 from . import vocabulary as _v
+from .constructs import SECTION_HOMES, STEP_HOMES
 from .deck_size import (
     _MAX_MOMENTS,
     _At,
@@ -86,6 +80,12 @@ ENUMS: dict[str, tuple[str, ...]] = {
     for c in _v.CONSTRUCTS for f in (*(c.body or ()), *c.own_fields())
     if f.words and f.type != "choose"
 }
+#: The checks of each step kind (its home's ``check``), after those of its words.
+_STEP_CHECKS: dict[str, Callable[..., None]] = {
+    h.name: h.check for h in STEP_HOMES if h.check is not None}
+#: How a step that may end the hand tells that it always does (its home's ``ends_hand``).
+_STEP_ENDS: dict[str, Callable[..., bool]] = {
+    h.name: h.ends_hand for h in STEP_HOMES if h.ends_hand is not None}
 _SOURCE_ID = re.compile(r"([a-z][a-z0-9_]*):\s")
 
 Path = tuple[Any, ...]
@@ -113,22 +113,26 @@ def _terminates(steps: list[dict[str, Any]]) -> bool:
 
 
 def _step_terminates(step: dict[str, Any]) -> bool:
+    """True when the step, once it runs, always ends the hand (its home says how)."""
     if step.get("when") != "true":
         return False
-    kind = _kind(step)
-    if kind in ("end_hand", "redeal"):
-        return True
-    if kind == "if":
-        cond = step["if"].strip()
-        if cond == "true":
-            return _terminates(step["then"])
-        if cond == "false":
-            return _terminates(step["else"])
-        return _terminates(step["then"]) and _terminates(step["else"])
-    return False
+    ends = _STEP_ENDS.get(_kind(step))
+    return ends is not None and ends(step, _terminates)
 
 
 class _Checker:
+    """The checks' toolkit, a section's checks' first argument: the spec (``doc``,
+    ``tree``, ``options``, the declared pack ``cards``), the reports (``err``, ``warn``)
+    and the checks several constructs share (``enum``, ``no_repeats``...)."""
+
+    #: The names a spec may not give an option or a variable.
+    RESERVED = _RESERVED
+    span = staticmethod(_span)
+    walk = staticmethod(_walk)
+    kind = staticmethod(_kind)
+    #: Whether two conditions plainly exclude each other (for a home's checks).
+    complementary = staticmethod(_complementary)
+
     def __init__(self, doc: SpecDoc) -> None:
         self.doc = doc
         self.tree = doc.tree
@@ -141,18 +145,10 @@ class _Checker:
         self.errors.append(self.doc.error(path, message, hint, key=key))
 
     def run(self) -> list[SpecError]:
-        self.players()
-        self.pack_()
-        self.deck()
-        self.ranking()
-        self.points()
+        for home in SECTION_HOMES:  # each section's checks (a pack's before its cards')
+            if home.check is not None:
+                home.check(self, self.tree)
         self.deck_size()
-        self.options_()
-        self.variables()
-        self.dealer()
-        self.melds()
-        self.steps()
-        self.end()
         self.sources()
         self.meaning()
         if not self.errors:  # validate's promise (lang/promise.py): on a sound tree only
@@ -163,266 +159,12 @@ class _Checker:
 
     # ----------------------------------------------------------------- players & deck
 
-    def players(self) -> None:
-        p = self.tree["players"]
-        lo, hi = p["min"], p["max"]
-        if lo < 2:
-            self.err(("players", "min"), f"a game needs at least 2 players (min is {lo})")
-        if hi > MAX_PLAYERS:
-            self.err(("players", "max"),
-                     f"spelbok supports at most {MAX_PLAYERS} players (max is {hi})")
-        if lo > hi:
-            self.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
-
-    def pack_(self) -> None:
-        """A declared pack: letters, ranks and extra names each once, extra cards of its
-        suits and ranks, at most MAX_CARDS cards; the deck entries name its suits and ranks."""
-        section = self.tree.get("pack")
-        if section is None:
-            return
-        errors = len(self.errors)
-        suits, ranks = section["suits"], section["ranks"]
-        letters = [s["letter"] for s in suits]
-        if len(suits) > MAX_SUITS:
-            self.err(("pack", "suits"), f"a pack has at most {MAX_SUITS} suits, not {len(suits)}")
-        for i, letter in enumerate(letters):
-            if len(letter) != 1 or letter.isdigit() or letter in "@_ ":
-                self.err(("pack", "suits", i, "letter"),
-                         f"a suit letter is one character, not a digit: {letter!r}")
-        self.no_repeats(letters, ("pack", "suits"), "suit letter")
-        self.no_repeats([str(r) for r in ranks], ("pack", "ranks"), "rank")
-        for j, r in enumerate(ranks):
-            if not str(r) or any(ch.isspace() or ch in "@" for ch in str(r)):
-                self.err(("pack", "ranks", j), f"a rank is a short text without spaces: {r!r}")
-        names = [r + x for r in ranks for x in letters]
-        for j, e in enumerate(section["extra"]):
-            at = ("pack", "extra", j)
-            if e["name"].upper() in names:
-                self.err((*at, "name"), f"the extra card '{e['name']}' has the name of a card "
-                         "of the suits")
-            if e["suit"] != "none" and e["suit"] not in letters:
-                self.err((*at, "suit"), f"'{e['suit']}' is not a suit of the pack",
-                         did_you_mean(e["suit"], letters))
-            if e["rank"] != "none" and str(e["rank"]) not in ranks:
-                self.err((*at, "rank"), f"'{e['rank']}' is not a rank of the pack",
-                         did_you_mean(str(e["rank"]), [str(r) for r in ranks]))
-        self.no_repeats([e["name"].upper() for e in section["extra"]], ("pack", "extra"),
-                        "extra card")
-        total = (len(letters) * len(ranks) + len(section["extra"])) * section["copies"]
-        if total > MAX_CARDS:
-            self.err(("pack",), f"the pack has {total} cards, but spelbok supports at most "
-                     f"{MAX_CARDS}")
-        for i, entry in enumerate(self.tree["deck"]):
-            for j, r in enumerate(entry["ranks"]):
-                if r not in ranks:
-                    self.err(("deck", i, "ranks", j), f"the rank '{r}' is not in the pack",
-                             did_you_mean(r, [str(x) for x in ranks]))
-            for j, x in enumerate(entry["suits"]):
-                if x not in letters:
-                    self.err(("deck", i, "suits", j), f"the suit '{x}' is not in the pack",
-                             did_you_mean(x, letters))
-        ranking = self.tree["ranking"]
-        for field in ("ranks", "cut_ranks"):
-            for j, r in enumerate(ranking[field]):
-                if r not in ranks:
-                    self.err(("ranking", field, j), f"the rank '{r}' is not in the pack",
-                             did_you_mean(r, [str(x) for x in ranks]))
-        if len(self.errors) == errors:
-            self.cards = pack_of(section)
-
-    def deck(self) -> None:
-        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
-        deck = self.tree["deck"]
-        if lo > hi:
-            return
-        cover: dict[int, list[int]] = {}
-        for i, entry in enumerate(deck):
-            a, b = entry["players"]
-            at = ("deck", i, "players")
-            if a > b:
-                self.err(at, f"the player range [{a}, {b}] is reversed (write [{b}, {a}])")
-                a, b = b, a
-            if a < lo or b > hi:
-                self.err(
-                    at,
-                    f"the deck entry for {_span(a, b)} players goes outside "
-                    f"players.min..players.max ({_span(lo, hi)})",
-                )
-            for n in range(max(a, lo), min(b, hi) + 1):
-                cover.setdefault(n, []).append(i)
-            self.no_repeats(entry["ranks"], ("deck", i, "ranks"), "rank")
-            self.no_repeats(entry["suits"], ("deck", i, "suits"), "suit")
-        reported: set[tuple[int, int]] = set()
-        for n in range(lo, hi + 1):
-            entries = cover.get(n, [])
-            for j in entries[1:]:
-                pair = (entries[0], j)
-                if pair not in reported:
-                    reported.add(pair)
-                    self.err(
-                        ("deck", j, "players"),
-                        f"deck entries overlap: {n} players is covered by entries "
-                        f"{entries[0] + 1} and {j + 1}",
-                    )
-        gaps = [n for n in range(lo, hi + 1) if n not in cover]
-        if gaps and lo <= hi:
-            runs: list[list[int]] = []
-            for n in gaps:
-                if runs and runs[-1][1] == n - 1:
-                    runs[-1][1] = n
-                else:
-                    runs.append([n, n])
-            text = ", ".join(_span(a, b) for a, b in runs)
-            self.err(("deck",), f"no deck entry for {text} players")
-
     def no_repeats(self, items: list[Any], path: Path, what: str) -> None:
         seen: set[Any] = set()
         for j, item in enumerate(items):
             if item in seen:
                 self.err((*path, j), f"the {what} '{item}' is listed twice")
             seen.add(item)
-
-    def ranking(self) -> None:
-        ranking = self.tree["ranking"]
-        self.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
-        self.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
-        self.top_trump_repeats(ranking["top_trumps"])
-        for field in ("ranks", "cut_ranks"):
-            if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
-                continue  # same order: any problem was reported for ranks
-            order = set(ranking[field])
-            missing: set[str] = set()
-            for i, entry in enumerate(self.tree["deck"]):
-                for j, rank in enumerate(entry["ranks"]):
-                    if rank not in order and rank not in missing:
-                        missing.add(rank)
-                        self.err(
-                            ("deck", i, "ranks", j),
-                            f"the rank '{rank}' is in the deck but not in ranking.{field}",
-                        )
-        for j, name in enumerate(ranking["top_trumps"]):
-            for entry in self.tree["deck"]:
-                a, b = entry["players"]
-                where = f"{_span(a, b)} players"
-                if "@" in name:
-                    rank = name.partition("@")[0]
-                    if rank not in entry["ranks"]:
-                        self.err(
-                            ("ranking", "top_trumps", j),
-                            f"the top trump '{name}' names the rank {rank}, which is not in "
-                            f"the deck for {where}",
-                        )
-                        break
-                    continue
-                pack = self.cards
-                card = parse_card(name) if pack is None else pack.parse_card(name)
-                if card is None:
-                    continue
-                if pack is None:
-                    rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
-                elif card >= pack.copies * len(pack.letters) * len(pack.ranks):
-                    continue  # an extra card (of a suit or not): always in the deck
-                else:
-                    rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
-                if rank not in entry["ranks"] or suit not in entry["suits"]:
-                    self.err(
-                        ("ranking", "top_trumps", j),
-                        f"the top trump '{name}' is not in the deck for {where}",
-                    )
-                    break
-        self.enum(
-            ("ranking", "top_trumps_follow"),
-            ranking["top_trumps_follow"],
-            "top_trumps_follow",
-        )
-        self.special_cards(ranking)
-
-    def top_trump_repeats(self, tops: list[str]) -> None:
-        """A card has one place among the top trumps: two entries naming it under every
-        trump of the decks (``JC`` twice, ``t21`` and ``T21``) are an error naming both
-        places.  Entries that meet under some trumps only (``AH`` and ``A@trump`` when
-        hearts are trumps) are not: the card then takes the first, higher place."""
-        if self.tree.get("pack") and self.cards is None:
-            return  # a bad pack is reported already
-        pack = self.cards or FRENCH
-        trumps = sorted({pack.suit_index[x] for e in self.tree["deck"] for x in e["suits"]
-                         if x in pack.suit_index})
-        # each entry's card under every trump, looked up once (a pairwise comparison was
-        # quadratic: 5 000 entries took minutes)
-        first: dict[tuple[int, ...], int] = {}
-        for j, name in enumerate(tops):
-            resolved = [resolve_top_trump(name, t, pack) for t in trumps or [NO_TRUMP]]
-            if any(c is None for c in resolved):
-                continue
-            key = tuple(c for c in resolved if c is not None)
-            i = first.setdefault(key, j)
-            if i == j:
-                continue
-            file, line, col = self.doc.locate(("ranking", "top_trumps", i))
-            where = ":".join(str(x) for x in (file, line, col) if x is not None)
-            card = pack.names[key[0]]
-            first_name = f"'{tops[i]}', " if tops[i] != name else ""
-            self.err(("ranking", "top_trumps", j),
-                     f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
-                     + f" is listed already as entry {i + 1} ({first_name}at {where}): a card "
-                     "has one place among the top trumps")
-
-    def special_cards(self, ranking: dict[str, Any]) -> None:
-        """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
-        each: the spec's pack's cards (rank then suit, or an extra card's name)."""
-        if self.tree.get("pack") and self.cards is None:
-            return  # a bad pack is reported already
-        pack = self.cards or FRENCH
-        extras = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra's id
-        for key in ("free_cards", "losing_cards", "kept_cards"):
-            names = ranking.get(key) or []
-            self.no_repeats(names, ("ranking", key), "card")
-            for j, name in enumerate(names):
-                card = pack.parse_card(str(name))
-                if card is None:
-                    self.err(("ranking", key, j),
-                             f"'{name}' is not a card" + ("" if pack.french else " of the pack"),
-                             did_you_mean(str(name).upper(), sorted(set(pack.names))))
-                    continue
-                if card >= extras:
-                    continue  # an extra card: every deck holds it
-                rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
-                for entry in self.tree["deck"]:
-                    if rank not in entry["ranks"] or suit not in entry["suits"]:
-                        a, b = entry["players"]
-                        self.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
-                                 f"the deck for {_span(a, b)} players")
-                        break
-
-    def points(self) -> None:
-        """Card points name ranks of the deck and cards of the deck, in the spec's pack."""
-        points = self.tree.get("points")
-        if not isinstance(points, dict) or (self.tree.get("pack") and self.cards is None):
-            return  # a bad pack is reported already
-        pack = self.cards or FRENCH
-        ranks = {str(r) for e in self.tree["deck"] for r in e["ranks"]}
-        # the deck's cards by first-copy id: the grid cards of its entries, and the extras
-        cards = {pack.parse_card(f"{r}{s}") for e in self.tree["deck"] for r in e["ranks"]
-                 for s in e["suits"]} | {pack.parse_card(x[0]) for x in pack.extras}
-        rank_words = "2..10, J, Q, K, A" if pack.french else " ".join(pack.ranks)
-        for field in ("ranks", "trumps"):
-            for key in points.get(field) or {}:
-                at = ("points", field, key)
-                if pack.normalize_rank(key) is None:
-                    self.err(at, f"'{key}' in points.{field} is not a rank ({rank_words})",
-                             did_you_mean(key.upper(), sorted(ranks)), key=True)
-                elif pack.normalize_rank(key) not in ranks:
-                    self.err(at, f"points.{field} gives points to the rank {key}, which is not "
-                             "in the deck", did_you_mean(key, sorted(ranks)), key=True)
-        example = "e.g. QS, 10H" if pack.french else f"e.g. {pack.names[len(pack.ranks) - 1]}"
-        for key in points.get("cards") or {}:
-            at = ("points", "cards", key)
-            if pack.parse_card(key) is None:
-                self.err(at, f"'{key}' in points.cards is not a card (write rank then suit, "
-                         f"{example})", key=True)
-            elif pack.parse_card(key) not in cards:
-                self.err(at, f"points.cards gives points to {key}, which is not in the deck",
-                         key=True)
 
     def deck_size(self) -> None:
         """Each deal fits in the deck, with the widows and turn-ups of the hand (see
@@ -499,50 +241,6 @@ class _Checker:
 
     # ----------------------------------------------------------------- names
 
-    def options_(self) -> None:
-        for name, opt in self.options.items():
-            if name in _RESERVED:
-                self.err(
-                    ("options", name),
-                    f"the option name '{name}' clashes with a builtin name of the formula language",
-                    key=True,
-                )
-            values = opt["values"]
-            self.no_repeats(values, ("options", name, "values"), "value")
-            default = opt["default"]
-            if not any(type(v) is type(default) and v == default for v in values):
-                shown = ", ".join(str(v) for v in values)
-                self.err(
-                    ("options", name, "default"),
-                    f"the default {short_repr(default)} of option '{name}' is not one of its values ({shown})",
-                    hint=did_you_mean(str(default), [str(v) for v in values]),
-                )
-
-    def variables(self) -> None:
-        seen: dict[str, str] = {}
-        for scope, names in self.tree["variables"].items():
-            if not isinstance(names, dict):
-                continue
-            for name in names:
-                at = ("variables", scope, name)
-                if name in _RESERVED:
-                    self.err(
-                        at,
-                        f"the variable '{name}' clashes with a builtin name of the formula language",
-                        key=True,
-                    )
-                elif name in self.options:
-                    self.err(
-                        at, f"the variable '{name}' clashes with the option '{name}'", key=True
-                    )
-                elif name in seen:
-                    self.err(
-                        at,
-                        f"the variable '{name}' is declared both in '{seen[name]}' and in '{scope}'",
-                        key=True,
-                    )
-                seen.setdefault(name, scope)
-
     def enum(self, path: Path, value: Any, field: str) -> None:
         allowed = ENUMS[field]
         if field == "dealer.first" and isinstance(value, int):
@@ -576,28 +274,11 @@ class _Checker:
         else:
             self.enum(path, value, field)
 
-    def dealer(self) -> None:
-        dealer = self.tree["dealer"]
-        first = dealer["first"]
-        self.enum(("dealer", "first"), first, "dealer.first")
-        lo = self.tree["players"]["min"]
-        if isinstance(first, int) and not 0 <= first < lo:
-            self.err(
-                ("dealer", "first"),
-                f"seat {first} does not exist with {lo} players (seats are 0..{lo - 1})",
-            )
-        self.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
-
     # ----------------------------------------------------------------- flow
 
     def steps(self) -> None:
+        """The checks of each step of the hand (and of the lists of steps)."""
         hand = self.tree["hand"]
-        kinds = {_kind(step) for _, step in _walk(hand, ("hand",))}
-        if "tricks" not in kinds and "end_hand" not in kinds:
-            self.err(
-                ("hand",),
-                "the hand has no 'tricks' step and no 'end_hand': the cards are never played",
-            )
         self.step_list(hand, ("hand",))
         for path, step in _walk(hand, ("hand",)):
             self.step(path, step)
@@ -611,16 +292,14 @@ class _Checker:
                     f"this step can never run: the '{what}' step before it always ends the hand",
                 )
                 break
-        for i, step in enumerate(steps):
-            if "if" in step:
-                self.step_list(step["then"], (*path, i, "then"))
-                self.step_list(step["else"], (*path, i, "else"))
-            elif "repeat" in step:
-                self.step_list(step["steps"], (*path, i, "steps"))
-            elif "tricks" in step and step["tricks"].get("after_each"):
-                self.step_list(step["tricks"]["after_each"], (*path, i, "tricks", "after_each"))
-            elif "auction" in step and step["auction"].get("all_pass"):
-                self.step_list(step["auction"]["all_pass"], (*path, i, "auction", "all_pass"))
+        for i, step in enumerate(steps):  # the lists of steps a step holds (vocabulary's)
+            kind = _kind(step)
+            for inner in _v.step_lists(kind) if kind else ():
+                node: Any = step
+                for key in inner:
+                    node = node.get(key) if isinstance(node, dict) else None
+                if isinstance(node, list) and node:
+                    self.step_list(node, (*path, i, *inner))
 
     def step(self, path: Path, step: dict[str, Any]) -> None:
         kind = _kind(step)
@@ -636,155 +315,10 @@ class _Checker:
                     if f.words and f.type in ("word", "who") and f.name in node:
                         check = self.who if f.type == "who" else self.enum
                         check((*base, f.name), node[f.name], f"{kind}.{f.name}")
-        if kind == "decide":
-            choose = step["choose"]
-            if isinstance(choose, list):
-                words = [w["word"] if isinstance(w, dict) else w for w in choose]
-                self.no_repeats(words, (*path, "choose"), "word")
-            if "exchange" in step:
-                if choose != "exchange":
-                    self.err(
-                        (*path, "exchange"),
-                        "'exchange' is only used with 'choose: exchange'",
-                        key=True,
-                    )
-                else:
-                    self.enum(
-                        (*path, "exchange", "draw_from"),
-                        step["exchange"]["draw_from"],
-                        "exchange.draw_from",
-                    )
-            if ("min" in step or "max" in step) and choose != "number":
-                key = "max" if "max" in step else "min"
-                self.err((*path, key), "'min' and 'max' are only used with 'choose: number'",
-                         key=True)
-            if "suits" in step:
-                if choose != "suit":
-                    self.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
-                else:
-                    self.no_repeats(step["suits"], (*path, "suits"), "suit")
-        elif kind == "auction":
-            self.auction((*path, "auction"), step["auction"])
-        elif kind == "pass_cards":
-            # a step switched on by a condition (a `when`, a branch) may be meant for some
-            # player counts only: the compiler judges it at each count it loads
-            guarded = step.get("when", "true") != "true" or any(
-                k in ("then", "else", "all_pass") for k in path if isinstance(k, str))
-            self.pass_cards((*path, "pass_cards"), step["pass_cards"], guarded)
-        elif kind == "patterns":
-            self.no_repeats([p["name"] for p in step["patterns"]], (*path, "patterns"),
-                            "pattern name")
-        elif kind == "repeat":
-            if step["repeat"].strip() == "0":
-                self.err((*path, "repeat"), "this repeat never runs its steps: its count is 0")
-            elif step["while"].strip() == "false":
-                self.err((*path, "while"), "this repeat never runs its steps: its 'while' is false")
-        elif kind == "if":
-            cond = step["if"].strip()
-            if cond == "false" and step["then"]:
-                self.err((*path, "then"), "these steps can never run: the condition is false")
-            if cond == "true" and step["else"]:
-                self.err((*path, "else"), "these steps can never run: the condition is true")
+        own = _STEP_CHECKS.get(kind)
+        if own is not None:
+            own(self, path, step)
 
-    def auction(self, path: Path, a: dict[str, Any]) -> None:
-        """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
-        names: list[str] = []
-        level = None
-        # a declared pack's suit letters name its trumps (the French letters otherwise)
-        pack = self.cards or FRENCH
-        trumps = [*pack.letters, *(w for w in ENUMS["contract.trump"] if w not in _SUITS)]
-        if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
-            self.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
-                     f"contracts, not {len(a['contracts'])}")
-            return
-        for i, c in enumerate(a["contracts"]):
-            at = (*path, "contracts", i)
-            name = str(c["name"])
-            names.append(name)
-            if name.isascii() and name.isdigit():
-                if len(name) > 4 or str(int(name)) != name:
-                    self.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
-                             "of at most 4 digits, without leading zeros")
-            elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
-                self.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
-                         "number or a word (letters, digits, _ and -)")
-            elif name.lower() != name or name in ("pass", "double", "redouble") \
-                    or pack.parse_card(name) is not None:
-                self.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
-                         "in lower case, not a card, and not pass, double or redouble")
-            if level is not None and c["level"] < level:
-                self.err((*at, "level"), f"the contracts are not in order: '{name}' (level "
-                         f"{c['level']}) comes after a contract of level {level} (list them "
-                         "from low to high)")
-            level = c["level"] if level is None else max(level, c["level"])
-            if c["trump"] not in trumps:
-                self.err((*at, "trump"), f"unknown trump '{c['trump']}' of the contract "
-                         f"'{name}': expected {', '.join(trumps)}",
-                         hint=did_you_mean(str(c["trump"]), trumps))
-            aim = c.get("aim")
-            if aim != "none" and (type(aim) is not int or aim < 0):
-                self.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
-                         f"or none, not {short_repr(aim)}")
-        self.no_repeats(names, (*path, "contracts"), "contract")
-        if "called_ranks" in a:
-            if a["partner"] != "called_card":
-                self.err((*path, "called_ranks"), "'called_ranks' is only used with "
-                         "'partner: called_card'", key=True)
-            self.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
-        if a["partner"] == "called_card":  # the default rank (A) may not be in the pack
-            for j, r in enumerate(a.get("called_ranks", ["A"])):
-                if str(r).upper() not in pack.rank_index:
-                    self.err((*path, "called_ranks", j), f"the called rank '{r}' is not a "
-                             f"rank of the pack ({' '.join(pack.ranks)}): give 'called_ranks'",
-                             did_you_mean(str(r), list(pack.ranks)))
-        if a["partner"] == "teams" and not self.tree.get("teams"):
-            self.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
-    def melds(self) -> None:
-        """Each meld: ranks or a run (not both), that some deck of the spec can make."""
-        for name, m in (self.tree.get("melds") or {}).items():
-            at = ("melds", name)
-            self.enum((*at, "spread"), m["spread"], "meld.spread")
-            ranks, run = m["ranks"], m.get("run", 0)
-            if bool(ranks) == bool(run):
-                self.err(at, f"the meld '{name}' needs either 'ranks' or 'run'"
-                         + (", not both" if ranks else ""), key=True)
-                continue
-            self.no_repeats(ranks, (*at, "ranks"), "rank")
-            decks = [set(map(str, e["ranks"])) for e in self.tree["deck"]]
-            missing = [r for r in ranks if not any(str(r) in d for d in decks)]
-            if missing:
-                self.err((*at, "ranks", ranks.index(missing[0])),
-                         f"the meld '{name}' can never be made: no deck has the rank "
-                         f"{missing[0]}")
-            if run and not any(run <= len(d) for d in decks):
-                self.err((*at, "run"), f"the meld '{name}' can never be made: no deck has "
-                         f"{run} ranks")
-        for path, step in _walk(self.tree["hand"], ("hand",)):
-            if _kind(step) == "declare_melds" and not self.tree.get("melds"):
-                self.err((*path, "declare_melds"), "there are no melds to declare: the spec "
-                         "has no 'melds' table", key=True)
-
-    def pass_cards(self, path: Path, passing: dict[str, Any], guarded: bool = False) -> None:
-        """Directions that exist; ``across`` only among an even number of players (unless
-        a condition switches the step on)."""
-        dirs = passing["directions"]
-        for i, d in enumerate(dirs):
-            self.enum((*path, "directions", i), d, "pass_cards.directions")
-        lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
-        odd = [k for k in range(lo, hi + 1) if k % 2]
-        if "across" in dirs and odd and not guarded:
-            self.err((*path, "directions", dirs.index("across")),
-                     f"cards cannot be passed across among {odd[0]} players: 'across' needs "
-                     "an even number (limit 'players' to even counts)")
-
-    def end(self) -> None:
-        end = self.tree["end"]
-        if end["when"].strip() == "false" and "max_hands" not in end:
-            self.err(
-                ("end", "when"),
-                "the match can never end: end.when is false and there is no max_hands",
-                f"only the safety bound would stop it, after {DEFAULT_MAX_HANDS} hands",
-            )
 
     def warn(self, path: Path, message: str, hint: str | None = None, *, key: bool = False) -> None:
         file, line, col = self.doc.locate(path, key=key)
@@ -795,46 +329,9 @@ class _Checker:
         return path in self.doc.positions or key_path(path) in self.doc.positions
 
     def meaning(self) -> None:
-        """Formulas that cannot mean what they say, and keys that have no effect."""
+        """Formulas that cannot mean what they say (a step's keys that have no effect are
+        its home's checks)."""
         _Meaning(self).run()
-        for path, step in _walk(self.tree["hand"], ("hand",)):
-            kind = _kind(step)
-            if kind == "decide":
-                self.words_may_all_be_off(path, step)
-                if step["choose"] == "exchange" and "allow" in step and \
-                        self.written((*path, "allow")):
-                    self.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
-                             "(every set of cards within min..max is offered)", key=True)
-            elif kind == "tricks":
-                body = step["tricks"]
-                if body.get("abstain") in (None, False, "false"):
-                    for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
-                        if self.written((*path, "tricks", key)):
-                            self.warn((*path, "tricks", key), f"'{key}' has no effect: this "
-                                      "tricks step has no 'abstain'", key=True)
-
-    def words_may_all_be_off(self, path: Path, step: dict[str, Any]) -> None:
-        """A word list in which every word has a 'when' may offer nothing at all (then
-        every word is offered, which is seldom what the rules mean), unless two of the conditions plainly exclude each other."""
-        choose = step["choose"]
-        if not isinstance(choose, list) or not choose:
-            return
-        nodes: list[Node] = []
-        for w in choose:
-            cond = w.get("when", True) if isinstance(w, dict) else True
-            if cond is True or cond == "true":
-                return
-            if not isinstance(cond, str):
-                continue  # false: never offered
-            try:
-                nodes.append(parse_formula(cond))
-            except FormulaError:
-                return  # the compiler reports it
-        if any(_complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
-            return
-        self.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
-                  "holds, every word is offered, whatever its 'when' (give one word no "
-                  "'when' to say which stands then)")
 
     def sources(self) -> None:
         ids = self.tree.get("sources") or {}

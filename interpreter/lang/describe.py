@@ -19,56 +19,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .model import STOCK_POSITIONS, TRUMPS_BROKEN_BY
-from .vocabulary import PER_TRICK_NAMES, TRICK_DUTIES
+from .constructs import PROSE_ORDER, STEP_HOMES
+from .prose import SYMBOLS as _SYMBOLS
+from .prose import cite as _cite
+from .prose import formula as _f
+from .prose import wrap as _wrap
+from .vocabulary import PER_TRICK_NAMES
 from .vocabulary import step_kind as _step_kind
-from .vocabulary import words as _words
 
 __all__ = ["describe", "spec_changes"]
 
-_WIDTH = 88
-_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-_SIMPLE = re.compile(r"-?\d+|[A-Za-z_][A-Za-z0-9_]*\Z")
-_LONG = 56  # a formula longer than this gets a line of its own
 
 
 # ------------------------------------------------------------------------- helpers
-
-
-def _f(text: Any) -> str:
-    """A formula as written: plain for a number or a name, else between backticks."""
-    t = "true" if text is True else "false" if text is False else str(text)
-    return t if _SIMPLE.fullmatch(t) else f"`{t}`"
-
-
-def _wrap(text: str, indent: int = 2, first: str | None = None) -> list[str]:
-    """Wrap prose without breaking formulas written between backticks."""
-    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\x00"), text)
-    pad = " " * indent
-    lines = textwrap.wrap(
-        protected, width=_WIDTH, initial_indent=pad if first is None else first,
-        subsequent_indent=pad + "  " if first is not None else pad,
-        break_on_hyphens=False, break_long_words=False,
-    )
-    return [line.replace("\x00", " ") for line in lines] or [pad]
-
-
-def _cite(node: Any, indent: int) -> list[str]:
-    if isinstance(node, Mapping) and isinstance(node.get("source"), str) and node["source"]:
-        return _wrap(f"[{node['source']}]", indent)
-    return []
-
-
-def _or(items: Sequence[str], word: str = "or") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _card(name: str, pack: Any = None) -> str:
@@ -140,60 +106,23 @@ class _Ctx:
             return default, f" (as option {name} says; by default {default})"
         return default, f" (given by {_f(value)}; by default {default})"
 
+    #: Names whose value changes from one trick to the next (a rule reading one is told so).
+    per_trick_names = PER_TRICK_NAMES
+
+    def step_lines(self, step: Mapping[str, Any], number: str, indent: int) -> list[str]:
+        """The lines of ``step``, numbered ``number`` (a step holding steps describes them)."""
+        return _step_lines(step, number, indent, self)
+
+    def suit_name(self, letter: Any) -> str:
+        """A suit letter as its name (``spades``), in the spec's declared pack if any."""
+        return _suit_name(letter, _declared_pack(self.tree))
+
 
 # ------------------------------------------------------------------------- sections
 
 
 def _title(text: str) -> list[str]:
     return ["", text, "-" * len(text)]
-
-
-def _section_players(tree: Mapping[str, Any]) -> list[str]:
-    p = tree.get("players") or {}
-    lines = _title("Players")
-    lines += _wrap(f"{_range(p.get('min', '?'), p.get('max', '?'))} players; play goes clockwise "
-                   "(to the left).")
-    teams = tree.get("teams")
-    if teams:
-        parts = [" and ".join(f"seat {q}" for q in team) for team in teams]
-        lines += _wrap("Partnerships: " + "; ".join(parts) + ". Partners share their tricks "
-                       "(team_tricks).")
-    return lines + _cite(p, 2)
-
-
-def _deck_cards(entry: Mapping[str, Any], ranking: Sequence[str]) -> list[str]:
-    ranks = [r for r in ranking if r in entry.get("ranks", [])]
-    ranks += [r for r in entry.get("ranks", []) if r not in ranks]
-    return ranks
-
-
-def _section_cards(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    lines = _title("Cards")
-    ranking = tree.get("ranking") or {}
-    order = list(ranking.get("ranks") or [])
-    pack = _pack_prose(tree, lines)
-    for entry in tree.get("deck") or []:
-        lo, hi = entry.get("players", [0, 0])
-        if ctx.players is not None and not lo <= ctx.players <= hi:
-            continue
-        ranks = _deck_cards(entry, order)
-        suits = entry.get("suits", [])
-        size = len(ranks) * len(suits)
-        shown = _suits(suits)
-        extra = ""
-        if pack is not None:
-            size = (size + len(pack.extras)) * pack.copies
-            shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
-                             for s in suits)
-            extra = f", {pack.copies} of each" if pack.copies > 1 else ""
-            if pack.extras:
-                extra += f", and {_or([e[0] for e in pack.extras], 'and')}"
-        lines += _wrap(f"For {_range(lo, hi)} players: {size} cards, {' '.join(ranks)} "
-                       f"in each of {shown}{extra}.")
-        lines += _cite(entry, 4)
-    if ctx.players is not None:
-        lines += _deal_arithmetic(tree, ctx)
-    return lines
 
 
 def _suit_name(letter: Any, pack: Any = None) -> str:
@@ -218,546 +147,18 @@ def _declared_pack(tree: Mapping[str, Any]) -> Any:
         return None  # not checked: say nothing of it
 
 
-def _pack_prose(tree: Mapping[str, Any], lines: list[str]) -> Any:
-    """The declared pack's sentences (added to ``lines``), and its Pack; None without one."""
-    from ..cards import COLOURS
-
-    pack = _declared_pack(tree)
-    if pack is None:
-        return None
-    suits = [f"{n} ({x}{', ' + s if s != x else ''}, {COLOURS[c]})" for n, x, s, c in
-             zip(pack.suit_names, pack.letters, pack.symbols, pack.colours, strict=True)]
-    text = (f"The pack: suits {_or(suits, 'and')}; ranks {' '.join(pack.ranks)} (low to high; "
-            f"a card is written rank then suit letter, e.g. {pack.names[len(pack.ranks) - 1]})")
-    if pack.copies > 1:
-        text += f"; {pack.copies} copies of each card (of equal cards, the first played wins)"
-    for name, s, r in pack.extras:
-        belongs = f"of suit {pack.letters[s]}" if s >= 0 else "of no suit"
-        rank = f", rank {pack.ranks[r]}" if r >= 0 else ""
-        text += f"; an extra card {name}, {belongs}{rank}"
-    lines += _wrap(text + ".")
-    return pack
-
-
-def _deal_arithmetic(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    n = ctx.players or 0
-    entry = next((e for e in tree.get("deck") or []
-                  if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
-    if entry is None:
-        return []
-    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
-    from .checks import hand_cards  # counted as the deck-size check counts
-
-    counted = hand_cards(tree, n)
-    if counted is None:
-        return []
-    each, widow, ups = counted
-    left = size - each * n - widow - ups
-    text = f"With {n} players: {each} cards each ({each * n} in all)"
-    if widow:
-        text += f", {widow} to the widow"
-    if ups:
-        text += f", {ups} turned up"
-    text += f", {left} left in the stock (talon)." if left >= 0 else \
-        f": {-left} cards more than the pack holds!"
-    return _wrap(text)
-
-
-def _section_ranking(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    r = tree.get("ranking") or {}
-    in_decks: set[str] = set()
-    for entry in tree.get("deck") or []:
-        lo, hi = entry.get("players", [0, 0])
-        if ctx.players is None or lo <= ctx.players <= hi:
-            in_decks.update(entry.get("ranks", []))
-    order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
-    top = list(r.get("top_trumps") or [])
-    pack = _declared_pack(tree)
-    lines = _title("Ranking")
-    if top:
-        sep = ", " if any("@" in t for t in top) else " "
-        lines += _wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
-                       f"{sep.join(_card(t, pack) for t in top)}.")
-        follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
-        if follow == "printed":
-            lines += _wrap("They follow, and are led as, their printed suit, but win as top "
-                           f"trumps{note}.")
-        else:
-            lines += _wrap("They belong to the trump suit whatever their printed suit: they "
-                           f"follow trump leads and count as trumps when led{note}.")
-        if note:
-            lines += _wrap("With 'printed' a top trump follows its printed suit but still wins "
-                           "as a top trump; with 'trump' it belongs to the trump suit only.")
-    taken = {t[:-1] for t in top if "@" not in t
-             and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
-    plain = [x for x in order if x not in taken]
-    in_trumps = [x for x in plain if f"{x}@trump" not in top]
-    if top and in_trumps:
-        lines += _wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
-    if plain:
-        lines += _wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
-                       + (f"; every {_or(sorted(taken), 'and')} is a top trump." if taken else "."))
-    else:  # every card is a top trump: their order alone ranks the cards
-        lines += _wrap("Every card is a top trump: the list above ranks them all.")
-    cut = list(r.get("cut_ranks") or [])
-    if cut and cut != list(r.get("ranks", [])):
-        lines += _wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
-    lines += _wrap("A trick is won by the highest trump in it, or else by the highest card of "
-                   "the suit led.")
-    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
-    if free:
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in free)} may always be played, whatever the "
-                       "rules of the trick say.")
-    if losing:
-        one = len(losing) == 1
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in losing)} never win{'s' if one else ''} a "
-                       f"trick: {'it belongs' if one else 'they belong'} to no suit and "
-                       f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
-                       "next card).")
-    kept = list(r.get("kept_cards") or [])
-    if kept:
-        one = len(kept) == 1
-        lines += _wrap(f"{' '.join(_card(c, pack) for c in kept)} never win{'s' if one else ''} a "
-                       f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
-                       "owner: played to a trick, it goes into its player's won cards, not "
-                       "the winner's.")
-    return lines + _cite(r, 2)
-
-
-def _points_list(table: Mapping[str, Any], show: Any = str) -> str:
-    return ", ".join(f"{show(k)} {v}" for k, v in table.items())
-
-
-def _section_points(tree: Mapping[str, Any]) -> list[str]:
-    """Card points: what the cards in a player's tricks are worth (``card_points``)."""
-    p = tree.get("points")
-    if not isinstance(p, Mapping):
-        return []
-    lines = _title("Card points")
-    ranks = p.get("ranks") or {}
-    text = ("The cards in the tricks a player wins count points (card_points): "
-            + (f"{_points_list(ranks)}, any other card 0." if ranks else "no card by its rank."))
-    lines += _wrap(text)
-    if p.get("trumps"):
-        lines += _wrap(f"As trumps: {_points_list(p['trumps'])} (the other trumps as above).")
-    if p.get("cards"):
-        lines += _wrap(f"Single cards: {_points_list(p['cards'], _card)}, whatever the trump.")
-    if p.get("last_trick"):
-        lines += _wrap(f"Winning the last trick of a hand scores {p['last_trick']} more.")
-    return lines + _cite(p, 2)
-
-
-def _section_options(tree: Mapping[str, Any]) -> list[str]:
-    options = tree.get("options") or {}
-    if not options:
-        return []
-    lines = _title("Options (readings)")
-    lines += _wrap("Each option names a reading of a rule the source leaves open; choose one "
-                   "with --option NAME=VALUE.")
-    for name, opt in options.items():
-        values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v)
-                            for v in opt.get("values", []))
-        default = opt.get("default")
-        shown = json.dumps(default) if isinstance(default, bool) else str(default)
-        lines.append("")
-        lines.append(f"  {name}: {values} (default {shown})")
-        if opt.get("about"):
-            lines += _wrap(str(opt["about"]), 6)
-        lines += _cite(opt, 6)
-    return lines
-
-
-def _stock_rules(t: Mapping[str, Any]) -> list[str]:
-    """The sentence of a tricks step's stock key (``draw``)."""
-    rules = []
-    draw = t.get("draw", "none")
-    if draw == "winner_first":
-        rules.append("After each trick the winner, then each other player in turn, draws a "
-                     "card from the stock, while it lasts and is not closed.")
-    elif draw != "none":
-        rules.append(f"After each trick players draw from the stock as {_f(draw)} says.")
-    return rules
-
-
-def _section_melds(tree: Mapping[str, Any]) -> list[str]:
-    melds = tree.get("melds") or {}
-    if not melds:
-        return []
-    lines = _title("Melds")
-    lines += _wrap("A meld scores each time a hand makes it, when declared.")
-    for name, m in melds.items():
-        ranks = " ".join(str(r) for r in m.get("ranks") or [])
-        if m.get("run"):
-            what = f"at least {m['run']} cards in sequence in one suit (each sequence counts)"
-        elif m.get("spread", "one_suit") == "every_suit":
-            what = f"{ranks} of every suit"
-        elif m.get("spread", "one_suit") == "one_suit":
-            what = f"{ranks} of one suit (each suit may make one)"
-        else:
-            what = f"{ranks} (spread: {m['spread']})"
-        lines += _wrap(f"{name}: {what}, worth {_f(m.get('points', 0))}.", 4, first="  ")
-        lines += _cite(m, 6)
-    return lines
-
-
-def _section_variables(tree: Mapping[str, Any]) -> list[str]:
-    v = tree.get("variables") or {}
-    scopes = (
-        ("player", "For each player, kept for the whole match"),
-        ("hand_player", "For each player, reset at the start of each hand"),
-        ("hand", "For the hand, reset at its start"),
-        ("match", "For the whole match"),
-    )
-    body: list[str] = []
-    for key, words in scopes:
-        names = v.get(key) or {}
-        if names:
-            items = ", ".join(f"{k} (starts at {json.dumps(val)})" for k, val in names.items())
-            body += _wrap(f"{words}: {items}.")
-    if not body:
-        return []
-    return _title("Score and other counts") + body + _cite(v, 2)
-
-
-def _section_dealer(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    d = tree.get("dealer") or {}
-    first = d.get("first", "cut_low")
-    if first == "cut_low":
-        text = "The players cut for the first deal: the lowest card deals (ties cut again)."
-    elif first == "cut_high":
-        text = "The players cut for the first deal: the highest card deals (ties cut again)."
-    elif first == "random":
-        text = "The first dealer is chosen at random."
-    elif isinstance(first, int):
-        text = f"Seat {first} deals first."
-    else:
-        value, note = ctx.enum(first, ("cut_low", "cut_high", "random"))
-        text = f"The first dealer is chosen by {_f(first)}{note}."
-    rotate, note = ctx.enum(d.get("rotate", "left"), ("left", "right", "none"))
-    if rotate == "none":
-        text += f" The same player deals every hand{note}."
-    else:
-        text += f" The deal then passes to the {rotate}{note}"
-        text += ", skipping players who are out." if d.get("skip_out", True) else "."
-    text += " Forehand is the player to the dealer's left."
-    return _title("Dealing") + _wrap(text) + _cite(d, 2)
 
 
 # ------------------------------------------------------------------------- steps
 
 
-def _who(who: Any, where: Any, single: bool) -> str:
-    cond = where not in (None, "true", True)
-    if isinstance(who, Mapping):
-        ties = "cut for it" if who.get("ties", "forehand") == "cut" else \
-            "the first of them from forehand"
-        text = f"the player with the highest {_f(who.get('most'))}"
-        if cond:
-            text += f" among those where {_f(where)}"
-        return text + f" (on a tie, {ties})"
-    if who == "each":
-        text = "each player in turn from forehand"
-        return text + (f", among those where {_f(where)}," if cond else "")
-    base = {"dealer": "the dealer", "forehand": "forehand",
-            "last_winner": "the winner of the last trick"}.get(str(who), _f(who))
-    if cond and single:
-        start = "the dealer" if who == "dealer" else "forehand"
-        return f"the first player from {start} (round to the left) where {_f(where)}"
-    return base
 
 
-def _assign(name: str, formula: Any, indent: int, head: str = "") -> list[str]:
-    text = str(formula)
-    if len(text) > _LONG:
-        return _wrap(f"{head}set {name} to", indent) + [" " * (indent + 4) + text]
-    return _wrap(f"{head}set {name} to {_f(text)}", indent)
-
-
-def _step_deal(step: Mapping[str, Any], number: str, sub: int,
-               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    d = step["deal"]
-    size = str(d.get("size"))
-    count = f"{size} cards" if size.isdigit() else f"{_f(size)} cards (per player)"
-    to = d.get("to", "not out")
-    whom = "each player still in" if to == "not out" else f"each player where {_f(to)}"
-    packets = [int(p) for p in d.get("packets", [1])]
-    how = "one at a time" if packets == [1] else \
-        f"in packets of {' then '.join(str(p) for p in packets)}"
-    widow = d.get("widow")
-    spare = ""
-    if widow not in (None, "0", 0):
-        n = str(widow)
-        spare = (f" A spare hand (the widow) of {n if n.isdigit() else _f(n)} cards is "
-                 "dealt too, last in each round.")
-    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
-            f"{spare} The rest of the pack is the stock (talon).")
-    citation = _cite(d, sub)
-    return text, body, citation
-
-
-def _step_turn_up(step: Mapping[str, Any], number: str, sub: int,
-                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    t = step["turn_up"]
-    trump = t.get("trump", True)
-    source, note = ctx.enum(t.get("from", "stock"), _words("turn_up", "from"))
-    text = ("Turn up the next card of the stock" if source == "stock" else
-            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
-            f"see{note}; it stays in his hand")
-    if trump is True:
-        text += "; its suit is trump."
-    elif trump is False:
-        text += " (it does not make trump)."
-    else:
-        text += f"; its suit is trump when {_f(trump)}{ctx.option_note(trump)}."
-    citation = _cite(t, sub)
-    return text, body, citation
-
-
-def _step_decide(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text, body = _decide(step, sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_tricks(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text, body = _tricks(step["tricks"], sub, ctx)
-    citation = _cite(step["tricks"], sub)
-    return text, body, citation
-
-
-def _step_set(step: Mapping[str, Any], number: str, sub: int,
-              ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    assigns = step.get("set") or {}
-    each = step.get("for")
-    if each is not None:
-        who = "each player" if each in ("true", True) else f"each player where {_f(each)}"
-        text = f"For {who}, from forehand:"
-    else:
-        text = "Once (not per player):" if len(assigns) > 1 else ""
-    for name, formula in assigns.items():
-        body += _assign(name, formula, sub + (2 if text else 0))
-    if not text:
-        text = body[0].strip()[0].upper() + body[0].strip()[1:] + "." if len(body) == 1 else ""
-        body = [] if len(body) == 1 else body
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_if(step: Mapping[str, Any], number: str, sub: int,
-             ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = f"If {_f(step['if'])}{ctx.option_note(step['if'])}:"
-    for i, s in enumerate(step.get("then") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    if step.get("else"):
-        body.append(" " * sub + "Otherwise:")
-        first_else = len(step.get("then") or []) + 1
-        for i, s in enumerate(step["else"], first_else):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_repeat(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    times = str(step.get("repeat"))
-    rounds = f"up to {times} times" if times.isdigit() else f"up to {_f(times)} times"
-    cond = step.get("while", "true")
-    text = f"Repeat {rounds}" + ("" if cond in ("true", True) else
-                                 f", each round only while {_f(cond)}") + ":"
-    for i, s in enumerate(step.get("steps") or [], 1):
-        body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_redeal(step: Mapping[str, Any], number: str, sub: int,
-                 ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    r = step["redeal"]
-    dealer, note = ctx.enum(r.get("dealer", "same"), ("same", "next"))
-    who = "the same dealer" if dealer == "same" else "the next dealer"
-    text = f"Gather the cards and deal again, by {who}{note}; the hand starts over."
-    citation = _cite(r, sub)
-    return text, body, citation
-
-
-def _step_end_hand(step: Mapping[str, Any], number: str, sub: int,
-                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = "The hand ends here (its remaining steps are skipped)."
-    citation: list[str] = []
-    return text, body, citation
-
-
-def _step_move(step: Mapping[str, Any], number: str, sub: int,
-               ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    m = step["move"]
-    zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
-            "turn_up": "the turn-up", "discards": "the discard pile"}
-    count = str(m.get("count", "all"))
-    what = ("all cards" if count == "all" else
-            f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
-            f"{_f(count)} cards")
-    each = step.get("for")
-    whose = "" if each is None else (
-        " of each player" if each in ("true", True) else f" of each player where {_f(each)}")
-    src = zone.get(str(m.get("from")), str(m.get("from")))
-    dst = zone.get(str(m.get("to")), str(m.get("to")))
-    if m.get("from") == "hand":
-        src += whose
-    elif m.get("to") == "hand":
-        dst += whose
-    place = ""
-    if m.get("to") == "stock":
-        position, pnote = ctx.enum(m.get("position", STOCK_POSITIONS[0]), STOCK_POSITIONS)
-        place = {"shuffled": ", shuffled into it", "top": ", on top",
-                 "bottom": ", at the bottom"}.get(position, "") + pnote
-    text = f"Move {what} from {src} to {dst}{place}."
-    citation = _cite(m, sub)
-    return text, body, citation
-
-
-def _cond_text(value: Any, on: str, off: str) -> str:
-    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
-    if value in (True, "true"):
-        return on
-    if value in (False, "false"):
-        return off
-    return f"{on[:-1]} when {_f(value)}."
-
-
-def _step_auction(step: Mapping[str, Any], number: str, sub: int,
-                  ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    a = step["auction"]
-    first = str(a.get("first", "(dealer + 1) % seats"))
-    who = ("the player left of the dealer" if first == "(dealer + 1) % seats"
-           else f"seat {_f(first)}")
-    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
-            "so far, or passes. The contracts, low to high:")
-    trumps = {"none": "no trump", "chosen": "the declarer names trump",
-              "keep": "trump unchanged"}
-    pack = _declared_pack(ctx.tree)
-    for c in a.get("contracts", []):
-        aim = c.get("aim")
-        goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
-        trump = trumps.get(str(c.get("trump")), f"{_suit_name(c.get('trump'), pack)} trump")
-        body += _wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
-        body += _cite(c, sub + 2)
-    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
-                        "A player who passed may bid again; the auction ends when all but "
-                        "the highest bidder pass in a row."),
-             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
-                        ""),
-             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
-                        ""),
-             "The highest bidder is the declarer."]
-    partner = a.get("partner", "none")
-    if partner == "called_card":
-        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
-                     "is the declarer's partner, unknown to the others until the card is "
-                     "played.")
-    elif partner == "teams":
-        rules.append("The declarer's team mates play with them.")
-    else:
-        rules.append("The declarer plays alone against the others.")
-    for r in rules:
-        if r:
-            body += _wrap(r, sub)
-    after = a.get("all_pass") or []
-    if after:
-        body.append(" " * sub + "If every player passes:")
-        for i, s in enumerate(after, 1):
-            body += _step_lines(s, f"{number}.{i}", sub, ctx)
-    else:
-        body += _wrap("If every player passes, the same dealer deals again.", sub)
-    return text, body, _cite(a, sub)
-_PASS_TO = {"left": "to the player on their left", "right": "to the player on their right",
-            "across": "to the player opposite", "none": ""}
-
-
-def _step_pass_cards(step: Mapping[str, Any], number: str, sub: int,
-                     ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    t = step["pass_cards"]
-    count = str(t.get("count", 0))
-    what = (f"{count} card{'' if count == '1' else 's'}" if count.isdigit()
-            else f"{_f(count)} cards")
-    dirs = []
-    for d in t.get("directions") or ["left"]:
-        word, note = ctx.enum(d, _PASS_TO)
-        dirs.append((_PASS_TO.get(str(word)) or "no cards are passed") + note)
-    if len(dirs) == 1:
-        text = f"Each player passes {what} {dirs[0]}."
-        if dirs[0].startswith("no cards"):
-            text = "No cards are passed."
-    else:
-        by = _f(t.get("by", "hand_number - 1"))
-        text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
-                + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
-    text += " Players choose their cards before receiving any."
-    citation = _cite(t, sub)
-    return text, body, citation
-
-
-def _step_patterns(step: Mapping[str, Any], number: str, sub: int,
-                   ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body: list[str] = []
-    text = ("Find the best hand pattern held by a player still in: the first of these that "
-            "some player holds, best first (between players holding it, the higher rank, "
-            "then the first from forehand). Its name is `pattern` and its holder "
-            "`pattern_seat` ('none' and -1 when nobody holds one).")
-    for i, pat in enumerate(step["patterns"]):
-        rank = pat.get("rank", "0")
-        tie = "" if str(rank) == "0" else f"; ranked by {_f(rank)}"
-        src = f" [{pat['source']}]" if isinstance(pat.get("source"), str) else ""
-        body += _wrap(f"{pat['name']}: when {_f(pat['if'])}{tie}.{src}", sub + 2,
-                      first=" " * sub + f"{i + 1}) ")
-    return text, body, []
-
-
-def _step_declare_melds(step: Mapping[str, Any], number: str, sub: int,
-                        ctx: _Ctx) -> tuple[str, list[str], list[str]]:
-    body = step["declare_melds"]
-    each = step.get("for", "not out")
-    who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
-           else f"Each player where {_f(each)}")
-    show = body.get("show", True)
-    shown = (" and shows their cards to all" if show is True else "" if show is False
-             else f" and, when {_f(show)}, shows their cards to all")
-    text = (f"{who}, from forehand, declares the melds their hand makes{shown}; "
-            "`meld_points` is what they score.")
-    return text, [], _cite(body, sub)
-
-
-#: The text of each step kind: its sentence, the lines under it and its citation.
-_STEP_TEXT: dict[str, Callable[[Mapping[str, Any], str, int, _Ctx],
+#: The text of each step kind (its home's ``describe``): its sentence, the lines under it
+#: and its citation.
+_STEP_TEXT: dict[str, Callable[[_Ctx, Mapping[str, Any], str, int],
                                tuple[str, list[str], list[str]]]] = {
-    "deal": _step_deal,
-    "turn_up": _step_turn_up,
-    "decide": _step_decide,
-    "tricks": _step_tricks,
-    "set": _step_set,
-    "if": _step_if,
-    "repeat": _step_repeat,
-    "redeal": _step_redeal,
-    "end_hand": _step_end_hand,
-    "move": _step_move,
-    "auction": _step_auction,
-    "pass_cards": _step_pass_cards,
-    "patterns": _step_patterns,
-    "declare_melds": _step_declare_melds,
+    **{h.name: h.describe for h in STEP_HOMES if h.describe is not None},
 }
 
 
@@ -771,7 +172,7 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     if step.get("when") not in (None, "true", True):
         prefix += f"Only when {_f(step['when'])}{ctx.option_note(step['when'])}: "
     if kind is not None:
-        text, body, citation = _STEP_TEXT[kind](step, number, sub, ctx)
+        text, body, citation = _STEP_TEXT[kind](ctx, step, number, sub)
     else:
         text, body, citation = "(a step spelbok does not know)", [], []
     lines = _wrap(prefix + text, sub, first=first) if (prefix + text) else [first.rstrip()]
@@ -779,226 +180,6 @@ def _step_lines(step: Mapping[str, Any], number: str, indent: int, ctx: _Ctx) ->
     return lines + body + citation + _cite(step, sub)
 
 
-def _decide(step: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
-    name = str(step.get("decide"))
-    who = step.get("who", "each")
-    single = who != "each"
-    whom = _who(who, step.get("where"), single)
-    choose = step.get("choose")
-    body: list[str] = []
-    if isinstance(choose, list):
-        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
-        text = f"Decision '{name}': {whom} chooses {_or(words)} (write: {', '.join(words)})."
-        for w in choose:
-            if isinstance(w, Mapping):
-                body += _wrap(f"'{w['word']}' is offered only when {_f(w.get('when'))}.", sub + 2,
-                              first=" " * sub + "- ")
-    elif choose == "number":
-        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
-        text = (f"Decision '{name}': {whom} names a number from {_f(lo)} to {_f(hi)} "
-                f"(write: {name} 2).")
-    elif choose == "suit":
-        suits = step.get("suits") or ["C", "S", "H", "D"]
-        text = (f"Decision '{name}': {whom} names a suit, {_or([_SYMBOLS.get(s, s) for s in suits])} "
-                f"(write: {name} H).")
-    else:
-        ex = step.get("exchange") or {}
-        source = "the turn-up" if ex.get("draw_from") == "turn_up" else "the stock"
-        most = str(ex.get("max", "cards"))
-        least = str(ex.get("min", "0"))
-        limit = (f"up to {most} card" + ("" if most == "1" else "s")) if most.isdigit() else \
-            f"up to `{most}` cards"
-        if least not in ("0", ""):
-            limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
-        example = f"{name} 7H{'' if most == '1' else ' 9S'}"
-        if ex.get("draw_from") == "none":  # discard only: nothing is drawn
-            exact = least == most and least.isdigit()
-            count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
-            text = (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
-                    f"Write: {example}" + ("." if least not in ("0", "") else
-                                           f", or {name} alone to keep every card."))
-        else:
-            text = (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
-                    f"never more than {source} holds, and draw as many from it. Write: "
-                    f"{example}, or {name} alone to keep every card.")
-        body += _cite(ex, sub)
-    allow = step.get("allow")
-    if isinstance(allow, list):
-        body += _wrap("Only the choices that meet the first of these conditions met by some "
-                      "choice are allowed: " + _levels(allow, "choice") + ".", sub + 2,
-                      first=" " * sub + "- ")
-    elif allow not in (None, "true", True):
-        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
-            if step.get("reason") else ""
-        body += _wrap(f"Only choices where {_f(allow)} are allowed{reason}.", sub + 2,
-                      first=" " * sub + "- ")
-    for var, formula in (step.get("then") or {}).items():
-        body += _assign(var, formula, sub, head="Then ")
-    return text, body
-
-
-def _levels(levels: list[Any], what: str) -> str:
-    """The levels of an ordered ``allow``, as prose: each tried when those before admit
-    no candidate."""
-    parts = []
-    for i, level in enumerate(levels):
-        cond = level.get("if", "true") if isinstance(level, Mapping) else "true"
-        why = level.get("reason") if isinstance(level, Mapping) else None
-        parts.append(("" if i == 0 else "else ") + _f(cond)
-                     + (f' (a {what} refused is answered "{why}")' if why else ""))
-    return "; ".join(parts)
-
-
-def _per_trick(value: Any) -> str:
-    """`` (worked out as each trick starts)`` for a trick rule that reads a per-trick name."""
-    from ..errors import FormulaError
-    from ..formula import formula_names  # only for this note
-
-    try:
-        names = formula_names(str(value))
-    except FormulaError:  # a formula the checks report: no note
-        return ""
-    return " (worked out as each trick starts)" if names & set(PER_TRICK_NAMES) else ""
-
-
-#: What describe says of each trick rule when on / off (declared in the vocabulary).
-_TRICK_RULES: tuple[tuple[str, str, str], ...] = tuple(
-    (f.name, *f.prose) for f in TRICK_DUTIES)
-
-
-def _tricks(t: Mapping[str, Any], sub: int, ctx: _Ctx) -> tuple[str, list[str]]:
-    players = t.get("players", "not out")
-    among = "the players still in" if players == "not out" else f"the players where {_f(players)}"
-    leader = _who(t.get("leader", "forehand"), t.get("leader_where"), True)
-    count = str(t.get("count", "all"))
-    how_many = ("until their hands are empty" if count == "all" else
-                f"for {count} tricks" if count.isdigit() else f"for {_f(count)} tricks")
-    text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
-            f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules: list[str] = []
-    if t.get("scored", True) is False:
-        rules.append("These tricks do not count towards the tricks a player takes.")
-    elif t.get("scored", True) is not True:
-        rules.append(f"These tricks count only when {_f(t['scored'])}.")
-    for key, yes, no in _TRICK_RULES:
-        value = t.get(key)
-        if value is True:
-            rules.append(yes)
-        elif value is False:
-            if no:
-                rules.append(no)
-        elif value is not None:
-            rules.append(f"When {_f(value)}{ctx.option_note(value)}{_per_trick(value)}: "
-                         f"{yes[0].lower()}{yes[1:]}")
-    lead, note = ctx.enum(t.get("lead_trumps", "any"), ("any", "broken"))
-    breaks = {"ruff": "a trump has been played to a trick of another suit",
-              "any": "any trump has been played, even one led by a player holding nothing else"}
-    by, by_note = ctx.enum(t.get("trumps_broken_by", TRUMPS_BROKEN_BY[0]), TRUMPS_BROKEN_BY)
-    until = breaks.get(by, breaks["ruff"]) + (' ("broken")' if lead == "broken" else "")
-    if by_note:  # an option chooses what breaks trumps: say what the other value does
-        other = next(v for v in TRUMPS_BROKEN_BY if v != by)
-        until += f"{by_note[:-1]}; with '{other}', until {breaks[other]})"
-    if lead == "broken":
-        rules.append(f"Trumps may not be led until {until}, unless the leader holds only "
-                     f"trumps{note}.")
-    elif note:
-        rules.append(f"Trumps may be led at any time{note}; with 'broken', not until {until}.")
-    ftt = t.get("first_trick_trumps", True)
-    rule = ("no trump may be played to the first trick of a hand unless a player has nothing "
-            "else; such a trump counts as a plain card")
-    if ftt is False:
-        rules.append(rule[0].upper() + rule[1:] + ".")
-    elif ftt is not True:
-        value = ctx.default_of(ftt)
-        note = {True: " (with the default options it is true: trumps may be played)",
-                False: " (with the default options it is false)"}.get(value, "") \
-            if isinstance(value, bool) else ""
-        rules.append(f"When {_f(ftt)} is false, {rule}{note}.")
-    trump_from, from_note = ctx.enum(t.get("trump_from", "none"), _words("tricks", "trump_from"))
-    if trump_from == "first_lead" or from_note:
-        by = t.get("trump_by", "true")
-        whose = "" if by in ("true", True) else f" by a player where {_f(by)}"
-        rules.append(f"While no trump is set, the first card led{whose} names trump: its suit "
-                     f"becomes trump at once, for that trick and the rest of the hand{from_note}.")
-    down = t.get("face_down", "false")
-    if down not in ("false", False):
-        who = "A player" if down in ("true", True) else f"A player where {_f(down)}"
-        down_as, as_note = ctx.enum(t.get("face_down_as", "lowest_trump"),
-                                    _words("tricks", "face_down_as"))
-        counts = ("the lowest trump (of no suit while there is no trump)"
-                  if down_as == "lowest_trump" else "a card of no suit, which never wins")
-        shown = t.get("face_down_shown", True)
-        seen = ("the others see it when the trick ends" if shown is True else
-                "it stays hidden from the others" if shown is False else
-                f"the others see it when the trick ends if {_f(shown)}")
-        rules.append(f"{who} may play a card face down (write: "
-                     f"{t.get('face_down_word', 'down')} 7H); it counts as {counts}{as_note}, "
-                     f"and {seen}.")
-    for d in t.get("declare") or []:
-        word, when = d.get("word", ""), d.get("when", "true")
-        card = "any card" if when in ("true", True) else f"a card where {_f(when)}"
-        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
-        then = d.get("then") or {}
-        if then:
-            said += "; it sets " + ", ".join(f"{k} = {_f(v)}" for k, v in then.items())
-        binds = d.get("binds", "true")
-        if binds not in ("true", True):
-            said += (f"; the next player to the trick must then play a card where {_f(binds)}"
-                     " if he can")
-            if d.get("reason"):
-                said += f' (else "{d["reason"]}")'
-        rules.append(said + ".")
-    abstain = t.get("abstain", "false")
-    if abstain not in ("false", False):
-        word = t.get("abstain_word", "knock")
-        who = "A player" if abstain in ("true", True) else f"A player where {_f(abstain)}"
-        extra = []
-        if t.get("abstain_lead", True) is False:
-            extra.append("not when due to lead")
-        if t.get("abstain_with_suit", True) is False:
-            extra.append("not while holding the suit led")
-        rules.append(f"{who} may {word} (sit the trick out, write: {word}) instead of playing, "
-                     "as long as they hold fewer cards than tricks remain"
-                     + (f" ({'; '.join(extra)})" if extra else "") + ".")
-    allow = t.get("allow", "true")
-    if isinstance(allow, list):
-        rules.append("Each card played must also satisfy the first of these conditions that "
-                     "some card the player may play meets (when none does, any card may be "
-                     "played): " + _levels(allow, "card") + ".")
-    elif allow not in ("true", True):
-        reason = f'; a card it refuses is answered "{t["reason"]}"' if t.get("reason") else ""
-        rules.append(f"Each card played must also satisfy {_f(allow)} (when no card does, any "
-                     f"card may be played){reason}.")
-    rules += _stock_rules(t)
-    body: list[str] = []
-    for rule in rules:
-        body += _wrap(rule, sub + 2, first=" " * sub + "- ")
-    after = t.get("after_each") or []
-    if after:
-        body.append(" " * sub + "After each trick (last_winner is its winner):")
-        for i, s in enumerate(after, 1):
-            body += _step_lines(s, f"{i}", sub + 2, ctx)
-    return text, body
-
-
-def _section_hand(tree: Mapping[str, Any], ctx: _Ctx) -> list[str]:
-    lines = _title("Each hand")
-    for i, step in enumerate(tree.get("hand") or [], 1):
-        lines += _step_lines(step, str(i), 2, ctx)
-    return lines
-
-
-def _section_end(tree: Mapping[str, Any]) -> list[str]:
-    e = tree.get("end") or {}
-    lines = _title("End of the match")
-    lines += _wrap(f"After each hand, the match ends when {_f(e.get('when'))}.")
-    lines += _wrap(f"The winners are the players where {_f(e.get('winners'))}.")
-    if e.get("score") is not None:
-        lines += _wrap(f"Each player's reported score is {_f(e['score'])}.")
-    if e.get("max_hands") is not None:
-        lines += _wrap(f"As a safety bound, the match stops after {e['max_hands']} hands "
-                       "(redeals count).")
-    return lines + _cite(e, 2)
 
 
 # ------------------------------------------------------------------------- changes
@@ -1095,6 +276,33 @@ def _section_changes(doc: Any) -> list[str]:
 # ------------------------------------------------------------------------- entry point
 
 
+class _Kit(_Ctx):
+    """describe's context for a section's prose, its first argument: the context
+    (``tree``, ``players``, ``enum``, ``option_note``...), with the helpers of the prose
+    that live here (:mod:`spelbok.lang.prose` has the others)."""
+
+    card = staticmethod(_card)
+    suits = staticmethod(_suits)
+    span = staticmethod(_range)
+    title = staticmethod(_title)
+    declared_pack = staticmethod(_declared_pack)
+
+    def __init__(self, tree: Mapping[str, Any], players: int | None, doc: Any = None) -> None:
+        super().__init__(tree, players)
+        self.doc = doc
+
+    def hand_cards(self, players: int) -> tuple[int, int, int] | None:
+        """What a hand deals with ``players`` seats (each, widow, turned up), counted as the
+        deck-size check counts; None when it cannot be told."""
+        from .deck_size import hand_cards
+
+        return hand_cards(self.tree, players)
+
+    def changes(self) -> list[str]:
+        """The section of what a variant changes against its base (none for a base)."""
+        return _section_changes(self.doc)
+
+
 def describe(doc: Any, players: int | None = None) -> str:
     """The rules of a loaded spec (a :class:`~spelbok.lang.model.SpecDoc`, or a path or
     shipped name to read) as readable text.
@@ -1120,27 +328,11 @@ def describe(doc: Any, players: int | None = None) -> str:
 
             raise SpecError(f"{tree.get('name', 'this game')} is for {_range(lo, hi)} players, "
                             f"not {players}")
-    ctx = _Ctx(tree, players)
-    name = str(tree.get("name", "game"))
-    lines = [name, "=" * len(name)]
-    if tree.get("about"):
-        lines += [""] + _wrap(str(tree["about"]), 0)
-    sources = tree.get("sources") or {}
-    if sources:
-        lines += _title("Sources")
-        for key, text in sources.items():
-            lines += _wrap(f"[{key}] {text}", 4, first="  ")
-    lines += _section_changes(doc)
-    lines += _section_players(tree)
-    lines += _section_cards(tree, ctx)
-    lines += _section_ranking(tree, ctx)
-    lines += _section_points(tree)
-    lines += _section_options(tree)
-    lines += _section_melds(tree)
-    lines += _section_variables(tree)
-    lines += _section_dealer(tree, ctx)
-    lines += _section_hand(tree, ctx)
-    lines += _section_end(tree)
+    kit = _Kit(tree, players, doc)
+    lines: list[str] = []
+    for home in PROSE_ORDER:  # each section's prose, in describe's order
+        if home.describe is not None:
+            lines += home.describe(kit, tree)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 

@@ -2,7 +2,8 @@
 
 This module is the language reference in code.  Each *construct* (the top level,
 a section such as ``dealer``, a step kind such as ``deal``, a part such as a
-deck entry) lists its keys as :class:`Field` values: type, default, allowed
+deck entry) lists its keys as :class:`Field` values (each in its construct's home in
+:mod:`spelbok.lang.constructs`, listed here from the registry): type, default, allowed
 words and a one-line doc.  The JSON Schema of the YAML surface
 (:mod:`spelbok.lang.schema`) and the tables of ``docs/spec-reference.md``
 (:mod:`spelbok.lang.reference`) are generated from it; the model's defaults,
@@ -34,11 +35,30 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from spelbok.cards import COLOURS, MAX_COPIES, MAX_SUITS, RANKS, SUITS
-from spelbok.limits import MAX_CARDS, MAX_HANDS, MAX_PLAYERS, MAX_VALUE
+from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
+from .constructs import PARTS as HOME_PARTS
+from .constructs import SECTION_HOMES, STEP_HOMES, pass_cards, patterns
+
+# the names these maps and words had here before they moved to their homes
+from .constructs.auction import CONTRACT as CONTRACT
+from .constructs.decide import CHOOSE_KINDS
+from .constructs.decide import EXCHANGE as EXCHANGE
+from .constructs.decide import WORD_OPTION as WORD_OPTION
+from .constructs.deck import DECK_ENTRY as DECK_ENTRY
+from .constructs.declarations import DECLARATION as DECLARATION
+from .constructs.end import DEFAULT_MAX_HANDS
+from .constructs.game import GAME
+from .constructs.melds import MELD as MELD
+from .constructs.options import OPTION as OPTION
+from .constructs.pack import PACK_EXTRA as PACK_EXTRA
+from .constructs.pack import PACK_SUIT as PACK_SUIT
+from .constructs.shared import ALLOW_LEVEL as ALLOW_LEVEL
+from .constructs.shared import WHO_MAP as WHO_MAP
+from .constructs.shared import ZONES as _ZONES
 from .declare import (
     ABSENT,
     SOURCE,
@@ -85,25 +105,7 @@ __all__ = [
 
 # ------------------------------------------------------------------------------ words
 
-DEFAULT_MAX_HANDS = 1000
-"""The bound on a match's hands when ``end.max_hands`` is absent (redeals count): the one
-meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
-users, the compiler and the checks."""
-
-ZONES: tuple[Word, ...] = (
-    Word("hand", "the hand of the player a `for` names"),
-    Word("widow", "the spare hand a deal's `widow` fills"),
-    Word("stock", "the cards not dealt (the talon), hidden"),
-    Word("turn_up", "the public turn-up zone"),
-    Word("discards", "the hidden discard pile"),
-)
-#: What a decision chooses: the first kind is a list of words (``choose: [..]``).
-CHOOSE_KINDS: tuple[Word, ...] = (
-    Word("words", "one of a list of words (a word with `when` only while it holds)"),
-    Word("suit", "a suit, among `suits`", uses=("suits",)),
-    Word("exchange", "cards to discard, as many drawn (see `exchange`)", uses=("exchange",)),
-    Word("number", "a number from `min` to `max`", uses=("min", "max")),
-)
+ZONES: tuple[Word, ...] = _ZONES
 KEYWORDS: tuple[Word, ...] = (
     Word("if", "`if a then b else c`"),
     Word("then", "see `if`"),
@@ -170,495 +172,33 @@ _w = words_of
 
 _SOURCE = SOURCE
 #: Where passed cards go (``pass_cards.directions``).
-PASS_DIRECTIONS = (
-    Word("left", "to the next player to the left"),
-    Word("right", "to the next player to the right"),
-    Word("across", "to the player opposite (an even number of players)"),
-    Word("none", "nowhere: no cards are passed this hand"),
-)
-_WHO_WORDS = _w(("dealer", "the dealer"), ("forehand", "the player left of the dealer"),
-                ("each", "every player in turn, from forehand"),
-                ("last_winner", "the winner of the last trick"))
-_LEADER_WORDS = tuple(w for w in _WHO_WORDS if w.name != "each")
+PASS_DIRECTIONS = pass_cards.DIRECTIONS
 
 # ------------------------------------------------------------------------------ parts
 
-OPTION = Construct("option", "part", "a named reading or rule parameter", (
-    Field("values", "list[scalar]", "the values it may take (str, int or bool)", required=True,
-          min_items=1),
-    Field("default", "scalar", "its value unless a variant or the caller sets one",
-          default=Derived("the first value")),
-    Field("about", "text", "what it decides, for `describe`", default=""),
-    _SOURCE,
-), x_name="in option '{key}'")
 
-DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
-    Field("players", "range", "the player counts it serves",
-          default=Derived("players.min..players.max")),
-    Field("ranks", "ranks", "its ranks", required=True),
-    Field("suits", "suits", "its suits", default=list(SUITS)),
-    _SOURCE,
-), x_name="in a deck entry")
+HAND_PATTERN = patterns.PATTERN
 
-WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
-    Field("most", "formula", "the per-player number to have most of", required=True),
-    Field("ties", "word", "who wins a tie", default="forehand",
-          words=_w(("cut", "a cut decides"), ("forehand", "the first from forehand"))),
-), x_name="in '{key}'",
-    schema_doc="The player with the most of `most` (ties: cut | forehand).")
-
-WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
-    Field("word", "token", "the word", required=True),
-    Field("when", "formula", "offered only while this holds for the decider", default="true"),
-), x_name="in a word option")
-
-EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
-    Field("draw_from", "word", "where replacements come from", default="stock",
-          words=_w(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
-                   ("none", "nowhere: discard only"))),
-    Field("max", "formula", "most cards discarded", default="cards"),
-    Field("min", "formula", "fewest cards discarded", default="0"),
-    _SOURCE,
-))
-
-ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
-    Field("if", "formula", "the condition on each candidate", required=True),
-    Field("reason", "text", "the message for a candidate outside this level, when it decides"),
-), x_name="in an allow level",
-    schema_doc="One level of an ordered allow: the first level whose condition admits a "
-               "candidate decides; its reason answers a refused one.")
-
-
-DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
-    Field("word", "token", "its word; the notation joins the card played with it: "
-          "`marriage KH`", required=True),
-    Field("when", "formula", "the condition on the card played with it (the names of a "
-          "card, as in `allow`, and the player's `hand`)", default="true"),
-    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
-          "`card`) before the card is played", default={}),
-    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
-          "must play a card it admits, if he can", default="true"),
-    Field("reason", "text", "the message for a card `binds` refuses"),
-    _SOURCE,
-), x_name="in a declaration")
-
-
-CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
-    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
-          required=True, minimum=0, maximum=MAX_CARDS),
-    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
-          "(bid as `bid N`)", default=Derived("its level")),
-    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
-          default="keep", words=(*_w(*((s, f"{s} is trump") for s in SUITS)),
-                 *_w(("none", "no trump"), ("chosen", "the declarer names a suit"),
-                     ("keep", "the trump stays as it is")))),
-    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
-          "a negative contract, taking no trick", default=Derived("its level"),
-          doc_type="int or none"),
-    _SOURCE,
-), x_name="in a contract")
-
-
-HAND_PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
-    Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
-    Field("if", "formula", "per-player condition: the seat's hand has the pattern",
-          required=True),
-    Field("rank", "formula", "per-player number: between seats with this pattern, the "
-          "higher wins (then the first from forehand)", default="0"),
-    _SOURCE,
-), x_name="in a pattern")
-
-MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
-    Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
-    Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
-          words=_w(("one_suit", "all of them in one suit: each suit may make one"),
-                   ("every_suit", "each of them in every suit of the deck"))),
-    Field("run", "int", "instead of `ranks`: at least this many cards in sequence (the "
-          "ranking's order) in one suit; each such sequence makes one", default=0,
-          omitted=True, minimum=0, maximum=13),
-    Field("points", "formula", "per-player number: what the meld scores, each time it is "
-          "made", required=True),
-    _SOURCE,
-), x_name="in meld '{key}'")
-
-
-PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
-    Field("letter", "str", "its letter in card names (one character, not a digit)",
-          required=True, min_items=1),
-    Field("name", "str", "its name, for `describe`", default=Derived("the letter")),
-    Field("symbol", "str", "its symbol on screen", default=Derived("the letter")),
-    Field("colour", "word", "its colour (for `J@trump_colour` and the screen)", default="black",
-          words=tuple(Word(c, f"{c} suits") for c in COLOURS)),
-), x_name="in a pack suit")
-PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
-                       "(a joker)", (
-    Field("name", "str", "its name in notation (e.g. `JK`)", required=True, min_items=1),
-    Field("suit", "str", "the letter of the suit it belongs to, or `none`", default="none"),
-    Field("rank", "scalar", "its rank (one of the pack's), or `none`", default="none"),
-), x_name="in a pack's extra card")
-
-PARTS: tuple[Construct, ...] = (OPTION, DECK_ENTRY, WHO_MAP, WORD_OPTION, EXCHANGE, ALLOW_LEVEL,
-                                CONTRACT, HAND_PATTERN, MELD, DECLARATION, PACK_SUIT,
-                                PACK_EXTRA)
+#: The part maps, each declared in its home (the registry's).
+PARTS: tuple[Construct, ...] = HOME_PARTS
 
 # ------------------------------------------------------------------------------ steps
 
 
-_FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
-
-STEPS: tuple[Construct, ...] = (
-    Construct("deal", "step", "deal cards from the shuffled deck", body=(
-        Field("size", "formula", "cards per player (may differ per player)", required=True),
-        Field("packets", "list[packet]", "packet sizes, repeated until every hand is full",
-              default=[1], min_items=1),
-        Field("to", "formula", "who receives cards (per-player condition)", default="not out"),
-        Field("widow", "formula", "cards for a spare hand (the widow), dealt last in each round",
-              default="0", omitted=True,
-              schema_doc="Cards dealt to a spare hand (the widow), dealt last in each round of "
-                         "packets."),
-        _SOURCE,
-    )),
-    Construct("turn_up", "step", "turn the top stock card up", body=(
-        Field("trump", "condition", "its suit becomes trump", default=True),
-        Field("from", "word", "where the card is turned from", default="stock", omitted=True,
-              words=_w(("stock", "the top card of the stock, to the turn-up zone"),
-                       ("dealer", "a card of the dealer's hand, at random (as the last he "
-                                  "was dealt): shown to all, it stays in his hand"))),
-        _SOURCE,
-    )),
-    Construct("decide", "step", "a player's decision",
-              value=Field("decide", "name", "the decision's name (its verb in notation)",
-                          required=True), fields=(
-        Field("who", "who", "who decides", default="each", words=_WHO_WORDS),
-        Field("where", "formula", "per-player condition: each skips those failing it, a single "
-              "decider is the first to the left passing it", default="true"),
-        Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
-        Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
-        Field("exchange", "exchange", "the exchange (choose: exchange)",
-              default=Derived("the exchange's defaults")),
-        Field("then", "assignments", "assignments, evaluated for the decider", default={}),
-        Field("min", "formula", "the lowest number (choose: number)", default="0"),
-        Field("max", "formula", "the highest number (choose: number)", default="0"),
-        Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
-              "order", default="true", omitted=True,
-              schema_doc="Condition on each option (`choice`); options failing it are not "
-                         "offered. A list of levels ({if, reason}) is tried in order: the "
-                         "first that admits an option decides."),
-        Field("reason", "text", "the message for an option `allow` refuses",
-              schema_doc="The message for an option that 'allow' refuses (default: the "
-                         "options offered)."),
-    )),
-    Construct("tricks", "step", "play tricks", body=(
-        Field("players", "formula", "who takes part (per-player condition)", default="not out"),
-        Field("leader", "who", "who leads the first trick", default="forehand",
-              words=_LEADER_WORDS),
-        Field("leader_where", "formula", "the leader is the first from `leader` satisfying this",
-              default="true"),
-        Field("follow", "condition", "must follow the led (effective) suit", default=True,
-              rule=True,
-              phrase=("must follow suit", "need not follow suit"),
-              prose=("A player must follow the suit led if able.", "A player need not follow suit.")),
-        Field("head", "condition", "when following, must beat the trick if able", default=False,
-              rule=True,
-              phrase=("must head the trick", "need not head the trick"),
-              prose=("A player following suit must head the trick (beat the best card so far) if able.", "")),
-        Field("head_after_trump", "condition", "... even when the trick is already trumped",
-              default=False, rule=True,
-              phrase=("must head the trick even after it is trumped", "need not head the trick after it is trumped"),
-              prose=("A player following suit must still beat the best card of the suit led even after the trick has been trumped.", "")),
-        Field("void_trump", "condition", "when void in the led suit, must play a trump if able",
-              default=False, rule=True,
-              phrase=("a void player must trump", "a void player need not trump"),
-              prose=("A player who cannot follow suit must play a trump if able.", "")),
-        Field("void_beat", "condition", "when void, must beat the trick (with a trump) if able",
-              default=False, rule=True,
-              phrase=("a void player must beat the trick", "a void player need not beat the trick"),
-              prose=("A player who cannot follow suit must beat the trick with a trump if able.", "")),
-        Field("overtrump", "condition", "a trump played to a trick that holds a trump must "
-              "beat it, if the player holds a higher trump", default=False, omitted=True,
-              rule=True,
-              phrase=("a player who trumps must overtrump", "a player who trumps need not overtrump"),
-              prose=("A player who trumps a trick that already holds a trump must play a higher trump if able.", "")),
-        Field("lead_trumps", "word", "when trumps may be led", default="any",
-              words=_w(("any", "always"),
-                       ("broken", "not until trumps are broken, unless the leader holds only "
-                                  "trumps"))),
-        Field("trumps_broken_by", "word", "with `lead_trumps: broken`, what breaks trumps",
-              default="ruff", omitted=True,
-              words=_w(("ruff", "a trump played to a trick led in another suit"),
-                       ("any", "any trump played, a lead included")),
-              schema_doc="With lead_trumps: broken, what breaks trumps: ruff (a trump played "
-                         "to a trick led in another suit; the default) or any (any trump "
-                         "played, a lead included)."),
-        Field("first_trick_trumps", "condition", "false: no trump in a hand's first trick "
-              "unless forced", default=True, rule=True),
-        # trump named by a card play (the trick code: TrumpLeadPlay)
-        Field("trump_from", "word", "a card play that names trump while no trump is set",
-              default="none", omitted=True,
-              words=_w(("none", "no card play names trump"),
-                       ("first_lead", "the suit of the first card led by a player `trump_by` "
-                                      "admits becomes trump, at once")),
-              schema_doc="A card play that names trump while no trump is set: none (the "
-                         "default) or first_lead (the suit of the first card led by a player "
-                         "trump_by admits)."),
-        Field("trump_by", "formula", "with `trump_from`, whose lead names trump (per-player "
-              "condition, read at each lead while no trump is set)", default="true",
-              omitted=True,
-              schema_doc="With trump_from: whose lead names trump (a per-player condition, "
-                         "read at each lead while no trump is set; e.g. `seat == declarer`, "
-                         "`trick_number == 2`)."),
-        # face-down plays (the trick code: CardPlay; hidden in views: observe.view)
-        Field("face_down", "formula", "per-player condition, read at each play: may play a "
-              "card of the hand face down (notation `down 7H`)", default="false", omitted=True),
-        Field("face_down_word", "word", "the word of a face-down play", default="down",
-              omitted=True),
-        Field("face_down_as", "word", "what a face-down card counts as", default="lowest_trump",
-              omitted=True,
-              words=_w(("lowest_trump", "a trump below every other (no suit while there is no "
-                                        "trump)"),
-                       ("no_suit", "a card of no suit: it never wins; led, it leaves the suit "
-                                   "led to the next card"))),
-        Field("face_down_shown", "condition", "a face-down card is shown when its trick ends "
-              "(false: it stays hidden from the other seats)", default=True, omitted=True),
-        # declarations attached to a card play (the trick code: CardPlay)
-        Field("declare", "list[declaration]", "declarations a player may attach to a card "
-              "he plays (a marriage, a demand on the next player)", default=[], omitted=True),
-        Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
-              default="false"),
-        Field("abstain_word", "word", "the word for knocking", default="knock"),
-        Field("abstain_lead", "condition", "may knock when due to lead", default=True,
-              rule=True),
-        Field("abstain_with_suit", "condition", "may knock while holding the led suit",
-              default=True, rule=True),
-        Field("allow", "allow", "extra condition on each candidate card, or levels tried in "
-              "order", default="true",
-              schema_doc="Extra condition on each candidate card. A list of levels ({if, "
-                         "reason}) is tried in order: the first that admits a card decides."),
-        Field("reason", "text", "the message for a card `allow` refuses",
-              schema_doc="The message for a card that 'allow' refuses (default: the rule itself)."),
-        Field("count", "count", "how many tricks this step plays", default="all", omitted=True,
-              schema_doc="How many tricks this step plays (default: until the hands are "
-                         "empty)."),
-        Field("scored", "condition", "false: these tricks do not count in `tricks`",
-              default=True, omitted=True,
-              schema_doc="false: tricks of this step do not count in `tricks`."),
-        Field("after_each", "steps", "steps run after every trick", default=[], omitted=True,
-              schema_doc="Steps run after each trick (`last_winner` is its winner)."),
-        Field("draw", "word", "after each trick, who draws a card from the stock (before "
-              "`after_each`)", default="none", omitted=True,
-              words=_w(("none", "nobody"),
-                       ("winner_first", "the winner, then the other players in turn, while "
-                                        "the stock lasts and is not closed"))),
-        _SOURCE,
-    )),
-    Construct("set", "step", "assign variables", fields=(_FOR,),
-              value=Field("set", "assignments", "name: formula assignments, applied in order",
-                          required=True, min_items=1)),
-    Construct("if", "step", "run some steps or others",
-              value=Field("if", "formula", "the condition", required=True), fields=(
-        Field("then", "steps", "the steps when the condition holds", required=True),
-        Field("else", "steps", "the steps otherwise", default=[]),
-    )),
-    Construct("repeat", "step", "run steps for some rounds",
-              value=Field("repeat", "formula", "at most this many rounds", required=True),
-              fields=(
-        Field("while", "formula", "checked before each round", default="true"),
-        Field("steps", "steps", "the steps of a round", required=True),
-    )),
-    Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
-        Field("dealer", "word", "who deals again", default="same",
-              words=_w(("same", "the same dealer"), ("next", "the next dealer"))),
-        _SOURCE,
-    )),
-    Construct("end_hand", "step", "skip the rest of the hand",
-              value=Field("end_hand", "true", "true", required=True)),
-    Construct("move", "step", "move cards between zones", body=(
-        Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
-        Field("to", "word", "the zone they go to", default="hand", words=ZONES),
-        Field("count", "count", "how many cards", default="all"),
-        Field("position", "word", "where cards moved to the stock go", default="shuffled",
-              omitted=True,
-              words=_w(("shuffled", "shuffled into it"), ("top", "on top"),
-                       ("bottom", "at the bottom")),
-              schema_doc="Where cards moved to the stock go: shuffled (the default), top or "
-                         "bottom."),
-        _SOURCE,
-    ), fields=(_FOR,),
-        schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards."),
-    Construct("auction", "step", "a bidding round over ordered contracts: the highest "
-              "bidder declares", body=(
-        Field("contracts", "list[contract]", "the contracts, low to high", required=True,
-              min_items=1),
-        Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
-        Field("pass_final", "condition", "a player who passes may not bid again",
-              default=True),
-        Field("double", "condition", "an opponent of the highest bidder may double",
-              default=False),
-        Field("redouble", "condition", "the bidder's side may redouble a double",
-              default=False),
-        Field("partner", "word", "the declarer's partner", default="none",
-              words=(Word("none", "none: the declarer plays alone"),
-                     Word("called_card", "the holder of a card the declarer calls (a card of "
-                          "`called_ranks` not in their hand), unknown to the others until it "
-                          "is played", uses=("called_ranks",)),
-                     Word("teams", "the declarer's team mates (`teams`)"))),
-        Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
-              "(partner: called_card)", default=["A"]),
-        Field("all_pass", "steps", "steps run when every player passes (absent: the same "
-              "dealer deals again)", default=[], omitted=True),
-        _SOURCE,
-    )),
-    Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
-        Field("count", "formula", "how many cards each player passes", required=True),
-        Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
-              default=["left"], min_items=1, words=PASS_DIRECTIONS,
-              doc_type="list of words"),
-        Field("by", "formula", "which direction this hand: its index in `directions` (counted "
-              "from 0, modulo their number)", default="hand_number - 1"),
-        _SOURCE,
-    ), schema_doc="Each player still in chooses `count` cards and passes them in this hand's "
-                  "direction; nobody sees what they receive until all have passed."),
-    Construct("declare_melds", "step", "each player declares the melds of their hand",
-              body=(
-        Field("show", "condition", "the declared cards are shown to every player", default=True),
-        _SOURCE,
-    ), fields=(Field("for", "formula", "per-player condition: who declares",
-                     default="not out"),),
-        schema_doc="Each player (`for`) declares the melds of the `melds` table in their hand: "
-                   "`meld_points` is what they score; with `show`, their cards become public."),
-    Construct("patterns", "step", "find the best hand pattern held (before play)",
-              value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
-                          "held is read as `pattern` and `pattern_seat`", required=True,
-                          min_items=1, doc_type="list of patterns")),
-)
+#: The step kinds' maps, each declared in its home (``lang/constructs/``), in the
+#: registry's order (the reference's).
+STEPS: tuple[Construct, ...] = tuple(h.decl for h in STEP_HOMES if h.decl is not None)
 #: The step kinds, in the reference's order.
 STEP_KINDS: tuple[str, ...] = tuple(c.name for c in STEPS)
 
 # ------------------------------------------------------------------------------ sections
 
-SECTIONS: tuple[Construct, ...] = (
-    Construct("players", "section", "the allowed player counts", (
-        Field("min", "int", "fewest players", required=True, minimum=0,
-              maximum=MAX_CARDS),
-        Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
-        _SOURCE,
-    )),
-    Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
-              "French 52)", (
-        Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
-              required=True, min_items=1, doc_type="list of pack suits, required"),
-        Field("ranks", "list[scalar]", "the ranks, low to high (the default rank order, "
-              "reversed)", required=True, min_items=1, doc_type="list of rank texts, required"),
-        Field("copies", "int", "how many copies of the pack make the deck (copies of a card "
-              "share its name: the first played of equal cards wins)", default=1, minimum=1,
-              maximum=MAX_COPIES),
-        Field("extra", "list[pack_extra]", "cards outside the suits' grid (jokers), in every "
-              "deck", default=[], doc_type="list of extra cards"),
-        _SOURCE,
-    )),
-    Construct("ranking", "section", "rank order, permanent trumps", (
-        Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
-        Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
-        Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
-              words=_w(("trump", "the trump suit"), ("printed", "their printed suit"))),
-        # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
-        Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
-              "be played (no trick rule and no `allow` refuses them)", default=[],
-              omitted=True),
-        Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
-              "trump; one led leaves the suit led to the next card", default=[], omitted=True),
-        Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
-              "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
-              "`card_points`), not the trick winner's", default=[], omitted=True),
-        Field("cut_ranks", "ranks", "the order used when cutting",
-              default=Derived("the ranking's ranks")),
-        _SOURCE,
-    )),
-    Construct("variables", "section", "declared state variables with initial values", (
-        Field("player", "var_map", "per player, kept for the whole match", default={}),
-        Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
-        Field("hand", "var_map", "one value, reset at each hand start", default={}),
-        Field("match", "var_map", "one value for the match", default={}),
-        _SOURCE,
-    )),
-    Construct("dealer", "section", "first dealer, rotation", (
-        Field("first", "first_dealer", "the first dealer", default="cut_low",
-              words=_w(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
-                       ("random", "a random seat"))),
-        Field("rotate", "word", "where the deal passes", default="left",
-              words=_w(("left", "to the left"), ("right", "to the right"),
-                       ("none", "it stays"))),
-        Field("skip_out", "condition", "the deal skips eliminated players", default=True),
-        _SOURCE,
-    )),
-    Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
-              "(`card_points`)", (
-        Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
-        Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
-              "`ranks`", default={}, omitted=True),
-        Field("cards", "points_by_card", "points of single cards, instead of their rank's",
-              default={}, omitted=True),
-        Field("last_trick", "int", "points for winning the last trick of a hand", default=0,
-              omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
-        _SOURCE,
-    )),
-    Construct("end", "section", "when the match ends, who wins", (
-        Field("when", "formula", "hand/match condition, checked after each hand", required=True),
-        Field("winners", "formula", "per-player condition, evaluated when the match ends",
-              required=True),
-        Field("score", "formula", "per-player number reported as the seat's score",
-              schema_doc="Per-player score reported for each seat (state.scores)."),
-        Field("max_hands", "int", "the match ends after this many hands (redeals count); "
-              "absent, the safety bound applies: play stops there as well",
-              default=DEFAULT_MAX_HANDS, omitted=True, minimum=1, maximum=MAX_HANDS),
-        _SOURCE,
-    )),
-)
-
-SPEC = Construct("spec", "top", "a game spec", (
-    Field("spelbok", "version", "format version; only `1` exists", required=True,
-          doc_type="int, required", schema_doc="Format version; only 1 exists."),
-    Field("name", "str", "the game's name", required=True, min_items=1,
-          doc_type="str, required"),
-    Field("about", "text", "one paragraph for `describe`", default="", doc_type="str"),
-    Field("extends", "str", "base spec (path relative to this file, or a shipped spec name) — "
-          "merged before validation: maps merge, lists replace, `null` removes a key; a **map "
-          "given for a list of steps** changes the base's steps by their `label` (a map merges "
-          "into that step, `null` removes it)", doc_type="str",
-          schema_doc="Base spec: a path relative to this file, or a shipped spec name."),
-    Field("sources", "map[str]", "bibliography; `source:` fields may name an id, optionally "
-          "followed by a passage: `\"en: Deal and exchange\"`", default={},
-          doc_type="map id → str"),
-    Field("players", "players", f"allowed player counts (2..{MAX_PLAYERS})", required=True,
-          doc_type="`{min: int, max: int}` required"),
-    Field("options", "names[option]", "named readings / rule parameters, see below",
-          default={}, doc_type="map name → option"),
-    Field("pack", "pack", "the cards: suits, ranks, copies, jokers (absent: the French 52; "
-          "`ranks`, `suits` and cards elsewhere then name the pack's)", doc_type="map",
-          doc_default="the French 52"),
-    Field("deck", "list[deck_entry]", "which cards, by player count", required=True,
-          min_items=1, doc_type="list of deck entries, required"),
-    Field("melds", "names[meld]", "named combinations of cards (declared by a "
-          "`declare_melds` step), see below", default={}, omitted=True,
-          doc_type="map name → meld"),
-    Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat exactly "
-          "once); gives `team`, `partner`, `team_tricks`", min_items=2,
-          doc_type="list of seat lists",
-          schema_doc="Partnerships: lists of seats (each seat in exactly one)."),
-    Field("ranking", "ranking", "rank order, permanent trumps",
-          default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),
-    Field("points", "points", "card points (by rank, by card, for trumps, the last trick); "
-          "gives `card_points`", doc_type="map",
-          schema_doc="Card points: by rank, by card, for trumps, for the last trick."),
-    Field("variables", "variables", "declared state variables with initial values",
-          default=Derived("its keys' defaults"), doc_type="map", doc_default="all empty"),
-    Field("dealer", "dealer", "first dealer, rotation", default=Derived("its keys' defaults"),
-          doc_type="map", doc_default="see below"),
-    Field("hand", "steps", "what happens in one hand (deal), in order", required=True,
-          min_items=1, doc_type="list of steps, required"),
-    Field("end", "end", "when the match ends, who wins", required=True,
-          doc_type="map, required"),
-), x_name="at the top level")
+#: The sections, in the order of the spec's keys (each declared in its home).
+SECTIONS: tuple[Construct, ...] = tuple(h.decl for h in SECTION_HOMES
+                                        if h.decl is not None and h.group == "section")
+#: The top level: the game's own keys, then each section's.
+assert GAME.decl is not None
+SPEC: Construct = replace(GAME.decl, fields=tuple(f for h in SECTION_HOMES for f in h.keys))
 
 CONSTRUCTS: tuple[Construct, ...] = (SPEC, *SECTIONS, *STEPS, *PARTS)
 

@@ -1,0 +1,366 @@
+"""The ``auction`` step: a bidding round over ordered contracts (its part ``contract``).
+
+>>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
+('auction', 'spelbok.engine.auction:compile_auction', ['contract'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...cards import FRENCH, SUITS
+from ...errors import did_you_mean
+from ...limits import MAX_CARDS, MAX_CHOICES, short_repr
+from .. import dsl_text as t
+from .. import prose as p
+from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
+from ..dsl_nodes import cond_at, is_node, is_token
+from .home import Home
+
+if TYPE_CHECKING:
+    from ..checks import _Checker
+    from ..describe import _Ctx
+    from ..dsl_build import _Builder
+
+__all__ = ["CONTRACT", "HOME"]
+
+Path = tuple[Any, ...]
+
+CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
+    Field("level", "int", "its level (`contract_level`): levels never fall along the list",
+          required=True, minimum=0, maximum=MAX_CARDS),
+    Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
+          "(bid as `bid N`)", default=Derived("its level")),
+    Field("trump", "word", "the trump it sets (a declared pack: its suit letters)",
+          default="keep", words=(*words_of(*((s, f"{s} is trump") for s in SUITS)),
+                                 *words_of(("none", "no trump"),
+                                           ("chosen", "the declarer names a suit"),
+                                           ("keep", "the trump stays as it is")))),
+    Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
+          "a negative contract, taking no trick", default=Derived("its level"),
+          doc_type="int or none"),
+    SOURCE,
+), x_name="in a contract")
+
+
+DECL = Construct("auction", "step", "a bidding round over ordered contracts: the highest "
+                 "bidder declares", body=(
+    Field("contracts", "list[contract]", "the contracts, low to high", required=True,
+          min_items=1),
+    Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
+    Field("pass_final", "condition", "a player who passes may not bid again",
+          default=True),
+    Field("double", "condition", "an opponent of the highest bidder may double",
+          default=False),
+    Field("redouble", "condition", "the bidder's side may redouble a double",
+          default=False),
+    Field("partner", "word", "the declarer's partner", default="none",
+          words=(Word("none", "none: the declarer plays alone"),
+                 Word("called_card", "the holder of a card the declarer calls (a card of "
+                      "`called_ranks` not in their hand), unknown to the others until it "
+                      "is played", uses=("called_ranks",)),
+                 Word("teams", "the declarer's team mates (`teams`)"))),
+    Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
+          "(partner: called_card)", default=["A"]),
+    Field("all_pass", "steps", "steps run when every player passes (absent: the same "
+          "dealer deals again)", default=[], omitted=True),
+    SOURCE,
+))
+
+GRAMMAR = r"""
+// a bidding round: the contracts from low to high, then its rules
+auction: "hold" "an" "auction" _end _auction_details
+_auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
+_auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
+             | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
+             | partner_word | all_pass
+contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? _end
+contract_name: WORD | INT | TEXT
+contract_aim: "," "aiming" "at" INT ("trick" | "tricks")    -> aim_tricks
+            | "," "aiming" "at" "no" "trick"                -> aim_none
+            | "," "aiming" "at" ":" value                   -> aim_value
+contract_trump: "," "trump" word
+first_bidder: "the" "first" "bidder" "is" formula _NL
+pass_final_yes: "passes" "are" "final" cond? _NL
+pass_final_no: "passes" "are" "not" "final" _NL
+double_yes: "bids" "may" "be" "doubled" cond? _NL
+double_no: "bids" "may" "not" "be" "doubled" _NL
+redouble_yes: "doubles" "may" "be" "redoubled" cond? _NL
+redouble_no: "doubles" "may" "not" "be" "redoubled" _NL
+partner_none: "the" "declarer" "plays" "alone" _NL
+partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "rank" rank+ _NL
+partner_teams: "the" "declarer" "plays" "with" "the" "team" _NL
+partner_word: "the" "partner" "of" "the" "declarer" ":" word _NL
+all_pass: "if" "all" "pass" ":" _NL _steps_block
+"""
+
+# an auction's rules on / off: grammar rule -> (key, on)
+_FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
+          "double_yes": ("double", True), "double_no": ("double", False),
+          "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
+_PARTNERS = {"partner_none": "none", "partner_called": "called_card", "partner_teams": "teams",
+             "partner_word": ""}
+_FIRST = DECL.field("first").default
+
+# ------------------------------------------------------------------------------ the DSL
+
+
+def _read_contract(b: _Builder, c: Any, contract: dict[str, Any], cp: Path) -> None:
+    """``contract NAME at level N, aiming at …, trump …``."""
+    b.mark(cp, c)
+    for x in c.children:
+        if is_token(x, "INT"):
+            contract["level"] = int(x)
+            b.mark((*cp, "level"), x)
+        elif is_node(x, "contract_name"):
+            tok = x.children[0]
+            contract["name"] = b.string(tok) if tok.type == "TEXT" else str(tok)
+            b.mark((*cp, "name"), tok)
+        elif is_node(x, "aim_tricks"):
+            contract["aim"] = int(x.children[0])
+            b.mark((*cp, "aim"), x)
+        elif is_node(x, "aim_none"):
+            contract["aim"] = "none"
+            b.mark((*cp, "aim"), x)
+        elif is_node(x, "aim_value"):
+            contract["aim"] = b.value(x.children[0])
+            b.mark((*cp, "aim"), x)
+        elif is_node(x, "contract_trump"):
+            contract["trump"] = b.word(x.children[0])
+            b.mark((*cp, "trump"), x.children[0])
+    b.citation(c, contract, cp)
+
+
+def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
+    """Reads ``hold an auction``, its contracts and its rules."""
+    auction: dict[str, Any] = {"contracts": []}
+    step["auction"] = auction
+    ap = (*path, "auction")
+    b.mark(ap, st)
+    contracts = [c for c in st.children if is_node(c, "contract")]
+    if contracts:
+        b.mark((*ap, "contracts"), contracts[0])
+    for c in st.children:
+        kind = getattr(c, "data", None)
+        if kind == "contract":
+            contract: dict[str, Any] = {}
+            _read_contract(b, c, contract, (*ap, "contracts", len(auction["contracts"])))
+            auction["contracts"].append(contract)
+        elif kind == "first_bidder":
+            f = c.children[0]
+            b.put(auction, (*ap, "first"), b.formula(f), f, "the first bidder")
+        elif kind in _FLAGS:
+            key, positive = _FLAGS[kind]
+            b.put(auction, (*ap, key), b.flag(positive, c.children, c),
+                  cond_at(c.children, c), f"the rule '{key}'")
+        elif kind in _PARTNERS:
+            value = _PARTNERS[kind] or b.word(c.children[0])
+            b.put(auction, (*ap, "partner"), value, c, "the declarer's partner")
+            ranks = [x for x in c.children if is_node(x, "rank")]
+            if ranks:
+                auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
+                b.mark_items((*ap, "called_ranks"), ranks)
+        elif kind == "all_pass":
+            b.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
+            auction["all_pass"] = b.steps(c.children, (*ap, "all_pass"))
+    b.attrs(st, step, path)
+
+
+def _contract_line(c: Mapping[str, Any]) -> str:
+    t.check(c, t.keys(CONTRACT), "in a contract")
+    level = c.get("level", 0)
+    name = str(c.get("name", level))
+    line = "contract"
+    if name != str(level):
+        line += " " + (name if name.isascii() and name.isdigit() else t.word(name, ("at",)))
+    line += f" at level {level}"
+    aim = c.get("aim", level)
+    if aim == "none":
+        line += ", aiming at no trick"
+    elif type(aim) is not int or aim < 0:  # not a valid aim (the checks say so): as given
+        line += f", aiming at: {t.value(aim)}"
+    elif aim != level:
+        line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
+    if c.get("trump", "keep") != "keep":
+        line += f", trump {t.word(c['trump'])}"
+    if isinstance(c.get("source"), str):
+        line += f" — source {t.quote(c['source'])}"
+    return line
+
+
+def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``hold an auction``, its contracts (``contract misere at level 7, aiming at no
+    trick, trump none``) and its rules, each on a line of its own."""
+    t.check(step, t.keys(DECL), "in an auction step")
+    a = step["auction"] or {}
+    t.check(a, t.keys(DECL, body=True), "in 'auction'")
+    out.add(indent, "hold an auction")
+    ind = indent + 1
+    for c in a.get("contracts") or []:
+        out.add(ind, _contract_line(c))
+    first = a.get("first")
+    if first is not None and t.formula(first) != _FIRST:
+        out.add(ind, f"the first bidder is {t.formula(first)}")
+    for key, yes, no, default in (
+            ("pass_final", "passes are final", "passes are not final", True),
+            ("double", "bids may be doubled", "bids may not be doubled", False),
+            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
+        if key in a and t.cond(a[key]) != default:
+            t.flag(out, ind, a[key], yes, no)
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}")
+    elif partner == "teams":
+        out.add(ind, "the declarer plays with the team")
+    elif partner != "none":
+        out.add(ind, f"the partner of the declarer: {t.word(partner)}")
+    out.attrs(ind, step, "auction")
+    after = list(a.get("all_pass") or [])
+    if after:
+        out.add(ind, "if all pass:")
+        out.steps(ind + 1, after)
+
+
+# ------------------------------------------------------------------------------ prose
+
+
+def _cond_text(value: Any, on: str, off: str) -> str:
+    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
+    if value in (True, "true"):
+        return on
+    if value in (False, "false"):
+        return off
+    return f"{on[:-1]} when {p.formula(value)}."
+
+
+def _rules(a: Mapping[str, Any]) -> list[str]:
+    """The auction's rules: passing, doubling, the declarer and their partner."""
+    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
+                        "A player who passed may bid again; the auction ends when all but "
+                        "the highest bidder pass in a row."),
+             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
+                        ""),
+             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
+                        ""),
+             "The highest bidder is the declarer."]
+    partner = a.get("partner", "none")
+    if partner == "called_card":
+        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
+        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
+                     "is the declarer's partner, unknown to the others until the card is "
+                     "played.")
+    elif partner == "teams":
+        rules.append("The declarer's team mates play with them.")
+    else:
+        rules.append("The declarer plays alone against the others.")
+    return rules
+
+
+def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
+             sub: int) -> tuple[str, list[str], list[str]]:
+    """Who bids first, the contracts low to high, the rules, and what happens if all pass."""
+    body: list[str] = []
+    a = step["auction"]
+    first = str(a.get("first", _FIRST))
+    who = ("the player left of the dealer" if first == _FIRST else f"seat {p.formula(first)}")
+    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
+            "so far, or passes. The contracts, low to high:")
+    trumps = {"none": "no trump", "chosen": "the declarer names trump",
+              "keep": "trump unchanged"}
+    for c in a.get("contracts", []):
+        aim = c.get("aim")
+        goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
+        trump = trumps.get(str(c.get("trump")), f"{ctx.suit_name(c.get('trump'))} trump")
+        body += p.wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
+        body += p.cite(c, sub + 2)
+    for r in _rules(a):
+        if r:
+            body += p.wrap(r, sub)
+    after = a.get("all_pass") or []
+    if after:
+        body.append(" " * sub + "If every player passes:")
+        for i, s in enumerate(after, 1):
+            body += ctx.step_lines(s, f"{number}.{i}", sub)
+    else:
+        body += p.wrap("If every player passes, the same dealer deals again.", sub)
+    return text, body, p.cite(a, sub)
+
+
+# ------------------------------------------------------------------------------ checks
+
+#: The trumps a contract may set besides a suit's letter.
+_TRUMP_WORDS = tuple(w.name for w in CONTRACT.field("trump").words if w.name not in SUITS)
+
+
+def _check_name(chk: _Checker, at: Path, name: str) -> None:
+    """A contract's name is a bid a player can say."""
+    pack = chk.cards or FRENCH
+    if name.isascii() and name.isdigit():
+        if len(name) > 4 or str(int(name)) != name:
+            chk.err((*at, "name"), f"the contract '{name}' cannot be bid: a number "
+                    "of at most 4 digits, without leading zeros")
+    elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
+        chk.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
+                "number or a word (letters, digits, _ and -)")
+    elif name.lower() != name or name in ("pass", "double", "redouble") \
+            or pack.parse_card(name) is not None:
+        chk.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
+                "in lower case, not a card, and not pass, double or redouble")
+
+
+def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
+    """Called ranks only with a called partner, and in the pack; teams only with teams."""
+    pack = chk.cards or FRENCH
+    if "called_ranks" in a:
+        if a["partner"] != "called_card":
+            chk.err((*path, "called_ranks"), "'called_ranks' is only used with "
+                    "'partner: called_card'", key=True)
+        chk.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
+    if a["partner"] == "called_card":  # the default rank (A) may not be in the pack
+        for j, r in enumerate(a.get("called_ranks", ["A"])):
+            if str(r).upper() not in pack.rank_index:
+                chk.err((*path, "called_ranks", j), f"the called rank '{r}' is not a "
+                        f"rank of the pack ({' '.join(pack.ranks)}): give 'called_ranks'",
+                        did_you_mean(str(r), list(pack.ranks)))
+    if a["partner"] == "teams" and not chk.tree.get("teams"):
+        chk.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
+
+
+def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
+    """An auction's contracts: names a bid can say, levels that never fall, known trumps."""
+    path = (*step_path, "auction")
+    a = step["auction"]
+    names: list[str] = []
+    level = None
+    # a declared pack's suit letters name its trumps (the French letters otherwise)
+    trumps = [*(chk.cards or FRENCH).letters, *_TRUMP_WORDS]
+    if len(a["contracts"]) > MAX_CHOICES:  # each is a bid offered at every turn
+        chk.err((*path, "contracts"), f"an auction may list at most {MAX_CHOICES} "
+                f"contracts, not {len(a['contracts'])}")
+        return
+    for i, c in enumerate(a["contracts"]):
+        at = (*path, "contracts", i)
+        name = str(c["name"])
+        names.append(name)
+        _check_name(chk, at, name)
+        if level is not None and c["level"] < level:
+            chk.err((*at, "level"), f"the contracts are not in order: '{name}' (level "
+                    f"{c['level']}) comes after a contract of level {level} (list them "
+                    "from low to high)")
+        level = c["level"] if level is None else max(level, c["level"])
+        if c["trump"] not in trumps:
+            chk.err((*at, "trump"), f"unknown trump '{c['trump']}' of the contract "
+                    f"'{name}': expected {', '.join(trumps)}",
+                    hint=did_you_mean(str(c["trump"]), trumps))
+        aim = c.get("aim")
+        if aim != "none" and (type(aim) is not int or aim < 0):
+            chk.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
+                    f"or none, not {short_repr(aim)}")
+    chk.no_repeats(names, (*path, "contracts"), "contract")
+    _check_partner(chk, path, a)
+
+
+HOME = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
+            describe=describe, check=check, compile="spelbok.engine.auction:compile_auction")

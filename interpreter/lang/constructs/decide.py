@@ -1,0 +1,349 @@
+"""The ``decide`` step: a player's decision (words, a suit, a number, an exchange), with its
+parts ``word_option`` and ``exchange``.
+
+>>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
+('decide', 'spelbok.engine.decide:compile_decide', ['word_option', 'exchange'])
+>>> [w.name for w in CHOOSE_KINDS]
+['words', 'suit', 'exchange', 'number']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...cards import SUITS
+from ...errors import FormulaError
+from ...formula import parse_formula
+from .. import dsl_text as t
+from .. import prose as p
+from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
+from ..dsl_nodes import is_node
+from .home import Home
+from .shared import (
+    WHO_WORDS,
+    describe_levels,
+    describe_who,
+    read_allow_else,
+    read_then,
+    read_who,
+    read_zone,
+    write_allow,
+    write_who,
+    write_zone,
+)
+
+if TYPE_CHECKING:
+    from ..checks import _Checker
+    from ..describe import _Ctx
+    from ..dsl_build import _Builder
+
+__all__ = ["CHOOSE_KINDS", "EXCHANGE", "HOME", "WORD_OPTION"]
+
+Path = tuple[Any, ...]
+
+#: What a decision chooses: the first kind is a list of words (``choose: [..]``).
+CHOOSE_KINDS: tuple[Word, ...] = (
+    Word("words", "one of a list of words (a word with `when` only while it holds)"),
+    Word("suit", "a suit, among `suits`", uses=("suits",)),
+    Word("exchange", "cards to discard, as many drawn (see `exchange`)", uses=("exchange",)),
+    Word("number", "a number from `min` to `max`", uses=("min", "max")),
+)
+
+WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
+    Field("word", "token", "the word", required=True),
+    Field("when", "formula", "offered only while this holds for the decider", default="true"),
+), x_name="in a word option")
+
+EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
+    Field("draw_from", "word", "where replacements come from", default="stock",
+          words=words_of(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
+                         ("none", "nowhere: discard only"))),
+    Field("max", "formula", "most cards discarded", default="cards"),
+    Field("min", "formula", "fewest cards discarded", default="0"),
+    SOURCE,
+))
+
+DECL = Construct("decide", "step", "a player's decision",
+                 value=Field("decide", "name", "the decision's name (its verb in notation)",
+                             required=True), fields=(
+    Field("who", "who", "who decides", default="each", words=WHO_WORDS),
+    Field("where", "formula", "per-player condition: each skips those failing it, a single "
+          "decider is the first to the left passing it", default="true"),
+    Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
+    Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
+    Field("exchange", "exchange", "the exchange (choose: exchange)",
+          default=Derived("the exchange's defaults")),
+    Field("then", "assignments", "assignments, evaluated for the decider", default={}),
+    Field("min", "formula", "the lowest number (choose: number)", default="0"),
+    Field("max", "formula", "the highest number (choose: number)", default="0"),
+    Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
+          "order", default="true", omitted=True,
+          schema_doc="Condition on each option (`choice`); options failing it are not "
+                     "offered. A list of levels ({if, reason}) is tried in order: the "
+                     "first that admits an option decides."),
+    Field("reason", "text", "the message for an option `allow` refuses",
+          schema_doc="The message for an option that 'allow' refuses (default: the "
+                     "options offered)."),
+))
+
+GRAMMAR = r"""
+decide: who "decides" word ":" choice _end _decide_details?
+_decide_details: _INDENT (then_line | decide_allow | decide_allow_else | _attr)+ _DEDENT
+decide_allow: "allowed" "when" formula ("," "otherwise" TEXT)? _NL
+// the next level of an ordered 'allow': tried when the ones before admit no option
+decide_allow_else: "else" "allowed" "when" formula ("," "otherwise" TEXT)? _NL
+choice: "a" "suit" ("among" suit+)?                          -> choose_suit
+      | "a" "number" "from" formula "to" formula             -> choose_number
+      | "exchange" "with" zone bound*                        -> choose_exchange
+      | word_option (("," | "or") word_option)*              -> choose_words
+word_option: word ("(" "only" "when" formula ")")?
+bound: "," "at" "most" formula                              -> bound_max
+     | "," "at" "least" formula                             -> bound_min
+"""
+
+# ------------------------------------------------------------------------------ the DSL
+
+
+def _read_choice(b: _Builder, choice: Any, step: dict[str, Any], path: Path) -> None:
+    """The choice of a decision: a suit, a number, an exchange or words."""
+    b.mark((*path, "choose"), choice)
+    if choice.data == "choose_suit":
+        step["choose"] = "suit"
+        if choice.children:
+            step["suits"] = [b.suit(s) for s in choice.children]
+            b.mark_items((*path, "suits"), choice.children)
+    elif choice.data == "choose_number":
+        step["choose"] = "number"
+        for key, f in zip(("min", "max"), choice.children, strict=True):
+            step[key] = b.formula(f, key)
+            b.mark((*path, key), f)
+    elif choice.data == "choose_exchange":
+        step["choose"] = "exchange"
+        zone = choice.children[0]
+        exch: dict[str, Any] = {}
+        step["exchange"] = exch
+        b.mark((*path, "exchange"), zone)
+        exch["draw_from"] = read_zone(b, zone)
+        b.mark((*path, "exchange", "draw_from"), zone)
+        for bound in choice.children[1:]:
+            key = "max" if bound.data == "bound_max" else "min"
+            f = bound.children[0]
+            b.put(exch, (*path, "exchange", key), b.formula(f, key), f,
+                  f"the exchange's {'most' if key == 'max' else 'least'} number of cards")
+    else:
+        words: list[Any] = []
+        step["choose"] = words
+        for i, w in enumerate(choice.children):
+            word, *cond = w.children
+            b.mark((*path, "choose", i), w)
+            if cond:
+                words.append({"word": b.word(word), "when": b.formula(cond[0])})
+                b.mark((*path, "choose", i, "word"), word)
+                b.mark((*path, "choose", i, "when"), cond[0])
+            else:
+                words.append(b.word(word))
+
+
+def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
+    """Reads ``WHO decides NAME: CHOICE`` and its lines."""
+    who, name, choice = st.children[:3]
+    step["decide"] = b.word(name)
+    b.mark((*path, "decide"), name)
+    read_who(b, who, step, path, "who", "where")
+    _read_choice(b, choice, step, path)
+    for c in st.children[3:]:
+        if is_node(c, "then_line"):
+            read_then(b, c, step, path)
+        elif is_node(c, "decide_allow"):
+            f = c.children[0]
+            b.put(step, (*path, "allow"), b.formula(f), f,
+                  "the condition on the choices ('allowed when')")
+            for tok in c.children[1:]:  # ', otherwise "…"': the reason for a refused option
+                b.put(step, (*path, "reason"), b.string(tok), tok,
+                      "the reason for a refused option")
+        elif is_node(c, "decide_allow_else"):
+            read_allow_else(b, step, path, c, "allowed when")
+    b.attrs(st, step, path)
+
+
+def _word_option(option: Any) -> str:
+    """A word of a decision, with ``(only when …)`` when it is offered on a condition."""
+    if isinstance(option, Mapping):
+        t.check(option, t.keys(WORD_OPTION), "in a word option")
+        text = t.word(option.get("word", ""), ("a", "exchange"))
+        when = t.formula(option.get("when", "true"))
+        return text if when == "true" else f"{text} (only when {when})"
+    return t.word(option, ("a", "exchange"))
+
+
+def _choice(step: Mapping[str, Any]) -> str:
+    """The choice as the DSL writes it (after ``decides NAME:``)."""
+    choose = step.get("choose")
+    if choose == "suit":
+        choice = "a suit"
+        suits = step.get("suits")
+        if suits is not None and [str(s).upper() for s in suits] != list(SUITS):
+            choice += " among " + t.suits(suits)
+    elif choose == "exchange":
+        exch = step.get("exchange") or {}
+        t.check(exch, t.keys(EXCHANGE), "in 'exchange'")
+        choice = "exchange with " + write_zone(exch.get("draw_from", "stock"))
+        if "max" in exch and t.formula(exch["max"]) != "cards":
+            choice += f", at most {t.formula(exch['max'])}"
+        if "min" in exch and t.formula(exch["min"]) != "0":
+            choice += f", at least {t.formula(exch['min'])}"
+    elif choose == "number":
+        choice = (f"a number from {t.formula(step.get('min', '0'))} "
+                  f"to {t.formula(step.get('max', '0'))}")
+    elif isinstance(choose, list) and choose:
+        words = [_word_option(w) for w in choose]
+        choice = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    else:
+        raise ValueError(f"to_dsl: cannot write the choice {choose!r} of decide '{step['decide']}'")
+    return choice
+
+
+def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
+    """``WHO decides NAME: CHOICE`` and its lines (allow, then, the exchange's source)."""
+    t.check(step, t.keys(DECL), "in a decide step")
+    choose = step.get("choose")
+    choice = _choice(step)
+    suits = step.get("suits")
+    if choose != "suit" and suits is not None:
+        raise ValueError("to_dsl: 'suits' only goes with 'choose: suit'")
+    if choose != "exchange" and step.get("exchange"):
+        raise ValueError("to_dsl: 'exchange' only goes with 'choose: exchange'")
+    if choose != "number" and ("min" in step or "max" in step):
+        raise ValueError("to_dsl: 'min' and 'max' only go with 'choose: number'")
+    who = write_who(step.get("who", "each"), step.get("where"), True)
+    out.add(indent, f"{who} decides {t.word(step['decide'])}: {choice}")
+    write_allow(out, indent + 1, step, "allowed when", "else allowed when")
+    then = step.get("then") or {}
+    t.assignments(out, indent + 1, "then ", then, "then ")
+    out.attrs(indent + 1, step, "exchange")
+
+
+# ------------------------------------------------------------------------------ prose
+
+
+def _exchange_text(name: str, whom: str, ex: Mapping[str, Any]) -> str:
+    source = "the turn-up" if ex.get("draw_from") == "turn_up" else "the stock"
+    most = str(ex.get("max", "cards"))
+    least = str(ex.get("min", "0"))
+    limit = (f"up to {most} card" + ("" if most == "1" else "s")) if most.isdigit() else \
+        f"up to `{most}` cards"
+    if least not in ("0", ""):
+        limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
+    example = f"{name} 7H{'' if most == '1' else ' 9S'}"
+    if ex.get("draw_from") == "none":  # discard only: nothing is drawn
+        exact = least == most and least.isdigit()
+        count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
+        return (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
+                f"Write: {example}" + ("." if least not in ("0", "") else
+                                       f", or {name} alone to keep every card."))
+    return (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
+            f"never more than {source} holds, and draw as many from it. Write: "
+            f"{example}, or {name} alone to keep every card.")
+
+
+def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
+             sub: int) -> tuple[str, list[str], list[str]]:
+    """The decision: who chooses what, the choices allowed, what it sets."""
+    name = str(step.get("decide"))
+    who = step.get("who", "each")
+    whom = describe_who(who, step.get("where"), who != "each")
+    choose = step.get("choose")
+    body: list[str] = []
+    if isinstance(choose, list):
+        words = [str(w["word"]) if isinstance(w, Mapping) else str(w) for w in choose]
+        text = f"Decision '{name}': {whom} chooses {p.or_(words)} (write: {', '.join(words)})."
+        for w in choose:
+            if isinstance(w, Mapping):
+                body += p.wrap(f"'{w['word']}' is offered only when {p.formula(w.get('when'))}.",
+                               sub + 2, first=" " * sub + "- ")
+    elif choose == "number":
+        lo, hi = str(step.get("min", "0")), str(step.get("max", "0"))
+        text = (f"Decision '{name}': {whom} names a number from {p.formula(lo)} to "
+                f"{p.formula(hi)} (write: {name} 2).")
+    elif choose == "suit":
+        suits = step.get("suits") or ["C", "S", "H", "D"]
+        text = (f"Decision '{name}': {whom} names a suit, "
+                f"{p.or_([p.SYMBOLS.get(s, s) for s in suits])} (write: {name} H).")
+    else:
+        ex = step.get("exchange") or {}
+        text = _exchange_text(name, whom, ex)
+        body += p.cite(ex, sub)
+    allow = step.get("allow")
+    if isinstance(allow, list):
+        body += p.wrap("Only the choices that meet the first of these conditions met by some "
+                       "choice are allowed: " + describe_levels(allow, "choice") + ".", sub + 2,
+                       first=" " * sub + "- ")
+    elif allow not in (None, "true", True):
+        reason = f' (a choice it refuses is answered "{step["reason"]}")' \
+            if step.get("reason") else ""
+        body += p.wrap(f"Only choices where {p.formula(allow)} are allowed{reason}.", sub + 2,
+                       first=" " * sub + "- ")
+    for var, formula in (step.get("then") or {}).items():
+        body += p.assign(var, formula, sub, head="Then ")
+    return text, body, []
+
+
+# ------------------------------------------------------------------------------ checks
+
+
+def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
+    """Words once each; the keys of one choice only with it; what may offer nothing."""
+    choose = step["choose"]
+    if isinstance(choose, list):
+        words = [w["word"] if isinstance(w, dict) else w for w in choose]
+        chk.no_repeats(words, (*path, "choose"), "word")
+    if "exchange" in step:
+        if choose != "exchange":
+            chk.err((*path, "exchange"), "'exchange' is only used with 'choose: exchange'",
+                    key=True)
+        else:
+            chk.enum((*path, "exchange", "draw_from"), step["exchange"]["draw_from"],
+                     "exchange.draw_from")
+    if ("min" in step or "max" in step) and choose != "number":
+        key = "max" if "max" in step else "min"
+        chk.err((*path, key), "'min' and 'max' are only used with 'choose: number'", key=True)
+    if "suits" in step:
+        if choose != "suit":
+            chk.err((*path, "suits"), "'suits' is only used with 'choose: suit'", key=True)
+        else:
+            chk.no_repeats(step["suits"], (*path, "suits"), "suit")
+    _words_may_all_be_off(chk, path, step)
+    if choose == "exchange" and "allow" in step and chk.written((*path, "allow")):
+        chk.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
+                "(every set of cards within min..max is offered)", key=True)
+
+
+def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
+    """A word list in which every word has a 'when' may offer nothing at all (then
+    every word is offered, which is seldom what the rules mean), unless two of the
+    conditions plainly exclude each other."""
+    choose = step["choose"]
+    if not isinstance(choose, list) or not choose:
+        return
+    nodes = []
+    for w in choose:
+        cond = w.get("when", True) if isinstance(w, dict) else True
+        if cond is True or cond == "true":
+            return
+        if not isinstance(cond, str):
+            continue  # false: never offered
+        try:
+            nodes.append(parse_formula(cond))
+        except FormulaError:
+            return  # the compiler reports it
+    if any(chk.complementary(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]):
+        return
+    chk.warn((*path, "choose"), f"every word of '{step['decide']}' has a 'when': when none "
+             "holds, every word is offered, whatever its 'when' (give one word no "
+             "'when' to say which stands then)")
+
+
+HOME = Home(DECL, parts=(WORD_OPTION, EXCHANGE), grammar=GRAMMAR, builds={"decide": build},
+            write=write, describe=describe, check=check,
+            compile="spelbok.engine.decide:compile_decide")

@@ -1,0 +1,115 @@
+"""A trick-rule family of the ``tricks`` step: declarations attached to a card play
+(``tricks.declare``, a list of the part ``declaration``: a marriage, a demand on the next
+player).
+
+The trick code plays them (``CardPlay``).  This module gives the tricks home their key,
+part, grammar, reading, writing and prose.
+
+>>> FIELD.name, DECLARATION.name
+('declare', 'declaration')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .. import dsl_text as t
+from .. import prose as p
+from ..declare import SOURCE, Construct, Field
+from ..dsl_nodes import is_node
+from .shared import read_then
+
+if TYPE_CHECKING:
+    from ..dsl_build import _Builder
+
+__all__ = ["DECLARATION", "FIELD", "GRAMMAR", "describe", "read", "write"]
+
+Path = tuple[Any, ...]
+
+DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
+    Field("word", "token", "its word; the notation joins the card played with it: "
+          "`marriage KH`", required=True),
+    Field("when", "formula", "the condition on the card played with it (the names of a "
+          "card, as in `allow`, and the player's `hand`)", default="true"),
+    Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
+          "`card`) before the card is played", default={}),
+    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
+          "must play a card it admits, if he can", default="true"),
+    Field("reason", "text", "the message for a card `binds` refuses"),
+    SOURCE,
+), x_name="in a declaration")
+
+#: The key of a tricks step that holds them.
+FIELD = Field("declare", "list[declaration]", "declarations a player may attach to a card "
+          "he plays (a marriage, a demand on the next player)", default=[], omitted=True)
+
+GRAMMAR = r"""
+// a declaration attached to a card play (tricks.declare): its word, the card it goes with
+declare: "declare" word ("with" "a" "card" "where" formula)? _end _declare_details?
+_declare_details: _INDENT (then_line | binds | source_line)+ _DEDENT
+binds: "the" "next" "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
+"""
+
+
+def read(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
+                 verbs: list[Any]) -> None:
+    """``declare WORD with a card where …`` and its lines: one ``tricks.declare`` entry."""
+    if "declare" not in tricks:
+        b.put(tricks, (*tp, "declare"), [], node, "the declarations")
+    entries = tricks["declare"]
+    path = (*tp, "declare", len(entries))
+    d: dict[str, Any] = {}
+    entries.append(d)
+    b.mark(path, node)
+    word = node.children[0]
+    b.put(d, (*path, "word"), b.word(word), word, "the word of this declaration")
+    for c in node.children[1:]:
+        if is_node(c, "formula"):
+            b.put(d, (*path, "when"), b.formula(c), c, "the card a declaration goes with")
+        elif is_node(c, "then_line"):
+            read_then(b, c, d, path)
+        elif is_node(c, "binds"):
+            f = c.children[0]
+            b.put(d, (*path, "binds"), b.formula(f), f, "the demand of a declaration")
+            for tok in c.children[1:]:
+                b.put(d, (*path, "reason"), b.string(tok), tok,
+                      "the reason for a card the demand refuses")
+    b.citation(node, d, path)
+
+
+def write(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
+    """One ``declare`` line each, with its lines under it."""
+    for d in tr.get("declare") or []:
+        t.check(d, t.keys(DECLARATION), "in a declaration")
+        when = t.formula(d.get("when", "true"))
+        out.add(ind, f"declare {t.word(d.get('word', ''), ('with',))}"
+                + ("" if when == "true" else f" with a card where {when}"))
+        t.assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
+        binds = t.formula(d.get("binds", "true"))
+        reason = d.get("reason")
+        if binds != "true" or reason is not None:
+            out.add(ind + 1, f"the next player must play a card where {binds}"
+                    + (f", otherwise {t.quote(str(reason))}" if reason is not None else ""))
+        t.source(out, ind + 1, d)
+
+
+def describe(tr: Mapping[str, Any]) -> list[str]:
+    """A sentence for each declaration."""
+    rules: list[str] = []
+    for d in tr.get("declare") or []:
+        word, when = d.get("word", ""), d.get("when", "true")
+        card = "any card" if when in ("true", True) else f"a card where {p.formula(when)}"
+        said = f"A player may declare {word} with {card} he plays (write: {word} 7H)"
+        then = d.get("then") or {}
+        if then:
+            said += "; it sets " + ", ".join(f"{k} = {p.formula(v)}" for k, v in then.items())
+        binds = d.get("binds", "true")
+        if binds not in ("true", True):
+            said += (f"; the next player to the trick must then play a card where "
+                     f"{p.formula(binds)} if he can")
+            if d.get("reason"):
+                said += f' (else "{d["reason"]}")'
+        rules.append(said + ".")
+    return rules
+    return rules

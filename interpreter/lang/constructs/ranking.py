@@ -1,0 +1,362 @@
+"""The ranking: the rank order, top trumps and the suit they follow, the cut order, and
+the cards that play by rules of their own (free, losing and kept cards).
+
+>>> DECL.field("top_trumps_follow").default, RANKING.entries[:2]
+('trump', ('ranks', 'top_trumps'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...cards import FRENCH, RANKS, parse_card, rank_of, suit_of
+from ...cards import RANKS as _RANKS
+from ...cards import SUITS as _SUITS
+from ...engine.order import NO_TRUMP, resolve_top_trump
+from ...errors import did_you_mean
+from .. import dsl_text as t
+from .. import prose as p
+from ..declare import SOURCE, Construct, Derived, Field, words_of
+from ..dsl_nodes import is_node
+from .home import Home
+
+if TYPE_CHECKING:
+    from ..checks import _Checker as Checker
+    from ..describe import _Kit as DescribeKit
+    from ..dsl_build import _Builder as Builder
+
+__all__ = ["RANKING"]
+
+DECL = Construct("ranking", "section", "rank order, permanent trumps", (
+    Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
+    Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
+    Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
+          words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
+    # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
+    Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
+          "be played (no trick rule and no `allow` refuses them)", default=[],
+          omitted=True),
+    Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
+          "trump; one led leaves the suit led to the next card", default=[], omitted=True),
+    Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
+          "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
+          "`card_points`), not the trick winner's", default=[], omitted=True),
+    Field("cut_ranks", "ranks", "the order used when cutting",
+          default=Derived("the ranking's ranks")),
+    SOURCE,
+))
+
+# ---------------------------------------------------------------- DSL
+
+
+GRAMMAR = r"""
+ranks: "ranks" "from" "high" "to" "low" ":" rank+ _end _sources?
+top_trumps: "top" "trumps" ("from" "high" "to" "low")? ":" card+ _end _sources?
+top_follow: "top" "trumps" "follow" follow_what _end _sources?
+follow_what: "the" "trump" "suit"           -> follow_trump
+           | "their" "printed" "suit"       -> follow_printed
+           | word                           -> follow_word
+cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
+// special cards (ranking.free_cards, ranking.losing_cards)
+free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
+losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
+kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
+"""
+
+
+def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
+    ranking = b.section("ranking", st)
+    b.put(ranking, ("ranking", key), value, st, f"the ranking's '{key}'")
+    if items:
+        b.mark_items(("ranking", key), items)
+    b.citation(st, ranking, ("ranking",))
+
+
+def read_ranks(b: Builder, st: Any) -> None:
+    """Reads ``ranks from high to low: …``."""
+    items = [c for c in st.children if is_node(c, "rank")]
+    _put(b, st, "ranks", b.ranks(items), items)
+
+
+def read_cut_ranks(b: Builder, st: Any) -> None:
+    """Reads ``cut order from high to low: …``."""
+    items = [c for c in st.children if is_node(c, "rank")]
+    _put(b, st, "cut_ranks", b.ranks(items), items)
+
+
+def read_top_trumps(b: Builder, st: Any) -> None:
+    """Reads ``top trumps from high to low: …``."""
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "top_trumps", [b.card(c) for c in items], items)
+
+
+def read_free_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that may always be played: …``."""
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "free_cards", [b.card(c) for c in items], items)
+
+
+def read_losing_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that never win: …``."""
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "losing_cards", [b.card(c) for c in items], items)
+
+
+def read_kept_cards(b: Builder, st: Any) -> None:
+    """Reads ``cards that stay with their owner: …``."""
+    items = [c for c in st.children if is_node(c, "card")]
+    _put(b, st, "kept_cards", [b.card(c) for c in items], items)
+
+
+def read_top_follow(b: Builder, st: Any) -> None:
+    """Reads ``top trumps follow the trump suit`` (or their printed suit)."""
+    what = st.children[0]
+    value = {"follow_trump": "trump", "follow_printed": "printed"}.get(what.data)
+    if value is None:
+        value = b.word(what.children[0])
+    _put(b, st, "top_trumps_follow", value)
+
+
+def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
+    t.check(ranking, t.keys(DECL), "in 'ranking'")
+    if not ranking:
+        return
+    lines: list[str] = []
+    ranks = ranking.get("ranks")
+    if ranks is not None:
+        lines.append("ranks from high to low: " + " ".join(t.rank(r) for r in ranks))
+    tops = ranking.get("top_trumps") or []
+    if tops:
+        lines.append("top trumps from high to low: " + " ".join(t.card(str(c)) for c in tops))
+    follow = ranking.get("top_trumps_follow")
+    if follow is not None and (follow != "trump" or tops):
+        what = {"trump": "the trump suit", "printed": "their printed suit"}.get(
+            str(follow), t.word(follow, ("the", "their"))
+        )
+        lines.append(f"top trumps follow {what}")
+    cut = ranking.get("cut_ranks")
+    if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
+        lines.append("cut order from high to low: " + " ".join(t.rank(r) for r in cut))
+    for key, head in (("free_cards", "cards that may always be played: "),
+                      ("losing_cards", "cards that never win: "),
+                      ("kept_cards", "cards that stay with their owner: ")):
+        if ranking.get(key):
+            lines.append(head + " ".join(t.card(str(c)) for c in ranking[key]))
+    if not lines:
+        if "source" not in ranking:
+            return
+        lines.append("ranks from high to low: A K Q J 10 9 8 7 6 5 4 3 2")
+    out.blank()
+    out.add(0, lines[0])
+    t.source(out, 1, ranking)
+    for line in lines[1:]:
+        out.add(0, line)
+
+
+def write(out: t.Out, tree: Mapping[str, Any]) -> None:
+    """The ranking's lines, its source under the first."""
+    _ranking(out, tree.get("ranking") or {})
+
+
+# ---------------------------------------------------------------- describe
+
+
+def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
+    """"Ranking": the rank order, top trumps, the cut order, the special cards."""
+    r = tree.get("ranking") or {}
+    in_decks: set[str] = set()
+    for entry in tree.get("deck") or []:
+        lo, hi = entry.get("players", [0, 0])
+        if ctx.players is None or lo <= ctx.players <= hi:
+            in_decks.update(entry.get("ranks", []))
+    order = [x for x in r.get("ranks", []) if x in in_decks] or list(r.get("ranks", []))
+    top = list(r.get("top_trumps") or [])
+    pack = ctx.declared_pack(tree)
+    lines = ctx.title("Ranking")
+    if top:
+        sep = ", " if any("@" in t for t in top) else " "
+        lines += p.wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
+                        f"{sep.join(ctx.card(t, pack) for t in top)}.")
+        follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
+        if follow == "printed":
+            lines += p.wrap("They follow, and are led as, their printed suit, but win as top "
+                            f"trumps{note}.")
+        else:
+            lines += p.wrap("They belong to the trump suit whatever their printed suit: they "
+                            f"follow trump leads and count as trumps when led{note}.")
+        if note:
+            lines += p.wrap("With 'printed' a top trump follows its printed suit but still wins "
+                            "as a top trump; with 'trump' it belongs to the trump suit only.")
+    taken = {t[:-1] for t in top if "@" not in t
+             and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
+    plain = [x for x in order if x not in taken]
+    in_trumps = [x for x in plain if f"{x}@trump" not in top]
+    if top and in_trumps:
+        lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+    if plain:
+        lines += p.wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
+                        + (f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."))
+    else:  # every card is a top trump: their order alone ranks the cards
+        lines += p.wrap("Every card is a top trump: the list above ranks them all.")
+    cut = list(r.get("cut_ranks") or [])
+    if cut and cut != list(r.get("ranks", [])):
+        lines += p.wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
+    lines += p.wrap("A trick is won by the highest trump in it, or else by the highest card of "
+                    "the suit led.")
+    free, losing = list(r.get("free_cards") or []), list(r.get("losing_cards") or [])
+    if free:
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in free)} may always be played, whatever the "
+                        "rules of the trick say.")
+    if losing:
+        one = len(losing) == 1
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in losing)} never win{'s' if one else ''} a "
+                        f"trick: {'it belongs' if one else 'they belong'} to no suit and "
+                        f"{'is' if one else 'are'} no trump (one led leaves the suit led to the "
+                        "next card).")
+    kept = list(r.get("kept_cards") or [])
+    if kept:
+        one = len(kept) == 1
+        lines += p.wrap(f"{' '.join(ctx.card(c, pack) for c in kept)} never win{'s' if one else ''} a "
+                        f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
+                        "owner: played to a trick, it goes into its player's won cards, not "
+                        "the winner's.")
+    return lines + p.cite(r, 2)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check(ck: Checker, tree: Mapping[str, Any]) -> None:
+    """The orders name each rank once and every rank of the deck; the top trumps
+    and the special cards are cards of every deck."""
+    ranking = tree["ranking"]
+    ck.no_repeats(ranking["ranks"], ("ranking", "ranks"), "rank")
+    ck.no_repeats(ranking["cut_ranks"], ("ranking", "cut_ranks"), "rank")
+    _top_trump_repeats(ck, tree, ranking["top_trumps"])
+    for field in ("ranks", "cut_ranks"):
+        if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
+            continue  # same order: any problem was reported for ranks
+        order = set(ranking[field])
+        missing: set[str] = set()
+        for i, entry in enumerate(tree["deck"]):
+            for j, rank in enumerate(entry["ranks"]):
+                if rank not in order and rank not in missing:
+                    missing.add(rank)
+                    ck.err(
+                        ("deck", i, "ranks", j),
+                        f"the rank '{rank}' is in the deck but not in ranking.{field}",
+                    )
+    for j, name in enumerate(ranking["top_trumps"]):
+        for entry in tree["deck"]:
+            a, b = entry["players"]
+            where = f"{ck.span(a, b)} players"
+            if "@" in name:
+                rank = name.partition("@")[0]
+                if rank not in entry["ranks"]:
+                    ck.err(
+                        ("ranking", "top_trumps", j),
+                        f"the top trump '{name}' names the rank {rank}, which is not in "
+                        f"the deck for {where}",
+                    )
+                    break
+                continue
+            pack = ck.cards
+            card = parse_card(name) if pack is None else pack.parse_card(name)
+            if card is None:
+                continue
+            if pack is None:
+                rank, suit = _RANKS[rank_of(card)], _SUITS[suit_of(card)]
+            elif card >= pack.copies * len(pack.letters) * len(pack.ranks):
+                continue  # an extra card (of a suit or not): always in the deck
+            else:
+                rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
+            if rank not in entry["ranks"] or suit not in entry["suits"]:
+                ck.err(
+                    ("ranking", "top_trumps", j),
+                    f"the top trump '{name}' is not in the deck for {where}",
+                )
+                break
+    ck.enum(
+        ("ranking", "top_trumps_follow"),
+        ranking["top_trumps_follow"],
+        "top_trumps_follow",
+    )
+    _special_cards(ck, tree, ranking)
+
+
+def _top_trump_repeats(ck: Checker, tree: Mapping[str, Any], tops: list[str]) -> None:
+    """A card has one place among the top trumps: two entries naming it under every
+    trump of the decks (``JC`` twice, ``t21`` and ``T21``) are an error naming both
+    places.  Entries that meet under some trumps only (``AH`` and ``A@trump`` when
+    hearts are trumps) are not: the card then takes the first, higher place."""
+    if tree.get("pack") and ck.cards is None:
+        return  # a bad pack is reported already
+    pack = ck.cards or FRENCH
+    trumps = sorted({pack.suit_index[x] for e in tree["deck"] for x in e["suits"]
+                     if x in pack.suit_index})
+    # each entry's card under every trump, looked up once (a pairwise comparison was
+    # quadratic: 5 000 entries took minutes)
+    first: dict[tuple[int, ...], int] = {}
+    for j, name in enumerate(tops):
+        resolved = [resolve_top_trump(name, t, pack) for t in trumps or [NO_TRUMP]]
+        if any(c is None for c in resolved):
+            continue
+        key = tuple(c for c in resolved if c is not None)
+        i = first.setdefault(key, j)
+        if i == j:
+            continue
+        file, line, col = ck.doc.locate(("ranking", "top_trumps", i))
+        where = ":".join(str(x) for x in (file, line, col) if x is not None)
+        card = pack.names[key[0]]
+        first_name = f"'{tops[i]}', " if tops[i] != name else ""
+        ck.err(("ranking", "top_trumps", j),
+               f"the top trump '{name}'" + (f" ({card})" if card != name and "@" not in name else "")
+               + f" is listed already as entry {i + 1} ({first_name}at {where}): a card "
+               "has one place among the top trumps")
+
+
+def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]) -> None:
+    """``free_cards``, ``losing_cards`` and ``kept_cards`` name cards of every deck, once
+    each: the spec's pack's cards (rank then suit, or an extra card's name)."""
+    if tree.get("pack") and ck.cards is None:
+        return  # a bad pack is reported already
+    pack = ck.cards or FRENCH
+    extras = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra's id
+    for key in ("free_cards", "losing_cards", "kept_cards"):
+        names = ranking.get(key) or []
+        ck.no_repeats(names, ("ranking", key), "card")
+        for j, name in enumerate(names):
+            card = pack.parse_card(str(name))
+            if card is None:
+                ck.err(("ranking", key, j),
+                       f"'{name}' is not a card" + ("" if pack.french else " of the pack"),
+                       did_you_mean(str(name).upper(), sorted(set(pack.names))))
+                continue
+            if card >= extras:
+                continue  # an extra card: every deck holds it
+            rank, suit = pack.ranks[pack.rank[card]], pack.letters[pack.suit[card]]
+            for entry in tree["deck"]:
+                if rank not in entry["ranks"] or suit not in entry["suits"]:
+                    a, b = entry["players"]
+                    ck.err(("ranking", key, j), f"the card '{name}' of {key} is not in "
+                           f"the deck for {ck.span(a, b)} players")
+                    break
+
+
+RANKING = Home(
+    DECL,
+    grammar=GRAMMAR,
+    entries=(
+        "ranks", "top_trumps", "top_follow", "cut_ranks", "free_cards", "losing_cards",
+        "kept_cards"),
+    builds={
+        "ranks": read_ranks, "top_trumps": read_top_trumps, "top_follow": read_top_follow,
+        "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
+        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
+    write=write,
+    describe=describe,
+    check=check,
+    keys=(Field("ranking", "ranking", "rank order, permanent trumps",
+                default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),),
+)
