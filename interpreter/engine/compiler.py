@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, compile_formula
+from ..lang.constructs import STEP_HOMES
 from ..lang.model import DEFAULT_MAX_HANDS
 from ..limits import short_repr
 from .auction import Contract, contracts_of
@@ -51,23 +52,9 @@ Locator = Callable[[Path], tuple[str | None, int | None, int | None]]
 #: A step kind's compile step: it appends the step's instructions to ``code``.
 StepCompiler = Callable[["Compiler", dict[str, Any], Path, list[Instr]], None]
 
-#: Each step kind's compile step, as ``"module:function"`` (resolved once, when first used).
-COMPILE_STEPS: dict[str, str] = {
-    "deal": "spelbok.engine.deal:compile_deal",
-    "turn_up": "spelbok.engine.deal:compile_turn_up",
-    "decide": "spelbok.engine.decide:compile_decide",
-    "tricks": "spelbok.engine.tricks:compile_tricks",
-    "set": "spelbok.engine.flow:compile_set",
-    "if": "spelbok.engine.flow:compile_if",
-    "repeat": "spelbok.engine.flow:compile_repeat",
-    "redeal": "spelbok.engine.flow:compile_redeal",
-    "end_hand": "spelbok.engine.flow:compile_end_hand",
-    "move": "spelbok.engine.stock:compile_move",
-    "auction": "spelbok.engine.auction:compile_auction",
-    "pass_cards": "spelbok.engine.passing:compile_pass_cards",
-    "patterns": "spelbok.engine.patterns:compile_patterns",
-    "declare_melds": "spelbok.engine.melds:compile_declare_melds",
-}
+#: Each step kind's compile step, as ``"module:function"``: its home names it
+#: (``Home.compile``); resolved once, when first used.
+COMPILE_STEPS: dict[str, str] = {h.name: h.compile for h in STEP_HOMES}
 #: The step kinds, in the order a step's key is looked for.
 KINDS = tuple(COMPILE_STEPS)
 _STEP_FNS: dict[str, StepCompiler] = {}

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack
+from ..lang.constructs import STEP_HOMES
 from ..lang.vocabulary import DEFAULT_MAX_HANDS
 from .fields import MATCH_RESETS
 from .order import NO_TRUMP, TrumpTables
@@ -25,16 +26,13 @@ Fn = Callable[[Any, int], Any]
 _NO_FLAGS = TrickFlags()  # frozen: one instance serves every hand until its tricks start
 
 #: The instructions a step of each kind compiles to, named by their part in the step, in
-#: order (the instructions of the steps nested in it come in between).  A kind not
-#: listed compiles to one instruction, part ``run``; a ``when`` guard is part ``when``.
-STEP_PARTS: dict[str, tuple[str, ...]] = {
-    "decide": ("start", "decide"),
-    "tricks": ("start", "play", "next"),  # `next` only with `after_each`
-    "if": ("test", "skip"),  # `skip` (over the `else`) only with an `else`
-    "repeat": ("init", "test", "loop"),
-    "auction": ("start", "bid", "trump", "call", "skip", "redeal"),  # `redeal`: no `all_pass`
-    "pass_cards": ("start", "pass"),
-}
+#: order (the instructions of the steps nested in it come in between): each step kind's
+#: home declares them (``Home.code_parts``).  A kind not listed compiles to one
+#: instruction, part ``run``; a ``when`` guard is part ``when``.  Notes on some parts:
+#: tricks' ``next`` only with ``after_each``, if's ``skip`` (over the ``else``) only with
+#: an ``else``, auction's ``redeal`` only without ``all_pass``.
+STEP_PARTS: dict[str, tuple[str, ...]] = {h.name: h.code_parts for h in STEP_HOMES
+                                          if h.code_parts}
 
 
 @dataclass(frozen=True)

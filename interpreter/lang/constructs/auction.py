@@ -363,4 +363,5 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
 
 
 HOME = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
-            describe=describe, check=check, compile="spelbok.engine.auction:compile_auction")
+            describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
+            code_parts=("start", "bid", "trump", "call", "skip", "redeal"))

@@ -346,4 +346,5 @@ def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> No
 
 HOME = Home(DECL, parts=(WORD_OPTION, EXCHANGE), grammar=GRAMMAR, builds={"decide": build},
             write=write, describe=describe, check=check,
-            compile="spelbok.engine.decide:compile_decide")
+            compile="spelbok.engine.decide:compile_decide",
+            code_parts=("start", "decide"))

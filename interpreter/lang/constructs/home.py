@@ -44,7 +44,10 @@ class Home:
     ``write``, ``describe``, ``check``: the writer, the prose and the checks of
     its part of a canonical tree (their arguments depend on the group: a step
     gets the step, a section the whole tree).  ``compile``: ``module:function``
-    of its compile step in the engine, beside the instructions it makes.
+    of its compile step in the engine, beside the instructions it makes;
+    ``code_parts``: those instructions named by their part in the step, in order
+    (none: one instruction, part ``run``), as program listings and reading files
+    name them (:data:`spelbok.engine.program.STEP_PARTS`).
     ``keys``: the keys of the top level it holds (a section's one key; the game's
     version, name, about...): :data:`spelbok.lang.vocabulary.SPEC` lists them in
     the registry's order.  A section whose key holds no map of its own (a list
@@ -82,6 +85,7 @@ class Home:
     describe: Callable[..., Any] | None = None
     check: Callable[..., Any] | None = None
     compile: str = ""
+    code_parts: tuple[str, ...] = ()
     keys: tuple[Field, ...] = ()
     ends_hand: Callable[..., bool] | None = None
 

@@ -135,4 +135,5 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
 
 
 HOME = Home(DECL, grammar=GRAMMAR, builds={"pass_cards": build}, write=write, describe=describe,
-            check=check, compile="spelbok.engine.passing:compile_pass_cards")
+            check=check, compile="spelbok.engine.passing:compile_pass_cards",
+            code_parts=("start", "pass"))

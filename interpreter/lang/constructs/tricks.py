@@ -573,4 +573,5 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
 
 
 HOME = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
-            describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks")
+            describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
+            code_parts=("start", "play", "next"))
