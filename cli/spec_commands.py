@@ -37,7 +37,7 @@ def validate_cmd(ctx: click.Context, specs: tuple[str, ...], quiet: bool, strict
     ('path:line:col: warning: message') flags what is valid but probably not
     meant; it fails the spec only with --strict.
     """
-    from spelbok.lang.validate import diagnose
+    from spelbok.validation import diagnose
 
     failed = 0
     for spec in specs:

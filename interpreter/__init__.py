@@ -52,12 +52,13 @@ __all__ = [
 _LAZY = {"load": ".engine.game", "Game": ".engine.game", "State": ".engine.state",
          "Action": ".engine.actions"}
 
-#: Modules that lived at the top of the package before it was laid out by stage
-#: (old name -> new name): ``import spelbok.observe`` still gives ``spelbok.engine.observe``.
+#: Modules that lived elsewhere before (old name -> new name, under ``spelbok``): the top
+#: of the package before it was laid out by stage, and later moves; ``import
+#: spelbok.observe`` still gives ``spelbok.engine.observe``.
 MOVED: dict[str, str] = {
     "yamlio": "lang.yamlio", "dsl": "lang.dsl", "dslwrite": "lang.dslwrite",
     "loader": "lang.loader", "model": "lang.model", "checks": "lang.checks",
-    "describe": "lang.describe", "validate": "lang.validate",
+    "describe": "lang.describe", "validate": "validation",
     "compiler": "engine.compiler", "program": "engine.program", "state": "engine.state",
     "steps": "engine.steps", "tricks": "engine.trick", "subsets": "engine.subsets",
     "order": "engine.order", "rng": "engine.rng", "observe": "engine.observe",
@@ -65,6 +66,8 @@ MOVED: dict[str, str] = {
     "game": "engine.game", "match": "play.match", "bots": "play.bots",
     "conformance": "analysis.conformance", "simulate": "analysis.simulate",
     "readings": "analysis.readings", "render": "view",
+    # moved since: validation drives the language's checks and the engine's compiler
+    "lang.validate": "validation",
 }
 
 
@@ -74,13 +77,15 @@ class _MovedFinder:
     @staticmethod
     def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
         top, _, rest = fullname.partition(".")
-        head, dot, tail = rest.partition(".")
-        if top != __name__ or head not in MOVED:
+        if top != __name__:
             return None
-        import importlib.util
+        for old, new in MOVED.items():
+            if rest == old or rest.startswith(old + "."):
+                import importlib.util
 
-        loader: Any = _MovedLoader(f"{__name__}.{MOVED[head]}{dot}{tail}")
-        return importlib.util.spec_from_loader(fullname, loader)
+                loader: Any = _MovedLoader(f"{__name__}.{new}{rest[len(old):]}")
+                return importlib.util.spec_from_loader(fullname, loader)
+        return None
 
 
 class _MovedLoader:

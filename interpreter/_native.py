@@ -41,7 +41,7 @@ HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine
        "rl/compiled/",
        # each step kind's instructions beside its compile step; the formulas' run-time
        # library and the names that read it
-       "engine/fields", "engine/flow", "engine/deal", "engine/decide", "engine/tricks", "engine/trick_play",
+       "engine/fields", "engine/resolve", "engine/flow", "engine/deal", "engine/decide", "engine/tricks", "engine/trick_play",
        "engine/card_play", "engine/readers", "engine/resolver", "engine/seats")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))

@@ -178,7 +178,7 @@ class SpecWarning(SpecError):
     """A located doubt about a spec that is valid: legal, but probably not what was meant.
 
     Never raised: ``spelbok validate`` reports warnings beside the errors (see
-    :func:`spelbok.lang.validate.diagnose`); loading a spec ignores them.
+    :func:`spelbok.validation.diagnose`); loading a spec ignores them.
 
     >>> str(SpecWarning("every word has a 'when'", path="g.yaml", line=9, col=13))
     "g.yaml:9:13: warning: every word has a 'when'"

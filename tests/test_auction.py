@@ -17,8 +17,8 @@ from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
-from spelbok.lang.validate import validate
 from spelbok.play.bots.greedy import GreedyBot
+from spelbok.validation import validate
 
 # a point-trick mini in the manner of a solo game: 6..10 tricks, a negative contract among them
 AUCTION = """\

@@ -14,7 +14,7 @@ from spelbok.analysis.conformance import check_game
 from spelbok.cards import CARD_NAMES, names
 from spelbok.cli.render import transcript
 from spelbok.lang.dslwrite import to_dsl
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 HERE = Path(__file__).resolve().parent / "specs"
 DRAW = HERE / "draw_after_trick.yaml"

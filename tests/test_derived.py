@@ -17,7 +17,7 @@ from spelbok.lang import describe, dslwrite, meaning
 from spelbok.lang import vocabulary as v
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.model import normalize
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 # -- drift: one meaning of each default -----------------------------------------------------
 

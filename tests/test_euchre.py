@@ -105,7 +105,7 @@ def test_yaml_and_dsl_twins_have_the_same_model() -> None:
 
 
 def test_spec_is_valid() -> None:
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     assert validate(SPEC) == []
     assert validate(DSL) == []

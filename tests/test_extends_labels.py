@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import spelbok
 from spelbok.lang.loader import read_spec
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 BASE = """\
 spelbok: 1

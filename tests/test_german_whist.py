@@ -73,7 +73,7 @@ def play_drawing_phase(state: spelbok.State) -> None:
 
 def test_spec_and_twin_are_valid_and_equal() -> None:
     from spelbok.lang.loader import read_spec
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     assert validate(SPEC) == []
     if DSL.exists():

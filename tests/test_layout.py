@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import spelbok
@@ -60,3 +61,49 @@ def test_the_pipeline_runs_one_way() -> None:
             assert not _imports(path) & banned, path
     for path in (ROOT / "formula").glob("*.py"):
         assert "engine" not in _imports(path), path
+
+
+def _layout() -> Any:
+    """bench/layout.py of this checkout (the report a developer runs by hand)."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "layout.py"
+    spec = importlib.util.spec_from_file_location("spelbok_bench_layout", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while they are made
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_package_is_small_modules_short_functions_and_no_circle() -> None:
+    """No module over 600 lines, no function over 80 (generated tables apart), no import
+    circle (type-only imports apart; an import inside a function counts), and no library
+    module importing the CLI: ``python bench/layout.py`` says where."""
+    found = _layout().findings(Path(__file__).resolve().parent.parent)
+    assert found["count"] == 0, {k: found[k] for k in ("long_modules", "long_functions",
+                                                        "circles", "cli_imports")}
+    assert found["modules"] > 100  # it read the package
+
+
+def test_the_layout_report_finds_what_it_looks_for(tmp_path: Path) -> None:
+    """The check above can fail: a long module, a long function, a circle closed in a
+    function and an import of the CLI are each found in a small tree."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.setuptools.package-dir]\n"pkg" = "src"\n"pkg.cli" = "cmd"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "cmd").mkdir()
+    (tmp_path / "src" / "__init__.py").write_text("")
+    (tmp_path / "cmd" / "__init__.py").write_text("")
+    body = "\n".join(f"    x{i} = {i}" for i in range(90))
+    (tmp_path / "src" / "a.py").write_text(f"from . import b\n\n\ndef f():\n{body}\n"
+                                           + "\n" * 600)
+    (tmp_path / "src" / "b.py").write_text("def g():\n    from . import a\n    from ..cli import "
+                                           "main\n")
+    (tmp_path / "cmd" / "main.py").write_text("")
+    found = _layout().findings(tmp_path)
+    assert [m["path"] for m in found["long_modules"]] == ["src/a.py"]
+    assert [f["function"] for f in found["long_functions"]] == ["f"]
+    assert found["circles"]["function_level"] and not found["circles"]["module_level"]
+    assert found["cli_imports"]

@@ -20,8 +20,8 @@ from spelbok.errors import SpecError
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.loader import read_spec
-from spelbok.lang.validate import validate
 from spelbok.lang.yamlio import ScalarPosition, load_yaml, place_in_text
+from spelbok.validation import validate
 
 HEAD = minispec.HEAD + minispec.STEPS  # then each test's own end line
 WINNERS = 'winners: "tricks == max(tricks)"'

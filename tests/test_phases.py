@@ -13,7 +13,7 @@ from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 SPECS = Path(__file__).resolve().parent / "specs"
 PASS = SPECS / "pass_cards.yaml"

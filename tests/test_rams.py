@@ -73,7 +73,7 @@ def test_yaml_and_dsl_twins_have_the_same_model() -> None:
 
 def test_spec_is_valid_and_every_rule_cites_a_source() -> None:
     from spelbok.lang.loader import read_spec
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     assert not validate(SPEC)
     tree = read_spec(SPEC).tree

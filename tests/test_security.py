@@ -19,7 +19,7 @@ from spelbok import load
 from spelbok.analysis.readings import load_reading, run_reading
 from spelbok.errors import ReadingError, SpecError
 from spelbok.lang.loader import local_file, read_file_bytes, read_spec, referenced_spec
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 SECRET = "TOPSECRET line one\nand a second\n"  # a plain string to YAML: no map
 BASE = "spelbok: 1\nextends: example\nname: Base\n"

@@ -27,7 +27,7 @@ def test_yaml_and_dsl_twins_have_the_same_model(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_spec_is_valid(name: str) -> None:
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     assert validate(SPECS / f"{name}.yaml") == []
     assert validate(SPECS / f"{name}.spel") == []

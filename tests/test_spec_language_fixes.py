@@ -122,7 +122,7 @@ end: {when: "true", winners: "true"}
 
 
 def _errors(text: str, tmp_path: Path, name: str = "g.yaml") -> list[str]:
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -299,7 +299,7 @@ end: {when: "true", winners: "true"}
 def test_a_trick_rule_may_read_hands_inside_a_quantifier(tmp_path: Path, rule: str) -> None:
     """Worked out as each trick starts, a rule reads each seat's hand as it is then (full):
     no warning that it holds no card, so --strict passes; and it plays."""
-    from spelbok.lang.validate import diagnose
+    from spelbok.validation import diagnose
 
     path = tmp_path / "g.yaml"
     path.write_text(QUANTIFIED.replace("RULE", rule), encoding="utf-8")
@@ -313,7 +313,7 @@ def test_a_trick_rule_may_read_hands_inside_a_quantifier(tmp_path: Path, rule: s
 
 
 def test_a_trick_rule_on_the_trick_s_own_cards_is_still_warned(tmp_path: Path) -> None:
-    from spelbok.lang.validate import diagnose
+    from spelbok.validation import diagnose
 
     path = tmp_path / "g.yaml"
     path.write_text(QUANTIFIED.replace("RULE", "count(trick) > 0"), encoding="utf-8")

@@ -201,7 +201,7 @@ def test_views_list_public_decisions_but_not_exchanged_cards() -> None:
 def test_clone_copies_every_list_a_move_can_change() -> None:
     import random as _random
 
-    from spelbok.engine.state import _COPIED, _FIELDS
+    from spelbok.engine.fields import _COPIED, _FIELDS
 
     game = spelbok.load("knockout-whist", players=4)
     s = game.new_state(seed=3, record=True)

@@ -9,7 +9,8 @@ from typing import Any
 
 import spelbok
 from spelbok.analysis.conformance import zones_mask
-from spelbok.engine.state import FIELDS, State
+from spelbok.engine.fields import FIELDS
+from spelbok.engine.state import State
 
 BY_NAME = {f.name: f for f in FIELDS}
 

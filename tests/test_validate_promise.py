@@ -19,7 +19,7 @@ from spelbok.formula import parse_formula
 from spelbok.formula.bounds import bounds
 from spelbok.lang import vocabulary as _v
 from spelbok.lang.promise import INT_RANGES, UNBOUNDED_INTS
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "specs" / "example.yaml").read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import spelbok
 from minispec import mini
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 NUMBER_RANGE_EMPTY = mini(
     "  - deal: {size: 5}\n  - decide: bid\n    choose: number\n    min: 10\n    max: 0\n"

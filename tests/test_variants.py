@@ -11,7 +11,7 @@ import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
 from spelbok.lang.loader import read_spec
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"

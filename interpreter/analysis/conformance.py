@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_in
-from ..engine.state import FIELDS
+from ..engine.fields import FIELDS
 
 if TYPE_CHECKING:
     from ..engine.game import Game

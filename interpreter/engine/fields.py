@@ -140,3 +140,6 @@ MATCH_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
     (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
     for f in FIELDS if f.reset == "match" and f.fresh is not None)
 _PICKLED = tuple(f.name for f in FIELDS if f.kind not in ("game", "cache", "history"))
+_COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
+# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
+_COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")

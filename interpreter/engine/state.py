@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Pack
 from ..errors import (
     AmbiguousActionError,
     ArgumentError,
@@ -27,9 +26,10 @@ from ..errors import (
     did_you_mean,
     kind_fault,
 )
-from ..limits import MAX_NOTATION, MAX_VALUE, held, seat_arg, short_repr
-from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, card_actions, parse_action
-from .fields import _FIELDS, _PICKLED, FIELDS
+from ..limits import MAX_VALUE, held, seat_arg, short_repr
+from .actions import Action, parse_action
+from .fields import _COMPARED, _FIELDS, _PICKLED
+from .resolve import resolve_action, well_formed
 from .rng import below as _below
 from .rng import settle as _settle
 from .rng import shuffle as _shuffle
@@ -42,9 +42,6 @@ if TYPE_CHECKING:
     from .program import Phase, Program
 
 
-_COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
-# clone(): the fields holding lists, copied one by one (the rest are shared as they are)
-_COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")
 
 
 class State:
@@ -214,7 +211,7 @@ class State:
 
     def is_legal(self, action: Action | str) -> bool:
         try:
-            self._resolve(action)
+            resolve_action(self, action)
         except (IllegalActionError, InvalidActionError, AmbiguousActionError):
             return False
         return True
@@ -225,33 +222,7 @@ class State:
         Raises InvalidActionError (not notation), IllegalActionError (not allowed
         now, with the reason) or AmbiguousActionError.
         """
-        return self._resolve(text)
-
-    def _resolve(self, action: object) -> Action:
-        if self.current is None:
-            raise IllegalActionError(f"{_shown(action)}: the match is over")
-        ins = self.prog.code[self.pc]
-        if isinstance(action, str):
-            if len(action) > MAX_NOTATION:  # refused unread, and not quoted whole
-                raise InvalidActionError(f"not an action: {action[:40]!r}... "
-                                         f"({len(action)} characters)")
-            a = parse_action(action, self.prog.pack)
-        elif not isinstance(action, Action) or not _well_formed(action, self.prog.pack.size,
-                                                                   self.prog.pack.french):
-            raise InvalidActionError(f"not an action: {_shown(action)}")
-        else:
-            a = action
-        if self.prog.pack.copies > 1 and a[0] in (CARD, CARDS) and self.current is not None:
-            a = _held(self, a)  # a name of copies: the copies the player holds
-        reason = ins.check(self, a)
-        if reason is None:
-            return a
-        # notation that names a legal action another way (``exchange`` = keep all)
-        text = str(a)
-        for other in ins.legal(self):
-            if str(other) == text:
-                return other
-        raise IllegalActionError(f"{a} is not allowed: {reason}", reason)
+        return resolve_action(self, text)
 
     # -- moves -------------------------------------------------------------------
 
@@ -272,7 +243,7 @@ class State:
         elif type(action) is Action and self._fast_ok(action):
             a = action
         else:
-            a = self._resolve(action)
+            a = resolve_action(self, action)
         self.run_action(a)
 
     def run_action(self, a: Action) -> None:
@@ -292,8 +263,8 @@ class State:
             raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None or not _well_formed(action, self.prog.pack.size,
-                                                    self.prog.pack.french):
+        if self.current is None or not well_formed(action, self.prog.pack.size,
+                                                   self.prog.pack.french):
             return False
         return self.prog.code[self.pc].check(self, action) is None
 
@@ -604,50 +575,6 @@ class State:
 
     def trump_letter(self) -> str:
         return self.prog.pack.letter(self.trump)
-
-
-def _shown(action: object) -> str:
-    """A short, safe repr of what was passed as an action (never its own ``__str__``)."""
-    if isinstance(action, Action):  # maybe hand-made and malformed: its fields, not str()
-        return str(action) if _well_formed(action) else tuple.__repr__(action)[:60]
-    if isinstance(action, str):
-        return repr(action[:40])
-    if isinstance(action, tuple):  # not its repr: it may be deep
-        return f"a tuple of {len(action)} items"
-    return short_repr(action)  # never object.__repr__: no memory address in a message
-
-
-def _held(st: State, a: Action) -> Action:
-    """A card or exchange action of a pack with copies, naming the copies the player to
-    act holds (notation names a card's first copy; copies are played lowest first)."""
-    pack = st.prog.pack
-    hand = st.hands[st.current] if st.current is not None else 0
-    if a[0] == CARD:
-        c = pack.held_copy(hand, a[2])
-        return a if c == a[2] else card_actions(pack)[c]
-    return Action(CARDS, a[1], pack.held_copies(hand, a[2]), pack)
-
-
-def _well_formed(a: Action, size: int = 52, french: bool = True) -> bool:
-    """Whether an Action holds what parse_action could make (a hand-made one may not)."""
-    if len(a) == 4 and isinstance(a[3], Pack) and a[3].size == size:
-        a = Action(a[0], a[1], a[2])
-    elif not french and len(a) == 3 and a[0] in (CARD, SUIT, CARDS):
-        return False  # a card named without its pack: the French 52's names cannot show it
-    if len(a) != 3:
-        return False
-    kind, verb, value = a
-    if type(verb) is not str or type(value) is not int or len(verb) > MAX_NOTATION:
-        return False
-    if kind == CARD:
-        return 0 <= value < size
-    if kind == WORD:
-        return value == 0
-    if kind == SUIT:
-        return 0 <= value < 4
-    if kind == CARDS:
-        return 0 < value < 1 << size
-    return kind == NUMBER and -MAX_VALUE <= value <= MAX_VALUE
 
 
 # pickle: every field but the game's own objects, the caches and the history (rebuilt on loading)

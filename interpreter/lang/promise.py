@@ -90,6 +90,14 @@ def _type_of(value: Any) -> str:
     return "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "str"
 
 
+
+def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
+    """The player counts whose compilation covers every deck entry."""
+    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
+    for entry in tree.get("deck", []):
+        counts.add(int(entry["players"][0]))
+    return sorted(counts)
+
 class _Promise:
     def __init__(self, checker: _Checker) -> None:
         self.c = checker
@@ -117,8 +125,6 @@ class _Promise:
 
     def counts(self) -> list[tuple[dict[str, Any], int]]:
         """(deck entry, player count) for the counts validate compiles."""
-        from .validate import player_counts_to_compile
-
         out = []
         for n in player_counts_to_compile(self.tree):
             entry = next((e for e in self.tree["deck"]

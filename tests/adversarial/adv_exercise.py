@@ -17,7 +17,7 @@ from spelbok.engine.game import Game
 from spelbok.errors import SpecError
 from spelbok.lang.checks import check_structure
 from spelbok.lang.loader import read_spec
-from spelbok.lang.validate import validate
+from spelbok.validation import validate
 
 #: decisions played in one random playout of a spec that loads
 PLAYOUT_STEPS = 150

@@ -77,7 +77,7 @@ def warm() -> None:
     """
     import spelbok
     from spelbok.analysis.readings import run_reading
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     for path in sorted(SPECS.glob("*.spel")) + sorted(SPECS.glob("*.yaml")):
         spelbok.load(str(path))

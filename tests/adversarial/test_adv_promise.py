@@ -30,7 +30,7 @@ def promise_case(name: str, text: str, folder: str, seed: int = 1) -> str:
     from spelbok.errors import SpelbokError
     from spelbok.lang.checks import check_structure
     from spelbok.lang.loader import read_spec
-    from spelbok.lang.validate import validate
+    from spelbok.validation import validate
 
     path = Path(folder) / name
     path.write_text(text, encoding="utf-8")

@@ -1,4 +1,7 @@
-"""Validate a spec: schema, then structural checks, then compiling it.
+"""Validate a spec: schema, then structural checks, then compiling it at each player count.
+
+It drives every stage (the language's checks, then the engine's compiler), so it sits
+above both.
 
 >>> validate("example")
 []
@@ -10,17 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
 
-from ..errors import SpecError, SpecErrors, collapse
-
-
-def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
-    """The player counts whose compilation covers every deck entry."""
-    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
-    for entry in tree.get("deck", []):
-        counts.add(int(entry["players"][0]))
-    return sorted(counts)
+from .errors import SpecError, SpecErrors, collapse
+from .lang.promise import player_counts_to_compile
 
 
 def validate(source: str | os.PathLike[str], *,
@@ -37,9 +32,9 @@ def diagnose(source: str | os.PathLike[str], *,
              ) -> tuple[list[SpecError], list[SpecError]]:
     """The errors of a spec (as :func:`validate`) and its warnings
     (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
-    from ..engine.game import Game
-    from .checks import structural_diagnosis
-    from .loader import read_spec
+    from .engine.game import Game
+    from .lang.checks import structural_diagnosis
+    from .lang.loader import read_spec
 
     try:
         doc = read_spec(source, allow_paths=allow_paths)
