@@ -91,17 +91,17 @@ def test_the_layout_report_finds_what_it_looks_for(tmp_path: Path) -> None:
     """The check above can fail: a long module, a long function, a circle closed in a
     function and an import of the CLI are each found in a small tree."""
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.setuptools.package-dir]\n"pkg" = "src"\n"pkg.cli" = "cmd"\n')
+        '[tool.setuptools.package-dir]\n"spelbok" = "src"\n"spelbok.cli" = "cmd"\n')
     (tmp_path / "src").mkdir()
     (tmp_path / "cmd").mkdir()
     (tmp_path / "src" / "__init__.py").write_text("")
     (tmp_path / "cmd" / "__init__.py").write_text("")
     body = "\n".join(f"    x{i} = {i}" for i in range(90))
-    (tmp_path / "src" / "a.py").write_text(f"from . import b\n\n\ndef f():\n{body}\n"
+    (tmp_path / "src" / "a.py").write_text(f"from .b import g\n\n\ndef f():\n{body}\n"
                                            + "\n" * 600)
-    (tmp_path / "src" / "b.py").write_text("def g():\n    from . import a\n    from ..cli import "
-                                           "main\n")
-    (tmp_path / "cmd" / "main.py").write_text("")
+    (tmp_path / "src" / "b.py").write_text("def g():\n    from .a import f\n    from .cli.main "
+                                           "import h\n")
+    (tmp_path / "cmd" / "main.py").write_text("def h():\n    pass\n")
     found = _layout().findings(tmp_path)
     assert [m["path"] for m in found["long_modules"]] == ["src/a.py"]
     assert [f["function"] for f in found["long_functions"]] == ["f"]
