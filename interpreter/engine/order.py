@@ -17,14 +17,14 @@ trump, its power if it is of the led suit, else 0 (the rule is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
-from ..cards import COLOUR, FRENCH, RANK_INDEX, Pack, normalize_rank, parse_card
+from ..cards import (  # noqa: F401  (NO_TRUMP, resolve_top_trump: read here too)
+    FRENCH,
+    NO_TRUMP,
+    Pack,
+    resolve_top_trump,
+)
 from ..frozen import Frozen
-
-NO_TRUMP: Final = 4
-"""The trump number of "no trump" (a pack has at most 4 suits); also the effective suit of
-a card of no suit (an extra card such as a joker): ``suit_mask[NO_TRUMP]`` holds those."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,47 +37,6 @@ class TrumpTables(Frozen):
     suit_mask: tuple[int, ...]  # by suit, then the cards of no suit
     trump_mask: int
     top_mask: int
-
-
-def resolve_top_trump(entry: str, trump: int, pack: Pack = FRENCH) -> int | None:
-    """The card id a top-trump entry names under ``trump`` (None if it names none).
-
-    >>> resolve_top_trump("JC", 2), resolve_top_trump("J@trump", 2), resolve_top_trump("J@trump_colour", 2)
-    (9, 35, 48)
-    """
-    if not pack.french:
-        return _resolve_in(pack, entry, trump)
-    if "@" in entry:
-        rank_text, rel = entry.split("@", 1)
-        rank = normalize_rank(rank_text)
-        if rank is None or trump == NO_TRUMP:
-            return None
-        if rel == "trump":
-            suit = trump
-        elif rel == "trump_colour":
-            suit = next(s for s in range(4) if s != trump and COLOUR[s] == COLOUR[trump])
-        else:
-            return None
-        return suit * 13 + RANK_INDEX[rank]
-    return parse_card(entry)
-
-
-def _resolve_in(pack: Pack, entry: str, trump: int) -> int | None:
-    """:func:`resolve_top_trump` in a declared pack (the first copy of the card)."""
-    if "@" not in entry:
-        return pack.parse_card(entry)
-    rank_text, rel = entry.split("@", 1)
-    rank = pack.rank_index.get(rank_text.strip().upper())
-    if rank is None or trump == NO_TRUMP:
-        return None
-    if rel == "trump":
-        suit: int | None = trump
-    elif rel == "trump_colour":
-        suit = next((s for s in range(len(pack.letters))
-                     if s != trump and pack.colours[s] == pack.colours[trump]), None)
-    else:
-        return None
-    return None if suit is None else suit * len(pack.ranks) + rank
 
 
 def build_tables(

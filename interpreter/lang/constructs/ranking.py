@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...cards import FRENCH, RANKS, parse_card, rank_of, suit_of
+from ...cards import FRENCH, NO_TRUMP, RANKS, parse_card, rank_of, resolve_top_trump, suit_of
 from ...cards import RANKS as _RANKS
 from ...cards import SUITS as _SUITS
-from ...engine.order import NO_TRUMP, resolve_top_trump
 from ...errors import did_you_mean
 from .. import dsl_text as t
 from .. import prose as p
