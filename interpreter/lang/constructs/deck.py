@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...cards import SUITS
+from ...cards import SUITS, Pack
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
 
-__all__ = ["DECK", "DECK_ENTRY"]
+__all__ = ["DECK", "DECK_ENTRY", "entry_cards", "entry_size"]
 
 DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
     Field("players", "range", "the player counts it serves",
@@ -31,6 +31,38 @@ DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some pla
     Field("suits", "suits", "its suits", default=list(SUITS)),
     SOURCE,
 ), x_name="in a deck entry")
+
+# ---------------------------------------------------------------- the cards
+
+
+def entry_cards(entry: Mapping[str, Any], pack: Pack) -> list[int]:
+    """The cards a deck entry holds, as ids of ``pack``: every copy of its grid cards,
+    ascending, then the pack's extra cards (the deck the engine deals).
+
+    >>> from spelbok.cards import FRENCH
+    >>> [FRENCH.card_name(c) for c in entry_cards({"ranks": ["A", "K"], "suits": ["S"]}, FRENCH)]
+    ['KS', 'AS']
+    """
+    suits = [pack.suit_index[s] for s in entry.get("suits", list(pack.letters))]
+    ranks = [pack.rank_index[str(r).upper()] for r in entry["ranks"]]
+    return pack.ids_of(suits, ranks) + pack.extra_ids([e[0] for e in pack.extras])
+
+
+def entry_size(entry: Mapping[str, Any], pack: Pack | None = None) -> int:
+    """How many cards a deck entry holds: ``len(entry_cards(entry, pack))``, counted from
+    the entry alone (``pack``: its copies and extra cards; None, the French 52 or a pack
+    the checks refused), so that the checks count a deck whose names may be wrong.
+
+    >>> from spelbok.cards import FRENCH
+    >>> entry = {"ranks": ["A", "K", "Q"], "suits": ["C", "S"]}
+    >>> entry_size(entry) == len(entry_cards(entry, FRENCH)) == 6
+    True
+    """
+    cards = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    if pack is not None:  # copies of the pack, and its extra cards
+        cards = (cards + len(pack.extras)) * pack.copies
+    return cards
+
 
 # ---------------------------------------------------------------- DSL
 
@@ -114,11 +146,10 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
             continue
         ranks = _deck_cards(entry, order)
         suits = entry.get("suits", [])
-        size = len(ranks) * len(suits)
+        size = entry_size(entry, pack)
         shown = ctx.suits(suits)
         extra = ""
         if pack is not None:
-            size = (size + len(pack.extras)) * pack.copies
             shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
                              for s in suits)
             extra = f", {pack.copies} of each" if pack.copies > 1 else ""
