@@ -169,7 +169,7 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
                   if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
     if entry is None:
         return []
-    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    size = entry_size(entry, ctx.declared_pack(tree))  # its copies and extra cards too
     counted = ctx.hand_cards(n)
     if counted is None:
         return []
