@@ -65,4 +65,7 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("power", False, True, "a card's power in the current trick: 0 when it cannot "
              "win it (another suit, not a trump); a higher power beats a lower",
              params="card", cards=True),
+    Function("seat_of", False, True, "the seat that played the card (any copy of it) to the "
+             "trick in progress, in `after_each` to the trick just finished (-1 when none "
+             "did): `seat_of(winning_card) == partner`", params="card", cards=True),
 )
