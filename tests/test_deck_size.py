@@ -70,6 +70,13 @@ def test_describe_counts_the_widow() -> None:
     assert "13 cards each (26 in all), 1 turned up, 25 left in the stock" in text
 
 
+def test_describe_counts_the_copies_and_extra_cards_of_a_declared_pack() -> None:
+    # two copies of 24 cards; 56 cards of four suits and 22 extra cards (the trumps, the excuse)
+    assert "12 cards each (48 in all), 0 left in the stock" in describe("pinochle", players=4)
+    assert "18 cards each (72 in all), 6 to the widow, 0 left" in " ".join(
+        describe("french-tarot", players=4).split())
+
+
 def test_a_deal_the_check_cannot_size_ends_the_match_never_short() -> None:
     # the size reads a variable, so only play can tell: 4 x 9 > 32 ends the match there, cut
     # short as by its bound on hands (validate's promise: never an error in play)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, compile_formula
-from ..lang.constructs import STEP_HOMES
+from ..lang.constructs import STEP_HOMES, entry_cards
 from ..lang.model import DEFAULT_MAX_HANDS
 from ..limits import short_repr
 from .auction import Contract, contracts_of
@@ -317,10 +317,7 @@ class Compiler:
         if deck_entry is None:
             raise SpecError(f"no deck is given for {n} players")
         pack = self.pack = pack_of(t.get("pack"))
-        suits = [pack.suit_index[s] for s in deck_entry.get("suits", list(pack.letters))]
-        ranks = [pack.rank_index[str(r).upper()] for r in deck_entry["ranks"]]
-        deck = pack.ids_of(suits, ranks) + pack.extra_ids([e[0] for e in pack.extras])
-        self.deck = deck
+        deck = self.deck = entry_cards(deck_entry, pack)
         deck_mask = 0
         for c in deck:
             deck_mask |= 1 << c

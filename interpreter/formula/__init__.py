@@ -6,7 +6,8 @@ Four stages, one module each: :mod:`.nodes` (the typed AST and its unparser),
 :mod:`.compile` (type checks and closures, with :mod:`.subformula`,
 :mod:`.card_functions`, :mod:`.operators` and :mod:`.unrolled`).  This module
 re-exports their public names.  :mod:`.name_table` holds the built-in names' kinds and
-types (the engine gives each its getter) and a resolver for type checks alone.
+types (the engine gives each its getter) and a resolver for type checks alone;
+:mod:`.functions` declares the functions (their names, forms and docs).
 
 Formulas and conditions (``"score - tricks"``, ``"count(plays) == 0"``) are parsed
 by the Lark grammar ``grammar/formula.lark`` into a small typed AST (frozen

@@ -84,10 +84,13 @@ class _CardCompiler(_CompilerBase):
                 raise FormulaError(f"points_of() needs a card or a set of cards, got "
                                    f"{_ARTICLE[a.type]}", line=arg.line, col=arg.column)
             return _C(_card_points_of(x, ctx.points), "int", cost)
-        if name in ("rank_of", "suit_of", "is_trump", "power"):
+        if name in ("rank_of", "suit_of", "is_trump", "power", "seat_of"):
             self._need(a, "card", arg, f"{name}()")
             if name == "power":
                 return _C(_power_of(x, ctx.power, tables), "int", cost)
+            if name == "seat_of":  # in after_each, the trick just finished (as `trick`)
+                finished = bool(getattr(self.resolver, "after_trick", False))
+                return _C(_seat_of(x, _pack(ctx).face, finished), "int", cost + 8)
             if name == "rank_of":
                 t, fn = "str", _rank_of(x, _texts(_pack(ctx)).rank_text)
             elif name == "suit_of":
@@ -311,6 +314,21 @@ def _power_of(x: Any, power: Callable[[Any, int], int] | None,
     def f(st: Any, p: int) -> int:
         c = x(st, p)
         return int(tables(st).power[c]) if c >= 0 else 0
+    return f
+
+
+def _seat_of(x: Any, face: tuple[int, ...], finished: bool) -> Fn:
+    """The seat that played card ``x`` (any copy: the same face) to the trick in progress,
+    or with ``finished`` to the last trick played; -1 when none did."""
+    def f(st: Any, p: int) -> int:
+        c = x(st, p)
+        if c < 0:
+            return -1
+        pairs = (st.history_tricks[-1][1] if st.history_tricks else ()) if finished else st.trick
+        for q, d in pairs:
+            if face[d] == face[c]:
+                return int(q)
+        return -1
     return f
 
 

@@ -7,18 +7,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
 from ..frozen import Frozen
+from .functions import FUNCTIONS as _FUNCTIONS
 
 if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay cheap
     pass
 
-AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
-CARD_FUNCTIONS = frozenset({"holds", "highest", "lowest", "rank_of", "suit_of", "is_trump",
-                            "trumps", "cards_of", "points_of", "power"})
+AGGREGATES = frozenset(f.name for f in _FUNCTIONS if f.aggregate)
+CARD_FUNCTIONS = frozenset(f.name for f in _FUNCTIONS if f.cards)
 """The functions over cards and card sets (``count`` of a card set is a card function too)."""
 FILTER_NAMES = {"card_suit": "suit", "card_rank": "rank", "card_is_trump": "trump"}
 """The names that, inside a ``where`` condition, read each card of the set (elsewhere,
 the built-ins of the card a trick's ``allow`` considers)."""
-FUNCTIONS = AGGREGATES | {"abs"} | CARD_FUNCTIONS
+FUNCTIONS = frozenset(f.name for f in _FUNCTIONS)
 """Every function name; ``max``/``min`` with one argument aggregate, with more are scalar."""
 
 # --------------------------------------------------------------------------- AST

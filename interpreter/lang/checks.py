@@ -36,7 +36,7 @@ from ..cards import Pack
 from ..errors import SpecError, SpecErrors, SpecWarning, did_you_mean
 from ..limits import short_repr
 from . import vocabulary as _v
-from .constructs import SECTION_HOMES, STEP_HOMES
+from .constructs import SECTION_HOMES, STEP_HOMES, entry_size
 from .deck_size import (
     _MAX_MOMENTS,
     _At,
@@ -194,9 +194,7 @@ class _Checker:
         failed: set[Path] = set()
         for entry, n in counts:
             a, b = entry["players"]
-            cards = len(entry["ranks"]) * len(entry["suits"])
-            if self.cards is not None:  # copies of the pack, and its extra cards
-                cards = cards * self.cards.copies + len(self.cards.extras) * self.cards.copies
+            cards = entry_size(entry, self.cards)
             for opts in combos:
                 for hand in range(1, bound + 1):
                     at = _At(n, hand, opts)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..formula.functions import Function as Function  # its home: the formula language
+
 
 class _Absent:
     """The default of a key that stays absent when not given."""
@@ -129,22 +131,6 @@ class Builtin:
     settable: bool = False
     per_trick: bool = False
     only_in: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Function:
-    """A function of the formula language: ``aggregate`` over all seats (one
-    argument, read for each seat), ``scalar`` over its arguments, or both.
-
-    ``arg`` names the aggregate's argument (``cond`` or ``expr``), ``params`` the
-    scalar form's parameters, as the reference shows them."""
-
-    name: str
-    aggregate: bool
-    scalar: bool
-    doc: str
-    arg: str = "expr"
-    params: str = "a, b, …"
 
 
 def _common(c: Construct) -> tuple[Field, ...]:

@@ -36,6 +36,7 @@ from ..formula.bounds import Interval, bounds
 from ..formula.name_table import TypeResolver
 from ..limits import MAX_CHOICES, MAX_EXCHANGES, MAX_REPEAT
 from . import vocabulary as _v
+from .constructs import entry_size
 from .deck_size import hand_cards
 from .meaning import _DECIDE, _formula_fields
 from .yamlio import locate_in_text
@@ -134,11 +135,7 @@ class _Promise:
         return out
 
     def deck_cards(self, entry: dict[str, Any]) -> int:
-        cards = len(entry["ranks"]) * len(entry["suits"])
-        pack = self.c.cards
-        if pack is not None:
-            cards = cards * pack.copies + len(pack.extras) * pack.copies
-        return cards
+        return entry_size(entry, self.c.cards)
 
     def _resolver(self) -> Any:
         """The names' kinds and types (nothing is evaluated: no game is compiled)."""

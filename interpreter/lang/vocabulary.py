@@ -40,6 +40,7 @@ from typing import Any
 
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS
 
+from ..formula.functions import FUNCTIONS as _FUNCTIONS
 from .constructs import PARTS as HOME_PARTS
 from .constructs import SECTION_HOMES, STEP_HOMES, pass_cards, patterns
 
@@ -288,34 +289,8 @@ BUILTINS: tuple[Builtin, ...] = (
             "auction (`'none'` when it bid none)"),
 )
 
-FUNCTIONS: tuple[Function, ...] = (
-    Function("count", True, False, "how many seats meet the condition", arg="cond"),
-    Function("any", True, False, "whether some seat meets the condition", arg="cond"),
-    Function("all", True, False, "whether every seat meets the condition", arg="cond"),
-    Function("sum", True, False, "the sum over all seats"),
-    Function("max", True, True, "the largest over all seats, or of its arguments"),
-    Function("min", True, True, "the smallest over all seats, or of its arguments"),
-    Function("abs", False, True, "the absolute value", params="x"),
-    Function("holds", False, True, "whether the seat's hand holds the card (`holds('AH')`: "
-             "a card of the deck)", params="card"),
-    Function("highest", False, True, "the card of the set that is highest in the trick order "
-             "(trumps above the rest; -1, no card, for an empty set)", params="cards"),
-    Function("lowest", False, True, "the card of the set that is lowest in the trick order",
-             params="cards"),
-    Function("trumps", False, True, "the trumps of a card set", params="cards"),
-    Function("cards_of", False, True, "the cards of a card set in a suit (its effective "
-             "suit, as a trick counts it)", params="cards, suit"),
-    Function("rank_of", False, True, "a card's rank (`'10'`, `'A'`; `'none'` for no card)",
-             params="card"),
-    Function("suit_of", False, True, "a card's effective suit letter (`'none'` for no card)",
-             params="card"),
-    Function("is_trump", False, True, "whether a card is a trump", params="card"),
-    Function("points_of", False, True, "the points of a card, or of a card set (the game's "
-             "`points`; 0 without them)", params="card or cards"),
-    Function("power", False, True, "a card's power in the current trick: 0 when it cannot "
-             "win it (another suit, not a trump); a higher power beats a lower",
-             params="card"),
-)
+#: The formula language's functions (declared in :mod:`spelbok.formula.functions`).
+FUNCTIONS: tuple[Function, ...] = _FUNCTIONS
 
 # ------------------------------------------------------------------------------ lookups
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..declare import Construct
 from . import auction, deal, decide, flow, move, pass_cards, patterns, shared, tricks, turn_up
 from .dealer import DEALER
-from .deck import DECK
+from .deck import DECK, entry_cards, entry_size
 from .end import END
 from .game import GAME
 from .hand import HAND
@@ -62,4 +62,4 @@ PARTS: tuple[Construct, ...] = tuple(
 STEP_KINDS: tuple[str, ...] = tuple(h.name for h in STEP_HOMES)
 
 __all__ = ["DSL_ORDER", "HOMES", "PARTS", "PART_HOMES", "PROSE_ORDER", "SECTION_HOMES",
-           "STEP_HOMES", "STEP_KINDS", "Home"]
+           "STEP_HOMES", "STEP_KINDS", "Home", "entry_cards", "entry_size"]

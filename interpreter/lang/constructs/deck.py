@@ -1,5 +1,8 @@
 """The deck: which cards of the pack, for which player counts.
 
+An entry's cards are its ranks in each of its suits, less the single cards its
+``without`` names (``deck for 3 players: A K Q J 10 9 8 7 6 5 4 3 2 without 2C``).
+
 >>> DECK.name, DECK_ENTRY.field("suits").default
 ('deck', ['C', 'S', 'H', 'D'])
 """
@@ -9,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...cards import SUITS
+from ...cards import FRENCH, SUITS, Pack
+from ...errors import did_you_mean
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field
@@ -22,27 +26,67 @@ if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
 
-__all__ = ["DECK", "DECK_ENTRY"]
+__all__ = ["DECK", "DECK_ENTRY", "entry_cards", "entry_size"]
 
 DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
     Field("players", "range", "the player counts it serves",
           default=Derived("players.min..players.max")),
     Field("ranks", "ranks", "its ranks", required=True),
     Field("suits", "suits", "its suits", default=list(SUITS)),
+    Field("without", "list[card]", "single cards of its ranks and suits taken out of it "
+          "(every copy of each), e.g. `[2B]`", default=[], omitted=True),
     SOURCE,
 ), x_name="in a deck entry")
+
+# ---------------------------------------------------------------- the cards
+
+
+def entry_cards(entry: Mapping[str, Any], pack: Pack) -> list[int]:
+    """The cards a deck entry holds, as ids of ``pack``: every copy of its grid cards but
+    those it is ``without``, ascending, then the pack's extra cards (the deck the engine
+    deals).
+
+    >>> from spelbok.cards import FRENCH
+    >>> entry = {"ranks": ["A", "K", "2"], "suits": ["S"], "without": ["2S"]}
+    >>> [FRENCH.card_name(c) for c in entry_cards(entry, FRENCH)]
+    ['KS', 'AS']
+    """
+    suits = [pack.suit_index[s] for s in entry.get("suits", list(pack.letters))]
+    ranks = [pack.rank_index[str(r).upper()] for r in entry["ranks"]]
+    out = {pack.parse_card(str(c)) for c in entry.get("without") or []}
+    return [c for c in pack.ids_of(suits, ranks) if pack.face[c] not in out] + \
+        pack.extra_ids([e[0] for e in pack.extras])
+
+
+def entry_size(entry: Mapping[str, Any], pack: Pack | None = None) -> int:
+    """How many cards a deck entry holds: ``len(entry_cards(entry, pack))``, counted from
+    the entry alone (``pack``: its copies and extra cards; None, the French 52 or a pack
+    the checks refused), so that the checks count a deck whose names may be wrong.
+
+    >>> from spelbok.cards import FRENCH
+    >>> entry = {"ranks": ["A", "K", "Q"], "suits": ["C", "S"], "without": ["QS"]}
+    >>> entry_size(entry) == len(entry_cards(entry, FRENCH)) == 5
+    True
+    """
+    cards = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    cards -= len({str(c).upper() for c in entry.get("without") or []})
+    if pack is not None:  # copies of the pack, and its extra cards
+        cards = (cards + len(pack.extras)) * pack.copies
+    return cards
+
 
 # ---------------------------------------------------------------- DSL
 
 
 GRAMMAR = r"""
-deck: "deck" ("for" INT ("to" INT)? ("player" | "players"))? ":" rank+ deck_suits? _end _sources?
+deck: "deck" ("for" INT ("to" INT)? ("player" | "players"))? ":" rank+ deck_suits? deck_without? _end _sources?
 deck_suits: "of" suit+
+deck_without: "without" card+
 """
 
 
 def read_deck(b: Builder, st: Any) -> None:
-    """Reads ``deck for 3 to 4 players: A K Q … of ♠ ♥``, one entry."""
+    """Reads ``deck for 3 to 4 players: A K Q … of ♠ ♥ without 2♠``, one entry."""
     deck = b.tree.setdefault("deck", [])
     if not deck:
         b.mark(("deck",), st)
@@ -61,6 +105,9 @@ def read_deck(b: Builder, st: Any) -> None:
         if is_node(c, "deck_suits"):
             entry["suits"] = [b.suit(s) for s in c.children]
             b.mark_items((*path, "suits"), c.children)
+        elif is_node(c, "deck_without"):
+            entry["without"] = [b.card(x) for x in c.children]
+            b.mark_items((*path, "without"), c.children)
     b.citation(st, entry, path)
 
 
@@ -84,6 +131,8 @@ def _deck(out: t.Out, deck: list[Any], pack: Mapping[str, Any] | None = None) ->
         every = letters or list(SUITS)  # the default: every suit of the pack
         if suits is not None and [str(s).upper() for s in suits] != every:
             line += " of " + t.suits(suits)
+        if entry.get("without"):
+            line += " without " + " ".join(t.card(str(c)) for c in entry["without"])
         out.add(0, line)
         t.source(out, 1, entry)
 
@@ -114,16 +163,19 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
             continue
         ranks = _deck_cards(entry, order)
         suits = entry.get("suits", [])
-        size = len(ranks) * len(suits)
+        size = entry_size(entry, pack)
         shown = ctx.suits(suits)
         extra = ""
+        without = entry.get("without") or []
         if pack is not None:
-            size = (size + len(pack.extras)) * pack.copies
             shown = " ".join(pack.symbols[pack.suit_index[s]] if s in pack.suit_index else s
                              for s in suits)
             extra = f", {pack.copies} of each" if pack.copies > 1 else ""
             if pack.extras:
                 extra += f", and {p.or_([e[0] for e in pack.extras], 'and')}"
+        if without:
+            shown_out = [ctx.card(str(c), pack) for c in without]
+            extra += f", without {p.or_(shown_out, 'and')}"
         lines += p.wrap(f"For {ctx.span(lo, hi)} players: {size} cards, {' '.join(ranks)} "
                         f"in each of {shown}{extra}.")
         lines += p.cite(entry, 4)
@@ -138,7 +190,7 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
                   if e.get("players", [0, 0])[0] <= n <= e.get("players", [0, 0])[1]), None)
     if entry is None:
         return []
-    size = len(entry.get("ranks", [])) * len(entry.get("suits", []))
+    size = entry_size(entry, ctx.declared_pack(tree))  # its copies and extra cards too
     counted = ctx.hand_cards(n)
     if counted is None:
         return []
@@ -159,7 +211,7 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
 
 def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     """The entries cover each player count once, within players.min..max; no rank or
-    suit twice in an entry."""
+    suit twice in an entry; the cards it is without are its own, each once."""
     lo, hi = tree["players"]["min"], tree["players"]["max"]
     deck = tree["deck"]
     if lo > hi:
@@ -181,6 +233,8 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
             cover.setdefault(n, []).append(i)
         ck.no_repeats(entry["ranks"], ("deck", i, "ranks"), "rank")
         ck.no_repeats(entry["suits"], ("deck", i, "suits"), "suit")
+        if not tree.get("pack") or ck.cards is not None:  # else a bad pack is reported
+            _without(ck, ck.cards or FRENCH, entry, ("deck", i, "without"))
     reported: set[tuple[int, int]] = set()
     for n in range(lo, hi + 1):
         entries = cover.get(n, [])
@@ -203,6 +257,29 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
                 runs.append([n, n])
         text = ", ".join(ck.span(a, b) for a, b in runs)
         ck.err(("deck",), f"no deck entry for {text} players")
+
+
+def _without(ck: Checker, pack: Pack, entry: Mapping[str, Any], at: tuple[Any, ...]) -> None:
+    """Each card an entry is without is a card of its ranks and suits, named once."""
+    grid = pack.copies * len(pack.letters) * len(pack.ranks)  # the first extra card's id
+    seen: dict[int, int] = {}
+    for j, name in enumerate(entry.get("without") or []):
+        card = pack.parse_card(str(name))
+        if card is None or card >= grid:
+            what = "an extra card, in every deck" if card is not None else "not a card"
+            ck.err((*at, j), f"'{name}' is {what}: a deck entry is without cards of its "
+                   "own ranks and suits", did_you_mean(str(name).upper(), [
+                       f"{r}{x}" for x in entry["suits"] for r in entry["ranks"]]))
+        elif pack.ranks[pack.rank[card]] not in entry["ranks"] or \
+                pack.letters[pack.suit[card]] not in entry["suits"]:
+            ck.err((*at, j), f"the card '{name}' is not in this deck entry (its ranks "
+                   f"{' '.join(entry['ranks'])} of {' '.join(entry['suits'])}), so it "
+                   "cannot be taken out")
+        elif card in seen:
+            ck.err((*at, j), f"the card '{name}' is listed twice (entry {seen[card] + 1} "
+                   "names it too)")
+        else:
+            seen[card] = j
 
 
 DECK = Home(
