@@ -28,21 +28,22 @@ from typing import Any
 # What setup.py compiles: a module ("engine/state") or, ending in "/", every module of a
 # folder ("rl/compiled/": its __init__ aside), see hot_modules.  (The digest of a build
 # covers every module of the library whatever this order: source_digest.)
-HOT = ("engine/state", "engine/steps", "engine/trick", "engine/program", "engine/rng",
-       "engine/order", "engine/observe", "cards", "engine/compiler", "engine/subsets",
-       "formula/nodes", "formula/parse", "formula/names", "formula/compile", "frozen",
-       "engine/exchange", "engine/auction",
-       "formula/subformula", "formula/card_functions", "formula/operators", "formula/unrolled",
-       # instructions of the hand's phases: subclasses of the compiled Instr, so compiled too
+HOT = ("cards", "frozen",
+       # the formula language: parsed, typed and compiled to closures run on every decision
+       "formula/",
+       # the engine's hot path: the state, the program, the order tables, the trick rules,
+       # each step kind's instructions beside its compile step (subclasses of the compiled
+       # Instr, so compiled too), the formulas' run-time library and the names that read it
+       "engine/state", "engine/fields", "engine/resolve", "engine/steps", "engine/program",
+       "engine/rng", "engine/order", "engine/observe", "engine/compiler", "engine/subsets",
+       "engine/trick", "engine/trick_play", "engine/card_play", "engine/tricks",
+       "engine/flow", "engine/deal", "engine/decide", "engine/exchange", "engine/auction",
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
+       "engine/readers", "engine/resolver", "engine/seats",
        # batched playouts (Game.playouts) and the search bots' steps
        "engine/playouts",
        # the game-AI interfaces: observations, legal numbers, masks and AEC turns (spelbok.rl)
-       "rl/compiled/",
-       # each step kind's instructions beside its compile step; the formulas' run-time
-       # library and the names that read it
-       "engine/fields", "engine/resolve", "engine/flow", "engine/deal", "engine/decide", "engine/tricks", "engine/trick_play",
-       "engine/card_play", "engine/readers", "engine/resolver", "engine/seats")
+       "rl/compiled/")
 DIGEST_FILE = "_compiled.sha256"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -27,7 +27,7 @@ __all__ = ["CONTRACT", "HOME"]
 
 Path = tuple[Any, ...]
 
-CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
+CONTRACT: Construct = Construct("contract", "part", "a contract an auction may reach, in bidding order", (
     Field("level", "int", "its level (`contract_level`): levels never fall along the list",
           required=True, minimum=0, maximum=MAX_CARDS),
     Field("name", "token", "its name (`contract`): a word (bid by saying it) or a number "
@@ -44,7 +44,7 @@ CONTRACT = Construct("contract", "part", "a contract an auction may reach, in bi
 ), x_name="in a contract")
 
 
-DECL = Construct("auction", "step", "a bidding round over ordered contracts: the highest "
+DECL: Construct = Construct("auction", "step", "a bidding round over ordered contracts: the highest "
                  "bidder declares", body=(
     Field("contracts", "list[contract]", "the contracts, low to high", required=True,
           min_items=1),
@@ -362,6 +362,6 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
     _check_partner(chk, path, a)
 
 
-HOME = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
+HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
             code_parts=("start", "bid", "trump", "call", "skip", "redeal"))

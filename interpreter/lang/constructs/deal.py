@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HOME"]
 
-DECL = Construct("deal", "step", "deal cards from the shuffled deck", body=(
+DECL: Construct = Construct("deal", "step", "deal cards from the shuffled deck", body=(
     Field("size", "formula", "cards per player (may differ per player)", required=True),
     Field("packets", "list[packet]", "packet sizes, repeated until every hand is full",
           default=[1], min_items=1),
@@ -110,5 +110,5 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(d, sub)
 
 
-HOME = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
+HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
             compile="spelbok.engine.deal:compile_deal")

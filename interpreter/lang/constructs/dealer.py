@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEALER"]
 
-DECL = Construct("dealer", "section", "first dealer, rotation", (
+DECL: Construct = Construct("dealer", "section", "first dealer, rotation", (
     Field("first", "first_dealer", "the first dealer", default="cut_low",
           words=words_of(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
                          ("random", "a random seat"))),
@@ -202,7 +202,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     ck.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
 
 
-DEALER = Home(
+DEALER: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("first_dealer", "rotation", "rotation_none", "skipping_yes", "skipping_no"),

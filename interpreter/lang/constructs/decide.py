@@ -50,12 +50,12 @@ CHOOSE_KINDS: tuple[Word, ...] = (
     Word("number", "a number from `min` to `max`", uses=("min", "max")),
 )
 
-WORD_OPTION = Construct("word_option", "part", "a word of a decision, offered on a condition", (
+WORD_OPTION: Construct = Construct("word_option", "part", "a word of a decision, offered on a condition", (
     Field("word", "token", "the word", required=True),
     Field("when", "formula", "offered only while this holds for the decider", default="true"),
 ), x_name="in a word option")
 
-EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and draws", (
+EXCHANGE: Construct = Construct("exchange", "part", "how an exchange decision discards and draws", (
     Field("draw_from", "word", "where replacements come from", default="stock",
           words=words_of(("stock", "the stock (talon)"), ("turn_up", "the turn-up zone"),
                          ("none", "nowhere: discard only"))),
@@ -64,7 +64,7 @@ EXCHANGE = Construct("exchange", "part", "how an exchange decision discards and 
     SOURCE,
 ))
 
-DECL = Construct("decide", "step", "a player's decision",
+DECL: Construct = Construct("decide", "step", "a player's decision",
                  value=Field("decide", "name", "the decision's name (its verb in notation)",
                              required=True), fields=(
     Field("who", "who", "who decides", default="each", words=WHO_WORDS),
@@ -344,7 +344,7 @@ def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> No
              "'when' to say which stands then)")
 
 
-HOME = Home(DECL, parts=(WORD_OPTION, EXCHANGE), grammar=GRAMMAR, builds={"decide": build},
+HOME: Home = Home(DECL, parts=(WORD_OPTION, EXCHANGE), grammar=GRAMMAR, builds={"decide": build},
             write=write, describe=describe, check=check,
             compile="spelbok.engine.decide:compile_decide",
             code_parts=("start", "decide"))

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DECK", "DECK_ENTRY", "entry_cards", "entry_size"]
 
-DECK_ENTRY = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
+DECK_ENTRY: Construct = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
     Field("players", "range", "the player counts it serves",
           default=Derived("players.min..players.max")),
     Field("ranks", "ranks", "its ranks", required=True),
@@ -282,7 +282,7 @@ def _without(ck: Checker, pack: Pack, entry: Mapping[str, Any], at: tuple[Any, .
             seen[card] = j
 
 
-DECK = Home(
+DECK: Home = Home(
     None, parts=(DECK_ENTRY,),
     grammar=GRAMMAR,
     entries=("deck",),

@@ -27,7 +27,7 @@ __all__ = ["DECLARATION", "FIELD", "GRAMMAR", "describe", "read", "write"]
 
 Path = tuple[Any, ...]
 
-DECLARATION = Construct("declaration", "part", "a declaration attached to a card play", (
+DECLARATION: Construct = Construct("declaration", "part", "a declaration attached to a card play", (
     Field("word", "token", "its word; the notation joins the card played with it: "
           "`marriage KH`", required=True),
     Field("when", "formula", "the condition on the card played with it (the names of a "
@@ -41,7 +41,7 @@ DECLARATION = Construct("declaration", "part", "a declaration attached to a card
 ), x_name="in a declaration")
 
 #: The key of a tricks step that holds them.
-FIELD = Field("declare", "list[declaration]", "declarations a player may attach to a card "
+FIELD: Field = Field("declare", "list[declaration]", "declarations a player may attach to a card "
           "he plays (a marriage, a demand on the next player)", default=[], omitted=True)
 
 GRAMMAR = r"""

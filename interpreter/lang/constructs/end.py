@@ -23,12 +23,12 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_HANDS", "END"]
 
-DEFAULT_MAX_HANDS = 1000
+DEFAULT_MAX_HANDS: int = 1000
 """The bound on a match's hands when ``end.max_hands`` is absent (redeals count): the one
 meaning of an absent ``max_hands`` (a safety bound, not "no bound"), read by the model's
 users, the compiler and the checks."""
 
-DECL = Construct("end", "section", "when the match ends, who wins", (
+DECL: Construct = Construct("end", "section", "when the match ends, who wins", (
     Field("when", "formula", "hand/match condition, checked after each hand", required=True),
     Field("winners", "formula", "per-player condition, evaluated when the match ends",
           required=True),
@@ -122,7 +122,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         )
 
 
-END = Home(
+END: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("match_end",),

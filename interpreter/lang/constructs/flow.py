@@ -30,7 +30,7 @@ Prose = tuple[str, list[str], list[str]]
 
 # ------------------------------------------------------------------------------ set
 
-SET = Construct("set", "step", "assign variables", fields=(FOR,),
+SET: Construct = Construct("set", "step", "assign variables", fields=(FOR,),
                 value=Field("set", "assignments", "name: formula assignments, applied in order",
                             required=True, min_items=1))
 
@@ -96,7 +96,7 @@ def describe_set(ctx: _Ctx, step: Mapping[str, Any], number: str, sub: int) -> P
 
 # ------------------------------------------------------------------------------ if
 
-IF = Construct("if", "step", "run some steps or others",
+IF: Construct = Construct("if", "step", "run some steps or others",
                value=Field("if", "formula", "the condition", required=True), fields=(
     Field("then", "steps", "the steps when the condition holds", required=True),
     Field("else", "steps", "the steps otherwise", default=[]),
@@ -181,7 +181,7 @@ def check_if(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------------------ repeat
 
-REPEAT = Construct("repeat", "step", "run steps for some rounds",
+REPEAT: Construct = Construct("repeat", "step", "run steps for some rounds",
                    value=Field("repeat", "formula", "at most this many rounds", required=True),
                    fields=(
     Field("while", "formula", "checked before each round", default="true"),
@@ -241,7 +241,7 @@ def check_repeat(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------------------ redeal
 
-REDEAL = Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
+REDEAL: Construct = Construct("redeal", "step", "gather, reshuffle and restart the hand", body=(
     Field("dealer", "word", "who deals again", default="same",
           words=words_of(("same", "the same dealer"), ("next", "the next dealer"))),
     SOURCE,
@@ -296,7 +296,7 @@ def describe_redeal(ctx: _Ctx, step: Mapping[str, Any], number: str, sub: int) -
 
 # ------------------------------------------------------------------------------ end_hand
 
-END_HAND = Construct("end_hand", "step", "skip the rest of the hand",
+END_HAND: Construct = Construct("end_hand", "step", "skip the rest of the hand",
                      value=Field("end_hand", "true", "true", required=True))
 
 END_HAND_GRAMMAR = r"""

@@ -117,7 +117,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 
 #: The top level: its own keys (``decl`` holds them too; the vocabulary's ``SPEC`` adds
 #: the sections' keys).
-GAME = Home(
+GAME: Home = Home(
     Construct("spec", "top", "a game spec", _KEYS, x_name="at the top level"),
     grammar=GRAMMAR,
     entries=("version", "game", "extends", "about", "bibliography"),

@@ -76,7 +76,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     ck.steps()
 
 
-HAND = Home(
+HAND: Home = Home(
     None,
     grammar=GRAMMAR,
     entries=("hand",),

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
 
-MELD = Construct("meld", "part", "a named combination of cards a player may declare", (
+MELD: Construct = Construct("meld", "part", "a named combination of cards a player may declare", (
     Field("ranks", "ranks", "its ranks (with `in`)", default=[]),
     Field("spread", "word", "how the ranks spread over the suits", default="one_suit",
           words=words_of(("one_suit", "all of them in one suit: each suit may make one"),
@@ -149,7 +149,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 #: The table of melds (a key of the top level).
-MELDS = Home(
+MELDS: Home = Home(
     None, parts=(MELD,),
     grammar=GRAMMAR,
     entries=("meld",),
@@ -163,7 +163,7 @@ MELDS = Home(
 )
 
 #: The step in which each player declares the melds of their hand.
-DECLARE_MELDS_STEP = Construct(
+DECLARE_MELDS_STEP: Construct = Construct(
     "declare_melds", "step", "each player declares the melds of their hand",
     body=(
         Field("show", "condition", "the declared cards are shown to every player", default=True),
@@ -241,6 +241,6 @@ def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None
                "'melds' table", key=True)
 
 
-DECLARE_MELDS = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR, builds={"declare_melds": read_step},
+DECLARE_MELDS: Home = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR, builds={"declare_melds": read_step},
                      write=write_step, describe=describe_step, check=check_step,
                      compile="spelbok.engine.melds:compile_declare_melds")

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HOME", "POSITIONS"]
 
-DECL = Construct("move", "step", "move cards between zones", body=(
+DECL: Construct = Construct("move", "step", "move cards between zones", body=(
     Field("from", "word", "the zone cards come from", default="stock", words=ZONES),
     Field("to", "word", "the zone they go to", default="hand", words=ZONES),
     Field("count", "count", "how many cards", default="all"),
@@ -145,5 +145,5 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(m, sub)
 
 
-HOME = Home(DECL, grammar=GRAMMAR, builds={"move": build}, write=write, describe=describe,
+HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"move": build}, write=write, describe=describe,
             compile="spelbok.engine.stock:compile_move")

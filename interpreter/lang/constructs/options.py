@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPTION", "OPTIONS"]
 
-OPTION = Construct("option", "part", "a named reading or rule parameter", (
+OPTION: Construct = Construct("option", "part", "a named reading or rule parameter", (
     Field("values", "list[scalar]", "the values it may take (str, int or bool)", required=True,
           min_items=1),
     Field("default", "scalar", "its value unless a variant or the caller sets one",
@@ -135,7 +135,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
             )
 
 
-OPTIONS = Home(
+OPTIONS: Home = Home(
     None, parts=(OPTION,),
     grammar=GRAMMAR,
     entries=("option",),

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PACK", "PACK_EXTRA", "PACK_SUIT"]
 
-DECL = Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
+DECL: Construct = Construct("pack", "section", "the cards: suits, ranks, copies, extra cards (absent: the "
           "French 52)", (
     Field("suits", "list[pack_suit]", f"the suits, in order (1..{MAX_SUITS})",
           required=True, min_items=1, doc_type="list of pack suits, required"),
@@ -40,7 +40,7 @@ DECL = Construct("pack", "section", "the cards: suits, ranks, copies, extra card
     SOURCE,
 ))
 
-PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
+PACK_SUIT: Construct = Construct("pack_suit", "part", "a suit of a declared pack", (
     Field("letter", "str", "its letter in card names (one character, not a digit)",
           required=True, min_items=1),
     Field("name", "str", "its name, for `describe`", default=Derived("the letter")),
@@ -48,7 +48,7 @@ PACK_SUIT = Construct("pack_suit", "part", "a suit of a declared pack", (
     Field("colour", "word", "its colour (for `J@trump_colour` and the screen)", default="black",
           words=tuple(Word(c, f"{c} suits") for c in COLOURS)),
 ), x_name="in a pack suit")
-PACK_EXTRA = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
+PACK_EXTRA: Construct = Construct("pack_extra", "part", "a card outside the grid of suits and ranks "
                        "(a joker)", (
     Field("name", "str", "its name in notation (e.g. `JK`)", required=True, min_items=1),
     Field("suit", "str", "the letter of the suit it belongs to, or `none`", default="none"),
@@ -243,7 +243,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         ck.cards = pack_of(section)
 
 
-PACK = Home(
+PACK: Home = Home(
     DECL,
     parts=(PACK_SUIT, PACK_EXTRA),
     grammar=GRAMMAR,

@@ -25,14 +25,14 @@ if TYPE_CHECKING:
 __all__ = ["DIRECTIONS", "HOME"]
 
 #: Where passed cards go (``pass_cards.directions``).
-DIRECTIONS = (
+DIRECTIONS: tuple[Word, ...] = (
     Word("left", "to the next player to the left"),
     Word("right", "to the next player to the right"),
     Word("across", "to the player opposite (an even number of players)"),
     Word("none", "nowhere: no cards are passed this hand"),
 )
 
-DECL = Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
+DECL: Construct = Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
     Field("count", "formula", "how many cards each player passes", required=True),
     Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
           default=["left"], min_items=1, words=DIRECTIONS,
@@ -134,6 +134,6 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
                 "an even number (limit 'players' to even counts)")
 
 
-HOME = Home(DECL, grammar=GRAMMAR, builds={"pass_cards": build}, write=write, describe=describe,
+HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"pass_cards": build}, write=write, describe=describe,
             check=check, compile="spelbok.engine.passing:compile_pass_cards",
             code_parts=("start", "pass"))

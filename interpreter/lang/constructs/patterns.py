@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HOME", "PATTERN"]
 
-PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
+PATTERN: Construct = Construct("pattern", "part", "a named pattern of a hand (a `patterns` step)", (
     Field("name", "name", "its name (what `pattern` reads when it wins)", required=True),
     Field("if", "formula", "per-player condition: the seat's hand has the pattern",
           required=True),
@@ -31,7 +31,7 @@ PATTERN = Construct("pattern", "part", "a named pattern of a hand (a `patterns` 
     SOURCE,
 ), x_name="in a pattern")
 
-DECL = Construct("patterns", "step", "find the best hand pattern held (before play)",
+DECL: Construct = Construct("patterns", "step", "find the best hand pattern held (before play)",
                  value=Field("patterns", "list[pattern]", "the patterns, best first; the best "
                              "held is read as `pattern` and `pattern_seat`", required=True,
                              min_items=1, doc_type="list of patterns"))
@@ -112,5 +112,5 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
     chk.no_repeats([x["name"] for x in step["patterns"]], (*path, "patterns"), "pattern name")
 
 
-HOME = Home(DECL, parts=(PATTERN,), grammar=GRAMMAR, builds={"patterns": build}, write=write,
+HOME: Home = Home(DECL, parts=(PATTERN,), grammar=GRAMMAR, builds={"patterns": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.patterns:compile_patterns")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PLAYERS"]
 
-DECL = Construct("players", "section", "the allowed player counts", (
+DECL: Construct = Construct("players", "section", "the allowed player counts", (
     Field("min", "int", "fewest players", required=True, minimum=0,
           maximum=MAX_CARDS),
     Field("max", "int", "most players", required=True, maximum=MAX_CARDS),
@@ -88,7 +88,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         ck.err(("players",), f"players.min ({lo}) is greater than players.max ({hi})")
 
 
-PLAYERS = Home(
+PLAYERS: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("players",),

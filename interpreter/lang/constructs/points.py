@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["POINTS"]
 
-DECL = Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
+DECL: Construct = Construct("points", "section", "card points: what the cards in a seat's tricks are worth "
           "(`card_points`)", (
     Field("ranks", "points_by_rank", "points by rank (a rank not listed: 0)", default={}),
     Field("trumps", "points_by_rank", "points by rank of a trump, where they differ from "
@@ -204,7 +204,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
                    key=True)
 
 
-POINTS = Home(
+POINTS: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("points_ranks", "points_trumps", "points_cards", "points_last"),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RANKING"]
 
-DECL = Construct("ranking", "section", "rank order, permanent trumps", (
+DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps", (
     Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
     Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
     Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
@@ -343,7 +343,7 @@ def _special_cards(ck: Checker, tree: Mapping[str, Any], ranking: dict[str, Any]
                     break
 
 
-RANKING = Home(
+RANKING: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=(

@@ -26,7 +26,7 @@ __all__ = ["ALLOW_LEVEL", "FOR", "HOMES", "LEADER_WORDS", "WHO_MAP", "WHO_WORDS"
            "write_allow", "write_who", "write_zone"]
 
 #: The per-player ``for`` of a step (``set``, ``move``).
-FOR = Field("for", "formula", "per-player condition: applied to each player from forehand")
+FOR: Field = Field("for", "formula", "per-player condition: applied to each player from forehand")
 
 #: The zones cards may be in (``move.from``, ``move.to``, an exchange's ``draw_from``).
 ZONES: tuple[Word, ...] = (
@@ -63,7 +63,7 @@ WHO_WORDS = words_of(("dealer", "the dealer"), ("forehand", "the player left of 
 #: Who leads (``tricks.leader``): a single player.
 LEADER_WORDS = tuple(w for w in WHO_WORDS if w.name != "each")
 
-WHO_MAP = Construct("who_map", "part", "the player with the most of a formula", (
+WHO_MAP: Construct = Construct("who_map", "part", "the player with the most of a formula", (
     Field("most", "formula", "the per-player number to have most of", required=True),
     Field("ties", "word", "who wins a tie", default="forehand",
           words=words_of(("cut", "a cut decides"), ("forehand", "the first from forehand"))),
@@ -173,7 +173,7 @@ def describe_who(who: Any, where: Any, single: bool) -> str:
 
 # ------------------------------------------------------------------------------ allow levels
 
-ALLOW_LEVEL = Construct("allow_level", "part", "one level of an ordered `allow`", (
+ALLOW_LEVEL: Construct = Construct("allow_level", "part", "one level of an ordered `allow`", (
     Field("if", "formula", "the condition on each candidate", required=True),
     Field("reason", "text", "the message for a candidate outside this level, when it decides"),
 ), x_name="in an allow level",

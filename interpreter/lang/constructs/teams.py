@@ -80,7 +80,7 @@ def partnerships(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                   "(team_tricks).")
 
 
-TEAMS = Home(
+TEAMS: Home = Home(
     None,
     grammar=GRAMMAR,
     entries=("teams",),

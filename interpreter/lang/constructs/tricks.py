@@ -43,7 +43,7 @@ __all__ = ["DUTIES", "HOME", "RULE_FIELDS"]
 Path = tuple[Any, ...]
 _w = words_of
 
-DECL = Construct("tricks", "step", "play tricks", body=(
+DECL: Construct = Construct("tricks", "step", "play tricks", body=(
     Field("players", "formula", "who takes part (per-player condition)", default="not out"),
     Field("leader", "who", "who leads the first trick", default="forehand",
           words=LEADER_WORDS),
@@ -572,6 +572,6 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
                          "tricks step has no 'abstain'", key=True)
 
 
-HOME = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
+HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
             code_parts=("start", "play", "next"))

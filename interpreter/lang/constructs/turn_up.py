@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HOME"]
 
-DECL = Construct("turn_up", "step", "turn the top stock card up", body=(
+DECL: Construct = Construct("turn_up", "step", "turn the top stock card up", body=(
     Field("trump", "condition", "its suit becomes trump", default=True),
     Field("from", "word", "where the card is turned from", default="stock", omitted=True,
           words=words_of(("stock", "the top card of the stock, to the turn-up zone"),
@@ -95,5 +95,5 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(u, sub)
 
 
-HOME = Home(DECL, grammar=GRAMMAR, builds={"turn_up": build}, write=write, describe=describe,
+HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"turn_up": build}, write=write, describe=describe,
             compile="spelbok.engine.deal:compile_turn_up")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["VARIABLES"]
 
-DECL = Construct("variables", "section", "declared state variables with initial values", (
+DECL: Construct = Construct("variables", "section", "declared state variables with initial values", (
     Field("player", "var_map", "per player, kept for the whole match", default={}),
     Field("hand_player", "var_map", "per player, reset at each hand start", default={}),
     Field("hand", "var_map", "one value, reset at each hand start", default={}),
@@ -171,7 +171,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
             seen.setdefault(name, scope)
 
 
-VARIABLES = Home(
+VARIABLES: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("var_player", "var_hand_player", "var_hand", "var_match", "part_source"),
