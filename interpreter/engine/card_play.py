@@ -12,7 +12,7 @@ from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
-from .trick import legal_cards
+from .trick import beats, down_key, legal_cards, taker
 from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list
 
 if TYPE_CHECKING:
@@ -228,8 +228,8 @@ class CardPlay(TrickPlayEach):
         return self.apply(st, seat, CARD_ACTIONS[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
-        """Play ``c`` face down: the lowest trump (key 100, below every trump's power),
-        or a card of no suit (key 0); it shows no void."""
+        """Play ``c`` face down: the lowest trump or a card of no suit (its key is
+        :func:`~spelbok.engine.trick.down_key`); it shows no void."""
         bit = 1 << c
         st.hands[seat] ^= bit
         if st.known[seat]:
@@ -238,12 +238,12 @@ class CardPlay(TrickPlayEach):
         if st.rec is not None:
             st.event("face_down", seat=seat, card=st.prog.pack.names[c])
         trump = st.trump
-        if (self.down_trump and trump != NO_TRUMP
-                and (st.tf.first_trick_trumps or st.trick_no > 0)):
+        key = down_key(trump, st.tf.first_trick_trumps or st.trick_no > 0, self.down_trump)
+        if key:  # played as the lowest trump (else a card of no suit: it names nothing)
             if st.led < 0:
                 st.led = trump
-            if st.best_key < 100:
-                st.best_key = 100
+            if beats(key, st.best_key):
+                st.best_key = key
                 st.best_seat = seat
                 st.best_trumped = st.led != trump
         return self._placed(st, seat, c)
@@ -254,8 +254,7 @@ class CardPlay(TrickPlayEach):
         st.demand = 0  # a demand binds for its trick only
         st.bound = -1
         if st.best_seat < 0 and st.trick:
-            # only cards that cannot win (of no suit): the trick goes to its first card
-            st.best_seat = st.trick[0][0]
+            st.best_seat = taker(st.trick, -1)  # only cards of no suit: its first card's
         if not self.kept or not self.keep_cards or not st.trick_scored:
             return TrickPlay._finish(self, st)
         owned = [(p, c) for p, c in st.trick if (self.kept >> c) & 1]

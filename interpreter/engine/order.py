@@ -11,7 +11,7 @@ tables give, card by card:
 
 A trick's winner is the card with the highest *key*: its power if it is a
 trump, its power if it is of the led suit, else 0 (the rule is
-:func:`spelbok.engine.trick.card_key`).
+:func:`spelbok.engine.trick.key_of`).
 """
 
 from __future__ import annotations

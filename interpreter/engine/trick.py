@@ -3,7 +3,17 @@ is refused.
 
 * :class:`TrickFlags` the options of one ``tricks`` step;
 * :func:`legal_cards` and :func:`refusal` what a player may play, and why not;
-* :func:`card_key` the one winner rule: the trick goes to its highest key.
+* the one winner rule: :func:`key_of` (a card's key: the trick goes to its highest),
+  :func:`beats` (of equal keys the first played keeps the trick), :func:`down_key` (a
+  face-down card's key), :func:`trick_winner` (the whole rule over a trick's cards: who
+  is winning, with what, and the led suit) and :func:`taker` (who takes a closed trick);
+  :func:`card_key` is the key of a card in the state's current trick.
+
+The trick play keeps the running winner in the state (``best_seat``, ``best_key``, ...),
+updated card by card with :func:`key_of` and :func:`beats` inlined on the hot path
+(:meth:`TrickPlay.apply <spelbok.engine.trick_play.TrickPlay.apply>`): the property test
+``tests/test_trick_winner.py`` pins it to :func:`trick_winner` after every card of
+random matches of every shipped spec.
 
 The instructions that play the tricks of a hand read these rules:
 :mod:`spelbok.engine.trick_play` (:class:`TrickPlay`, with knocking),
@@ -16,11 +26,13 @@ same code serves permanent trumps, relative trumps and plain suit games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..cards import cards_in
 from ..frozen import Frozen
+from .order import NO_TRUMP, TrumpTables
 
 if TYPE_CHECKING:
     from .state import State
@@ -181,17 +193,142 @@ def refusal(st: State, seat: int, card: int) -> str:
     return "you must play a trump" + (" that beats the trick" if beats else "")
 
 
-def card_key(st: State, card: int) -> int:
-    """How strongly ``card`` bids for the current trick (0: it cannot win): the one
-    winner rule, which the trick play and the bots both use.  The highest key wins.
+def trumps_count(st: State) -> bool:
+    """Whether trumps win the current trick (not in a first trick where they may not be
+    played: there a forced trump counts as a plain card)."""
+    return st.tf.first_trick_trumps or st.trick_no > 0
 
-    A trump's key is its power (100+, top trumps 200+); a card of the led
-    suit its power; any other card 0.  In a first trick where trumps may not be
-    played, a (forced) trump counts as a plain card.
+
+def key_of(tables: TrumpTables, card: int, led: int, trumps: bool) -> int:
+    """How strongly ``card`` bids for a trick whose led suit is ``led`` (0: it cannot win
+    it): the one winner rule.  The highest key wins (:func:`beats`).
+
+    A trump's key is its power (100+, top trumps 200+) when ``trumps`` win this trick; a
+    card of the led suit its power; any other card 0 (cards of no suit, losing cards:
+    power 0, see ``order.strip_cards``).
+
+    >>> from spelbok.engine.order import build_tables
+    >>> from spelbok.cards import parse_card
+    >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), [], False)[0]
+    >>> c2, ah, kh = parse_card("2C"), parse_card("AH"), parse_card("KH")
+    >>> key_of(t, c2, 2, True) > key_of(t, ah, 2, True) > key_of(t, kh, 2, True)
+    True
+    >>> key_of(t, ah, 0, True), key_of(t, c2, 2, False)
+    (0, 0)
     """
-    t = st.tables
-    if t.trump[card] and (st.tf.first_trick_trumps or st.trick_no > 0):
-        return t.power[card]
-    if t.suit[card] == st.led:
-        return t.power[card]
+    if tables.trump[card] and trumps:
+        return tables.power[card]
+    if tables.suit[card] == led:
+        return tables.power[card]
     return 0
+
+
+def beats(key: int, best: int) -> bool:
+    """Whether a card of key ``key`` takes the trick from the best so far (key ``best``):
+    only a higher key does, so of equal cards (copies) the first played keeps it.
+
+    >>> beats(12, 11), beats(11, 11)
+    (True, False)
+    """
+    return key > best
+
+
+#: The key of a card played face down as a trump: the lowest trump (every trump's power
+#: is 100 or more, see :mod:`spelbok.engine.order`).
+DOWN_KEY: Final = 100
+
+
+def down_key(trump: int, trumps: bool, down_trump: bool) -> int:
+    """The key of a card played face down: the lowest trump (:data:`DOWN_KEY`) when the
+    spec plays it as one (``down_trump``), there is a trump and trumps win this trick;
+    otherwise 0 (a card of no suit: it names no led suit and never wins).
+
+    >>> down_key(0, True, True), down_key(NO_TRUMP, True, True), down_key(0, True, False)
+    (100, 0, 0)
+    """
+    return DOWN_KEY if down_trump and trump != NO_TRUMP and trumps else 0
+
+
+class Running(NamedTuple):
+    """The state of a trick's contest after some of its cards: the suit led (-1: none
+    yet), the seat winning it so far (-1: no card can win yet) and its key, the best key
+    of a card of the led suit that is not a trump (``head_after_trump``), and whether the
+    winning card is a trump played to another suit."""
+
+    led: int
+    seat: int
+    key: int
+    led_best: int
+    trumped: bool
+
+
+def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
+                 trumps: bool, trump: int = NO_TRUMP, down: int = 0, down_trump: bool = True,
+                 losing: int = 0) -> Running:
+    """The winner rule over the ``(seat, card)`` ``pairs`` of a trick, in play order:
+    who is winning it and with what key (:class:`Running`), under the trump ``tables``
+    (trump ``trump``; ``trumps``: trumps win this trick, see :func:`trumps_count`).
+
+    The cards of ``down`` were played face down (:func:`down_key`: one played as a trump
+    names the trump as the led suit); those of ``losing`` are cards of no suit that never
+    win (``ranking.losing_cards``, kept cards among them): they name no led suit.  The
+    first card that names a suit names the led suit; a card takes the lead when it
+    :func:`beats` the best so far.  Who takes the whole trick is :func:`taker`.
+
+    >>> from spelbok.engine.order import build_tables
+    >>> from spelbok.cards import parse_card
+    >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), [], False)[0]
+    >>> trick = [(0, parse_card("KH")), (1, parse_card("AH")), (2, parse_card("2C"))]
+    >>> trick_winner(t, trick[:2], True)
+    Running(led=2, seat=1, key=13, led_best=13, trumped=False)
+    >>> trick_winner(t, trick, True).seat, trick_winner(t, trick, True).trumped
+    (2, True)
+    >>> trick_winner(t, trick, True, trump=0, down=1 << parse_card("KH")).led
+    0
+    """
+    led = -1
+    seat = -1
+    key = 0
+    led_best = 0
+    trumped = False
+    for p, c in pairs:
+        if (down >> c) & 1:
+            k = down_key(trump, trumps, down_trump)
+            if not k:
+                continue  # of no suit: names no suit, never wins
+            if led < 0:
+                led = trump
+            if beats(k, key):
+                seat, key, trumped = p, k, led != trump
+            continue
+        if (losing >> c) & 1:
+            continue
+        suit = tables.suit[c]
+        if led < 0:
+            led = suit
+        k = key_of(tables, c, led, trumps)
+        if beats(k, key):
+            seat, key, trumped = p, k, suit != led
+        if suit == led and not tables.trump[c] and tables.power[c] > led_best:
+            led_best = tables.power[c]
+    return Running(led, seat, key, led_best, trumped)
+
+
+def taker(pairs: Sequence[tuple[int, int]], seat: int) -> int:
+    """Who takes a closed trick whose winner is ``seat`` (:func:`trick_winner`): that
+    seat, or, when no card could win (only cards of no suit), the first card's player;
+    -1 for a trick without cards (everyone knocked).
+
+    >>> taker([(2, 5), (0, 9)], 0), taker([(2, 5), (0, 9)], -1), taker([], -1)
+    (0, 2, -1)
+    """
+    if seat >= 0:
+        return seat
+    return pairs[0][0] if pairs else -1
+
+
+def card_key(st: State, card: int) -> int:
+    """How strongly ``card`` bids for the current trick (0: it cannot win): :func:`key_of`
+    under the state's trump tables, led suit and first-trick rule (the bots and the
+    formulas' ``power`` read it)."""
+    return key_of(st.tables, card, st.led, st.tf.first_trick_trumps or st.trick_no > 0)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Pack, cards_in
 from .actions import CARD, CARD_ACTIONS, WORD, Action, pack_card_list
 from .steps import UNSET, Fn, Instr, Selector, fixed
-from .trick import TrickFlags, _duty_voids, legal_cards, played_cards, refusal
+from .trick import TrickFlags, _duty_voids, legal_cards, played_cards, refusal, taker
 
 if TYPE_CHECKING:
     from .state import State
@@ -221,9 +221,10 @@ class TrickPlay(Instr):
                 st.voids[seat] |= _duty_voids(st, c)
             if self.allow is not None:
                 st.voids[seat] |= self._allowed_voids(st, seat, c, led)
-        # card_key inlined (the one winner rule: the highest key takes the trick); the
-        # hot path saves its call and re-reads, and tests/test_trick.py pins the winner
-        # this records to card_key over random tricks
+        # trick.key_of and trick.beats inlined (the one winner rule: the highest key takes
+        # the trick, the first of equals keeps it): the hot path saves their calls and
+        # re-reads, and tests/test_trick_winner.py pins what this records (best_seat,
+        # best_key, best_led, best_trumped) to trick.trick_winner after every card
         if t.trump[c]:
             if suit != led or st.tf.broken_any:  # by default only a trump on another suit breaks
                 st.broken = True
@@ -316,7 +317,7 @@ class TrickPlay(Instr):
         winner = st.best_seat
         if winner < 0:
             if st.trick:  # only cards that cannot win (of no suit): it goes to its first card
-                winner = st.best_seat = st.trick[0][0]
+                winner = st.best_seat = taker(st.trick, -1)
             else:  # everyone knocked: nobody wins, the lead passes on
                 nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
                 self.begin_trick(st, nxt)

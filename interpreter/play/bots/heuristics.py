@@ -30,7 +30,7 @@ from ...engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
 from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
 from ...engine.subsets import SubsetActions
-from ...engine.trick import card_key
+from ...engine.trick import beats, card_key
 
 if TYPE_CHECKING:
     from ...engine.state import State
@@ -165,7 +165,7 @@ def trick_card(
         return by_card[min(pool, key=lambda c: power[c])]
     best = st.best_key
     keyed = [(card_key(st, c), c) for c in cards]
-    winners = [(k, c) for k, c in keyed if k > best]
+    winners = [(k, c) for k, c in keyed if beats(k, best)]
     if want:
         if winners:
             rest = live if after is None else after

@@ -1,0 +1,176 @@
+"""The winner rule has one definition (:func:`spelbok.engine.trick.trick_winner`), and
+the running winner the trick play keeps in the state, card by card, on its hot path
+(``TrickPlay.apply`` inlines the rule; ``CardPlay`` adds face-down, losing and kept
+cards) is pinned to it.
+
+Random matches of every shipped spec and variant, at their fewest and most players,
+with a few seeds: after every action, the state's running winner (``led``,
+``best_seat``, ``best_key``, ``best_led``, ``best_trumped``) must be the definition
+applied to the trick's cards so far, and each closed trick must go to the seat the
+definition names (:func:`~spelbok.engine.trick.taker`).  A hand-written spec adds
+face-down plays as the lowest trump, which no shipped spec declares.  The test can fail:
+a wrong rule patched into the play (ties to the last card; a face-down card one below
+the lowest trump) is caught.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+import spelbok
+from spelbok.engine import card_play, trick_play
+from spelbok.engine.actions import CARD, CARDS
+from spelbok.engine.card_play import CardPlay
+from spelbok.engine.trick import key_of, taker, trick_winner, trumps_count
+from spelbok.engine.trick_play import TrickPlay
+from spelbok.lang.loader import shipped_spec_names
+
+from tests.minispec import mini
+
+SEEDS = (1, 2, 3)
+# a face-down card counted as the lowest trump (the shipped Truco plays it as no suit)
+DOWN_TRUMP = mini("  - deal: {size: 5}\n  - set: {trump: \"'S'\"}\n"
+                  "  - tricks: {face_down: \"led_suit != 'none' and "
+                  "count(cards_of(hand, led_suit)) == 0\"}\n")
+
+
+@cache
+def _game(name: str, players: int) -> spelbok.Game:
+    return spelbok.load(name, players=players, max_hands=4)
+
+
+def cases() -> list[tuple[str, int]]:
+    out = []
+    for name in shipped_spec_names():
+        tree = spelbok.load(name).tree
+        for n in sorted({tree["players"]["min"], tree["players"]["max"]}):
+            out.append((name, n))
+    return out
+
+
+def _mask(pairs: Any) -> int:
+    m = 0
+    for _p, c in pairs:
+        m |= 1 << c
+    return m
+
+
+def _rule(play: TrickPlay) -> tuple[bool, int]:
+    """What the definition needs of the trick play: face-down cards as trumps, losing cards."""
+    if isinstance(play, CardPlay):
+        return play.down_trump, play.losing
+    return True, 0
+
+
+def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[int, list[str]]:
+    """Play one random match; (cards checked, failures)."""
+    rng = random.Random(seed)
+    st = game.new_state(seed=seed, record=True)
+    code = game.program.code
+    down = 0  # the cards played face down, until their trick closes
+    checked = 0
+    failures: list[str] = []
+    steps = 0
+    while not st.is_terminal and steps < max_steps and len(failures) < 3:
+        steps += 1
+        ins = code[st.pc]
+        a = rng.choice(st.legal_actions())
+        if not isinstance(ins, TrickPlay):
+            st.apply(a)
+            continue
+        down_trump, losing = _rule(ins)
+        pairs = list(st.trick)
+        if a.kind == CARD:
+            pairs.append((st.current, a.value))
+        elif a.kind == CARDS:  # face down, or with a declaration
+            pairs.append((st.current, a.cards[0]))
+            if isinstance(ins, CardPlay) and a.verb == ins.down_word:
+                down |= 1 << a.cards[0]
+        # a trick's rules (tables, trumps, trump) hold from its first card to its close
+        # (a lone card may name trump, and wins its trick whatever the tables); the
+        # closing card may end the hand, and the next one deal
+        tables, trumps, trump = st.tables, trumps_count(st), st.trump
+        seen = len(st.log)
+        st.apply(a)
+        closed = [e for e in st.log[seen:] if e["event"] == "trick"]
+        if closed:  # the action closed the trick
+            run = trick_winner(tables, pairs, trumps, trump, down & _mask(pairs), down_trump, losing)
+            winner = closed[0]["winner"]
+            if len(closed[0]["cards"]) != len(pairs) or winner != taker(pairs, run.seat):
+                failures.append(f"seed {seed} step {steps}: trick {pairs} went to {winner}, "
+                                f"the rule gives {taker(pairs, run.seat)} ({run})")
+            down &= ~_mask(pairs)
+            checked += 1
+        elif st.trick:  # the trick goes on: the running winner is the rule's
+            run = trick_winner(st.tables, st.trick, trumps_count(st), st.trump,
+                               down & _mask(st.trick), down_trump, losing)
+            got = (st.led, st.best_seat, st.best_key, st.best_led, st.best_trumped)
+            if got != tuple(run):
+                failures.append(f"seed {seed} step {steps}: trick {st.trick} runs {got}, "
+                                f"the rule gives {tuple(run)}")
+            checked += 1
+    return checked, failures
+
+
+@pytest.mark.parametrize(("name", "players"), cases())
+def test_the_running_winner_is_the_one_rule(name: str, players: int) -> None:
+    game = _game(name, players)
+    total = 0
+    for seed in SEEDS:
+        checked, failures = check_match(game, seed)
+        assert not failures, failures
+        total += checked
+    assert total > 0
+
+
+def test_face_down_as_the_lowest_trump_is_the_one_rule() -> None:
+    for players in (2, 4):
+        game = spelbok.load(DOWN_TRUMP, players=players)
+        assert isinstance(game.program.code[_trick_play_at(game)], CardPlay)
+        downs = 0
+        for seed in range(1, 13):
+            checked, failures = check_match(game, seed)
+            assert not failures, failures
+            downs += checked
+        assert downs > 0
+
+
+def _trick_play_at(game: spelbok.Game) -> int:
+    return next(i for i, ins in enumerate(game.program.code) if isinstance(ins, TrickPlay))
+
+
+def _failures(game: spelbok.Game, seeds: range) -> list[str]:
+    out: list[str] = []
+    for seed in seeds:
+        out += check_match(game, seed)[1]
+    return out
+
+
+@pytest.mark.skipif(spelbok.COMPILED, reason="patches the play's pure-Python code")
+def test_a_wrong_running_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ties to the last card played (wrong: the first of equal cards keeps the trick)
+    are caught in a game with copies of each card."""
+    placed = trick_play.TrickPlay._placed
+
+    def ties_to_the_last(self: TrickPlay, st: spelbok.State, seat: int, c: int) -> bool:
+        if (st.led >= 0 and st.best_key > 0 and seat != st.best_seat
+                and key_of(st.tables, c, st.led, trumps_count(st)) == st.best_key):
+            st.best_seat = seat
+        return placed(self, st, seat, c)
+
+    game = _game("pinochle", 4)
+    assert not _failures(game, range(1, 3))
+    monkeypatch.setattr(trick_play.TrickPlay, "_placed", ties_to_the_last)
+    assert _failures(game, range(1, 3))
+
+
+@pytest.mark.skipif(spelbok.COMPILED, reason="patches the play's pure-Python code")
+def test_a_wrong_face_down_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A face-down card counted one below the lowest trump is caught."""
+    game = spelbok.load(DOWN_TRUMP, players=4)  # (with two, the face-down card closes)
+    assert not _failures(game, range(1, 13))
+    monkeypatch.setattr(card_play, "down_key", lambda trump, trumps, as_trump: 99 if as_trump else 0)
+    assert _failures(game, range(1, 13))
