@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from spelbok.lang.loader import shipped_spec_names
 from spelbok.validation import diagnose
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -46,3 +48,46 @@ end: {when: "true", winners: "true"}
 """, encoding="utf-8")
     errors, _ = diagnose(spec)
     assert errors == []
+
+
+# ------------------------------------------------------------- the README's shipped games
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _games_table(text: str) -> list[str]:
+    """The spec names of the README's games table (its first column)."""
+    section = text.split("## Shipped games, variants and readings", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]  # type: ignore[union-attr]
+
+
+def test_readme_games_table_is_the_shipped_list() -> None:
+    """Every shipped game (as `spelbok list` lists it) is in the README's table, and the
+    table names no game that is not shipped."""
+    text = README.read_text(encoding="utf-8")
+    games = [n for n in shipped_spec_names() if "/" not in n]
+    table = _games_table(text)
+    assert sorted(table) == sorted(games)
+    assert len(table) == len(set(table))
+
+
+def test_readme_counts_of_shipped_games_and_variants() -> None:
+    text = README.read_text(encoding="utf-8")
+    names = shipped_spec_names()
+    games = [n for n in names if "/" not in n]
+    variants = [n for n in names if n.startswith("variants/")]
+    said = " ".join(text.split())
+    assert f"Shipped games: {len(games)} specs" in said
+    assert re.findall(r"(\d+) variants\b", said)
+    for n in re.findall(r"(\d+) variants\b", said):
+        assert int(n) == len(variants)
+
+
+def test_spelbok_list_is_the_shipped_games() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["list"]).output
+    listed = [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert sorted(listed) == sorted(_games_table(README.read_text(encoding="utf-8")))
