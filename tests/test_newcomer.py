@@ -91,3 +91,60 @@ def test_spelbok_list_is_the_shipped_games() -> None:
     out = CliRunner().invoke(cli, ["list"]).output
     listed = [line.split()[0] for line in out.splitlines() if line.strip()]
     assert sorted(listed) == sorted(_games_table(README.read_text(encoding="utf-8")))
+
+
+# ------------------------------------------------------------- a variant drops an option
+
+SOLE_3 = """spelbok: 1
+extends: knektpass
+name: Knektpass (the sole player deducts 3)
+hand:
+  sole player:                    # the step labelled "sole player", then its "score"
+    then: {score: {set: {score: "score - 3"}}}
+"""
+
+
+def _variant(tmp_path: Path, text: str) -> Path:
+    spec = tmp_path / "v.yaml"
+    spec.write_text(text, encoding="utf-8")
+    return spec
+
+
+def test_docs_sole_player_example_is_the_one_tested() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text(encoding="utf-8")
+    assert SOLE_3 in docs
+
+
+def test_variant_dropping_an_option_is_noted_and_warned(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3)
+    text = " ".join(describe(str(spec)).split())
+    assert ("note: option 'floor_zero' no longer applies to hand[5].then[0].set.score" in text)
+    errors, warnings = diagnose(spec)
+    assert errors == []
+    assert len(warnings) == 1
+    w = warnings[0]
+    assert "'floor_zero'" in w.message
+    assert (w.line, w.col) == (6, 33)
+
+
+def test_variant_option_read_by_no_rule(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3 + """  scoring:
+    set: {score: "score + change"}
+""")
+    text = " ".join(describe(str(spec)).split())
+    assert "note: option 'floor_zero' is no longer read by any rule" in text
+    _, warnings = diagnose(spec)
+    assert [(w.line, w.col) for w in warnings] == [(6, 33), (8, 18)]
+    assert all("no longer read by any rule" in w.message for w in warnings)
+
+
+def test_variant_keeping_its_options_has_no_note(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3.replace('"score - 3"', '"if floor_zero then max(0, score - 3) else score - 3"'))
+    assert "note:" not in describe(str(spec))
+    assert diagnose(spec) == ([], [])
