@@ -148,3 +148,12 @@ def test_variant_keeping_its_options_has_no_note(tmp_path: Path) -> None:
     spec = _variant(tmp_path, SOLE_3.replace('"score - 3"', '"if floor_zero then max(0, score - 3) else score - 3"'))
     assert "note:" not in describe(str(spec))
     assert diagnose(spec) == ([], [])
+
+
+# ------------------------------------------------------------- installing from the checkout
+
+
+def test_readme_says_how_to_install_from_the_checkout() -> None:
+    said = " ".join(README.read_text(encoding="utf-8").split())
+    assert "spelbok is not on a package index" in said
+    assert "`pip install .`" in said and "`pip install 'git+URL'`" in said
