@@ -322,6 +322,19 @@ class _Checker:
         file, line, col = self.doc.locate(path, key=key)
         self.warnings.append(SpecWarning(message, file, line, col, hint))
 
+    def against_base(self) -> None:
+        """A variant's changed formulas that drop an option its base's read (a warning at
+        the changed key: :mod:`.option_reads`)."""
+        from .describe import _read_base
+        from .option_reads import dropped_options
+
+        try:
+            base = _read_base(self.doc.parents[0])
+        except SpecError:
+            return  # the base loaded once already; its errors were reported then
+        for dropped in dropped_options(base.tree, self.tree):
+            self.warn(dropped.path, dropped.note)
+
     def written(self, path: Path) -> bool:
         """True when the spec's author wrote the key at ``path`` (not a default filled in)."""
         return path in self.doc.positions or key_path(path) in self.doc.positions
@@ -370,7 +383,7 @@ def _source_fields(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
 
 def structural_checks(doc: SpecDoc) -> list[SpecError]:
     """Every structural problem of ``doc``, located, in a stable order (see module doc)."""
-    return structural_diagnosis(doc)[0]
+    return _diagnosis(doc, against_base=False)[0]
 
 
 def structural_warnings(doc: SpecDoc) -> list[SpecError]:
@@ -380,9 +393,16 @@ def structural_warnings(doc: SpecDoc) -> list[SpecError]:
 
 
 def structural_diagnosis(doc: SpecDoc) -> tuple[list[SpecError], list[SpecError]]:
-    """The errors and the warnings of ``doc`` from one run of the checks, each sorted."""
+    """The errors and the warnings of ``doc`` from one run of the checks, each sorted (a
+    variant's warnings include the options its changed formulas no longer read)."""
+    return _diagnosis(doc, against_base=True)
+
+
+def _diagnosis(doc: SpecDoc, *, against_base: bool) -> tuple[list[SpecError], list[SpecError]]:
     checker = _Checker(doc)
     errors = checker.run()
+    if against_base and not errors and doc.parents:  # reads the base again: not on load
+        checker.against_base()
     warnings = checker.warnings
 
     def order(e: SpecError) -> tuple[str, int, int]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .constructs import PROSE_ORDER, STEP_HOMES
@@ -203,21 +203,53 @@ def spec_changes(base: Any, variant: Any, path: tuple[Any, ...] = ()) -> list[tu
     >>> spec_changes({"a": 1, "b": {"c": [1, 2]}}, {"a": 1, "b": {"c": [1, 3]}, "d": True})
     [('b.c[1]', '2 → 3'), ('d', '(new) true')]
     """
+    out: list[tuple[str, str]] = []
+    for shown, _, old, new in tree_changes(base, variant, path):
+        if new is ABSENT:
+            out.append((_path_text(shown), f"{_short(old)} → (removed)"))
+        elif old is ABSENT:
+            out.append((_path_text(shown), f"(new) {_short(new)}"))
+        else:
+            out.append((_path_text(shown), f"{_short(old)} → {_short(new)}"))
+    return out
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+#: A value one of two trees does not have (:func:`tree_changes`).
+ABSENT: Any = _Absent()
+
+
+def tree_changes(base: Any, variant: Any, path: tuple[Any, ...] = ()
+                 ) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...], Any, Any]]:
+    """The values that differ between two canonical trees, as ``(path, base's path, old,
+    new)`` (``ABSENT`` for a value one side lacks; a list's items are matched as a diff
+    matches lines, the path is the variant's but a removed item's is the base's).
+
+    >>> [(p, b, o, n) for p, b, o, n in tree_changes({"a": [1, 2]}, {"a": [0, 1, 3]})]
+    [(('a', 0), ('a', 0), <absent>, 0), (('a', 2), ('a', 1), 2, 3)]
+    """
+    yield from _tree_changes(base, variant, path, path)
+
+
+def _tree_changes(base: Any, variant: Any, path: tuple[Any, ...], bpath: tuple[Any, ...]
+                  ) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...], Any, Any]]:
     if isinstance(base, Mapping) and isinstance(variant, Mapping):
-        out: list[tuple[str, str]] = []
         for key in [*base, *(k for k in variant if k not in base)]:
-            sub = (*path, key)
+            sub, bsub = (*path, key), (*bpath, key)
             if key not in variant:
-                out.append((_path_text(sub), f"{_short(base[key])} → (removed)"))
+                yield sub, bsub, base[key], ABSENT
             elif key not in base:
-                out.append((_path_text(sub), f"(new) {_short(variant[key])}"))
+                yield sub, bsub, ABSENT, variant[key]
             else:
-                out += spec_changes(base[key], variant[key], sub)
-        return out
+                yield from _tree_changes(base[key], variant[key], sub, bsub)
+        return
     if isinstance(base, list) and isinstance(variant, list):
         import difflib
 
-        out = []
         keys_a = [json.dumps(x, sort_keys=True) for x in base]
         keys_b = [json.dumps(x, sort_keys=True) for x in variant]
         matcher = difflib.SequenceMatcher(a=keys_a, b=keys_b, autojunk=False)
@@ -226,15 +258,16 @@ def spec_changes(base: Any, variant: Any, path: tuple[Any, ...] = ()) -> list[tu
                 continue
             pairs = min(a1 - a0, b1 - b0) if op == "replace" else 0
             for k in range(pairs):
-                out += spec_changes(base[a0 + k], variant[b0 + k], (*path, b0 + k))
+                yield from _tree_changes(base[a0 + k], variant[b0 + k], (*path, b0 + k),
+                                         (*bpath, a0 + k))
             for i in range(a0 + pairs, a1):
-                out.append((_path_text((*path, i)), f"{_short(base[i])} → (removed)"))
+                yield (*path, i), (*bpath, i), base[i], ABSENT
             for i in range(b0 + pairs, b1):
-                out.append((_path_text((*path, i)), f"(new) {_short(variant[i])}"))
-        return out
+                yield (*path, i), (*bpath, i), ABSENT, variant[i]
+        return
     if base == variant and type(base) is type(variant):
-        return []
-    return [(_path_text(path), f"{_short(base)} → {_short(variant)}")]
+        return
+    yield path, bpath, base, variant
 
 
 def _read_base(name: str) -> Any:
@@ -270,6 +303,10 @@ def _section_changes(doc: Any) -> list[str]:
         return lines + _wrap("It changes no rule.")
     for path, change in changes:
         lines += _wrap(f"{path}: {change}", 4, first="  - ")
+    from .option_reads import dropped_options
+
+    for dropped in dropped_options(base.tree, doc.tree):
+        lines += _wrap(f"note: {dropped.note}", 4, first="  ")
     return lines
 
 

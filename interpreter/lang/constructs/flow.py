@@ -16,7 +16,7 @@ from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import is_node
 from .home import Home
-from .shared import FOR
+from .shared import FOR, check_for
 
 if TYPE_CHECKING:
     from ..checks import _Checker
@@ -327,7 +327,7 @@ _ENGINE = "spelbok.engine.flow:"
 #: The homes of the control-flow steps, in the reference's order.
 HOMES: tuple[Home, ...] = (
     Home(SET, grammar=SET_GRAMMAR, entries=("set_step",), builds={"set_step": build_set},
-         write=write_set, describe=describe_set, compile=_ENGINE + "compile_set"),
+         write=write_set, describe=describe_set, check=check_for, compile=_ENGINE + "compile_set"),
     Home(IF, grammar=IF_GRAMMAR, entries=("if_step",), builds={"if_step": build_if},
          write=write_if, describe=describe_if, check=check_if, compile=_ENGINE + "compile_if", code_parts=("test", "skip"),
          ends_hand=ends_if),

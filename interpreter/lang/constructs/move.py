@@ -13,7 +13,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from .home import Home
-from .shared import FOR, ZONES, read_zone, write_zone
+from .shared import FOR, ZONES, check_for, read_zone, write_zone
 
 if TYPE_CHECKING:
     from ..describe import _Ctx
@@ -146,4 +146,4 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
 
 
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"move": build}, write=write, describe=describe,
-            compile="spelbok.engine.stock:compile_move")
+                  check=check_for, compile="spelbok.engine.stock:compile_move")

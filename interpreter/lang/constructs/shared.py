@@ -19,14 +19,33 @@ from ..declare import Construct, Field, Word, words_of
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker
     from ..dsl_build import _Builder
 
-__all__ = ["ALLOW_LEVEL", "FOR", "HOMES", "LEADER_WORDS", "WHO_MAP", "WHO_WORDS", "ZONES",
+__all__ = ["ALLOW_LEVEL", "FOR", "HOMES", "check_for", "LEADER_WORDS", "WHO_MAP", "WHO_WORDS", "ZONES",
            "describe_levels", "describe_who", "read_allow_else", "read_then", "read_who", "read_zone",
            "write_allow", "write_who", "write_zone"]
 
 #: The per-player ``for`` of a step (``set``, ``move``).
 FOR: Field = Field("for", "formula", "per-player condition: applied to each player from forehand")
+
+#: Words a newcomer writes in ``for`` to mean every player (its condition is ``true``).
+_EVERY_WORDS = frozenset({"all", "every", "everyone", "everybody", "each"})
+
+
+def check_for(chk: _Checker, path: tuple[Any, ...], step: Mapping[str, Any]) -> None:
+    """A ``for`` that is a bare word for every player (``for: all``), when the spec names
+    nothing so, is an error that says the condition to write: ``for: "true"``."""
+    word = step.get("for")
+    if not isinstance(word, str) or word.strip() not in _EVERY_WORDS:
+        return
+    word = word.strip()
+    declared = {n for scope in (chk.tree.get("variables") or {}).values()
+                if isinstance(scope, dict) for n in scope}
+    if word in declared or word in chk.options and word not in chk.RESERVED:
+        return
+    chk.err((*path, "for"), f"'for' is a condition each player must meet, and '{word}' names "
+            "no value: for every player the condition is true", 'for: "true"')
 
 #: The zones cards may be in (``move.from``, ``move.to``, an exchange's ``draw_from``).
 ZONES: tuple[Word, ...] = (

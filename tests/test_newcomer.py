@@ -1,0 +1,159 @@
+"""What a newcomer met (issue 35, item 7), each with its test."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from spelbok.lang.loader import shipped_spec_names
+from spelbok.validation import diagnose
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+
+
+# ------------------------------------------------------------- for: all in a set step
+
+
+@pytest.mark.parametrize("word", ["all", "everyone", "each"])
+def test_for_every_word_suggests_true(tmp_path: Path, word: str) -> None:
+    text = (SPECS / "auction-pitch.yaml").read_text(encoding="utf-8")
+    assert text.count('    for: "true"\n') >= 1
+    bad = text.replace('    for: "true"\n', f"    for: {word}\n", 1)
+    spec = tmp_path / "g.yaml"
+    spec.write_text(bad, encoding="utf-8")
+    line = bad[: bad.index(f"    for: {word}\n")].count("\n") + 1
+    errors, _ = diagnose(spec)
+    assert len(errors) == 1, [str(e) for e in errors]
+    e = errors[0]
+    assert (e.line, e.col) == (line, 10)
+    assert e.hint == 'for: "true"'
+    assert f"'{word}'" in e.message
+
+
+def test_for_every_word_declared_is_a_name(tmp_path: Path) -> None:
+    """A spec that declares the word as a variable means that variable: no error."""
+    spec = tmp_path / "g.yaml"
+    spec.write_text("""spelbok: 1
+name: Tiny
+players: {min: 2, max: 2}
+deck: [{ranks: [A, K, Q, J, '10', '9']}]
+variables: {player: {each: true, score: 0}}
+hand:
+  - deal: {size: 3}
+  - set: {score: "score + 1"}
+    for: each
+  - tricks: {}
+end: {when: "true", winners: "true"}
+""", encoding="utf-8")
+    errors, _ = diagnose(spec)
+    assert errors == []
+
+
+# ------------------------------------------------------------- the README's shipped games
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _games_table(text: str) -> list[str]:
+    """The spec names of the README's games table (its first column)."""
+    section = text.split("## Shipped games, variants and readings", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]  # type: ignore[union-attr]
+
+
+def test_readme_games_table_is_the_shipped_list() -> None:
+    """Every shipped game (as `spelbok list` lists it) is in the README's table, and the
+    table names no game that is not shipped."""
+    text = README.read_text(encoding="utf-8")
+    games = [n for n in shipped_spec_names() if "/" not in n]
+    table = _games_table(text)
+    assert sorted(table) == sorted(games)
+    assert len(table) == len(set(table))
+
+
+def test_readme_counts_of_shipped_games_and_variants() -> None:
+    text = README.read_text(encoding="utf-8")
+    names = shipped_spec_names()
+    games = [n for n in names if "/" not in n]
+    variants = [n for n in names if n.startswith("variants/")]
+    said = " ".join(text.split())
+    assert f"Shipped games: {len(games)} specs" in said
+    assert re.findall(r"(\d+) variants\b", said)
+    for n in re.findall(r"(\d+) variants\b", said):
+        assert int(n) == len(variants)
+
+
+def test_spelbok_list_is_the_shipped_games() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["list"]).output
+    listed = [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert sorted(listed) == sorted(_games_table(README.read_text(encoding="utf-8")))
+
+
+# ------------------------------------------------------------- a variant drops an option
+
+SOLE_3 = """spelbok: 1
+extends: knektpass
+name: Knektpass (the sole player deducts 3)
+hand:
+  sole player:                    # the step labelled "sole player", then its "score"
+    then: {score: {set: {score: "score - 3"}}}
+"""
+
+
+def _variant(tmp_path: Path, text: str) -> Path:
+    spec = tmp_path / "v.yaml"
+    spec.write_text(text, encoding="utf-8")
+    return spec
+
+
+def test_docs_sole_player_example_is_the_one_tested() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text(encoding="utf-8")
+    assert SOLE_3 in docs
+
+
+def test_variant_dropping_an_option_is_noted_and_warned(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3)
+    text = " ".join(describe(str(spec)).split())
+    assert ("note: option 'floor_zero' no longer applies to hand[5].then[0].set.score" in text)
+    errors, warnings = diagnose(spec)
+    assert errors == []
+    assert len(warnings) == 1
+    w = warnings[0]
+    assert "'floor_zero'" in w.message
+    assert (w.line, w.col) == (6, 33)
+
+
+def test_variant_option_read_by_no_rule(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3 + """  scoring:
+    set: {score: "score + change"}
+""")
+    text = " ".join(describe(str(spec)).split())
+    assert "note: option 'floor_zero' is no longer read by any rule" in text
+    _, warnings = diagnose(spec)
+    assert [(w.line, w.col) for w in warnings] == [(6, 33), (8, 18)]
+    assert all("no longer read by any rule" in w.message for w in warnings)
+
+
+def test_variant_keeping_its_options_has_no_note(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, SOLE_3.replace('"score - 3"', '"if floor_zero then max(0, score - 3) else score - 3"'))
+    assert "note:" not in describe(str(spec))
+    assert diagnose(spec) == ([], [])
+
+
+# ------------------------------------------------------------- installing from the checkout
+
+
+def test_readme_says_how_to_install_from_the_checkout() -> None:
+    said = " ".join(README.read_text(encoding="utf-8").split())
+    assert "spelbok is not on a package index" in said
+    assert "`pip install .`" in said and "`pip install 'git+URL'`" in said
