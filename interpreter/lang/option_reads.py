@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from ..errors import FormulaError
 from ..formula import formula_names, parse_formula
+from .tree_diff import ABSENT, path_text, tree_changes
 
 __all__ = ["DroppedOption", "dropped_options"]
 
@@ -70,8 +71,6 @@ def _rule_texts(node: Any) -> Iterator[str]:
 def dropped_options(base: dict[str, Any], tree: dict[str, Any]) -> list[DroppedOption]:
     """The options that the base's changed formulas read and the variant's do not, in the
     order of the changes (see the module's doc)."""
-    from .describe import ABSENT, _path_text, tree_changes
-
     options = set(tree.get("options") or {})
     if not options:
         return []
@@ -85,5 +84,5 @@ def dropped_options(base: dict[str, Any], tree: dict[str, Any]) -> list[DroppedO
             continue
         if read is None:
             read = {n for text in _rule_texts(tree) for n in _names(text)}
-        out += [DroppedOption(path, o, o in read, _path_text(path)) for o in lost]
+        out += [DroppedOption(path, o, o in read, path_text(path)) for o in lost]
     return out
