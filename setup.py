@@ -1,14 +1,18 @@
-"""Build hook: compile the engine's hot path with mypyc when it can be.
+"""Build hook: compile the engine's hot path with mypyc, when asked to.
 
 Everything else about the package is declared in pyproject.toml.  The modules
 in ``HOT`` (interpreter/_native.py) run the rules on every decision; mypyc
 turns them into one C extension (``spelbok._native__mypyc`` plus a small
 module per name), which makes random playouts about 1.6 times faster
-(README, "Performance").
+(docs/performance.md) but adds minutes to the install.
 
-The pure-Python package is always complete and always correct:
+The pure-Python package is always complete and always correct, and it is the
+default:
 
-* ``SPELBOK_PURE=1`` at install time skips the compilation;
+* ``SPELBOK_COMPILE=1`` at install time compiles the hot path; so does
+  ``SPELBOK_REQUIRE_COMPILED=1`` (CI), which also turns any fallback into an
+  error;
+* ``SPELBOK_PURE=1`` at install time skips the compilation even then;
 * a failed compilation (no C compiler, mypyc missing) warns and installs the
   pure package;
 * ``SPELBOK_PURE=1`` at run time ignores compiled modules that are present
@@ -84,6 +88,10 @@ class OptionalBuildExt(build_ext):
         digest.write_text(DIGEST[0] + "\n")
 
 
+#: What a default (pure) build says: how to get the compiled engine instead.
+OPT_IN = ("pure Python (the default); set SPELBOK_COMPILE=1 to compile the hot path "
+          "with mypyc: playouts about 1.6 times faster, a few minutes more to install")
+
 # the setup.py commands that build code (metadata and sdists need no compiling)
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 
@@ -106,6 +114,10 @@ def _ext_modules() -> list:
         _clean_inplace()
     if os.environ.get("SPELBOK_PURE"):
         _note("SPELBOK_PURE is set: pure Python")
+        return []
+    if not (os.environ.get("SPELBOK_COMPILE") or os.environ.get("SPELBOK_REQUIRE_COMPILED")):
+        # the default: a quick install; the compiled engine is an opt-in of minutes
+        print(f"spelbok build: {OPT_IN}", file=sys.stderr)
         return []
     try:
         from mypyc.build import mypycify

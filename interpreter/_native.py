@@ -1,7 +1,8 @@
 """Compiled or pure Python: which copy of the hot-path modules gets imported.
 
-An install may hold, beside the sources, the hot-path modules compiled by
-mypyc (see setup.py) and ``_compiled.sha256``, the digest of the sources they
+An install built with ``SPELBOK_COMPILE=1`` (see setup.py; the default build is
+pure Python and holds neither) has, beside the sources, the hot-path modules
+compiled by mypyc and ``_compiled.sha256``, the digest of the sources they
 were compiled from.  Python would import a compiled module in preference to
 its source, so this module (run by ``spelbok/__init__`` before anything else)
 turns to the sources when
@@ -131,7 +132,7 @@ def choose() -> bool:
         if built != source_digest(_HERE):
             warnings.warn(
                 "spelbok: the compiled hot path is older than its sources; running the "
-                "sources (rebuild with `pip install -e .` to compile again)",
+                "sources (rebuild with `SPELBOK_COMPILE=1 pip install -e .` to compile again)",
                 RuntimeWarning, stacklevel=3)
             use = False
     if not use:

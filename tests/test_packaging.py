@@ -37,12 +37,20 @@ print(json.dumps({"winners": state.winners, "name": tree["name"], "compiled": sp
 """
 
 
+def _build_env() -> dict[str, str]:
+    """The environment of a build: CI's (SPELBOK_REQUIRE_COMPILED: compiled), else a
+    default build, whatever the switches of the shell that runs the tests."""
+    if os.environ.get("SPELBOK_REQUIRE_COMPILED"):
+        return dict(os.environ)
+    return {k: v for k, v in os.environ.items() if k not in ("SPELBOK_PURE", "SPELBOK_COMPILE")}
+
+
 def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
          "-q", "-w", str(wheels)],
-        check=True, cwd=tmp_path, capture_output=True,
+        check=True, cwd=tmp_path, capture_output=True, env=_build_env(),
     )
     (wheel,) = wheels.glob("spelbok-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
@@ -73,9 +81,21 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
         # digest matches the installed sources, so it is not taken for stale)
         assert '"compiled": true' in out.stdout
         assert "spelbok/_compiled.sha256" in names
+    else:  # the default build is pure Python: quick to install (README)
+        assert not any(n.endswith((".so", ".pyd", "_compiled.sha256")) for n in names)
     import shutil
 
     shutil.rmtree(ROOT / "build", ignore_errors=True)
+
+
+def test_default_build_is_pure_and_says_how_to_compile() -> None:
+    # build_ext with no switch set: nothing to compile, and a line on the opt-in
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPELBOK_")}
+    staged = set((ROOT / "build").glob("mypyc-*"))  # (another build may be running)
+    out = subprocess.run([sys.executable, "setup.py", "-q", "build_ext"], cwd=ROOT,
+                         env=env, check=True, capture_output=True, text=True)
+    assert "pure Python (the default); set SPELBOK_COMPILE=1" in out.stderr
+    assert set((ROOT / "build").glob("mypyc-*")) <= staged  # nothing staged for mypyc
 
 
 # -- the README's first steps, after a plain `pip install .` ---------------------------
