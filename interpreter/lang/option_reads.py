@@ -1,7 +1,7 @@
 """The options a variant's changed formulas no longer read.
 
 A variant that rewrites a formula of its base may drop an option the base's formula read
-(Knektpass' "sole player deducts 3" loses ``floor_zero`` there): the option then no longer
+(a score rule rewritten without the branch that read ``floor_zero``): the option then no longer
 applies to that rule, or to any rule when nothing else reads it.  ``describe`` notes it
 among the variant's changes and ``validate`` warns at the changed key.
 
