@@ -17,12 +17,12 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from spelbok.errors import SpelbokError
 
 from . import vocabulary as v
+from .generated import ROOT, regenerate
 
 __all__ = ["BLOCKS", "DOC", "main", "render", "update"]
 
@@ -158,26 +158,8 @@ def update(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``--write``: rewrite the blocks of the reference; ``--check``: 1 when they differ."""
-    args = sys.argv[1:] if argv is None else argv
-    if args not in (["--write"], ["--check"]):
-        print("usage: python -m spelbok.lang.reference --write|--check", file=sys.stderr)
-        return 2
-    path = Path(__file__).resolve().parents[2] / DOC
-    try:
-        text = path.read_text("utf-8")
-        new = update(text)
-    except (OSError, SpelbokError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    if new == text:
-        return 0
-    if args == ["--write"]:
-        path.write_text(new, "utf-8")
-        print(f"wrote {DOC}")
-        return 0
-    print(f"{DOC} differs from the vocabulary (run: python -m spelbok.lang.reference --write)",
-          file=sys.stderr)
-    return 1
+    return regenerate(argv, "spelbok.lang.reference", "the vocabulary", lambda: {
+        DOC: update((ROOT / DOC).read_text("utf-8"))})
 
 
 if __name__ == "__main__":

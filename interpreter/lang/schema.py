@@ -27,12 +27,12 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from spelbok.limits import MAX_CARDS, MAX_PLAYERS, MAX_VALUE
 
 from . import vocabulary as v
+from .generated import regenerate
 
 __all__ = ["SHIPPED", "main", "schema_text", "spec_schema"]
 
@@ -315,23 +315,8 @@ def schema_text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``--write``: rewrite the shipped copies; ``--check``: 1 when they differ."""
-    args = sys.argv[1:] if argv is None else argv
-    if args not in (["--write"], ["--check"]):
-        print("usage: python -m spelbok.lang.schema --write|--check", file=sys.stderr)
-        return 2
-    root = Path(__file__).resolve().parents[2]
-    text = schema_text()
-    stale = [p for p in SHIPPED if not (root / p).is_file()
-             or (root / p).read_text("utf-8") != text]
-    if args == ["--write"]:
-        for p in stale:
-            (root / p).write_text(text, "utf-8")
-            print(f"wrote {p}")
-        return 0
-    for p in stale:
-        print(f"{p} differs from the vocabulary (run: python -m spelbok.lang.schema --write)",
-              file=sys.stderr)
-    return 1 if stale else 0
+    return regenerate(argv, "spelbok.lang.schema", "the vocabulary",
+                      lambda: dict.fromkeys(SHIPPED, schema_text()))
 
 
 if __name__ == "__main__":

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 import sys
 from importlib import resources
-from pathlib import Path
 
 from .constructs import PART_HOMES, SECTION_HOMES, STEP_HOMES, Home
+from .generated import ROOT, regenerate
 
 __all__ = ["CORE", "SHIPPED", "grammar_text", "main"]
 
@@ -85,22 +85,8 @@ def grammar_text(core: str | None = None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``--write``: rewrite ``grammar/spec.lark``; ``--check``: 1 when it differs."""
-    args = sys.argv[1:] if argv is None else argv
-    if args not in (["--write"], ["--check"]):
-        print("usage: python -m spelbok.lang.spec_grammar --write|--check", file=sys.stderr)
-        return 2
-    root = Path(__file__).resolve().parents[2]
-    text = grammar_text((root / CORE).read_text("utf-8"))
-    path = root / SHIPPED
-    if path.is_file() and path.read_text("utf-8") == text:
-        return 0
-    if args == ["--write"]:
-        path.write_text(text, "utf-8")
-        print(f"wrote {SHIPPED}")
-        return 0
-    print(f"{SHIPPED} differs from its pieces (run: python -m spelbok.lang.spec_grammar --write)",
-          file=sys.stderr)
-    return 1
+    return regenerate(argv, "spelbok.lang.spec_grammar", "its pieces", lambda: {
+        SHIPPED: grammar_text((ROOT / CORE).read_text("utf-8"))})
 
 
 if __name__ == "__main__":
