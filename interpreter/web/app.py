@@ -34,12 +34,13 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import IllegalActionError, SpelbokError, error_lines
 from ..limits import MAX_FILE_BYTES
+from .pages import render
 from .sessions import Conflict, Match, NotFound, Replay, Sessions, new_seed
 
 if TYPE_CHECKING:
@@ -252,7 +253,7 @@ def _server(request: Request) -> Server:
 
 
 async def _index(request: Request) -> Response:
-    return FileResponse(os.path.join(STATIC, "index.html"))
+    return HTMLResponse(render("index.html"))
 
 
 async def _list_specs(request: Request) -> Response:
