@@ -99,7 +99,7 @@ RECORDED: dict[str, str] = {
     'schnapsen-0': '7f7588878087eda9',
     'skat-0': 'a5f5eec8fcd3bda4',
     'spades-0': '73988aa9218efb67',
-    'spoil-five-0': 'ff005522d71d1d55',
+    'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6bbbc485bdf2e8bb',
     'tute-0': '3b283eabb1bd9b8d',
     'whist-0': '3c94d653dc198b16',

@@ -195,7 +195,7 @@ _SAMPLES: dict[str, Any] = {
                           "binds": "card_rank == 'A'", "reason": "r", "source": "s"}],
     "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],
     "list[word]": ["right"], "list[pattern]": [{"name": "p", "if": "true"}],
-    "points_by_rank": {"A": 11}, "points_by_card": {"QS": 13},
+    "points_by_rank": {"A": 11}, "points_by_card": {"QS": 13}, "map[ranks]": {"C": ["A"]},
     "list[contract]": [{"level": 6}],
     "list[pack_suit]": [{"letter": "X"}], "list[scalar]": ["1"], "list[pack_extra]": [{"name": "JK"}],
 }

@@ -361,7 +361,11 @@ class Compiler:
         follow_printed = self.constant(
             ranking.get("top_trumps_follow", "trump"), ("ranking", "top_trumps_follow"),
             ("trump", "printed")) == "printed"
-        tables = build_tables(deck_mask, rank_order, top, follow_printed, pack)
+        suit_ranks = {pack.suit_index[k]: [str(r) for r in v]
+                      for k, v in (ranking.get("suit_ranks") or {}).items()}
+        trump_ranks = [str(r) for r in ranking.get("trump_ranks") or []]
+        tables = build_tables(deck_mask, rank_order, top, follow_printed, pack, suit_ranks,
+                              trump_ranks)
         self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask, pack)
         self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
         # kept cards never win either (and then stay with their owner: CardPlay.kept)

@@ -39,20 +39,52 @@ class TrumpTables(Frozen):
     top_mask: int
 
 
+def _powers(pack: Pack, ranks_high_to_low: list[str]) -> list[int]:
+    """Each rank's power (by the pack's rank index) in an order, high to low: 1 for the
+    lowest, 0 for a rank it leaves out."""
+    n = len(ranks_high_to_low)
+    order = {pack.rank_index[str(r).upper()]: n - i for i, r in enumerate(ranks_high_to_low)}
+    return [order.get(r, 0) for r in range(len(pack.ranks))]
+
+
+def _card_powers(pack: Pack, ranks: list[str], suit_ranks: dict[int, list[str]] | None,
+                 trump_ranks: list[str] | None) -> tuple[list[int], list[int] | None]:
+    """Each card's power as a plain card (its suit's order), and each rank's power in the
+    trump suit when it has an order of its own (else None)."""
+    base = _powers(pack, ranks)
+    by_suit = [_powers(pack, suit_ranks[s]) if suit_ranks and s in suit_ranks else base
+               for s in range(len(pack.letters))]
+    # a card of no rank (an extra card) has power 0, as a rank an order leaves out
+    plain = [0 if r < 0 else by_suit[s][r] if s >= 0 else base[r]
+             for s, r in zip(pack.suit, pack.rank, strict=True)]
+    return plain, (_powers(pack, trump_ranks) if trump_ranks else None)
+
+
 def build_tables(
     deck_mask: int, ranks_high_to_low: list[str], top_trumps: list[str], top_follow_printed: bool,
-    pack: Pack = FRENCH,
+    pack: Pack = FRENCH, suit_ranks: dict[int, list[str]] | None = None,
+    trump_ranks: list[str] | None = None,
 ) -> tuple[TrumpTables, ...]:
     """Tables for trumps C, S, H, D (the pack's suits) and no trump (index 4).
 
     A pack with fewer suits repeats the no-trump tables at the trump numbers it lacks;
     every copy of a top trump is one; a card of no suit has effective suit NO_TRUMP and is
-    never a trump by its suit."""
+    never a trump by its suit.  ``suit_ranks`` gives some suits (by index) an order of
+    their own, ``trump_ranks`` the trump suit's order (both high to low).
+
+    >>> from spelbok.cards import parse_card
+    >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), [], False,
+    ...                  suit_ranks={0: "K Q J A 2 3 4 5 6 7 8 9 10".split()},
+    ...                  trump_ranks="J 9 A 10 K Q 8 7 6 5 4 3 2".split())
+    >>> power = t[NO_TRUMP].power
+    >>> power[parse_card("2C")] > power[parse_card("10C")], power[parse_card("2H")] > power[parse_card("10H")]
+    (True, False)
+    >>> t[2].power[parse_card("9H")] > t[2].power[parse_card("AH")] > t[2].power[parse_card("KH")]
+    True
+    """
     size = pack.size
     nsuits = len(pack.letters)
-    n = len(ranks_high_to_low)
-    order = {pack.rank_index[str(r).upper()]: n - i for i, r in enumerate(ranks_high_to_low)}
-    plain_power = [order.get(r, 0) for r in pack.rank]
+    plain_power, as_trump = _card_powers(pack, ranks_high_to_low, suit_ranks, trump_ranks)
     printed = [s if s >= 0 else NO_TRUMP for s in pack.suit]
     out = []
     for t in range(5):
@@ -64,7 +96,8 @@ def build_tables(
         if t != NO_TRUMP:
             for c in range(size):
                 if is_trump[c]:
-                    power[c] = 100 + plain_power[c]
+                    power[c] = 100 + (plain_power[c] if as_trump is None or pack.rank[c] < 0
+                                      else as_trump[pack.rank[c]])
         top_mask = 0
         # a top trump named outright is one whatever the trump, "no trump" included (then
         # the top trumps are the only trumps, and their suit the one of no suit); a relative

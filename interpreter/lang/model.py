@@ -346,7 +346,21 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     out = _fields(_v.SPEC, src, (f for f in _v.SPEC.fields if f.name != "extends"), ctx)
     if "pack" in out:
         _pack_defaults(out, src)
+    _suit_keys(out)
     return out
+
+
+def _suit_keys(out: Tree) -> None:
+    """The suits keying ``ranking.suit_ranks`` in canonical form: a declared pack's
+    letters upper case as written, the French suits' letters from any spelling (``c``,
+    ``♣``)."""
+    orders = out.get("ranking", {}).get("suit_ranks")
+    if not orders:
+        return
+    declared = "pack" in out
+    out["ranking"]["suit_ranks"] = {
+        (str(k).strip().upper() if declared or str(k).strip().upper() not in SUIT_INDEX
+         else _suit(k)): v for k, v in orders.items()}
 
 
 def _pack_defaults(out: Tree, src: Mapping[str, Any]) -> None:

@@ -2,7 +2,7 @@
 the cards that play by rules of their own (free, losing and kept cards).
 
 >>> DECL.field("top_trumps_follow").default, RANKING.entries[:2]
-('trump', ('ranks', 'top_trumps'))
+('trump', ('ranks', 'suit_ranks'))
 """
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ __all__ = ["RANKING"]
 
 DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps", (
     Field("ranks", "ranks", "the rank order, high to low", default=list(reversed(RANKS))),
+    Field("suit_ranks", "map[ranks]", "the rank order of particular suits, high to low, by "
+          "suit letter, where it differs from `ranks` (e.g. `{C: [K, Q, J, A, 2, 3, 4, 5, 6, "
+          "7, 8, 9, 10]}`)", default={}, omitted=True),
+    Field("trump_ranks", "ranks", "the trump suit's rank order, high to low, where it "
+          "differs from its order as a plain suit (top trumps stay above it)", default=[],
+          omitted=True),
     Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
     Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
           words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
@@ -51,6 +57,8 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
 
 GRAMMAR = r"""
 ranks: "ranks" "from" "high" "to" "low" ":" rank+ _end _sources?
+suit_ranks: "ranks" "of" suit+ "from" "high" "to" "low" ":" rank+ _end _sources?
+trump_ranks: "trump" "ranks" "from" "high" "to" "low" ":" rank+ _end _sources?
 top_trumps: "top" "trumps" ("from" "high" "to" "low")? ":" card+ _end _sources?
 top_follow: "top" "trumps" "follow" follow_what _end _sources?
 follow_what: "the" "trump" "suit"           -> follow_trump
@@ -76,6 +84,25 @@ def read_ranks(b: Builder, st: Any) -> None:
     """Reads ``ranks from high to low: …``."""
     items = [c for c in st.children if is_node(c, "rank")]
     _put(b, st, "ranks", b.ranks(items), items)
+
+
+def read_suit_ranks(b: Builder, st: Any) -> None:
+    """Reads ``ranks of C S from high to low: …`` (one order for each suit named)."""
+    items = [c for c in st.children if is_node(c, "rank")]
+    order = b.ranks(items)
+    ranking = b.section("ranking", st)
+    orders = ranking.setdefault("suit_ranks", {})
+    for node in (c for c in st.children if is_node(c, "suit")):
+        suit = b.suit(node)
+        b.put(orders, ("ranking", "suit_ranks", suit), list(order), st,
+              f"the rank order of the suit {suit}")
+    b.citation(st, ranking, ("ranking",))
+
+
+def read_trump_ranks(b: Builder, st: Any) -> None:
+    """Reads ``trump ranks from high to low: …``."""
+    items = [c for c in st.children if is_node(c, "rank")]
+    _put(b, st, "trump_ranks", b.ranks(items), items)
 
 
 def read_cut_ranks(b: Builder, st: Any) -> None:
@@ -125,6 +152,14 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
     ranks = ranking.get("ranks")
     if ranks is not None:
         lines.append("ranks from high to low: " + " ".join(t.rank(r) for r in ranks))
+    orders = ranking.get("suit_ranks") or {}
+    for order in _distinct(orders.values()):
+        suits = [k for k, v in orders.items() if list(v) == order]
+        lines.append(f"ranks of {t.suits(suits)} from high to low: "
+                     + " ".join(t.rank(r) for r in order))
+    if ranking.get("trump_ranks"):
+        lines.append("trump ranks from high to low: "
+                     + " ".join(t.rank(r) for r in ranking["trump_ranks"]))
     tops = ranking.get("top_trumps") or []
     if tops:
         lines.append("top trumps from high to low: " + " ".join(t.card(str(c)) for c in tops))
@@ -151,6 +186,15 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
     t.source(out, 1, ranking)
     for line in lines[1:]:
         out.add(0, line)
+
+
+def _distinct(orders: Any) -> list[list[Any]]:
+    """The distinct rank orders among ``orders``, in their first order."""
+    out: list[list[Any]] = []
+    for order in orders:
+        if list(order) not in out:
+            out.append(list(order))
+    return out
 
 
 def write(out: t.Out, tree: Mapping[str, Any]) -> None:
@@ -189,15 +233,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                             "as a top trump; with 'trump' it belongs to the trump suit only.")
     taken = {t[:-1] for t in top if "@" not in t
              and all(f"{t[:-1]}{s}" in top for s in "CSHD")}
-    plain = [x for x in order if x not in taken]
-    in_trumps = [x for x in plain if f"{x}@trump" not in top]
-    if top and in_trumps:
-        lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
-    if plain:
-        lines += p.wrap(f"Plain suits rank {' '.join(plain)} (high to low)"
-                        + (f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."))
-    else:  # every card is a top trump: their order alone ranks the cards
-        lines += p.wrap("Every card is a top trump: the list above ranks them all.")
+    lines += _order_lines(ctx, tree, order, top, taken, in_decks)
     cut = list(r.get("cut_ranks") or [])
     if cut and cut != list(r.get("ranks", [])):
         lines += p.wrap(f"For cutting, cards rank {' '.join(x for x in cut if x in in_decks)}.")
@@ -223,6 +259,48 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     return lines + p.cite(r, 2)
 
 
+def _order_lines(ctx: DescribeKit, tree: Mapping[str, Any], order: list[str], top: list[str],
+                 taken: set[str], in_decks: set[str]) -> list[str]:
+    """The trump suit's order below the top trumps, and the plain suits' orders."""
+    r = tree.get("ranking") or {}
+    lines: list[str] = []
+    plain = [x for x in order if x not in taken]
+    orders = {k: [x for x in v if x in in_decks and x not in taken]
+              for k, v in (r.get("suit_ranks") or {}).items()}
+    trump_order = [x for x in r.get("trump_ranks") or [] if x in in_decks and x not in taken
+                   and f"{x}@trump" not in top]
+    if trump_order:
+        lines += p.wrap(("Below them the" if top else "The") + " trump suit ranks "
+                        f"{' '.join(trump_order)} (high to low), whatever its order as a plain suit.")
+    elif top and orders:
+        lines += p.wrap("Below them the trump suit ranks in its order as a plain suit.")
+    elif top:
+        in_trumps = [x for x in plain if f"{x}@trump" not in top]
+        if in_trumps:
+            lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+    if not plain and not any(orders.values()):  # every card is a top trump
+        return lines + p.wrap("Every card is a top trump: the list above ranks them all.")
+    note = f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."
+    others = [s for s in ctx_suits(tree) if s not in orders]
+    if plain and (others or not orders):
+        whose = (p.or_([ctx.suit_name(s) for s in others], "and").capitalize()
+                 if orders else "Plain suits")
+        lines += p.wrap(f"{whose} rank {' '.join(plain)} (high to low){note}")
+    for each in _distinct(orders.values()):
+        names = [ctx.suit_name(k) for k, v in orders.items() if v == each]
+        lines += p.wrap(f"{p.or_(names, 'and').capitalize()} rank {' '.join(each)} (high to low)"
+                        + (note if not others else "."))
+    return lines
+
+
+def ctx_suits(tree: Mapping[str, Any]) -> list[str]:
+    """The suits of the decks, in the pack's order."""
+    pack = tree.get("pack")
+    letters = [x["letter"] for x in pack["suits"]] if pack else ["C", "S", "H", "D"]
+    held = {x for e in tree.get("deck") or [] for x in e.get("suits", [])}
+    return [x for x in letters if x in held]
+
+
 # ---------------------------------------------------------------- checks
 
 
@@ -236,16 +314,8 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     for field in ("ranks", "cut_ranks"):
         if field == "cut_ranks" and ranking["cut_ranks"] == ranking["ranks"]:
             continue  # same order: any problem was reported for ranks
-        order = set(ranking[field])
-        missing: set[str] = set()
-        for i, entry in enumerate(tree["deck"]):
-            for j, rank in enumerate(entry["ranks"]):
-                if rank not in order and rank not in missing:
-                    missing.add(rank)
-                    ck.err(
-                        ("deck", i, "ranks", j),
-                        f"the rank '{rank}' is in the deck but not in ranking.{field}",
-                    )
+        _every_rank(ck, tree, ranking[field], f"ranking.{field}", None)
+    _suit_orders(ck, tree, ranking)
     for j, name in enumerate(ranking["top_trumps"]):
         for entry in tree["deck"]:
             a, b = entry["players"]
@@ -282,6 +352,38 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         "top_trumps_follow",
     )
     _special_cards(ck, tree, ranking)
+
+
+def _every_rank(ck: Checker, tree: Mapping[str, Any], order: list[Any], name: str,
+                at: tuple[Any, ...] | None) -> None:
+    """Every rank of the decks is in ``order`` (reported at the deck's rank, or at ``at``
+    when given: an order of one suit)."""
+    ranks = set(order)
+    missing: set[str] = set()
+    for i, entry in enumerate(tree["deck"]):
+        for j, rank in enumerate(entry["ranks"]):
+            if rank not in ranks and rank not in missing:
+                missing.add(rank)
+                ck.err(at or ("deck", i, "ranks", j),
+                       f"the rank '{rank}' is in the deck but not in {name}")
+
+
+def _suit_orders(ck: Checker, tree: Mapping[str, Any], ranking: Mapping[str, Any]) -> None:
+    """``suit_ranks`` names suits of the pack, and it and ``trump_ranks`` rank each rank
+    of the decks once."""
+    pack = tree.get("pack")
+    suits = [x["letter"] for x in pack["suits"]] if pack else ["C", "S", "H", "D"]
+    for suit, order in (ranking.get("suit_ranks") or {}).items():
+        at: tuple[Any, ...] = ("ranking", "suit_ranks", suit)
+        if suit not in suits:
+            ck.err(at, f"'{suit}' is not a suit of the pack", did_you_mean(suit, suits))
+            continue
+        ck.no_repeats(order, at, "rank")
+        _every_rank(ck, tree, order, f"the order of the suit {suit} (ranking.suit_ranks)", at)
+    if ranking.get("trump_ranks"):
+        at = ("ranking", "trump_ranks")
+        ck.no_repeats(ranking["trump_ranks"], at, "rank")
+        _every_rank(ck, tree, ranking["trump_ranks"], "ranking.trump_ranks", at)
 
 
 def _top_trump_repeats(ck: Checker, tree: Mapping[str, Any], tops: list[str]) -> None:
@@ -347,10 +449,11 @@ RANKING: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=(
-        "ranks", "top_trumps", "top_follow", "cut_ranks", "free_cards", "losing_cards",
-        "kept_cards"),
+        "ranks", "suit_ranks", "trump_ranks", "top_trumps", "top_follow", "cut_ranks",
+        "free_cards", "losing_cards", "kept_cards"),
     builds={
-        "ranks": read_ranks, "top_trumps": read_top_trumps, "top_follow": read_top_follow,
+        "ranks": read_ranks, "suit_ranks": read_suit_ranks, "trump_ranks": read_trump_ranks,
+        "top_trumps": read_top_trumps, "top_follow": read_top_follow,
         "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
         "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
     write=write,
