@@ -190,7 +190,9 @@ def test_a_wrong_face_down_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_the_trick_holds_the_fields_the_table_gives_it() -> None:
     assert sorted(Trick.__slots__) == sorted((*TRICK_FIELDS, "shared"))
-    assert set(Trick.__annotations__) == set(Trick.__slots__)
+    declared = getattr(Trick, "__annotations__", None)  # (a compiled Trick has C fields)
+    if declared:
+        assert set(declared) == set(Trick.__slots__)
     st = _game("knockout-whist", 4).new_state(seed=2)
     for f in FIELDS:
         if f.owner:
