@@ -10,7 +10,9 @@ Routes (every body and answer is JSON; an error answers ``{"error": "..."}``):
 * ``GET /api/matches/ID``: the table as the human seat sees it;
 * ``POST /api/matches/ID/act`` ``{action, step}``: the human's action, in notation;
 * ``POST /api/matches/ID/advance`` ``{step}``: one bot's move (the page sets the pace);
-* ``POST /api/matches/ID/hint`` ``{bot}``: what ``greedy`` or ``ismcts`` would play;
+* ``POST /api/matches/ID/hint`` ``{bot}``: what ``greedy`` or ``ismcts`` would play,
+  as notation and as a sentence;
+* ``POST /api/matches/ID/undo`` ``{step}``: take back the human's last decision;
 * ``POST /api/matches/ID/seat`` ``{seat}``: whose view a watcher sees (bots at every seat);
 * ``GET /api/matches/ID/log``: the finished match as ``play --log`` writes it;
 * ``POST /api/replays`` (a log's JSON): a replay; ``GET /api/replays/ID``;
@@ -131,7 +133,7 @@ class Server:
 
     def spec_info(self, spec: object, players: object = None) -> dict[str, Any]:
         from ..lang.describe import describe
-        from .sessions import _plain
+        from .tableview import _plain
 
         game = self.game(spec, players)
         tree = game.tree
@@ -307,11 +309,18 @@ async def _hint(request: Request) -> Response:
     if not isinstance(bot, str):
         raise BadRequest("bot must be a name: greedy or ismcts")
 
-    def ask() -> str:
+    def ask() -> dict[str, str]:
         with match.lock:
             return match.hint(bot)
 
-    return JSONResponse({"action": await run_in_threadpool(ask), "bot": bot})
+    return JSONResponse(await run_in_threadpool(ask))
+
+
+async def _undo(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, match, lambda: match.undo(body.get("step"))))
 
 
 async def _watch_seat(request: Request) -> Response:
@@ -382,6 +391,7 @@ def _routes() -> list[Route | Mount]:
         Route("/api/matches/{id}/act", _act, methods=["POST"]),
         Route("/api/matches/{id}/advance", _advance, methods=["POST"]),
         Route("/api/matches/{id}/hint", _hint, methods=["POST"]),
+        Route("/api/matches/{id}/undo", _undo, methods=["POST"]),
         Route("/api/matches/{id}/seat", _watch_seat, methods=["POST"]),
         Route("/api/matches/{id}/log", _match_log),
         Route("/api/replays", _new_replay, methods=["POST"]),
