@@ -4,7 +4,8 @@ Routes (every body and answer is JSON; an error answers ``{"error": "..."}``):
 
 * ``GET /``: the page (``static/``: shipped in the package, nothing loaded from elsewhere);
 * ``GET /api/specs``: the specs one may play (the served files, then the shipped specs);
-* ``GET /api/spec?spec=NAME&players=N``: its players, options (readings) and ``describe`` text;
+* ``GET /api/spec?spec=NAME&players=N``: its players, options (readings) and ``describe``
+  text for N players (and as blocks of prose: :mod:`.rules`);
 * ``POST /api/matches`` ``{spec, players, seat, bots, options, seed, max_hands}``: a new
   match (``seat`` null: bots play every seat, to watch);
 * ``GET /api/matches/ID``: the table as the human seat sees it;
@@ -133,10 +134,12 @@ class Server:
 
     def spec_info(self, spec: object, players: object = None) -> dict[str, Any]:
         from ..lang.describe import describe
+        from .rules import blocks
         from .tableview import _plain
 
         game = self.game(spec, players)
         tree = game.tree
+        text = describe(game.doc, game.players)  # for this many players
         options = {}
         for name, o in (tree.get("options") or {}).items():
             if isinstance(o, dict):
@@ -145,7 +148,7 @@ class Server:
                                  "about": str(o.get("about") or "")}
         return {"spec": spec, "name": game.name,
                 "players": {"min": tree["players"]["min"], "max": tree["players"]["max"]},
-                "options": options, "describe": describe(game.doc, game.players)}
+                "options": options, "describe": text, "rules": blocks(text)}
 
     # -- matches ----------------------------------------------------------------------
 
@@ -255,7 +258,10 @@ def _server(request: Request) -> Server:
 
 
 async def _index(request: Request) -> Response:
-    return HTMLResponse(render("index.html"))
+    # the header links to the other pages this application serves
+    links = [{"href": "/workbench", "text": "Workbench"}] if any(
+        getattr(r, "path", "") == "/workbench" for r in request.app.routes) else []
+    return HTMLResponse(render("index.html", links=links))
 
 
 async def _list_specs(request: Request) -> Response:

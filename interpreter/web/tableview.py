@@ -24,7 +24,7 @@ from ..engine.actions import CARD, CARDS, SUIT, WORD
 from ..errors import ActionError, IllegalActionError
 from ..play.explain import SeatExplainer
 from ..play.seatlog import PlayerWords, _seat_narrator, action_words, final_standing, score_name
-from ..view.text import PLAIN, Style, card, sort_hand
+from ..view.text import PLAIN, Style, card, sort_hand, suit
 
 if TYPE_CHECKING:
     from ..cards import Pack
@@ -77,6 +77,7 @@ def _colour(pack: Pack, s: int) -> str:
 
 
 _NOTATION = re.compile(r"(?<![0-9A-Za-z])(?:10|[0-9]|[A-Z])[A-Z](?![0-9A-Za-z])")
+_SUIT_NAMED = re.compile(r"(?<=\()[A-Z](?=\))")  # a suit in parentheses: '(S)'
 
 
 def with_symbols(text: str, style: Style = PLAIN) -> str:
@@ -85,6 +86,8 @@ def with_symbols(text: str, style: Style = PLAIN) -> str:
 
     >>> with_symbols("6C may not be played: follow suit (QS was led)")
     '6♣ may not be played: follow suit (Q♠ was led)'
+    >>> with_symbols("you must follow suit (S)")
+    'you must follow suit (♠)'
     >>> with_symbols("AN IDEA")
     'AN IDEA'
     """
@@ -94,7 +97,10 @@ def with_symbols(text: str, style: Style = PLAIN) -> str:
         return card(m.group(0), style) if pack.parse_card(m.group(0)) is not None \
             else m.group(0)
 
-    return _NOTATION.sub(one, text)
+    def letter(m: re.Match[str]) -> str:
+        return suit(m.group(0), style) if m.group(0) in pack.suit_index else m.group(0)
+
+    return _SUIT_NAMED.sub(letter, _NOTATION.sub(one, text))
 
 
 # -- the table's layout -----------------------------------------------------------------------
@@ -253,16 +259,17 @@ def _seat_why(state: State, explainer: Explainer | None,
 
 def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
           style: Style) -> list[dict[str, Any]]:
-    """The seat's cards in the table's order; on its turn each says whether it is legal
-    now and, when not, why."""
+    """The seat's cards in the table's order; when it is to play a card, each says
+    whether it is legal now and, when not, why."""
     game = state.game
     listed = legal if type(legal) is list else []
     legal_cards = {str(a) for a in listed if a.kind == CARD}
+    plays = mine and bool(legal_cards)  # a card play (not a word, nor cards to pick)
     out = []
     for group in _sorted_hand(v["hand"], game, v.get("trump")):
         for name in group:
             c: dict[str, Any] = card_json(name, game.program.pack)
-            if mine:
+            if plays:
                 c["legal"] = name in legal_cards
                 if name not in legal_cards:
                     c["reason"] = refusal(state, name, style)
