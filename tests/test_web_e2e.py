@@ -141,57 +141,67 @@ def _tap_an_illegal_card(page: Any, card: Any, step: int) -> None:
     assert reason
 
 
-def _decide(page: Any) -> str:
+#: What the page shows at the human's turn, read at once (one round trip, not ten).
+_LOOK = """() => ({
+  step: current.step, exchange: current.exchange, turn: $("turn").textContent,
+  playable: document.querySelectorAll("#hand .card.playable").length,
+  illegal: document.querySelectorAll("#hand.mine .card[aria-disabled=true][title]").length,
+  buttons: [...document.querySelectorAll("#actions button.action")].map((b) => b.textContent),
+  shown: [...document.querySelectorAll(".felt .seat .shown .card")].map((c) =>
+           c.getAttribute("aria-label")),
+})"""
+
+#: The human's turn again, or the end of the match, after step ``s``.
+_NEXT = """(s) => current && current.step > s && (current.terminal ||
+             (current.current_player === current.human && !current.bot_turn))"""
+
+
+def _decide(page: Any, look: dict[str, Any] | None = None) -> str:
     """One decision of the human, by clicking as a person would; what was clicked."""
-    exchange = page.evaluate("current.exchange")
+    look = look or page.evaluate(_LOOK)
+    exchange = look["exchange"]
     if exchange:
-        keep = page.locator("#actions button.action:not(.exchange)", has_text="keep all")
-        if exchange["min"] == 0 and keep.count():
-            keep.first.click()
+        if exchange["min"] == 0 and "keep all" in look["buttons"]:
+            page.locator("#actions button.action", has_text="keep all").first.click()
             return "keep"
         go = page.locator("#exchange-go")
         assert go.is_disabled()  # nothing picked yet: the button says how many to pick
         cards = page.locator("#hand .card.playable")
         for i in range(max(exchange["min"], 1)):
             cards.nth(i).click()
-        assert go.is_enabled()
         go.click()
         return "exchange"
-    playable = page.locator("#hand .card.playable")
-    if playable.count():
-        playable.first.click()
+    if look["playable"]:
+        page.locator("#hand .card.playable").first.click()
         return "card"
-    buttons = page.locator("#actions button.action")
-    labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+    labels = look["buttons"]
     assert labels and len(set(labels)) == len(labels), labels  # one button per choice
-    buttons.first.click()
+    page.locator("#actions button.action").first.click()
     return "button"
 
 
 def _play_to_the_end(page: Any, shot: str | None = None, most: int = 200) -> dict[str, int]:
     """Play the human's seat by clicking until the match is over; what was clicked."""
-    done: dict[str, int] = {"shown": 0}
-    illegal_seen = False
-    while _wait_my_turn_or_end(page):
-        assert page.inner_text("#turn").startswith("Your turn")
+    done: dict[str, int] = {"shown": 0, "illegal": 0}
+    alive = _wait_my_turn_or_end(page)
+    while alive:
+        look = page.evaluate(_LOOK)
+        assert look["turn"].startswith("Your turn")
         # a hand shown to all (the dummy) is on the table, at its seat, in suit symbols
-        shown = page.locator(".felt .seat .shown .card")
-        if shown.count():
-            assert shown.first.get_attribute("aria-label")[-1] in "♣♠♥♦"
-            done["shown"] = max(done["shown"], shown.count())
-        step = page.evaluate("current.step")
-        disabled = page.locator("#hand.mine .card[aria-disabled=true][title]")
-        if not illegal_seen and disabled.count():
-            _tap_an_illegal_card(page, disabled.first, step)
-            illegal_seen = True
+        assert all(label[-1] in "♣♠♥♦" for label in look["shown"]), look["shown"]
+        done["shown"] = max(done["shown"], len(look["shown"]))
+        if not done["illegal"] and look["illegal"]:
+            _tap_an_illegal_card(page, page.locator(
+                "#hand.mine .card[aria-disabled=true][title]").first, look["step"])
+            done["illegal"] = 1
             if SHOTS and shot and page.locator("#trick .card").count():
                 page.screenshot(path=str(SHOTS / shot))
                 shot = None
-        what = _decide(page)
+        what = _decide(page, look)
         done[what] = done.get(what, 0) + 1
-        page.wait_for_function("(s) => current.step > s || current.terminal", arg=step)
+        page.wait_for_function(_NEXT, arg=look["step"])
+        alive = not page.evaluate("current.terminal")
         assert sum(done.values()) < most
-    done["illegal"] = int(illegal_seen)
     return done
 
 

@@ -148,7 +148,8 @@ class Server:
                                  "about": str(o.get("about") or "")}
         return {"spec": spec, "name": game.name,
                 "players": {"min": tree["players"]["min"], "max": tree["players"]["max"]},
-                "options": options, "describe": text, "rules": blocks(text)}
+                "options": options, "describe": text, "rules": blocks(text),
+                "described_for": game.players}
 
     # -- matches ----------------------------------------------------------------------
 

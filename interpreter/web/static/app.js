@@ -67,11 +67,14 @@ function drawRules(blocks) {
   }
 }
 
+let rulesFor = null;  // the spec and player count the Rules tab describes
+
 async function loadRules(spec, players) {
+  if (rulesFor === spec + ":" + players) return;
   const info = await api("GET", "/api/spec?spec=" + encodeURIComponent(spec)
     + (players ? "&players=" + players : ""));
   drawRules(info.rules);
-  return info;
+  rulesFor = spec + ":" + players;
 }
 
 async function specChanged() {
@@ -100,8 +103,10 @@ async function specChanged() {
       label.appendChild(input);
       box.appendChild(label);
     }
-    if (+p.value === info.players.min) drawRules(info.rules);
-    else await loadRules($("spec").value, +p.value);
+    if (+p.value === info.described_for) {
+      drawRules(info.rules);
+      rulesFor = $("spec").value + ":" + p.value;
+    } else await loadRules($("spec").value, +p.value);
     showError("");
   } catch (e) { showError(e); }
 }
