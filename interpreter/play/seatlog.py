@@ -181,8 +181,9 @@ class SeatLog:
 
 def final_standing(state: State) -> dict[str, Any]:
     """The end of a match as the table shows it: each seat's final score in order (the
-    winners first), the winners, and the rule that made them winners (the spec's own
-    citation of ``end``, as ``describe`` gives it; "" when it cites none).
+    winners first), the winners, the rule that made them winners (the spec's own
+    citation of ``end``, as ``describe`` gives it; "" when it cites none) and whether
+    the match was stopped at a limit on its hands (``max_hands``) before its own end.
 
     >>> import spelbok
     >>> st = spelbok.load("example").new_state(seed=1)
@@ -199,4 +200,7 @@ def final_standing(state: State) -> dict[str, Any]:
     order = winners + [p for p in range(len(scores)) if p not in winners]
     end = state.game.tree.get("end") or {}
     why = " ".join(line.strip() for line in cite(end, 0))
-    return {"order": order, "winners": winners, "scores": scores, "why": why}
+    last = state.log[-1] if state.log else {}
+    stopped = bool(last.get("event") == "match_end" and last.get("limit_reached"))
+    return {"order": order, "winners": winners, "scores": scores, "why": why,
+            "stopped": stopped}

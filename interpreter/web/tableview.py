@@ -230,7 +230,8 @@ def refusal(state: State, name: str, style: Style = PLAIN) -> str:
 
 def final_json(state: State, names: Sequence[str], human: int | None) -> dict[str, Any]:
     """The final table (:func:`~spelbok.play.seatlog.final_standing`): each seat's score,
-    the winners, the rule that made them, and the verdict for the person playing."""
+    the winners, the rule that made them, the verdict for the person playing, and a
+    note when the match was stopped at a limit on its hands."""
     end = final_standing(state)
     winners = end["winners"]
     rows = [{"seat": p, "name": names[p], "score": _plain(end["scores"][p]),
@@ -243,7 +244,9 @@ def final_json(state: State, names: Sequence[str], human: int | None) -> dict[st
     else:
         who = " and ".join(names[p] for p in winners) or "nobody"
         verdict = f"You lose: {who} {'wins' if len(winners) == 1 else 'win'}."
-    return {"rows": rows, "why": end["why"], "verdict": verdict}
+    note = ("The match was stopped at its limit on the number of hands, before its own "
+            "end: the scores so far decide." if end["stopped"] else "")
+    return {"rows": rows, "why": end["why"], "verdict": verdict, "note": note}
 
 
 def _seat_why(state: State, explainer: Explainer | None,

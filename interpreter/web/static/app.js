@@ -311,6 +311,7 @@ function drawFinal(t) {
     body.appendChild(tr);
   }
   $("final-why").textContent = t.final.why ? "Why: " + t.final.why : "";
+  $("final-note").textContent = t.final.note;
   box.hidden = false;
   $("final-close").focus();
 }
