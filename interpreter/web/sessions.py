@@ -19,13 +19,12 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import CARDS
 from ..engine.observe import observe
 from ..errors import ActionError, SpelbokError
 from ..play.explain import SeatExplainer as SeatExplainer
 from ..play.matchlog import log_data, match_record
 from ..view.text import PLAIN, card, player_names, suit
-from .tableview import _plain, table
+from .tableview import _plain, exchange_verb, table
 from .tableview import card_json as card_json
 
 if TYPE_CHECKING:
@@ -146,9 +145,7 @@ class Match:
             raise SpelbokError(f"a hint searches 1 to {MAX_HINT_ITERATIONS} iterations")
         adviser = make_bot(bot, seed=self.seed + len(self.state.actions))
         action = adviser.choose(observe(self.state, self.human))
-        legal = self.state.legal_actions()
-        verb = legal.verb if type(legal) is not list else next(
-            (a.verb for a in legal if a.kind == CARDS), None)
+        verb = exchange_verb(self.state.legal_actions())
         style = PLAIN.for_game(self.game)
         return {"action": str(action), "bot": bot,
                 "sentence": f"The {name} bot would {deed(action, style, verb)}."}

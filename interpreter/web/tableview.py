@@ -140,13 +140,12 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style
         many = [a for a in listed if a.kind == CARDS]
         exchange = None
         if len(many) > MAX_LISTED:
-            verb = many[0].verb
             sizes = [len(a.cards) for a in many]
-            bare = any(a.kind == WORD and a.verb == verb for a in listed)
-            exchange = {"verb": verb, "min": 0 if bare else min(sizes), "max": max(sizes)}
+            bare = any(a.kind == WORD and a.verb == many[0].verb for a in listed)
+            exchange = {"verb": many[0].verb, "min": 0 if bare else min(sizes),
+                        "max": max(sizes)}
             listed = [a for a in listed if a.kind != CARDS]
-    verb = exchange["verb"] if exchange else next(
-        (a.verb for a in legal if a.kind == CARDS), None) if not lazy else None
+    verb = exchange_verb(legal)
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for a in listed:
@@ -156,6 +155,13 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style
         seen |= {str(a), label}
         out.append(action_json(a, pack, label))
     return out, exchange
+
+
+def exchange_verb(legal: Sequence[Action]) -> str | None:
+    """The verb of the exchange among ``legal`` (its bare word is 'keep all'), or None."""
+    if type(legal) is not list:  # the lazy list of every exchange: one verb
+        return str(legal[0].verb)
+    return next((a.verb for a in legal if a.kind == CARDS), None)
 
 
 def action_json(a: Action, pack: Pack = FRENCH, label: str | None = None) -> dict[str, Any]:
