@@ -146,7 +146,7 @@ _LOOK = """() => ({
   step: current.step, exchange: current.exchange, turn: $("turn").textContent,
   trick: current.trick.length,
   playable: document.querySelectorAll("#hand .card.playable").length,
-  illegal: document.querySelectorAll("#hand.mine .card[aria-disabled=true][title]").length,
+  illegal: document.querySelectorAll("#hand.mine .card.illegal").length,
   buttons: [...document.querySelectorAll("#actions button.action")].map((b) => b.textContent),
   shown: [...document.querySelectorAll(".felt .seat .shown .card")].map((c) =>
            c.getAttribute("aria-label")),
@@ -196,7 +196,7 @@ def _play_to_the_end(page: Any, shot: str | None = None, shown: bool = False,
         pose = bool(SHOTS and shot and look["trick"] and (look["shown"] or not shown))
         if look["illegal"] and (not done["illegal"] or pose):
             _tap_an_illegal_card(page, page.locator(
-                "#hand.mine .card[aria-disabled=true][title]").first, look["step"])
+                "#hand.mine .card.illegal").first, look["step"])
             done["illegal"] = 1
             if pose:  # a trick on the table, and why a card may not be played
                 page.screenshot(path=str(SHOTS / str(shot)))
@@ -385,16 +385,13 @@ def test_watch_bots_on_a_phone_sized_screen(server: str, browser: Any) -> None:
         context.close()
 
 
-def test_the_rules_tab_reads_as_prose_for_the_matchs_players(server: str, page: Any) -> None:
+def test_the_rules_tab_reads_as_prose_and_nothing_comes_from_elsewhere(server: str,
+                                                                        page: Any) -> None:
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
     _start(page, server, spec="knektpass", seed=1, players=3)
     page.click("#tab-rules")
     assert page.locator("#rules h3").count() == 1 and page.locator("#rules h4").count() > 3
-    text = page.inner_text("#rules")
+    text = page.inner_text("#rules")  # the rules for the match's own player count
     assert "With 3 players" in text and "With 2 players" not in text
-
-
-def test_no_resource_comes_from_elsewhere(server: str, page: Any) -> None:
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url))
-    _start(page, server)
     assert asked and all(u.startswith(server) or u.startswith("data:") for u in asked), asked

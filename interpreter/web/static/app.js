@@ -346,8 +346,12 @@ function drawHand(t) {
     b.setAttribute("aria-disabled", ok ? "false" : "true");
     if (ok) b.classList.add("playable");
     if (pickable && picked.has(c.name)) b.classList.add("picked");
-    if (c.reason) b.title = cardName(c) + ": " + c.reason;
-    else if (ok) b.title = pickable ? "choose " + cardName(c) + " to " + t.exchange.verb : "play " + cardName(c);
+    if (c.reason) {  // a card play, and this card may not be played: dimmed, and why
+      b.classList.add("illegal");
+      b.title = cardName(c) + ": " + c.reason;
+    } else if (ok) {
+      b.title = pickable ? "choose " + cardName(c) + " to " + t.exchange.verb : "play " + cardName(c);
+    }
     if (!mine) b.tabIndex = -1;
     b.addEventListener("click", () => {
       if (!myTurn(current)) return;
