@@ -271,7 +271,8 @@ def test_undo_and_a_hint(server: str, page: Any) -> None:
     page.wait_for_function("(s) => current.step > s", arg=step)
     _wait_my_turn_or_end(page)
     assert page.is_enabled("#undo")
-    page.click("#undo")
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("u")  # the undo key (the button does the same)
     page.wait_for_function("(s) => current.step === s", arg=step)
     assert page.evaluate("current.hand.map(c => c.name)") == hand
     assert page.inner_text("#turn").startswith("Your turn")
