@@ -97,7 +97,7 @@ RECORDED: dict[str, str] = {
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': 'f5b4fdc25e7ef9ed',
     'schnapsen-0': '7f7588878087eda9',
-    'skat-0': 'a5f5eec8fcd3bda4',
+    'skat-0': '897da9a09d332f5b',
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6bbbc485bdf2e8bb',
