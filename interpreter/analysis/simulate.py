@@ -187,7 +187,13 @@ def _worker_run(job: tuple[list[str], int, list[int], float | None]) -> list[Mat
     return [run_match(game, bots, seed, i, bot_time=bot_time) for i in indexes]
 
 
-def _spec_ref(spec: str | os.PathLike[str]) -> str:
+def _spec_ref(spec: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """What a worker loads: a file's absolute path, a shipped name, spec text, or a
+    :class:`~spelbok.lang.loader.SpecText` as it is (its name is no file)."""
+    from ..lang.loader import SpecText
+
+    if isinstance(spec, SpecText):
+        return spec
     text = os.fspath(spec)
     if "\n" not in text and os.path.exists(text):
         return os.path.abspath(text)
