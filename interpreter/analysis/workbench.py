@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,8 @@ MAX_READING = MAX_BYTES
 #: Lines of the prose diff kept around each change.
 CONTEXT = 1
 SURFACES = {"yaml": ".yaml", "dsl": ".spel"}
+#: How a page draws a card (``suit`` False) or a suit of a pack: ``draw(name, pack, suit)``.
+Draw = Callable[[str, Any, bool], Any]
 
 
 class WorkbenchError(SpelbokError):
@@ -175,6 +178,18 @@ def _prose_diff(old: str, new: str) -> list[dict[str, str]]:
     return out
 
 
+def _options(tree: dict[str, Any]) -> dict[str, Any]:
+    """The spec's options: their values and default, as JSON."""
+    import json
+
+    out = {}
+    for name, o in (tree.get("options") or {}).items():
+        if isinstance(o, dict):
+            out[name] = json.loads(json.dumps({"values": o.get("values"),
+                                               "default": o.get("default")}, default=str))
+    return out
+
+
 def _without_changes(prose: str) -> str:
     """``describe``'s prose without its section of changes (the page lists them apart).
 
@@ -207,7 +222,8 @@ def describe_spec(source: SpecText, players: int | None = None) -> dict[str, Any
     out: dict[str, Any] = {"name": doc.tree.get("name"), "describe": prose, "base": None,
                            "changes": [], "notes": [], "diff": [],
                            "players": {"min": doc.tree["players"]["min"],
-                                       "max": doc.tree["players"]["max"]}}
+                                       "max": doc.tree["players"]["max"]},
+                           "options": _options(doc.tree)}
     if not doc.parents:
         return out
     base = _read_base(doc.parents[0])
@@ -223,9 +239,10 @@ def describe_spec(source: SpecText, players: int | None = None) -> dict[str, Any
 # -- readings -------------------------------------------------------------------------
 
 
-def position(state: State) -> dict[str, Any]:
+def position(state: State, draw: Draw | None = None) -> dict[str, Any]:
     """A state as a table: every seat's hand, tricks, score and role, and what lies on
-    the table (trump, turn-up, talon, the trick).  Card names are the game's notation.
+    the table (trump, turn-up, talon, the trick).  Cards and suits are the game's notation,
+    or what ``draw(name, pack, suit)`` makes of them (the page's card drawing).
 
     >>> import spelbok
     >>> p = position(spelbok.load("example", players=3).new_state(seed=1))
@@ -233,35 +250,43 @@ def position(state: State) -> dict[str, Any]:
     (3, 5, 'D')
     """
     n = state.game.players
+    pack = state.game.program.pack
+
+    def d(name: str | None, suit: bool = False) -> Any:
+        return name if draw is None or name is None else draw(name, pack, suit)
+
     views = [state.view(p) for p in range(n)]
     v = views[0]
     current = v["current_player"]
-    seats = [{"seat": p, "hand": views[p]["hand"], "tricks": (v.get("tricks") or [0] * n)[p],
+    seats = [{"seat": p, "hand": [d(c) for c in views[p]["hand"]], "tricks": (v.get("tricks") or [0] * n)[p],
               "score": v["scores"][p] if p < len(v["scores"]) else None,
               "dealer": p == v["dealer"], "to_act": p == current,
               "out": bool((v.get("out") or [False] * n)[p])} for p in range(n)]
     # each card of the trick as its player sees it (a card played face down is still known)
-    trick = [[p, views[p]["trick"][k][1]] for k, (p, _) in enumerate(v["trick"])]
-    return {"seats": seats, "trump": v.get("trump"), "turn_up": v.get("turn_up") or [],
-            "talon": v.get("talon", 0), "trick": trick, "led": v.get("led"),
+    trick = [[p, d(views[p]["trick"][k][1])] for k, (p, _) in enumerate(v["trick"])]
+    return {"seats": seats, "trump": d(v.get("trump"), True),
+            "turn_up": [d(c) for c in v.get("turn_up") or []],
+            "talon": v.get("talon", 0), "trick": trick, "led": d(v.get("led"), True),
             "hand_number": v["hand_number"], "decision": v.get("decision"),
             "terminal": v["terminal"], "winners": v.get("winners") or []}
 
 
-def _case(c: Any) -> dict[str, Any]:
+def _case(c: Any, draw: Draw | None) -> dict[str, Any]:
     d = c.to_dict()
     d.pop("other_run", None)
-    d["start"] = position(c.start) if c.start is not None else None
-    d["end"] = position(c.end) if c.end is not None else None
+    d["start"] = position(c.start, draw) if c.start is not None else None
+    d["end"] = position(c.end, draw) if c.end is not None else None
     return d
 
 
-def run_readings(source: SpecText, reading: object, text: object = None) -> dict[str, Any]:
+def run_readings(source: SpecText, reading: object, text: object = None,
+                 draw: Draw | None = None) -> dict[str, Any]:
     """Run a reading file's cases against the text: each case's result (as ``verify
     --json`` gives it) with its position where it started and where it stopped.
 
     ``reading`` names a shipped reading file; ``text``, when given, is that file as
-    edited (its ``spec:`` still reaches only the shipped specs).
+    edited (its ``spec:`` still reaches only the shipped specs); ``draw``: as for
+    :func:`position`.
     """
     from ..analysis.readings import run_reading
 
@@ -278,5 +303,5 @@ def run_readings(source: SpecText, reading: object, text: object = None) -> dict
         errors = e.errors if isinstance(e, SpecErrors) else [e]
         return {"ok": False, "error": "\n".join(str(x) for x in errors), "cases": []}
     d = report.to_dict()
-    d["cases"] = [_case(c) for c in report.cases]
+    d["cases"] = [_case(c, draw) for c in report.cases]
     return d
