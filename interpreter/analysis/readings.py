@@ -186,7 +186,9 @@ class _Runner:
             b = f"{self.spec_override}" + (f" ({_opts_text(changed[1])})" if changed[1] else "")
             if result.separates:
                 failing, passing = (unforced, a) if on_file.ok else (on_file, b)
-                result.compared = failing
+                # the other run when it is the one that fails (this run's own failure is
+                # the case's: itself as its "compared" would make a cycle)
+                result.compared = failing if failing is not result else None
                 result.compare_text = (f"passes under {a}, fails under {b}" if on_file.ok
                                        else f"fails under {a}, passes under {b}")
                 del passing

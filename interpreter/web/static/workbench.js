@@ -88,6 +88,7 @@ function showProblems(result) {
   const warnings = state.problems.length - errors;
   const status = $("status");
   status.className = errors ? "bad" : "good";
+  $("views").classList.toggle("stale", errors > 0);  // what is shown is the last valid text's
   status.textContent = errors ? `${errors} error${errors > 1 ? "s" : ""}` +
       (warnings ? `, ${warnings} warning${warnings > 1 ? "s" : ""}` : "")
     : `valid${warnings ? ` (${warnings} warning${warnings > 1 ? "s" : ""})` : ""}`;
