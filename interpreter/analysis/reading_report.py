@@ -159,8 +159,9 @@ class ReadingReport:
                 lines.extend(_detail(c, "        "))
             if c.separates:
                 lines.append("        " + st("SEPARATES", fg="yellow", bold=True)
-                             + (f" the readings: {c.compare_text}:" if self.versus else
-                                f" the readings: {c.compare_text} it fails:"))
+                             + (f" the readings: {c.compare_text}" if self.versus else
+                                f" the readings: {c.compare_text} it fails")
+                             + (":" if c.compared is not None else ""))
                 if c.compared is not None:
                     lines.extend(_detail(c.compared, "          "))
             elif c.separates is False and not self.versus:
