@@ -142,6 +142,7 @@ async function describe(body) {
   fillOptions();
   const box = $("changes");
   box.replaceChildren();
+  box.parentElement.parentElement.classList.toggle("base", !result.base);
   if (!result.base) {
     box.append(el("p", {class: "muted"}, "This spec extends no base spec: add ",
                   el("code", {text: "extends: NAME"}), " to see a variant's changes."));
