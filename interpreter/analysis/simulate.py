@@ -172,7 +172,7 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _worker_init(spec: str, players: int, options: dict[str, Any], max_hands: int | None,
+def _worker_init(spec: str | os.PathLike[str], players: int, options: dict[str, Any], max_hands: int | None,
                  allow_paths: tuple[str | os.PathLike[str], ...] = ()) -> None:
     from ..engine.game import load
 
@@ -260,7 +260,7 @@ def simulate(
     )
 
 
-def _run_parallel(game: Game, ref: str, seats: list[str], seed: int, games: int, jobs: int,
+def _run_parallel(game: Game, ref: str | os.PathLike[str], seats: list[str], seed: int, games: int, jobs: int,
                   opts: dict[str, Any], max_hands: int | None, allowed: tuple[Any, ...],
                   bot_time: float | None, progress: Progress | None) -> list[MatchRecord]:
     """The matches of :func:`simulate` over ``jobs`` processes, in match order."""

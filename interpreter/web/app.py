@@ -389,7 +389,7 @@ def _routes() -> list[Route | Mount]:
         Route("/api/replays/{id}", _get_replay),
         Route("/api/replays/{id}/goto", _goto, methods=["POST"]),
         Route("/api/replays/{id}/seat", _seat, methods=["POST"]),
-        *workbench.ROUTES,  # the reading workbench: /workbench and /api/workbench/...
+        *workbench.routes(_json),  # the reading workbench: /workbench, /api/workbench/...
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
 

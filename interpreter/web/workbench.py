@@ -2,7 +2,7 @@
 types, what ``validate``, ``describe``, ``verify`` and a small ``audit`` make of it.
 
 The library is :mod:`spelbok.analysis.workbench` (and ``workbench_audit``); this module is
-its routes, which :mod:`spelbok.web.app` includes (:data:`ROUTES`).  Nothing is written
+its routes, which :mod:`spelbok.web.app` includes (:func:`routes`).  Nothing is written
 to disk: the page saves the text as a download.  The text is untrusted: it is bounded
 in size, read with the safe loaders, and reaches no file but the shipped specs and
 reading files.
@@ -26,6 +26,7 @@ Routes (bodies and answers are JSON; an error answers ``{"error": "..."}``):
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -43,10 +44,8 @@ def _draw(name: str, pack: Any, suit: bool) -> Any:
     return suit_json(name, pack) if suit else card_json(name, pack)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    from .app import _json  # the application's bounded JSON reader
-
-    return await _json(request)
+#: How a request's JSON body is read: the application's bounded reader (``routes``).
+ReadJson = Callable[[Request], Awaitable[dict[str, Any]]]
 
 
 def _source(body: dict[str, Any]) -> Any:
@@ -79,13 +78,11 @@ async def _reading(request: Request) -> Response:
     return JSONResponse({"name": name, "text": await run_in_threadpool(wb.reading_text, name)})
 
 
-async def _check(request: Request) -> Response:
-    body = await _body(request)
+async def _check(request: Request, body: dict[str, Any]) -> Response:
     return JSONResponse(await run_in_threadpool(lambda: wb.check(_source(body))))
 
 
-async def _describe(request: Request) -> Response:
-    body = await _body(request)
+async def _describe(request: Request, body: dict[str, Any]) -> Response:
 
     def run() -> dict[str, Any]:
         return wb.describe_spec(_source(body), _players(body.get("players")))
@@ -93,8 +90,7 @@ async def _describe(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(run))
 
 
-async def _readings(request: Request) -> Response:
-    body = await _body(request)
+async def _readings(request: Request, body: dict[str, Any]) -> Response:
 
     def run() -> dict[str, Any]:
         return wb.run_readings(_source(body), body.get("reading"), body.get("reading_text"),
@@ -103,10 +99,9 @@ async def _readings(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(run))
 
 
-async def _audit(request: Request) -> Response:
+async def _audit(request: Request, body: dict[str, Any]) -> Response:
     from ..analysis.workbench_audit import small_audit
 
-    body = await _body(request)
 
     def run() -> dict[str, Any]:
         try:
@@ -123,13 +118,23 @@ async def _audit(request: Request) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=503)
 
 
-#: The workbench's routes, included by :func:`spelbok.web.app.create_app`.
-ROUTES = [
-    Route("/workbench", _page),
-    Route("/api/workbench/open", _open),
-    Route("/api/workbench/reading", _reading),
-    Route("/api/workbench/check", _check, methods=["POST"]),
-    Route("/api/workbench/describe", _describe, methods=["POST"]),
-    Route("/api/workbench/readings", _readings, methods=["POST"]),
-    Route("/api/workbench/audit", _audit, methods=["POST"]),
-]
+def routes(read_json: ReadJson) -> list[Route]:
+    """The workbench's routes, for :func:`spelbok.web.app.create_app`; ``read_json`` reads a
+    request's JSON body (the application's reader, bounded in size)."""
+
+    def post(path: str, handler: Callable[[Request, dict[str, Any]], Awaitable[Response]]
+             ) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return await handler(request, await read_json(request))
+
+        return Route(path, endpoint, methods=["POST"])
+
+    return [
+        Route("/workbench", _page),
+        Route("/api/workbench/open", _open),
+        Route("/api/workbench/reading", _reading),
+        post("/api/workbench/check", _check),
+        post("/api/workbench/describe", _describe),
+        post("/api/workbench/readings", _readings),
+        post("/api/workbench/audit", _audit),
+    ]
