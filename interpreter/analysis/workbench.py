@@ -190,6 +190,19 @@ def _options(tree: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _sections(prose: str) -> str:
+    """``describe``'s prose from its first section on (without the title and about text).
+
+    >>> _sections("Game\\n====\\nabout\\n\\nCards\\n-----\\n  c")
+    'Cards\\n-----\\n  c'
+    """
+    lines = prose.split("\n")
+    for i in range(len(lines) - 1):
+        if lines[i] and lines[i + 1] and set(lines[i + 1]) == {"-"}:
+            return "\n".join(lines[i:])
+    return prose
+
+
 def _without_changes(prose: str) -> str:
     """``describe``'s prose without its section of changes (the page lists them apart).
 
@@ -232,7 +245,8 @@ def describe_spec(source: SpecText, players: int | None = None) -> dict[str, Any
                       if p not in ("name", "about")]
     out["notes"] = [d.note for d in dropped_options(base.tree, doc.tree)]
     base_prose = describe(base, players)
-    out["diff"] = _prose_diff(base_prose, _without_changes(prose))
+    # the sections only: the title and the about text are the variant's own, not a rule
+    out["diff"] = _prose_diff(_sections(base_prose), _sections(_without_changes(prose)))
     return out
 
 
