@@ -37,7 +37,8 @@ from starlette.routing import Route
 from ..analysis import workbench as wb
 from ..analysis.workbench_audit import MAX_GAMES, Busy, TimeUp
 from .pages import render
-from .sessions import Conflict, card_json, suit_json
+from .sessions import Conflict
+from .tableview import card_json, suit_json
 
 
 def _draw(name: str, pack: Any, suit: bool) -> Any:
