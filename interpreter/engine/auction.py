@@ -190,6 +190,8 @@ class AuctionBid(Instr):
         if a in options:
             return None
         r = self.rules
+        if options == [PASS, HOLD]:
+            return "the holder answers the bid made to him: hold or pass"
         if a in r.bids:
             high = st.auction[A_CONTRACT]
             if a == HOLD or a not in r.bids[0 if high < 0 else high - r.first + 1:]:

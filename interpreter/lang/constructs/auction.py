@@ -337,8 +337,11 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     a = step["auction"]
     first = str(a.get("first", _FIRST))
     who = ("the player left of the dealer" if first == _FIRST else f"seat {p.formula(first)}")
-    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
-            "so far, or passes. The contracts, low to high:")
+    if a.get("hold") == "elder":
+        text = f"An auction in duels, {who} holding first. The contracts, low to high:"
+    else:
+        text = (f"An auction, starting with {who}: each in turn bids a contract above the "
+                "highest so far, or passes. The contracts, low to high:")
     trumps = {"none": "no trump", "chosen": "the declarer names trump",
               "keep": "trump unchanged"}
     for c in a.get("contracts", []):
