@@ -87,8 +87,23 @@ def test_a_holder_left_alone_with_nothing_bid_may_bid_or_pass() -> None:
 def test_hold_is_not_a_call_without_the_holders_right() -> None:
     st = start()
     play(st, "bid 6")
-    with pytest.raises(IllegalActionError, match="only the holder"):
+    with pytest.raises(IllegalActionError, match="only a player before the highest bidder"):
         st.apply("hold")
+
+
+def test_in_turn_an_earlier_player_may_hold_a_later_ones_bid() -> None:
+    st = start()
+    play(st, "bid 6", "bid 7", "pass", "pass")
+    assert "hold" not in legal(st)  # P1 must go higher
+    st = start("      hold: in_turn\n")
+    play(st, "bid 6")
+    assert "hold" not in legal(st)  # P2 comes after the highest bidder
+    play(st, "bid 7", "pass", "pass")
+    assert st.current_player == 1 and legal(st)[:3] == ["pass", "hold", "misere"]
+    play(st, "hold")
+    assert st.current_player == 2 and "hold" not in legal(st) and "misere" in legal(st)
+    play(st, "pass")
+    assert st.decision_name == "trump" and st.current_player == 1  # P1 plays the 7
 
 
 # ------------------------------------------------------------------ allow
@@ -145,7 +160,8 @@ EVERY = ("      speak: once\n      declarer: first_to_name\n")
 
 
 def test_yaml_and_dsl_round_trip_every_rule() -> None:
-    for extra in (EVERY, "      hold: elder\n      speak: any\n      declarer: highest\n"):
+    for extra in (EVERY, "      hold: elder\n      speak: any\n      declarer: highest\n",
+                  "      hold: in_turn\n"):
         text = spec(extra).replace("{level: 10}", "{level: 10, allow: \"contract_level >= 8\"}")
         tree = normalize(load_yaml(text, "a.yaml")[0])
         dsl = to_dsl(tree)
@@ -172,7 +188,8 @@ def test_validate_locates_rules_that_cannot_go_together() -> None:
     for extra, key in (("      hold: elder\n      speak: once\n", "speak"),
                        ("      hold: elder\n      pass_final: false\n", "pass_final"),
                        ("      hold: elder\n      double: true\n", "double"),
-                       ("      speak: once\n      pass_final: false\n", "pass_final")):
+                       ("      speak: once\n      pass_final: false\n", "pass_final"),
+                       ("      speak: once\n      hold: in_turn\n", "hold")):
         text = spec(extra)
         [e] = validate(text)
         line = text.splitlines().index(next(x for x in text.splitlines()
@@ -198,6 +215,8 @@ def test_describe_says_each_rule_and_speaks_contract_labels() -> None:
         in text
     text = describe(spelbok.load(spec("      hold: elder\n")).doc)
     assert "An auction in duels" in text and "says hold" in text
+    text = describe(spelbok.load(spec("      hold: in_turn\n")).doc)
+    assert "A player before the highest bidder (counted from the first bidder) may" in text
     tarot = describe(spelbok.load("french-tarot").doc)
     assert "- garde sans (level 4)" in tarot and "garde_sans (level" not in tarot
 

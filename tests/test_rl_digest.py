@@ -95,7 +95,7 @@ RECORDED: dict[str, str] = {
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
-    'schafkopf-0': 'f5b4fdc25e7ef9ed',
+    'schafkopf-0': 'e9d56d1007ccc081',
     'schnapsen-0': '7f7588878087eda9',
     'skat-0': '7c6a0097e1546996',
     'spades-0': '73988aa9218efb67',

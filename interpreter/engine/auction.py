@@ -6,7 +6,8 @@ Players bid in turn, from the ``first`` seat, each bid above the highest so far
 each player speaks once.  With ``hold: elder`` the bidding is a duel: the eldest
 player still in (from ``first``) holds, the next one bids to him, and the holder
 says ``hold`` (keeping the bid at its level) or passes; the loser drops out and
-the next player bids to the survivor.  An opponent of the highest bidder may
+the next player bids to the survivor.  With ``hold: in_turn`` the bids go round as
+usual, but a player before the highest bidder (from ``first``) may ``hold`` his bid.  An opponent of the highest bidder may
 ``double``, the bidder's side ``redouble``.  The highest bidder becomes the
 declarer (or, with ``declarer: first_to_name``, the first player of the highest
 bidder's side who bid the final contract's trump); the contract's
@@ -56,8 +57,11 @@ F_DOUBLE: Final = 2
 F_REDOUBLE: Final = 4
 F_ONCE: Final = 8  # each seat speaks once
 F_START: Final = 8  # with the holder's right, the flags' bits from here: the first seat
-#: how the bidding goes round (``hold``): in turn, or in duels with the holder's right
-HOLDS = ("none", "elder")
+#: how the bidding goes round (``hold``): in turn, in duels with the holder's right, or
+#: in turn with an earlier player's right to hold
+HOLDS = ("none", "elder", "in_turn")
+H_DUEL: Final = 1
+H_IN_TURN: Final = 2
 #: who declares (``declarer``): the highest bidder, or the first of its side to name the trump
 DECLARERS = ("highest", "first_to_name")
 #: trump codes of a contract besides a suit index and NO_TRUMP
@@ -103,7 +107,7 @@ class Rules:
         self.team_of = team_of
         self.all_pass = -1  # the pc of the all-pass part, set by the compiler
         self.allow: list[Fn | None] = [None] * count  # each bid's condition (None: always)
-        self.hold = False  # the holder's right: duels, the elder holding (HOLDS)
+        self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
 
@@ -139,8 +143,9 @@ class AuctionStart(Instr):
                       | (F_ONCE if self.rules.once else 0))
         st.auction = a
         start = int(self.first_fn(st, 0)) % st.n
-        if self.rules.hold:  # the duels' order starts from the first seat: kept in the flags
+        if self.rules.hold:  # who is elder is counted from the first seat: kept in the flags
             a[A_FLAGS] |= start << F_START
+        if self.rules.hold == H_DUEL:
             order = [p for p in st.prog.rot[start] if not st.out[p]]
             st.current = order[1] if len(order) > 1 else next(iter(order), None)
         else:
@@ -170,8 +175,11 @@ class AuctionBid(Instr):
         r = self.rules
         high = a[A_CONTRACT]
         out = [PASS]
-        if r.hold and high >= 0 and a[A_DECLARER] != seat and self.duel(st)[0] == seat:
+        if r.hold == H_DUEL and high >= 0 and a[A_DECLARER] != seat \
+                and self.duel(st)[0] == seat:
             return [PASS, HOLD]  # the holder answers the bid made to him
+        if r.hold == H_IN_TURN and high >= 0 and self.elder(st, seat, a[A_DECLARER]):
+            out.append(HOLD)  # an earlier player may take the highest bid at its level
         start = 0 if high < 0 else high - r.first + 1
         allow = r.allow
         out += [b for i, b in enumerate(r.bids[start:], start)
@@ -198,7 +206,7 @@ class AuctionBid(Instr):
                 return "a bid must be above the highest so far"
             return f"{a} is not allowed now (its condition is false)"
         if a == HOLD:
-            return "only the holder answering a bid made to him may hold"
+            return "only a player before the highest bidder may hold his bid"
         return "the choice is " + ", ".join(str(o) for o in options)
 
     def apply(self, st: State, seat: int, action: Action) -> bool:
@@ -224,7 +232,8 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        nxt = self.next_duel(st, seat, action) if r.hold else self.next_bidder(st, seat)
+        nxt = (self.next_duel(st, seat, action) if r.hold == H_DUEL
+               else self.next_bidder(st, seat))
         if nxt is not None:
             st.current = nxt
             return True
@@ -251,6 +260,11 @@ class AuctionBid(Instr):
         if a[A_PASSES] >= len(seats) - (1 if d >= 0 else 0):
             return None
         return seats[0]
+
+    def elder(self, st: State, seat: int, d: int) -> bool:
+        """Whether ``seat`` comes before the highest bidder ``d`` in the bidding order."""
+        order = st.prog.rot[st.auction[A_FLAGS] >> F_START]
+        return d >= 0 and order.index(seat) < order.index(d)
 
     def duel(self, st: State) -> tuple[int | None, int | None]:
         """With the holder's right: the holder (the eldest seat still in, from the first
@@ -493,7 +507,7 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
-    rules.hold = c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS) == "elder"
+    rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
     rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
                                      DECLARERS) == "first_to_name"
     for i, k in enumerate(d.get("contracts", [])):

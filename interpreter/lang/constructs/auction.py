@@ -66,7 +66,10 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
                  Word("elder", "duels: the next player still in bids to the eldest (from "
                       "`first`), who holds (`hold`, at the same level) or passes; the "
                       "loser drops out and the next bids to the survivor; a holder left "
-                      "alone with nothing bid may bid or pass"))),
+                      "alone with nothing bid may bid or pass"),
+                 Word("in_turn", "in turn, each bid above the highest so far, but a player "
+                      "before the highest bidder (from `first`) may instead hold his bid "
+                      "(`hold`, at the same level)"))),
     Field("declarer", "word", "who declares the contract reached", default="highest",
           words=(Word("highest", "the highest bidder"),
                  Word("first_to_name", "the first player of the highest bidder's side "
@@ -90,7 +93,7 @@ auction: "hold" "an" "auction" _end _auction_details
 _auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
 _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
-             | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_none
+             | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest
 contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? contract_allow? _end
 contract_allow: "," "only" "if" formula
@@ -114,6 +117,7 @@ all_pass: "if" "all" "pass" ":" _NL _steps_block
 speak_once: "each" "player" "speaks" "once" _NL
 speak_any: "a" "player" "may" "speak" "again" _NL
 hold_elder: "the" "elder" "player" "may" "hold" _NL
+hold_in_turn: "an" "earlier" "player" "may" "hold" "in" "turn" _NL
 hold_none: "no" "player" "may" "hold" _NL
 declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name" "the" "trump" _NL
 declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
@@ -128,13 +132,16 @@ _PARTNERS = {"partner_none": "none", "partner_called": "called_card", "partner_t
 _FIRST = DECL.field("first").default
 # an auction's words as lines of their own: grammar rule -> (key, word), and back
 _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
-               "hold_elder": ("hold", "elder"), "hold_none": ("hold", "none"),
+               "hold_elder": ("hold", "elder"), "hold_in_turn": ("hold", "in_turn"),
+               "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
                "declarer_highest": ("declarer", "highest")}
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
         ("speak_once", "each player speaks once"), ("speak_any", "a player may speak again"),
-        ("hold_elder", "the elder player may hold"), ("hold_none", "no player may hold"),
+        ("hold_elder", "the elder player may hold"),
+        ("hold_in_turn", "an earlier player may hold in turn"),
+        ("hold_none", "no player may hold"),
         ("declarer_first", "the declarer is the first of the side to name the trump"),
         ("declarer_highest", "the declarer is the highest bidder")))}
 
@@ -292,6 +299,9 @@ _HOLD = ("The bidding goes in duels. The next player still in bids to the eldest
          "passes; the bidder then bids higher or passes. Whoever passes drops out, and the "
          "next player bids to the one left. A player left alone with nothing bid may bid or "
          "pass.")
+_IN_TURN = ("A player before the highest bidder (counted from the first bidder) may instead "
+            "say hold, taking the highest bid at the same level; a later player must bid "
+            "higher.")
 _FIRST_TO_NAME = ("The declarer is the first player of the highest bidder's side who bid the "
                   "final contract's trump (or no trump).")
 
@@ -311,6 +321,7 @@ def _rules(a: Mapping[str, Any]) -> list[str]:
              else _cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
                              "A player who passed may bid again; the auction ends when all "
                              "but the highest bidder pass in a row."),
+             _IN_TURN if a.get("hold") == "in_turn" else "",
              _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
                         ""),
              _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
@@ -455,6 +466,9 @@ def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("speak") == "once" and a.get("pass_final") in (False, "false"):
         chk.err((*path, "pass_final"), "'pass_final: false' cannot go with 'speak: once' "
                 "(a player who passed has spoken)")
+    if a.get("speak") == "once" and a.get("hold") == "in_turn":
+        chk.err((*path, "hold"), "'hold: in_turn' cannot go with 'speak: once' (an earlier "
+                "player never speaks again to hold)")
 
 
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
