@@ -94,7 +94,7 @@ _auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
 _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
-             | declarer_first | declarer_highest
+             | declarer_first | declarer_highest | rule_word
 contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? contract_allow? _end
 contract_allow: "," "only" "if" formula
 contract_name: WORD | INT | TEXT
@@ -121,6 +121,8 @@ hold_in_turn: "an" "earlier" "player" "may" "hold" "in" "turn" _NL
 hold_none: "no" "player" "may" "hold" _NL
 declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name" "the" "trump" _NL
 declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
+// any other value of speak, hold or declarer (an option's formula, or a word the checks refuse)
+rule_word: "by" "rule" WORD ":" word _NL
 """
 
 # an auction's rules on / off: grammar rule -> (key, on)
@@ -136,6 +138,7 @@ _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
                "declarer_highest": ("declarer", "highest")}
+_WORD_KEYS = ("speak", "hold", "declarer")
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
         ("speak_once", "each player speaks once"), ("speak_any", "a player may speak again"),
@@ -209,6 +212,12 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
         elif kind in _WORD_LINES:
             key, value = _WORD_LINES[kind]
             b.put(auction, (*ap, key), value, c, f"the rule '{key}'")
+        elif kind == "rule_word":
+            key = str(c.children[0])
+            if key not in _WORD_KEYS:
+                raise b.fail(f"unknown auction rule '{key}': expected "
+                             + ", ".join(_WORD_KEYS), c.children[0])
+            b.put(auction, (*ap, key), b.word(c.children[1]), c, f"the rule '{key}'")
         elif kind == "all_pass":
             b.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
             auction["all_pass"] = b.steps(c.children, (*ap, "all_pass"))
@@ -261,10 +270,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     for key in ("speak", "hold", "declarer"):
         if key in a and a[key] != DECL.field(key).default:
             line = _LINE_OF.get((key, a[key]))
-            if line is None:  # not one of its words (the checks say so): refused
-                raise t.UnwritableError(f"the auction's '{key}' is not one of its words",
-                                        a[key])
-            out.add(ind, line)
+            out.add(ind, line or f"by rule {key}: {t.word(a[key])}")
     partner = a.get("partner", "none")
     if partner == "called_card":
         ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
