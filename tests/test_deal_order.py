@@ -110,7 +110,7 @@ def test_the_orders_read_and_write_in_both_surfaces_and_are_described() -> None:
     text = roundtrip(ASIDE)
     assert "deal 5 cards in packets of 3 then 2, the turn-up after 1 round" in text
     prose = " ".join(describe(WIDOW).split())
-    assert "dealt too one card at a time, a packet after every 3 packets dealt" in prose
+    assert "dealt too, one card after every 3 packets dealt to the players" in prose
     prose = " ".join(describe(ASIDE).split())
     assert "After the first round of packets the next card is set aside for the turn-up" in prose
 

@@ -165,15 +165,18 @@ def _widow_prose(d: Mapping[str, Any]) -> str:
     if widow in (None, "0", 0):
         return ""
     n = str(widow)
-    own = d.get("widow_packets")
-    sizes = ("" if own is None else " one card at a time" if list(own) == [1] else
-             f" in packets of {' then '.join(str(k) for k in own)}")
-    every = d.get("widow_every")
-    when = (", last in each round" if every is None else
-            f", a packet after every {'packet' if int(every) == 1 else f'{int(every)} packets'}"
-            " dealt to the players (what it still lacks, after them)")
+    own, every = d.get("widow_packets"), d.get("widow_every")
+    sizes = None if own is None else [int(k) for k in own]
+    packet = ("one card" if sizes == [1] else "a packet" if sizes is None else
+              f"a packet of {' then '.join(str(k) for k in sizes)} in turn")
+    if every is None:
+        when = ", last in each round" + ("" if sizes is None else f", {packet} at a time")
+    else:
+        k = int(every)
+        when = (f", {packet} after every {'packet' if k == 1 else f'{k} packets'} dealt to "
+                "the players (what it still lacks when they are served comes last)")
     return f" A spare hand (the widow) of {n if n.isdigit() else p.formula(n)} cards is " \
-           f"dealt too{sizes}{when}."
+           f"dealt too{when}."
 
 
 def _turn_up_prose(d: Mapping[str, Any]) -> str:
