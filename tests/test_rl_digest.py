@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': 'bdcf313baa75cd75',
-    'french-tarot-0': 'bec753e1da6baf79',
+    'french-tarot-0': 'a04bf5269a5393b2',  # the chien dealt card by card (deal.widow_every), each bidder speaking once
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -96,13 +96,13 @@ RECORDED: dict[str, str] = {
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': 'e9d56d1007ccc081',
-    'schnapsen-0': '7f7588878087eda9',
+    'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
     'skat-0': '8a488817dcf69f7d',
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6bbbc485bdf2e8bb',
     'tute-0': '3b283eabb1bd9b8d',
-    'whist-0': '3c94d653dc198b16',
+    'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',
     'knektpass-swap-counts-4': 'bb8b79ce3138ef98',

@@ -130,6 +130,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("stacked", "cards", compared=False),  # the first hand's stacked deck, then None
     _F("shuf", "shuffle", compared=False, reset="hand"),
     _F("settled", "int", compared=False, reset="hand"),
+    # the last card dealt to the dealer, for a turn-up from his hand (-1: none noted); read
+    # right after the deal, and rebuilt by a replay
+    _F("dealt_last", "int", compared=False, reset="hand", fresh=-1),
 )
 
 _FIELDS = tuple(f.name for f in FIELDS)

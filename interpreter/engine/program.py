@@ -300,6 +300,7 @@ class Program:
         st.meld_points = [0] * n
         st.stock_closed = False
         st.turn_up = []
+        st.dealt_last = -1
         st.trick = []
         st.trick_order = []
         st.trick_pos = 0
