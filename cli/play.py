@@ -1,6 +1,6 @@
 """``spelbok play`` (a human against bots, or bots alone) and ``spelbok replay``.
 
-The person's turn is :mod:`.prompt`, what that seat is told :mod:`.seatlog`; the match's
+The person's turn is :mod:`.prompt`, what that seat is told :mod:`spelbok.play.seatlog`; the match's
 log is the library's (:mod:`spelbok.play.matchlog`), the text a seat sees too
 (:mod:`spelbok.view`).
 """
@@ -21,6 +21,9 @@ from spelbok.play.matchlog import parse_log as parse_log
 from spelbok.play.matchlog import read_log as read_log
 from spelbok.play.matchlog import replay_log as replay_log
 from spelbok.play.matchlog import seat_seed
+from spelbok.play.seatlog import PlayerWords as PlayerWords
+from spelbok.play.seatlog import SeatLog, final_standing
+from spelbok.play.seatlog import score_name as score_name
 from spelbok.view.narrator import transcript
 from spelbok.view.panel import panel as _panel  # noqa: F401 - the old name (tests)
 from spelbok.view.text import Style, card, player_names, wrap_words
@@ -45,9 +48,6 @@ from .prompt import _interpret as _interpret
 from .prompt import _menu as _menu
 from .prompt import _prompt_lines as _prompt_lines
 from .prompt import _symbols as _symbols
-from .seatlog import PlayerWords as PlayerWords
-from .seatlog import SeatLog
-from .seatlog import score_name as score_name
 
 if TYPE_CHECKING:
     from spelbok.engine.game import Game
@@ -352,23 +352,18 @@ def final_table(state: State, names: Sequence[str], style: Style,
     """The end of a match as a table: each seat's final score, the winners marked, the
     rule that made them winners (the spec's own citation, as ``describe`` gives it) and,
     for the person at ``human``, whether they won."""
-    from spelbok.lang.describe import _cite
-
-    winners = list(state.winners)
-    scores = list(state.scores)
+    end = final_standing(state)
+    winners, scores, order = end["winners"], end["scores"], end["order"]
     rule = "─" if style.symbols else "-"
     lines = ["", style.paint(f"{rule * 2} final table " + rule * 30, bold=True)]
-    order = winners + [p for p in range(len(scores)) if p not in winners]
     width = max((len(names[p]) for p in order), default=2)
     digits = max((len(str(scores[p])) for p in order), default=1)
     for p in order:
         mark = ("★ winner" if style.symbols else "* winner") if p in winners else ""
         row = f"  {names[p]:<{width}}  {str(scores[p]):>{digits}}  {mark}".rstrip()
         lines.append(style.paint(row, bold=True) if p in winners else row)
-    end = state.game.tree.get("end") or {}
-    why = [line.strip() for line in _cite(end, 0)]
-    if why:
-        lines += wrap_words("  why: " + " ".join(why), style.width, 7)
+    if end["why"]:
+        lines += wrap_words("  why: " + end["why"], style.width, 7)
     if human is not None:
         if human in winners:
             verdict = "You win!" if len(winners) == 1 else "You share the win!"

@@ -14,21 +14,19 @@ from spelbok.engine.actions import CARDS as _CARDS
 from spelbok.engine.actions import SUIT as _SUIT
 from spelbok.engine.actions import WORD as _WORD
 from spelbok.errors import ActionError, InvalidActionError
+from spelbok.play.seatlog import _seat_narrator, action_words, deed
 from spelbok.view.panel import panel as _panel
 from spelbok.view.text import (
     PLAIN,
     Style,
     _visible_len,
     card,
-    cards,
     scores_line,
     sort_hand,
     suit,
     wrap_items,
     wrap_words,
 )
-
-from .seatlog import _seat_narrator, _spoken
 
 if TYPE_CHECKING:
     from spelbok.engine.actions import Action
@@ -116,16 +114,7 @@ def _exchange_verb(legal: Sequence[Action]) -> str | None:
     return next((a.verb for a in legal if a.kind == _CARDS), None)
 
 
-def _action_text(a: Action, style: Style, exchange_verb: str | None = None) -> str:
-    if a.kind == _CARD:
-        return card(str(a), style)
-    if a.kind == _SUIT:
-        return f"{a.verb} {suit(str(a).split()[-1], style)}"
-    if a.kind == _CARDS:
-        return f"give {cards(str(a).split()[1:], style)}"
-    if a.kind == _WORD and a.verb == exchange_verb:
-        return "keep all"
-    return _spoken(str(a))
+_action_text = action_words
 
 
 def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
@@ -288,15 +277,7 @@ def _hint(state: State, human: int, style: Style) -> list[str]:
     return lines
 
 
-def _deed(a: Action, style: Style, exchange_verb: str | None) -> str:
-    """What choosing ``a`` does, as the end of a sentence: 'play 9♣', 'give 6♥ 7♥',
-    'keep all', 'say pass'."""
-    text = _action_text(a, style, exchange_verb)
-    if a.kind == _CARD:
-        return f"play {text}"
-    if a.kind == _CARDS or text == "keep all":
-        return text
-    return f"say {text}"  # a word or a suit, as the menu shows it
+_deed = deed
 
 
 def _rules(state: State) -> list[str]:

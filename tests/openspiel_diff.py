@@ -466,9 +466,6 @@ class Bridge(Rules):
     # the standard duplicate board order, boards 1..16: (North-South, East-West) vulnerable
     VUL = "- N E B N E B - E B - N B - N E"
     DIFFERENCES = (
-        "declarer: OpenSpiel's is the player of the side who first named the final strain "
-        "(bridge's rule), spelbok's the last bidder (the spec's COMPROMISE); no option: the "
-        "random auctions never bid a strain the partner named first, so both agree",
         "dummy: OpenSpiel's declarer chooses the dummy's cards, spelbok's dummy seat plays "
         "them (the spec's COMPROMISE); no option: compared as the declarer acting",
     )
@@ -513,20 +510,6 @@ class Bridge(Rules):
         if st.decision_name == "play" and d is not None and seat == (d + 2) % 4:
             return self.os_seat(st, d)  # the declarer plays the dummy's cards
         return self.os_seat(st, seat)
-
-    def pick_from(self, st: State, common: list[int]) -> list[int]:
-        if st.decision_name == "play":
-            return common
-        seat = st.current_player
-        assert seat is not None
-        partner = (seat + 2) % 4
-        named = set()
-        for e in st.log[self.mark:]:
-            if e["event"] == "decision" and e["seat"] == partner and e["action"] in self.calls:
-                call = self.calls[e["action"]]
-                if call >= 55:
-                    named.add((call - 55) % 5)
-        return [c for c in common if c < 55 or (c - 55) % 5 not in named]
 
     def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
         # uniform calls push nearly every auction to the seven level: pass half the
@@ -713,9 +696,10 @@ class Skat(Rules):
     (with the skat; a null counts 90 won, 30 lost), each defender's ``(60 - points) / 240``.
 
     The auctions differ (``DIFFERENCES``), so both are driven to one contract: a declarer
-    drawn at random (or none: all pass, one deal in ten), who bids 18 in spelbok while the
-    players before him pass in both engines and the ones after him pass in spelbok; he
-    picks up the skat and names the game in both (drawn at random).
+    drawn at random (or none: all pass, one deal in ten). In OpenSpiel the players before
+    him pass; in spelbok (middlehand bids to forehand, then rearhand to the survivor) he
+    bids 18 when it is his turn to bid and every other player passes; he picks up the skat
+    and names the game in both (drawn at random).
     """
 
     spec = "skat"
@@ -752,6 +736,21 @@ class Skat(Rules):
     def os_seat(self, st: State, seat: int) -> int:
         return (seat - self.forehand) % 3
 
+    def _os_passes(self, st: State, os_st: pyspiel.State, tally: Tally, where: str) -> bool:
+        """OpenSpiel's bidding up to the drawn declarer: the players before him pass (all
+        three when no one declares); he names the game when spelbok asks for it."""
+        before = 3 if self.declarer is None else self.os_seat(st, self.declarer)
+        for p in range(before):
+            tally.decisions += 1
+            theirs = set(os_st.legal_actions())
+            if not tally.check(os_st.current_player() == p
+                               and theirs == {self.PASS, *self.GAMES.values()},
+                               f"{where}: OpenSpiel player {os_st.current_player()} "
+                               f"{sorted(theirs)}, expected {p} to pass or name a game"):
+                return False
+            os_st.apply_action(self.PASS)
+        return True
+
     def os_action(self, st: State, action: Action) -> int:
         if action.card is None:
             return self.GAMES.get(str(action), -1)  # -1: no OpenSpiel counterpart
@@ -781,7 +780,7 @@ class Skat(Rules):
         name = st.decision_name
         if self.halted:
             return False  # the listed difference: the deal is not compared further
-        if os_st.is_terminal():
+        if os_st.is_terminal() and name != "bid":
             # OpenSpiel's null is over (the declarer took a trick); spelbok plays on
             legal = st.legal_actions()
             st.apply(legal[rng.randrange(len(legal))])
@@ -797,22 +796,13 @@ class Skat(Rules):
                 self.drawn = True
                 self.declarer = None if rng.random() < 0.1 else rng.randrange(3)
                 self.game_name = rng.choice(sorted(self.GAMES))
-                self.declared = False
+                if not self._os_passes(st, os_st, tally, where):
+                    return False
             mine = self.declarer == seat
             if not tally.check("pass" in words and ("bid 18" in words or not mine),
                                f"{where}: spelbok {sorted(words)}"):
                 return False
             st.apply("bid 18" if mine else "pass")
-            if self.declared or mine:
-                self.declared = True  # OpenSpiel's bidding is over, or waits for the game
-                return True
-            tally.decisions += 1
-            if not tally.check(os_st.current_player() == self.os_seat(st, seat)
-                               and theirs == {self.PASS, *self.GAMES.values()},
-                               f"{where}: spelbok seat {seat}, OpenSpiel player "
-                               f"{os_st.current_player()} {sorted(theirs)}"):
-                return False
-            os_st.apply_action(self.PASS)
             return True
         tally.decisions += 1
         if not tally.check(os_st.current_player() == self.os_seat(st, seat),

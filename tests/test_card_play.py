@@ -126,7 +126,7 @@ def test_turn_up_from_round_trips_and_is_described() -> None:
     text = to_dsl(normalize(load_yaml(TURNED, "mini.yaml")[0]))
     assert "turn up a card from the hand of the dealer for trump" in text
     prose = " ".join(describe(TURNED).split())
-    assert "Turn up a card of the dealer's hand at random" in prose
+    assert "Turn up the last card dealt to the dealer" in prose
     e = error_of(TURNED.replace("from: dealer", "from: forehand"))
     assert e.line == 9 and "dealer" in str(e)
     game = spelbok.load(TURNED.replace("size: 3", "size: 8"), players=3, max_hands=4)

@@ -233,8 +233,8 @@ def test_top_trumps_of_a_declared_pack_read_with_its_own_symbols() -> None:
 
 def test_an_auction_names_the_trump_suit_of_each_contract() -> None:
     text = " ".join(describe(read_spec("bridge")).split())
-    assert "one_club (level 1): take 7 tricks; clubs trump." in text
-    assert "one_nt (level 1): take 7 tricks; no trump." in text
+    assert "one club (level 1): take 7 tricks; clubs trump." in text
+    assert "one nt (level 1): take 7 tricks; no trump." in text
 
 
 def test_a_discard_only_exchange_reads_as_a_discard() -> None:

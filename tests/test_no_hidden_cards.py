@@ -289,11 +289,15 @@ def play_and_check(path: Path, n: int, seed: int = 5) -> tuple[list[str], int]:
                   now)
 
     def web() -> None:
+        # the table's whole view data (web/tableview.py): seats around, shown hands,
+        # cards with their reasons, buttons, the final table
         table = match.to_json()
         now = asking()
         check("web log", current_hand(table.pop("log")), now)
         del table["id"]  # a random token (it may read '3H-...'), no card
         check("web table", list(strings(table)), now)
+        if state.current_player == SEAT and type(state.legal_actions()) is list:
+            check("web hint", [match.hint("greedy")["sentence"]], now)
 
     terminal()
     web()

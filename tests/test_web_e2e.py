@@ -1,8 +1,10 @@
 """``spelbok serve`` in a real browser: headless Chromium driven by Playwright.
 
-The server runs on a free port in a thread; the tests click as a person would.
-Skipped when Playwright or a Chromium it can start is absent.  The screenshots
-they take are the README's (docs/screenshots/).
+The server runs on a free port in a thread; the tests click (and type) as a person
+would: a whole match of five shipped specs, undo and hints, the keyboard, a 360 px
+screen.  Skipped when Playwright or a Chromium it can start is absent.  The
+screenshots they take are the README's (docs/screenshots/; ``python
+bench/screenshots.py`` refreshes them).
 """
 
 from __future__ import annotations
@@ -92,33 +94,40 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def _start(page: Any, url: str, spec: str = "knektpass", seed: int = 7,
-           seat: str = "0") -> None:
+           seat: str = "0", players: int | None = None, hands: int | None = None) -> None:
     page.goto(url + "/")
     page.wait_for_selector(f"#spec option[value='{spec}']", state="attached")
     page.select_option("#spec", spec)
     page.wait_for_function("document.getElementById('rules').textContent.length > 0")
+    if players is not None:
+        page.fill("#players", str(players))
+        page.dispatch_event("#players", "change")
     page.select_option("#speed", "0")  # bots move at once
     page.select_option("#seat", seat)
     page.fill("#seed", str(seed))
+    if hands is not None:
+        page.fill("#hands", str(hands))
     page.click("#start")
     page.wait_for_selector("#table:not([hidden])")
 
 
-def _wait_my_turn_or_hand(page: Any, hand: int) -> bool:
-    """Wait until it is the human's turn (True), or the hand changed or the match ended."""
+def _wait_my_turn_or_end(page: Any) -> bool:
+    """Wait until it is the human's turn (True) or the match is over (False)."""
     page.wait_for_function(
-        """(hand) => current && (current.terminal || current.hand_number !== hand ||
-                                 (current.current_player === current.human && !current.bot_turn))""",
-        arg=hand)
-    return bool(page.evaluate(f"!current.terminal && current.hand_number === {hand}"))
+        """() => current && (current.terminal ||
+                 (current.current_player === current.human && !current.bot_turn))""")
+    return not page.evaluate("current.terminal")
 
 
 def _tap_an_illegal_card(page: Any, card: Any, step: int) -> None:
     """An illegal card refuses on the page with the engine's reason, and on the server too."""
-    reason = card.get_attribute("title")
+    title = card.get_attribute("title")
+    label = card.get_attribute("aria-label")
     name = card.get_attribute("data-card")
+    assert title.startswith(label + ": ")  # the reason on hover, the card in its symbols
+    reason = title.removeprefix(label + ": ")
     card.click(force=True)  # a tap: the page shows why and sends nothing
-    assert name in page.inner_text("#error") and reason in page.inner_text("#error")
+    assert page.inner_text("#error") == title
     assert page.evaluate("current.step") == step
     answer = page.evaluate(
         """async ([id, name, step]) => {
@@ -127,54 +136,188 @@ def _tap_an_illegal_card(page: Any, card: Any, step: int) -> None:
                body: JSON.stringify({action: name, step})});
              return [r.status, await r.json()];
            }""", [page.evaluate("current.id"), name, step])
-    assert answer[0] == 422 and reason in answer[1]["error"]
+    assert answer[0] == 422
     assert page.evaluate("fetch('/api/matches/' + current.id).then(r => r.json())")["step"] == step
+    assert reason
 
 
-def test_play_a_whole_knektpass_hand_by_clicking(server: str, page: Any) -> None:
-    _start(page, server, seed=3)  # a hand both players play out, trick by trick
-    clicks = 0
-    illegal_seen = False
-    while True:
-        if not _wait_my_turn_or_hand(page, 1):
-            break
-        assert page.inner_text("#turn").startswith("Your turn")
-        disabled = page.locator("#hand .card[aria-disabled=true]")
-        for i in range(disabled.count()):  # an illegal card says why, on hover
-            assert disabled.nth(i).get_attribute("title")
+#: What the page shows at the human's turn, read at once (one round trip, not ten).
+_LOOK = """() => ({
+  step: current.step, exchange: current.exchange, turn: $("turn").textContent,
+  trick: current.trick.length,
+  playable: document.querySelectorAll("#hand .card.playable").length,
+  illegal: document.querySelectorAll("#hand.mine .card.illegal").length,
+  buttons: [...document.querySelectorAll("#actions button.action")].map((b) => b.textContent),
+  shown: [...document.querySelectorAll(".felt .seat .shown .card")].map((c) =>
+           c.getAttribute("aria-label")),
+})"""
+
+#: The human's turn again, or the end of the match, after step ``s``.
+_NEXT = """(s) => current && current.step > s && (current.terminal ||
+             (current.current_player === current.human && !current.bot_turn))"""
+
+
+def _decide(page: Any, look: dict[str, Any] | None = None) -> str:
+    """One decision of the human, by clicking as a person would; what was clicked."""
+    look = look or page.evaluate(_LOOK)
+    exchange = look["exchange"]
+    if exchange:
+        if exchange["min"] == 0 and "keep all" in look["buttons"]:
+            page.locator("#actions button.action", has_text="keep all").first.click()
+            return "keep"
+        go = page.locator("#exchange-go")
+        assert go.is_disabled()  # nothing picked yet: the button says how many to pick
+        cards = page.locator("#hand .card.playable")
+        for i in range(max(exchange["min"], 1)):
+            cards.nth(i).click()
+        go.click()
+        return "exchange"
+    if look["playable"]:
+        page.locator("#hand .card.playable").first.click()
+        return "card"
+    labels = look["buttons"]
+    assert labels and len(set(labels)) == len(labels), labels  # one button per choice
+    page.locator("#actions button.action").first.click()
+    return "button"
+
+
+def _play_to_the_end(page: Any, shot: str | None = None, shown: bool = False,
+                     most: int = 200) -> dict[str, int]:
+    """Play the human's seat by clicking until the match is over; what was clicked.
+    ``shot``: the screenshot to take (with a hand shown to all, when ``shown``)."""
+    done: dict[str, int] = {"shown": 0, "illegal": 0}
+    alive = _wait_my_turn_or_end(page)
+    while alive:
+        look = page.evaluate(_LOOK)
+        assert look["turn"].startswith("Your turn")
+        # a hand shown to all (the dummy) is on the table, at its seat, in suit symbols
+        assert all(label[-1] in "♣♠♥♦" for label in look["shown"]), look["shown"]
+        done["shown"] = max(done["shown"], len(look["shown"]))
+        pose = bool(SHOTS and shot and look["trick"] and (look["shown"] or not shown))
+        if look["illegal"] and (not done["illegal"] or pose):
+            _tap_an_illegal_card(page, page.locator(
+                "#hand.mine .card.illegal").first, look["step"])
+            done["illegal"] = 1
+            if pose:  # a trick on the table, and why a card may not be played
+                page.screenshot(path=str(SHOTS / str(shot)))
+                shot = None
+        what = _decide(page, look)
+        done[what] = done.get(what, 0) + 1
+        page.wait_for_function(_NEXT, arg=look["step"])
+        alive = not page.evaluate("current.terminal")
+        assert sum(done.values()) < most
+    return done
+
+
+def _check_final(page: Any, players: int) -> None:
+    """The final score screen: a row per seat, the winners marked, the rule that made them."""
+    page.wait_for_selector("#final:not([hidden])")
+    assert page.locator("#final-table tbody tr").count() == players
+    assert page.locator("#final-table tr.won").count() == len(page.evaluate("current.winners"))
+    title = page.inner_text("#final-title")
+    assert title.startswith(("You win", "You share", "You lose"))
+    assert page.inner_text("#final-why").startswith("Why: ")
+    assert "stopped at its limit" in page.inner_text("#final-note")  # these stop early
+    assert page.is_visible("#final-download")
+
+
+# -- a whole match of five shipped specs, by clicking ------------------------------------------
+
+MATCHES = [  # spec, players, seed, hands (a match stopped after them, as --max-hands does)
+    ("knektpass", 2, 3, 1),
+    ("hearts", 4, 2, 1),
+    ("bridge", 4, 5, 1),
+    ("skat", 3, 3, 1),
+    ("euchre", 4, 4, 1),
+]
+
+
+@pytest.mark.parametrize("spec, players, seed, hands", MATCHES, ids=[m[0] for m in MATCHES])
+def test_play_a_whole_match_by_clicking(server: str, page: Any, spec: str, players: int,
+                                        seed: int, hands: int) -> None:
+    _start(page, server, spec=spec, seed=seed, players=players, hands=hands)
+    # the seats around the table, the human at the bottom
+    around = page.evaluate("current.around")
+    assert around["bottom"] == [0]
+    assert page.locator("#side-bottom .seat").count() == 1
+    for side in ("left", "top", "right"):
+        assert page.locator(f"#side-{side} .seat").count() == len(around[side])
+    bottom = page.locator("#side-bottom").bounding_box()
+    top = page.locator(".felt").bounding_box()
+    assert top["y"] < bottom["y"]
+    done = _play_to_the_end(page, shot={"knektpass": "play.png", "bridge": "bridge.png"}.get(spec),
+                            shown=spec == "bridge")
+    assert done.get("card", 0) >= 2, done
+    assert done["illegal"], done
+    assert done["shown"] or spec != "bridge", done  # the dummy
+    _check_final(page, players)
+    if SHOTS and spec == "hearts":
+        page.screenshot(path=str(SHOTS / "final.png"))
+    page.click("#final-close")
+    assert page.is_hidden("#final") and "Hand 1" in page.inner_text("#log")
+
+
+def test_undo_and_a_hint(server: str, page: Any) -> None:
+    _start(page, server, seed=11)
+    _wait_my_turn_or_end(page)
+    assert page.is_disabled("#undo")  # nothing to take back yet
+    step = page.evaluate("current.step")
+    hand = page.evaluate("current.hand.map(c => c.name)")
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('hinttext').textContent.length > 0")
+    sentence = page.inner_text("#hinttext")
+    assert sentence.startswith("The greedy bot would ") and sentence.endswith(".")
+    _decide(page)
+    page.wait_for_function("(s) => current.step > s", arg=step)
+    _wait_my_turn_or_end(page)
+    assert page.is_enabled("#undo")
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("u")  # the undo key (the button does the same)
+    page.wait_for_function("(s) => current.step === s", arg=step)
+    assert page.evaluate("current.hand.map(c => c.name)") == hand
+    assert page.inner_text("#turn").startswith("Your turn")
+
+
+def test_one_button_per_distinct_choice(server: str, page: Any) -> None:
+    """Knektpass's swap: once two identical 'exchange' buttons; now 'keep all' and a
+    button that says how many cards to pick."""
+    _start(page, server, seed=3)
+    _wait_my_turn_or_end(page)
+    assert page.evaluate("current.exchange") is not None
+    labels = page.locator("#actions button.action").all_inner_texts()
+    assert len(set(labels)) == len(labels) == 2, labels
+    assert "keep all" in labels and any("choose" in x for x in labels)
+    page.locator("#hand .card.playable").first.click()
+    go = page.inner_text("#exchange-go")
+    assert go.split()[-1][-1] in "♣♠♥♦", go  # the picked card in its symbols
+
+
+def test_keyboard_play(server: str, page: Any) -> None:
+    _start(page, server, seed=3, hands=1)
+    keys = 0
+    while _wait_my_turn_or_end(page) and keys < 8:
         step = page.evaluate("current.step")
-        playable = page.locator("#hand .card.playable")
-        if not illegal_seen and disabled.count() and playable.count():
-            _tap_an_illegal_card(page, disabled.first, step)
-            illegal_seen = True
-        buttons = page.locator("#actions button.action")
-        if playable.count() and not page.evaluate("current.exchange"):
-            if SHOTS and page.locator("#trick .card").count() and disabled.count():
-                page.screenshot(path=str(SHOTS / "play.png"))
-            playable.first.click()
+        if page.locator("#hand .card.playable").count() and not page.evaluate("current.exchange"):
+            page.keyboard.press("ArrowRight")  # along the hand to a legal card, then Enter
+            for _ in range(12):
+                if page.evaluate("document.activeElement.classList.contains('playable')"):
+                    break
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
         else:
-            buttons.first.click()
+            page.keyboard.press("1")  # the first decision
         page.wait_for_function("(s) => current.step > s", arg=step)
-        clicks += 1
-        assert clicks < 60
-    assert clicks >= 5
-    assert illegal_seen
-    log = page.inner_text("#log")
-    assert "Hand 1" in log and "trick 1:" in log and "Hand 2" in log
+        keys += 1
+    assert keys >= 3
 
 
 def test_a_match_survives_a_reload(server: str, page: Any) -> None:
     _start(page, server, seed=11)
-    _wait_my_turn_or_hand(page, 1)
+    _wait_my_turn_or_end(page)
     step = page.evaluate("current.step")
-    if page.evaluate("current.exchange"):  # give a card away: pick it, then the verb
-        page.locator("#hand .card.playable").last.click()
-        page.click("#exchange-go")
-    else:  # by the keyboard: the cards and decisions are buttons
-        page.locator("#actions button.action, #hand .card.playable").first.focus()
-        page.keyboard.press("Enter")
+    _decide(page)
     page.wait_for_function("(s) => current.step > s", arg=step)
-    _wait_my_turn_or_hand(page, page.evaluate("current.hand_number"))
+    _wait_my_turn_or_end(page)
     before = page.evaluate("[current.id, current.step, current.hand.map(c => c.name)]")
     assert page.url.endswith("#match=" + before[0])
     page.reload()
@@ -209,25 +352,47 @@ def test_replay_a_log_forwards_and_back(server: str, page: Any, tmp_path: Path) 
     page.wait_for_function(f"current.pos === {total - 1}")
 
 
-def test_watch_bots_on_a_phone_sized_screen(server: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+def test_the_hand_is_in_view_on_a_360_px_screen(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     try:
-        _start(page, server, spec="knektpass", seed=5, seat="watch")
-        page.wait_for_function("current.step > 10")
-        assert page.locator("#hand .card").count() >= 0
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 400  # nothing wider than the screen
-        page.click("#pause")
+        _start(page, server, spec="hearts", seed=2, players=4, hands=1)
+        _wait_my_turn_or_end(page)
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways
+        cards = page.locator("#hand .card")
+        assert cards.count() == 13
+        for i in range(cards.count()):  # every card of the hand on the screen, unscrolled
+            box = cards.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 640, (i, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, (i, box)
         if SHOTS:
             page.screenshot(path=str(SHOTS / "phone.png"), full_page=False)
     finally:
         context.close()
 
 
-def test_no_resource_comes_from_elsewhere(server: str, page: Any) -> None:
+def test_watch_bots_on_a_phone_sized_screen(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        _start(page, server, spec="knektpass", seed=5, seat="watch")
+        page.wait_for_function("current.step > 3")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.click("#pause")
+    finally:
+        context.close()
+
+
+def test_the_rules_tab_reads_as_prose_and_nothing_comes_from_elsewhere(server: str,
+                                                                        page: Any) -> None:
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
-    _start(page, server)
+    _start(page, server, spec="knektpass", seed=1, players=3)
+    page.click("#tab-rules")
+    assert page.locator("#rules h3").count() == 1 and page.locator("#rules h4").count() > 3
+    text = page.inner_text("#rules")  # the rules for the match's own player count
+    assert "With 3 players" in text and "With 2 players" not in text
     assert asked and all(u.startswith(server) or u.startswith("data:") for u in asked), asked

@@ -235,6 +235,13 @@ def _c_turn_up(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
                                             _cards_text(got, ctx.pack))
 
 
+def _c_widow(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    exp = ctx.card_set(want, where)
+    got = sorted(ctx.pack.names_of(ctx.st.widow))
+    return None if exp == got else Mismatch("widow", _cards_text(exp, ctx.pack),
+                                            _cards_text(got, ctx.pack))
+
+
 def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want)
     names = ctx.pack.names
@@ -374,6 +381,7 @@ _CHECKS: dict[str, Check] = {
     "hand": _c_hand,
     "hands": _c_hand,
     "turn_up": _c_turn_up,
+    "widow": _c_widow,
     "talon": _c_talon,
     "talon_top": _c_talon_top,
     "talon_size": _c_talon_size,

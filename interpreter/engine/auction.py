@@ -1,9 +1,16 @@
 """The auction step: a bidding round over an ordered list of contracts.
 
 Players bid in turn, from the ``first`` seat, each bid above the highest so far
-(``bid 7`` for a numbered contract, the word for a named one), or pass; passes
-may be final.  An opponent of the highest bidder may ``double``, the bidder's
-side ``redouble``.  The highest bidder becomes the declarer; the contract's
+(``bid 7`` for a numbered contract, the word for a named one, offered when its
+``allow`` condition holds), or pass; passes may be final, and with ``speak: once``
+each player speaks once.  With ``hold: elder`` the bidding is a duel: the eldest
+player still in (from ``first``) holds, the next one bids to him, and the holder
+says ``hold`` (keeping the bid at its level) or passes; the loser drops out and
+the next player bids to the survivor.  With ``hold: in_turn`` the bids go round as
+usual, but a player before the highest bidder (from ``first``) may ``hold`` his bid.  An opponent of the highest bidder may
+``double``, the bidder's side ``redouble``.  The highest bidder becomes the
+declarer (or, with ``declarer: first_to_name``, the first player of the highest
+bidder's side who bid the final contract's trump); the contract's
 trump is set (or named by the declarer, ``trump H``), and a partner may be
 called by a card (``call AH``): its holder plays with the declarer, unknown to
 the others until the card is played.  When every player passes, the step's
@@ -48,6 +55,15 @@ MODES = ("none", "called_card", "teams")
 F_PASS_FINAL: Final = 1
 F_DOUBLE: Final = 2
 F_REDOUBLE: Final = 4
+F_ONCE: Final = 8  # each seat speaks once
+F_START: Final = 8  # with the holder's right, the flags' bits from here: the first seat
+#: how the bidding goes round (``hold``): in turn, in duels with the holder's right, or
+#: in turn with an earlier player's right to hold
+HOLDS = ("none", "elder", "in_turn")
+H_DUEL: Final = 1
+H_IN_TURN: Final = 2
+#: who declares (``declarer``): the highest bidder, or the first of its side to name the trump
+DECLARERS = ("highest", "first_to_name")
 #: trump codes of a contract besides a suit index and NO_TRUMP
 T_CHOSEN: Final = -1
 T_KEEP: Final = -2
@@ -55,8 +71,9 @@ T_KEEP: Final = -2
 PASS = Action(WORD, "pass")
 DOUBLE = Action(WORD, "double")
 REDOUBLE = Action(WORD, "redouble")
+HOLD = Action(WORD, "hold")
 #: words a contract may not be called (they are calls of their own)
-RESERVED = ("pass", "double", "redouble")
+RESERVED = ("pass", "double", "redouble", "hold")
 
 
 @dataclass(frozen=True)
@@ -89,6 +106,10 @@ class Rules:
         self.called_ranks = called_ranks
         self.team_of = team_of
         self.all_pass = -1  # the pc of the all-pass part, set by the compiler
+        self.allow: list[Fn | None] = [None] * count  # each bid's condition (None: always)
+        self.hold = 0  # the holder's right: an index of HOLDS (0: none)
+        self.first_to_name = False  # the declarer (DECLARERS)
+        self.once = False  # each seat speaks once (``speak``)
 
     def side(self, st: State, p: int, d: int) -> bool:
         """Whether ``p`` bids on ``d``'s side (doubling): ``d``, or a team mate with teams."""
@@ -118,10 +139,17 @@ class AuctionStart(Instr):
         a[A_MODE] = self.rules.mode
         a[A_FLAGS] = ((F_PASS_FINAL if self.pass_final(st, 0) else 0)
                       | (F_DOUBLE if self.double(st, 0) else 0)
-                      | (F_REDOUBLE if self.redouble(st, 0) else 0))
+                      | (F_REDOUBLE if self.redouble(st, 0) else 0)
+                      | (F_ONCE if self.rules.once else 0))
         st.auction = a
         start = int(self.first_fn(st, 0)) % st.n
-        st.current = next((p for p in st.prog.rot[start] if not st.out[p]), None)
+        if self.rules.hold:  # who is elder is counted from the first seat: kept in the flags
+            a[A_FLAGS] |= start << F_START
+        if self.rules.hold == H_DUEL:
+            order = [p for p in st.prog.rot[start] if not st.out[p]]
+            st.current = order[1] if len(order) > 1 else next(iter(order), None)
+        else:
+            st.current = next((p for p in st.prog.rot[start] if not st.out[p]), None)
         st.pc += 1
         return True
 
@@ -147,8 +175,15 @@ class AuctionBid(Instr):
         r = self.rules
         high = a[A_CONTRACT]
         out = [PASS]
+        if r.hold == H_DUEL and high >= 0 and a[A_DECLARER] != seat \
+                and self.duel(st)[0] == seat:
+            return [PASS, HOLD]  # the holder answers the bid made to him
+        if r.hold == H_IN_TURN and high >= 0 and self.elder(st, seat, a[A_DECLARER]):
+            out.append(HOLD)  # an earlier player may take the highest bid at its level
         start = 0 if high < 0 else high - r.first + 1
-        out += r.bids[start:]
+        allow = r.allow
+        out += [b for i, b in enumerate(r.bids[start:], start)
+                if allow[i] is None or allow[i](st, seat)]  # type: ignore[misc]
         d = a[A_DECLARER]
         if d >= 0:
             flags = a[A_FLAGS]
@@ -162,8 +197,16 @@ class AuctionBid(Instr):
         options = self.legal(st)
         if a in options:
             return None
-        if a in self.rules.bids:
-            return "a bid must be above the highest so far"
+        r = self.rules
+        if options == [PASS, HOLD]:
+            return "the holder answers the bid made to him: hold or pass"
+        if a in r.bids:
+            high = st.auction[A_CONTRACT]
+            if a == HOLD or a not in r.bids[0 if high < 0 else high - r.first + 1:]:
+                return "a bid must be above the highest so far"
+            return f"{a} is not allowed now (its condition is false)"
+        if a == HOLD:
+            return "only a player before the highest bidder may hold his bid"
         return "the choice is " + ", ".join(str(o) for o in options)
 
     def apply(self, st: State, seat: int, action: Action) -> bool:
@@ -175,6 +218,10 @@ class AuctionBid(Instr):
         elif action in (DOUBLE, REDOUBLE):
             a[A_DOUBLED] = 1 if action == DOUBLE else 2
             a[A_PASSES] = 0
+        elif action == HOLD:  # the holder keeps the bid made to him, at its level
+            a[A_DECLARER] = seat
+            a[A_BIDS + seat] = a[A_CONTRACT]
+            a[A_PASSES] = 0
         else:
             k = r.first + r.bids.index(action)
             a[A_CONTRACT] = k
@@ -185,7 +232,8 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        nxt = self.next_bidder(st, seat)
+        nxt = (self.next_duel(st, seat, action) if r.hold == H_DUEL
+               else self.next_bidder(st, seat))
         if nxt is not None:
             st.current = nxt
             return True
@@ -201,6 +249,9 @@ class AuctionBid(Instr):
         passed = a[A_PASSED]
         d = a[A_DECLARER]
         seats = [p for p in st.prog.rot[(seat + 1) % st.n] if not out[p]]
+        if a[A_FLAGS] & F_ONCE:  # the next who has not spoken (passed or bid)
+            bids = A_BIDS
+            return next((p for p in seats if not (passed >> p) & 1 and a[bids + p] < 0), None)
         if final:
             active = [p for p in seats if not (passed >> p) & 1]
             if all(p == d for p in active):  # no one left to outbid the highest (or all passed)
@@ -209,6 +260,46 @@ class AuctionBid(Instr):
         if a[A_PASSES] >= len(seats) - (1 if d >= 0 else 0):
             return None
         return seats[0]
+
+    def elder(self, st: State, seat: int, d: int) -> bool:
+        """Whether ``seat`` comes before the highest bidder ``d`` in the bidding order."""
+        order = st.prog.rot[st.auction[A_FLAGS] >> F_START]
+        return d >= 0 and order.index(seat) < order.index(d)
+
+    def duel(self, st: State) -> tuple[int | None, int | None]:
+        """With the holder's right: the holder (the eldest seat still in, from the first
+        seat) and the seat bidding to him (the next one still in), each None when none."""
+        a = st.auction
+        passed = a[A_PASSED]
+        alive = [p for p in st.prog.rot[a[A_FLAGS] >> F_START]
+                 if not st.out[p] and not (passed >> p) & 1]
+        return (alive[0] if alive else None), (alive[1] if len(alive) > 1 else None)
+
+    def next_duel(self, st: State, seat: int, action: Action) -> int | None:
+        """With the holder's right, who speaks after ``seat``: the holder, answering a bid
+        made to him; else the seat that bids to the holder; or, with no one left to bid to
+        him, the holder alone while nothing is bid (None: the auction is over)."""
+        holder, bidder = self.duel(st)
+        if bidder is None:
+            return holder if st.auction[A_CONTRACT] < 0 else None
+        if seat == bidder and action not in (PASS, HOLD):
+            return holder
+        return bidder
+
+    def first_to_name(self, st: State, d: int) -> int:
+        """The first seat of ``d``'s side that bid the final contract's trump in this
+        auction (its bids: the last run of bids in the hand's public record)."""
+        contracts = self.rules.contracts
+        strain = contracts[st.auction[A_CONTRACT]].trump
+        first = d
+        for seat, kind, action in reversed(st.public):
+            if kind != "bid":
+                break
+            if (action in self.rules.bids and self.rules.side(st, seat, d)
+                    and contracts[self.rules.first + self.rules.bids.index(action)].trump
+                    == strain):
+                first = seat
+        return first
 
     def settle(self, st: State) -> None:
         """The auction is over: the contract's trump, or the all-pass steps."""
@@ -220,6 +311,8 @@ class AuctionBid(Instr):
             st.pc = self.rules.all_pass
             return
         c = self.rules.contracts[k]
+        if self.rules.first_to_name:
+            a[A_DECLARER] = self.first_to_name(st, a[A_DECLARER])
         if c.trump >= 0:
             st.prog.set_trump(st, c.trump)
         if st.rec is not None:
@@ -413,6 +506,14 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
                   ) if mode == "called_card" else ()  # a pack may have no ace
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
+    rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
+    rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
+    rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
+                                     DECLARERS) == "first_to_name"
+    for i, k in enumerate(d.get("contracts", [])):
+        allow = k.get("allow", True)
+        if allow is not True and allow != "true":
+            rules.allow[i] = c.formula(allow, (*p, "contracts", i, "allow"), True)
 
     def cond(key: str, default: bool) -> Fn:
         v = d.get(key, default)
@@ -438,5 +539,5 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     skip.target = len(code)
 
 
-__all__ = ["AuctionBid", "AuctionCall", "AuctionStart", "AuctionTrump", "Contract", "Rules",
+__all__ = ["HOLD", "AuctionBid", "AuctionCall", "AuctionStart", "AuctionTrump", "Contract", "Rules",
            "auction_view", "bid_action", "declarer_side", "holder", "new_auction", "trump_code"]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, compile_formula
+from ..formula.tables import table_names
 from ..lang.constructs import STEP_HOMES, entry_cards
 from ..lang.model import DEFAULT_MAX_HANDS
 from ..limits import short_repr
@@ -273,6 +274,7 @@ class Compiler:
         self.contracts = contracts_of(self, t["hand"])
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
                                  pack, self.var_types)
+        self.resolver.table.update(table_names(t.get("tables")))
         self.resolver.cards = CardContext(trump_tables, deck_mask, card_points, set_points,
                                           power, pack)
         tables, cut_power = self._tables(ranking, rank_order, deck_mask)

@@ -140,6 +140,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("trick", "trick", "cow", compared=False, reset="hand"),
     _F("shuf", "shuffle", compared=False, reset="hand"),
     _F("settled", "int", compared=False, reset="hand"),
+    # the last card dealt to the dealer, for a turn-up from his hand (-1: none noted); read
+    # right after the deal, and rebuilt by a replay
+    _F("dealt_last", "int", compared=False, reset="hand", fresh=-1),
 )
 
 #: The state's own slots (the trick's fields are the Trick's: owner ``trick``).

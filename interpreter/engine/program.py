@@ -298,6 +298,7 @@ class Program:
         st.meld_points = [0] * n
         st.stock_closed = False
         st.turn_up = []
+        st.dealt_last = -1
         st.trick = Trick()  # the trick's fields (owner trick in the table), fresh
         st.trick_no = 0
         st.broken = False

@@ -59,6 +59,7 @@ class State:
     hands: list[int]
     stock: list[int]
     turn_up: list[int]
+    dealt_last: int
     discards: int
     hidden: int
     discarded: list[int]
@@ -299,6 +300,7 @@ class State:
         c.trick_scored = self.trick_scored
         c.shuf = self.shuf
         c.settled = self.settled
+        c.dealt_last = self.dealt_last
         c.played = self.played
         c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick

@@ -14,7 +14,7 @@ decisions of its compiled program, in the order of :data:`RANGES`:
    the spec has an exchange or a ``pass_cards`` step;
 3. ``word``: every decision word (``play``, ``pass``, ``order``...), a trick's abstain
    word (``knock``) and the auction's calls (``pass``, named contracts, ``double``,
-   ``redouble``), each once;
+   ``redouble``, and ``hold`` where a holder may keep a bid), each once;
 4. ``suit``: ``<decision> <suit>`` for every suit a ``choose: suit`` decision (or the
    auction's ``trump``) offers;
 5. ``number``: ``<decision> <k>`` for every number of a ``choose: number`` decision's
@@ -52,6 +52,7 @@ from ..cards import FRENCH, Pack
 from ..engine.actions import CARDS, NUMBER, WORD, Action, card_actions
 from ..engine.auction import (
     DOUBLE,
+    HOLD,
     PASS,
     REDOUBLE,
     AuctionBid,
@@ -193,6 +194,8 @@ class Encoding:
                 o.words.append(PASS)
                 for b in ins.rules.bids:
                     (o.numbers if b[0] == NUMBER else o.words).append(b)
+                if ins.rules.hold:
+                    o.words.append(HOLD)
                 if fixed(ins.double) is not False:
                     o.words.append(DOUBLE)
                 if fixed(ins.redouble) is not False:

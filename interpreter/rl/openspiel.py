@@ -47,6 +47,7 @@ for later shuffles, so it no longer matches its history).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 from collections.abc import Sequence
@@ -57,6 +58,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import Game, load
+from ..errors import SnapshotError
 from ..lang.vocabulary import DEFAULT_MAX_HANDS, walk_steps
 from ..limits import short_repr
 from .encoding import Encoding, Match
@@ -90,6 +92,7 @@ class _Rules:
         self.game: Game = load(spec, players=players, options=options,
                                max_hands=max_hands or None)
         self.enc = Encoding(self.game)
+        self.numbering = numbering(self.enc)  # pickled with each state, checked at loading
         self.seeds = seeds
         # the seed as digits in ``base`` (0: one digit of every seed), at least one
         b = self.base = base if 0 < base < seeds else max(seeds, 1)
@@ -124,9 +127,24 @@ def _rules(short: str, players: int, max_hands: int, seeds: int, base: int) -> _
     return got
 
 
+def numbering(enc: Encoding) -> str:
+    """A digest of the encoding's action numbering (its labels in order): a state saved
+    under another numbering is refused, not misread.
+
+    >>> len(numbering(Encoding(load("example", players=3))))
+    16
+    """
+    return hashlib.sha256("\n".join(enc.labels).encode()).hexdigest()[:16]
+
+
 def _restore_match(rules: _Rules, snapshot: dict[str, Any], extra: tuple[Any, ...]) -> Match:
+    if len(extra) > 4 and extra[4] != rules.numbering:
+        raise SnapshotError(f"this state of {rules.key[0]} was saved under another numbering "
+                            "of the actions (the spec or spelbok changed since): its history "
+                            "would be misread", hint="replay the match from its actions' "
+                            "texts (State.to_dict) instead")
     m = Match(rules.enc, rules.game.restore(snapshot))
-    m.pending, m.played, m.hand, m.scores_at = extra
+    m.pending, m.played, m.hand, m.scores_at = extra[:4]
     return m
 
 
@@ -136,7 +154,8 @@ def _reduce_match(m: Match) -> Any:
     rules = next((r for r in _RULES.values() if r.enc is m.enc), None)
     if rules is None:
         return m.__reduce__()
-    return (_restore_match, (rules, m.st.to_dict(), (m.pending, m.played, m.hand, m.scores_at)))
+    return (_restore_match, (rules, m.st.to_dict(), (m.pending, m.played, m.hand, m.scores_at,
+                                                     rules.numbering)))
 
 
 def _slug(name: str) -> str:

@@ -4,13 +4,16 @@ Routes (every body and answer is JSON; an error answers ``{"error": "..."}``):
 
 * ``GET /``: the page (``static/``: shipped in the package, nothing loaded from elsewhere);
 * ``GET /api/specs``: the specs one may play (the served files, then the shipped specs);
-* ``GET /api/spec?spec=NAME&players=N``: its players, options (readings) and ``describe`` text;
+* ``GET /api/spec?spec=NAME&players=N``: its players, options (readings) and ``describe``
+  text for N players (and as blocks of prose: :mod:`.rules`);
 * ``POST /api/matches`` ``{spec, players, seat, bots, options, seed, max_hands}``: a new
   match (``seat`` null: bots play every seat, to watch);
 * ``GET /api/matches/ID``: the table as the human seat sees it;
 * ``POST /api/matches/ID/act`` ``{action, step}``: the human's action, in notation;
 * ``POST /api/matches/ID/advance`` ``{step}``: one bot's move (the page sets the pace);
-* ``POST /api/matches/ID/hint`` ``{bot}``: what ``greedy`` or ``ismcts`` would play;
+* ``POST /api/matches/ID/hint`` ``{bot}``: what ``greedy`` or ``ismcts`` would play,
+  as notation and as a sentence;
+* ``POST /api/matches/ID/undo`` ``{step}``: take back the human's last decision;
 * ``POST /api/matches/ID/seat`` ``{seat}``: whose view a watcher sees (bots at every seat);
 * ``GET /api/matches/ID/log``: the finished match as ``play --log`` writes it;
 * ``POST /api/replays`` (a log's JSON): a replay; ``GET /api/replays/ID``;
@@ -40,6 +43,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import IllegalActionError, SpelbokError, error_lines
 from ..limits import MAX_FILE_BYTES
+from . import workbench
 from .pages import render
 from .sessions import Conflict, Match, NotFound, Replay, Sessions, new_seed
 
@@ -131,10 +135,12 @@ class Server:
 
     def spec_info(self, spec: object, players: object = None) -> dict[str, Any]:
         from ..lang.describe import describe
-        from .sessions import _plain
+        from .rules import blocks
+        from .tableview import _plain
 
         game = self.game(spec, players)
         tree = game.tree
+        text = describe(game.doc, game.players)  # for this many players
         options = {}
         for name, o in (tree.get("options") or {}).items():
             if isinstance(o, dict):
@@ -143,7 +149,8 @@ class Server:
                                  "about": str(o.get("about") or "")}
         return {"spec": spec, "name": game.name,
                 "players": {"min": tree["players"]["min"], "max": tree["players"]["max"]},
-                "options": options, "describe": describe(game.doc, game.players)}
+                "options": options, "describe": text, "rules": blocks(text),
+                "described_for": game.players}
 
     # -- matches ----------------------------------------------------------------------
 
@@ -253,7 +260,10 @@ def _server(request: Request) -> Server:
 
 
 async def _index(request: Request) -> Response:
-    return HTMLResponse(render("index.html"))
+    # the header links to the other pages this application serves
+    links = [{"href": "/workbench", "text": "Workbench"}] if any(
+        getattr(r, "path", "") == "/workbench" for r in request.app.routes) else []
+    return HTMLResponse(render("index.html", links=links))
 
 
 async def _list_specs(request: Request) -> Response:
@@ -307,11 +317,18 @@ async def _hint(request: Request) -> Response:
     if not isinstance(bot, str):
         raise BadRequest("bot must be a name: greedy or ismcts")
 
-    def ask() -> str:
+    def ask() -> dict[str, str]:
         with match.lock:
             return match.hint(bot)
 
-    return JSONResponse({"action": await run_in_threadpool(ask), "bot": bot})
+    return JSONResponse(await run_in_threadpool(ask))
+
+
+async def _undo(request: Request) -> Response:
+    match = _server(request).match(request.path_params["id"])
+    body = await _json(request)
+    return JSONResponse(await run_in_threadpool(
+        _locked, match, lambda: match.undo(body.get("step"))))
 
 
 async def _watch_seat(request: Request) -> Response:
@@ -382,12 +399,14 @@ def _routes() -> list[Route | Mount]:
         Route("/api/matches/{id}/act", _act, methods=["POST"]),
         Route("/api/matches/{id}/advance", _advance, methods=["POST"]),
         Route("/api/matches/{id}/hint", _hint, methods=["POST"]),
+        Route("/api/matches/{id}/undo", _undo, methods=["POST"]),
         Route("/api/matches/{id}/seat", _watch_seat, methods=["POST"]),
         Route("/api/matches/{id}/log", _match_log),
         Route("/api/replays", _new_replay, methods=["POST"]),
         Route("/api/replays/{id}", _get_replay),
         Route("/api/replays/{id}/goto", _goto, methods=["POST"]),
         Route("/api/replays/{id}/seat", _seat, methods=["POST"]),
+        *workbench.routes(_json),  # the reading workbench: /workbench, /api/workbench/...
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
 

@@ -40,6 +40,8 @@ CONTRACT: Construct = Construct("contract", "part", "a contract an auction may r
     Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
           "a negative contract, taking no trick", default=Derived("its level"),
           doc_type="int or none"),
+    Field("allow", "condition", "the contract may be bid only when this holds, read for the "
+          "bidder (`contract_level` is the highest level bid so far)", default=True),
     SOURCE,
 ), x_name="in a contract")
 
@@ -55,6 +57,23 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           default=False),
     Field("redouble", "condition", "the bidder's side may redouble a double",
           default=False),
+    Field("speak", "word", "how often a player may speak", default="any",
+          words=(Word("any", "a player may bid again while the auction lasts"),
+                 Word("once", "each player speaks once: bids or passes, in turn"))),
+    Field("hold", "word", "whether an earlier player may hold a bid at its level",
+          default="none",
+          words=(Word("none", "each bid is above the highest so far, in turn"),
+                 Word("elder", "duels: the next player still in bids to the eldest (from "
+                      "`first`), who holds (`hold`, at the same level) or passes; the "
+                      "loser drops out and the next bids to the survivor; a holder left "
+                      "alone with nothing bid may bid or pass"),
+                 Word("in_turn", "in turn, each bid above the highest so far, but a player "
+                      "before the highest bidder (from `first`) may instead hold his bid "
+                      "(`hold`, at the same level)"))),
+    Field("declarer", "word", "who declares the contract reached", default="highest",
+          words=(Word("highest", "the highest bidder"),
+                 Word("first_to_name", "the first player of the highest bidder's side "
+                      "who bid the final contract's trump (or lack of trump)"))),
     Field("partner", "word", "the declarer's partner", default="none",
           words=(Word("none", "none: the declarer plays alone"),
                  Word("called_card", "the holder of a card the declarer calls (a card of "
@@ -74,8 +93,10 @@ auction: "hold" "an" "auction" _end _auction_details
 _auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
 _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
-             | partner_word | all_pass
-contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? _end
+             | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
+             | declarer_first | declarer_highest | rule_word
+contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? contract_allow? _end
+contract_allow: "," "only" "if" formula
 contract_name: WORD | INT | TEXT
 contract_aim: "," "aiming" "at" INT ("trick" | "tricks")    -> aim_tricks
             | "," "aiming" "at" "no" "trick"                -> aim_none
@@ -93,6 +114,15 @@ partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "ran
 partner_teams: "the" "declarer" "plays" "with" "the" "team" _NL
 partner_word: "the" "partner" "of" "the" "declarer" ":" word _NL
 all_pass: "if" "all" "pass" ":" _NL _steps_block
+speak_once: "each" "player" "speaks" "once" _NL
+speak_any: "a" "player" "may" "speak" "again" _NL
+hold_elder: "the" "elder" "player" "may" "hold" _NL
+hold_in_turn: "an" "earlier" "player" "may" "hold" "in" "turn" _NL
+hold_none: "no" "player" "may" "hold" _NL
+declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name" "the" "trump" _NL
+declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
+// any other value of speak, hold or declarer (an option's formula, or a word the checks refuse)
+rule_word: "by" "rule" WORD ":" word _NL
 """
 
 # an auction's rules on / off: grammar rule -> (key, on)
@@ -102,6 +132,21 @@ _FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final"
 _PARTNERS = {"partner_none": "none", "partner_called": "called_card", "partner_teams": "teams",
              "partner_word": ""}
 _FIRST = DECL.field("first").default
+# an auction's words as lines of their own: grammar rule -> (key, word), and back
+_WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
+               "hold_elder": ("hold", "elder"), "hold_in_turn": ("hold", "in_turn"),
+               "hold_none": ("hold", "none"),
+               "declarer_first": ("declarer", "first_to_name"),
+               "declarer_highest": ("declarer", "highest")}
+_WORD_KEYS = ("speak", "hold", "declarer")
+_LINE_OF = {kw: line for line, kw in (
+    (text, _WORD_LINES[rule]) for rule, text in (
+        ("speak_once", "each player speaks once"), ("speak_any", "a player may speak again"),
+        ("hold_elder", "the elder player may hold"),
+        ("hold_in_turn", "an earlier player may hold in turn"),
+        ("hold_none", "no player may hold"),
+        ("declarer_first", "the declarer is the first of the side to name the trump"),
+        ("declarer_highest", "the declarer is the highest bidder")))}
 
 # ------------------------------------------------------------------------------ the DSL
 
@@ -129,6 +174,9 @@ def _read_contract(b: _Builder, c: Any, contract: dict[str, Any], cp: Path) -> N
         elif is_node(x, "contract_trump"):
             contract["trump"] = b.word(x.children[0])
             b.mark((*cp, "trump"), x.children[0])
+        elif is_node(x, "contract_allow"):
+            contract["allow"] = b.formula(x.children[0])
+            b.mark((*cp, "allow"), x.children[0])
     b.citation(c, contract, cp)
 
 
@@ -161,6 +209,15 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
             if ranks:
                 auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
                 b.mark_items((*ap, "called_ranks"), ranks)
+        elif kind in _WORD_LINES:
+            key, value = _WORD_LINES[kind]
+            b.put(auction, (*ap, key), value, c, f"the rule '{key}'")
+        elif kind == "rule_word":
+            key = str(c.children[0])
+            if key not in _WORD_KEYS:
+                raise b.fail(f"unknown auction rule '{key}': expected "
+                             + ", ".join(_WORD_KEYS), c.children[0])
+            b.put(auction, (*ap, key), b.word(c.children[1]), c, f"the rule '{key}'")
         elif kind == "all_pass":
             b.put(auction, (*ap, "all_pass"), [], c, "the steps when all pass")
             auction["all_pass"] = b.steps(c.children, (*ap, "all_pass"))
@@ -184,6 +241,8 @@ def _contract_line(c: Mapping[str, Any]) -> str:
         line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
     if c.get("trump", "keep") != "keep":
         line += f", trump {t.word(c['trump'])}"
+    if "allow" in c and t.cond(c["allow"]) is not True:
+        line += f", only if {t.formula(c['allow'])}"
     if isinstance(c.get("source"), str):
         line += f" — source {t.quote(c['source'])}"
     return line
@@ -208,6 +267,10 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
             ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
         if key in a and t.cond(a[key]) != default:
             t.flag(out, ind, a[key], yes, no)
+    for key in ("speak", "hold", "declarer"):
+        if key in a and a[key] != DECL.field(key).default:
+            line = _LINE_OF.get((key, a[key]))
+            out.add(ind, line or f"by rule {key}: {t.word(a[key])}")
     partner = a.get("partner", "none")
     if partner == "called_card":
         ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
@@ -235,16 +298,42 @@ def _cond_text(value: Any, on: str, off: str) -> str:
     return f"{on[:-1]} when {p.formula(value)}."
 
 
+_SPEAK = ("Each player speaks once, in turn: bids above the highest so far, or passes; the "
+          "auction ends when every player has spoken.")
+_HOLD = ("The bidding goes in duels. The next player still in bids to the eldest still in "
+         "(counted from the first bidder), who says hold (keeping the bid at the same level) or "
+         "passes; the bidder then bids higher or passes. Whoever passes drops out, and the "
+         "next player bids to the one left. A player left alone with nothing bid may bid or "
+         "pass.")
+_IN_TURN = ("A player before the highest bidder (counted from the first bidder) may instead "
+            "say hold, taking the highest bid at the same level; a later player must bid "
+            "higher.")
+_FIRST_TO_NAME = ("The declarer is the first player of the highest bidder's side who bid the "
+                  "final contract's trump (or no trump).")
+
+
+def _label(name: Any) -> str:
+    """A contract's name as describe speaks it (``three_spades``: "three spades").
+
+    >>> _label("garde_sans"), _label(18)
+    ('garde sans', '18')
+    """
+    return str(name).replace("_", " ")
+
+
 def _rules(a: Mapping[str, Any]) -> list[str]:
     """The auction's rules: passing, doubling, the declarer and their partner."""
-    rules = [_cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
-                        "A player who passed may bid again; the auction ends when all but "
-                        "the highest bidder pass in a row."),
+    rules = [_HOLD if a.get("hold") == "elder" else _SPEAK if a.get("speak") == "once"
+             else _cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
+                             "A player who passed may bid again; the auction ends when all "
+                             "but the highest bidder pass in a row."),
+             _IN_TURN if a.get("hold") == "in_turn" else "",
              _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
                         ""),
              _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
                         ""),
-             "The highest bidder is the declarer."]
+             _FIRST_TO_NAME if a.get("declarer") == "first_to_name"
+             else "The highest bidder is the declarer."]
     partner = a.get("partner", "none")
     if partner == "called_card":
         ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
@@ -265,15 +354,21 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     a = step["auction"]
     first = str(a.get("first", _FIRST))
     who = ("the player left of the dealer" if first == _FIRST else f"seat {p.formula(first)}")
-    text = (f"An auction, starting with {who}: each in turn bids a contract above the highest "
-            "so far, or passes. The contracts, low to high:")
+    if a.get("hold") == "elder":
+        text = f"An auction in duels, {who} holding first. The contracts, low to high:"
+    else:
+        text = (f"An auction, starting with {who}: each in turn bids a contract above the "
+                "highest so far, or passes. The contracts, low to high:")
     trumps = {"none": "no trump", "chosen": "the declarer names trump",
               "keep": "trump unchanged"}
     for c in a.get("contracts", []):
         aim = c.get("aim")
         goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
         trump = trumps.get(str(c.get("trump")), f"{ctx.suit_name(c.get('trump'))} trump")
-        body += p.wrap(f"- {c.get('name')} (level {c.get('level')}): {goal}; {trump}.", sub)
+        allow = c.get("allow", True)
+        only = "" if allow in (True, "true") else f"; only when {p.formula(allow)}"
+        body += p.wrap(f"- {_label(c.get('name'))} (level {c.get('level')}): {goal}; {trump}"
+                       f"{only}.", sub)
         body += p.cite(c, sub + 2)
     for r in _rules(a):
         if r:
@@ -290,6 +385,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
 
 # ------------------------------------------------------------------------------ checks
 
+#: The auction's own calls, which no contract may be named (engine.auction.RESERVED).
+_RESERVED = ("pass", "double", "redouble", "hold")
 #: The trumps a contract may set besides a suit's letter.
 _TRUMP_WORDS = tuple(w.name for w in CONTRACT.field("trump").words if w.name not in SUITS)
 
@@ -304,10 +401,9 @@ def _check_name(chk: _Checker, at: Path, name: str) -> None:
     elif not name.replace("_", "").replace("-", "").isalnum() or not name[0].isalpha():
         chk.err((*at, "name"), f"the contract '{name}' cannot be bid: a name is a "
                 "number or a word (letters, digits, _ and -)")
-    elif name.lower() != name or name in ("pass", "double", "redouble") \
-            or pack.parse_card(name) is not None:
+    elif name.lower() != name or name in _RESERVED or pack.parse_card(name) is not None:
         chk.err((*at, "name"), f"the contract '{name}' cannot be bid: the word is "
-                "in lower case, not a card, and not pass, double or redouble")
+                "in lower case, not a card, and not " + p.or_(_RESERVED))
 
 
 def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
@@ -360,6 +456,25 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
                     f"or none, not {short_repr(aim)}")
     chk.no_repeats(names, (*path, "contracts"), "contract")
     _check_partner(chk, path, a)
+    _check_rules(chk, path, a)
+
+
+def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
+    """The holder's right goes in duels: passes are final, each speaks more than once,
+    and no one doubles; speaking once makes a pass final."""
+    if a.get("hold") == "elder":
+        for key, bad in (("speak", "once"), ("pass_final", False), ("double", None)):
+            value = a.get(key)
+            if key in a and (value == bad if bad is not None else value not in (False, "false")):
+                chk.err((*path, key), f"'{key}: {short_repr(value)}' cannot go with "
+                        "'hold: elder' (its duels have final passes, players speaking "
+                        "again, and no doubling)")
+    if a.get("speak") == "once" and a.get("pass_final") in (False, "false"):
+        chk.err((*path, "pass_final"), "'pass_final: false' cannot go with 'speak: once' "
+                "(a player who passed has spoken)")
+    if a.get("speak") == "once" and a.get("hold") == "in_turn":
+        chk.err((*path, "hold"), "'hold: in_turn' cannot go with 'speak: once' (an earlier "
+                "player never speaks again to hold)")
 
 
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,

@@ -3,7 +3,20 @@
 >>> HOME.name, HOME.compile
 ('deal', 'spelbok.engine.deal:compile_deal')
 >>> [f.name for f in HOME.decl.body or ()]
-['size', 'packets', 'to', 'widow', 'source']
+['size', 'packets', 'to', 'widow', 'widow_packets', 'widow_every', 'turn_up_after', 'source']
+
+The widow dealt card by card among the packets, and a turn-up dealt between
+them, read and written back in the DSL:
+
+>>> from spelbok.lang.dsl import parse_dsl
+>>> def steps(line):
+...     text = f'spelbok 1\\ngame "G"\\nplayers 4\\neach hand:\\n    {line}\\n'
+...     return parse_dsl(text, "g.spel")[0]["hand"]
+>>> steps("deal 18 cards in packets of 3, and 6 cards to the widow in packets of 1 "
+...       "after every 3 packets")
+[{'deal': {'size': 18, 'packets': [3], 'widow': 6, 'widow_packets': [1], 'widow_every': 3}}]
+>>> steps("deal 5 cards in packets of 3 then 2, the turn-up after 1 round")
+[{'deal': {'size': 5, 'packets': [3, 2], 'turn_up_after': 1}}]
 """
 
 from __future__ import annotations
@@ -18,6 +31,7 @@ from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..checks import _Checker
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -31,17 +45,34 @@ DECL: Construct = Construct("deal", "step", "deal cards from the shuffled deck",
     Field("widow", "formula", "cards for a spare hand (the widow), dealt last in each round",
           default="0", omitted=True,
           schema_doc="Cards dealt to a spare hand (the widow), dealt last in each round of "
-                     "packets."),
+                     "packets (see widow_packets and widow_every for another order)."),
+    Field("widow_packets", "list[packet]", "the widow's packet sizes, in turn (absent: the "
+          "players' packets)", min_items=1,
+          schema_doc="The sizes of the widow's packets, in turn: [1] deals it card by card. "
+                     "Absent: the widow takes the players' packet sizes."),
+    Field("widow_every", "int", "the widow gets its next packet after every this many "
+          "packets dealt to the players (absent: last in each round)", minimum=1, schema_doc="The widow gets its next packet after every this many packets "
+          "dealt to the players, counted across the rounds; what it still lacks when the "
+          "players are served comes last. Absent: once in each round, after the players."),
+    Field("turn_up_after", "int", "after this many rounds of packets one card is left for "
+          "the turn-up (the turn_up step that follows turns it)", minimum=1,
+          schema_doc="After this many rounds of packets the next card is set aside for the "
+                     "turn-up, and the deal goes on with the cards after it; the turn_up "
+                     "step that follows the deal turns that card. Absent: the turn-up is the "
+                     "card after the deal."),
     SOURCE,
 ))
 
 GRAMMAR = r"""
 // the packets are spelled out in this rule (not a rule of their own) so that a ',' after a
 // packet may go on with a packet or with ', and N cards to the widow'
-deal: "deal" formula "cards" ("in" "packets" "of" packet (("," | "then") packet)*)? deal_to? widow? _end _attrs?
+deal: "deal" formula "cards" ("in" "packets" "of" packet (("," | "then") packet)*)? deal_to? widow? deal_turn_up? _end _attrs?
 packet: INT
 deal_to: "to" "players" "where" formula
-widow: "," "and" formula ("card" | "cards")? "to" "the" "widow"
+widow: "," "and" formula ("card" | "cards")? "to" "the" "widow" widow_packets? widow_every?
+widow_packets: "in" "packets" "of" packet ("then" packet)*
+widow_every: "after" "every" INT ("packet" | "packets")
+deal_turn_up: "," "the" "turn-up" "after" INT ("round" | "rounds")
 """
 
 
@@ -66,7 +97,23 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> 
             f = c.children[0]
             deal["widow"] = b.formula(f, "widow")
             b.mark((*path, "deal", "widow"), f)
+            _build_widow(b, c, deal, path)
+        elif is_node(c, "deal_turn_up"):
+            deal["turn_up_after"] = int(c.children[0])
+            b.mark((*path, "deal", "turn_up_after"), c)
     b.attrs(st, step, path)
+
+
+def _build_widow(b: _Builder, node: Any, deal: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The widow's own packets and its place among the players' packets."""
+    for c in node.children[1:]:
+        if is_node(c, "widow_packets"):
+            packets = [x for x in c.children if is_node(x, "packet")]
+            deal["widow_packets"] = [int(x.children[0]) for x in packets]
+            b.mark_items((*path, "deal", "widow_packets"), packets)
+        elif is_node(c, "widow_every"):
+            deal["widow_every"] = int(c.children[0])
+            b.mark((*path, "deal", "widow_every"), c)
 
 
 def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
@@ -82,8 +129,16 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     if to is not None and t.formula(to) != "not out":
         line += f" to players where {t.formula(to)}"
     widow = deal.get("widow")
-    if widow not in (None, 0, "0"):
-        line += f", and {t.cards(widow)} to the widow"
+    ordered = deal.get("widow_packets") is not None or deal.get("widow_every") is not None
+    if widow not in (None, 0, "0") or ordered:  # (an order with no widow: 'and 0 cards')
+        line += f", and {t.cards(widow if widow is not None else 0)} to the widow"
+    if deal.get("widow_packets") is not None:
+        line += " in packets of " + " then ".join(str(p) for p in deal["widow_packets"])
+    if deal.get("widow_every") is not None:
+        line += f" after every {int(deal['widow_every'])} packets"
+    if deal.get("turn_up_after") is not None:
+        n = int(deal["turn_up_after"])
+        line += f", the turn-up after {n} round{'s' if n != 1 else ''}"
     out.add(indent, line)
     out.attrs(indent + 1, step, "deal")
 
@@ -99,16 +154,63 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     packets = [int(n) for n in d.get("packets", [1])]
     how = "one at a time" if packets == [1] else \
         f"in packets of {' then '.join(str(n) for n in packets)}"
-    widow = d.get("widow")
-    spare = ""
-    if widow not in (None, "0", 0):
-        n = str(widow)
-        spare = (f" A spare hand (the widow) of {n if n.isdigit() else p.formula(n)} cards is "
-                 "dealt too, last in each round.")
     text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
-            f"{spare} The rest of the pack is the stock (talon).")
+            f"{_widow_prose(d)}{_turn_up_prose(d)} The rest of the pack is the stock (talon).")
     return text, [], p.cite(d, sub)
 
 
+def _widow_prose(d: Mapping[str, Any]) -> str:
+    """The widow's sentence: its size, its packets and where they come in the deal."""
+    widow = d.get("widow")
+    if widow in (None, "0", 0):
+        return ""
+    n = str(widow)
+    own, every = d.get("widow_packets"), d.get("widow_every")
+    sizes = None if own is None else [int(k) for k in own]
+    packet = ("one card" if sizes == [1] else "a packet" if sizes is None else
+              f"a packet of {' then '.join(str(k) for k in sizes)} in turn")
+    if every is None:
+        when = ", last in each round" + ("" if sizes is None else f", {packet} at a time")
+    else:
+        k = int(every)
+        when = (f", {packet} after every {'packet' if k == 1 else f'{k} packets'} dealt to "
+                "the players (what it still lacks when they are served comes last)")
+    return f" A spare hand (the widow) of {n if n.isdigit() else p.formula(n)} cards is " \
+           f"dealt too{when}."
+
+
+def _turn_up_prose(d: Mapping[str, Any]) -> str:
+    """The turn-up's place in the deal, when it comes between the packets."""
+    after = d.get("turn_up_after")
+    if after is None:
+        return ""
+    rounds = "the first round" if int(after) == 1 else f"{int(after)} rounds"
+    return (f" After {rounds} of packets the next card is set aside for the turn-up, and the "
+            "deal goes on with the cards after it.")
+
+
+def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
+    """A widow's order needs a widow; a turn-up set aside needs a turn-up from the stock
+    right after the deal, to turn it."""
+    d = step["deal"]
+    here = (*path, "deal")
+    for key in ("widow_packets", "widow_every"):
+        if key in d and d.get("widow") in (None, 0, "0"):
+            chk.err((*here, key), f"'{key}' orders the widow's cards, but this deal has no "
+                    "widow", hint="add 'widow: N' (its number of cards) or remove the key")
+    if "turn_up_after" not in d:
+        return
+    steps: Any = chk.tree
+    for k in path[:-1]:
+        steps = steps[k]
+    nxt = steps[path[-1] + 1] if isinstance(path[-1], int) and path[-1] + 1 < len(steps) \
+        else None
+    turn = nxt.get("turn_up") if isinstance(nxt, dict) else None
+    if not isinstance(turn, dict) or turn.get("from", "stock") != "stock":
+        chk.err((*here, "turn_up_after"), "'turn_up_after' sets a card aside for a turn-up, "
+                "but the next step does not turn up a card from the stock",
+                hint="put a 'turn_up' step right after this deal")
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
-            compile="spelbok.engine.deal:compile_deal")
+            check=check, compile="spelbok.engine.deal:compile_deal")

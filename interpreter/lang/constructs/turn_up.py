@@ -1,4 +1,4 @@
-"""The ``turn_up`` step: turn a card up (from the stock, or the dealer's hand), for trump.
+"""The ``turn_up`` step: turn a card up (from the stock, or the dealer's last card), for trump.
 
 >>> HOME.name, HOME.compile
 ('turn_up', 'spelbok.engine.deal:compile_turn_up')
@@ -25,8 +25,8 @@ DECL: Construct = Construct("turn_up", "step", "turn the top stock card up", bod
     Field("trump", "condition", "its suit becomes trump", default=True),
     Field("from", "word", "where the card is turned from", default="stock", omitted=True,
           words=words_of(("stock", "the top card of the stock, to the turn-up zone"),
-                         ("dealer", "a card of the dealer's hand, at random (as the last he "
-                                    "was dealt): shown to all, it stays in his hand"))),
+                         ("dealer", "the last card dealt to the dealer: shown to all, it "
+                                    "stays in his hand"))),
     SOURCE,
 ))
 
@@ -84,8 +84,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     source, note = ctx.enum(u.get("from", "stock"),
                             tuple(w.name for w in DECL.field("from").words))
     text = ("Turn up the next card of the stock" if source == "stock" else
-            "Turn up a card of the dealer's hand at random (the last he was dealt) for all to "
-            f"see{note}; it stays in his hand")
+            f"Turn up the last card dealt to the dealer for all to see{note}; it stays in his "
+            "hand")
     if trump is True:
         text += "; its suit is trump."
     elif trump is False:

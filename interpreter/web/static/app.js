@@ -1,6 +1,6 @@
-// spelbok serve: the page. It draws what the server sends (a seat's view) and sends
-// back notation; every rule check happens on the server. No framework, no network
-// resources beyond this server.
+// spelbok serve: the page. It draws what the server sends (a seat's view: see
+// web/tableview.py) and sends back notation; every rule check happens on the server.
+// No framework, no network resources beyond this server.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,6 +8,7 @@ let current = null;     // the last table the server sent
 let timer = null;       // the pending bot move
 let paused = false;
 let picked = new Set(); // cards chosen for an exchange
+let finalSeen = null;   // the match whose final table was closed
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
@@ -31,12 +32,14 @@ function el(tag, cls, text) {
 }
 
 // a card from the server's description: its rank, suit symbol and colour
+function cardName(c) { return c.rank + (c.symbol || c.suit); }
+
 function cardEl(c, tag) {
   const x = el(tag || "span", "card " + (c.colour || "black"));
   x.dataset.card = c.name;
   x.appendChild(el("span", "rank", c.rank));
   x.appendChild(el("span", "sym", c.symbol || c.suit));
-  x.setAttribute("aria-label", c.rank + (c.symbol || c.suit));
+  x.setAttribute("aria-label", cardName(c));
   return x;
 }
 
@@ -51,6 +54,27 @@ async function loadSpecs() {
   const preferred = data.local[0] || (data.specs.includes("knektpass") ? "knektpass" : data.specs[0]);
   sel.value = preferred;
   await specChanged();
+}
+
+function drawRules(blocks) {
+  // describe's prose as headings and paragraphs (web/rules.py), not hard-wrapped text
+  const box = $("rules");
+  box.replaceChildren();
+  for (const b of blocks) {
+    const x = el(b.kind === "title" ? "h3" : b.kind === "heading" ? "h4" : "p", "", b.text);
+    if (b.indent) x.style.marginLeft = b.indent * 0.5 + "em";
+    box.appendChild(x);
+  }
+}
+
+let rulesFor = null;  // the spec and player count the Rules tab describes
+
+async function loadRules(spec, players) {
+  if (rulesFor === spec + ":" + players) return;
+  const info = await api("GET", "/api/spec?spec=" + encodeURIComponent(spec)
+    + (players ? "&players=" + players : ""));
+  drawRules(info.rules);
+  rulesFor = spec + ":" + players;
 }
 
 async function specChanged() {
@@ -79,7 +103,10 @@ async function specChanged() {
       label.appendChild(input);
       box.appendChild(label);
     }
-    $("rules").textContent = info.describe;
+    if (+p.value === info.described_for) {
+      drawRules(info.rules);
+      rulesFor = $("spec").value + ":" + p.value;
+    } else await loadRules($("spec").value, +p.value);
     showError("");
   } catch (e) { showError(e); }
 }
@@ -103,8 +130,12 @@ async function start(ev) {
     bots: $("bots").value.split(",").map((b) => b.trim()).filter(Boolean), options,
   };
   if ($("seed").value !== "") body.seed = +$("seed").value;
+  if ($("hands").value !== "") body.max_hands = +$("hands").value;
   try {
-    show(await api("POST", "/api/matches", body));
+    const t = await api("POST", "/api/matches", body);
+    await loadRules(t.spec, t.players).catch(() => {});  // the rules for this many players
+    $("setupbox").open = false;
+    show(t);
   } catch (e) { showError(e); }
 }
 
@@ -113,6 +144,7 @@ async function openLog() {
   if (!file) return;
   try {
     show(await api("POST", "/api/replays", await file.text()));
+    $("setupbox").open = false;
   } catch (e) { showError(e); }
   $("logfile").value = "";
 }
@@ -121,20 +153,75 @@ async function openLog() {
 
 function base() { return current.kind === "replay" ? "/api/replays/" + current.id : "/api/matches/" + current.id; }
 
-function show(t) {
-  current = t;
-  picked = new Set();
-  clearTimeout(timer);
-  showError("");
-  $("hinttext").textContent = "";
-  history.replaceState(null, "", "#" + t.kind + "=" + t.id);
-  $("table").hidden = false;
+function placeOf(t) {
+  // each seat's side of the table (the server places them: tableview.around)
+  const at = {};
+  for (const [side, seats] of Object.entries(t.around)) for (const p of seats) at[p] = side;
+  return at;
+}
+
+function seatEl(t, p) {
   const names = t.names;
-  // the bar: hand, dealer, trump, turn-up, talon
+  const s = el("div", "seat" + (t.current_player === p && !t.terminal ? " current" : "") + (t.out[p] ? " out" : ""));
+  s.dataset.seat = p;
+  s.style.order = String((p - t.seat + t.players) % t.players);
+  const head = el("div", "");
+  head.appendChild(el("span", "name", names[p] + (t.bots && t.bots[p] ? " (" + t.bots[p] + ")" : "")));
+  if (t.dealer === p) head.appendChild(el("span", "dealer", "dealer"));
+  s.appendChild(head);
+  s.appendChild(el("span", "score", String(t.scores[p])));
+  s.appendChild(el("span", "count", ` · ${t.hand_sizes[p]} cards · ${t.tricks[p] || 0} tricks`));
+  if (t.out[p]) s.appendChild(el("div", "", "out"));
+  if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
+    const d = el("div", "cards shown");
+    d.setAttribute("aria-label", names[p] + " shows");
+    for (const c of t.shown[p]) d.appendChild(cardEl(c));
+    s.appendChild(d);
+  }
+  return s;
+}
+
+function drawSeats(t) {
+  for (const side of ["top", "left", "right", "bottom"]) {
+    const box = $("side-" + side);
+    box.replaceChildren();
+    for (const p of t.around[side]) box.appendChild(seatEl(t, p));
+  }
+}
+
+function drawTrick(t) {
+  const at = placeOf(t), names = t.names;
+  const trick = $("trick");
+  trick.replaceChildren();
+  const slots = {};
+  for (const [p, c] of t.trick) {
+    const side = at[p] || "top";
+    if (!slots[side]) { slots[side] = el("div", "slot at-" + side); trick.appendChild(slots[side]); }
+    const x = cardEl(c);
+    x.classList.add("trick-card");
+    x.appendChild(el("span", "who", names[p]));
+    slots[side].appendChild(x);
+  }
+  const last = $("last");
+  last.replaceChildren();
+  $("lastwin").textContent = "";
+  $("lastbox").hidden = !t.last_trick;
+  if (t.last_trick) {
+    for (const [p, c] of t.last_trick.cards) {
+      const x = cardEl(c);
+      x.title = names[p];
+      if (p === t.last_trick.winner) x.classList.add("winner");
+      last.appendChild(x);
+    }
+    $("lastwin").textContent = `trick ${t.tricks_played}: ${names[t.last_trick.winner]}`
+      + (t.last_trick.why ? ` (${t.last_trick.why})` : "");
+  }
+}
+
+function drawInfo(t) {
   const info = $("info");
   info.replaceChildren();
   info.appendChild(el("span", "", `${t.game} · hand ${t.hand_number}`));
-  info.appendChild(el("span", "", "dealer " + names[t.dealer]));
   const tr = el("span", "", "trump ");
   const ts = el("span", "suit " + (t.trump ? t.trump.colour : ""), suitText(t.trump));
   ts.id = "trump";
@@ -142,70 +229,44 @@ function show(t) {
   info.appendChild(tr);
   if (t.turn_up.length) {
     const tu = el("span", "", "turn-up ");
-    for (const c of t.turn_up) tu.appendChild(el("b", "suit " + c.colour, c.rank + c.symbol + " "));
+    for (const c of t.turn_up) tu.appendChild(el("b", "suit " + c.colour, cardName(c) + " "));
     info.appendChild(tu);
   }
   if (t.talon) info.appendChild(el("span", "", "talon " + t.talon));
   if (t.kind !== "replay") info.appendChild(el("span", "", "seed " + t.seed));
-  // the seats: cards held, tricks, score, out
-  const seats = $("seats");
-  seats.replaceChildren();
-  for (let p = 0; p < t.players; p++) {
-    const s = el("div", "seat" + (t.current_player === p ? " current" : "") + (t.out[p] ? " out" : ""));
-    s.dataset.seat = p;
-    s.appendChild(el("div", "", names[p] + (t.bots && t.bots[p] ? " (" + t.bots[p] + ")" : "")));
-    s.appendChild(el("div", "score", String(t.scores[p])));
-    s.appendChild(el("div", "", `${t.hand_sizes[p]} cards · ${t.tricks[p] || 0} tricks`));
-    if (t.out[p]) s.appendChild(el("div", "", "out"));
-    if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
-      const d = el("div", "cards shown");
-      d.setAttribute("aria-label", names[p] + " shows");
-      for (const c of t.shown[p]) d.appendChild(cardEl(c));
-      s.appendChild(d);
-    }
-    seats.appendChild(s);
-  }
-  // the trick as it forms, and the last one with its winner
-  const trick = $("trick");
-  trick.replaceChildren();
-  for (const [p, c] of t.trick) {
-    const x = cardEl(c);
-    x.classList.add("trick-card");
-    x.appendChild(el("span", "who", names[p]));
-    trick.appendChild(x);
-  }
-  const last = $("last");
-  last.replaceChildren();
-  $("lastwin").textContent = "";
-  if (t.last_trick) {
-    for (const [p, c] of t.last_trick.cards) {
-      const x = cardEl(c);
-      x.classList.add("trick-card");
-      if (p === t.last_trick.winner) x.classList.add("winner");
-      x.appendChild(el("span", "who", names[p]));
-      last.appendChild(x);
-    }
-    $("lastwin").textContent = `trick ${t.tricks_played}: won by ${names[t.last_trick.winner]}`
-      + (t.last_trick.why ? ` (${t.last_trick.why})` : "");
-  }
-  // whose turn, or the end
+}
+
+function show(t) {
+  const sameMoment = current && current.id === t.id && current.step === t.step;
+  current = t;
+  if (!sameMoment) picked = new Set();
+  clearTimeout(timer);
+  showError("");
+  $("hinttext").textContent = "";
+  history.replaceState(null, "", "#" + t.kind + "=" + t.id);
+  $("table").hidden = false;
+  const names = t.names;
+  drawInfo(t);
+  drawSeats(t);
+  drawTrick(t);
   let turn;
   if (t.terminal) {
-    const w = t.winners.map((p) => names[p]).join(", ");
-    turn = t.winners.includes(t.seat) && t.kind === "match" && t.human !== null ? `You win! (${w})` : "Match over: " + w + " won";
-  } else if (t.kind === "match" && t.current_player === t.human) {
+    turn = t.final ? t.final.verdict : "Match over";
+  } else if (myTurn(t)) {
     turn = "Your turn: " + (t.decision || "play");
   } else {
     turn = `${names[t.current_player]} to ${t.decision || "play"}`;
   }
   $("turn").textContent = turn;
-  $("handtitle").textContent = t.kind === "match" && t.human !== null ? "Your hand" : names[t.seat] + "'s hand";
+  $("hand").setAttribute("aria-label", t.kind === "match" && t.human !== null ? "Your hand" : names[t.seat] + "'s hand");
   drawHand(t);
   drawActions(t);
   // controls by mode
-  const watching = t.kind === "match";
-  $("hintbox").hidden = !(watching && t.human !== null && t.current_player === t.human);
-  $("watchbox").hidden = !(watching && (t.human === null || t.bot_turn));
+  const isMatch = t.kind === "match";
+  $("hintbox").hidden = !myTurn(t);
+  $("undo").hidden = !(isMatch && t.human !== null);
+  $("undo").disabled = !t.can_undo;
+  $("watchbox").hidden = !(isMatch && (t.human === null || t.bot_turn));
   $("replaybox").hidden = t.kind !== "replay";
   if (t.kind === "replay")
     $("pos").textContent = `${t.pos} / ${t.total}` + (t.next ? ` · next: ${t.next}` : "");
@@ -217,47 +278,93 @@ function show(t) {
     for (let p = 0; p < t.players; p++) vs.appendChild(new Option("P" + p, String(p)));
   }
   vs.value = String(t.seat);
-  const dl = $("download");
-  dl.hidden = !(t.kind === "match" && t.terminal);
-  dl.href = t.kind === "match" ? base() + "/log" : "#";
-  dl.download = `spelbok-${t.seed}.json`;
+  for (const id of ["download", "final-download"]) {
+    const dl = $(id);
+    dl.hidden = !(isMatch && t.terminal);
+    dl.href = isMatch ? base() + "/log" : "#";
+    dl.download = `spelbok-${t.seed}.json`;
+  }
+  $("showfinal").hidden = !(t.terminal && t.final);
+  drawFinal(t);
   $("log").textContent = t.log.join("\n");
   $("log").scrollTop = $("log").scrollHeight;
-  if (t.kind === "match" && t.bot_turn && !paused) {
+  if (isMatch && t.bot_turn && !paused) {
     timer = setTimeout(advance, t.human === null ? +$("speed").value : Math.min(+$("speed").value, 600));
+  } else if (myTurn(t) && !sameMoment) {
+    focusFirst();
   }
+}
+
+function drawFinal(t) {
+  // the final score screen: each seat's score, the winners, and the rule that made them
+  const box = $("final");
+  const closed = finalSeen === t.id + ":" + t.step || (t.kind === "replay" && finalSeen !== "ask");
+  if (!t.terminal || !t.final || closed) { box.hidden = true; return; }
+  $("final-title").textContent = t.final.verdict;
+  const body = $("final-table").tBodies[0];
+  body.replaceChildren();
+  for (const r of t.final.rows) {
+    const tr = el("tr", r.winner ? "won" : "");
+    tr.appendChild(el("td", "", r.name));
+    tr.appendChild(el("td", "num", String(r.score)));
+    tr.appendChild(el("td", "", r.winner ? "★ winner" : ""));
+    body.appendChild(tr);
+  }
+  $("final-why").textContent = t.final.why ? "Why: " + t.final.why : "";
+  $("final-note").textContent = t.final.note;
+  box.hidden = false;
+  $("final-close").focus();
 }
 
 function myTurn(t) { return t.kind === "match" && t.human !== null && t.current_player === t.human && !t.terminal; }
 
+function exchangeText(t) {
+  const x = t.exchange, n = picked.size;
+  if (!n) return x.min === x.max ? `${x.verb}: choose ${x.min} card${x.min === 1 ? "" : "s"}`
+    : `${x.verb}: choose ${x.min}–${x.max} cards`;
+  const shown = t.hand.filter((c) => picked.has(c.name)).map(cardName).join(" ");
+  return `${x.verb} ${shown}`;
+}
+
+function updateExchange(t) {
+  const go = $("exchange-go");
+  if (!go) return;
+  go.textContent = exchangeText(t);
+  go.disabled = picked.size < t.exchange.min || picked.size > t.exchange.max || picked.size === 0;
+}
+
 function drawHand(t) {
   const hand = $("hand");
   hand.replaceChildren();
-  hand.classList.toggle("mine", myTurn(t));
+  const mine = myTurn(t);
+  hand.classList.toggle("mine", mine);
   for (const c of t.hand) {
     const b = cardEl(c, "button");
     b.type = "button";
-    if (myTurn(t)) {
-      const pickable = t.exchange !== null;
-      const ok = c.legal || pickable;
-      b.setAttribute("aria-disabled", ok ? "false" : "true");
-      if (ok) b.classList.add("playable");
-      b.title = ok ? (pickable ? "choose to " + t.exchange.verb : "play " + c.name) : c.reason;
-      b.addEventListener("click", () => {
-        if (pickable) {
-          picked.has(c.name) ? picked.delete(c.name) : picked.add(c.name);
-          b.classList.toggle("picked");
-          $("exchange-go").textContent = `${t.exchange.verb} ${[...picked].join(" ")}`.trim();
-        } else if (c.legal) {
-          act(c.name);
-        } else {
-          showError(c.name + ": " + c.reason);
-        }
-      });
-    } else {
-      b.setAttribute("aria-disabled", "true");
-      b.tabIndex = -1;
+    const pickable = mine && t.exchange !== null;
+    const ok = mine && (c.legal || pickable);
+    b.setAttribute("aria-disabled", ok ? "false" : "true");
+    if (ok) b.classList.add("playable");
+    if (pickable && picked.has(c.name)) b.classList.add("picked");
+    if (c.reason) {  // a card play, and this card may not be played: dimmed, and why
+      b.classList.add("illegal");
+      b.title = cardName(c) + ": " + c.reason;
+    } else if (ok) {
+      b.title = pickable ? "choose " + cardName(c) + " to " + t.exchange.verb : "play " + cardName(c);
     }
+    if (!mine) b.tabIndex = -1;
+    b.addEventListener("click", () => {
+      if (!myTurn(current)) return;
+      if (pickable) {
+        picked.has(c.name) ? picked.delete(c.name) : picked.add(c.name);
+        b.classList.toggle("picked");
+        updateExchange(t);
+      } else if (c.legal) {
+        act(c.name);
+      } else if (c.reason) {
+        showError(cardName(c) + ": " + c.reason);  // a tap says why, and sends nothing
+      }
+    });
     hand.appendChild(b);
   }
 }
@@ -266,25 +373,27 @@ function drawActions(t) {
   const box = $("actions");
   box.replaceChildren();
   if (!myTurn(t)) return;
-  for (const a of t.actions) {
-    const b = el("button", "action");
+  t.actions.forEach((a, i) => {  // one button per distinct choice (the server's labels)
+    const b = el("button", "action", a.label);
     b.type = "button";
     b.dataset.action = a.text;
-    b.appendChild(document.createTextNode(a.verb));
-    for (const c of a.cards) {
-      b.appendChild(document.createTextNode(" "));
-      b.appendChild(el("span", "suit " + (c.colour || ""), (c.rank || "") + (c.symbol || c.suit)));
-    }
+    if (i < 9) b.title = `key ${i + 1}`;
     b.addEventListener("click", () => act(a.text));
     box.appendChild(b);
-  }
+  });
   if (t.exchange) {
-    const b = el("button", "action", t.exchange.verb);
+    const b = el("button", "action exchange");
     b.id = "exchange-go";
     b.type = "button";
-    b.addEventListener("click", () => act(`${t.exchange.verb} ${[...picked].join(" ")}`.trim()));
+    b.addEventListener("click", () => act(`${t.exchange.verb} ${t.hand.filter((c) => picked.has(c.name)).map((c) => c.name).join(" ")}`.trim()));
     box.appendChild(b);
+    updateExchange(t);
   }
+}
+
+function focusFirst() {
+  const first = document.querySelector("#hand .card.playable:not(.picked), #actions button.action");
+  if (first && $("final").hidden) first.focus({ preventScroll: true });
 }
 
 async function act(text) {
@@ -300,12 +409,22 @@ async function advance() {
   } catch (e) { showError(e); }
 }
 
+async function undo() {
+  try {
+    show(await api("POST", base() + "/undo", { step: current.step }));
+    $("hinttext").textContent = "Taken back: your last decision.";
+  } catch (e) { showError(e); }
+}
+
 async function hint() {
   try {
     const r = await api("POST", base() + "/hint", { bot: $("hintbot").value });
-    $("hinttext").textContent = `${r.bot} suggests ${r.action}`;
-    for (const b of document.querySelectorAll("#hand .card, #actions .action"))
-      if ((b.dataset.card || b.dataset.action) === r.action) b.focus();
+    $("hinttext").textContent = r.sentence;
+    for (const b of document.querySelectorAll("#hand .card, #actions .action")) {
+      const hit = (b.dataset.card || b.dataset.action) === r.action;
+      b.classList.toggle("suggested", hit);
+      if (hit) b.focus({ preventScroll: true });
+    }
   } catch (e) { showError(e); }
 }
 
@@ -323,7 +442,9 @@ async function resume() {
     if ([...$("spec").options].some((o) => o.value === t.spec)) {
       $("spec").value = t.spec;  // the rules beside the table are this match's
       await specChanged();
+      await loadRules(t.spec, t.players).catch(() => {});
     }
+    $("setupbox").open = false;
     show(t);
   } catch (e) { showError(e); }
 }
@@ -335,11 +456,53 @@ function tab(which) {
   }
 }
 
+// -- the keyboard -----------------------------------------------------------------------
+
+function onKey(ev) {
+  if (!current || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const tag = ev.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (!$("final").hidden) {
+    if (ev.key === "Escape") closeFinal();
+    return;
+  }
+  if (current.kind === "replay") {
+    if (ev.key === "ArrowRight") goto(current.pos + 1);
+    if (ev.key === "ArrowLeft") goto(current.pos - 1);
+    return;
+  }
+  if (!myTurn(current)) return;
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const at = cards.indexOf(document.activeElement);
+  if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {  // move along the hand
+    const step = ev.key === "ArrowRight" ? 1 : -1;
+    const next = cards[at < 0 ? 0 : (at + step + cards.length) % cards.length];
+    if (next) next.focus();
+    ev.preventDefault();
+  } else if (/^[1-9]$/.test(ev.key)) {  // the n-th decision
+    const b = document.querySelectorAll("#actions button.action")[+ev.key - 1];
+    if (b && !b.disabled) b.click();
+  } else if (ev.key === "u" || ev.key === "U") {
+    if (!$("undo").disabled) undo();
+  } else if (ev.key === "h" || ev.key === "H") {
+    hint();
+  }
+}
+
+function closeFinal() {
+  finalSeen = current.id + ":" + current.step;
+  $("final").hidden = true;
+}
+
 $("setup").addEventListener("submit", start);
 $("spec").addEventListener("change", specChanged);
-$("players").addEventListener("change", seatChoices);
+$("players").addEventListener("change", () => {
+  seatChoices();
+  loadRules($("spec").value, +$("players").value).catch(showError);
+});
 $("logfile").addEventListener("change", openLog);
 $("hint").addEventListener("click", hint);
+$("undo").addEventListener("click", undo);
 $("pause").addEventListener("click", () => {
   paused = !paused;
   $("pause").textContent = paused ? "Play" : "Pause";
@@ -354,9 +517,12 @@ $("viewseat").addEventListener("change", async () => {
 });
 $("tab-log").addEventListener("click", () => tab("log"));
 $("tab-rules").addEventListener("click", () => tab("rules"));
-document.addEventListener("keydown", (ev) => {
-  if (!current || current.kind !== "replay" || ev.target.tagName === "INPUT") return;
-  if (ev.key === "ArrowRight") goto(current.pos + 1);
-  if (ev.key === "ArrowLeft") goto(current.pos - 1);
+$("final-close").addEventListener("click", closeFinal);
+$("final-new").addEventListener("click", () => {
+  closeFinal();
+  $("setupbox").open = true;
+  $("start").focus();
 });
+$("showfinal").addEventListener("click", () => { finalSeen = "ask"; drawFinal(current); });
+document.addEventListener("keydown", onKey);
 loadSpecs().then(resume);
