@@ -80,7 +80,7 @@ def case(label: str, spec: str | Path, players: int, seconds: float, single_deal
 def mid_hand(game: spelbok.Game) -> spelbok.State:
     rng = random.Random(3)
     s = game.new_state(seed=3)
-    while not (s.trick and s.current_player is not None):
+    while not (s.trick.cards and s.current_player is not None):
         s.apply(rng.choice(s.legal_actions()))
     return s
 

@@ -158,11 +158,11 @@ def test_a_called_card_makes_its_holder_the_secret_partner() -> None:
     for seat in range(4):
         assert st.view(seat)["auction"]["partner"] == (holder if seat == holder else None)
     assert st.view(0)["auction"]["called_card"] == calls[0].split()[1]
-    while not any(c == card for _, c in st.trick) and st.history_tricks == []:
+    while not any(c == card for _, c in st.trick.cards) and st.history_tricks == []:
         legal = st.legal_actions()
         pick = next((a for a in legal if a.card == card), legal[0])
         st.apply(pick)
-    if any(c == card for _, c in st.trick):
+    if any(c == card for _, c in st.trick.cards):
         assert all(st.view(seat)["auction"]["partner"] == holder for seat in range(4))
 
 

@@ -315,17 +315,17 @@ def test_a_sample_of_another_seat_re_deals_the_face_down_cards_it_has_not_seen()
     for k in range(12):
         sample = st.determinize(0, random.Random(k))
         assert check_cards(sample) is None
-        played = sample.trick[1][1]
+        played = sample.trick.cards[1][1]
         assert (sample.hidden >> played) & 1 and not (sample.hands[1] >> played) & 1
         seen.add(played)
-        assert st.determinize(1, random.Random(k)).trick[1] == (1, card_id("QD"))  # his own
+        assert st.determinize(1, random.Random(k)).trick.cards[1] == (1, card_id("QD"))  # his own
     assert len(seen) > 1
-    assert st.trick[1] == (1, card_id("QD"))  # the real state is untouched
+    assert st.trick.cards[1] == (1, card_id("QD"))  # the real state is untouched
     plain = state(DOWN, {"trump": "S", "leader": 0,
                          "hands": {0: "8H 9C KD", 1: "7C AC QD", 2: "9H 10C JD"}}, players=3)
     plain.apply("8H")
     plain.apply("QD")  # played face up: a sample keeps it
-    assert plain.determinize(0, random.Random(1)).trick[1] == (1, card_id("QD"))
+    assert plain.determinize(0, random.Random(1)).trick.cards[1] == (1, card_id("QD"))
 
 
 def test_the_log_records_a_face_down_play() -> None:
@@ -341,7 +341,7 @@ def test_a_face_down_card_of_no_suit_never_wins() -> None:
     spec = tricks('face_down: "true", face_down_as: no_suit, face_down_word: hide')
     st = state(spec, {"trump": "S", "leader": 0, "hands": {0: "8H 9C KD", 1: "7C AC QD"}})
     st.apply("hide 8H")  # led face down: the next card names the suit
-    assert st.led == -1
+    assert st.trick.led == -1
     st.apply("7C")
     assert st.won == [0, 1]
     with pytest.raises(spelbok.IllegalActionError):
@@ -420,7 +420,7 @@ def test_a_marriage_is_declared_with_its_king_or_queen_led_and_scores() -> None:
     st.apply("marriage KH")
     assert st.var("points") == [20, 0]
     assert st.view(1)["decisions"] == [[0, "marriage", "marriage KH"]]  # shown to all
-    assert st.trick == [(0, card_id("KH"))]  # and the card is played
+    assert st.trick.cards == [(0, card_id("KH"))]  # and the card is played
     st.apply("9D")  # no demand: seat 1 need not follow
     assert [str(a) for a in st.legal_actions()][:2] == ["7C", "QH"]
 
@@ -432,7 +432,7 @@ def test_a_demand_binds_the_next_player_for_that_trick() -> None:
     with pytest.raises(spelbok.IllegalActionError, match="answer the demand"):
         st.clone().apply("9D")
     st.apply("AH")
-    assert st.demand == 0 and st.bound == -1
+    assert st.trick.demand == 0 and st.trick.bound == -1
     # seat 1 leads; the demand is over
     assert sorted(str(a) for a in st.legal_actions() if a.kind == 0) == ["8S", "9D"]
     # a demand the next player cannot meet does not bind him
@@ -445,7 +445,7 @@ def test_a_demand_binds_only_the_next_player() -> None:
     st = state(DECLARE, {"trump": "none", "leader": 0,
                          "hands": {0: "8H 9C 7C", 1: "AH 8S 9D", 2: "KH QS JD"}}, players=3)
     st.apply("demand 8H")
-    assert st.bound == 1
+    assert st.trick.bound == 1
     st.apply("AH")
     assert sorted(str(a) for a in st.legal_actions() if a.kind == 0) == ["JD", "KH", "QS"]
 

@@ -231,9 +231,9 @@ def test_power_compares_a_card_with_the_winning_card() -> None:
         st_.apply(st_.legal_actions()[0])
         seat = st_.current_player
         assert seat is not None
-        follow = [c for c in cards_in(st_.hands[seat]) if st_.tables.suit[c] == st_.led]
+        follow = [c for c in cards_in(st_.hands[seat]) if st_.tables.suit[c] == st_.trick.led]
         pool = follow or list(cards_in(st_.hands[seat]))
-        beat = [c for c in pool if card_key(st_, c) > st_.best_key]
+        beat = [c for c in pool if card_key(st_, c) > st_.trick.best_key]
         assert [a.value for a in st_.legal_actions()] == (beat or pool)
 
 

@@ -100,8 +100,8 @@ def _void_over_trumped(text: str, seeds: range = range(40)) -> Iterator[tuple[An
         rng = random.Random(seed)
         while not s.is_terminal:
             seat = s.current_player
-            if (seat is not None and s.led >= 0 and s.best_trumped
-                    and not s.hands[seat] & s.tables.suit_mask[s.led]):
+            if (seat is not None and s.trick.led >= 0 and s.trick.best_trumped
+                    and not s.hands[seat] & s.tables.suit_mask[s.trick.led]):
                 yield s, seat
             s.apply(rng.choice(s.legal_actions()))
 
@@ -111,7 +111,7 @@ def _split(s: Any, seat: int) -> tuple[int, int, int]:
     t = s.tables
     hand = s.hands[seat]
     trumps = hand & t.trump_mask
-    higher = sum(1 << c for c in range(52) if trumps >> c & 1 and t.power[c] > s.best_key)
+    higher = sum(1 << c for c in range(52) if trumps >> c & 1 and t.power[c] > s.trick.best_key)
     return hand & ~trumps, higher, trumps & ~higher
 
 
@@ -143,10 +143,10 @@ def test_overtrump_applies_to_a_trump_lead_too() -> None:
         rng = random.Random(seed)
         while not s.is_terminal:
             seat = s.current_player
-            if seat is not None and s.led >= 0 and s.trick and s.tables.trump[s.trick[0][1]]:
-                same = s.hands[seat] & s.tables.suit_mask[s.led]
+            if seat is not None and s.trick.led >= 0 and s.trick.cards and s.tables.trump[s.trick.cards[0][1]]:
+                same = s.hands[seat] & s.tables.suit_mask[s.trick.led]
                 higher = sum(1 << c for c in range(52)
-                             if same >> c & 1 and s.tables.power[c] > s.best_key)
+                             if same >> c & 1 and s.tables.power[c] > s.trick.best_key)
                 if same:
                     assert legal_cards(s, seat) == (higher or same)
                     for card in range(52):

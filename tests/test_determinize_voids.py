@@ -87,7 +87,7 @@ class Record:
         if not (st.hands[seat] >> card) & 1:
             return None
         down = kind == CARDS and action.verb == getattr(_play_instr(st), "down_word", None)
-        return Play(seat, card, st.clone(), action, down, (st.trick_no, len(st.trick)))
+        return Play(seat, card, st.clone(), action, down, (st.trick_no, len(st.trick.cards)))
 
     def after(self, st: Any, play: Play | None, hands_before: list[int]) -> None:
         if st.hand_number != self.hand_number:
@@ -114,7 +114,7 @@ def _play_instr(st: Any) -> Any:
 def _sampled_card(s: Any, at: tuple[int, int]) -> int | None:
     trick_no, place = at
     tricks = s.history_tricks
-    pairs = tricks[trick_no][1] if trick_no < len(tricks) else s.trick
+    pairs = tricks[trick_no][1] if trick_no < len(tricks) else s.trick.cards
     return pairs[place][1] if place < len(pairs) else None
 
 
@@ -127,7 +127,7 @@ def broken_voids(record: Record, s: Any, seat: int) -> list[str]:
         if p == seat or play.down or i < record.start[p]:
             continue
         b = play.before
-        led = b.led
+        led = b.trick.led
         if led < 0 or b.tables.suit[play.card] == led:
             continue  # it led, or followed
         # the hand the sample says p held then

@@ -102,7 +102,7 @@ class Observer:
         m = 0
         for c in st.turn_up:
             m |= 1 << c
-        for _p, c in st.trick:
+        for _p, c in st.trick.cards:
             m |= 1 << c
         for _lead, cards, _w in st.history_tricks:
             for _p, c in cards:
@@ -137,14 +137,14 @@ class Observer:
     def play(self, st: Any, seat: int, text: str) -> None:
         """Before ``seat`` plays ``text``: note a failure to follow the suit led."""
         c = st.prog.pack.parse_card(text)
-        if c is None or st.led < 0 or not (st.hands[seat] >> c) & 1:
+        if c is None or st.trick.led < 0 or not (st.hands[seat] >> c) & 1:
             return
         ins = st.prog.code[st.pc]
         if (getattr(ins, "free", 0) | getattr(ins, "losing", 0)) >> c & 1:
             return  # a free card (Pam), or one of no suit (the Excuse): playable anyway
         t = st.tables
-        if t.suit[c] != st.led and st.tf.follow and not st.hands[seat] & t.suit_mask[st.led]:
-            self.voids[seat].add(st.led)
+        if t.suit[c] != st.trick.led and st.tf.follow and not st.hands[seat] & t.suit_mask[st.trick.led]:
+            self.voids[seat].add(st.trick.led)
 
 
 def check_view(st: Any, seat: int, obs: Observer) -> str | None:
@@ -172,7 +172,7 @@ def _seen(st: Any, seat: int) -> list[Any]:
     no public card (-1), so a sample may re-deal it."""
     def cards(pairs: Any) -> list[tuple[int, int]]:
         return [(p, c if p == seat or not (st.hidden >> c) & 1 else -1) for p, c in pairs]
-    return [*[(lead, cards(pairs), w) for lead, pairs, w in st.history_tricks], cards(st.trick)]
+    return [*[(lead, cards(pairs), w) for lead, pairs, w in st.history_tricks], cards(st.trick.cards)]
 
 
 def check_sample(st: Any, seat: int, s: Any, obs: Observer) -> str | None:

@@ -122,7 +122,7 @@ class Oracle:
             m |= st.known[p]
         self.seen.update(cards_in(m))
         self.seen.update(st.turn_up)
-        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick.cards), 0)]:
             for p, c in cards:
                 if p == s or not (st.hidden >> c) & 1:
                     self.seen.add(c)

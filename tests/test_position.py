@@ -43,7 +43,7 @@ def test_trick_in_progress(k3: spelbok.Game) -> None:
     })
     assert st.dealer == 0 and st.trump_letter() == "H"
     assert st.current_player == 2
-    assert st.trick == [(1, card_id("JS"))]
+    assert st.trick.cards == [(1, card_id("JS"))]
     assert [names(h) for h in st.hands] == [["7C", "8C"], ["9C"], ["KC", "AH"]]
     assert st.won == [0, 2, 1] and st.trick_no == 3
     assert legal(st) == ["AH"]  # JS is a trump: hearts must follow and head

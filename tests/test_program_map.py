@@ -105,7 +105,7 @@ def test_positions_find_the_steps_after_each_trick(game: spelbok.Game) -> None:
     st = game.new_state(position={"phase": "call", **BETWEEN})
     assert (str(st.phase), st.current_player) == ("decide call (after trick 1)", 1)
     st.apply("hi")
-    assert str(st.phase) == "trick 2" and st.trick_order[0] == 0
+    assert str(st.phase) == "trick 2" and st.trick.order[0] == 0
     st = game.new_state(position={"phase": "after tricks", "tricks": {0: 2, 1: 1}})
     assert (str(st.phase), st.current_player) == ("decide last", 0)
     st = game.new_state(position={"phase": "last", "tricks": {0: 2, 1: 1}})

@@ -202,11 +202,11 @@ def _rebuilt(m: Match, seat: int) -> np.ndarray:
 
     # a card another seat played face down: hidden (its trick and its place still show)
     view = st.view(seat)
-    unseen = {c for p, c in st.trick if p != seat and (st.hidden >> c) & 1}
+    unseen = {c for p, c in st.trick.cards if p != seat and (st.hidden >> c) & 1}
     unseen |= {c for _, cards, _ in st.history_tricks for p, c in cards
                if p != seat and (st.hidden >> c) & 1}
     assert [name for _, name in view["trick"]].count("?") == len(
-        [c for p, c in st.trick if c in unseen])
+        [c for p, c in st.trick.cards if c in unseen])
     plane(st.hands[seat])
     if enc.exchanges:
         plane(m.pending if st.current == seat else 0)
@@ -215,9 +215,9 @@ def _rebuilt(m: Match, seat: int) -> np.ndarray:
         plane(st.passing[seat])
     plane(sum(1 << c for c in set(st.turn_up)))
     played = {c for _, cards, _ in st.history_tricks for _, c in cards}
-    plane(sum(1 << c for c in played | {c for _, c in st.trick} if c not in unseen))
+    plane(sum(1 << c for c in played | {c for _, c in st.trick.cards} if c not in unseen))
     trick = [0] * n
-    for p, c in st.trick:
+    for p, c in st.trick.cards:
         trick[(p - seat) % n] = 0 if c in unseen else 1 << c
     for t in trick:
         plane(t)
@@ -227,13 +227,13 @@ def _rebuilt(m: Match, seat: int) -> np.ndarray:
     if enc.auction:
         plane(1 << a[3] if a and a[3] >= 0 else 0)  # the called card
     hot(5, st.trump if 0 <= st.trump < 4 else 4)
-    hot(5, st.led if 0 <= st.led < 4 else 4)
+    hot(5, st.trick.led if 0 <= st.trick.led < 4 else 4)
     out += [h.bit_count() for h in rot(st.hands)] + rot(st.won) + rot(st.out)
     hot(n, (st.dealer - seat) % n)
     hot(n, n if st.current is None else (st.current - seat) % n)
     if enc.face_down:
         down = [0] * n
-        for p, c in st.trick:
+        for p, c in st.trick.cards:
             down[(p - seat) % n] = (st.hidden >> c) & 1
         out += down
     if enc.auction:
@@ -335,7 +335,7 @@ def test_a_face_down_card_never_reaches_another_seats_observation(shown: str) ->
             assert np.array_equal(other.observation(seat), obs)
     mine = m.observation(1)
     assert card in _cards(enc, mine, "played") and card in _cards(enc, mine, "trick_0")
-    while st.trick:  # the trick ends: shown to all, or hidden for the rest of the hand
+    while st.trick.cards:  # the trick ends: shown to all, or hidden for the rest of the hand
         m.apply(m.legal()[0])
     assert (card in _cards(enc, m.observation(0), "played")) == (shown == "true")
     api_test(env(text, players=3), num_cycles=CYCLES)

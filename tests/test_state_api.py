@@ -37,7 +37,7 @@ def mid_trick(game: spelbok.Game, seed: int = 0) -> spelbok.State:
         for _ in range(400):
             if state.is_terminal:
                 break
-            if state.trick and state.current_player is not None:
+            if state.trick.cards and state.current_player is not None:
                 return state
             state.apply(rng.choice(state.legal_actions()))
     raise AssertionError("no mid-trick state found")
@@ -114,7 +114,7 @@ def test_determinize_keeps_what_the_seat_knows(g4: spelbok.Game) -> None:
         assert d.hands[seat] == s.hands[seat]
         assert [h.bit_count() for h in d.hands] == [h.bit_count() for h in s.hands]
         assert len(d.stock) == len(s.stock)
-        assert d.trick == s.trick and d.turn_up == s.turn_up
+        assert d.trick.cards == s.trick.cards and d.turn_up == s.turn_up
         assert check_cards(d) is None
         assert d.view(seat) == s.view(seat)
         for p in range(4):
@@ -206,7 +206,7 @@ def test_clone_copies_every_list_a_move_can_change() -> None:
     game = spelbok.load("knockout-whist", players=4)
     s = game.new_state(seed=3, record=True)
     rng = _random.Random(3)
-    while not (s.trick and s.current_player is not None):
+    while not (s.trick.cards and s.current_player is not None):
         s.apply(rng.choice(s.legal_actions()))
     c = s.clone()
     for name in _FIELDS:

@@ -9,7 +9,7 @@ from typing import Any
 
 import spelbok
 from spelbok.analysis.conformance import zones_mask
-from spelbok.engine.fields import FIELDS
+from spelbok.engine.fields import FIELDS, read, write
 from spelbok.engine.state import State
 
 BY_NAME = {f.name: f for f in FIELDS}
@@ -19,7 +19,7 @@ def _mid_hand(name: str = "knockout-whist", players: int = 4, seed: int = 3) -> 
     """A state inside trick play, with most hand fields away from their fresh values."""
     s = spelbok.load(name, players=players).new_state(seed=seed, record=True)
     rng = random.Random(seed)
-    while not (s.trick and s.trick_no and s.current_player is not None):
+    while not (s.trick.cards and s.trick_no and s.current_player is not None):
         s.apply(rng.choice(s.legal_actions()))
     return s
 
@@ -29,11 +29,12 @@ def test_the_table_names_every_field_once() -> None:
     assert len(names) == len(set(names))
     declared = getattr(State, "__annotations__", None)  # the class's typed fields
     if declared:
-        assert set(names) == set(declared)
+        assert {f.name for f in FIELDS if not f.owner} == set(declared)
     st = spelbok.load("example", players=3).new_state(seed=1)
-    assert all(hasattr(st, name) for name in names)  # a new match sets each one
+    assert all(hasattr(st.trick if f.owner else st, f.name) for f in FIELDS)  # each one set
     for f in FIELDS:
-        assert f.copy in ("copied", "shared") and f.reset in ("hand", "match", "never"), f
+        assert f.copy in ("copied", "shared", "cow") and f.reset in ("hand", "match", "never"), f
+        assert f.owner in ("", "trick") and (f.copy == "cow") == (f.kind == "trick"), f
     keys = [f.snapshot for f in FIELDS if f.snapshot]
     assert len(keys) == len(set(keys))
 
@@ -41,10 +42,14 @@ def test_the_table_names_every_field_once() -> None:
 def test_clone_copies_exactly_the_fields_the_table_says() -> None:
     s = _mid_hand()
     c = s.clone()
+    assert c.trick is s.trick and s.trick.shared  # shared until written (Trick.own)
+    c.trick.own(c)
     for f in FIELDS:
-        mine, theirs = getattr(s, f.name), getattr(c, f.name)
+        mine, theirs = read(s, f), read(c, f)
         assert theirs == mine, f.name  # clone() forgets no field
-        if f.copy == "copied" and mine is not None:
+        if f.copy == "cow":
+            assert theirs is not mine  # the writer's own copy
+        elif f.copy == "copied" and mine is not None:
             assert theirs is not mine, f.name
         elif f.kind not in ("int", "bool"):  # (a compiled State keeps numbers unboxed)
             assert theirs is mine, f.name
@@ -63,7 +68,7 @@ def test_a_new_hand_resets_exactly_the_fields_the_table_says() -> None:
     s.prog.start_hand(s)
     from_program = {"rng_n", "stock", "shuf", "settled"}  # the new hand's shuffle
     for f in FIELDS:
-        now, was = getattr(s, f.name), getattr(before, f.name)
+        now, was = read(s, f), read(before, f)
         if f.reset == "hand" and f.fresh is not None:
             assert now == _fresh(f, s.n), f.name
         elif f.reset == "hand" or f.name in from_program or f.name in ("pv_rows", "gv"):
@@ -74,8 +79,8 @@ def test_a_new_hand_resets_exactly_the_fields_the_table_says() -> None:
             assert now == was, f.name  # a new hand leaves the match's own fields alone
     # the fields the table marks as reset each hand really were away from their values
     moved = {f.name for f in FIELDS if f.reset == "hand" and f.fresh is not None
-             and getattr(before, f.name) != _fresh(f, s.n)}
-    assert {"hands", "trick", "trick_no", "won", "history_tricks"} <= moved
+             and read(before, f) != _fresh(f, s.n)}
+    assert {"hands", "cards", "trick_no", "won", "history_tricks"} <= moved
 
 
 def test_a_new_match_resets_the_match_fields() -> None:
@@ -83,7 +88,7 @@ def test_a_new_match_resets_the_match_fields() -> None:
     s.prog.start_match(s, dealer=0)
     for f in FIELDS:
         if f.reset == "match" and f.fresh is not None:
-            assert getattr(s, f.name) == _fresh(f, s.n), f.name
+            assert read(s, f) == _fresh(f, s.n), f.name
     assert s.dealer == 0 and s.gv == s.prog.global_init
 
 
@@ -107,11 +112,12 @@ def test_equality_compares_the_fields_the_table_says() -> None:
     s = _mid_hand()
     for f in FIELDS:
         c = s.clone()
-        value = getattr(c, f.name)
+        value = read(c, f)
         if f.kind != "int" or f.name in ("n", "settled"):  # settled: how far the shuffle is done
             continue
-        setattr(c, f.name, value + 1)
+        write(c, f, value + 1)
         assert (c == s) is (not f.compared), f.name
+        assert read(s, f) == value, f.name  # (the trick's field: written in c's own copy)
 
 
 def test_snapshots_and_zones_follow_the_table() -> None:
@@ -122,6 +128,6 @@ def test_snapshots_and_zones_follow_the_table() -> None:
     deck = s.prog.deck_mask
     assert union == deck and total == deck.bit_count()
     zones = {f.name for f in FIELDS if f.zone}
-    assert zones == {"hands", "stock", "turn_up", "discards", "widow", "trick", "history_tricks",
+    assert zones == {"hands", "stock", "turn_up", "discards", "widow", "cards", "history_tricks",
                      "passing"}
     assert s.game.restore(snap) == s

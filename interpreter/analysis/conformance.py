@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_in
-from ..engine.fields import FIELDS
+from ..engine.fields import FIELDS, read
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -55,7 +55,7 @@ def zones_mask(st: State) -> tuple[int, int]:
     union = 0
     total = 0
     for f in _ZONES:
-        for m in _ZONE_MASKS[f.kind](getattr(st, f.name)):
+        for m in _ZONE_MASKS[f.kind](read(st, f)):
             union |= m
             total += m.bit_count()
     return union, total
@@ -81,7 +81,7 @@ def check_view(st: State, seat: int) -> str | None:
         # holder, the declarer's partner, only to the holder until it is played
         partner = auction.pop("called_card")
         if auction["partner"] not in (None, seat) and not any(
-                st.prog.pack.names[c] == partner for _, c in st.trick) and not any(
+                st.prog.pack.names[c] == partner for _, c in st.trick.cards) and not any(
                 st.prog.pack.names[c] == partner for _l, cards, _w in st.history_tricks
                 for _, c in cards):
             return f"view of seat {seat} shows the partner of a card not yet played"
@@ -96,7 +96,7 @@ def check_view(st: State, seat: int) -> str | None:
     for c in st.stock:
         hidden |= 1 << c
     if st.hidden:  # cards the other seats played face down, not yet shown
-        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+        for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick.cards), 0)]:
             for p, c in cards:
                 if p != seat and (st.hidden >> c) & 1:
                     hidden |= 1 << c

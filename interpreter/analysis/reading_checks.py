@@ -272,7 +272,7 @@ def _c_talon_size(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 def _c_trick(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want or [])
     exp = [_norm_action(ctx, x, where) for x in items]
-    got = [ctx.pack.names[c] for _, c in ctx.st.trick]
+    got = [ctx.pack.names[c] for _, c in ctx.st.trick.cards]
     return None if exp == got else Mismatch("trick", " ".join(exp) or "(empty)",
                                             " ".join(got) or "(empty)")
 
@@ -282,7 +282,7 @@ def _c_leader(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     at = ctx.pending()
     if at is None or at.kind != "trick":
         return Mismatch("leader", str(exp), "no trick is being played")
-    got = ctx.st.trick_order[0]
+    got = ctx.st.trick.order[0]
     return None if got == exp else Mismatch("leader", str(exp), str(got))
 
 

@@ -6,8 +6,8 @@
   calls each step kind's compile step, which sits beside that kind's
   instructions (:mod:`.flow`, :mod:`.deal`, :mod:`.decide`, :mod:`.tricks`,
   :mod:`.stock`, :mod:`.auction`, :mod:`.passing`, :mod:`.patterns`,
-  :mod:`.melds`); :mod:`.trick` owns the trick's rules (legal cards, the winner,
-  refusal reasons), :mod:`.trick_play` and :mod:`.card_play` the instructions
+  :mod:`.melds`); :mod:`.trick` owns the trick in progress (``Trick``, the value
+  ``State.trick`` holds) and its rules (legal cards, the winner, refusal reasons), :mod:`.trick_play` and :mod:`.card_play` the instructions
   that play it; :mod:`.exchange` the exchange; :mod:`.order` the card-order
   tables per trump;
 - :mod:`.state` is the match (ints, bitmasks, small lists); :mod:`.actions` the

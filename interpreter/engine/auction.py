@@ -410,7 +410,7 @@ class AuctionCall(Instr):
 
 def played_by(st: State, card: int) -> int:
     """The seat that played ``card`` this hand (-1 when not played)."""
-    for q, c in st.trick:
+    for q, c in st.trick.cards:
         if c == card:
             return q
     for _lead, pairs, _winner in st.history_tricks:

@@ -12,7 +12,7 @@ from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
-from .trick import beats, down_key, legal_cards, taker
+from .trick import beats, down_key, legal_cards
 from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class CardPlay(TrickPlayEach):
       goes into its player's ``won_cards``, not the trick winner's;
     * ``decls`` (``declare``): words a player may attach to a card he plays
       (``marriage KH``): assignments, and a demand binding the next player to the trick
-      (``st.demand``, ``st.bound``) until he plays.
+      (the trick's ``demand`` and ``bound``) until he plays.
 
     A trick in which no card can win (only cards of no suit) goes to its leader.
     """
@@ -84,8 +84,9 @@ class CardPlay(TrickPlayEach):
 
     def _card_mask(self, st: State, seat: int) -> int:
         m = self._free_mask(st, seat)
-        if st.demand and st.bound == seat:
-            binds = self.decls[st.demand - 1].binds
+        tr = st.trick
+        if tr.demand and tr.bound == seat:
+            binds = self.decls[tr.demand - 1].binds
             if binds is not None:
                 kept = 0
                 for c in cards_in(m):
@@ -156,18 +157,21 @@ class CardPlay(TrickPlayEach):
             if when is not None and not when(st, seat):
                 return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
             return None
-        if kind == CARD and st.demand and st.bound == seat:
+        tr = st.trick
+        if kind == CARD and tr.demand and tr.bound == seat:
             c = a.value
             if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
                     and (self._free_mask(st, seat) >> c) & 1):
-                d = self.decls[st.demand - 1]
+                d = self.decls[tr.demand - 1]
                 return d.reason or f"the declaration {d.word} binds you"
         return TrickPlay.check(self, st, a)
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
-        if st.demand and st.bound == seat:  # his play answers the demand
-            st.demand = 0
-            st.bound = -1
+        tr = st.trick
+        if tr.demand and tr.bound == seat:  # his play answers the demand
+            tr = tr.own(st)
+            tr.demand = 0
+            tr.bound = -1
         kind = a[0]
         if kind != CARD:
             if kind == CARDS:
@@ -180,7 +184,7 @@ class CardPlay(TrickPlayEach):
             return TrickPlay.apply(self, st, seat, a)
         c = a[2]
         if not (self.losing >> c) & 1:
-            if self.names_trump and st.led < 0 and st.trump == NO_TRUMP:
+            if self.names_trump and tr.led < 0 and st.trump == NO_TRUMP:
                 by = self.by
                 if by is None or by(st, seat):
                     # its printed suit: with no trump a top trump's own is that of no suit
@@ -198,12 +202,13 @@ class CardPlay(TrickPlayEach):
             st.voids[seat] = voids
             return done
         # a card of no suit: it names no suit led and shows no void
-        led = st.led
+        led = tr.led
         voids = st.voids[seat]
         done = TrickPlay.apply(self, st, seat, a)
         st.voids[seat] = voids
-        if st.trick:  # the trick goes on (a finished one has been cleared)
-            st.led = led
+        tr = st.trick
+        if tr.cards:  # the trick goes on (a finished one has been cleared)
+            tr.own(st).led = led
         return done
 
     def _declare(self, st: State, seat: int, k: int, c: int) -> bool:
@@ -221,10 +226,12 @@ class CardPlay(TrickPlayEach):
         st.public.append((seat, d.word, Action(CARDS, d.word, 1 << c, self.pack)))  # to all
         if st.rec is not None:
             st.event("declare", seat=seat, word=d.word, card=st.prog.pack.names[c])
-        pos = st.trick_pos + 1
-        if d.binds is not None and pos < len(st.trick_order):
-            st.demand = k + 1
-            st.bound = st.trick_order[pos]
+        tr = st.trick
+        pos = tr.pos + 1
+        if d.binds is not None and pos < len(tr.order):
+            tr = tr.own(st)
+            tr.demand = k + 1
+            tr.bound = tr.order[pos]
         return self.apply(st, seat, CARD_ACTIONS[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
@@ -240,25 +247,27 @@ class CardPlay(TrickPlayEach):
         trump = st.trump
         key = down_key(trump, st.tf.first_trick_trumps or st.trick_no > 0, self.down_trump)
         if key:  # played as the lowest trump (else a card of no suit: it names nothing)
-            if st.led < 0:
-                st.led = trump
-            if beats(key, st.best_key):
-                st.best_key = key
-                st.best_seat = seat
-                st.best_trumped = st.led != trump
+            tr = st.trick.own(st)  # the one rule (trick_winner) for a face-down card,
+            if tr.led < 0:  # inlined: tests/test_trick_value.py pins it
+                tr.led = trump
+            if beats(key, tr.best_key):
+                tr.best_key = key
+                tr.best_seat = seat
+                tr.best_trumped = tr.led != trump
         return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:
         if self.down_shown:
             st.hidden = 0  # the trick's face-down cards are shown as it ends
-        st.demand = 0  # a demand binds for its trick only
-        st.bound = -1
-        if st.best_seat < 0 and st.trick:
-            st.best_seat = taker(st.trick, -1)  # only cards of no suit: its first card's
+        tr = st.trick.own(st)
+        tr.demand = 0  # a demand binds for its trick only
+        tr.bound = -1
+        if tr.best_seat < 0 and tr.cards:
+            tr.best_seat = tr.taker()  # only cards of no suit: its first card's
         if not self.kept or not self.keep_cards or not st.trick_scored:
             return TrickPlay._finish(self, st)
-        owned = [(p, c) for p, c in st.trick if (self.kept >> c) & 1]
-        winner = st.best_seat
+        owned = [(p, c) for p, c in tr.cards if (self.kept >> c) & 1]
+        winner = tr.best_seat
         done = TrickPlay._finish(self, st)
         if owned:  # a kept card goes back from the winner's won cards to its owner's
             won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)

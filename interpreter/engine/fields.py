@@ -5,9 +5,10 @@
 new hand or match read the same table, so a field added here is added everywhere.
 
 >>> [f.name for f in FIELDS][:3]
-['seed', 'rng_n', 'trick_pos']
->>> next(f for f in FIELDS if f.name == "trick").zone
-'the trick'
+['seed', 'rng_n', 'pos']
+>>> f = next(f for f in FIELDS if f.snapshot == "trick")
+>>> f.name, f.owner, f.zone
+('cards', 'trick', 'the trick')
 """
 
 from __future__ import annotations
@@ -29,13 +30,17 @@ class StateField:
     (``(seat, card)`` of the trick), ``tricks`` (the tricks played), ``seats`` (one plain
     value per seat), ``list``, ``rows`` (per-player variables), ``public``, ``flags``,
     ``history`` (the actions), ``start``; not in snapshots: ``game`` (the game's
-    compiled objects), ``cache``, ``log``, ``shuffle``.
-    ``copy`` is ``copied`` (clone() copies it) or ``shared``; ``compared`` whether ``==``
+    compiled objects), ``cache``, ``log``, ``shuffle``, ``trick`` (the trick in progress).
+    ``copy`` is ``copied`` (clone() copies it), ``shared`` or ``cow`` (shared, copied
+    by its first writer); ``compared`` whether ``==``
     compares it; ``reset`` whether a new ``hand`` or ``match`` sets it again (``fresh``:
     to that value, one per seat for ``masks``/``seats``; None: from the program), or
     ``never`` (set when the match is made, or by the steps); ``snapshot`` its key in
     ``to_dict()`` ("" when not written); ``zone`` the card zone it is, in messages
-    ("" when it holds no card of its own).
+    ("" when it holds no card of its own); ``owner`` the object that holds it: "" the
+    state itself, ``trick`` the trick in progress (``State.trick``, a
+    :class:`~spelbok.engine.trick.Trick`, shared by clones until written: ``copy`` is
+    ``cow`` for it), read and written by :func:`read` and :func:`write`.
     """
 
     name: str
@@ -46,21 +51,23 @@ class StateField:
     fresh: Any = None
     snapshot: str = ""
     zone: str = ""
+    owner: str = ""
 
 
 _F = StateField
 _C = "copied"  # short, for the table
+_T = "trick"  # the owner of the trick's fields: State.trick (engine/trick.py)
 # every field of a State, in one place: slots, clone() (checked by a test), ==, snapshots,
 # pickles, the resets of Program.start_hand/start_match (checked by a test), card zones.
 # Snapshot keys come in the order snapshots write them.
 FIELDS: tuple[StateField, ...] = (
     _F("seed", "int", snapshot="seed"),
     _F("rng_n", "int", snapshot="rng_n"),
-    _F("trick_pos", "int", reset="hand", fresh=0, snapshot="trick_pos"),
-    _F("led", "int", reset="hand", fresh=-1, snapshot="led"),
-    _F("best_key", "int", reset="hand", fresh=0, snapshot="best_key"),
-    _F("best_seat", "int", reset="hand", fresh=-1, snapshot="best_seat"),
-    _F("best_led", "int", reset="hand", fresh=0, snapshot="best_led"),
+    _F("pos", "int", reset="hand", fresh=0, snapshot="trick_pos", owner=_T),
+    _F("led", "int", reset="hand", fresh=-1, snapshot="led", owner=_T),
+    _F("best_key", "int", reset="hand", fresh=0, snapshot="best_key", owner=_T),
+    _F("best_seat", "int", reset="hand", fresh=-1, snapshot="best_seat", owner=_T),
+    _F("best_led", "int", reset="hand", fresh=0, snapshot="best_led", owner=_T),
     _F("trick_no", "int", reset="hand", fresh=0, snapshot="trick_no"),
     _F("trump", "int", reset="hand", fresh=NO_TRUMP, snapshot="trump"),
     _F("participants", "int", reset="hand", fresh=0, snapshot="participants"),
@@ -72,7 +79,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("cand", "int", snapshot="cand"),
     _F("last_winner", "int", reset="hand", fresh=-1, snapshot="last_winner"),
     _F("trick_stop", "int", reset="hand", fresh=1 << 30, snapshot="trick_stop"),
-    _F("best_trumped", "bool", reset="hand", fresh=False, snapshot="best_trumped"),
+    _F("best_trumped", "bool", reset="hand", fresh=False, snapshot="best_trumped", owner=_T),
     _F("broken", "bool", reset="hand", fresh=False, snapshot="broken"),
     _F("limit_reached", "bool", snapshot="limit_reached"),
     _F("trick_scored", "bool", reset="hand", fresh=True, snapshot="trick_scored"),
@@ -86,8 +93,8 @@ FIELDS: tuple[StateField, ...] = (
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
     _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
     # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
-    _F("demand", "int", reset="hand", fresh=0, snapshot="demand"),
-    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound"),
+    _F("demand", "int", reset="hand", fresh=0, snapshot="demand", owner=_T),
+    _F("bound", "int", reset="hand", fresh=-1, snapshot="bound", owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
@@ -106,8 +113,8 @@ FIELDS: tuple[StateField, ...] = (
     _F("won_cards", "masks", reset="hand", fresh=0),
     _F("played", "mask", reset="hand", fresh=0),
     _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
-    _F("trick", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick"),
-    _F("trick_order", "list", _C, reset="hand", fresh=(), snapshot="trick_order"),
+    _F("cards", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick", owner=_T),
+    _F("order", "list", _C, reset="hand", fresh=(), snapshot="trick_order", owner=_T),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",
        zone="the tricks played"),
     _F("public", "public", _C, reset="hand", fresh=(), snapshot="public"),
@@ -128,6 +135,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("legal_cache", "cache", compared=False),
     _F("rec", "log", _C, compared=False),
     _F("stacked", "cards", compared=False),  # the first hand's stacked deck, then None
+    # the trick in progress, holding the fields of owner trick: compared, written and
+    # pickled through them; a new hand starts a new one
+    _F("trick", "trick", "cow", compared=False, reset="hand"),
     _F("shuf", "shuffle", compared=False, reset="hand"),
     _F("settled", "int", compared=False, reset="hand"),
     # the last card dealt to the dealer, for a turn-up from his hand (-1: none noted); read
@@ -135,14 +145,33 @@ FIELDS: tuple[StateField, ...] = (
     _F("dealt_last", "int", compared=False, reset="hand", fresh=-1),
 )
 
-_FIELDS = tuple(f.name for f in FIELDS)
+#: The state's own slots (the trick's fields are the Trick's: owner ``trick``).
+_FIELDS = tuple(f.name for f in FIELDS if not f.owner)
+#: The fields the trick in progress holds, in the table's order.
+TRICK_FIELDS = tuple(f.name for f in FIELDS if f.owner == _T)
 #: What a new match sets again, from the table: ``(name, shape, fresh)``, shape 0 the
 #: value itself, 1 one per seat, 2 a new empty list (Program.start_match runs it; a new
 #: hand's resets are written out in Program.start_hand for speed, pinned by a test).
 MATCH_RESETS: tuple[tuple[str, int, Any], ...] = tuple(
     (f.name, 1 if f.kind in ("masks", "seats") else 2 if f.fresh == () else 0, f.fresh)
-    for f in FIELDS if f.reset == "match" and f.fresh is not None)
-_PICKLED = tuple(f.name for f in FIELDS if f.kind not in ("game", "cache", "history"))
-_COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock")  # stock: settled
+    for f in FIELDS if f.reset == "match" and f.fresh is not None and not f.owner)
+# pickles: the state's own fields (the trick pickles as one value)
+_PICKLED = tuple(f.name for f in FIELDS
+                 if f.kind not in ("game", "cache", "history") and not f.owner)
+# ==: the state's own fields (stock: settled); the trick's by Trick.values()
+_COMPARED = tuple(f.name for f in FIELDS if f.compared and f.name != "stock" and not f.owner)
 # clone(): the fields holding lists, copied one by one (the rest are shared as they are)
-_COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied")
+_COPIED = frozenset(f.name for f in FIELDS if f.copy == "copied" and not f.owner)
+
+
+def read(st: Any, f: StateField) -> Any:
+    """The value of field ``f`` in the state ``st`` (in its trick for owner ``trick``)."""
+    return getattr(st.trick if f.owner else st, f.name)
+
+
+def write(st: Any, f: StateField, value: Any) -> None:
+    """Set field ``f`` of ``st`` to ``value`` (the trick first made ``st``'s own)."""
+    if f.owner:
+        setattr(st.trick.own(st), f.name, value)
+    else:
+        setattr(st, f.name, value)

@@ -73,8 +73,9 @@ def undo(st: State, k: object = 1) -> list[Action]:
     if k == 0:
         return []
     replay = _replay(st, actions[:len(actions) - k])
-    for f in FIELDS:
-        setattr(st, f.name, getattr(replay, f.name))
+    for f in FIELDS:  # the state's own fields (the trick is one of them: its whole)
+        if not f.owner:
+            setattr(st, f.name, getattr(replay, f.name))
     return actions[len(actions) - k:]
 
 

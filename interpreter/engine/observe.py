@@ -83,8 +83,8 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
         "own_discards": _names(st.discarded[seat], names),
-        "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick],
-        "led": pack.letter(st.led) if st.led >= 0 else None,
+        "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick.cards],
+        "led": pack.letter(st.trick.led) if st.trick.led >= 0 else None,
         "tricks_played": [[lead, [[p, _seen(st, seat, p, c)] for p, c in cards], w]
                           for lead, cards, w in st.history_tricks],
         "tricks": list(st.won),
@@ -367,7 +367,7 @@ def _face_down_of_others(st: State, seat: int) -> int:
     if not st.hidden:
         return 0
     m = 0
-    for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick), 0)]:
+    for _lead, cards, _w in [*st.history_tricks, (0, tuple(st.trick.cards), 0)]:
         for p, c in cards:
             if p != seat and (st.hidden >> c) & 1:
                 m |= 1 << c
@@ -379,7 +379,8 @@ def _redeal_face_down(c: State, seat: int, down: int, remaining: list[int]) -> l
     random already); the rest of ``remaining`` is returned."""
     k = 0
     hidden = c.hidden & ~down
-    tricks = [*[list(cards) for _lead, cards, _w in c.history_tricks], c.trick]
+    tricks = [*[list(cards) for _lead, cards, _w in c.history_tricks],
+              c.trick.own(c).cards]  # the trick's own: changed in place
     for pairs in tricks:
         for i, (p, card) in enumerate(pairs):
             if p != seat and (down >> card) & 1:
@@ -388,7 +389,6 @@ def _redeal_face_down(c: State, seat: int, down: int, remaining: list[int]) -> l
                 k += 1
     c.history_tricks = [(lead, tuple(tricks[i]), w)
                         for i, (lead, _cards, w) in enumerate(c.history_tricks)]
-    c.trick = tricks[-1]
     c.hidden = hidden
     return remaining[k:]
 

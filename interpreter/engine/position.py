@@ -383,9 +383,10 @@ def _place_tricks(game: Game, st: State, position: dict[str, Any], phase: Phase,
     if done:  # the last trick was won by `leader` (who leads this one, or the next)
         st.last_winner = leader
     if between:
-        st.trick_order = []
-        st.trick = []
-        st.led = -1
+        tr = st.trick.own(st)
+        tr.order = []
+        tr.cards = []
+        tr.led = -1
         st.pc = phase.pc
         return
     if st.hands[leader] == 0:
@@ -458,7 +459,7 @@ def _replay_trick(st: State, play: Any, trick: list[tuple[int | None, KeyPath]],
                   seats: list[int]) -> None:
     """Play the cards of the trick under way again, each checked against the rules."""
     for (c, where), s in zip(trick, seats):
-        seat = st.trick_order[st.trick_pos] if st.trick_pos < len(st.trick_order) else -1
+        seat = st.trick.to_play()
         if seat != s:
             raise PositionError(f"seat {s} holds no card, so it cannot have played to the trick",
                                 where)

@@ -16,7 +16,7 @@ from ..lang.vocabulary import DEFAULT_MAX_HANDS
 from .fields import MATCH_RESETS
 from .order import NO_TRUMP, TrumpTables
 from .rng import words
-from .trick import TrickFlags
+from .trick import Trick, TrickFlags
 
 if TYPE_CHECKING:
     from .state import State
@@ -286,8 +286,6 @@ class Program:
         st.discards = 0
         st.widow = 0
         st.hidden = 0
-        st.demand = 0
-        st.bound = -1
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True
@@ -301,14 +299,7 @@ class Program:
         st.stock_closed = False
         st.turn_up = []
         st.dealt_last = -1
-        st.trick = []
-        st.trick_order = []
-        st.trick_pos = 0
-        st.led = -1
-        st.best_key = 0
-        st.best_seat = -1
-        st.best_led = 0
-        st.best_trumped = False
+        st.trick = Trick()  # the trick's fields (owner trick in the table), fresh
         st.trick_no = 0
         st.broken = False
         st.participants = 0

@@ -49,14 +49,6 @@ def global_var(slot: int) -> Reader:
     return lambda st, p: st.gv[slot]
 
 
-def trick_mask(pairs: list[tuple[int, int]]) -> int:
-    """The cards of a trick's ``(seat, card)`` pairs, as a bitmask."""
-    m = 0
-    for _, c in pairs:
-        m |= 1 << c
-    return m
-
-
 def team_won(st: State, seats: tuple[int, ...]) -> int:
     """The cards of the tricks ``seats`` won, as a bitmask."""
     m = 0
@@ -89,7 +81,7 @@ def power(st: State, c: int) -> int:
     lead, its power as a lead."""
     if c < 0:
         return 0
-    if st.led < 0:
+    if st.trick.led < 0:
         return st.tables.power[c]
     return card_key(st, c)
 

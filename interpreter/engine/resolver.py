@@ -32,7 +32,6 @@ from .readers import (
     reads,
     seat_points,
     team_won,
-    trick_mask,
 )
 
 # The language's tables, derived from its one declaration (lang/vocabulary.py); the
@@ -122,7 +121,7 @@ class Resolver:
         self._put("card_suit", reads(lambda st, p: letters[st.tables.suit[st.cand]]))
         self._put("card_rank", reads(lambda st, p: rank_text[st.cand]))
         self._put("card_is_trump", reads(lambda st, p: st.tables.trump[st.cand]))
-        self._put("led_suit", reads(lambda st, p: letters[st.led] if st.led >= 0 else "none"))
+        self._put("led_suit", reads(lambda st, p: letters[st.trick.led] if st.trick.led >= 0 else "none"))
         self._put("trumps_broken", reads(lambda st, p: st.broken))
         self._put("trick_number", reads(lambda st, p: st.trick_no + 1))
         self._put("turn_up_suit", reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"))
@@ -131,9 +130,9 @@ class Resolver:
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         self._put("hand", reads(lambda st, p: st.hands[p]))
         self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
-        self._put("trick", reads(lambda st, p: trick_mask(st.trick)))
-        self._put("led_card", reads(lambda st, p: st.trick[0][1] if st.trick else -1))
-        self._put("winning_card", reads(lambda st, p: card_of(st.trick, st.best_seat)))
+        self._put("trick", reads(lambda st, p: st.trick.mask()))
+        self._put("led_card", reads(lambda st, p: st.trick.cards[0][1] if st.trick.cards else -1))
+        self._put("winning_card", reads(lambda st, p: card_of(st.trick.cards, st.trick.best_seat)))
         self._put("turn_up_cards", reads(lambda st, p: mask_of(st.turn_up)))
         self._put("widow", reads(lambda st, p: st.widow))
         self._put("card", reads(lambda st, p: st.cand))
@@ -173,7 +172,7 @@ class Resolver:
         self._put("card_points", reads(lambda st, p: seat_points(st, p)))
         self._put("team_card_points",
                   reads(lambda st, p: sum(seat_points(st, q) for q in mates[p])))
-        self._put("played", reads(lambda st, p: st.played | trick_mask(st.trick)))
+        self._put("played", reads(lambda st, p: st.played | st.trick.mask()))
 
     def _auction_names(self, contracts: tuple[Contract, ...], tof: tuple[int, ...]) -> None:
         """The names an auction sets (engine/auction.py): empty values before one."""

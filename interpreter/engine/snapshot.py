@@ -10,7 +10,7 @@ from ..errors import ActionError, SnapshotError, SpelbokError, did_you_mean
 from ..lang.vocabulary import TRICK_RULES
 from ..limits import MAX_CARDS, MAX_NOTATION, MAX_VALUE
 from .actions import parse_action
-from .fields import FIELDS
+from .fields import FIELDS, read
 from .trick import TrickFlags
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def to_dict(st: State) -> dict[str, Any]:
     """A complete JSON-serialisable snapshot of ``st`` (see :func:`from_dict`)."""
     d: dict[str, Any] = {"game": st.game.name, "players": st.n, "options": dict(st.game.options)}
     for f in _WRITTEN:
-        d[f.snapshot] = _WRITE[f.kind](st, getattr(st, f.name, None))
+        d[f.snapshot] = _WRITE[f.kind](st, read(st, f))
     return d
 
 

@@ -34,7 +34,7 @@ from .rng import below as _below
 from .rng import settle as _settle
 from .rng import shuffle as _shuffle
 from .rng import words as _words
-from .trick import TrickFlags
+from .trick import Trick, TrickFlags
 
 if TYPE_CHECKING:
     from .game import Game
@@ -62,21 +62,12 @@ class State:
     dealt_last: int
     discards: int
     hidden: int
-    demand: int
-    bound: int
     discarded: list[int]
     won: list[int]
     won_cards: list[int]
     played: int
     last_trick: int
-    trick: list[tuple[int, int]]
-    trick_order: list[int]
-    trick_pos: int
-    led: int
-    best_key: int
-    best_seat: int
-    best_led: int
-    best_trumped: bool
+    trick: Trick  # the trick in progress (engine/trick.py), shared by clones until written
     trick_no: int
     broken: bool
     trump: int
@@ -282,14 +273,6 @@ class State:
         c.rng_n = self.rng_n
         c.discards = self.discards
         c.hidden = self.hidden
-        c.demand = self.demand
-        c.bound = self.bound
-        c.trick_pos = self.trick_pos
-        c.led = self.led
-        c.best_key = self.best_key
-        c.best_seat = self.best_seat
-        c.best_led = self.best_led
-        c.best_trumped = self.best_trumped
         c.trick_no = self.trick_no
         c.broken = self.broken
         c.trump = self.trump
@@ -326,13 +309,13 @@ class State:
         c.pattern_seat = self.pattern_seat
         c.meld_points = self.meld_points
         c.stock_closed = self.stock_closed
+        t = c.trick = self.trick  # copied by the first to write it (Trick.own)
+        t.shared = True
         c.hands = self.hands[:]
         c.stock = self.stock[:]
         c.turn_up = self.turn_up[:]
         c.discarded = self.discarded[:]
         c.won = self.won[:]
-        c.trick = self.trick[:]
-        c.trick_order = self.trick_order[:]
         c.pv_rows = list(map(list.copy, self.pv_rows))
         c.gv = self.gv[:]
         c.out = self.out[:]
@@ -542,7 +525,8 @@ class State:
     def _key(self) -> tuple[Any, ...]:
         # the same match whether or not its stock order was worked out yet; comparing
         # changes nothing (the order is worked out on a copy)
-        return (self.settled_stock(),) + tuple(getattr(self, name, None) for name in _COMPARED)
+        return ((self.settled_stock(), self.trick.values())
+                + tuple(getattr(self, name, None) for name in _COMPARED))
 
     def __eq__(self, other: object) -> bool:
         """Equal when every field of the match and the action history agree."""

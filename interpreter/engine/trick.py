@@ -1,6 +1,9 @@
-"""The trick: its options, which cards a player may play, who wins, and why a card
-is refused.
+"""The trick: the trick in progress, its options, which cards a player may play, who
+wins, and why a card is refused.
 
+* :class:`Trick` the trick in progress, as one value (``State.trick``): its cards with
+  their seats, the seats to play, the led suit, the running winner and its seat, a
+  declaration's demand; shared by clones until one of them writes it (:meth:`Trick.own`);
 * :class:`TrickFlags` the options of one ``tricks`` step;
 * :func:`legal_cards` and :func:`refusal` what a player may play, and why not;
 * the one winner rule: :func:`key_of` (a card's key: the trick goes to its highest),
@@ -9,11 +12,12 @@ is refused.
   is winning, with what, and the led suit) and :func:`taker` (who takes a closed trick);
   :func:`card_key` is the key of a card in the state's current trick.
 
-The trick play keeps the running winner in the state (``best_seat``, ``best_key``, ...),
+The trick play keeps the running winner in the trick (``best_seat``, ``best_key``, ...),
 updated card by card with :func:`key_of` and :func:`beats` inlined on the hot path
-(:meth:`TrickPlay.apply <spelbok.engine.trick_play.TrickPlay.apply>`): the property test
-``tests/test_trick_winner.py`` pins it to :func:`trick_winner` after every card of
-random matches of every shipped spec.
+(:meth:`TrickPlay.apply <spelbok.engine.trick_play.TrickPlay.apply>`; a face-down card
+through :func:`down_key` in ``CardPlay``): the property test ``tests/test_trick_value.py``
+pins it to :func:`trick_winner` (:meth:`Trick.running`) after every card of random
+matches of every shipped spec.
 
 The instructions that play the tricks of a hand read these rules:
 :mod:`spelbok.engine.trick_play` (:class:`TrickPlay`, with knocking),
@@ -73,7 +77,8 @@ def legal_cards(st: State, seat: int) -> int:
     t = st.tables
     f = st.tf
     trumps_count = f.first_trick_trumps or st.trick_no > 0
-    led = st.led
+    tr = st.trick
+    led = tr.led
     if led < 0:
         if not trumps_count or (f.lead_broken and not st.broken):
             plain = hand & ~t.trump_mask
@@ -84,26 +89,26 @@ def legal_cards(st: State, seat: int) -> int:
     if f.follow and same:
         if not f.head:
             if f.overtrump and same & t.trump_mask:  # a trump lead: follow with a higher trump
-                return _above(same, t.power, st.best_key) or same
+                return _above(same, t.power, tr.best_key) or same
             return same
-        if st.best_trumped:
+        if tr.best_trumped:
             if not f.head_after_trump:
                 return same
-            target = st.best_led
+            target = tr.best_led
         else:
-            target = st.best_key
+            target = tr.best_key
         beat = _above(same, t.power, target)
         return beat or same
     if not trumps_count:
         plain = hand & ~t.trump_mask
         return plain or hand
-    if f.overtrump and st.best_trumped:
+    if f.overtrump and tr.best_trumped:
         hand = _overtrump(st, hand)
     if f.void_trump or f.void_beat:
         trumps = hand & t.trump_mask
         if trumps:
             if f.void_beat:
-                beat = _above(trumps, t.power, st.best_key)
+                beat = _above(trumps, t.power, tr.best_key)
                 if beat:
                     return beat
             if f.void_trump:
@@ -128,7 +133,7 @@ def _duty_voids(st: State, c: int) -> int:
             if m and not m & t.trump_mask:
                 out |= 1 << s
         return out
-    if t.trump[c] or not (f.void_trump or _above(t.trump_mask, t.power, st.best_key) == t.trump_mask):
+    if t.trump[c] or not (f.void_trump or _above(t.trump_mask, t.power, st.trick.best_key) == t.trump_mask):
         return 0
     out = 0
     for s in range(len(t.suit_mask)):
@@ -145,9 +150,7 @@ def played_cards(st: State) -> int:
     for _lead, cards, _w in st.history_tricks:
         for _p, c in cards:
             played |= 1 << c
-    for _p, c in st.trick:
-        played |= 1 << c
-    return played
+    return played | st.trick.mask()
 
 
 def _overtrump(st: State, hand: int) -> int:
@@ -155,7 +158,7 @@ def _overtrump(st: State, hand: int) -> int:
     (the ``overtrump`` rule: a trump played to a trumped trick must beat it if it can)."""
     t = st.tables
     trumps = hand & t.trump_mask
-    higher = _above(trumps, t.power, st.best_key)
+    higher = _above(trumps, t.power, st.trick.best_key)
     return hand & ~(trumps & ~higher) if higher else hand
 
 
@@ -168,7 +171,8 @@ def refusal(st: State, seat: int, card: int) -> str:
     t = st.tables
     f = st.tf
     first = not (f.first_trick_trumps or st.trick_no > 0)
-    led = st.led
+    tr = st.trick
+    led = tr.led
     if led < 0:  # only trumps are ever kept from the lead
         if first:
             return "no trump may be led to the first trick by a player holding another card"
@@ -187,9 +191,9 @@ def refusal(st: State, seat: int, card: int) -> str:
         return "you must head the trick (play a higher card of the suit)"
     if first:
         return "no trump may be played to the first trick by a player holding another card"
-    if f.overtrump and st.best_trumped and t.trump[card] and _overtrump(st, hand) != hand:
+    if f.overtrump and tr.best_trumped and t.trump[card] and _overtrump(st, hand) != hand:
         return "you must overtrump (play a trump higher than the trick's best)"
-    beats = f.void_beat and _above(hand & t.trump_mask, t.power, st.best_key) != 0
+    beats = f.void_beat and _above(hand & t.trump_mask, t.power, tr.best_key) != 0
     return "you must play a trump" + (" that beats the trick" if beats else "")
 
 
@@ -331,4 +335,132 @@ def card_key(st: State, card: int) -> int:
     """How strongly ``card`` bids for the current trick (0: it cannot win): :func:`key_of`
     under the state's trump tables, led suit and first-trick rule (the bots and the
     formulas' ``power`` read it)."""
-    return key_of(st.tables, card, st.led, st.tf.first_trick_trumps or st.trick_no > 0)
+    return key_of(st.tables, card, st.trick.led, st.tf.first_trick_trumps or st.trick_no > 0)
+
+
+class Trick:
+    """The trick in progress, one value (``State.trick``): its ``cards`` (``(seat, card)``
+    in play order; face down or up: :meth:`down`), the seats to play in turn (``order``)
+    and how many have played or knocked (``pos``), the led suit (``led``, -1: none yet),
+    the running winner (``best_seat``, -1: none yet, with ``best_key``, ``best_led`` and
+    ``best_trumped``: :class:`Running`) and a declaration's demand on the next player
+    (``demand``, the declaration's index + 1, 0: none; ``bound``, the seat it binds).
+
+    The fields are declared in the state's table (:data:`spelbok.engine.fields.FIELDS`,
+    owner ``trick``), which snapshots, equality and pickles read.  ``State.clone`` shares
+    the trick (``shared``); whoever writes it first takes a copy of its own
+    (:meth:`own`), so a clone costs no copy of the trick's lists.
+
+    >>> t = Trick([2, 0, 1])
+    >>> t.cards.append((2, 5)); t.pos = 1
+    >>> t.to_play(), t.mask() == 1 << 5, t.taker()
+    (0, True, 2)
+    """
+
+    __slots__ = ("cards", "order", "pos", "led", "best_key", "best_seat", "best_led",
+                 "best_trumped", "demand", "bound", "shared")
+
+    cards: list[tuple[int, int]]
+    order: list[int]
+    pos: int
+    led: int
+    best_key: int
+    best_seat: int
+    best_led: int
+    best_trumped: bool
+    demand: int
+    bound: int
+    shared: bool  # held by more than one state (a clone's): copy before writing
+
+    def __init__(self, order: list[int] | None = None) -> None:
+        self.cards = []
+        self.order = [] if order is None else order
+        self.pos = 0
+        self.led = -1
+        self.best_key = 0
+        self.best_seat = -1
+        self.best_led = 0
+        self.best_trumped = False
+        self.demand = 0
+        self.bound = -1
+        self.shared = False
+
+    def copy(self) -> Trick:
+        """A copy of its own (the lists copied)."""
+        c = Trick(self.order[:])
+        c.cards = self.cards[:]
+        c.pos = self.pos
+        c.led = self.led
+        c.best_key = self.best_key
+        c.best_seat = self.best_seat
+        c.best_led = self.best_led
+        c.best_trumped = self.best_trumped
+        c.demand = self.demand
+        c.bound = self.bound
+        return c
+
+    def own(self, st: State) -> Trick:
+        """The trick ``st`` may write: this one, or, when a clone shares it, a copy that
+        ``st`` now holds.  Every writer calls it first (``tr = st.trick; if tr.shared:
+        tr = tr.own(st)``)."""
+        if not self.shared:
+            return self
+        c = self.copy()
+        st.trick = c
+        return c
+
+    def values(self) -> tuple[object, ...]:
+        """The trick's fields, for equality (in their order in ``__slots__``)."""
+        return (self.cards, self.order, self.pos, self.led, self.best_key, self.best_seat,
+                self.best_led, self.best_trumped, self.demand, self.bound)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trick):
+            return NotImplemented
+        return self.values() == other.values()
+
+    def __hash__(self) -> int:  # mutable: equal by content, so no hash
+        raise TypeError("unhashable type: 'Trick'")
+
+    def __repr__(self) -> str:
+        return f"Trick(cards={self.cards}, led={self.led}, best_seat={self.best_seat})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_trick_from, self.values())
+
+    def mask(self) -> int:
+        """The trick's cards, as a mask."""
+        m = 0
+        for _p, c in self.cards:
+            m |= 1 << c
+        return m
+
+    def down(self, hidden: int) -> int:
+        """The trick's cards played face down and not shown yet (``hidden``: the state's
+        face-down cards, ``State.hidden``), as a mask."""
+        return self.mask() & hidden
+
+    def to_play(self) -> int:
+        """The seat whose turn it is in the trick (-1: every seat has played)."""
+        return self.order[self.pos] if self.pos < len(self.order) else -1
+
+    def running(self, tables: TrumpTables, trumps: bool, trump: int = NO_TRUMP,
+                down: int = 0, down_trump: bool = True, losing: int = 0) -> Running:
+        """The winner rule (:func:`trick_winner`) over the trick's cards: what the
+        running fields (``led``, ``best_seat``, ...) must hold."""
+        return trick_winner(tables, self.cards, trumps, trump, down, down_trump, losing)
+
+    def taker(self) -> int:
+        """Who takes the trick as it stands (:func:`taker`)."""
+        return taker(self.cards, self.best_seat)
+
+
+def _trick_from(cards: list[tuple[int, int]], order: list[int], pos: int, led: int,
+                best_key: int, best_seat: int, best_led: int, best_trumped: bool,
+                demand: int, bound: int) -> Trick:
+    """A pickled :class:`Trick` (:meth:`Trick.__reduce__`)."""
+    t = Trick(order)
+    t.cards = cards
+    t.pos, t.led, t.best_key, t.best_seat = pos, led, best_key, best_seat
+    t.best_led, t.best_trumped, t.demand, t.bound = best_led, best_trumped, demand, bound
+    return t

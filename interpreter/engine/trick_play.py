@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Pack, cards_in
 from .actions import CARD, CARD_ACTIONS, WORD, Action, pack_card_list
 from .steps import UNSET, Fn, Instr, Selector, fixed
-from .trick import TrickFlags, _duty_voids, legal_cards, played_cards, refusal, taker
+from .trick import Trick, TrickFlags, _duty_voids, legal_cards, played_cards, refusal
 
 if TYPE_CHECKING:
     from .state import State
@@ -114,21 +114,15 @@ class TrickPlay(Instr):
                 seats = self.rotations[key] = tuple(
                     p for p in st.prog.rot[leader] if (part >> p) & 1)
             order = [p for p in seats if hands[p]]  # everyone, until hands run out
-        st.trick_order = order
-        st.trick_pos = 0
-        st.trick = []
-        st.led = -1
-        st.best_key = 0
-        st.best_seat = -1
-        st.best_led = 0
-        st.best_trumped = False
+        st.trick = Trick(order)  # a new one: a clone may share the last
         return bool(order)
 
     def run(self, st: State) -> bool:
-        if not st.trick_order:
+        tr = st.trick
+        if not tr.order:
             st.pc = self.end
             return True
-        st.current = st.trick_order[st.trick_pos]
+        st.current = tr.order[tr.pos]
         return False
 
     def _card_mask(self, st: State, seat: int) -> int:
@@ -160,9 +154,10 @@ class TrickPlay(Instr):
         # a seat may hold back only while it has fewer cards than tricks remain
         if st.hands[seat].bit_count() >= _tricks_left(st):
             return False
-        if st.led < 0:
-            return st.tf.abstain_lead and st.trick_pos < len(st.trick_order) - 1
-        return not (not st.tf.abstain_with_suit and st.hands[seat] & st.tables.suit_mask[st.led])
+        tr = st.trick
+        if tr.led < 0:
+            return st.tf.abstain_lead and tr.pos < len(tr.order) - 1
+        return not (not st.tf.abstain_with_suit and st.hands[seat] & st.tables.suit_mask[tr.led])
 
     def legal(self, st: State) -> list[Action]:
         seat = st.current
@@ -198,8 +193,11 @@ class TrickPlay(Instr):
         if a[0] == WORD:
             if st.rec is not None:
                 st.event("knock", seat=seat)
-            st.trick_pos += 1
-            if st.trick_pos >= len(st.trick_order):
+            tr = st.trick
+            if tr.shared:
+                tr = tr.own(st)
+            tr.pos += 1
+            if tr.pos >= len(tr.order):
                 return self._finish(st)
             return False
         c = a[2]
@@ -210,9 +208,12 @@ class TrickPlay(Instr):
             known[seat] &= ~bit
         t = st.tables
         suit = t.suit[c]
-        led = st.led
+        tr = st.trick
+        if tr.shared:
+            tr = tr.own(st)
+        led = tr.led
         if led < 0:
-            st.led = led = suit
+            tr.led = led = suit
         elif suit != led:  # the duties of a hand void in the suit led: a free card shows
             f = st.tf  # no void (CardPlay.apply), another card one the rules prove
             if f.follow:
@@ -223,29 +224,29 @@ class TrickPlay(Instr):
                 st.voids[seat] |= self._allowed_voids(st, seat, c, led)
         # trick.key_of and trick.beats inlined (the one winner rule: the highest key takes
         # the trick, the first of equals keeps it): the hot path saves their calls and
-        # re-reads, and tests/test_trick_winner.py pins what this records (best_seat,
+        # re-reads, and tests/test_trick_value.py pins what this records (best_seat,
         # best_key, best_led, best_trumped) to trick.trick_winner after every card
         if t.trump[c]:
             if suit != led or st.tf.broken_any:  # by default only a trump on another suit breaks
                 st.broken = True
             if st.tf.first_trick_trumps or st.trick_no > 0:
                 key = t.power[c]
-                if key > st.best_key:
-                    st.best_key = key
-                    st.best_seat = seat
-                    st.best_trumped = suit != led
-            elif suit == led and t.power[c] > st.best_key:
-                st.best_key = t.power[c]
-                st.best_seat = seat
-                st.best_trumped = False
+                if key > tr.best_key:
+                    tr.best_key = key
+                    tr.best_seat = seat
+                    tr.best_trumped = suit != led
+            elif suit == led and t.power[c] > tr.best_key:
+                tr.best_key = t.power[c]
+                tr.best_seat = seat
+                tr.best_trumped = False
         elif suit == led:
             key = t.power[c]
-            if key > st.best_key:
-                st.best_key = key
-                st.best_seat = seat
-                st.best_trumped = False
-            if key > st.best_led:
-                st.best_led = key  # the best card of the led suit itself (head_after_trump)
+            if key > tr.best_key:
+                tr.best_key = key
+                tr.best_seat = seat
+                tr.best_trumped = False
+            if key > tr.best_led:
+                tr.best_led = key  # the best card of the led suit itself (head_after_trump)
         return self._placed(st, seat, c)
 
     def _allowed_voids(self, st: State, seat: int, c: int, led: int) -> int:
@@ -288,7 +289,7 @@ class TrickPlay(Instr):
         :meth:`_card_mask`, asking ``allow`` of ``c`` and ``x`` first: refused by it, ``c``
         is legal only when ``allow`` admits no card, and it admits ``x`` most often."""
         allow = self.allow
-        if allow is None or self.more or st.demand:
+        if allow is None or self.more or st.trick.demand:
             return bool((self._card_mask(st, seat) >> c) & 1)
         m = legal_cards(st, seat)
         if not (m >> c) & 1:
@@ -304,22 +305,28 @@ class TrickPlay(Instr):
 
     def _placed(self, st: State, seat: int, c: int) -> bool:
         """``seat``'s card ``c`` joins the trick: the next player is named, or it closes."""
-        st.trick.append((seat, c))
-        pos = st.trick_pos = st.trick_pos + 1
-        if pos < len(st.trick_order):
+        tr = st.trick
+        if tr.shared:
+            tr = tr.own(st)
+        tr.cards.append((seat, c))
+        pos = tr.pos = tr.pos + 1
+        if pos < len(tr.order):
             # the trick goes on: name the next player here and spare the step loop
-            st.current = st.trick_order[pos]
+            st.current = tr.order[pos]
             return True
         return self._finish(st)
 
     def _finish(self, st: State) -> bool:
         """Close the trick; True when the next trick has started (its leader is to play)."""
-        winner = st.best_seat
+        tr = st.trick
+        if tr.shared:
+            tr = tr.own(st)
+        winner = tr.best_seat
         if winner < 0:
-            if st.trick:  # only cards that cannot win (of no suit): it goes to its first card
-                winner = st.best_seat = taker(st.trick, -1)
+            if tr.cards:  # only cards that cannot win (of no suit): it goes to its first card
+                winner = tr.best_seat = tr.taker()
             else:  # everyone knocked: nobody wins, the lead passes on
-                nxt = (st.trick_order[0] + 1) % st.n if st.trick_order else (st.dealer + 1) % st.n
+                nxt = (tr.order[0] + 1) % st.n if tr.order else (st.dealer + 1) % st.n
                 self.begin_trick(st, nxt)
                 return False
         if st.trick_scored:
@@ -328,23 +335,23 @@ class TrickPlay(Instr):
             _keep_cards(st, winner)
         st.last_winner = winner
         st.trick_no += 1
-        st.history_tricks.append((st.trick_order[0], tuple(st.trick), winner))
+        st.history_tricks.append((tr.order[0], tuple(tr.cards), winner))
         if st.rec is not None:
             st.event(
                 "trick",
                 number=st.trick_no,
-                cards=[[p, st.prog.pack.names[c]] for p, c in st.trick],
+                cards=[[p, st.prog.pack.names[c]] for p, c in tr.cards],
                 winner=winner,
             )
         if self.has_after:
             # the trick is over: run the after-trick steps, then TrickNext deals the next one
-            st.trick = []
-            st.trick_order = []
-            st.led = -1
+            tr.cards = []
+            tr.order = []
+            tr.led = -1
             st.pc += 1
             return False
         if self.begin_trick(st, winner):
-            st.current = st.trick_order[0]  # spares the step loop
+            st.current = st.trick.order[0]  # spares the step loop
             return True
         return False
 
@@ -398,9 +405,7 @@ class TrickNext(Instr):
 def _keep_cards(st: State, winner: int) -> None:
     """The finished trick's cards: played this hand, and won by ``winner`` (when the trick
     counts); ``last_trick`` is the winner of the trick that leaves every hand empty."""
-    m = 0
-    for _, c in st.trick:
-        m |= 1 << c
+    m = st.trick.mask()
     st.played |= m
     if st.trick_scored:
         won = st.won_cards[:]  # a new list: clones share the old one (state.FIELDS)
@@ -417,8 +422,9 @@ def _tricks_left(st: State) -> int:
     """Tricks still to play in this hand, counting the current one: the most
     cards any seat of the trick held when it began."""
     hands = st.hands
-    held = {p: hands[p].bit_count() for p in st.trick_order}
-    for p, _ in st.trick:
+    tr = st.trick
+    held = {p: hands[p].bit_count() for p in tr.order}
+    for p, _ in tr.cards:
         held[p] += 1
     return max(held.values(), default=0)
 

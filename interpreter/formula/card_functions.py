@@ -324,7 +324,8 @@ def _seat_of(x: Any, face: tuple[int, ...], finished: bool) -> Fn:
         c = x(st, p)
         if c < 0:
             return -1
-        pairs = (st.history_tricks[-1][1] if st.history_tricks else ()) if finished else st.trick
+        pairs = ((st.history_tricks[-1][1] if st.history_tricks else ()) if finished
+                 else st.trick.cards)
         for q, d in pairs:
             if face[d] == face[c]:
                 return int(q)

@@ -143,7 +143,8 @@ def trick_card(
         return legal[0]
     power = t.power
     trump = t.trump
-    if st.led < 0:  # leading
+    tr = st.trick
+    if tr.led < 0:  # leading
         if not want:
             if knock is not None:
                 return knock
@@ -163,13 +164,13 @@ def trick_card(
         plain_cards = [c for c in cards if not trump[c]]
         pool = plain_cards or cards
         return by_card[min(pool, key=lambda c: power[c])]
-    best = st.best_key
+    best = tr.best_key
     keyed = [(card_key(st, c), c) for c in cards]
     winners = [(k, c) for k, c in keyed if beats(k, best)]
     if want:
         if winners:
             rest = live if after is None else after
-            if st.trick_pos + 1 >= len(st.trick_order) or not rest:
+            if tr.pos + 1 >= len(tr.order) or not rest:
                 return by_card[min(winners)[1]]
             threat = _threat(st, rest)
             safe = [(k, c) for k, c in winners if k > threat]
@@ -186,7 +187,7 @@ def trick_card(
         return by_card[max(losers, key=lambda kc: (power[kc[1]], trump[kc[1]]))[1]]
     if knock is not None:
         return knock
-    if st.trick_pos + 1 < len(st.trick_order):
+    if tr.pos + 1 < len(tr.order):
         return by_card[min(winners)[1]]
     return by_card[max(winners)[1]]
 
@@ -298,11 +299,11 @@ def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool
         hands = st.hands
         live = 0
         after = 0
-        order = st.trick_order
-        for i, q in enumerate(order):
+        tr = st.trick
+        for i, q in enumerate(tr.order):
             if q != seat:
                 live |= hands[q]
-                if i > st.trick_pos:
+                if i > tr.pos:
                     after |= hands[q]
         return trick_card(st, seat, legal, live, want, after)
     if kind == CARDS:

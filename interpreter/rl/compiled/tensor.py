@@ -246,7 +246,7 @@ class Layout:
         at += step
         self._mark(w, at, played & ~unseen)
         at += step
-        for p, c in st.trick:
+        for p, c in st.trick.cards:
             self._mark(w, at + step * ((p - seat) % n), (1 << c) & ~unseen)
         at += step * n
         known = st.known
@@ -265,7 +265,7 @@ class Layout:
         n = st.n
         seats = self.seats[seat]
         trump = st.trump
-        led = st.led
+        led = st.trick.led
         hot5 = self.hot5
         hot_n = self.hot_n
         w.write(hot5[trump if 0 <= trump < 4 else 4])
@@ -285,7 +285,7 @@ class Layout:
         if self.face_down:  # which cards of the trick lie face down (not what they are)
             down = [0.0] * n
             hidden = st.hidden
-            for p, c in st.trick:
+            for p, c in st.trick.cards:
                 down[(p - seat) % n] = float((hidden >> c) & 1)
             for x in down:
                 write_f32_le(w, x)
@@ -471,7 +471,7 @@ def _unseen_down(st: State, seat: int) -> int:
         for p, c in cards:
             if p != seat and (hidden >> c) & 1:
                 m |= 1 << c
-    for p, c in st.trick:
+    for p, c in st.trick.cards:
         if p != seat and (hidden >> c) & 1:
             m |= 1 << c
     return m

@@ -1,16 +1,21 @@
-"""The winner rule has one definition (:func:`spelbok.engine.trick.trick_winner`), and
-the running winner the trick play keeps in the state, card by card, on its hot path
-(``TrickPlay.apply`` inlines the rule; ``CardPlay`` adds face-down, losing and kept
-cards) is pinned to it.
+"""The trick in progress is one value (:class:`spelbok.engine.trick.Trick`, held by
+``State.trick``), and the winner rule has one definition
+(:func:`spelbok.engine.trick.trick_winner`, :meth:`Trick.running` over the trick's cards).
 
-Random matches of every shipped spec and variant, at their fewest and most players,
-with a few seeds: after every action, the state's running winner (``led``,
-``best_seat``, ``best_key``, ``best_led``, ``best_trumped``) must be the definition
-applied to the trick's cards so far, and each closed trick must go to the seat the
-definition names (:func:`~spelbok.engine.trick.taker`).  A hand-written spec adds
-face-down plays as the lowest trump, which no shipped spec declares.  The test can fail:
-a wrong rule patched into the play (ties to the last card; a face-down card one below
-the lowest trump) is caught.
+The running winner the trick play keeps in the trick, card by card, on its hot path
+(``TrickPlay.apply`` inlines the rule; ``CardPlay`` adds face-down, losing and kept
+cards) is pinned to the definition: random matches of every shipped spec and variant,
+at their fewest and most players, with a few seeds; after every action, the trick's
+running winner (``led``, ``best_seat``, ``best_key``, ``best_led``, ``best_trumped``)
+must be the definition applied to the trick's cards so far, and each closed trick must
+go to the seat the definition names (:func:`~spelbok.engine.trick.taker`).  A
+hand-written spec adds face-down plays as the lowest trump, which no shipped spec
+declares.  The test can fail: a wrong rule patched into the play (ties to the last
+card; a face-down card one below the lowest trump) is caught.
+
+The trick's fields are declared in the state's table (owner ``trick``); clones share
+the trick until one of them writes it (:meth:`Trick.own`): a clone played on leaves the
+original as it was, and the other way round.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ import spelbok
 from spelbok.engine import card_play, trick_play
 from spelbok.engine.actions import CARD, CARDS
 from spelbok.engine.card_play import CardPlay
-from spelbok.engine.trick import key_of, taker, trick_winner, trumps_count
+from spelbok.engine.fields import FIELDS, TRICK_FIELDS, read
+from spelbok.engine.trick import Trick, key_of, taker, trick_winner, trumps_count
 from spelbok.engine.trick_play import TrickPlay
 from spelbok.lang.loader import shipped_spec_names
 
@@ -82,7 +88,7 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
             st.apply(a)
             continue
         down_trump, losing = _rule(ins)
-        pairs = list(st.trick)
+        pairs = list(st.trick.cards)
         if a.kind == CARD:
             pairs.append((st.current, a.value))
         elif a.kind == CARDS:  # face down, or with a declaration
@@ -104,12 +110,14 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
                                 f"the rule gives {taker(pairs, run.seat)} ({run})")
             down &= ~_mask(pairs)
             checked += 1
-        elif st.trick:  # the trick goes on: the running winner is the rule's
-            run = trick_winner(st.tables, st.trick, trumps_count(st), st.trump,
-                               down & _mask(st.trick), down_trump, losing)
-            got = (st.led, st.best_seat, st.best_key, st.best_led, st.best_trumped)
+        elif st.trick.cards:  # the trick goes on: the running winner is the rule's
+            tr = st.trick
+            assert tr.down(st.hidden) == down & tr.mask()  # the trick's face-down cards
+            run = tr.running(st.tables, trumps_count(st), st.trump, down & tr.mask(),
+                             down_trump, losing)
+            got = (tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped)
             if got != tuple(run):
-                failures.append(f"seed {seed} step {steps}: trick {st.trick} runs {got}, "
+                failures.append(f"seed {seed} step {steps}: trick {tr.cards} runs {got}, "
                                 f"the rule gives {tuple(run)}")
             checked += 1
     return checked, failures
@@ -156,9 +164,10 @@ def test_a_wrong_running_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
     placed = trick_play.TrickPlay._placed
 
     def ties_to_the_last(self: TrickPlay, st: spelbok.State, seat: int, c: int) -> bool:
-        if (st.led >= 0 and st.best_key > 0 and seat != st.best_seat
-                and key_of(st.tables, c, st.led, trumps_count(st)) == st.best_key):
-            st.best_seat = seat
+        tr = st.trick.own(st)
+        if (tr.led >= 0 and tr.best_key > 0 and seat != tr.best_seat
+                and key_of(st.tables, c, tr.led, trumps_count(st)) == tr.best_key):
+            tr.best_seat = seat
         return placed(self, st, seat, c)
 
     game = _game("pinochle", 4)
@@ -174,3 +183,69 @@ def test_a_wrong_face_down_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
     assert not _failures(game, range(1, 13))
     monkeypatch.setattr(card_play, "down_key", lambda trump, trumps, as_trump: 99 if as_trump else 0)
     assert _failures(game, range(1, 13))
+
+
+# -- the trick as a value: declared in the state's table, shared by clones until written
+
+
+def test_the_trick_holds_the_fields_the_table_gives_it() -> None:
+    fresh = Trick()
+    assert all(hasattr(fresh, name) for name in TRICK_FIELDS)
+    slots = getattr(Trick, "__slots__", None)  # (a compiled Trick has C fields instead)
+    if slots is not None:
+        assert sorted(slots) == sorted((*TRICK_FIELDS, "shared"))
+    declared = getattr(Trick, "__annotations__", None)
+    if declared:
+        assert sorted(declared) == sorted((*TRICK_FIELDS, "shared"))
+    # values() (equality, pickles) holds every field of the table
+    assert sorted(map(repr, fresh.values())) == sorted(repr(getattr(fresh, n)) for n in TRICK_FIELDS)
+    st = _game("knockout-whist", 4).new_state(seed=2)
+    for f in FIELDS:
+        if f.owner:
+            assert f.owner == "trick" and read(st, f) == getattr(st.trick, f.name), f.name
+
+
+def _fingerprint(st: spelbok.State) -> Any:
+    return st.to_dict(), st.trick.values(), st.trick.copy()
+
+
+def test_clones_share_the_trick_until_one_writes_it() -> None:
+    """At every action of random matches, a clone played on a few actions leaves the
+    original as it was (and the original played on leaves the clone)."""
+    for name, players in (("knockout-whist", 4), ("pinochle", 4), ("truco", 2)):
+        if name not in shipped_spec_names():
+            continue
+        game = _game(name, players)
+        rng = random.Random(7)
+        st = game.new_state(seed=7)
+        steps = 0
+        while not st.is_terminal and steps < 120:
+            steps += 1
+            c = st.clone()
+            assert c.trick is st.trick and st.trick.shared
+            before = _fingerprint(st)
+            for _ in range(3):
+                if c.is_terminal:
+                    break
+                c.apply(rng.choice(c.legal_actions()))
+            assert _fingerprint(st) == before, (name, steps)
+            kept = _fingerprint(c)
+            other = st.clone()
+            other.apply(rng.choice(other.legal_actions()))
+            assert _fingerprint(c) == kept, (name, steps)
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_a_trick_pickles_and_compares_by_its_fields() -> None:
+    import pickle
+
+    st = _game("knockout-whist", 4).new_state(seed=5)
+    rng = random.Random(5)
+    while not st.trick.cards:
+        st.apply(rng.choice(st.legal_actions()))
+    back = pickle.loads(pickle.dumps(st))
+    assert back.trick == st.trick and back.trick is not st.trick and back == st
+    c = st.clone()
+    c.trick.own(c).best_seat = 3 - st.trick.best_seat  # another winner: another state
+    assert c.trick != st.trick and c != st
+    assert st.trick.values() == back.trick.values()
