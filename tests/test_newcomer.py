@@ -157,3 +157,41 @@ def test_readme_says_how_to_install_from_the_checkout() -> None:
     said = " ".join(README.read_text(encoding="utf-8").split())
     assert "spelbok is not on a package index" in said
     assert "`pip install .`" in said and "`pip install 'git+URL'`" in said
+
+
+def test_no_advice_names_a_package_index_install() -> None:
+    """spelbok is installed from its checkout: advice says ``pip install '.[plot]'``, never
+    ``spelbok[plot]`` (which only a package index could install)."""
+    root = README.parent
+    files = [README, *sorted((root / "docs").glob("*.md"))]
+    for folder in ("interpreter", "cli", "examples", "bench"):
+        files += sorted((root / folder).rglob("*.py"))
+    said = [f"{f.relative_to(root)}:{n}" for f in files
+            for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+            if "spelbok[" in line]
+    assert said == []
+
+
+def test_missing_extra_advice_installs_from_the_checkout(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    import builtins
+
+    from spelbok.analysis.audit_report import write_report
+    from spelbok.cli.simulate import _pyplot
+    from spelbok.errors import SpelbokError
+
+    real_import = builtins.__import__
+
+    def no_mpl(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_mpl)
+    with pytest.raises(SpelbokError, match=re.escape("pip install '.[plot]'")):
+        _pyplot()
+    data = {"specs": [{"game": "G", "spec": "g"}], "readings": [], "cells": [], "lineups": [],
+            "design": "single", "games": 1, "seed": 0, "max_hands": 0,
+            "tests": {"rate": "r", "mean": "m", "count": 0, "correction": "c"}}
+    write_report(data, tmp_path)
+    assert "pip install &#39;.[plot]&#39;" in (tmp_path / "index.html").read_text(encoding="utf-8")

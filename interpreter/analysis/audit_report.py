@@ -7,7 +7,7 @@ URIs (the same PNGs are also written beside it).  The page is rendered from the
 Jinja2 template ``templates/audit.html`` with autoescaping, so every text that comes
 from a spec (names, labels, option values) is escaped.
 
-Plots need matplotlib (``pip install 'spelbok[plot]'``); without it the page is
+Plots need matplotlib (``pip install '.[plot]'`` from the checkout); without it the page is
 written without them and says so.
 """
 
@@ -204,7 +204,7 @@ def write_report(data: dict[str, Any], out_dir: str | os.PathLike[str],
             written.append(name)
             images.append((name, title, png))
     elif plots:
-        note = "No plots: matplotlib is not installed (pip install 'spelbok[plot]')."
+        note = "No plots: matplotlib is not installed (pip install '.[plot]' from the checkout)."
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as f:
         f.write(render_html(data, images, note))
     written.append("index.html")
