@@ -195,3 +195,43 @@ def test_missing_extra_advice_installs_from_the_checkout(monkeypatch: pytest.Mon
             "tests": {"rate": "r", "mean": "m", "count": 0, "correction": "c"}}
     write_report(data, tmp_path)
     assert "pip install &#39;.[plot]&#39;" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------- cards in messages
+
+
+def test_cards_in_text_follow_the_tables_symbols() -> None:
+    from spelbok.view.text import Style, cards_in_text
+
+    assert cards_in_text("10S is not in your hand; follow suit (H)") == \
+        "10♠ is not in your hand; follow suit (♥)"
+    assert cards_in_text("AS ACE OK 1C", Style(symbols=False)) == "AS ACE OK 1C"
+    assert cards_in_text("ACE, OK, IS") == "ACE, OK, IS"  # words are not cards
+
+
+def test_a_replay_error_writes_cards_as_the_table(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+    from spelbok.errors import SpelbokError
+    from spelbok.play.matchlog import read_log, replay_log
+    from spelbok.view.text import Style
+
+    log = tmp_path / "m.json"
+    r = CliRunner().invoke(cli, ["play", "knektpass", "--auto", "--seed", "1", "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(log.read_text(encoding="utf-8"))
+    i = next(k for k, a in enumerate(data["actions"]) if re.fullmatch(r"(10|[2-9JQKA])[CSHD]", a))
+    hand = {a for a in data["actions"][i:i + 40]}
+    data["actions"][i] = next(c for c in ("AH", "KH", "QH", "AS", "KS") if c not in hand)
+    card = data["actions"][i]
+    log.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SpelbokError) as raised:
+        replay_log(read_log(str(log)), str(log), style=Style())
+    said = str(raised.value)
+    shown = card[:-1] + "♣♠♥♦"["CSHD".index(card[-1])]
+    assert f"('{card}') cannot be replayed: " in said  # the log's own text, quoted
+    assert f"{shown} is not" in said.split("cannot be replayed: ")[1], said
+    r = CliRunner().invoke(cli, ["replay", str(log)])
+    assert r.exit_code == 1 and f"{shown} is not" in r.output, r.output
