@@ -235,3 +235,60 @@ def test_a_replay_error_writes_cards_as_the_table(tmp_path: Path) -> None:
     assert f"{shown} is not" in said.split("cannot be replayed: ")[1], said
     r = CliRunner().invoke(cli, ["replay", str(log)])
     assert r.exit_code == 1 and f"{shown} is not" in r.output, r.output
+
+
+# ------------------------------------------------------------- a change disables a rule elsewhere
+
+QUEEN_10 = """spelbok: 1
+extends: hearts
+name: Hearts (the queen of spades costs 10)
+points:
+  cards: {QS: 10}
+"""
+
+
+def test_a_change_of_card_points_that_disables_the_moon_is_noted_and_warned(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, QUEEN_10)
+    said = ("the rule at hand[3].set.shooter ('the moon') compares card_points with 26, the "
+            "total of the base's card points; this spec's cards total 23, so 'card_points == "
+            "26' can never hold and the rule no longer applies")
+    assert f"note: {said}" in " ".join(describe(str(spec)).split())
+    errors, warnings = diagnose(spec)
+    assert errors == [] and [w.message for w in warnings] == [said]
+    assert (warnings[0].line, warnings[0].col) == (5, 15)  # the change that did it
+    r = CliRunner().invoke(cli, ["validate", str(spec)])
+    assert r.exit_code == 0 and said in " ".join(r.output.split()), r.output
+
+
+def test_a_higher_total_no_longer_means_every_point(tmp_path: Path) -> None:
+    spec = _variant(tmp_path, QUEEN_10.replace("QS: 10", "QS: 15"))
+    _, warnings = diagnose(spec)
+    assert len(warnings) == 1
+    assert "cards total 28, so 'card_points == 26' no longer means taking every point" in \
+        warnings[0].message
+
+
+def test_a_change_of_card_points_with_the_rule_rewritten_has_no_note(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, QUEEN_10 + """hand:
+  the moon:
+    set: {shooter: "moon != 'off' and card_points == 23"}
+""")
+    assert diagnose(spec) == ([], [])
+    assert "  note:" not in describe(str(spec))
+
+
+def test_the_shipped_variants_disable_no_rule() -> None:
+    from spelbok.lang.describe import _read_base
+    from spelbok.lang.fixed_conditions import variant_disabled_rules
+    from spelbok.lang.loader import read_spec
+
+    for name in shipped_spec_names():
+        doc = read_spec(name)
+        if doc.parents:
+            assert variant_disabled_rules(_read_base(doc.parents[0]), doc) == [], name
