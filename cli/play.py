@@ -333,7 +333,7 @@ def _interactive(
                 _echo("  nothing to undo: this is your first decision", style)
                 continue
             back = state.undo(len(state.actions) - asked.pop())
-            mine = str(back[0])
+            mine = _symbols(str(back[0]), style)  # as the table writes its cards
             _echo(f"  taken back: your {mine}"
                   + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
                      else ""), style)

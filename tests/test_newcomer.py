@@ -292,3 +292,15 @@ def test_the_shipped_variants_disable_no_rule() -> None:
         doc = read_spec(name)
         if doc.parents:
             assert variant_disabled_rules(_read_base(doc.parents[0]), doc) == [], name
+
+
+def test_undo_names_the_card_taken_back_as_the_table() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["play", "knektpass", "-n", "3", "--seed", "3"],
+                           input="give as\nundo\nquit\n")
+    assert "taken back: your swap A♠" in r.output, r.output
+    r = CliRunner().invoke(cli, ["play", "knektpass", "-n", "3", "--seed", "3", "--plain"],
+                           input="give as\nundo\nquit\n")
+    assert "taken back: your swap AS" in r.output, r.output
