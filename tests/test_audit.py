@@ -148,7 +148,7 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
-    with pytest.raises(audit_mod.SpelbokError, match=r"spelbok\[ray\]"):
+    with pytest.raises(audit_mod.SpelbokError, match=r"pip install '\.\[ray\]'"):
         audit(["example"], games=1, players=[2], skill=None, backend="ray")
 
 
