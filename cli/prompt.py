@@ -20,11 +20,9 @@ from spelbok.view.text import (
     PLAIN,
     Style,
     _visible_len,
-    card,
     cards_in_text,
     scores_line,
     sort_hand,
-    suit,
     wrap_items,
     wrap_words,
 )
