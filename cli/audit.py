@@ -111,14 +111,14 @@ def format_audit(a: Audit, out: str, files: Sequence[str]) -> str:
 @seed_option(default=0, shown=True)
 @jobs_option(default=0)
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="local: processes on this machine; ray: a Ray cluster (spelbok[ray]).")
+              help="local: processes on this machine; ray: a Ray cluster (the ray extra: pip install '.[ray]').")
 @click.option("--ray-address", default=None, metavar="ADDR",
               help="The Ray cluster to join (default: start a local Ray).")
 @click.option("--out", "-O", "out", default="audit", show_default=True, metavar="DIR",
               type=click.Path(file_okay=False), help="Folder for index.html, audit.json and "
                                                      "the plots.")
 @click.option("--plots/--no-plots", default=True,
-              help="Draw PNG plots (needs matplotlib, spelbok[plot]).")
+              help="Draw PNG plots (needs matplotlib: pip install '.[plot]').")
 @max_hands_option
 @bot_time_option
 @progress_option

@@ -135,7 +135,8 @@ def play_cmd(
         if auto:
             raise click.UsageError("--resume continues a match with a person at it; "
                                    "leave out --auto")
-        m = _resumed(resume, spec, allow_paths, bot_time)
+        m = _resumed(resume, spec, allow_paths, bot_time,
+                     Style.for_stream(None, no_color=no_color, plain=plain))
         if m is None:
             return
         log_file = log_file or resume
@@ -212,12 +213,12 @@ def _new_match(spec: str | None, players: int | None, human: int | None,
 
 
 def _resumed(resume: str, spec: str | None, allow_paths: tuple[str, ...],
-             bot_time: float | None) -> _Table | None:
+             bot_time: float | None, style: Style) -> _Table | None:
     """The match saved in the log ``resume``, replayed (None: it is over already)."""
     from spelbok.play.bots import make_bot
 
     data = read_log(resume)
-    game, state = replay_log(data, resume, spec, allow_paths)
+    game, state = replay_log(data, resume, spec, allow_paths, style)
     seed, n = int(data["seed"]), game.players
     human = data.get("human")
     if not isinstance(human, int) or not 0 <= human < n:
@@ -332,7 +333,7 @@ def _interactive(
                 _echo("  nothing to undo: this is your first decision", style)
                 continue
             back = state.undo(len(state.actions) - asked.pop())
-            mine = str(back[0])
+            mine = _symbols(str(back[0]), style)  # as the table writes its cards
             _echo(f"  taken back: your {mine}"
                   + (f" and {_plural(len(back) - 1, 'move')} after it" if len(back) > 1
                      else ""), style)
@@ -398,8 +399,9 @@ def replay_cmd(log_file: str, spec_override: str | None, verbose: bool, no_color
     replay differs.
     """
     data = read_log(log_file)
-    game, state = replay_log(data, log_file, spec_override, allow_paths)
-    style = Style.for_stream(None, no_color=no_color).for_game(game)
+    style = Style.for_stream(None, no_color=no_color)
+    game, state = replay_log(data, log_file, spec_override, allow_paths, style)
+    style = style.for_game(game)
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     human = data.get("human")
     names = player_names(game.players)

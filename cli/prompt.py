@@ -20,10 +20,9 @@ from spelbok.view.text import (
     PLAIN,
     Style,
     _visible_len,
-    card,
+    cards_in_text,
     scores_line,
     sort_hand,
-    suit,
     wrap_items,
     wrap_words,
 )
@@ -355,11 +354,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
 def _symbols(text: str, style: Style) -> str:
     """``text`` with its cards (``10S``) and suits (``suit H``) shown as everywhere else
     in the terminal (``10♠``, ``suit ♥``)."""
-    import re
-
-    text = re.sub(r"\b(?:10|[2-9JQKA])[CSHD]\b", lambda m: card(m.group(0), style), text)
-    return re.sub(r"\b(suit|trump|trumps) (\(?)([CSHD])\b",  # 'follow suit (S)' too
-                  lambda m: f"{m.group(1)} {m.group(2)}{suit(m.group(3), style)}", text)
+    return cards_in_text(text, style)
 
 
 def _echo(text: str, style: Style) -> None:

@@ -1,4 +1,4 @@
-"""``spelbok serve``: a local web table for any spec (needs ``pip install spelbok[web]``)."""
+"""``spelbok serve``: a local web table for any spec (needs the web extra: ``pip install '.[web]'`` from the checkout)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def serve_cmd(specs: tuple[str, ...], port: int, host: str,
         from spelbok.web.app import create_app
     except ImportError as exc:
         raise SpelbokError(f"'serve' needs the web extra ({exc.name} is missing): "
-                           "pip install 'spelbok[web]'") from None
+                           "pip install '.[web]' (from the checkout)") from None
     import spelbok
 
     for spec in specs:  # a bad spec is reported now, not on the page

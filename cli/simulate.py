@@ -67,7 +67,7 @@ def common_options(f: F, bots: str = "greedy") -> F:
         jobs_option(default=1),
         json_option,
         click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
-                     metavar="FILE", help="Write charts to a PNG file (needs spelbok[plot])."),
+                     metavar="FILE", help="Write charts to a PNG file (needs the plot extra: pip install '.[plot]')."),
         force_option,
         option_option,
         max_hands_option,
@@ -236,8 +236,8 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as e:
-        raise SpelbokError("--plot needs matplotlib: install spelbok[plot] "
-                           "(pip install 'spelbok[plot]')") from e
+        raise SpelbokError("--plot needs matplotlib, in the plot extra: pip install '.[plot]' "
+                           "(from the checkout)") from e
     return plt
 
 

@@ -1,7 +1,7 @@
 """OpenSpiel's IS-MCTS bot plays a whole Knektpass match against spelbok's random or
 greedy players, through the OpenSpiel game that ``spelbok.rl.openspiel`` registers.
 
-    pip install 'spelbok[rl]'
+    pip install '.[rl]'    # from the checkout
     python examples/openspiel_ismcts_knektpass.py                     # a few seconds
     python examples/openspiel_ismcts_knektpass.py --opponents greedy --simulations 100
     python examples/openspiel_ismcts_knektpass.py --simulations 2 --max-hands 1   # a look

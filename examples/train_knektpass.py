@@ -1,7 +1,7 @@
 """Train a small agent on Knektpass through the PettingZoo environment, then show that it
 beats random play, with a significance test.
 
-    pip install 'spelbok[rl]'
+    pip install '.[rl]'    # from the checkout
     python examples/train_knektpass.py                 # a few CPU minutes
     python examples/train_knektpass.py --episodes 2000 --games 500   # a quick look
 

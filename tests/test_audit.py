@@ -148,7 +148,7 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
-    with pytest.raises(audit_mod.SpelbokError, match=r"spelbok\[ray\]"):
+    with pytest.raises(audit_mod.SpelbokError, match=r"pip install '\.\[ray\]'"):
         audit(["example"], games=1, players=[2], skill=None, backend="ray")
 
 
@@ -267,6 +267,24 @@ def test_the_page_is_self_contained_and_escapes_the_specs_text(small: dict[str, 
     assert 'src="data:image/png;base64,' in page
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "<link" not in page
+
+
+def test_the_page_is_rendered_from_its_template_with_autoescaping(small: dict[str, Any]) -> None:
+    # issue 35: the page is a Jinja2 template, not HTML assembled in Python strings
+    from spelbok.analysis import audit_report
+
+    source = Path(audit_report.__file__).read_text(encoding="utf-8")
+    assert not re.search(r"<(tr|td|th|table|h[1-6]|li|ul|figure|p)[ >]", source)
+    assert (Path(audit_report.__file__).parent / "templates" / "audit.html").exists()
+    data = json.loads(json.dumps(small))
+    m = data["cells"][0]["measures"][0]
+    m["key"], m["label"] = 'k"><b>x', "<i>label</i> & co"
+    data["readings"][0]["label"] = "a\"b<c"
+    page = render_html(data, [("p.png", 'a "plot"', b"\x89PNG")], note="<u>note</u>")
+    assert "<b>x" not in page and "<i>" not in page and "<u>" not in page
+    assert 'title="k&#34;&gt;&lt;b&gt;x"' in page and "&lt;i&gt;label&lt;/i&gt; &amp; co" in page
+    assert 'alt="a &#34;plot&#34;"' in page and "a&#34;b&lt;c" in page
+    assert page.startswith("<!DOCTYPE html>") and page.endswith("</body></html>\n")
 
 
 def test_report_files(tmp_path: Path, small: dict[str, Any]) -> None:

@@ -157,3 +157,150 @@ def test_readme_says_how_to_install_from_the_checkout() -> None:
     said = " ".join(README.read_text(encoding="utf-8").split())
     assert "spelbok is not on a package index" in said
     assert "`pip install .`" in said and "`pip install 'git+URL'`" in said
+
+
+def test_no_advice_names_a_package_index_install() -> None:
+    """spelbok is installed from its checkout: advice says ``pip install '.[plot]'``, never
+    ``spelbok[plot]`` (which only a package index could install)."""
+    root = README.parent
+    files = [README, *sorted((root / "docs").glob("*.md"))]
+    for folder in ("interpreter", "cli", "examples", "bench"):
+        files += sorted((root / folder).rglob("*.py"))
+    said = [f"{f.relative_to(root)}:{n}" for f in files
+            for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+            if "spelbok[" in line]
+    assert said == []
+
+
+def test_missing_extra_advice_installs_from_the_checkout(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    import builtins
+
+    from spelbok.analysis.audit_report import write_report
+    from spelbok.cli.simulate import _pyplot
+    from spelbok.errors import SpelbokError
+
+    real_import = builtins.__import__
+
+    def no_mpl(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_mpl)
+    with pytest.raises(SpelbokError, match=re.escape("pip install '.[plot]'")):
+        _pyplot()
+    data = {"specs": [{"game": "G", "spec": "g"}], "readings": [], "cells": [], "lineups": [],
+            "design": "single", "games": 1, "seed": 0, "max_hands": 0,
+            "tests": {"rate": "r", "mean": "m", "count": 0, "correction": "c"}}
+    write_report(data, tmp_path)
+    assert "pip install &#39;.[plot]&#39;" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------- cards in messages
+
+
+def test_cards_in_text_follow_the_tables_symbols() -> None:
+    from spelbok.view.text import Style, cards_in_text
+
+    assert cards_in_text("10S is not in your hand; follow suit (H)") == \
+        "10♠ is not in your hand; follow suit (♥)"
+    assert cards_in_text("AS ACE OK 1C", Style(symbols=False)) == "AS ACE OK 1C"
+    assert cards_in_text("ACE, OK, IS") == "ACE, OK, IS"  # words are not cards
+
+
+def test_a_replay_error_writes_cards_as_the_table(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+    from spelbok.errors import SpelbokError
+    from spelbok.play.matchlog import read_log, replay_log
+    from spelbok.view.text import Style
+
+    log = tmp_path / "m.json"
+    r = CliRunner().invoke(cli, ["play", "knektpass", "--auto", "--seed", "1", "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(log.read_text(encoding="utf-8"))
+    i = next(k for k, a in enumerate(data["actions"]) if re.fullmatch(r"(10|[2-9JQKA])[CSHD]", a))
+    hand = {a for a in data["actions"][i:i + 40]}
+    data["actions"][i] = next(c for c in ("AH", "KH", "QH", "AS", "KS") if c not in hand)
+    card = data["actions"][i]
+    log.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SpelbokError) as raised:
+        replay_log(read_log(str(log)), str(log), style=Style())
+    said = str(raised.value)
+    shown = card[:-1] + "♣♠♥♦"["CSHD".index(card[-1])]
+    assert f"('{card}') cannot be replayed: " in said  # the log's own text, quoted
+    assert f"{shown} is not" in said.split("cannot be replayed: ")[1], said
+    r = CliRunner().invoke(cli, ["replay", str(log)])
+    assert r.exit_code == 1 and f"{shown} is not" in r.output, r.output
+
+
+# ------------------------------------------------------------- a change disables a rule elsewhere
+
+QUEEN_10 = """spelbok: 1
+extends: hearts
+name: Hearts (the queen of spades costs 10)
+points:
+  cards: {QS: 10}
+"""
+
+
+def test_a_change_of_card_points_that_disables_the_moon_is_noted_and_warned(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, QUEEN_10)
+    said = ("the rule at hand[3].set.shooter ('the moon') compares card_points with 26, the "
+            "total of the base's card points; this spec's cards total 23, so 'card_points == "
+            "26' can never hold and the rule no longer applies")
+    assert f"note: {said}" in " ".join(describe(str(spec)).split())
+    errors, warnings = diagnose(spec)
+    assert errors == [] and [w.message for w in warnings] == [said]
+    assert (warnings[0].line, warnings[0].col) == (5, 15)  # the change that did it
+    r = CliRunner().invoke(cli, ["validate", str(spec)])
+    assert r.exit_code == 0 and said in " ".join(r.output.split()), r.output
+
+
+def test_a_higher_total_no_longer_means_every_point(tmp_path: Path) -> None:
+    spec = _variant(tmp_path, QUEEN_10.replace("QS: 10", "QS: 15"))
+    _, warnings = diagnose(spec)
+    assert len(warnings) == 1
+    assert "cards total 28, so 'card_points == 26' no longer means taking every point" in \
+        warnings[0].message
+
+
+def test_a_change_of_card_points_with_the_rule_rewritten_has_no_note(tmp_path: Path) -> None:
+    from spelbok.lang.describe import describe
+
+    spec = _variant(tmp_path, QUEEN_10 + """hand:
+  the moon:
+    set: {shooter: "moon != 'off' and card_points == 23"}
+""")
+    assert diagnose(spec) == ([], [])
+    assert "  note:" not in describe(str(spec))
+
+
+def test_the_shipped_variants_disable_no_rule() -> None:
+    from spelbok.lang.describe import _read_base
+    from spelbok.lang.fixed_conditions import variant_disabled_rules
+    from spelbok.lang.loader import read_spec
+
+    for name in shipped_spec_names():
+        doc = read_spec(name)
+        if doc.parents:
+            assert variant_disabled_rules(_read_base(doc.parents[0]), doc) == [], name
+
+
+def test_undo_names_the_card_taken_back_as_the_table() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["play", "knektpass", "-n", "3", "--seed", "3"],
+                           input="give as\nundo\nquit\n")
+    assert "taken back: your swap A♠" in r.output, r.output
+    r = CliRunner().invoke(cli, ["play", "knektpass", "-n", "3", "--seed", "3", "--plain"],
+                           input="give as\nundo\nquit\n")
+    assert "taken back: your swap AS" in r.output, r.output

@@ -62,7 +62,7 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
                  "spelbok/specs/readings/example.yaml", "spelbok/specs/spelbok.schema.json",
                  "spelbok/web/templates/index.html", "spelbok/web/static/app.js",
                  "spelbok/web/templates/workbench.html", "spelbok/web/static/workbench.js",
-                 "spelbok/web/static/workbench.css"):
+                 "spelbok/web/static/workbench.css", "spelbok/analysis/templates/audit.html"):
         assert must in names, must
     assert not any(n.startswith(("interpreter/", "cli/")) for n in names)
     # every source module and data file is in the wheel (a subpackage missing from
@@ -70,7 +70,7 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
     for src, dst in (("interpreter", "spelbok"), ("cli", "spelbok/cli"), ("grammar", "spelbok/grammar"),
                      ("specs", "spelbok/specs")):
         for f in (ROOT / src).rglob("*"):
-            if f.suffix in (".py", ".lark", ".json", ".yaml", ".spel") and "__pycache__" not in f.parts:
+            if f.suffix in (".py", ".lark", ".json", ".yaml", ".spel", ".html") and "__pycache__" not in f.parts:
                 assert f"{dst}/{f.relative_to(ROOT / src).as_posix()}" in names, f
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

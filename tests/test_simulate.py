@@ -253,7 +253,7 @@ def test_plot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         r = CliRunner().invoke(simulate_cmd, [KW, "-g", "2", "--plot", str(out)])
-        assert r.exit_code == 1 and "spelbok[plot]" in str(r.exception)
+        assert r.exit_code == 1 and "pip install '.[plot]'" in str(r.exception)
         return
     r = CliRunner().invoke(compare_cmd, [KW, MISERE, "-g", "3", "-n", "3", "--plot", str(out)])
     assert r.exit_code == 0, r.output
@@ -270,7 +270,7 @@ def test_plot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(builtins, "__import__", no_mpl)
     r = CliRunner().invoke(simulate_cmd, [KW, "-g", "2", "--plot", str(tmp_path / "x.png")])
-    assert r.exit_code == 1 and "install spelbok[plot]" in str(r.exception)
+    assert r.exit_code == 1 and "pip install '.[plot]'" in str(r.exception)
 
 
 def test_doctests() -> None:

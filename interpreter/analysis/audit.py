@@ -27,7 +27,7 @@ seed gives the same ``audit.json`` with any ``jobs`` and either backend.
 
 Backends: ``"local"`` spreads chunks of matches over processes
 (:mod:`concurrent.futures`); ``"ray"`` sends the same chunks to a Ray cluster
-(``ray_address``, or a local Ray when None; needs ``spelbok[ray]``).
+(``ray_address``, or a local Ray when None; needs the ray extra, ``pip install '.[ray]'``).
 
 What is swept (readings, line-ups, cells, seeds) is :mod:`~spelbok.analysis.audit_sweep`;
 running the units of work, :mod:`~spelbok.analysis.audit_workers`.

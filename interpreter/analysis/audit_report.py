@@ -3,21 +3,23 @@
 Everything is drawn from the JSON form of :class:`spelbok.analysis.audit.Audit`,
 so a report can be written again from a saved ``audit.json``.  The page has no
 external resource: its style is inline and its plots are embedded as ``data:``
-URIs (the same PNGs are also written beside it).  Every text that comes from a
-spec (names, labels, option values) is escaped.
+URIs (the same PNGs are also written beside it).  The page is rendered from the
+Jinja2 template ``templates/audit.html`` with autoescaping, so every text that comes
+from a spec (names, labels, option values) is escaped.
 
-Plots need matplotlib (``pip install 'spelbok[plot]'``); without it the page is
+Plots need matplotlib (``pip install '.[plot]'`` from the checkout); without it the page is
 written without them and says so.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import os
 from collections.abc import Sequence
 from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 #: The measures plotted, in order: (key, title).  Skill measures come from the skill
 #: line-up, the others from the first line-up.
@@ -119,81 +121,70 @@ def _fmt(m: dict[str, Any]) -> str:
     return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
-_STYLE = """
-body{font-family:sans-serif;margin:1.5em;color:#222;max-width:100em}
-table{border-collapse:collapse;font-size:0.8em;margin-bottom:1.5em}
-td,th{border:1px solid #ccc;padding:2px 5px;text-align:right;white-space:nowrap}
-th{background:#f3f3f3}td.l,th.l{text-align:left}
-tr.s td{background:#fafafa;font-weight:bold;text-align:left}
-.m1{background:#fff2cc}.m2{background:#f9cb9c}.base{background:#eef5ff}
-img{max-width:100%;border:1px solid #eee;margin:0.3em 0}
-"""
+_ENV = Environment(loader=PackageLoader("spelbok.analysis", "templates"),
+                   autoescape=select_autoescape(default=True), undefined=StrictUndefined,
+                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+_ENV.filters["measure"] = _fmt
+
+
+def _cell(m: dict[str, Any] | None, baseline: bool) -> dict[str, Any] | None:
+    """One measure's cell of a table: its class, its p-values (``q``: adjusted) and mark."""
+    if m is None:
+        return None
+    mark = m.get("mark") or ""
+    cls = "base" if baseline else {"*": "m1", "**": "m2"}.get(mark, "")
+    return {"value": m["value"], "ci95": m["ci95"], "kind": m["kind"], "mark": mark,
+            "cls": cls, "p": m.get("p"), "q": m.get("q")}
+
+
+def _table(players: int, lineup: str, cells: list[dict[str, Any]],
+           labels: dict[int, str]) -> dict[str, Any]:
+    """One player count and line-up: readings as columns, measures as rows, the rows in
+    runs of one section each."""
+    rows: dict[str, tuple[str, str]] = {}
+    for c in cells:
+        for m in c["measures"]:
+            rows.setdefault(m["key"], (m["section"], m["label"]))
+    sections: list[dict[str, Any]] = []
+    for key, (sec, label) in rows.items():
+        if not sections or sections[-1]["name"] != sec:
+            sections.append({"name": sec, "rows": []})
+        found = [next((x for x in c["measures"] if x["key"] == key), None) for c in cells]
+        sections[-1]["rows"].append({"key": key, "label": label, "cells": [
+            _cell(m, c["baseline"] is None) for c, m in zip(cells, found)]})
+    return {"players": players, "lineup": lineup, "sections": sections,
+            "columns": [labels[c["reading"]] for c in cells]}
 
 
 def render_html(data: dict[str, Any], images: Sequence[tuple[str, str, bytes]],
                 note: str = "") -> str:
     """The page: settings, plots (``(file, title, png)``), then one table per player
-    count and line-up, readings as columns."""
-    e = html.escape
+    count and line-up, readings as columns.
+
+    Rendered from the template ``analysis/templates/audit.html``, autoescaped: the
+    spec's own text cannot write markup.
+
+    >>> data = {"specs": [{"game": "<G>", "spec": "g"}], "readings": [], "cells": [],
+    ...         "lineups": [], "design": "single", "games": 1, "seed": 0, "max_hands": 0,
+    ...         "tests": {"rate": "r", "mean": "m", "count": 0, "correction": "c"}}
+    >>> "Reading audit: &lt;G&gt; (g)" in render_html(data, [])
+    True
+    """
     labels = _reading_labels(data)
-    specs = ", ".join(f"{s['game']} ({s['spec']})" for s in data["specs"])
-    t = data["tests"]
-    out = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Reading audit: {e(specs)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>Reading audit: {e(specs)}</h1>",
-        f"<p>{len(data['readings'])} readings ({e(data['design'])} design), "
-        f"{data['games']} matches per cell, seed {data['seed']}"
-        + (f", at most {data['max_hands']} hands" if data["max_hands"] else "") + ". "
-        f"Intervals: 95 % (Wilson for rates, normal for means). Each value is tested "
-        f"against the default reading at the same player count and line-up "
-        f"({e(t['rate'])} for rates, {e(t['mean'])} for means); the {t['count']} "
-        f"p-values are adjusted together ({e(t['correction'])}): "
-        f"<span class=m1>*</span> adjusted p &lt; 0.05, <span class=m2>**</span> &lt; 0.01.</p>",
-    ]
-    if note:
-        out.append(f"<p><em>{e(note)}</em></p>")
-    out.append("<h2>Readings</h2><ul>")
-    for r in data["readings"]:
-        out.append(f"<li>{e(labels[r['id']])}{' (baseline)' if r['default'] else ''}</li>")
-    out.append("</ul><h2>Plots</h2>")
-    for name, title, png in images:
-        uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        out.append(f'<figure><img src="{uri}" alt="{e(title)}">'
-                   f"<figcaption>{e(title)} ({e(name)})</figcaption></figure>")
     groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for c in data["cells"]:
         groups.setdefault((c["players"], c["lineup"]), []).append(c)
     lineups = {lu["id"]: lu["label"] for lu in data["lineups"]}
-    out.append("<h2>Measures</h2>")
-    for (players, lineup), cells in sorted(groups.items()):
-        out.append(f"<h3>{players} players, {e(lineups[lineup])}</h3><table><tr>"
-                   "<th class=l>measure</th>"
-                   + "".join(f"<th>{e(labels[c['reading']])}</th>" for c in cells) + "</tr>")
-        rows: dict[str, tuple[str, str]] = {}
-        for c in cells:
-            for m in c["measures"]:
-                rows.setdefault(m["key"], (m["section"], m["label"]))
-        section = None
-        for key, (sec, label) in rows.items():
-            if sec != section:
-                section = sec
-                out.append(f"<tr class=s><td colspan={len(cells) + 1}>{e(sec)}</td></tr>")
-            tds = []
-            for c in cells:
-                m = next((x for x in c["measures"] if x["key"] == key), None)
-                if m is None:
-                    tds.append("<td></td>")
-                    continue
-                cls = {"*": " class=m1", "**": " class=m2"}.get(m.get("mark") or "", "")
-                if c["baseline"] is None:
-                    cls = " class=base"
-                tip = "" if m.get("q") is None else f' title="p={m["p"]:.3g}, adjusted {m["q"]:.3g}"'
-                tds.append(f"<td{cls}{tip}>{e(_fmt(m))}{e(m.get('mark') or '')}</td>")
-            out.append(f"<tr><td class=l title=\"{e(key)}\">{e(label)}</td>{''.join(tds)}</tr>")
-        out.append("</table>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    return _ENV.get_template("audit.html").render(
+        specs=", ".join(f"{s['game']} ({s['spec']})" for s in data["specs"]),
+        readings=[{"label": labels[r["id"]], "default": r["default"]} for r in data["readings"]],
+        design=data["design"], games=data["games"], seed=data["seed"],
+        max_hands=data["max_hands"], tests=data["tests"], note=note,
+        images=[{"name": name, "title": title,
+                 "uri": "data:image/png;base64," + base64.b64encode(png).decode("ascii")}
+                for name, title, png in images],
+        tables=[_table(players, lineups[lineup], cells, labels)
+                for (players, lineup), cells in sorted(groups.items())])
 
 
 def write_report(data: dict[str, Any], out_dir: str | os.PathLike[str],
@@ -213,7 +204,7 @@ def write_report(data: dict[str, Any], out_dir: str | os.PathLike[str],
             written.append(name)
             images.append((name, title, png))
     elif plots:
-        note = "No plots: matplotlib is not installed (pip install 'spelbok[plot]')."
+        note = "No plots: matplotlib is not installed (pip install '.[plot]' from the checkout)."
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as f:
         f.write(render_html(data, images, note))
     written.append("index.html")

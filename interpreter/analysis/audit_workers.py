@@ -104,7 +104,7 @@ def run_ray(tasks: Sequence[Task], address: str | None, progress: Progress | Non
     try:
         import ray
     except ImportError:
-        raise SpelbokError("the ray backend needs Ray: pip install 'spelbok[ray]'") from None
+        raise SpelbokError("the ray backend needs Ray: pip install '.[ray]' (from the checkout)") from None
     started = False
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False,

@@ -45,19 +45,15 @@ def build_points(spec: Mapping[str, Any], deck: Sequence[int],
                  tables: Sequence[TrumpTables], pack: Pack = FRENCH) -> tuple[PointTable, ...]:
     """One :class:`PointTable` per trump of ``tables`` (checked spec: every key is a rank
     or a card of ``pack``; every copy of a card scores alike)."""
-    by_rank = {pack.normalize_rank(r): int(v) for r, v in (spec.get("ranks") or {}).items()}
-    as_trump = {pack.normalize_rank(r): int(v) for r, v in (spec.get("trumps") or {}).items()}
-    by_card = {pack.parse_card(str(k)): int(v) for k, v in (spec.get("cards") or {}).items()}
+    from ..lang.constructs.points import card_value
+
+    value = card_value(spec, pack)
     out = []
     for t in tables:
         width = len(t.suit)
         card = [0] * width
         for c in deck:
-            rank = pack.ranks[pack.rank[c]] if pack.rank[c] >= 0 else "none"
-            v = by_rank.get(rank, 0)
-            if t.trump[c] and rank in as_trump:
-                v = as_trump[rank]
-            card[c] = by_card.get(pack.face[c], v)
+            card[c] = value(c, bool(t.trump[c]))
         chunks = []
         for base in range(0, width, 8):
             sums = [0] * 256

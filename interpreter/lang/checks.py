@@ -324,7 +324,8 @@ class _Checker:
 
     def against_base(self) -> None:
         """A variant's changed formulas that drop an option its base's read (a warning at
-        the changed key: :mod:`.option_reads`)."""
+        the changed key: :mod:`.option_reads`), and its changes that disable a rule
+        elsewhere (:mod:`.fixed_conditions`)."""
         from .describe import _read_base
         from .option_reads import dropped_options
 
@@ -334,6 +335,10 @@ class _Checker:
             return  # the base loaded once already; its errors were reported then
         for dropped in dropped_options(base.tree, self.tree):
             self.warn(dropped.path, dropped.note)
+        from .fixed_conditions import variant_disabled_rules
+
+        for rule in variant_disabled_rules(base, self.doc):  # a rule elsewhere disabled
+            self.warn(rule.cause, rule.note)
 
     def written(self, path: Path) -> bool:
         """True when the spec's author wrote the key at ``path`` (not a default filled in)."""

@@ -241,10 +241,13 @@ def _section_changes(doc: Any) -> list[str]:
         return lines + _wrap("It changes no rule.")
     for path, change in changes:
         lines += _wrap(f"{path}: {change}", 4, first="  - ")
+    from .fixed_conditions import variant_disabled_rules
     from .option_reads import dropped_options
 
     for dropped in dropped_options(base.tree, doc.tree):
         lines += _wrap(f"note: {dropped.note}", 4, first="  ")
+    for rule in variant_disabled_rules(base, doc):
+        lines += _wrap(f"note: {rule.note}", 4, first="  ")
     return lines
 
 

@@ -20,10 +20,10 @@ from ..errors import FormulaError
 from ..formula import formula_names, parse_formula
 from .tree_diff import ABSENT, path_text, tree_changes
 
-__all__ = ["DroppedOption", "dropped_options"]
+__all__ = ["NOT_RULES", "DroppedOption", "dropped_options"]
 
 #: Sections and keys that hold prose or declarations, not formulas that read options.
-_NOT_RULES = frozenset(("options", "sources", "about", "source", "name", "label", "reason",
+NOT_RULES = frozenset(("options", "sources", "about", "source", "name", "label", "reason",
                         "cites", "title", "spelbok", "extends"))
 
 
@@ -59,7 +59,7 @@ def _rule_texts(node: Any) -> Iterator[str]:
     """Every text of ``node`` that may be a rule's formula (not prose, not declarations)."""
     if isinstance(node, dict):
         for key, value in node.items():
-            if key not in _NOT_RULES:
+            if key not in NOT_RULES:
                 yield from _rule_texts(value)
     elif isinstance(node, list):
         for item in node:
@@ -77,7 +77,7 @@ def dropped_options(base: dict[str, Any], tree: dict[str, Any]) -> list[DroppedO
     read: set[str] | None = None  # what the variant's rules read, once needed
     out: list[DroppedOption] = []
     for path, _, old, new in tree_changes(base, tree):
-        if old is ABSENT or new is ABSENT or any(k in _NOT_RULES for k in path if isinstance(k, str)):
+        if old is ABSENT or new is ABSENT or any(k in NOT_RULES for k in path if isinstance(k, str)):
             continue
         lost = sorted((_names(old) & options) - _names(new))
         if not lost:

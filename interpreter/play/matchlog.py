@@ -23,10 +23,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionError, SpelbokError
 from ..limits import MAX_FILE_BYTES, load_json
+from ..view.text import Style, cards_in_text
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -162,11 +164,13 @@ def _first_difference(a: list[Any], b: list[Any]) -> int:
 
 
 def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None,
-               allow_paths: Sequence[str] = ()) -> tuple[Game, State]:
+               allow_paths: Sequence[str] = (), style: Style | None = None) -> tuple[Game, State]:
     """Re-create a logged match and check that it gives the logged events.
 
     The log's spec must be a shipped spec or a file in the log's folder (or below,
-    or in one of ``allow_paths``); ``spec_override`` replaces it.
+    or in one of ``allow_paths``); ``spec_override`` replaces it.  With ``style`` (the
+    terminal's), why an action cannot be replayed names its cards as the table shows
+    them (``K♥ is not in your hand``); the logged action itself is quoted as written.
     """
     import spelbok
 
@@ -188,7 +192,9 @@ def replay_log(data: dict[str, Any], path: str, spec_override: str | None = None
         try:
             state.apply(text)
         except ActionError as exc:
-            raise SpelbokError(f"{path}: action {i} ({text!r}) cannot be replayed: {exc}") from None
+            why = str(exc) if style is None else \
+                cards_in_text(str(exc), replace(style.for_game(game), color=False))
+            raise SpelbokError(f"{path}: action {i} ({text!r}) cannot be replayed: {why}") from None
     events = json.loads(json.dumps(state.log))
     recorded = data["events"]
     if events != recorded:

@@ -7,7 +7,7 @@
 - :mod:`spelbok.rl.compiled`: what an environment step runs, compiled with the engine
   (the observation, legal numbers and mask; the AEC turns).
 
-They need the optional extra: ``pip install 'spelbok[rl]'`` (numpy, gymnasium,
+They need the optional extra: ``pip install '.[rl]'`` from the checkout (numpy, gymnasium,
 pettingzoo, open-spiel).  Importing this package needs none of them.
 """
 

@@ -13,6 +13,7 @@ made by :func:`click.style`), so the caller decides where text goes.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ __all__ = [
     "Style",
     "card",
     "cards",
+    "cards_in_text",
     "hand_line",
     "player_names",
     "scores_line",
@@ -146,6 +148,36 @@ def card(name: str, style: Style = PLAIN) -> str:
         return text
     shown = rank + (SYMBOLS[SUITS.index(s)] if style.symbols else s)
     return style.paint(shown, fg="red") if s in _RED else shown
+
+
+#: cards of the French pack in a message (``10S``) and suits named by letter (``suit H``)
+_FRENCH_CARD_IN_TEXT = re.compile(r"\b(?:10|[2-9JQKA])[CSHD]\b")
+_FRENCH_SUIT_IN_TEXT = re.compile(r"\b(suit|trump|trumps) (\(?)([CSHD])\b")
+#: the same in a declared pack: any short upper-case word its notation reads as a card
+_PACK_CARD_IN_TEXT = re.compile(r"\b[0-9A-Z]{2,3}\b")
+_PACK_SUIT_IN_TEXT = re.compile(r"\b(suit|trump|trumps) (\(?)([A-Z])\b")
+
+
+def cards_in_text(text: str, style: Style = PLAIN) -> str:
+    """``text`` (an error, a hint) with the cards it writes in notation (``10S``) and the
+    suits it names by letter (``suit H``) shown as the table shows them, so that a message
+    and the table agree.
+
+    >>> cards_in_text("9C is not allowed: you must follow suit (S)")
+    '9♣ is not allowed: you must follow suit (♠)'
+    >>> cards_in_text("9C is not allowed", Style(symbols=False))
+    '9C is not allowed'
+    """
+    pack = style.pack
+    if pack is None:
+        text = _FRENCH_CARD_IN_TEXT.sub(lambda m: card(m.group(0), style), text)
+        suit_in_text = _FRENCH_SUIT_IN_TEXT
+    else:
+        text = _PACK_CARD_IN_TEXT.sub(
+            lambda m: m.group(0) if pack.parse_card(m.group(0)) is None
+            else card(m.group(0), style), text)
+        suit_in_text = _PACK_SUIT_IN_TEXT
+    return suit_in_text.sub(lambda m: f"{m.group(1)} {m.group(2)}{suit(m.group(3), style)}", text)
 
 
 #: How a declared colour paints (click colour names); black is not painted.

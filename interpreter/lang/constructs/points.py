@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...cards import FRENCH, normalize_rank
+from ...cards import FRENCH, Pack, normalize_rank
 from ...errors import did_you_mean
 from ...limits import MAX_VALUE
 from .. import dsl_text as t
@@ -36,6 +36,57 @@ DECL: Construct = Construct("points", "section", "card points: what the cards in
           omitted=True, minimum=-MAX_VALUE, maximum=MAX_VALUE),
     SOURCE,
 ))
+
+# ---------------------------------------------------------------- values
+
+
+def card_value(spec: Mapping[str, Any], pack: Pack = FRENCH) -> Callable[[int, bool], int]:
+    """How the section values card ``c`` of ``pack`` (a trump or not): its ``cards``
+    entry, else its rank's in ``trumps`` when it is a trump, else its rank's in ``ranks``
+    (0 when not listed).  The engine's tables and :func:`points_range` read it.
+
+    >>> value = card_value({"ranks": {"A": 11}, "trumps": {"J": 20}, "cards": {"7D": 5}})
+    >>> from spelbok.cards import card_id
+    >>> value(card_id("AS"), False), value(card_id("JC"), True), value(card_id("7D"), True)
+    (11, 20, 5)
+    """
+    by_rank = {pack.normalize_rank(r): int(v) for r, v in (spec.get("ranks") or {}).items()}
+    as_trump = {pack.normalize_rank(r): int(v) for r, v in (spec.get("trumps") or {}).items()}
+    by_card = {pack.parse_card(str(k)): int(v) for k, v in (spec.get("cards") or {}).items()}
+
+    def value(c: int, trump: bool) -> int:
+        rank = pack.ranks[pack.rank[c]] if pack.rank[c] >= 0 else "none"
+        v = as_trump[rank] if trump and rank in as_trump else by_rank.get(rank, 0)
+        return by_card.get(pack.face[c], v)
+
+    return value
+
+
+def points_range(tree: Mapping[str, Any], players: int) -> tuple[int, int] | None:
+    """The least and the most card points a seat can take with ``players`` seats (None:
+    no card points): every card of the deck that can count less than 0, or more, each
+    counted at its lowest or its highest (as a trump or not), and the last trick.
+
+    >>> tree = {"points": {"cards": {"QS": 13, "JD": -10}}, "deck": [{"players": [4, 4],
+    ...         "ranks": ["A", "K", "Q", "J"], "suits": ["S", "D"]}]}
+    >>> points_range(tree, 4)
+    (-10, 13)
+    """
+    from ...cards import pack_of
+    from .deck import entry_cards
+
+    spec = tree.get("points")
+    entry = next((e for e in tree.get("deck") or () if e["players"][0] <= players
+                  <= e["players"][1]), None)
+    if not isinstance(spec, Mapping) or entry is None:
+        return None
+    pack = pack_of(tree.get("pack"))
+    value = card_value(spec, pack)
+    both = [(value(c, False), value(c, True)) for c in entry_cards(entry, pack)]
+    last = int(spec.get("last_trick") or 0)
+    return (sum(min(0, *v) for v in both) + min(0, last),
+            sum(max(0, *v) for v in both) + max(0, last))
+
 
 # ---------------------------------------------------------------- DSL
 
