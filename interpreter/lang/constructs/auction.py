@@ -20,6 +20,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -362,6 +363,23 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
     _check_partner(chk, path, a)
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The partner (``teams`` needs the spec's teams), the first bidder, the conditions
+    of the pass and the doubles, then the steps when all pass."""
+    d = step["auction"]
+    p = (*path, "auction")
+    mode = c.constant(d.get("partner", "none"), (*p, "partner"),
+                      tuple(w.name for w in DECL.field("partner").words))
+    if mode == "teams" and not c.tree.get("teams"):
+        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+    c.number(d.get("first", "(dealer + 1) % seats"), (*p, "first"), False)
+    for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
+        if not isinstance(d.get(key, default), bool):
+            c.formula(d[key], (*p, key), False)
+    c.check_steps(d.get("all_pass") or [], (*p, "all_pass"))
+
+
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
+            compile_check=compile_check,
             describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
             code_parts=("start", "bid", "trump", "call", "skip", "redeal"))

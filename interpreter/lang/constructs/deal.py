@@ -18,6 +18,7 @@ from ..dsl_nodes import is_node
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -110,5 +111,16 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(d, sub)
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The sizes are whole numbers (the widow's fixed for all), ``to`` a per-seat formula."""
+    d = step["deal"]
+    p = (*path, "deal")
+    c.number(d.get("size", "0"), (*p, "size"), True)
+    if d.get("to", "not out") != "not out":
+        c.formula(d["to"], (*p, "to"), True)
+    if d.get("widow") not in (None, 0, "0"):
+        c.number(d["widow"], (*p, "widow"), False)
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
-            compile="spelbok.engine.deal:compile_deal")
+            compile="spelbok.engine.deal:compile_deal", compile_check=compile_check)
