@@ -24,7 +24,7 @@ import pytest
 from spelbok.errors import SpecError, SpecErrors
 from spelbok.lang.checks import structural_checks
 from spelbok.lang.compile_checks import Typer
-from spelbok.lang.constructs import STEP_HOMES
+from spelbok.lang.constructs import SECTION_HOMES, STEP_HOMES
 from spelbok.lang.loader import read_spec
 from spelbok.lang.promise import player_counts_to_compile
 from spelbok.lang.schema_check import schema_errors
@@ -139,7 +139,7 @@ def test_validating_imports_no_engine() -> None:
 def test_a_spec_without_a_deck_is_a_located_error() -> None:
     doc = read_spec("example")
     tree = {k: v for k, v in doc.tree.items() if k != "deck"}
-    with pytest.raises(SpecError, match=r"example\.\w+:1:1: no deck is given for 4 players"):
+    with pytest.raises(SpecError, match=r"example\.\w+:\d+:\d+: no deck is given for 4 players"):
         Typer(tree, 4, None, dataclasses.replace(doc, tree=tree).locate).check()
 
 
@@ -178,7 +178,8 @@ def test_a_compile_steps_keys_are_its_homes(home: Any) -> None:
     it shares), and a home whose step has keys to check has a ``compile_check``."""
     from spelbok.lang import vocabulary as v
 
-    declared = {home.name, "when", "label", "for", "then", "where", "who"}
+    declared = {home.name, "when", "label", "for", "then", "where", "who",
+                *(h.name for h in SECTION_HOMES)}
     for c in (home.decl, *home.parts, *v.PARTS):
         declared |= {f.name for f in (*(c.body or ()), *c.own_fields())}
     keys: set[str] = set()
@@ -190,7 +191,8 @@ def test_a_compile_steps_keys_are_its_homes(home: Any) -> None:
                     and node.func.attr == "get" and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 keys.add(node.args[0].value)
-            elif (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+                  and isinstance(node.slice, ast.Constant)
                   and isinstance(node.slice.value, str)):
                 keys.add(node.slice.value)
     assert keys <= declared, keys - declared

@@ -407,8 +407,6 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     first = c.contract_first.get(path, 0)
     count = len(d.get("contracts", []))
     mode = c.constant(d.get("partner", "none"), (*p, "partner"), MODES)
-    if mode == "teams" and not c.tree.get("teams"):
-        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
     ranks = tuple(c.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
                   ) if mode == "called_card" else ()  # a pack may have no ace
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
@@ -418,7 +416,7 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
         v = d.get(key, default)
         return const(v) if isinstance(v, bool) else c.formula(v, (*p, key), False)
 
-    code.append(AuctionStart(rules, c.number(d.get("first", "(dealer + 1) % seats"),
+    code.append(AuctionStart(rules, c.formula(d.get("first", "(dealer + 1) % seats"),
                                              (*p, "first"), False),
                              cond("pass_final", True), cond("double", False),
                              cond("redouble", False)))

@@ -130,8 +130,6 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
     """A ``declare_melds`` step: the spec's ``melds`` table as the deck's card sets and runs."""
     p = (*path, "declare_melds")
     table = c.tree.get("melds") or {}
-    if not table:
-        c.error(p, "there are no melds to declare: the spec has no 'melds' table")
     deck_mask = c.resolver.cards.deck_mask if c.resolver.cards else 0
     pack = c.pack
     nr = len(pack.ranks)
@@ -161,7 +159,7 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
                  if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
             if run else []
         melds.append(Meld(str(name), sets, runs, run,
-                          c.number(m["points"], (*at, "points"), True),
+                          c.formula(m["points"], (*at, "points"), True),
                           pack.copies, len(pack.letters) * nr))
     each = step.get("for", "not out")
     each_fn = None if each == "not out" else c.formula(each, (*path, "for"), True)
