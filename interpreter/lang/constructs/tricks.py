@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
@@ -574,4 +575,4 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
 
 HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
-            compile_check=tricks_compile.compile_check, code_parts=("start", "play", "next"))
+            compile_check=partial(tricks_compile.compile_check, decl=DECL), code_parts=("start", "play", "next"))

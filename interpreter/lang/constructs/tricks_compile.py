@@ -22,19 +22,18 @@ def _words(decl: Construct, key: str) -> tuple[str, ...]:
     return tuple(w.name for w in decl.field(key).words)
 
 
-def compile_check(c: Typer, step: dict[str, Any], path: Path) -> None:
+def compile_check(c: Typer, step: dict[str, Any], path: Path, *, decl: Construct) -> None:
     """The rules (conditions), the words and play of the cards, who leads, who plays,
-    how many tricks, the stock's draw, then the steps after each trick."""
-    from .tricks import DECL  # the home, which names this check
-
+    how many tricks, the stock's draw, then the steps after each trick (``decl``: the
+    step's declaration, which its home gives)."""
     t = step["tricks"]
     p = (*path, "tricks")
-    for f in DECL.body or ():
+    for f in decl.body or ():
         v = t.get(f.name, f.default) if f.rule else True
         if not isinstance(v, bool):
             c.condition(v, (*p, f.name))
     c.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"), ("any", "broken"))
-    broken_by = _words(DECL, "trumps_broken_by")
+    broken_by = _words(decl, "trumps_broken_by")
     c.constant(t.get("trumps_broken_by", broken_by[0]), (*p, "trumps_broken_by"), broken_by)
     if t.get("abstain") not in (None, False, "false"):
         c.formula(t["abstain"], (*p, "abstain"), True)
@@ -42,14 +41,14 @@ def compile_check(c: Typer, step: dict[str, Any], path: Path) -> None:
     if not c.allow_levels(t.get("allow"), reason, (*p, "allow")) and reason is not None:
         c.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
                 "but this step has no 'allow'")
-    _play(c, DECL, t, p)
+    _play(c, decl, t, p)
     c.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
     if t.get("players", "not out") != "not out":
         c.formula(t["players"], (*p, "players"), True)
     if t.get("count", "all") not in ("all", None):
         c.formula(t["count"], (*p, "count"), False)
     c.constant(t.get("scored", True), (*p, "scored"), (True, False))
-    c.constant(t.get("draw", "none"), (*p, "draw"), _words(DECL, "draw"))
+    c.constant(t.get("draw", "none"), (*p, "draw"), _words(decl, "draw"))
     c.check_steps(t.get("after_each") or [], (*p, "after_each"))
 
 
