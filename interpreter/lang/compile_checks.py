@@ -128,6 +128,7 @@ class Typer:
         self.var_types: dict[str, type] = {}
         self.pvars: dict[str, int] = {}
         self.gvars: dict[str, int] = {}
+        self._typed: dict[tuple[str, bool], Compiled | FormulaError] = {}
 
     # -- errors ---------------------------------------------------------------
 
@@ -139,8 +140,19 @@ class Typer:
     # -- formulas -------------------------------------------------------------
 
     def typed(self, text: Any, per_player: bool) -> Compiled:
-        """The formula compiled against the names' types (raises FormulaError)."""
-        return compile_formula(str(text), self.resolver, per_player=per_player)
+        """The formula compiled against the names' types (raises FormulaError), once per
+        text (the checks ask again for its type)."""
+        key = (str(text), per_player)
+        got = self._typed.get(key)
+        if got is None:
+            try:
+                got = compile_formula(key[0], self.resolver, per_player=per_player)
+            except FormulaError as e:
+                got = e
+            self._typed[key] = got
+        if isinstance(got, FormulaError):
+            raise got
+        return got
 
     def formula(self, text: Any, path: Path, per_player: bool) -> Any:
         """A formula's value when fixed at load time, else :data:`UNSET` (an error: 0)."""
