@@ -22,13 +22,15 @@ fixed at load switches off.
 ... name: Tiny
 ... players: {min: 2, max: 4}
 ... deck: [{ranks: [A, K, Q, J, 10, 9, 8, 7]}]
-... hand: [{deal: {size: 5}}, {tricks: {}}, {set: {score: "score + 'x'"}, for: "true"}]
+... variables: {player: {score: 0}}
+... hand: [{deal: {size: 5}}, {tricks: {}}, {set: {score: "seat > 1", won: "1"}, for: "true"}]
 ... end: {when: "true", winners: "true"}
 ... ''')
 >>> Typer(bad.tree, 2, None, bad.locate).check()
 Traceback (most recent call last):
 ...
-spelbok.errors.SpecErrors: g.yaml:5:60: unknown variable 'score' (declare it under variables:)
+spelbok.errors.SpecErrors: g.yaml:6:55: the variable 'score' holds a number (its initial value), but this formula gives a condition (true or false)
+g.yaml:6:72: unknown variable 'won' (declare it under variables:)
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def option_values(declared: dict[str, Any], given: dict[str, Any]) -> dict[str, 
     >>> option_values({}, {"colour": 1})
     Traceback (most recent call last):
     ...
-    spelbok.errors.SpecError: unknown option 'colour'
+    spelbok.errors.SpecError: <spec>: unknown option 'colour'
     """
     values: dict[str, Any] = {name: opt.get("default") for name, opt in declared.items()}
     for name, value in given.items():
