@@ -416,7 +416,7 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
         v = d.get(key, default)
         return const(v) if isinstance(v, bool) else c.formula(v, (*p, key), False)
 
-    code.append(AuctionStart(rules, c.formula(d.get("first", "(dealer + 1) % seats"),
+    code.append(AuctionStart(rules, c.number(d.get("first", "(dealer + 1) % seats"),
                                              (*p, "first"), False),
                              cond("pass_final", True), cond("double", False),
                              cond("redouble", False)))

@@ -125,6 +125,15 @@ class Compiler:
         fn: Fn = compiled.fn
         return fn
 
+    def number(self, text: Any, path: Path, per_player: bool) -> Fn:
+        """A formula that gives a whole number (the Typer checked it: as :meth:`formula`)."""
+        return self.formula(text, path, per_player)
+
+    def condition(self, text: Any, path: Path, per_player: bool = False,
+                  example: str = "") -> Fn:
+        """A formula that gives true or false (the Typer checked it: as :meth:`formula`)."""
+        return self.formula(text, path, per_player)
+
     def names_read(self, text: Any) -> frozenset[str]:
         """The names a formula reads."""
         return self._compile(str(text), False).names

@@ -156,11 +156,11 @@ def compile_deal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
     d = step["deal"]
     p = (*path, "deal")
     code.append(Deal(
-        c.formula(d.get("size", "0"), (*p, "size"), True),
+        c.number(d.get("size", "0"), (*p, "size"), True),
         [int(x) for x in d.get("packets", [1])] or [1],
         # None: every seat still in (the usual case, which needs no formula)
         c.formula(d["to"], (*p, "to"), True) if d.get("to", "not out") != "not out" else None,
-        c.formula(d["widow"], (*p, "widow"), False)
+        c.number(d["widow"], (*p, "widow"), False)
         if d.get("widow") not in (None, 0, "0") else None,
         c.where(p),
     ))

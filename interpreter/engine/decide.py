@@ -211,16 +211,16 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
         code.append(Decide(name, "suit", where_fn, then, suits=suits, allow=allow_fn,
                            levels=levels, pack=None if c.pack.french else c.pack))
     elif choose == "number":
-        lo_fn = c.formula(step.get("min", "0"), (*path, "min"), True)
-        hi_fn = c.formula(step.get("max", "0"), (*path, "max"), True)
+        lo_fn = c.number(step.get("min", "0"), (*path, "min"), True)
+        hi_fn = c.number(step.get("max", "0"), (*path, "max"), True)
         code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
                            allow=allow_fn, levels=levels))
     else:  # choose: exchange (the Typer refuses any other)
         ex = step.get("exchange", {})
         draw = c.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
                           ("stock", "turn_up", "none"))
-        max_fn = c.formula(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
-        min_fn = c.formula(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
+        max_fn = c.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
+        min_fn = c.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
         exchange = Exchange(name, where_fn, then, draw_from=draw, min_fn=min_fn,
                             max_fn=max_fn)
         if not c.pack.french:

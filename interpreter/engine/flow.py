@@ -168,7 +168,7 @@ def compile_repeat(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     code.append(RepeatInit(slot))
     top = len(code)
     cond = c.formula(step["while"], (*path, "while"), False) if "while" in step else None
-    test = RepeatTest(slot, c.formula(step["repeat"], (*path, "repeat"), False), cond,
+    test = RepeatTest(slot, c.number(step["repeat"], (*path, "repeat"), False), cond,
                       where=c.where((*path, "repeat")))
     code.append(test)
     c.compile_steps(step.get("steps", []), (*path, "steps"), code)

@@ -159,7 +159,7 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
                  if (deck_mask >> (s * nr + rank_of(r))) & 1] for s in suits] \
             if run else []
         melds.append(Meld(str(name), sets, runs, run,
-                          c.formula(m["points"], (*at, "points"), True),
+                          c.number(m["points"], (*at, "points"), True),
                           pack.copies, len(pack.letters) * nr))
     each = step.get("for", "not out")
     each_fn = None if each == "not out" else c.formula(each, (*path, "for"), True)

@@ -151,7 +151,7 @@ def compile_pass_cards(c: Compiler, step: dict[str, Any], path: Path, code: list
     c.counters += 1
     start = PassStart([str(d) for d in directions], by, slot)
     code.append(start)
-    code.append(PassCards(start, c.formula(t["count"], (*p, "count"), True)))
+    code.append(PassCards(start, c.number(t["count"], (*p, "count"), True)))
 
 
 __all__ = ["PassCards", "PassStart", "VERB"]

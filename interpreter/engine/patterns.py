@@ -55,9 +55,9 @@ def compile_patterns(c: Compiler, step: dict[str, Any], path: Path, code: list[I
     for i, pat in enumerate(step["patterns"]):
         p = (*path, "patterns", i)
         names.append(str(pat["name"]))
-        conds.append(c.formula(pat["if"], (*p, "if"), True))
+        conds.append(c.condition(pat["if"], (*p, "if"), True, "`count(hand) == 5`"))
         rank = pat.get("rank", "0")
-        ranks.append(None if rank in (0, "0") else c.formula(rank, (*p, "rank"), True))
+        ranks.append(None if rank in (0, "0") else c.number(rank, (*p, "rank"), True))
     code.append(Patterns(names, conds, ranks))
 
 

@@ -47,7 +47,7 @@ def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     per_trick = False
     for key, default in _v.TRICK_RULES.items():
         v = t.get(key, default)
-        flags[key] = c.formula(v, (*p, key), False) if not isinstance(v, bool) else const(v)
+        flags[key] = c.condition(v, (*p, key)) if not isinstance(v, bool) else const(v)
         if not isinstance(v, bool) and c.names_read(v) & changing:
             per_trick = True
     lead_trumps = c.constant(t.get("lead_trumps", "any"), (*p, "lead_trumps"),
