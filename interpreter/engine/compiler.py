@@ -97,6 +97,9 @@ class Compiler:
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
 
+    #: The cards of the deck a list names (:func:`spelbok.lang.compile_checks.card_mask`).
+    card_mask = staticmethod(card_mask)
+
     def where(self, path: Path) -> str:
         """``file:line:col`` of ``path`` in the spec, for errors found at run time."""
         file, line, col = self.locate(path)
