@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack, pack_of
 from ..formula import CardContext, Compiled, compile_formula
-from ..lang.compile_checks import Typer, card_mask, option_values
+from ..lang.compile_checks import Typer, option_values
+from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
@@ -97,8 +98,10 @@ class Compiler:
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
 
-    #: The cards of the deck a list names (:func:`spelbok.lang.compile_checks.card_mask`).
-    card_mask = staticmethod(card_mask)
+    @staticmethod
+    def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
+        """The cards of the deck ``names`` lists (:func:`spelbok.lang.compile_checks.card_mask`)."""
+        return _card_mask(names, deck_mask, pack)
 
     def where(self, path: Path) -> str:
         """``file:line:col`` of ``path`` in the spec, for errors found at run time."""
@@ -285,10 +288,10 @@ class Compiler:
         trump_ranks = [str(r) for r in ranking.get("trump_ranks") or []]
         tables = build_tables(deck_mask, rank_order, top, follow_printed, pack, suit_ranks,
                               trump_ranks)
-        self.free_mask = card_mask(ranking.get("free_cards") or [], deck_mask, pack)
-        self.losing_mask = card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
+        self.free_mask = _card_mask(ranking.get("free_cards") or [], deck_mask, pack)
+        self.losing_mask = _card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
         # kept cards never win either (and then stay with their owner: CardPlay.kept)
-        self.kept_mask = card_mask(ranking.get("kept_cards") or [], deck_mask, pack)
+        self.kept_mask = _card_mask(ranking.get("kept_cards") or [], deck_mask, pack)
         self.losing_mask |= self.kept_mask
         if self.losing_mask:
             tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
