@@ -21,7 +21,9 @@ def serve_cmd(specs: tuple[str, ...], port: int, host: str,
 
     Open the printed address: choose a spec, the players, readings and bots, then
     play your seat by clicking cards, watch bots play, or open a log saved with
-    'spelbok play --log' and step through it.  Ctrl-C stops the server.
+    'spelbok play --log' and step through it.  The address followed by /workbench
+    is the reading workbench: edit a spec and see its errors, its rules, its
+    reading file's cases and a small audit as you go.  Ctrl-C stops the server.
     """
     try:
         import uvicorn

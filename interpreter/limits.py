@@ -42,6 +42,10 @@ MAX_NOTATION = 200
 """Longest action notation read (an exchange of a whole hand fits many times over)."""
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest log, snapshot or reading file read (checked before it is read)."""
+MAX_TABLE_LEVELS = 3
+"""Most levels of keys in one of a spec's tables (a function of at most this many keys)."""
+MAX_TABLE_ENTRIES = 4_096
+"""Most entries in one of a spec's tables."""
 MAX_NESTING = 64
 """Deepest nesting of lists and maps in a JSON log or snapshot."""
 MAX_VECTOR_ENVS = 65_536

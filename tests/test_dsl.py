@@ -382,6 +382,12 @@ _LEAVES: dict[str, st.SearchStrategy[Any]] = {
     "points_by_rank": st.dictionaries(RANKS, st.integers(-5, 30), max_size=3),
     "points_by_card": st.dictionaries(st.sampled_from(["JC", "Q♠", "10H"]), st.integers(-5, 30),
                                       max_size=2),
+    # one level of words, or numbers then words (a table's keys are text in the tree)
+    "value_table": st.dictionaries(st.sampled_from(["clubs", "grand", "otherwise", "two words"]),
+                                   st.integers(-5, 30), min_size=1, max_size=3)
+    | st.dictionaries(st.sampled_from(["2", "-3"]),
+                      st.dictionaries(st.sampled_from(["single", "otherwise"]), SCALARS,
+                                      min_size=1, max_size=2), min_size=1, max_size=2),
 }
 
 

@@ -60,7 +60,9 @@ def test_wheel_works_outside_the_source_tree(tmp_path: Path) -> None:
                  "spelbok/play/bots/ismcts.py", "spelbok/analysis/reading.schema.json",
                  "spelbok/analysis/audit.schema.json",
                  "spelbok/specs/readings/example.yaml", "spelbok/specs/spelbok.schema.json",
-                 "spelbok/web/templates/index.html", "spelbok/web/static/app.js"):
+                 "spelbok/web/templates/index.html", "spelbok/web/static/app.js",
+                 "spelbok/web/templates/workbench.html", "spelbok/web/static/workbench.js",
+                 "spelbok/web/static/workbench.css"):
         assert must in names, must
     assert not any(n.startswith(("interpreter/", "cli/")) for n in names)
     # every source module and data file is in the wheel (a subpackage missing from

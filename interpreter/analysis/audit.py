@@ -254,7 +254,7 @@ def plan_audit(
 Trees = list[tuple[dict[str, Any], dict[str, Sequence[Any]] | None]]
 
 
-def _load_specs(specs: Sequence[str | os.PathLike[str]], refs: Sequence[str],
+def _load_specs(specs: Sequence[str | os.PathLike[str]], refs: Sequence[str | os.PathLike[str]],
                 players: Sequence[int] | None, options: dict[str, Sequence[Any]] | None,
                 max_hands: int | None, allowed: tuple[str, ...],
                 ) -> tuple[list[dict[str, Any]], dict[int, list[int]], set[str], Trees]:

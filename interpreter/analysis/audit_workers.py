@@ -4,6 +4,7 @@ on this machine, or on a Ray cluster."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,17 +23,19 @@ Progress = Callable[[int], None]
 
 #: one unit of work: (cell id, spec ref, players, options, max_hands, allow_paths,
 #: line-up, run seed, bot time, match indexes)
-Task = tuple[int, str, int, dict[str, Any], int | None, tuple[str, ...], Lineup, int, float | None,
+Task = tuple[int, str | os.PathLike[str], int, dict[str, Any], int | None, tuple[str, ...], Lineup, int, float | None,
              list[int]]
 
-_GAMES: dict[str, Game] = {}
+_GAMES: dict[tuple[str | os.PathLike[str], str], Game] = {}
 
 
-def _game(ref: str, players: int, options: dict[str, Any], max_hands: int | None,
-          allow_paths: tuple[str, ...]) -> Game:
+def _game(ref: str | os.PathLike[str], players: int, options: dict[str, Any],
+          max_hands: int | None, allow_paths: tuple[str, ...]) -> Game:
     from ..engine.game import load
 
-    key = json.dumps([ref, players, sorted((k, repr(v)) for k, v in options.items()), max_hands])
+    # a SpecText is its own key (by its text): two texts of one name are two games
+    key = (ref, json.dumps([players, sorted((k, repr(v)) for k, v in options.items()),
+                            max_hands]))
     g = _GAMES.get(key)
     if g is None:
         if len(_GAMES) > 64:  # a worker keeps the games of the cells it runs, within bounds

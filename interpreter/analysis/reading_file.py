@@ -172,8 +172,12 @@ def _find_file(path: str | os.PathLike[str]) -> tuple[str, Path | None, str]:
                        + (f" (did you mean '{h}'?)" if (h := did_you_mean(base, shipped)) else ""))
 
 
-def load_reading(path: str | os.PathLike[str], text: str | None = None) -> ReadingFile:
+def load_reading(path: str | os.PathLike[str], text: str | None = None,
+                 folder: str | os.PathLike[str] | None = None) -> ReadingFile:
     """Read and check a reading file (a path, or a shipped name like ``example``).
+
+    ``text``: the file's text, given (``path`` then only names it); ``folder``: the folder
+    its ``spec:`` is looked for in (default: the one ``path`` names).
 
     Raises :class:`ReadingFileErrors` (located) for a file that breaks the schema.
 
@@ -186,7 +190,7 @@ def load_reading(path: str | os.PathLike[str], text: str | None = None) -> Readi
         display, folder, text = _find_file(path)
     else:
         display = os.fspath(path)
-        folder = Path(display).parent
+        folder = Path(display).parent if folder is None else Path(folder)
     try:
         data, positions = load_yaml(text, display)
     except SpecError as e:

@@ -52,6 +52,10 @@ class CaseResult:
     spec_reading: dict[str, Any] = field(default_factory=dict)
     separates: bool | None = None
     compare_text: str = ""
+    #: the state the case set up, and the state where it stopped (its last step, or the
+    #: one that failed): for a page that draws the position; not in :meth:`to_dict`
+    start: Any = field(default=None, repr=False, compare=False)
+    end: Any = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -155,8 +159,9 @@ class ReadingReport:
                 lines.extend(_detail(c, "        "))
             if c.separates:
                 lines.append("        " + st("SEPARATES", fg="yellow", bold=True)
-                             + (f" the readings: {c.compare_text}:" if self.versus else
-                                f" the readings: {c.compare_text} it fails:"))
+                             + (f" the readings: {c.compare_text}" if self.versus else
+                                f" the readings: {c.compare_text} it fails")
+                             + (":" if c.compared is not None else ""))
                 if c.compared is not None:
                     lines.extend(_detail(c.compared, "          "))
             elif c.separates is False and not self.versus:

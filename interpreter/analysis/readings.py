@@ -95,7 +95,8 @@ __all__ = [
 class _Runner:
     """Runs the cases of one reading file against one spec (with game caching)."""
 
-    def __init__(self, rf: ReadingFile, spec: str | None, options: dict[str, Any] | None,
+    def __init__(self, rf: ReadingFile, spec: str | os.PathLike[str] | None,
+                 options: dict[str, Any] | None,
                  allow_paths: tuple[str | os.PathLike[str], ...] = ()) -> None:
         self.rf = rf
         self.allow_paths = allow_paths
@@ -106,7 +107,7 @@ class _Runner:
 
     # -- specs and games
 
-    def spec_for(self, case: dict[str, Any], i: int) -> tuple[str, Path_]:
+    def spec_for(self, case: dict[str, Any], i: int) -> tuple[str | os.PathLike[str], Path_]:
         if "spec" in case:
             return self._resolve(str(case["spec"]), ("cases", i, "spec")), ("cases", i, "spec")
         if self.spec_override is not None:
@@ -120,7 +121,8 @@ class _Runner:
         found = referenced_spec(spec, self.rf.folder, self.allow_paths, self.loc(where))
         return _display_path(Path(found)) if os.path.isabs(found) else found
 
-    def game(self, spec: str, players: int | None, options: dict[str, Any], where: Path_) -> Game:
+    def game(self, spec: str | os.PathLike[str], players: int | None, options: dict[str, Any],
+             where: Path_) -> Game:
         from ..engine.game import load
 
         key = (spec, players, tuple(sorted((k, repr(v)) for k, v in options.items())))
@@ -184,7 +186,9 @@ class _Runner:
             b = f"{self.spec_override}" + (f" ({_opts_text(changed[1])})" if changed[1] else "")
             if result.separates:
                 failing, passing = (unforced, a) if on_file.ok else (on_file, b)
-                result.compared = failing
+                # the other run when it is the one that fails (this run's own failure is
+                # the case's: itself as its "compared" would make a cycle)
+                result.compared = failing if failing is not result else None
                 result.compare_text = (f"passes under {a}, fails under {b}" if on_file.ok
                                        else f"fails under {a}, passes under {b}")
                 del passing
@@ -206,6 +210,7 @@ class _Runner:
     def play(self, game: Game, i: int, case: dict[str, Any], result: CaseResult) -> None:
         try:
             st = self.setup(game, i, case)
+            result.start = st.clone()
         except SpecError as e:
             result.status = "error"
             result.message = str(self._locate_setup(e, i))
@@ -215,6 +220,7 @@ class _Runner:
             result.message = str(e)
             return
         ctx = _Context(game, st, self.loc, i)
+        result.end = st  # where the case stops: its last step, or the one that failed
         for j, step in enumerate(case.get("steps") or []):
             path = ("cases", i, "steps", j)
             try:
@@ -395,12 +401,13 @@ def _display_path(p: Path) -> str:
 
 def run_reading(
     path: str | os.PathLike[str],
-    spec: str | None = None,
+    spec: str | os.PathLike[str] | None = None,
     options: dict[str, Any] | None = None,
     *,
     text: str | None = None,
     only: Callable[[str], bool] | None = None,
     allow_paths: Iterable[str | os.PathLike[str]] = (),
+    folder: str | os.PathLike[str] | None = None,
 ) -> ReadingReport:
     """Run every case of a reading file; return the report (never raises for a failing case).
 
@@ -409,7 +416,9 @@ def run_reading(
     (``{"void_rule": "any"}``); ``text`` gives the file's text directly;
     ``only`` filters cases by name; the file's ``spec:`` names a shipped spec
     or a file in the reading file's folder (or below), or in one of the
-    folders ``allow_paths`` lists.  A file that cannot be read raises
+    folders ``allow_paths`` lists; ``folder`` is that folder for a ``text``
+    (default: the folder ``path`` names).  ``spec`` may be a
+    :class:`~spelbok.lang.loader.SpecText` (a spec being edited).  A file that cannot be read raises
     :class:`ReadingFileErrors` / :class:`ReadingError`; a case whose set-up is
     impossible is reported with status ``error``.
 
@@ -417,7 +426,7 @@ def run_reading(
     >>> r.ok, len(r.cases) >= 1
     (True, True)
     """
-    rf = load_reading(path, text=text)
+    rf = load_reading(path, text=text, folder=folder)
     allowed = tuple(allow_paths)
     runner = _Runner(rf, spec, options, allowed)
     # the spec (and the options given) must load before any case runs
@@ -440,7 +449,7 @@ def run_reading(
             continue
         results.append(runner.run_case(i, case))
     if spec is not None:
-        spec_text = spec
+        spec_text = os.fspath(spec)
     else:
         spec_text = runner._resolve(str(rf.data["spec"]))
     versus = runner._resolve(str(rf.data["spec"])) if spec is not None else None

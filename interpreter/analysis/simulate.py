@@ -172,7 +172,7 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _worker_init(spec: str, players: int, options: dict[str, Any], max_hands: int | None,
+def _worker_init(spec: str | os.PathLike[str], players: int, options: dict[str, Any], max_hands: int | None,
                  allow_paths: tuple[str | os.PathLike[str], ...] = ()) -> None:
     from ..engine.game import load
 
@@ -187,7 +187,13 @@ def _worker_run(job: tuple[list[str], int, list[int], float | None]) -> list[Mat
     return [run_match(game, bots, seed, i, bot_time=bot_time) for i in indexes]
 
 
-def _spec_ref(spec: str | os.PathLike[str]) -> str:
+def _spec_ref(spec: str | os.PathLike[str]) -> str | os.PathLike[str]:
+    """What a worker loads: a file's absolute path, a shipped name, spec text, or a
+    :class:`~spelbok.lang.loader.SpecText` as it is (its name is no file)."""
+    from ..lang.loader import SpecText
+
+    if isinstance(spec, SpecText):
+        return spec
     text = os.fspath(spec)
     if "\n" not in text and os.path.exists(text):
         return os.path.abspath(text)
@@ -254,7 +260,7 @@ def simulate(
     )
 
 
-def _run_parallel(game: Game, ref: str, seats: list[str], seed: int, games: int, jobs: int,
+def _run_parallel(game: Game, ref: str | os.PathLike[str], seats: list[str], seed: int, games: int, jobs: int,
                   opts: dict[str, Any], max_hands: int | None, allowed: tuple[Any, ...],
                   bot_time: float | None, progress: Progress | None) -> list[MatchRecord]:
     """The matches of :func:`simulate` over ``jobs`` processes, in match order."""

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack, pack_of
 from ..formula import CardContext, Compiled, compile_formula
+from ..formula.tables import table_names
 from ..lang.compile_checks import Typer, option_values
 from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
@@ -199,6 +200,7 @@ class Compiler:
         self.contracts = contracts_of(self, t["hand"])
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
                                  pack, self.var_types)
+        self.resolver.table.update(table_names(t.get("tables")))
         self.resolver.cards = CardContext(trump_tables, deck_mask, card_points, set_points,
                                           power, pack)
         tables, cut_power = self._tables(ranking, rank_order, deck_mask)

@@ -59,6 +59,7 @@ from .operators import (
 )
 from .parse import check_limits, formula_names, parse_formula
 from .subformula import _ARTICLE, _C, _EXPECT_WORDS, _const, _folded
+from .tables import ValueTable
 from .unrolled import _UNROLLED
 
 if TYPE_CHECKING:  # lark is imported lazily: importing this module must stay cheap
@@ -239,6 +240,12 @@ class _Compiler(_CardCompiler):
                 hint=did_you_mean(node.name, self.resolver.names()),
             )
         kind, target, type_ = info.kind, info.value, info.type
+        if kind == "table":
+            raise FormulaError(
+                f"'{node.name}' is a table; read it with its key"
+                f"{'s' if target.arity != 1 else ''}: {node.name}("
+                + ", ".join("…" for _ in range(target.arity)) + ")",
+                line=node.line, col=node.column)
         t = _norm_type(type_, target, kind)
         if kind == "const":
             return _const(target, t, 1)
@@ -273,7 +280,10 @@ class _Compiler(_CardCompiler):
         if name == "count" and nargs == 1 and self.compile(node.args[0], True).type == "cards":
             return self._card_call(node, in_agg)
         if name not in FUNCTIONS:
-            if self._lookup(name) is not None:
+            info = self._lookup(name)
+            if info is not None and info.kind == "table":
+                return self._table(node, info.value, in_agg)
+            if info is not None:
                 raise FormulaError(f"'{name}' is not a function", line=node.line, col=node.column)
             raise FormulaError(
                 f"unknown function '{name}' (functions: count, any, all, sum, max, min, abs, "
@@ -317,6 +327,32 @@ class _Compiler(_CardCompiler):
         if all(c.const for c in args):
             return _folded(fn, "int", cost)
         return _C(fn, "int", cost)
+
+    def _table(self, node: Call, table: ValueTable, in_agg: bool) -> _C:
+        """``name(key, …)``: the spec's table read at the keys (see :mod:`.tables`)."""
+        if len(node.args) != table.arity:
+            raise FormulaError(
+                f"the table '{table.name}' takes {table.arity} key"
+                f"{'s' if table.arity != 1 else ''}, got {len(node.args)}",
+                line=node.line, col=node.column)
+        args = [self.compile(a, in_agg) for a in node.args]
+        for i, (a, c) in enumerate(zip(node.args, args, strict=True)):
+            want: TypeName = "int" if table.key_types[i] == "int" else "str"
+            self._need(c, want, a, f"the table '{table.name}' (key {i + 1})")
+        vt: TypeName = table.value_type  # type: ignore[assignment]
+        cost = 1 + sum(c.cost for c in args)
+        fns = tuple(c.fn for c in args)
+        lookup = table.lookup
+        fn: Fn
+        if len(fns) == 1:
+            (x,) = fns
+            entries, other = table.entries, table.missing()
+            fn = lambda st, p: entries.get((x(st, p),), other)  # noqa: E731
+        else:
+            fn = lambda st, p: lookup(tuple(g(st, p) for g in fns))  # noqa: E731
+        if all(c.const for c in args):
+            return _folded(fn, vt, cost)
+        return _C(fn, vt, cost)
 
     def _aggregate(self, node: Call) -> _C:
         name, n = node.func, self.nseats

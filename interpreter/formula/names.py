@@ -32,6 +32,9 @@ class NameInfo(NamedTuple):
     - ``kind="player"``: ``value`` is a getter ``g(state, seat) -> value`` (per-player
       variables, ``tricks``, ``out``...).  Getters must not raise and must be pure.
 
+    - ``kind="table"``: ``value`` is a :class:`~spelbok.formula.tables.ValueTable`, read
+      as a function of its keys: ``game_base(game)``.
+
     ``type`` is ``"int"``, ``"bool"``, ``"str"`` (or the Python class) or
     ``"any"``/None when unknown; it drives the static type check.  For constants it
     may be left out and is taken from the value.
@@ -46,7 +49,7 @@ class NameInfo(NamedTuple):
       list at once (``max(score)`` is one call of the built-in ``max``).
     """
 
-    kind: str  # "const" | "global" | "player"
+    kind: str  # "const" | "global" | "player" | "table"
     value: Any
     type: Any = None
     direct: Any = None

@@ -42,6 +42,7 @@ from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import Compiled, compile_formula
 from ..formula.name_table import BUILTIN_TYPES, TypeResolver, value_type
+from ..formula.tables import table_names
 from ..limits import short_repr
 from .constructs import STEP_HOMES, entry_cards
 from .constructs.home import UNSET, Home
@@ -320,6 +321,7 @@ class Typer:
         self._variables(t.get("variables") or {})
         self.resolver = TypeResolver(self.n, self.options, self.pvars, self.gvars,
                                      self.var_types, self.pack, self.deck_mask)
+        self.resolver.table.update(table_names(t.get("tables")))
         self._teams(t.get("teams"))
         self._ranking(t.get("ranking") or {})
         self._dealer(t.get("dealer") or {})

@@ -35,6 +35,7 @@ from .schema_check import (
 )
 from .sources import (
     AllowPaths,
+    SpecText,
     _resolve,
     _resolve_extends,
     _Source,
@@ -59,6 +60,7 @@ __all__ = [
     "read_spec",
     "schema_errors",
     "shipped_spec_names",
+    "SpecText",
     # in sources.py, imported from here by the commands and the tests
     "is_system_path",
     "local_file",

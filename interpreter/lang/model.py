@@ -211,6 +211,12 @@ def _range(value: Any, ctx: _Ctx) -> list[int]:
     return [int(v) for v in _list(value)]
 
 
+def _value_table(value: Any) -> Tree:
+    """A table's levels, keys as text (``3`` and ``'3'`` are one key)."""
+    return {str(k): _value_table(x) if isinstance(x, Mapping) else _scalar(x)
+            for k, x in _map(value).items()}
+
+
 def _steps(value: Any, ctx: _Ctx) -> list[Tree]:
     return [_step(_map(s), ctx) for s in _list(value)]
 
@@ -236,6 +242,7 @@ _CONVERT: dict[str, Convert] = {
     "range": _range,
     "assignments": lambda v, c: {str(k): formula_text(x) for k, x in _map(v).items()},
     "var_map": lambda v, c: {str(k): _scalar(x) for k, x in _map(v).items()},
+    "value_table": lambda v, c: _value_table(v),
     "points_by_rank": lambda v, c: {_rank(k): int(x) for k, x in _map(v).items()},
     "points_by_card": lambda v, c: {_card(k): int(x) for k, x in _map(v).items()},
     "who": _who,

@@ -34,6 +34,7 @@ from ..errors import FormulaError, SpecError
 from ..formula import NameInfo, compile_formula, formula_names, parse_formula
 from ..formula.bounds import Interval, bounds
 from ..formula.name_table import TypeResolver
+from ..formula.tables import table_names
 from ..limits import MAX_CHOICES, MAX_EXCHANGES, MAX_REPEAT
 from . import vocabulary as _v
 from .constructs import entry_size
@@ -151,7 +152,9 @@ class _Promise:
         options = {k: o.get("default") for k, o in self.options.items()}
         pack = pack_of(self.tree.get("pack")) if self.tree.get("pack") else FRENCH
         types = {k: {"int": int, "str": str, "bool": bool}[t] for k, t in self.var_types.items()}
-        return TypeResolver(self.tree["players"]["max"], options, pvars, gvars, types, pack)
+        resolver = TypeResolver(self.tree["players"]["max"], options, pvars, gvars, types, pack)
+        resolver.table.update(table_names(self.tree.get("tables")))
+        return resolver
 
     def choice_kinds(self, where: str, step: dict[str, Any] | None) -> list[str]:
         """The kinds ``choice`` can hold where a formula reads it: in a decision's ``then``

@@ -54,6 +54,7 @@ def _code(value: Any) -> str:
 _SHOWN = {
     "condition": "bool or condition", "count": "`all` or formula", "packet": "int",
     "first_dealer": "seat number or word", "var_map": "map name → value", "true": "`true`",
+    "value_table": "map key → value or table",
     "steps": "list of steps", "assignments": "map name → formula", "top_trump": "card",
     "choose": "word list, `suit`, `exchange` or `number`", "str": "str", "text": "str",
     "scalar": "str, int or bool", "source": "str",

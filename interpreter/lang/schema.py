@@ -29,7 +29,7 @@ import json
 import sys
 from typing import Any
 
-from spelbok.limits import MAX_CARDS, MAX_PLAYERS, MAX_VALUE
+from spelbok.limits import MAX_CARDS, MAX_PLAYERS, MAX_TABLE_ENTRIES, MAX_VALUE
 
 from . import vocabulary as v
 from .generated import regenerate
@@ -86,6 +86,10 @@ _DEFS: dict[str, dict[str, Any]] = {
     "allow": {},  # built by _allow(), from the allow level
     "var_map": {"type": "object", "propertyNames": {"$ref": "#/$defs/name"},
                 "additionalProperties": {"$ref": "#/$defs/scalar"}, "x-name": "in '{key}'"},
+    "value_table": {"type": "object", "minProperties": 1, "maxProperties": MAX_TABLE_ENTRIES,
+                    "additionalProperties": {"anyOf": [{"$ref": "#/$defs/scalar"},
+                                                       {"$ref": "#/$defs/value_table"}]},
+                    "x-expect": "a table: keys to values or to tables"},
 }
 _INLINE: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},
@@ -115,7 +119,7 @@ _CONSTRUCT_NAMES = {c.name for c in v.CONSTRUCTS}
 _DEF_ORDER = ("source", "text", "formula", "condition", "word", "name", "scalar", "rank", "suit",
               "card", "top_trump", "ranks", "suits", "range", "assignments", "who_map", "who",
               "steps", "deal", "turn_up", "exchange", "choose", "tricks", "redeal", "step",
-              "option", "deck_entry", "var_map", "move", "allow", "auction", "pass_cards", "declare_melds")
+              "option", "deck_entry", "var_map", "value_table", "move", "allow", "auction", "pass_cards", "declare_melds")
 
 SHIPPED = ("interpreter/lang/spec.schema.json", "specs/spelbok.schema.json")
 """The shipped copies, relative to the repository root."""

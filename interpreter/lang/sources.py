@@ -34,15 +34,19 @@ class _Source:
         folder: Path | Traversable | None,
         read: Callable[[], bytes] | None = None,
         text: str | None = None,
+        surface: str | None = None,
     ) -> None:
         self.display = display
         self.identity = identity
         self.folder = folder
         self.read = read
         self.text = text
+        self._surface = surface
 
     @property
     def surface(self) -> str:
+        if self._surface is not None:
+            return self._surface
         return "dsl" if self.display.endswith(".spel") else "yaml"
 
     def load_text(self) -> str:
@@ -183,7 +187,71 @@ def _shipped_source(name: str) -> _Source | None:
     return None
 
 
+class SpecText(os.PathLike[str]):
+    """Spec text held in memory (pasted in a page, being edited) under a virtual name.
+
+    It reads no file: its errors read ``NAME:line:col`` (``<pasted>:3:7``), and its
+    ``extends`` reaches the shipped specs only -- by name, or, when ``near`` names a
+    shipped spec (the one the text was opened from), by a path from that spec's
+    folder, as a shipped variant's ``../knektpass.yaml``.  Wherever a spec path is
+    taken (:func:`spelbok.load`, :func:`spelbok.validation.validate`, ``read_spec``),
+    a SpecText may be given.
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> read_spec(SpecText("spelbok: 1\\nname: x\\nplayers: {min: 2, max: 4}\\n")).tree
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecErrors: <pasted>:1:1: missing required keys 'deck', 'hand', 'end' at the top level
+    >>> read_spec(SpecText("spelbok: 1\\nextends: ../knektpass.yaml\\n", near="variants/knektpass-void-any")).tree["name"]
+    'Knektpass'
+    >>> read_spec(SpecText("spelbok: 1\\nextends: ../knektpass.yaml\\n"))
+    Traceback (most recent call last):
+    ...
+    spelbok.errors.SpecError: <pasted>:2:10: cannot find the base spec '../knektpass.yaml' (looked next to this file and among the shipped specs) (did you mean 'knektpass'?)
+    """
+
+    def __init__(self, text: str, name: str = "<pasted>", surface: str = "yaml",
+                 near: str | None = None) -> None:
+        if surface not in ("yaml", "dsl"):
+            raise SpecError(f"a spec's surface is 'yaml' or 'dsl', not {surface[:20]!r}")
+        self.text = text
+        self.name = name
+        self.surface = surface
+        self.near = near
+
+    def __fspath__(self) -> str:
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"SpecText({self.name!r}, {len(self.text)} characters)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpecText) and (self.text, self.name, self.surface, self.near) \
+            == (other.text, other.name, other.surface, other.near)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.name, self.surface, self.near))
+
+    def source(self) -> _Source:
+        """Where :func:`~spelbok.lang.loader.read_spec` reads it from: the text, and the
+        shipped folder of ``near`` (None: no folder, shipped names only)."""
+        folder: Path | Traversable | None = None
+        if self.near is not None:
+            shipped = _shipped_source(self.near)
+            if shipped is None:
+                raise SpecError(f"no shipped spec {self.near[:60]!r}",
+                                hint=did_you_mean(self.near, shipped_spec_names()))
+            folder = shipped.folder
+        return _Source(self.name, f"<text>:{self.name}", folder, text=self.text,
+                       surface=self.surface)
+
+
 def _resolve(source: str | os.PathLike[str], text: str | None) -> _Source:
+    if isinstance(source, SpecText):
+        return source.source()
     if text is not None:
         display = os.fspath(source)
         folder = Path(display).parent if display else Path.cwd()

@@ -153,6 +153,9 @@ TYPES: tuple[Word, ...] = (
     Word("allow", "A condition on each candidate (a card, an option), or a list of at least "
          "two levels (`if`, `reason`) tried in order: the first level that admits a candidate "
          "decides."),
+    Word("value_table", "A table of values: a map from keys (all numbers or all words at "
+         "one level) to values (all numbers, all words or all true/false) or to tables of "
+         "the next level; `otherwise` gives the value of a missing key."),
     Word("points_by_rank", "Points by rank: a map from ranks to integers (`A: 11`)."),
     Word("points_by_card", "Points of single cards: a map from cards to integers (`QS: 13`)."),
     # inline types (no schema definition of their own)

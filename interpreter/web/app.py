@@ -40,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import IllegalActionError, SpelbokError, error_lines
 from ..limits import MAX_FILE_BYTES
+from . import workbench
 from .pages import render
 from .sessions import Conflict, Match, NotFound, Replay, Sessions, new_seed
 
@@ -388,6 +389,7 @@ def _routes() -> list[Route | Mount]:
         Route("/api/replays/{id}", _get_replay),
         Route("/api/replays/{id}/goto", _goto, methods=["POST"]),
         Route("/api/replays/{id}/seat", _seat, methods=["POST"]),
+        *workbench.routes(_json),  # the reading workbench: /workbench, /api/workbench/...
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
 
