@@ -1,7 +1,9 @@
-"""Validate a spec: schema, then structural checks, then compiling it at each player count.
+"""Validate a spec: schema, then structural checks, then the checks of compiling it at
+each player count (:class:`~spelbok.lang.compile_checks.Typer`: every formula typed,
+every step's parameters checked).
 
-It drives every stage (the language's checks, then the engine's compiler), so it sits
-above both.
+It drives the language's stages and needs no engine: what compiling a game could find
+wrong, the Typer finds first (the compiler runs it too).
 
 >>> validate("example")
 []
@@ -32,8 +34,8 @@ def diagnose(source: str | os.PathLike[str], *,
              ) -> tuple[list[SpecError], list[SpecError]]:
     """The errors of a spec (as :func:`validate`) and its warnings
     (:class:`~spelbok.errors.SpecWarning`: valid, but probably not what was meant)."""
-    from .engine.game import Game
     from .lang.checks import structural_diagnosis
+    from .lang.compile_checks import Typer
     from .lang.loader import read_spec
 
     try:
@@ -50,7 +52,7 @@ def diagnose(source: str | os.PathLike[str], *,
     seen: set[str] = set()
     for n in player_counts_to_compile(doc.tree):
         try:
-            Game(doc, n)
+            Typer(doc.tree, n, None, doc.locate).check()
         except SpecErrors as e:
             for err in e.errors:
                 if str(err) not in seen:

@@ -17,7 +17,7 @@ HOME_DIR = ROOT / "interpreter" / "lang" / "constructs"
 # the stage modules (drivers): a home imports none of them, but for type hints
 DRIVERS = {"dsl_build", "dslwrite", "describe", "checks", "vocabulary", "model", "loader",
            "schema", "reference", "validate", "dsl", "compiler", "meaning", "deck_size",
-           "promise"}
+           "promise", "compile_checks"}
 
 
 def test_every_step_kind_has_its_home_in_the_registry_order() -> None:

@@ -71,3 +71,33 @@ def test_no_library_module_imports_the_cli() -> None:
            for name, path in _modules().items() if not _within(name, "spelbok.cli")
            for target in sorted(_imported(name, path)) if _within(target, "spelbok.cli")]
     assert not bad, "\n".join(bad)
+
+
+def test_bots_read_the_compiled_program_not_the_spec() -> None:
+    """A bot plays from the game's compiled program and the seat's view: no module of
+    ``spelbok.play.bots`` reads a spec tree (``.tree``, ``.raw``) or the loaded document
+    (``.doc``), so a bot works for every spec the compiler accepts, whatever its form."""
+    bad = []
+    for name, path in _modules().items():
+        if not _within(name, "spelbok.play.bots"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in ("tree", "raw", "doc"):
+                bad.append(f"{name}:{node.lineno} reads .{node.attr}")
+    assert not bad, "\n".join(bad)
+    assert any(_within(n, "spelbok.play.bots") for n in _modules())
+
+
+def test_the_run_time_library_is_apart_from_the_compiler() -> None:
+    """What formulas read in play (``engine.readers``, the getters the resolver hands
+    out) is a module of its own that never imports the compile-once compiler, and the
+    compiler's own functions take no state (the setters it makes are closures)."""
+    modules = _modules()
+    assert not any(_within(t, "spelbok.engine.compiler")
+                   for t in _imported("spelbok.engine.readers", modules["spelbok.engine.readers"]))
+    tree = ast.parse(modules["spelbok.engine.compiler"].read_text("utf-8"))
+    top = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    top += [m for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body
+            if isinstance(m, ast.FunctionDef)]
+    assert top and not [f.name for f in top if f.args.args[:2] and "st" in
+                        [a.arg for a in f.args.args[:2]]]

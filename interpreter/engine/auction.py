@@ -51,7 +51,7 @@ A_PASSED: Final = 6  # the seats that passed, a bitmask
 A_FLAGS: Final = 7  # the step's conditions, read when it starts: F_*
 A_BIDS: Final = 8  # from here, one per seat: the last contract the seat bid, -1 none
 
-MODES = ("none", "called_card", "teams")
+MODES = _v.words("auction", "partner")  # the home's words, in its order
 F_PASS_FINAL: Final = 1
 F_DOUBLE: Final = 2
 F_REDOUBLE: Final = 4
@@ -59,11 +59,11 @@ F_ONCE: Final = 8  # each seat speaks once
 F_START: Final = 8  # with the holder's right, the flags' bits from here: the first seat
 #: how the bidding goes round (``hold``): in turn, in duels with the holder's right, or
 #: in turn with an earlier player's right to hold
-HOLDS = ("none", "elder", "in_turn")
+HOLDS = _v.words("auction", "hold")
 H_DUEL: Final = 1
 H_IN_TURN: Final = 2
 #: who declares (``declarer``): the highest bidder, or the first of its side to name the trump
-DECLARERS = ("highest", "first_to_name")
+DECLARERS = _v.words("auction", "declarer")
 #: trump codes of a contract besides a suit index and NO_TRUMP
 T_CHOSEN: Final = -1
 T_KEEP: Final = -2
@@ -500,8 +500,6 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     first = c.contract_first.get(path, 0)
     count = len(d.get("contracts", []))
     mode = c.constant(d.get("partner", "none"), (*p, "partner"), MODES)
-    if mode == "teams" and not c.tree.get("teams"):
-        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
     ranks = tuple(c.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
                   ) if mode == "called_card" else ()  # a pack may have no ace
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,

@@ -3,8 +3,10 @@
 Names in formulas are resolved here, once: each becomes a getter closure over
 the state's lists (:mod:`spelbok.engine.resolver`, reading through the run-time
 library of :mod:`spelbok.engine.readers`), so nothing on the hot path looks a name
-up.  Errors found while compiling (unknown names, a formula that does not parse, an
-option value that does not exist) are located in the spec's own file.
+up.  The compiler reports nothing of its own: it first runs the checks of
+:class:`spelbok.lang.compile_checks.Typer` (every formula typed, every step's
+parameters checked by its construct's home), which ``validate`` runs too, and raises
+what they find, located in the spec's own file; then it builds.
 
 The :class:`Compiler` is the driver and the toolkit (formulas, conditions, seat
 selectors, assignments); each step kind compiles in its own module, beside its
@@ -23,12 +25,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..cards import FRENCH, Pack, pack_of
-from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import CardContext, Compiled, compile_formula
 from ..formula.tables import table_names
+from ..lang.compile_checks import Typer, option_values
+from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
 from ..lang.model import DEFAULT_MAX_HANDS
-from ..limits import short_repr
 from .auction import Contract, contracts_of
 from .order import NO_TRUMP, build_tables, strip_cards
 from .points import build_points
@@ -43,7 +45,7 @@ from .resolver import (  # noqa: F401  (BUILTINS, KEEPS_CARDS, Resolver: their o
     value_type,
 )
 from .seats import SELECTORS, TIES_DEFAULT, seat_selector  # noqa: F401  (their old home)
-from .steps import UNSET, Fn, Instr, JumpUnless, Path, Selector, const, fixed, fixed_false
+from .steps import Fn, Instr, JumpUnless, Path, Selector, const
 from .trick_play import TrickPlay
 
 if TYPE_CHECKING:
@@ -70,37 +72,23 @@ def step_compiler(kind: str) -> StepCompiler:
     return fn
 
 
-#: How an error names the value of a formula of each type.
-_TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a set of cards"}
-
-
 def _rule_refuses(cond: Any) -> str:
     """The message for a candidate a condition without a reason refuses."""
     return f"the rule `{cond}` does not allow it"
 
 
-def _coerce(value: Any, allowed: list[Any] | None) -> Any:
-    """Option values given as text on a command line: 'true' -> True, '3' -> 3."""
-    if not isinstance(value, str) or not allowed:
-        return value
-    for a in allowed:
-        if str(a).lower() == value.lower():
-            return a
-    return value
-
-
 class Compiler:
-    """Builds the Program of one game for ``n`` players."""
+    """Builds the Program of one game for ``n`` players (``options``: the given values,
+    checked here; unknown or refused ones raise SpecError)."""
 
     def __init__(self, tree: dict[str, Any], n: int, options: dict[str, Any] | None,
                  locate: Locator) -> None:
         self.tree = tree
         self.n = n
         self.locate = locate
-        self.errors: list[SpecError] = []
-        self.options = self._options(options or {})
+        self.given = options or {}
+        self.options = option_values(tree.get("options") or {}, self.given)
         self.counters = 0
-        self.dead = 0  # > 0 while compiling steps a guard fixed at load switches off
         self.pack: Pack = FRENCH  # the spec's, once compile() has read it
         self.step_pcs: dict[Path, int] = {}  # each step's first instruction (see Program)
         self.origins: dict[int, Origin] = {}  # pc -> the step it comes from (see Program)
@@ -111,36 +99,18 @@ class Compiler:
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
 
-    # -- errors ---------------------------------------------------------------
-
-    def error(self, path: Path, message: str, hint: str | None = None) -> None:
-        file, line, col = self.locate(path)
-        self.errors.append(SpecError(message, file, line, col, hint))
+    @staticmethod
+    def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
+        """The cards of the deck ``names`` lists (:func:`spelbok.lang.compile_checks.card_mask`)."""
+        return _card_mask(names, deck_mask, pack)
 
     def where(self, path: Path) -> str:
         """``file:line:col`` of ``path`` in the spec, for errors found at run time."""
-        return SpecError("", *self.locate(path)).location
-
-    # -- options ----------------------------------------------------------------
-
-    def _options(self, given: dict[str, Any]) -> dict[str, Any]:
-        declared = self.tree.get("options", {})
-        values: dict[str, Any] = {}
-        for name, opt in declared.items():
-            values[name] = opt.get("default")
-        for name, value in given.items():
-            if name not in declared:
-                raise SpecError(f"unknown option '{name}'",
-                                hint=did_you_mean(name, declared))
-            allowed = declared[name].get("values")
-            value = _coerce(value, allowed)
-            if allowed and value not in allowed:
-                raise SpecError(
-                    f"option '{name}' cannot be {short_repr(value)}; choose one of "
-                    + ", ".join(str(a) for a in allowed)
-                )
-            values[name] = value
-        return values
+        file, line, col = self.locate(path)
+        parts = [file or "<spec>"]
+        if line is not None:
+            parts += [str(line)] + ([str(col)] if col is not None else [])
+        return ":".join(parts)
 
     # -- formulas -------------------------------------------------------------------
 
@@ -153,41 +123,27 @@ class Compiler:
         return got
 
     def formula(self, text: Any, path: Path, per_player: bool) -> Fn:
+        """A formula as ``fn(state, seat)`` (one fixed at load: a constant, its ``value``)."""
         if isinstance(text, (bool, int)):
             return const(text)
-        try:
-            compiled = self._compile(str(text), per_player)
-        except FormulaError as e:
-            from ..lang.yamlio import locate_in_text  # only on the error path
-
-            file, line, col = locate_in_text(self.locate, path, str(text), e.line, e.col)
-            self.errors.append(SpecError(e.message, file, line, col, e.hint))
-            return const(0)
+        compiled = self._compile(str(text), per_player)
         if compiled.constant:
             return const(compiled.value)
         fn: Fn = compiled.fn
         return fn
 
+    def number(self, text: Any, path: Path, per_player: bool) -> Fn:
+        """A formula that gives a whole number (the Typer checked it: as :meth:`formula`)."""
+        return self.formula(text, path, per_player)
+
     def condition(self, text: Any, path: Path, per_player: bool = False,
-                  example: str = "`trick_number > 1`") -> Fn:
-        """A formula that must give true or false (a trick rule, a pattern): one of another
-        type is a located error (``example`` shows a comparison)."""
-        fn = self.formula(text, path, per_player)
-        try:
-            kind = self._compile(str(text), per_player).type
-        except FormulaError:
-            return fn  # already reported by formula()
-        if kind not in ("bool", "any"):
-            self.error(path, f"expected a condition (true or false) here, not a formula that "
-                       f"gives {_TYPE_WORDS.get(kind, kind)} (compare it: e.g. {example})")
-        return fn
+                  example: str = "") -> Fn:
+        """A formula that gives true or false (the Typer checked it: as :meth:`formula`)."""
+        return self.formula(text, path, per_player)
 
     def names_read(self, text: Any) -> frozenset[str]:
-        """The names a formula reads (none when it does not compile: reported elsewhere)."""
-        try:
-            return self._compile(str(text), False).names
-        except FormulaError:
-            return frozenset()
+        """The names a formula reads."""
+        return self._compile(str(text), False).names
 
     def allow_levels(self, allow: Any, reason: Any, path: Path,
                      default: bool) -> list[tuple[Fn, str]]:
@@ -195,9 +151,6 @@ class Compiler:
         message for one it refuses (none for an absent or always-true ``allow``): the
         spec's reason, else (``default``) the rule itself, else empty."""
         if isinstance(allow, list):
-            if reason is not None:
-                self.error(path[:-1] + ("reason",), "with 'allow' levels, each level gives "
-                           "its own 'reason': move this text to the level it explains")
             out: list[tuple[Fn, str]] = []
             for i, level in enumerate(allow):
                 cond = level.get("if", "true") if isinstance(level, dict) else "true"
@@ -210,23 +163,12 @@ class Compiler:
         return [(self.formula(allow, path, True),
                  str(reason) if reason else _rule_refuses(allow) if default else "")]
 
-    def number(self, text: Any, path: Path, per_player: bool) -> Fn:
-        """A formula that must give a whole number (a size, a count, a bound): one fixed at
-        load time to anything else is a located error, not a ValueError in play."""
-        fn = self.formula(text, path, per_player)
-        value = fixed(fn)
-        if value is not UNSET and type(value) is not int:
-            self.error(path, f"expected a whole number here, not {short_repr(value)}")
-            return const(0)
-        return fn
-
     def local_vec(self, text: Any) -> Any:
         """Every seat's value of a per-player formula at once, when it reads only
         the seat's own per-player values and constants (else None)."""
-        try:
-            compiled = self._compile(str(text), True)
-        except FormulaError:
-            return None  # already reported by formula()
+        if isinstance(text, (bool, int)):
+            return None  # a literal (compiled as text, `True` is no formula)
+        compiled = self._compile(str(text), True)
         if compiled.vec is None or not all(self._seat_local(n) for n in compiled.names):
             return None
         return compiled.vec
@@ -236,32 +178,16 @@ class Compiler:
         return info is not None and (info.kind == "const" or info.column is not None)
 
     def constant(self, value: Any, path: Path, allowed: tuple[Any, ...]) -> Any:
-        """An enum-or-option field: a literal, or a formula over options only."""
+        """An enum-or-option field: a literal, or the value of a formula over options."""
         if value in allowed and not (isinstance(value, bool) and True not in allowed):
             return value
-        if isinstance(value, str):
-            try:
-                compiled = compile_formula(value, self.resolver, per_player=False)
-            except FormulaError as e:
-                file, line, col = self.locate(path)
-                self.errors.append(SpecError(
-                    f"expected one of {', '.join(map(str, allowed))} or an option: {e.message}",
-                    file, line, col, e.hint or did_you_mean(value, [str(a) for a in allowed])))
-                return allowed[0]
-            if not compiled.constant:
-                self.error(path, f"'{value}' must be fixed when the game is loaded (use an option)")
-                return allowed[0]
-            v = compiled.value
-            if v in allowed:
-                return v
-            self.error(path, f"'{value}' gives {short_repr(v)}; expected one of {', '.join(map(str, allowed))}")
-            return allowed[0]
-        self.error(path, f"expected one of {', '.join(map(str, allowed))}")
-        return allowed[0]
+        return compile_formula(str(value), self.resolver, per_player=False).value
 
     # -- the whole game -----------------------------------------------------------------
 
     def compile(self) -> Program:
+        """The program (raises SpecErrors: what the Typer finds wrong, located)."""
+        Typer(self.tree, self.n, self.given, self.locate).check()
         t = self.tree
         n = self.n
         deck_mask = self._deck()
@@ -302,8 +228,6 @@ class Compiler:
         prog.step_pcs = self.step_pcs
         prog.origins = [self.origins.get(pc, Origin((), "")) for pc in range(len(code))]
         self._end(prog, t["end"])
-        if self.errors:
-            raise SpecErrors(self.errors)
         return prog
 
     def _deck(self) -> int:
@@ -311,13 +235,11 @@ class Compiler:
         mask."""
         t = self.tree
         n = self.n
-        deck_entry = None
+        deck_entry: Any = None  # there is one (the Typer checked)
         for entry in t["deck"]:
             lo, hi = entry["players"]
             if lo <= n <= hi:
                 deck_entry = entry
-        if deck_entry is None:
-            raise SpecError(f"no deck is given for {n} players")
         pack = self.pack = pack_of(t.get("pack"))
         deck = self.deck = entry_cards(deck_entry, pack)
         deck_mask = 0
@@ -368,10 +290,10 @@ class Compiler:
         trump_ranks = [str(r) for r in ranking.get("trump_ranks") or []]
         tables = build_tables(deck_mask, rank_order, top, follow_printed, pack, suit_ranks,
                               trump_ranks)
-        self.free_mask = self.card_mask(ranking.get("free_cards") or [], deck_mask, pack)
-        self.losing_mask = self.card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
+        self.free_mask = _card_mask(ranking.get("free_cards") or [], deck_mask, pack)
+        self.losing_mask = _card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
         # kept cards never win either (and then stay with their owner: CardPlay.kept)
-        self.kept_mask = self.card_mask(ranking.get("kept_cards") or [], deck_mask, pack)
+        self.kept_mask = _card_mask(ranking.get("kept_cards") or [], deck_mask, pack)
         self.losing_mask |= self.kept_mask
         if self.losing_mask:
             tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
@@ -407,11 +329,6 @@ class Compiler:
         """Partnerships: a list of seat lists (every seat in exactly one), or none."""
         if not spec:
             return None
-        seats = [p for team in spec for p in team]
-        if sorted(seats) != list(range(self.n)):
-            self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once "
-                       f"(got {spec})")
-            return None
         return [[int(p) for p in team] for team in spec]
 
     # -- steps -------------------------------------------------------------------------
@@ -423,16 +340,12 @@ class Compiler:
     def compile_step(self, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
         guard: JumpUnless | None = None
         at = len(code)
-        off = False
         if step.get("when", True) not in (True, "true"):
             guard = JumpUnless(self.formula(step["when"], (*path, "when"), False))
             code.append(guard)
-            off = fixed_false(guard.cond)
         self.step_pcs[path] = len(code)
         kind = next(k for k in KINDS if k in step)
-        self.dead += off
         step_compiler(kind)(self, step, path, code)
-        self.dead -= off
         if guard is not None:
             guard.target = len(code)
         # the instructions the nested steps did not claim are this step's, in STEP_PARTS order
@@ -456,63 +369,20 @@ class Compiler:
 
     def assigns(self, mapping: dict[str, Any], path: Path, per_player: bool
                 ) -> list[tuple[Callable[[Any, int, Any], None], Fn, str]]:
+        """``name: formula`` assignments, each as its setter, its formula and its name
+        (``trump`` may be set to the bare word ``none``: no trump)."""
         out = []
         for name, expr in mapping.items():
-            if name == "trump":
-                expr = self._trump_value(expr, (*path, name), per_player)
-            fn = self.formula(expr, (*path, name), per_player)
-            self._check_kind(name, expr, (*path, name), per_player)
-            setter = self.setter(name, (*path, name), per_player)
-            out.append((setter, fn, name))
+            if name == "trump" and isinstance(expr, str) and expr.strip() == "none":
+                expr = "'none'"
+            out.append((self.setter(name), self.formula(expr, (*path, name), per_player),
+                        name))
         return out
 
-    def _trump_value(self, expr: Any, path: Path, per_player: bool) -> Any:
-        """What ``trump`` is set to: a suit letter or ``'none'`` (no trump), the bare word
-        ``none`` too; a fixed text that is neither, or a number or a condition, is a
-        located error (set at run time, it would quietly mean no trump)."""
-        if isinstance(expr, str) and expr.strip() == "none":
-            return "'none'"
-        letters = ", ".join(self.pack.letters)
-        if isinstance(expr, (bool, int)):
-            got = value_type(expr).__name__
-        else:
-            try:
-                compiled = self._compile(str(expr), per_player)
-            except FormulaError:
-                return expr  # reported by formula()
-            got = compiled.type
-            if compiled.constant and got == "str":
-                value = str(compiled.value)
-                if value.lower() != "none" and value.upper() not in self.pack.suit_index:
-                    self.error(path, f"trump is set to a suit letter ({letters}) or 'none', "
-                               f"not {short_repr(value)}")
-                return expr
-        if got not in ("any", "str"):
-            self.error(path, f"trump is set to a suit letter ({letters}) or 'none', not "
-                       f"{_TYPE_WORDS.get(got, 'a condition (true or false)')}")
-        return expr
-
-    def _check_kind(self, name: str, expr: Any, path: Path, per_player: bool) -> None:
-        """A variable is only ever set to a value of its initial value's kind."""
-        want = self.var_types.get(name)
-        if want is None:
-            return
-        if isinstance(expr, (bool, int)):
-            got: str = value_type(expr).__name__
-        else:
-            try:
-                got = self._compile(str(expr), per_player).type
-            except FormulaError:
-                return  # already reported by formula()
-        if got not in ("any", want.__name__):
-            self.error(path, f"the variable '{name}' holds {_TYPE_WORDS.get(want.__name__, 'a condition')} "
-                       f"(its initial value), but this formula gives "
-                       f"{_TYPE_WORDS.get(got, 'a condition (true or false)')}")
-
-    def setter(self, name: str, path: Path, per_player: bool) -> Callable[[Any, int, Any], None]:
+    def setter(self, name: str) -> Callable[[Any, int, Any], None]:
+        """What sets variable ``name`` (one of the spec's, ``out``, ``stock_closed`` or
+        ``trump``: the Typer refuses any other)."""
         if name in self.pvars:
-            if not per_player:
-                self.error(path, f"'{name}' is a per-player variable: set it with 'for:'")
             row = self.pvars[name]
 
             def set_p(st: State, p: int, v: Any) -> None:
@@ -528,8 +398,6 @@ class Compiler:
 
             return set_g
         if name == "out":
-            if not per_player:
-                self.error(path, "'out' is per player: set it with 'for:'")
 
             def set_out(st: State, p: int, v: Any) -> None:
                 st.out[p] = bool(v)
@@ -545,32 +413,14 @@ class Compiler:
                     st.event("stock_closed", closed=bool(v), **({"by": p} if p >= 0 else {}))
 
             return set_closed
-        if name == "trump":
-            suit_index = self.pack.suit_index
+        if name != "trump":
+            raise KeyError(name)  # the Typer refuses any other name first
+        suit_index = self.pack.suit_index
 
-            def set_trump(st: State, p: int, v: Any) -> None:
-                s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
-                st.game.program.set_trump(st, s)
-                if st.rec is not None:  # p < 0: set by a step, not named by a player
-                    st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
+        def set_trump(st: State, p: int, v: Any) -> None:
+            s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
+            st.game.program.set_trump(st, s)
+            if st.rec is not None:  # p < 0: set by a step, not named by a player
+                st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 
-            return set_trump
-        known = list(self.pvars) + list(self.gvars) + ["out", "trump", "stock_closed"]
-        if name in BUILTINS:
-            self.error(path, f"'{name}' is read-only")
-        else:
-            self.error(path, f"unknown variable '{name}' (declare it under variables:)",
-                       did_you_mean(name, known))
-        return lambda st, p, v: None
-
-    @staticmethod
-    def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
-        """The cards of the deck ``names`` lists, every copy of each (the checks report
-        any other name)."""
-        mask = 0
-        for name in names:
-            c = pack.parse_card(str(name))
-            if c is not None:
-                for k in pack.copies_of(c) if pack.copies > 1 else (c,):
-                    mask |= (1 << k) & deck_mask
-        return mask
+        return set_trump

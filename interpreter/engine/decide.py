@@ -15,7 +15,7 @@ from ..errors import LimitError, SpecError
 from ..limits import MAX_CHOICES
 from .actions import NUMBER, SUIT, WORD, Action
 from .exchange import Exchange
-from .steps import UNSET, Decision, Fn, Instr, Path, Selector, Setter, fixed
+from .steps import Decision, Fn, Instr, Path, Selector, Setter, fixed
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -191,9 +191,6 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     reason = step.get("reason")
     levels = c.allow_levels(step.get("allow"), reason, (*path, "allow"), False)
     allow_fn = levels[0][0] if levels else None
-    if reason is not None and allow_fn is None:
-        c.error((*path, "reason"), "'reason' explains an option that 'allow' refuses, "
-                "but this step has no 'allow'")
     if isinstance(choose, list):
         words: list[str] = []
         when: list[Fn | None] = []
@@ -216,13 +213,9 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     elif choose == "number":
         lo_fn = c.number(step.get("min", "0"), (*path, "min"), True)
         hi_fn = c.number(step.get("max", "0"), (*path, "max"), True)
-        lo, hi = fixed(lo_fn), fixed(hi_fn)
-        if lo is not UNSET and hi is not UNSET and max(lo, 0) > hi:
-            c.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
-                    f"below 'min' ({lo})")
         code.append(Decide(name, "number", where_fn, then, min_fn=lo_fn, max_fn=hi_fn,
                            allow=allow_fn, levels=levels))
-    elif choose == "exchange":
+    else:  # choose: exchange (the Typer refuses any other)
         ex = step.get("exchange", {})
         draw = c.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
                           ("stock", "turn_up", "none"))
@@ -233,5 +226,3 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
         if not c.pack.french:
             exchange.pack = c.pack
         code.append(exchange)
-    else:
-        c.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")

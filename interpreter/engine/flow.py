@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError
 from ..limits import MAX_REPEAT, MAX_VALUE, held
-from .steps import UNSET, Fn, Instr, Jump, JumpUnless, Path, Setter, fixed, fixed_false
+from .steps import UNSET, Fn, Instr, Jump, JumpUnless, Path, Setter, fixed
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -147,21 +147,15 @@ def compile_set(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]
 
 def compile_if(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
     """An ``if`` step: a jump past ``then`` when the condition fails, and past ``else``
-    after ``then``; steps a condition fixed at load switches off are compiled as dead."""
+    after ``then``."""
     test = JumpUnless(c.formula(step["if"], (*path, "if"), False))
     code.append(test)
-    never = fixed_false(test.cond)
-    always = hasattr(test.cond, "value") and bool(test.cond.value)
-    c.dead += never
     c.compile_steps(step.get("then", []), (*path, "then"), code)
-    c.dead -= never
     if step.get("else"):
         skip = Jump()
         code.append(skip)
         test.target = len(code)
-        c.dead += always
         c.compile_steps(step["else"], (*path, "else"), code)
-        c.dead -= always
         skip.target = len(code)
     else:
         test.target = len(code)
@@ -176,9 +170,6 @@ def compile_repeat(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     cond = c.formula(step["while"], (*path, "while"), False) if "while" in step else None
     test = RepeatTest(slot, c.number(step["repeat"], (*path, "repeat"), False), cond,
                       where=c.where((*path, "repeat")))
-    if test.fixed_times is not None and test.fixed_times > MAX_REPEAT:
-        c.error((*path, "repeat"), f"a repeat may run at most {MAX_REPEAT} rounds, "
-                f"not {test.fixed_times}")
     code.append(test)
     c.compile_steps(step.get("steps", []), (*path, "steps"), code)
     code.append(Jump(top))

@@ -130,8 +130,6 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
     """A ``declare_melds`` step: the spec's ``melds`` table as the deck's card sets and runs."""
     p = (*path, "declare_melds")
     table = c.tree.get("melds") or {}
-    if not table:
-        c.error(p, "there are no melds to declare: the spec has no 'melds' table")
     deck_mask = c.resolver.cards.deck_mask if c.resolver.cards else 0
     pack = c.pack
     nr = len(pack.ranks)

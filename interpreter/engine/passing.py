@@ -146,10 +146,7 @@ def compile_pass_cards(c: Compiler, step: dict[str, Any], path: Path, code: list
     words = _v.words("pass_cards", "directions")
     directions = [c.constant(d, (*p, "directions", i), words)
                   for i, d in enumerate(t.get("directions", ["left"]))]
-    if "across" in directions and c.n % 2 and not c.dead:
-        c.error((*p, "directions"), f"cards cannot be passed across among {c.n} "
-                "players: 'across' needs an even number")
-    by = c.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+    by = c.formula(t.get("by", "hand_number - 1"), (*p, "by"), False)
     slot = c.counters  # holds this hand's direction while the seats pass
     c.counters += 1
     start = PassStart([str(d) for d in directions], by, slot)

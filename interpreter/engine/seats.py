@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..lang import vocabulary as _v
+from ..lang.compile_checks import SELECTORS
 from .steps import UNSET, Fn, Path, Selector, fixed
 
 if TYPE_CHECKING:
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
 
 #: Who wins a tie of ``who: {most: ..}`` when ``ties`` is absent.
 TIES_DEFAULT: str = _v.construct("who_map").field("ties").default
-SELECTORS = ("dealer", "forehand", "each", "last_winner")
 
 
 def _first(st: State, order: list[int], where_fn: Fn | None) -> list[int]:

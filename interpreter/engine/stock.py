@@ -146,16 +146,11 @@ def compile_move(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
     source = c.constant(m.get("from", "stock"), (*p, "from"), zones)
     target = c.constant(m.get("to", "hand"), (*p, "to"), zones)
     each = step.get("for")
-    if "hand" in (source, target) and each is None:
-        c.error(p, "moving cards from or to a hand needs 'for:' (whose hand)")
     count = m.get("count", "all")
     count_fn = None if count == "all" else c.formula(count, (*p, "count"), each is not None)
     each_fn = c.formula(each, (*path, "for"), True) if each is not None else None
     position = c.constant(m.get("position", STOCK_POSITIONS[0]), (*p, "position"),
                           STOCK_POSITIONS)
-    if "position" in m and target != "stock":
-        c.error((*p, "position"), "'position' says where cards go in the stock: "
-                "it needs 'to: stock'")
     code.append(Move(source, target, count_fn, each_fn, position))
 
 

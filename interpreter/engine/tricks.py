@@ -64,9 +64,6 @@ def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     reason = t.get("reason")
     levels = c.allow_levels(allow, reason, (*p, "allow"), True)
     allow_fn, refused = levels[0] if levels else (None, "")
-    if reason is not None and allow_fn is None:
-        c.error((*p, "reason"), "'reason' explains a card that 'allow' refuses, "
-                "but this step has no 'allow'")
     play = play_instruction(c, t, p, abstain_fn, allow_fn, refused, levels[1:] or None,
                             per_trick)
     if not c.pack.french:
@@ -115,17 +112,8 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     trump_from = c.constant(t.get("trump_from", "none"), (*p, "trump_from"),
                             _v.words("tricks", "trump_from"))
     by = t.get("trump_by", "true")
-    if trump_from == "none" and by not in (True, "true"):
-        c.error((*p, "trump_by"), "'trump_by' says whose lead names trump, but "
-                "this step has no 'trump_from'", "add 'trump_from: first_lead'")
     down = t.get("face_down", "false")
     down_fn = None if down in (False, "false") else c.formula(down, (*p, "face_down"), True)
-    if down_fn is None:
-        for key in ("face_down_word", "face_down_as", "face_down_shown"):
-            if key in t:
-                c.error((*p, key), f"'{key}' says how a card is played face down, "
-                        "but this step has no 'face_down'",
-                        "add 'face_down: CONDITION' (who may play face down)")
     decls = declarations(c, t.get("declare") or [], (*p, "declare"))
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
             and down_fn is None and not decls):
@@ -133,19 +121,10 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
         return kind(abstain_fn, word, allow_fn, refused, more)
     by_fn = None if by in (True, "true") else c.formula(by, (*p, "trump_by"), True)
     down_word = str(t.get("face_down_word", "down"))
-    if down_fn is not None and down_word == word:
-        c.error((*p, "face_down_word"), f"'{down_word}' is already the word for "
-                "knocking: a face-down play needs a word of its own")
     down_as = c.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
                          _v.words("tricks", "face_down_as"))
     shown = c.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
                        (True, False))
-    taken = [word] + ([down_word] if down_fn is not None else [])
-    for k, d in enumerate(decls):
-        if d.word in taken:
-            c.error((*p, "declare", k, "word"), f"'{d.word}' is already a word of this "
-                    "tricks step: a declaration needs a word of its own")
-        taken.append(d.word)
     play = CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                     c.free_mask, c.losing_mask, down_fn, down_word,
                     down_as == "lowest_trump", bool(shown), decls, more)
@@ -161,9 +140,6 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
         when = d.get("when", "true")
         binds = d.get("binds", "true")
         reason = d.get("reason")
-        if reason is not None and binds in (True, "true"):
-            c.error((*here, "reason"), "'reason' explains a card that 'binds' refuses, "
-                    "but this declaration has no 'binds'")
         out.append(Declaration(
             str(d.get("word", "")),
             None if when in (True, "true") else c.formula(when, (*here, "when"), True),

@@ -5,8 +5,10 @@ for type checks alone.
 value per seat, ``global``: one per state, ``const``: fixed when the game loads) and
 type: the engine's resolver (:class:`spelbok.engine.resolver.Resolver`) gives each the
 getter that reads it in play, and :class:`TypeResolver` gives none, for the checks
-that only need to know what a formula's value is (validation's promise checks:
-nothing is evaluated, so no game is compiled).
+that only need to know what a formula's value is (validation's checks of every
+formula, :mod:`spelbok.lang.compile_checks`, and its promise checks: nothing is
+evaluated, so no game is compiled).  Given the deck's cards as a mask, it refuses a
+card literal outside them, as the engine's resolver does.
 
 >>> r = TypeResolver(4, {"target": 21}, {"score": 0}, {"round": 1}, {"score": int})
 >>> from spelbok.formula import compile_formula
@@ -14,6 +16,13 @@ nothing is evaluated, so no game is compiled).
 'bool'
 >>> r.resolve("hand").type, r.resolve("seats").value
 ('cards', 4)
+>>> small = TypeResolver(4, {}, {}, {}, deck_mask=0b1)
+>>> compile_formula("holds('2C')", small, per_player=True).type
+'bool'
+>>> compile_formula("holds('AS')", small, per_player=True)
+Traceback (most recent call last):
+...
+spelbok.errors.FormulaError: <spec>:1:7: the card AS is not in this game's deck
 """
 
 from __future__ import annotations
@@ -103,7 +112,7 @@ class TypeResolver:
 
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
                  gvars: dict[str, int], var_types: dict[str, type] | None = None,
-                 pack: Pack = FRENCH) -> None:
+                 pack: Pack = FRENCH, deck_mask: int | None = None) -> None:
         self.nseats = n
         self.table: dict[str, NameInfo] = {}
         for name, value in options.items():
@@ -117,8 +126,9 @@ class TypeResolver:
             self.table[name] = (NameInfo(kind, n, type_) if kind == "const" else
                                 NameInfo(kind, _nothing, type_,
                                          direct=_nothing if kind == "global" else None))
-        self.cards: CardContext | None = CardContext(_nothing, (1 << len(pack.names)) - 1,
-                                                     pack=pack)
+        # card literals must be among the deck's cards (by default, the whole pack's)
+        mask = (1 << len(pack.names)) - 1 if deck_mask is None else deck_mask
+        self.cards: CardContext | None = CardContext(_nothing, mask, pack=pack)
 
     def resolve(self, name: str) -> NameInfo | None:
         return self.table.get(name)

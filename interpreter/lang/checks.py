@@ -10,7 +10,8 @@ missing from the deck, a deck too small for the deal, option defaults, name
 clashes, enum-or-option fields, flow that can never run or never end, trick
 names read outside a trick and comparisons with values a name never takes.
 :func:`structural_warnings` lists what is legal but probably not meant.
-Formula names and types are checked by the game compiler, not here.
+Formula names and types, and each step's parameters at each player count, are
+checked by :mod:`.compile_checks` (which ``validate`` runs after these), not here.
 
 >>> from spelbok.lang.loader import read_spec
 >>> structural_checks(read_spec("example"))

@@ -1,8 +1,8 @@
 """``validate`` is a promise: a spec it accepts never stops ``play``, ``simulate``,
 ``verify`` or the game-AI adapters with an error.
 
-The game compiler checks the type of every formula, but a few names have no single
-type before play: ``choice`` is a word, a suit letter or a number depending on the
+The checks of compiling a game (:mod:`.compile_checks`) type every formula, but a
+few names have no single type before play: ``choice`` is a word, a suit letter or a number depending on the
 decision just made (``''`` before any), and an option may list values of several
 kinds.  This pass compiles each formula that reads such a name once for every kind
 the name can have at that place, so that ``choice + 1`` after a word decision is a

@@ -20,6 +20,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -477,6 +478,30 @@ def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
                 "player never speaks again to hold)")
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The partner (``teams`` needs the spec's teams), the first bidder, the conditions
+    of the pass and the doubles, then the steps when all pass."""
+    d = step["auction"]
+    p = (*path, "auction")
+    mode = c.constant(d.get("partner", "none"), (*p, "partner"),
+                      tuple(w.name for w in DECL.field("partner").words))
+    if mode == "teams" and not c.tree.get("teams"):
+        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+    for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest")):
+        c.constant(d.get(word, fallback), (*p, word),
+                   tuple(w.name for w in DECL.field(word).words))
+    for i, k in enumerate(d.get("contracts") or []):
+        allow: Any = k.get("allow", True) if isinstance(k, dict) else True
+        if allow is not True and allow != "true":
+            c.formula(allow, (*p, "contracts", i, "allow"), True)
+    c.number(d.get("first", "(dealer + 1) % seats"), (*p, "first"), False)
+    for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
+        if not isinstance(d.get(key, default), bool):
+            c.formula(d[key], (*p, key), False)
+    c.check_steps(d.get("all_pass") or [], (*p, "all_pass"))
+
+
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
+            compile_check=compile_check,
             describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
             code_parts=("start", "bid", "trump", "call", "skip", "redeal"))

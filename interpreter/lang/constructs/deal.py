@@ -32,6 +32,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -212,5 +213,17 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
                 hint="put a 'turn_up' step right after this deal")
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The sizes are whole numbers (the widow's fixed for all), ``to`` a per-seat formula."""
+    d = step["deal"]
+    p = (*path, "deal")
+    c.number(d.get("size", "0"), (*p, "size"), True)
+    if d.get("to", "not out") != "not out":
+        c.formula(d["to"], (*p, "to"), True)
+    if d.get("widow") not in (None, 0, "0"):
+        c.number(d["widow"], (*p, "widow"), False)
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
-            check=check, compile="spelbok.engine.deal:compile_deal")
+            check=check, compile="spelbok.engine.deal:compile_deal",
+            compile_check=compile_check)

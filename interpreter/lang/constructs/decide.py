@@ -19,7 +19,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
 from ..dsl_nodes import is_node
-from .home import Home
+from .home import UNSET, Home
 from .shared import (
     WHO_WORDS,
     describe_levels,
@@ -35,6 +35,7 @@ from .shared import (
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -344,7 +345,48 @@ def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> No
              "'when' to say which stands then)")
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """Who decides, what each answer sets, what ``allow`` refuses, and what is offered."""
+    who = step.get("who", "each")
+    where = step.get("where")
+    choose = step.get("choose")
+    single = who != "each"
+    c.selector(who, where if single else None, path)
+    if not single and where is not None:
+        c.formula(where, (*path, "where"), True)
+    c.assigns(step.get("then", {}), (*path, "then"), True)
+    reason = step.get("reason")
+    if not c.allow_levels(step.get("allow"), reason, (*path, "allow")) and reason is not None:
+        c.error((*path, "reason"), "'reason' explains an option that 'allow' refuses, "
+                "but this step has no 'allow'")
+    if isinstance(choose, list):
+        for i, w in enumerate(choose):
+            cond = w.get("when", True) if isinstance(w, dict) else True
+            if cond not in (True, "true"):
+                c.formula(cond, (*path, "choose", i, "when"), True)
+    elif choose == "suit":
+        for i, suit in enumerate(step.get("suits") or []):
+            if str(suit).upper() not in c.pack.suit_index:
+                c.error((*path, "suits", i), f"'{suit}' is not a suit of the pack (its suits: "
+                        + ", ".join(c.pack.letters) + ")")
+    elif choose == "number":
+        lo = c.number(step.get("min", "0"), (*path, "min"), True)
+        hi = c.number(step.get("max", "0"), (*path, "max"), True)
+        if lo is not UNSET and hi is not UNSET and max(lo, 0) > hi:
+            c.error((*path, "max"), f"the decision offers no number: 'max' ({hi}) is "
+                    f"below 'min' ({lo})")
+    elif choose == "exchange":
+        ex = step.get("exchange", {})
+        c.constant(ex.get("draw_from", "stock"), (*path, "exchange", "draw_from"),
+                   ("stock", "turn_up", "none"))
+        for key in ("max", "min"):
+            if key in ex:
+                c.number(ex[key], (*path, "exchange", key), True)
+    elif choose != "suit":
+        c.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
+
+
 HOME: Home = Home(DECL, parts=(WORD_OPTION, EXCHANGE), grammar=GRAMMAR, builds={"decide": build},
-            write=write, describe=describe, check=check,
+            write=write, describe=describe, check=check, compile_check=compile_check,
             compile="spelbok.engine.decide:compile_decide",
             code_parts=("start", "decide"))

@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...limits import MAX_REPEAT
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import is_node
-from .home import Home
+from .home import UNSET, Home
 from .shared import FOR, check_for
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -323,18 +325,60 @@ def describe_end_hand(ctx: _Ctx, step: Mapping[str, Any], number: str, sub: int)
     return "The hand ends here (its remaining steps are skipped).", [], []
 
 
+def compile_set(c: Typer, step: dict[str, Any], path: Path) -> None:
+    """Each assignment (per seat with ``for``)."""
+    each = step.get("for")
+    c.assigns(step["set"], (*path, "set"), each is not None)
+    if each is not None:
+        c.formula(each, (*path, "for"), True)
+
+
+def compile_if(c: Typer, step: dict[str, Any], path: Path) -> None:
+    """The condition, then each branch (one a condition fixed at load switches off: dead)."""
+    value = c.formula(step["if"], (*path, "if"), False)
+    never = value is not UNSET and not value
+    always = value is not UNSET and bool(value)
+    c.dead += never
+    c.check_steps(step.get("then", []), (*path, "then"))
+    c.dead -= never
+    if step.get("else"):
+        c.dead += always
+        c.check_steps(step["else"], (*path, "else"))
+        c.dead -= always
+
+
+def compile_repeat(c: Typer, step: dict[str, Any], path: Path) -> None:
+    """The rounds (at most :data:`~spelbok.limits.MAX_REPEAT` when fixed), then the steps."""
+    if "while" in step:
+        c.formula(step["while"], (*path, "while"), False)
+    times = c.number(step["repeat"], (*path, "repeat"), False)
+    if times is not UNSET and times > MAX_REPEAT:
+        c.error((*path, "repeat"), f"a repeat may run at most {MAX_REPEAT} rounds, "
+                f"not {times}")
+    c.check_steps(step.get("steps", []), (*path, "steps"))
+
+
+def compile_redeal(c: Typer, step: dict[str, Any], path: Path) -> None:
+    """Who deals again: the same dealer or the next (or an option naming one)."""
+    d = step["redeal"] if isinstance(step["redeal"], dict) else {}
+    c.constant(d.get("dealer", "same"), (*path, "redeal", "dealer"), ("same", "next"))
+
+
 _ENGINE = "spelbok.engine.flow:"
 #: The homes of the control-flow steps, in the reference's order.
 HOMES: tuple[Home, ...] = (
     Home(SET, grammar=SET_GRAMMAR, entries=("set_step",), builds={"set_step": build_set},
-         write=write_set, describe=describe_set, check=check_for, compile=_ENGINE + "compile_set"),
+         write=write_set, describe=describe_set, check=check_for, compile=_ENGINE + "compile_set",
+         compile_check=compile_set),
     Home(IF, grammar=IF_GRAMMAR, entries=("if_step",), builds={"if_step": build_if},
-         write=write_if, describe=describe_if, check=check_if, compile=_ENGINE + "compile_if", code_parts=("test", "skip"),
+         write=write_if, describe=describe_if, check=check_if, compile=_ENGINE + "compile_if", compile_check=compile_if, code_parts=("test", "skip"),
          ends_hand=ends_if),
     Home(REPEAT, grammar=REPEAT_GRAMMAR, builds={"repeat": build_repeat}, write=write_repeat,
-         describe=describe_repeat, check=check_repeat, compile=_ENGINE + "compile_repeat", code_parts=("init", "test", "loop")),
+         describe=describe_repeat, check=check_repeat, compile=_ENGINE + "compile_repeat",
+         compile_check=compile_repeat, code_parts=("init", "test", "loop")),
     Home(REDEAL, grammar=REDEAL_GRAMMAR, builds={"redeal": build_redeal}, write=write_redeal,
-         describe=describe_redeal, compile=_ENGINE + "compile_redeal", ends_hand=_ends),
+         describe=describe_redeal, compile=_ENGINE + "compile_redeal",
+         compile_check=compile_redeal, ends_hand=_ends),
     Home(END_HAND, grammar=END_HAND_GRAMMAR, builds={"end_hand": build_end_hand},
          write=write_end_hand, describe=describe_end_hand, compile=_ENGINE + "compile_end_hand",
          ends_hand=_ends),

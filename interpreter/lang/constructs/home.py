@@ -28,7 +28,11 @@ from typing import Any
 
 from ..declare import Construct, Field
 
-__all__ = ["Home"]
+__all__ = ["UNSET", "Home"]
+
+#: What the checker's toolkit gives for a formula not fixed when the game loads (see
+#: :meth:`spelbok.lang.compile_checks.Typer.formula`).
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET", "__slots__": ()})()
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,11 @@ class Home:
     ``code_parts``: those instructions named by their part in the step, in order
     (none: one instruction, part ``run``), as program listings and reading files
     name them (:data:`spelbok.engine.program.STEP_PARTS`).
+    ``compile_check(typer, step, path)``: the checks a step must pass before it is
+    compiled, at one player count (its formulas typed, its enum-or-option fields
+    worked out, its parameters against each other and the game), reported through
+    the :class:`~spelbok.lang.compile_checks.Typer`'s toolkit; the compile step
+    itself reports nothing.
     ``keys``: the keys of the top level it holds (a section's one key; the game's
     version, name, about...): :data:`spelbok.lang.vocabulary.SPEC` lists them in
     the registry's order.  A section whose key holds no map of its own (a list
@@ -86,6 +95,7 @@ class Home:
     check: Callable[..., Any] | None = None
     compile: str = ""
     code_parts: tuple[str, ...] = ()
+    compile_check: Callable[..., None] | None = None
     keys: tuple[Field, ...] = ()
     ends_hand: Callable[..., bool] | None = None
 

@@ -19,6 +19,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx as Ctx
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
@@ -241,6 +242,23 @@ def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None
                "'melds' table", key=True)
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The melds table (each meld's spread and points), whose melds, and whether shown."""
+    p = (*path, "declare_melds")
+    table = c.tree.get("melds") or {}
+    if not table:
+        c.error(p, "there are no melds to declare: the spec has no 'melds' table")
+    spreads = tuple(w.name for w in MELD.field("spread").words)
+    for name, m in table.items():
+        c.constant(m.get("spread", "one_suit"), ("melds", name, "spread"), spreads)
+        c.number(m["points"], ("melds", name, "points"), True)
+    each = step.get("for", "not out")
+    if each != "not out":
+        c.formula(each, (*path, "for"), True)
+    c.constant(step["declare_melds"].get("show", True), (*p, "show"), (True, False))
+
+
 DECLARE_MELDS: Home = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR, builds={"declare_melds": read_step},
                      write=write_step, describe=describe_step, check=check_step,
+                     compile_check=compile_check,
                      compile="spelbok.engine.melds:compile_declare_melds")

@@ -16,6 +16,7 @@ from .home import Home
 from .shared import FOR, ZONES, check_for, read_zone, write_zone
 
 if TYPE_CHECKING:
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -145,5 +146,27 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(m, sub)
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The zones (a hand needs ``for``), the count, and where cards go in the stock."""
+    m = step["move"]
+    p = (*path, "move")
+    zones = tuple(w.name for w in ZONES)
+    source = c.constant(m.get("from", "stock"), (*p, "from"), zones)
+    target = c.constant(m.get("to", "hand"), (*p, "to"), zones)
+    each = step.get("for")
+    if "hand" in (source, target) and each is None:
+        c.error(p, "moving cards from or to a hand needs 'for:' (whose hand)")
+    if m.get("count", "all") != "all":
+        c.formula(m["count"], (*p, "count"), each is not None)
+    if each is not None:
+        c.formula(each, (*path, "for"), True)
+    positions = tuple(w.name for w in DECL.field("position").words)
+    c.constant(m.get("position", positions[0]), (*p, "position"), positions)
+    if "position" in m and target != "stock":
+        c.error((*p, "position"), "'position' says where cards go in the stock: "
+                "it needs 'to: stock'")
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"move": build}, write=write, describe=describe,
+                  compile_check=compile_check,
                   check=check_for, compile="spelbok.engine.stock:compile_move")

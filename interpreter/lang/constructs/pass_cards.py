@@ -19,6 +19,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -134,6 +135,22 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
                 "an even number (limit 'players' to even counts)")
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """The directions (``across`` among an even number of players), the hand's number
+    that picks one, and how many cards."""
+    t = step["pass_cards"]
+    p = (*path, "pass_cards")
+    words = tuple(w.name for w in DECL.field("directions").words)
+    directions = [c.constant(d, (*p, "directions", i), words)
+                  for i, d in enumerate(t.get("directions", ["left"]))]
+    if "across" in directions and c.n % 2 and not c.dead:
+        c.error((*p, "directions"), f"cards cannot be passed across among {c.n} "
+                "players: 'across' needs an even number")
+    c.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
+    c.number(t["count"], (*p, "count"), True)
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"pass_cards": build}, write=write, describe=describe,
+            compile_check=compile_check,
             check=check, compile="spelbok.engine.passing:compile_pass_cards",
             code_parts=("start", "pass"))

@@ -17,6 +17,7 @@ from .home import Home
 
 if TYPE_CHECKING:
     from ..checks import _Checker
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -112,5 +113,16 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
     chk.no_repeats([x["name"] for x in step["patterns"]], (*path, "patterns"), "pattern name")
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """Each pattern's condition, and its rank (a whole number)."""
+    for i, pat in enumerate(step["patterns"]):
+        p = (*path, "patterns", i)
+        c.condition(pat["if"], (*p, "if"), True, "`count(hand) == 5`")
+        rank = pat.get("rank", "0")
+        if rank not in (0, "0"):
+            c.number(rank, (*p, "rank"), True)
+
+
 HOME: Home = Home(DECL, parts=(PATTERN,), grammar=GRAMMAR, builds={"patterns": build}, write=write,
+            compile_check=compile_check,
             describe=describe, check=check, compile="spelbok.engine.patterns:compile_patterns")

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import declarations, face_down
+from . import declarations, face_down, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -574,4 +575,4 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
 
 HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
-            code_parts=("start", "play", "next"))
+            compile_check=partial(tricks_compile.compile_check, decl=DECL), code_parts=("start", "play", "next"))

@@ -16,6 +16,7 @@ from ..dsl_nodes import cond_at, is_node
 from .home import Home
 
 if TYPE_CHECKING:
+    from ..compile_checks import Typer
     from ..describe import _Ctx
     from ..dsl_build import _Builder
 
@@ -95,5 +96,15 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     return text, [], p.cite(u, sub)
 
 
+def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """Where the card comes from (a word or an option), whether it makes trump."""
+    d = step["turn_up"]
+    value = d.get("trump", True) if isinstance(d, dict) else True
+    c.constant(d.get("from", "stock") if isinstance(d, dict) else "stock",
+               (*path, "turn_up", "from"), tuple(w.name for w in DECL.field("from").words))
+    if not isinstance(value, bool):  # a condition, e.g. on an option
+        c.formula(value, (*path, "turn_up", "trump"), False)
+
+
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"turn_up": build}, write=write, describe=describe,
-            compile="spelbok.engine.deal:compile_turn_up")
+            compile="spelbok.engine.deal:compile_turn_up", compile_check=compile_check)
