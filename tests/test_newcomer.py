@@ -72,6 +72,18 @@ def test_readme_games_table_is_the_shipped_list() -> None:
     assert len(table) == len(set(table))
 
 
+def test_readme_marks_each_game_exact_or_counts_its_compromises() -> None:
+    """The games table's *exact* column agrees with the specs' marked compromises."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Shipped games, variants and readings", 1)[1].split("\n## ", 1)[0]
+    specs = README.parent / "specs"
+    for row in (line for line in section.splitlines() if line.startswith("| `")):
+        name, _players, exact = (c.strip().strip("`") for c in row.split("|")[1:4])
+        marks = sum("compromise" in line.lower()
+                    for line in (specs / f"{name}.yaml").read_text(encoding="utf-8").splitlines())
+        assert exact == ("yes" if marks == 0 else f"no: {marks} marked"), name
+
+
 def test_readme_counts_of_shipped_games_and_variants() -> None:
     text = README.read_text(encoding="utf-8")
     names = shipped_spec_names()
