@@ -2,7 +2,7 @@
 
 For every shipped spec and variant this records what a user sees from
 ``describe``, ``convert --to dsl``, ``convert --to yaml`` and
-``play --auto -v --seed 1`` / ``--seed 2``, then compares two records.
+``play --auto -v --seed 1`` / ``--seed 2`` (``--bot-time 0``), then compares two records.
 
     python bench/no_loss.py save OUT            # record this checkout
     python bench/no_loss.py compare OLD NEW     # every difference, or "identical"
@@ -32,8 +32,10 @@ COMMANDS = (
     ("describe", ["describe", "{spec}"]),
     ("dsl", ["convert", "--to", "dsl", "{spec}"]),
     ("yaml", ["convert", "--to", "yaml", "{spec}"]),
-    ("play1", ["play", "{spec}", "--auto", "-v", "--seed", "1"]),
-    ("play2", ["play", "{spec}", "--auto", "-v", "--seed", "2"]),
+    # no time limit on the bots' search: a search cut short by the clock depends on the
+    # machine's load, and two records of one commit would differ
+    ("play1", ["play", "{spec}", "--auto", "-v", "--seed", "1", "--bot-time", "0"]),
+    ("play2", ["play", "{spec}", "--auto", "-v", "--seed", "2", "--bot-time", "0"]),
 )
 
 
@@ -65,6 +67,10 @@ def save(out: Path, root: Path, jobs: int = 2, only: tuple[str, ...] = ()) -> No
     from concurrent.futures import ProcessPoolExecutor
 
     out.mkdir(parents=True, exist_ok=True)
+    out = out.resolve()
+    # paths printed relative to the working folder (an `extends`, the schema line) then read
+    # the same for both records
+    os.chdir(root)
     todo = specs(root)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         for f in [pool.submit(_save_one, s, out, root, only) for s in todo]:
