@@ -227,7 +227,7 @@ MATCHES = [  # spec, players, seed, hands (a match stopped after them, as --max-
     ("knektpass", 2, 3, 1),
     ("hearts", 4, 2, 1),
     ("bridge", 4, 5, 1),
-    ("skat", 3, 3, 1),
+    ("skat", 3, 13, 1),
     ("euchre", 4, 4, 1),
 ]
 
