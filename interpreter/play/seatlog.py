@@ -42,15 +42,18 @@ def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | 
     >>> exchange_verb([parse_action("9S")]) is None
     True
     """
-    if state is not None:
+    if type(legal) is not list:  # the lazy list of every exchange: one verb
+        verb: str | None = str(legal[0].verb)
+    else:
+        verb = next((a.verb for a in legal if a.kind == CARDS), None)
+    if verb is not None and state is not None:
         from ..engine.exchange import Exchange
         from ..engine.passing import PassCards
 
-        if not isinstance(state.game.program.code[state.pc], (Exchange, PassCards)):
+        code = state.game.program.code
+        if not (0 <= state.pc < len(code) and isinstance(code[state.pc], (Exchange, PassCards))):
             return None
-    if type(legal) is not list:  # the lazy list of every exchange: one verb
-        return str(legal[0].verb)
-    return next((a.verb for a in legal if a.kind == CARDS), None)
+    return verb
 
 
 def receiver(state: State, names: Sequence[str] | None) -> str:
