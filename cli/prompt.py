@@ -14,7 +14,7 @@ from spelbok.engine.actions import CARDS as _CARDS
 from spelbok.engine.actions import SUIT as _SUIT
 from spelbok.engine.actions import WORD as _WORD
 from spelbok.errors import ActionError, InvalidActionError
-from spelbok.play.seatlog import _seat_narrator, action_words, deed
+from spelbok.play.seatlog import _seat_narrator, action_words, deed, exchange_verb, receiver
 from spelbok.view.panel import panel as _panel
 from spelbok.view.text import (
     PLAIN,
@@ -109,8 +109,10 @@ def _menu(legal: Sequence[Action], game: Game, trump: str | None) -> list[Action
     return list(legal)
 
 
-def _exchange_verb(legal: Sequence[Action]) -> str | None:
-    return next((a.verb for a in legal if a.kind == _CARDS), None)
+def _exchange_verb(legal: Sequence[Action], state: State) -> str | None:
+    """The verb of the cards given away at this decision (see
+    :func:`spelbok.play.seatlog.exchange_verb`)."""
+    return exchange_verb(legal, state)
 
 
 _action_text = action_words
@@ -119,7 +121,7 @@ _action_text = action_words
 def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
                   style: Style, names: Sequence[str] | None = None) -> list[str]:
     name = _decision_name(state, legal)
-    xverb = _exchange_verb(legal)
+    xverb = _exchange_verb(legal, state)
     items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
     lines = wrap_items(f"{style.paint(name, bold=True)}: ", items, sep="  ", indent=4,
                        width=style.width)
@@ -137,25 +139,13 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
         how_many = (f"the {_plural(most, 'card')}" if least == most
                     else f"the cards (up to {most})" if not least
                     else f"the cards ({least} to {most})")
-        to = _receiver(state, names)
+        to = receiver(state, names)
         say = f"{how_many} to give away{to}, e.g. {verb} {cards_text} or just {cards_text}"
         if menu:
             lines += wrap_words(f"    or write {say}", style.width, 6)
         else:  # nothing to pick: the question is the whole prompt
             lines = wrap_words(f"{style.paint(name, bold=True)}: write {say}", style.width, 4)
     return lines
-
-
-def _receiver(state: State, names: Sequence[str] | None) -> str:
-    """' to P1' when the decision gives cards to a seat the step names (a pass), else ''."""
-    to = getattr(state.game.program.code[state.pc], "_to", None)
-    seat = state.current_player
-    if to is None or seat is None or not names:
-        return ""
-    try:
-        return f" to {names[to(state, seat)]}"
-    except Exception:  # an odd step: say nothing rather than a wrong seat
-        return ""
 
 
 def _read(prompt: str) -> str | None:
@@ -181,13 +171,13 @@ def _said(text: str) -> str:
     return " ".join(text.lower().translate(_SYMBOL_LETTERS).replace("_", " ").split())
 
 
-def _menu_words(menu: Sequence[Action], legal: Sequence[Action],
+def _menu_words(menu: Sequence[Action], legal: Sequence[Action], state: State,
                 style: Style | None) -> dict[str, Action]:
     """Each menu entry by the words the menu shows it with (with the table's symbols,
     and with letters), as :func:`_said` writes them."""
     from dataclasses import replace
 
-    xverb = _exchange_verb(legal)
+    xverb = _exchange_verb(legal, state)
     words: dict[str, Action] = {}
     for a in menu:
         for st in (style or PLAIN, PLAIN):
@@ -204,7 +194,7 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     (``give 9s`` where the menu shows ``give 9♠``)."""
     word = text.strip()
     low = word.lower()
-    shown = _menu_words(menu, legal, style).get(_said(word))
+    shown = _menu_words(menu, legal, state, style).get(_said(word))
     if shown is not None:
         return shown
     if low.isascii() and low.isdigit():  # ASCII only: '²' is a digit to isdigit, not to int
@@ -218,7 +208,7 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     if any(ch.isnumeric() and not ch.isascii() for ch in word):  # '²', '٣', '½': no number
         raise InvalidActionError(f"{word!r} is not a legal move here: write numbers in the "
                                  "digits 0-9 (see 'help')")
-    xverb = _exchange_verb(legal)
+    xverb = _exchange_verb(legal, state)
     if xverb and low in ("keep", "keep all", "none", "0"):
         return state.parse_action(xverb)
     if xverb and low.split()[:1] == ["give"] and xverb != "give":  # the menu's word for it
@@ -254,20 +244,22 @@ def _line_editing(words: Sequence[str]) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _hint(state: State, human: int, style: Style) -> list[str]:
-    """What the greedy and the ISMCTS bots would do, and ISMCTS's estimate."""
+def _hint(state: State, human: int, style: Style, names: Sequence[str] = ()) -> list[str]:
+    """What the greedy and the ISMCTS bots would do (cards given, to whom), and ISMCTS's
+    estimate."""
     from spelbok.engine.observe import observe
     from spelbok.play.bots import make_bot
 
     legal = state.legal_actions()
-    xverb = _exchange_verb(legal)
+    xverb = _exchange_verb(legal, state)
+    to = receiver(state, names) if xverb else ""
     lines = []
     greedy = make_bot("greedy", seed=state.hand_number).choose(observe(state, human))
-    lines.append(f"  The greedy bot would {_deed(greedy, style, xverb)}.")
+    lines.append(f"  The greedy bot would {_deed(greedy, style, xverb, to)}.")
     search = make_bot(f"ismcts:{_HINT_PLAYOUTS}", seed=state.hand_number)
     pick = search.choose(observe(state, human))
     estimate = getattr(search, "last_estimate", None)
-    text = f"  The ISMCTS bot would {_deed(pick, style, xverb)}"
+    text = f"  The ISMCTS bot would {_deed(pick, style, xverb, to)}"
     if estimate is not None:
         mean, visits = estimate
         text += (f", expecting {mean:.0%} of the hand's best outcome "
@@ -326,7 +318,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
             if low in ("undo", "u", "back"):
                 return "undo"
             if low == "hint":
-                say(_hint(state, human, style))
+                say(_hint(state, human, style, names))
                 continue
             if low in ("rules", "rule"):
                 say(_rules(state))

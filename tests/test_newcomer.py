@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from spelbok.lang.loader import shipped_spec_names
@@ -316,3 +317,63 @@ def test_undo_names_the_card_taken_back_as_the_table() -> None:
     r = CliRunner().invoke(cli, ["play", "knektpass", "-n", "3", "--seed", "3", "--plain"],
                            input="give as\nundo\nquit\n")
     assert "taken back: your swap AS" in r.output, r.output
+
+
+# ------------------------------------------------------------- the menu gives only what is given
+
+
+def _first_cards_decision(name: str) -> object:
+    import random
+
+    import spelbok
+    from spelbok.engine.actions import CARDS
+
+    state = spelbok.load(name).new_state(seed=0)
+    rng = random.Random(0)
+    for _ in range(500):
+        legal = state.legal_actions()
+        if any(a.kind == CARDS for a in legal):
+            return state
+        state.apply(rng.choice(legal))
+    raise AssertionError(f"{name}: no decision of cards")
+
+
+@pytest.mark.parametrize("name, shown", [("schafkopf", "call A"), ("hearts", "pass"),
+                                         ("euchre", "give ")])
+def test_the_menu_says_give_only_for_cards_given_away(name: str, shown: str) -> None:
+    """A called ace, a card played with an announcement or face down keep their verb
+    (``call A♠``, ``twenty Q♠``): ``give`` is for the cards given away (an exchange, a
+    pass), in the terminal's menu and hint and on the web table's buttons alike."""
+    from spelbok.cli.prompt import _deed, _exchange_verb, _interpret, _menu, _prompt_lines
+    from spelbok.engine.actions import CARDS
+    from spelbok.view.text import PLAIN
+    from spelbok.web.tableview import decisions
+
+    state: Any = _first_cards_decision(name)
+    legal = state.legal_actions()
+    menu = _menu(legal, state.game, None)
+    text = " ".join(_prompt_lines(state, menu, legal, PLAIN))
+    assert shown in text, text
+    some = next(a for a in legal if a.kind == CARDS)
+    verb = _exchange_verb(legal, state)
+    buttons, _ = decisions(legal, state.game.program.pack, PLAIN, state)
+    for b in buttons:  # the web's buttons say what the terminal's menu says
+        assert f" {b['label']}" in text, (b, text)
+    if name == "schafkopf":  # a called ace is not given away
+        assert verb is None and "give" not in text
+        assert _deed(some, PLAIN, verb).startswith("choose call ")
+        typed = text.split("1 ", 1)[1].split("  ")[0]
+        assert _interpret(typed.lower(), state, menu, legal, PLAIN) == menu[0]
+    else:
+        assert verb == some.verb
+
+
+def test_a_hint_at_a_pass_says_to_whom() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["play", "hearts", "--seed", "1"], input="hint\nquit\n")
+    said = [line for line in r.output.splitlines() if "bot would" in line]
+    assert len(said) == 2, r.output
+    assert re.search(r"The greedy bot would give (\S+ ){2}\S+ to P1\.", said[0]), said[0]
+    assert " to P1, expecting " in said[1], said[1]

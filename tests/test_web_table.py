@@ -158,6 +158,23 @@ def test_a_hint_reads_as_a_sentence(client: TestClient) -> None:
     assert hint["sentence"] == f"The greedy bot would play {card['rank']}{card['symbol']}."
 
 
+def test_a_hint_at_a_pass_says_to_whom_as_the_terminal() -> None:
+    """The web's hint at a pass names the seat the cards go to, as ``play``'s hint."""
+    from spelbok.cli.prompt import _hint
+    from spelbok.view.text import PLAIN
+
+    m = _match("hearts", 4, seed=1)
+    while m.bot_to_move() is not None:
+        m.advance()
+    hint = m.hint("greedy")
+    assert re.fullmatch(r"The greedy bot would give (\S+ ){2}\S+ to \S+\.", hint["sentence"]), hint
+    to = hint["sentence"].rsplit(" to ", 1)[1].rstrip(".")
+    step: Any = m.state.game.program.code[m.state.pc]  # the pass: its receiver of seat 0
+    assert to == m.names[step._to(m.state, 0)], (to, m.names)
+    terminal = _hint(m.state, 0, PLAIN, m.names)[0]
+    assert terminal.strip().endswith(f" to {to}."), terminal
+
+
 def test_the_rules_tab_is_prose_for_the_players_asked(client: TestClient) -> None:
     info = client.get("/api/spec", params={"spec": "knektpass", "players": 3}).json()
     assert info["described_for"] == 3

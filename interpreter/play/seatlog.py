@@ -30,39 +30,91 @@ def score_name(game: Game) -> str | None:
     return name if isinstance(name, str) and name.isidentifier() else None
 
 
-def action_words(a: Action, style: Style, exchange_verb: str | None = None) -> str:
-    """A decision as a menu shows it: cards and suits in the style's symbols, a word
-    spoken (``keep_all`` -> ``keep all``), and the exchange of no cards as ``keep all``.
+def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | None:
+    """The verb of the cards given away at this decision (an exchange or a pass, which a
+    menu writes ``give 9♠``, its bare word ``keep all``); None when ``legal`` holds no
+    cards, or when ``state``'s decision does not give them away (a card called, a card
+    played with an announcement or face down: ``call A♠``, ``twenty Q♠``).
 
     >>> from spelbok.engine.actions import parse_action
-    >>> action_words(parse_action("give 9S 10H"), Style(), "give")
+    >>> exchange_verb([parse_action("give 9S"), parse_action("give")])
+    'give'
+    >>> exchange_verb([parse_action("9S")]) is None
+    True
+    """
+    if type(legal) is not list:  # the lazy list of every exchange: one verb
+        verb: str | None = str(legal[0].verb)
+    else:
+        verb = next((a.verb for a in legal if a.kind == CARDS), None)
+    if verb is not None and state is not None:
+        from ..engine.exchange import Exchange
+        from ..engine.passing import PassCards
+
+        code = state.game.program.code
+        if not (0 <= state.pc < len(code) and isinstance(code[state.pc], (Exchange, PassCards))):
+            return None
+    return verb
+
+
+def receiver(state: State, names: Sequence[str] | None) -> str:
+    """' to P1' when the decision gives cards to a seat the step names (a pass), else ''."""
+    to = getattr(state.game.program.code[state.pc], "_to", None)
+    seat = state.current_player
+    if to is None or seat is None or not names:
+        return ""
+    try:
+        return f" to {names[to(state, seat)]}"
+    except Exception:  # an odd step: say nothing rather than a wrong seat
+        return ""
+
+
+def action_words(a: Action, style: Style, exchange_verb: str | None = None) -> str:
+    """A decision as a menu shows it: cards and suits in the style's symbols, a word
+    spoken (``keep_all`` -> ``keep all``), cards given away (``exchange_verb``: an
+    exchange, a pass) as ``give``, the exchange of no cards as ``keep all``; other
+    cards keep their verb (``call A♠``, ``twenty Q♠``).
+
+    >>> from spelbok.engine.actions import parse_action
+    >>> action_words(parse_action("exchange 9S 10H"), Style(), "exchange")
     'give 9♠ 10♥'
-    >>> action_words(parse_action("give"), Style(), "give")
+    >>> action_words(parse_action("exchange"), Style(), "exchange")
     'keep all'
+    >>> action_words(parse_action("call AS"), Style(), None)
+    'call A♠'
     """
     if a.kind == CARD:
         return card(str(a), style)
     if a.kind == SUIT:
         return f"{a.verb} {suit(str(a).split()[-1], style)}"
     if a.kind == CARDS:
-        return f"give {cards(str(a).split()[1:], style)}"
+        verb = "give" if a.verb == exchange_verb else _spoken(a.verb)
+        return f"{verb} {cards(str(a).split()[1:], style)}"
     if a.kind == WORD and a.verb == exchange_verb:
         return "keep all"
     return _spoken(str(a))
 
 
-def deed(a: Action, style: Style, exchange_verb: str | None) -> str:
-    """What choosing ``a`` does, as the end of a sentence: 'play 9♣', 'give 6♥ 7♥',
-    'keep all', 'say pass'.
+def deed(a: Action, style: Style, exchange_verb: str | None, to: str = "") -> str:
+    """What choosing ``a`` does, as the end of a sentence: 'play 9♣', 'give 6♥ 7♥'
+    (with ``to``, the :func:`receiver` of the cards given: 'give 6♥ 7♥ to P1'),
+    'choose call A♠', 'keep all', 'say pass'.
 
     >>> from spelbok.engine.actions import parse_action
     >>> "The greedy bot would " + deed(parse_action("9C"), Style(), None) + "."
     'The greedy bot would play 9♣.'
+    >>> deed(parse_action("pass 6H 7H"), Style(), "pass", " to P1")
+    'give 6♥ 7♥ to P1'
+    >>> deed(parse_action("call AS"), Style(), None)
+    'choose call A♠'
     """
     text = action_words(a, style, exchange_verb)
     if a.kind == CARD:
         return f"play {text}"
-    if a.kind == CARDS or text == "keep all":
+    if a.kind == CARDS and a.verb != exchange_verb:
+        return f"choose {text}"  # 'choose twenty Q♠', 'choose call A♠'
+    if a.kind == CARDS:
+        return text + to
+    if text == "keep all":
         return text
     return f"say {text}"  # a word or a suit, as the menu shows it
 

@@ -133,7 +133,7 @@ class Match:
         """What a bot would do in the human's place: its notation, and as a sentence
         with the cards in their symbols (``The greedy bot would play 9♣.``)."""
         from ..play.bots import make_bot
-        from ..play.seatlog import deed
+        from ..play.seatlog import deed, receiver
 
         if self.human is None or self.state.current_player != self.human:
             raise Conflict("a hint is for your turn")
@@ -145,10 +145,11 @@ class Match:
             raise SpelbokError(f"a hint searches 1 to {MAX_HINT_ITERATIONS} iterations")
         adviser = make_bot(bot, seed=self.seed + len(self.state.actions))
         action = adviser.choose(observe(self.state, self.human))
-        verb = exchange_verb(self.state.legal_actions())
+        verb = exchange_verb(self.state.legal_actions(), self.state)
+        to = receiver(self.state, self.names) if verb else ""
         style = PLAIN.for_game(self.game)
         return {"action": str(action), "bot": bot,
-                "sentence": f"The {name} bot would {deed(action, style, verb)}."}
+                "sentence": f"The {name} bot would {deed(action, style, verb, to)}."}
 
     def _last_asked(self) -> int | None:
         """How many actions preceded the human's last decision (None: none yet)."""

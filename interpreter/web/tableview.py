@@ -23,7 +23,14 @@ from ..cards import COLOURS, FRENCH
 from ..engine.actions import CARD, CARDS, SUIT, WORD
 from ..errors import ActionError, IllegalActionError
 from ..play.explain import SeatExplainer
-from ..play.seatlog import PlayerWords, _seat_narrator, action_words, final_standing, score_name
+from ..play.seatlog import (
+    PlayerWords,
+    _seat_narrator,
+    action_words,
+    exchange_verb,
+    final_standing,
+    score_name,
+)
 from ..view.text import PLAIN, Style, card, sort_hand, suit
 
 if TYPE_CHECKING:
@@ -124,11 +131,13 @@ def around(players: int, seat: int) -> dict[str, list[int]]:
     return {"bottom": [seat], "left": left[::-1], "top": top, "right": right}
 
 
-def decisions(legal: Sequence[Action], pack: Pack, style: Style
+def decisions(legal: Sequence[Action], pack: Pack, style: Style, state: State | None = None
               ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The buttons of the decisions other than a card, one per distinct choice, and the
     exchange whose cards the page picks (the engine checks them) when there are too
-    many to list: its verb and how many cards it takes (``min``, ``max``)."""
+    many to list: its verb and how many cards it takes (``min``, ``max``).  The buttons
+    say ``give`` only for cards given away at ``state``'s decision (an exchange, a pass:
+    :func:`~spelbok.play.seatlog.exchange_verb`), as the terminal's menu."""
     lazy = type(legal) is not list  # the lazy list of every exchange of many cards
     if lazy:
         first = legal[0]
@@ -145,7 +154,7 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style
             exchange = {"verb": many[0].verb, "min": 0 if bare else min(sizes),
                         "max": max(sizes)}
             listed = [a for a in listed if a.kind != CARDS]
-    verb = exchange_verb(legal)
+    verb = exchange_verb(legal, state)
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for a in listed:
@@ -155,13 +164,6 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style
         seen |= {str(a), label}
         out.append(action_json(a, pack, label))
     return out, exchange
-
-
-def exchange_verb(legal: Sequence[Action]) -> str | None:
-    """The verb of the exchange among ``legal`` (its bare word is 'keep all'), or None."""
-    if type(legal) is not list:  # the lazy list of every exchange: one verb
-        return str(legal[0].verb)
-    return next((a.verb for a in legal if a.kind == CARDS), None)
 
 
 def action_json(a: Action, pack: Pack = FRENCH, label: str | None = None) -> dict[str, Any]:
@@ -304,7 +306,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     trump = v.get("trump")
     mine = to_act and state.current_player == seat
     legal = state.legal_actions() if mine else []
-    actions, exchange = decisions(legal, pack, style)
+    actions, exchange = decisions(legal, pack, style, state)
     played = v.get("tricks_played") or []
     last = None
     if played:
