@@ -16,8 +16,9 @@ MODULES = sorted(
     m.name for m in pkgutil.walk_packages(spelbok.__path__, "spelbok.")
     if not m.name.startswith("spelbok.cli") and not m.name.endswith("__mypyc")  # the C library
     and (RL or not m.name.startswith("spelbok.rl."))
-    # the web application needs the optional web extra
-    and (m.name != "spelbok.web.app" or importlib.util.find_spec("starlette") is not None)
+    # the web application and its workbench routes need the optional web extra
+    and (m.name not in ("spelbok.web.app", "spelbok.web.workbench")
+         or importlib.util.find_spec("starlette") is not None)
 )
 
 
