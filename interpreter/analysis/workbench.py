@@ -78,7 +78,7 @@ def spec_text(text: object, surface: object = "yaml", near: object = None) -> Sp
 def reading_names() -> list[str]:
     """The shipped reading files, by name.
 
-    >>> "knektpass-1847" in reading_names()
+    >>> "example" in reading_names()
     True
     """
     root = resources.files("spelbok.specs").joinpath("readings")
@@ -96,8 +96,8 @@ def reading_text(name: object) -> str:
 def reading_for(spec: str) -> str | None:
     """The shipped reading file whose ``spec:`` is ``spec`` (a shipped name), if any.
 
-    >>> reading_for("knektpass"), reading_for("variants/knektpass-void-any")
-    ('knektpass-1847', 'knektpass-1847')
+    >>> reading_for("example"), reading_for("variants/no-such-variant")
+    ('example', None)
     """
     import yaml
 
@@ -122,9 +122,9 @@ def reading_for(spec: str) -> str | None:
 def open_shipped(name: object, surface: object = "yaml") -> dict[str, Any]:
     """A shipped spec's text for the editor, and its reading file's name.
 
-    >>> d = open_shipped("knektpass", "dsl")
-    >>> d["file"], d["reading"], d["text"].startswith("#")
-    ('knektpass.spel', 'knektpass-1847', True)
+    >>> d = open_shipped("example", "dsl")
+    >>> d["file"], d["reading"], d["text"].startswith("spelbok 1")
+    ('example.spel', 'example', True)
     """
     if not isinstance(name, str) or name not in shipped_spec_names():
         raise WorkbenchError(f"no shipped spec {str(name)[:60]!r}")

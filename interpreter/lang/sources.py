@@ -193,7 +193,7 @@ class SpecText(os.PathLike[str]):
     It reads no file: its errors read ``NAME:line:col`` (``<pasted>:3:7``), and its
     ``extends`` reaches the shipped specs only -- by name, or, when ``near`` names a
     shipped spec (the one the text was opened from), by a path from that spec's
-    folder, as a shipped variant's ``../knektpass.yaml``.  Wherever a spec path is
+    folder, as a shipped variant's ``../NAME.yaml``.  Wherever a spec path is
     taken (:func:`spelbok.load`, :func:`spelbok.validation.validate`, ``read_spec``),
     a SpecText may be given.
 
@@ -202,12 +202,12 @@ class SpecText(os.PathLike[str]):
     Traceback (most recent call last):
     ...
     spelbok.errors.SpecErrors: <pasted>:1:1: missing required keys 'deck', 'hand', 'end' at the top level
-    >>> read_spec(SpecText("spelbok: 1\\nextends: ../knektpass.yaml\\n", near="variants/knektpass-void-any")).tree["name"]
-    'Knektpass'
-    >>> read_spec(SpecText("spelbok: 1\\nextends: ../knektpass.yaml\\n"))
+    >>> read_spec(SpecText("spelbok: 1\\nextends: ./example.yaml\\n", near="example")).tree["name"]
+    'Example'
+    >>> read_spec(SpecText("spelbok: 1\\nextends: ./example.yaml\\n"))
     Traceback (most recent call last):
     ...
-    spelbok.errors.SpecError: <pasted>:2:10: cannot find the base spec '../knektpass.yaml' (looked next to this file and among the shipped specs) (did you mean 'knektpass'?)
+    spelbok.errors.SpecError: <pasted>:2:10: cannot find the base spec './example.yaml' (looked next to this file and among the shipped specs) (did you mean 'example'?)
     """
 
     def __init__(self, text: str, name: str = "<pasted>", surface: str = "yaml",
