@@ -11,7 +11,6 @@ writes the docs' screenshots (``docs/screenshots/workbench-*.png``).
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import threading
 import time
@@ -26,6 +25,7 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from spelbok.web.app import create_app  # noqa: E402
+from test_web_e2e import _launch  # noqa: E402  (the one way the browser tests find a Chromium)
 
 SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
          if os.environ.get("SPELBOK_SCREENSHOTS") else None)
@@ -62,21 +62,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         srv.should_exit = True
         thread.join(timeout=10)
         os.chdir(before)
-
-
-def _launch(p: Any) -> Any:
-    """Playwright's own Chromium, else the system's."""
-    try:
-        return p.chromium.launch()
-    except Exception:
-        for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"):
-            path = shutil.which(name)
-            if path:
-                try:
-                    return p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-                except Exception:
-                    continue
-    pytest.skip("no Chromium for Playwright (python -m playwright install chromium)")
 
 
 @pytest.fixture(scope="module")
