@@ -110,13 +110,15 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
 
 
 def _entries(level: Mapping[str, Any]) -> str:
+    """``clubs → 12, 3: (single → 13), otherwise 0``: a level's entries in prose."""
     parts = []
     for key, value in level.items():
         if isinstance(value, Mapping):
             parts.append(f"{key}: ({_entries(value)})")
+        elif key == OTHERWISE:
+            parts.append(f"otherwise {t.literal(value)}")
         else:
-            parts.append(f"{key} {'gives' if key == OTHERWISE else '→'} {t.literal(value)}"
-                         if key != OTHERWISE else f"otherwise {t.literal(value)}")
+            parts.append(f"{key} → {t.literal(value)}")
     return ", ".join(parts)
 
 
