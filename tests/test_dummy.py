@@ -139,3 +139,20 @@ def test_the_browser_table_offers_the_dummys_cards_to_the_declarer() -> None:
     other = table(st, (declarer + 1) % 4, names, to_act=True, log_viewer=None)
     assert {c["name"] for c in other["shown"][dummy]} == set(st.view(dummy)["hand"])
     assert all("legal" not in c for c in other["shown"][dummy])  # not that seat's turn
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("dummy_by: \"seat + 1\"", r"bridge\.yaml:\d+:\d+: expected a condition"),
+    ("dummy_by: is_declarer\n      face_down: \"true\"",
+     r"bridge\.yaml:\d+:\d+: a dummy cannot yet be played .* card-play mechanics"),
+])
+def test_validate_locates_a_wrong_dummy(tmp_path: Path, change: str, message: str) -> None:
+    import re
+
+    from spelbok.validation import validate
+
+    text = (ROOT / "specs" / "bridge.yaml").read_text().replace("dummy_by: is_declarer", change)
+    path = tmp_path / "bridge.yaml"
+    path.write_text(text)
+    errors = validate(path)
+    assert any(re.search(message, str(e)) for e in errors), errors

@@ -302,7 +302,7 @@ def _shown(state: State, v: dict[str, Any], seat: int,
         if p != seat:
             for group in _sorted_hand(known, game, v.get("trump")):
                 for name in group:
-                    c = card_json(name, game.program.pack)
+                    c: dict[str, Any] = card_json(name, game.program.pack)
                     if p == held:
                         c["legal"] = name in plays
                     cards.append(c)

@@ -103,13 +103,12 @@ def _dummy(c: Typer, t: dict[str, Any], p: Path, plain: bool) -> None:
     dummy = t.get("dummy", "false")
     if dummy in (False, "false"):
         return
-    c.formula(dummy, (*p, "dummy"), True)
-    c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True)
+    c.condition(dummy, (*p, "dummy"), True, "`declarer_team and not is_declarer`")
+    c.condition(t.get("dummy_by", "false"), (*p, "dummy_by"), True, "`is_declarer`")
     if not plain:
         c.error((*p, "dummy"), "a dummy cannot yet be played in a tricks step with "
                 "card-play mechanics (trump named by a lead, free, losing or kept cards, "
-                "face-down plays, declarations)", "play the dummy's tricks in a plain "
-                "tricks step")
+                "face-down plays, declarations)")
 
 
 def _declarations(c: Typer, entries: list[Any], path: Path) -> None:
