@@ -98,7 +98,7 @@ RECORDED: dict[str, str] = {
     'schafkopf-0': 'e9d56d1007ccc081',
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
     'skat-0': '8a488817dcf69f7d',
-    'spades-0': '73988aa9218efb67',
+    'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6bbbc485bdf2e8bb',
     'tute-0': '3b283eabb1bd9b8d',
