@@ -486,10 +486,13 @@ class Bridge(Rules):
     def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
         self.dealer = st.dealer
         self.mark = len(st.log)
-        vul = self.VUL.split()[(st.hand_number - 1) % 16]
-        # OpenSpiel's dealer is North (0), spelbok's side 0 the seats 0 and 2
-        dealer_side_vul = vul == "B" or vul == ("N" if self.dealer % 2 == 0 else "E")
-        other_vul = vul == "B" or vul == ("E" if self.dealer % 2 == 0 else "N")
+        board = (st.hand_number - 1) % 16  # from 0
+        vul = self.VUL.split()[board]
+        # the standard order: board n is dealt by North, East, South, West in turn, so
+        # the dealer's side is North-South on odd boards (OpenSpiel's dealer is player 0)
+        north_deals = board % 2 == 0
+        dealer_side_vul = vul == "B" or vul == ("N" if north_deals else "E")
+        other_vul = vul == "B" or vul == ("E" if north_deals else "N")
         key = (dealer_side_vul, other_vul)
         if key not in self.games:
             self.games[key] = pyspiel.load_game(self.os_game, {

@@ -156,3 +156,31 @@ def test_validate_locates_a_wrong_dummy(tmp_path: Path, change: str, message: st
     path.write_text(text)
     errors = validate(path)
     assert any(re.search(message, str(e)) for e in errors), errors
+
+
+def test_a_match_never_asks_the_dummys_seat_during_the_tricks() -> None:
+    from spelbok.play.match import play_match
+
+    asked: list[tuple[int, int | None, bool]] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, seat: int) -> None:
+            self.bot = make_bot("random", seed=seat)
+
+        def choose(self, obs: object) -> spelbok.Action:
+            st = obs._state  # type: ignore[attr-defined]
+            held = hand_seat(st)
+            cards = {str(a) for a in obs.legal} <= set(st.view(held)["hand"])  # type: ignore[attr-defined]
+            asked.append((obs.seat, held, cards))  # type: ignore[attr-defined]
+            return self.bot.choose(obs)  # type: ignore[arg-type]
+
+    game = spelbok.load("bridge", players=4, options={"scoring": "duplicate", "boards": 4})
+    st = play_match(game, [Spy(p) for p in range(4)], seed=2, record=True)
+    contracts = [e for e in st.log if e["event"] == "contract"]
+    dummies = {(e["declarer"] + 2) % 4 for e in contracts}
+    plays = [(seat, held) for seat, held, cards in asked if held != seat]
+    assert contracts and len(plays) == 13 * len(contracts)  # every dummy card, by its declarer
+    assert all(held in dummies and (held + 2) % 4 == seat for seat, held in plays)
+    assert all(cards for seat, held, cards in asked if held != seat)
