@@ -111,6 +111,8 @@ class Resolver:
         self._put("dealer", reads(lambda st, p: st.dealer))
         self._put("choice", reads(lambda st, p: st.choice))  # a word, a suit letter or a number
         self._put("count", reads(lambda st, p: st.count))
+        if "mode" not in self.gvars:  # a spec with modes reads its hand slot (compiler)
+            self._put("mode", "none")
 
     def _card_names(self, pack: Pack) -> None:
         """The names of the candidate card, the trick, the turn-up and the card sets."""

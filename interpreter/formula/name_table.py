@@ -70,6 +70,7 @@ BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "card": ("global", "card"),
     "pattern": ("global", str),
     "stock_closed": ("global", bool),
+    "mode": ("global", str),
     "pattern_seat": ("global", int),
     "team": ("player", int),
     "partner": ("player", int),

@@ -57,7 +57,7 @@ TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a 
 #: The seat selectors of a decision's ``who`` and a tricks step's ``leader``.
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 #: The variables every game has, besides the spec's (``trump`` and ``out`` are set by steps).
-SETTABLE = ("out", "trump", "stock_closed")
+SETTABLE = ("out", "trump", "stock_closed", "mode")
 _HOMES: dict[str, Home] = {h.name: h for h in STEP_HOMES}
 _KINDS = tuple(_HOMES)
 
@@ -249,9 +249,32 @@ class Typer:
         for name, expr in mapping.items():
             if name == "trump":
                 expr = self._trump_value(expr, (*path, name), per_player)
+            elif name == "mode":
+                self._mode_value(expr, (*path, name), per_player)
             self.formula(expr, (*path, name), per_player)
             self._check_kind(name, expr, (*path, name), per_player)
             self._settable(name, (*path, name), per_player)
+
+    def _mode_value(self, expr: Any, path: Path, per_player: bool) -> None:
+        """What ``mode`` is set to: a mode of the ``modes`` section or ``'none'`` (a fixed
+        text that names neither is an error, as is a spec without modes)."""
+        modes = list(self.tree.get("modes") or {})
+        if not modes:
+            self.error(path, "'mode' chooses one of the spec's modes, and it has none: "
+                       "declare them under modes:")
+            return
+        if isinstance(expr, (bool, int)):
+            self.error(path, f"mode is set to a mode's name ({', '.join(modes)}) or 'none', "
+                       f"not {short_repr(expr)}")
+            return
+        try:
+            compiled = self.typed(expr, per_player)
+        except FormulaError:
+            return  # reported by formula()
+        if compiled.constant and str(compiled.value) not in (*modes, "none"):
+            self.error(path, f"unknown mode {short_repr(str(compiled.value))}: the modes are "
+                       f"{', '.join(modes)} (and 'none', the ranking itself)",
+                       did_you_mean(str(compiled.value), [*modes, "none"]))
 
     def _trump_value(self, expr: Any, path: Path, per_player: bool) -> Any:
         """What ``trump`` is set to: a suit letter or ``'none'``, the bare word ``none``

@@ -27,7 +27,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> [b.name for b in builtins("player")][:3]
 ['seat', 'out', 'tricks']
 >>> [b.name for b in BUILTINS if b.settable]
-['out', 'trump', 'stock_closed']
+['out', 'trump', 'stock_closed', 'mode']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
 ['max', 'min']
 """
@@ -232,6 +232,9 @@ BUILTINS: tuple[Builtin, ...] = (
             "suit letter, or to `'none'` or `none` for no trump)", settable=True),
     Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
             "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
+    Builtin("mode", "hand", "str", "the mode in force (see `modes`): a mode's name, or "
+            "`'none'` for the ranking itself, as each hand starts (**settable**, to a mode's "
+            "name or `'none'`)", settable=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
     Builtin("talon", "hand", "int", "cards left in the stock (talon)", per_trick=True),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),
