@@ -187,9 +187,10 @@ def action_json(a: Action, pack: Pack = FRENCH, label: str | None = None) -> dic
 
 # -- a seat's table --------------------------------------------------------------------------
 
-def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[list[str]]:
+def _sorted_hand(names: Sequence[str], game: Game, trump: str | None,
+                 mode: str | None = None) -> list[list[str]]:
     try:
-        return sort_hand(list(names), game, trump)
+        return sort_hand(list(names), game, trump, mode)
     except Exception:  # an order the renderer does not know: the engine's order, one group
         return [list(names)]
 
@@ -277,7 +278,7 @@ def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
     legal_cards = {str(a) for a in listed if a.kind == CARD}
     plays = mine and bool(legal_cards)  # a card play (not a word, nor cards to pick)
     out = []
-    for group in _sorted_hand(v["hand"], game, v.get("trump")):
+    for group in _sorted_hand(v["hand"], game, v.get("trump"), (v.get("vars") or {}).get("mode")):
         for name in group:
             c: dict[str, Any] = card_json(name, game.program.pack)
             if plays:
@@ -304,6 +305,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     why = _seat_why(state, explainer, log_viewer)
     v = state.view(seat)
     trump = v.get("trump")
+    mode = (v.get("vars") or {}).get("mode")  # the spec's modes: the order in force
     mine = to_act and state.current_player == seat
     legal = state.legal_actions() if mine else []
     actions, exchange = decisions(legal, pack, style, state)
@@ -329,7 +331,8 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         # the cards each other seat has shown to all and still holds (a dummy, melds)
         "shown": [[card_json(c, pack) for c in group] if p != seat else []
                   for p, known in enumerate(v.get("known_cards") or [])
-                  for group in [[n for g in _sorted_hand(known, game, trump) for n in g]]],
+                  for group in [[n for g in _sorted_hand(known, game, trump, mode)
+                                 for n in g]]],
         "trick": [[p, card_json(c, pack)] for p, c in v.get("trick") or []],
         "led": suit_json(v.get("led"), pack),
         "last_trick": last,

@@ -105,10 +105,12 @@ class GreedyBot:
             live = unseen_mask(view, obs.game.program.deck_mask, pack)
             return trick_card(world, obs.seat, legal, live, want)
         if kind == SUIT:
-            return suit_choice(hand, legal, obs.game.program.tables, want)
+            tables_now = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))
+            return suit_choice(hand, legal, tables_now, want)
         options = legal
         if kind == CARDS:
-            tables = obs.game.program.tables[trump_index(view, pack)]
+            tables = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))[
+                trump_index(view, pack)]
             options = exchange_candidates(hand, legal, tables, want, limit=0)
         else:
             options = thin_options(list(options))
