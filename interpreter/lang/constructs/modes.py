@@ -277,8 +277,13 @@ class _Moved:
         where = self._where(path)
         if where is not None:
             name = self._at[-1]
-            self._ck.err(where, f"in mode '{name}': " + message.replace(
-                "ranking.ranks", f"the order of mode '{name}'"), hint, key=key)
+            if "ranking.ranks" in message:
+                message = (message.replace("ranking.ranks", f"the order of mode '{name}'")
+                           + " (a mode's ranks name every rank of the decks once; leave "
+                           "them out to keep the ranking's)")
+            else:
+                message = f"in mode '{name}': {message}"
+            self._ck.err(where, message, hint, key=key)
 
     def no_repeats(self, items: list[Any], path: tuple[Any, ...], what: str) -> None:
         where = self._where(path)
