@@ -753,6 +753,7 @@ class Skat(Rules):
         self.forehand = (st.dealer + 1) % 3
         self.mark = len(st.log)
         self.declarer: int | None = None  # drawn at the first bid (None: all pass)
+        self.os_games: set[int] = set()  # the games OpenSpiel offered with the bid
         self.drawn = False
         self.game_name = ""
         self.ended_at = 0  # the trick after which OpenSpiel's null was over
@@ -794,6 +795,15 @@ class Skat(Rules):
                 return False
             st.apply("bid 18" if mine else "pass")
             return True
+        if name == "game":  # spelbok's declarer names it after his discard (below)
+            tally.decisions += 1
+            tally.narrowed += 1  # the open null
+            mine_games = {self.GAMES[w] for w in words if w in self.GAMES}
+            if not tally.check(mine_games == self.os_games,
+                               f"{where}: spelbok {sorted(words)}, OpenSpiel {sorted(self.os_games)}"):
+                return False
+            st.apply(self.game_name)
+            return True
         tally.decisions += 1
         if not tally.check(os_st.current_player() == self.os_seat(st, seat),
                            f"{where}: spelbok seat {seat}, OpenSpiel player "
@@ -803,16 +813,12 @@ class Skat(Rules):
             tally.narrowed += 1
             st.apply("pick_up")
             return True
-        if name == "game":
-            tally.narrowed += 1  # the open null
-            mine_games = {self.GAMES[w] for w in words if w in self.GAMES}
-            if not tally.check(mine_games == theirs - {self.PASS},
-                               f"{where}: spelbok {sorted(words)}, OpenSpiel {sorted(theirs)}"):
-                return False
-            st.apply(self.game_name)
-            os_st.apply_action(self.GAMES[self.game_name])
-            return True
         assert name == "discard", name
+        # OpenSpiel's declarer names the game with his bid, before the discard; spelbok's
+        # after it (compared at spelbok's game decision)
+        self.os_games = theirs - {self.PASS}
+        os_st.apply_action(self.GAMES[self.game_name])
+        theirs = set(os_st.legal_actions())
         # spelbok discards the two cards at once, OpenSpiel one at a time
         pairs = {frozenset(self.os_card(c) for c in a.cards): a for a in st.legal_actions()}
         want = {frozenset((x, y)) for x in theirs for y in theirs if x != y}

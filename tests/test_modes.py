@@ -191,3 +191,18 @@ def test_skat_null_and_schafkopf_wenz_play_their_modes() -> None:
                                   "hands": {1: "7H 8D", 2: "QH 9S", 3: "JD 9C", 0: "KD AD"}})
     play(st, "wenz", "pass", "pass", "pass", "call AC", "7H")
     assert [str(a) for a in st.legal_actions()] == ["QH"]
+
+
+def test_discarded_reads_the_cards_each_seat_laid_away() -> None:
+    spec = SPEC.replace("  - tricks: {}\n", """  - decide: lay
+    who: each
+    choose: exchange
+    exchange: {draw_from: none, min: 1, max: 1}
+  - set: {laid: "points_of(discarded)"}
+    for: "true"
+  - tricks: {}
+""").replace("hand:\n", "variables:\n  hand_player: {laid: -1}\nhand:\n", 1)
+    game = spelbok.load(spec)
+    st = game.new_state(position={"phase": "lay", "hands": HANDS, "to_act": 1})
+    play(st, "lay AC", "lay 7H", "lay KS")
+    assert st.var("laid") == [4, 11, 0]  # the king, the ace, a seven (the ranking's points)

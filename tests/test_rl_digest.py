@@ -97,7 +97,7 @@ RECORDED: dict[str, str] = {
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': '280208885f5b91d6',  # the Wenz (a contract, a mode: the 'mode' slot)
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
-    'skat-0': '1c57eecf6d4d088b',  # the null's mode (its ranking; the 'mode' slot)
+    'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6bbbc485bdf2e8bb',

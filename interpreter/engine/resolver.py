@@ -131,6 +131,7 @@ class Resolver:
         self._put("last_winner", reads(lambda st, p: st.last_winner))
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         self._put("hand", reads(lambda st, p: st.hands[p]))
+        self._put("discarded", reads(lambda st, p: st.discarded[p]))
         self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
         self._put("trick", reads(lambda st, p: st.trick.mask()))
         self._put("led_card", reads(lambda st, p: st.trick.cards[0][1] if st.trick.cards else -1))

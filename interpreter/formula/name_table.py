@@ -61,6 +61,7 @@ BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "turn_up_rank": ("global", str),
     "last_winner": ("global", int),
     "hand": ("player", "cards"),
+    "discarded": ("player", "cards"),
     "meld_points": ("player", int),
     "trick": ("global", "cards"),
     "led_card": ("global", "card"),

@@ -224,6 +224,8 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
             per_trick=True),
+    Builtin("discarded", "player", "cards", "the cards the seat has laid away this hand, face "
+            "down (an exchange's or a move's discards; a card set: `points_of(discarded)`)"),
     Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
             "the last `declare_melds` step (0 before)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
