@@ -111,8 +111,6 @@ class Resolver:
         self._put("dealer", reads(lambda st, p: st.dealer))
         self._put("choice", reads(lambda st, p: st.choice))  # a word, a suit letter or a number
         self._put("count", reads(lambda st, p: st.count))
-        if "mode" not in self.gvars:  # a spec with modes reads its hand slot (compiler)
-            self._put("mode", "none")
 
     def _card_names(self, pack: Pack) -> None:
         """The names of the candidate card, the trick, the turn-up and the card sets."""
@@ -141,6 +139,8 @@ class Resolver:
         self._put("card", reads(lambda st, p: st.cand))
         self._put("pattern", reads(lambda st, p: st.pattern))
         self._put("stock_closed", reads(lambda st, p: st.stock_closed))
+        if "mode" not in self.gvars:  # a spec with modes reads its hand slot (compiler)
+            self._put("mode", "none")
         self._put("pattern_seat", reads(lambda st, p: st.pattern_seat))
 
     def _team_names(self, n: int, teams: list[list[int]] | None) -> tuple[tuple[int, ...], ...]:
