@@ -206,3 +206,26 @@ def test_discarded_reads_the_cards_each_seat_laid_away() -> None:
     st = game.new_state(position={"phase": "lay", "hands": HANDS, "to_act": 1})
     play(st, "lay AC", "lay 7H", "lay KS")
     assert st.var("laid") == [4, 11, 0]  # the king, the ace, a seven (the ranking's points)
+
+
+def test_the_terminal_and_the_browser_show_a_null_hand_in_its_order() -> None:
+    pytest.importorskip("starlette")
+    from spelbok.view.panel import panel
+    from spelbok.web.tableview import table
+
+    skat = spelbok.load("skat")
+    st = skat.new_state(position={"phase": "tricks 2", "trump": "none", "leader": 1,
+                                  "game": "null", "mode": "null",
+                                  "hands": {1: "AC JC 10C 7D", 2: "QC 8H 9H 10H",
+                                            0: "9C 7C 8D 9D"}})
+    names = ["P0", "you", "P2"]
+    hand = next(line for line in panel(st, 1, names) if "your hand" in line)
+    assert "A♣ J♣ 10♣ │ 7♦" in hand  # the jack in clubs, under the ace, above the ten
+    shown = [c["name"] for c in table(st, 1, names, to_act=True, log_viewer=1)["hand"]]
+    assert shown == ["AC", "JC", "10C", "7D"]
+    st = skat.new_state(position={"phase": "tricks 2", "trump": "C", "leader": 1,
+                                  "game": "clubs", "hands": {1: "AC JC 10C 7D",
+                                                             2: "QC 8H 9H 10H",
+                                                             0: "9C 7C 8D 9D"}})
+    shown = [c["name"] for c in table(st, 1, names, to_act=True, log_viewer=1)["hand"]]
+    assert shown == ["JC", "AC", "10C", "7D"]  # a suit game: the jack heads the trumps
