@@ -328,7 +328,6 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
     why = _seat_why(state, explainer, log_viewer)
     v = state.view(seat)
     trump = v.get("trump")
-    mode = (v.get("vars") or {}).get("mode")  # the spec's modes: the order in force
     mine = to_act and state.current_player == seat
     legal = state.legal_actions() if mine else []
     actions, exchange = decisions(legal, pack, style, state)
