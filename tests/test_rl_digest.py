@@ -95,7 +95,7 @@ RECORDED: dict[str, str] = {
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
-    'schafkopf-0': 'e9d56d1007ccc081',
+    'schafkopf-0': 'c895563e027340ed',  # the call restricted (call_allow), runners after play
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
     'skat-0': '8a488817dcf69f7d',
     'spades-0': '73988aa9218efb67',
