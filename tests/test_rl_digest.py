@@ -83,7 +83,7 @@ RECORDED: dict[str, str] = {
     'belote-0': 'd05a5fbd525d1936',
     'bridge-0': 'f46bdfb92ce5c4f1',
     'briscola-0': '6b7729d875722f7a',
-    'doppelkopf-0': 'd388442bb1e3541f',  # crossed_calls: the variable nobody in the observation
+    'doppelkopf-0': '756fb593a5287e30',  # hidden sides (re masked, seen:re flags), told, side-blind announcement turns, crossed_calls
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': 'bdcf313baa75cd75',

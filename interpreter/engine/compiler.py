@@ -219,6 +219,10 @@ class Compiler:
             prog.points = build_points(t["points"], self.deck, tables, pack)
             prog.last_trick_points = int(t["points"].get("last_trick", 0))
         prog.contracts = self.contracts
+        if t.get("hidden"):
+            from .hidden import compile_hidden
+
+            compile_hidden(self, prog, t["hidden"])
         self._dealer(prog, t.get("dealer", {}))
 
         code: list[Instr] = []

@@ -127,6 +127,8 @@ class Program:
     last_trick_points: int = 0
     # every auction step's contracts, in one numbering (engine/auction.py)
     contracts: tuple[Any, ...] = ()
+    # the hidden variables (engine/hidden.py): empty without a `hidden` section
+    secrets: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n

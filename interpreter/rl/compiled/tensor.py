@@ -21,6 +21,7 @@ from ... import COMPILED
 from ...engine.actions import CARD, CARDS, Action
 from ...engine.auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
 from ...engine.card_play import playable
+from ...engine.hidden import hidden_masks
 from ...engine.subsets import SubsetActions
 from ...engine.trick import played_cards
 from ...errors import IllegalActionError, SpelbokError
@@ -118,6 +119,7 @@ class Layout:
         self.decisions = decisions
         self.pc_decision = pc_decision
         self.word_code = word_code
+        self.secret_rows: list[int] = []  # the hidden variables' rows (Encoding sets them)
 
     # -- actions ---------------------------------------------------------------------
 
@@ -291,10 +293,18 @@ class Layout:
                 write_f32_le(w, x)
         if self.auction:
             self._auction(w, st, seat)
-        for row in st.pv_rows:  # a word is coded as a number (value); most are ints
+        masks: list[int] = hidden_masks(st, seat) if self.secret_rows else []
+        for r, row in enumerate(st.pv_rows):  # a word is coded as a number; most are ints
+            m = masks[r] if masks else 0
             for s in seats:
                 v = row[s]
-                write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
+                if m >> s & 1:  # a hidden value the observer may not see
+                    write_f32_le(w, 0.0)
+                else:
+                    write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
+        for r in self.secret_rows:
+            for s in seats:
+                write_f32_le(w, 0.0 if masks[r] >> s & 1 else 1.0)
         for g in st.gv:
             write_f32_le(w, float(g) if isinstance(g, int) else self.value(g))
         write_f32_le(w, float(len(st.stock)))
