@@ -293,18 +293,13 @@ class Layout:
                 write_f32_le(w, x)
         if self.auction:
             self._auction(w, st, seat)
-        masks: list[int] = hidden_masks(st, seat) if self.secret_rows else []
-        for r, row in enumerate(st.pv_rows):  # a word is coded as a number; most are ints
-            m = masks[r] if masks else 0
-            for s in seats:
-                v = row[s]
-                if m >> s & 1:  # a hidden value the observer may not see
-                    write_f32_le(w, 0.0)
-                else:
+        if self.secret_rows:  # hidden variables: engine/hidden.py
+            self._secret_vars(w, st, seat)
+        else:
+            for row in st.pv_rows:  # a word is coded as a number (value); most are ints
+                for s in seats:
+                    v = row[s]
                     write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
-        for r in self.secret_rows:
-            for s in seats:
-                write_f32_le(w, 0.0 if masks[r] >> s & 1 else 1.0)
         for g in st.gv:
             write_f32_le(w, float(g) if isinstance(g, int) else self.value(g))
         write_f32_le(w, float(len(st.stock)))
@@ -312,6 +307,23 @@ class Layout:
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
+
+    def _secret_vars(self, w: BytesWriter, st: State, seat: int) -> None:
+        """The per-player values with the hidden ones ``seat`` may not see as 0, then a
+        flag per seat of each hidden variable: 1 where ``seat`` sees the value."""
+        seats = self.seats[seat]
+        masks = hidden_masks(st, seat)
+        for r, row in enumerate(st.pv_rows):
+            m = masks[r]
+            for s in seats:
+                v = row[s]
+                if m >> s & 1:
+                    write_f32_le(w, 0.0)
+                else:
+                    write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
+        for r in self.secret_rows:
+            for s in seats:
+                write_f32_le(w, 0.0 if masks[r] >> s & 1 else 1.0)
 
     def _auction(self, w: BytesWriter, st: State, seat: int) -> None:
         """The auction's fields: the contract so far, its declarer, doubling, each seat's
