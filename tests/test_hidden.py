@@ -163,3 +163,19 @@ def test_doppelkopf_sides_do_not_show_in_another_seats_observation() -> None:
     enc = Encoding(st.game)
     assert (Match(enc, st).observation(seat) == Match(enc, flipped).observation(seat)).all()
     assert st.view(seat)["vars"]["re"].count(None) == 3
+
+
+def test_the_web_table_and_the_seats_log_keep_the_others_sides() -> None:
+    pytest.importorskip("starlette")
+    import json
+
+    from spelbok.web.tableview import table
+
+    st = spelbok.load("doppelkopf").new_state(seed=4)
+    for word in ("healthy",) * 4:
+        st.apply(word)
+    seat = st.current_player
+    names = [f"P{p}" for p in range(4)]
+    page = table(st, seat, names, to_act=True, log_viewer=seat)
+    assert page["vars"]["re"].count(None) == 3
+    assert "re is now" not in json.dumps(page["log"])  # no line tells a side
