@@ -512,7 +512,7 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         if allow is not True and allow != "true":
             c.formula(allow, (*p, "contracts", i, "allow"), True)
     if d.get("call_allow", True) not in (True, "true"):
-        c.formula(d["call_allow"], (*p, "call_allow"), True)
+        c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
     c.number(d.get("first", "(dealer + 1) % seats"), (*p, "first"), False)
     for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
         if not isinstance(d.get(key, default), bool):

@@ -131,7 +131,7 @@ def compile_check(c: Typer, tree: dict[str, Any], path: tuple[Any, ...]) -> None
         at = (*path, "hidden", name)
         reveal = entry.get("reveal", False)
         if not isinstance(reveal, bool):
-            c.formula(reveal, (*at, "reveal"), True)
+            c.condition(reveal, (*at, "reveal"), True, "`times_played('QC') > 0`")
         if "sample" in entry:
             c.formula(entry["sample"], (*at, "sample"), True)
 
