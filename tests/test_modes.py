@@ -189,7 +189,7 @@ def test_skat_null_and_schafkopf_wenz_play_their_modes() -> None:
     assert "wenz" in wenz.program.modes
     st = wenz.new_state(position={"phase": "bidding",
                                   "hands": {1: "7H 8D", 2: "QH 9S", 3: "JD 9C", 0: "KD AD"}})
-    play(st, "wenz", "pass", "pass", "pass", "call AC", "7H")
+    play(st, "wenz", "pass", "pass", "pass", "7H")
     assert [str(a) for a in st.legal_actions()] == ["QH"]
 
 

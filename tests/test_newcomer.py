@@ -334,7 +334,10 @@ def _first_cards_decision(name: str) -> object:
         legal = state.legal_actions()
         if any(a.kind == CARDS for a in legal):
             return state
-        state.apply(rng.choice(legal))
+        # a Schafkopf Rufspiel calls an ace (a Solo calls none): bid it, then pass
+        steer = ("rufspiel", "pass") if name == "schafkopf" else ()
+        state.apply(next((a for w in steer for a in legal if str(a) == w), None)
+                    or rng.choice(legal))
     raise AssertionError(f"{name}: no decision of cards")
 
 

@@ -83,7 +83,7 @@ RECORDED: dict[str, str] = {
     'belote-0': 'd05a5fbd525d1936',
     'bridge-0': '219817a127014744',
     'briscola-0': '6b7729d875722f7a',
-    'doppelkopf-0': '66915cd739b13a6d',
+    'doppelkopf-0': '756fb593a5287e30',  # hidden sides (re masked, seen:re flags), told, side-blind announcement turns, crossed_calls
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': 'bdcf313baa75cd75',
@@ -95,7 +95,7 @@ RECORDED: dict[str, str] = {
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
-    'schafkopf-0': '280208885f5b91d6',  # the Wenz (a contract, a mode: the 'mode' slot)
+    'schafkopf-0': '101b3a067d66ca64',  # the Wenz (a mode), the call restricted (call_allow), runners after play
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',

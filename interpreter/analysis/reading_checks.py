@@ -378,6 +378,30 @@ def _c_var(ctx: _Context, want: Any, where: Path_) -> list[Mismatch] | None:
     return out or None
 
 
+def _c_seen(ctx: _Context, want: Any, where: Path_) -> list[Mismatch] | None:
+    """Per-player variables as a seat sees them (its view): null where hidden from it."""
+    st = ctx.st
+    if not isinstance(want, dict):
+        raise ctx.loc.error(where, "seen: a map {seat: {variable: values}}")
+    out: list[Mismatch] = []
+    for seat, names in want.items():
+        p = (*where, seat)
+        if isinstance(seat, str) and seat.isdigit():  # a map's keys may be read as text
+            seat = int(seat)
+        if type(seat) is not int or not 0 <= seat < st.n or not isinstance(names, dict):
+            raise ctx.loc.error(p, f"seen: a seat 0 to {st.n - 1}, then a map "
+                                "{variable: values}")
+        shown = st.view(seat)["vars"]
+        for name, value in names.items():
+            if name not in ctx.game.program.pvar_names:
+                raise ctx.loc.error((*p, name), f"{ctx.game.name} declares no per-player "
+                                    f"variable '{name}'", key=True)
+            if shown[name] != value:
+                out.append(Mismatch(f"seen by {seat}: {name}", _show(value),
+                                    _show(shown[name])))
+    return out or None
+
+
 _CHECKS: dict[str, Check] = {
     "legal": _c_legal,
     "legal_includes": _c_legal_includes,
@@ -409,6 +433,7 @@ _CHECKS: dict[str, Check] = {
     "dealer": _c_int("dealer", lambda st: st.dealer),
     "redeals": _c_redeals,
     "var": _c_var,
+    "seen": _c_seen,
 }
 
 #: Every expectation key a step's ``expect:`` map may use.

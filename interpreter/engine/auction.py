@@ -110,6 +110,7 @@ class Rules:
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
+        self.call_allow: Fn | None = None  # which cards the declarer may call (`card`)
 
     def side(self, st: State, p: int, d: int) -> bool:
         """Whether ``p`` bids on ``d``'s side (doubling): ``d``, or a team mate with teams."""
@@ -373,8 +374,18 @@ class AuctionCall(Instr):
         mine = st.hands[d]
         pack = st.prog.pack  # (its rank table: copies and declared packs too)
         named = None if pack.french else pack
-        return [Action(CARDS, "call", 1 << c, named) for c in cards_in(st.prog.deck_mask & ~mine)
-                if pack.rank[c] in ranks]
+        cards = [c for c in cards_in(st.prog.deck_mask & ~mine) if pack.rank[c] in ranks]
+        allow = self.rules.call_allow
+        if allow is not None:  # the spec's condition, on each card as `card`, for the declarer
+            cand = st.cand  # scratch: a replay must find the same state
+            kept = []
+            for c in cards:
+                st.cand = c
+                if allow(st, d):
+                    kept.append(c)
+            st.cand = cand
+            cards = kept
+        return [Action(CARDS, "call", 1 << c, named) for c in cards]
 
     def run(self, st: State) -> bool:
         a = st.auction
@@ -508,6 +519,8 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
     rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
                                      DECLARERS) == "first_to_name"
+    if mode == "called_card" and d.get("call_allow", True) not in (True, "true"):
+        rules.call_allow = c.formula(d["call_allow"], (*p, "call_allow"), True)
     for i, k in enumerate(d.get("contracts", [])):
         allow = k.get("allow", True)
         if allow is not True and allow != "true":

@@ -225,6 +225,10 @@ class Compiler:
         prog.contracts = self.contracts
         if t.get("modes"):
             self._modes(prog, t, ranking, deck_mask)
+        if t.get("hidden"):
+            from .hidden import compile_hidden
+
+            compile_hidden(self, prog, t["hidden"])
         self._dealer(prog, t.get("dealer", {}))
 
         code: list[Instr] = []

@@ -4,7 +4,7 @@ Visibility of zones: a hand is seen by its owner; the talon (stock) and the
 discard pile are hidden (a player sees only their own discards); the turn-up,
 the trick in progress and finished tricks are public (a card played face down only
 to its owner, until shown); declared variables are public (announcements, scores,
-exchange counts).  A card taken from the turn-up stays publicly known to be in the
+exchange counts), but for the spec's hidden ones (engine/hidden.py).  A card taken from the turn-up stays publicly known to be in the
 taker's hand.
 """
 
@@ -17,6 +17,7 @@ from ..cards import CARD_NAMES, cards_in
 from ..errors import ArgumentError, SpelbokError
 from ..limits import seat_arg
 from .auction import A_CALLED, A_DECLARER
+from .hidden import hidden_masks, resample
 
 if TYPE_CHECKING:
     from .order import TrumpTables
@@ -45,11 +46,17 @@ def _seen(st: State, seat: int, p: int, c: int) -> str:
     return st.prog.pack.names[c]
 
 
-def public_vars(st: State) -> dict[str, Any]:
+def public_vars(st: State, seat: int | None = None) -> dict[str, Any]:
+    """The variables by name; given a ``seat``, a hidden value it may not see is None."""
     prog = st.game.program
     out: dict[str, Any] = {}
     for name, row in zip(prog.pvar_names, st.pv_rows, strict=True):
         out[name] = list(row)
+    if seat is not None and prog.secrets:
+        for name, m in zip(prog.pvar_names, hidden_masks(st, seat), strict=True):
+            for p in range(st.n):
+                if m >> p & 1:
+                    out[name][p] = None
     for name, value in zip(prog.gvar_names, st.gv, strict=True):
         out[name] = value
     return out
@@ -92,7 +99,7 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "voids": [[pack.letters[s] for s in range(len(pack.letters)) if (st.voids[p] >> s) & 1]
                   for p in range(st.n)],
         "out": list(st.out),
-        "vars": public_vars(st),
+        "vars": public_vars(st, seat),
         "scores": st.scores,
         "current_player": st.current,
         "decision": st.decision_name,
@@ -359,6 +366,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for card in disc:  # the rest: discards of no seat's (from the stock, the widow, the
         new_discards |= 1 << card  # turn-up), hidden as the whole pile is
     c.discards = new_discards
+    if st.prog.secrets:  # the others' hidden values, guessed from their new cards
+        resample(c, st, seat)
     return c
 
 

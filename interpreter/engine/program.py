@@ -134,6 +134,8 @@ class Program:
     mode_tables: tuple[tuple[TrumpTables, ...], ...] = ()
     mode_points: tuple[tuple[Any, ...], ...] = ()
     mode_slot: int = -1
+    # the hidden variables (engine/hidden.py): empty without a `hidden` section
+    secrets: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.n

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..cards import FRENCH, Pack
+from ..cards import FRENCH, Pack, cards_in
 from ..errors import FormulaError
 from .names import CardContext, Fn, TypeName, _norm_type
 from .nodes import (
@@ -64,6 +64,8 @@ class _CardCompiler(_CompilerBase):
         arg = node.args[0]
         if name == "holds":
             return self._holds(node, arg, in_agg, ctx)
+        if name == "times_played":
+            return self._played(node, arg, in_agg, ctx)
         try:
             a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
         except FormulaError as e:
@@ -213,6 +215,27 @@ class _CardCompiler(_CompilerBase):
                 copies |= 1 << k
             return _C(_holds_card(hand, copies), "bool", 2)
         return _C(_holds_at(hand, a.fn), "bool", 1 + a.cost)
+
+    def _played(self, node: Call, arg: Node, in_agg: bool, ctx: CardContext) -> _C:
+        """``times_played(card)``: how many of the cards the seat played this hand (to the tricks
+        finished and the trick in progress) are the card, any copy, or match the pattern."""
+        if not (in_agg or self.per_player):
+            raise FormulaError("times_played() reads the seat's cards played: use it in a "
+                               "per-player rule or inside count(), any(), sum()...",
+                               line=node.line, col=node.column)
+        if isinstance(arg, Str) and "@" in arg.value:  # a card pattern: 'A@trump', '*@H'
+            m = self._pattern(arg, ctx)
+            return _C(lambda st, p: (_played_mask(st, p) & m(st, p)).bit_count(), "int", 12)
+        a = self._card_literal(arg, self.compile(arg, in_agg), ctx)
+        self._need(a, "card", arg, "times_played()")
+        face = _pack(ctx).face
+        x = a.fn
+
+        def f(st: Any, p: int) -> int:
+            c = x(st, p)
+            return 0 if c < 0 else sum(1 for d in cards_in(_played_mask(st, p))
+                                       if face[d] == face[c])
+        return _C(f, "int", 12 + a.cost)
 
     @staticmethod
     def _pattern(node: Str, ctx: CardContext) -> Fn:
@@ -370,6 +393,19 @@ def _extreme_card(x: Any, tables: Callable[[Any], Any], highest: bool) -> Fn:
                 best, best_power = c, w
         return best
     return f
+
+
+def _played_mask(st: Any, p: int) -> int:
+    """The cards seat ``p`` played this hand, to the tricks finished and in progress."""
+    m = 0
+    for _lead, pairs, _w in st.history_tricks:
+        for q, c in pairs:
+            if q == p:
+                m |= 1 << c
+    for q, c in st.trick.cards:
+        if q == p:
+            m |= 1 << c
+    return m
 
 
 def _holds_card(hand: Any, bit: int) -> Fn:

@@ -47,6 +47,9 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("abs", False, True, "the absolute value", params="x"),
     Function("holds", False, True, "whether the seat's hand holds the card (`holds('AH')`: "
              "a card of the deck)", params="card", cards=True),
+    Function("times_played", False, True, "how many cards the seat has played this hand that are "
+             "the card (any copy) or match the pattern: `times_played('QC') > 0`, "
+             "`times_played('A@trump')`", params="card", cards=True),
     Function("highest", False, True, "the card of the set that is highest in the trick order "
              "(trumps above the rest; -1, no card, for an empty set)", params="cards",
              cards=True),

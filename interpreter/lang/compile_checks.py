@@ -46,7 +46,7 @@ from ..formula.nodes import IfExpr, Name, Str, unparse
 from ..formula.parse import parse_formula
 from ..formula.tables import table_names
 from ..limits import short_repr
-from .constructs import STEP_HOMES, entry_cards
+from .constructs import SECTION_HOMES, STEP_HOMES, entry_cards
 from .constructs.home import UNSET, Home
 
 __all__ = ["SELECTORS", "TYPE_WORDS", "UNSET", "Typer", "card_mask", "option_values"]
@@ -61,6 +61,8 @@ SELECTORS = ("dealer", "forehand", "each", "last_winner")
 #: The variables every game has, besides the spec's (``trump`` and ``out`` are set by steps).
 SETTABLE = ("out", "trump", "stock_closed", "mode")
 _HOMES: dict[str, Home] = {h.name: h for h in STEP_HOMES}
+#: The sections with formulas of their own to check.
+_SECTIONS: tuple[Home, ...] = tuple(h for h in SECTION_HOMES if h.compile_check is not None)
 _KINDS = tuple(_HOMES)
 
 
@@ -369,6 +371,8 @@ class Typer:
         self._ranking(t.get("ranking") or {})
         self._dealer(t.get("dealer") or {})
         self.check_steps(t.get("hand") or [], ("hand",))
+        for home in _SECTIONS:  # a section's own formulas (the hidden variables')
+            home.compile_check(self, t, ())  # type: ignore[misc]
         end = t.get("end") or {}
         self.formula(end.get("when", "false"), ("end", "when"), False)
         self.formula(end.get("winners", "not out"), ("end", "winners"), True)

@@ -137,6 +137,8 @@ def _where(kind: str, f: _v.Field) -> str:
         return f.name
     if kind == "declare":
         return "declare"
+    if kind == "auction" and f.name == "call_allow":
+        return "call_allow"
     if kind == "decide" and f.name in ("then", "allow"):
         return _DECIDE
     return _OTHER

@@ -169,6 +169,9 @@ class Encoding:
             (bool(self.exchanges), self.passes, self.auction, self.face_down),
             len(self.planes), self.hot, self.contracts, len(self.decisions), self.pc_decision,
             self.word_code, self.actions, self.labels, self.named, self.play_words)
+        # the hidden variables' rows: a value the observer may not see reads 0, and a
+        # flag per seat says which it sees (engine/hidden.py)
+        self.layout.secret_rows = [s.row for s in prog.secrets]
 
     def _offers(self, prog: Any) -> _Offers:
         """What each decision of the program offers, range by range (:data:`RANGES`); sets
@@ -297,7 +300,10 @@ class Encoding:
         if self.auction:
             self.fields += [("contract", self.contracts + 1), ("declarer", n), ("doubled", 1),
                             ("bids", n), ("passed", n)]
-        self.fields += [(f"var:{v}", n) for v in self.pvars] + [(f"var:{v}", 1) for v in self.gvars]
+        self.fields += [(f"var:{v}", n) for v in self.pvars]
+        # which seats' hidden values the observer sees (1) or not (0): engine/hidden.py
+        self.fields += [(f"seen:{self.pvars[s.row]}", n) for s in prog.secrets]
+        self.fields += [(f"var:{v}", 1) for v in self.gvars]
         self.fields += [("talon", 1), ("widow", 1), ("hand_number", 1),
                         ("decision", len(self.decisions))]
         self.size = sum(k for _, k in self.fields)

@@ -26,6 +26,7 @@ from .deck import DECK, entry_cards, entry_size
 from .end import END
 from .game import GAME
 from .hand import HAND
+from .hidden import HIDDEN
 from .home import Home
 from .melds import DECLARE_MELDS, MELDS
 from .modes import MODES
@@ -44,14 +45,14 @@ STEP_HOMES: tuple[Home, ...] = (
     pass_cards.HOME, DECLARE_MELDS, patterns.HOME)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
-                                   POINTS, MODES, TABLES, VARIABLES, DEALER, HAND, END)
+                                   POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
 #: The order the DSL writes the sections in (the melds right after the options).
 DSL_ORDER: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, MELDS, PACK, DECK, TEAMS, RANKING,
-                               POINTS, MODES, TABLES, VARIABLES, DEALER, HAND, END)
+                               POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
 #: The order of ``describe``'s sections: the players (with their teams), the cards (the
 #: pack and the deck), their ranking and points, then the options and the melds.
 PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, MODES, OPTIONS, MELDS,
-                                 TABLES, VARIABLES, DEALER, HAND, END)
+                                 TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
 # the parts several steps share (a step's own parts are in its home's ``parts``)
 PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.

@@ -83,6 +83,10 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
                  Word("teams", "the declarer's team mates (`teams`)"))),
     Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
           "(partner: called_card)", default=["A"]),
+    Field("call_allow", "condition", "which of those cards the declarer may call: a condition "
+          "on the card (`card`), read for the declarer once the contract and its trump are "
+          "known (partner: called_card); when no card meets it he calls none and plays "
+          "alone", default=True),
     Field("all_pass", "steps", "steps run when every player passes (absent: the same "
           "dealer deals again)", default=[], omitted=True),
     SOURCE,
@@ -95,7 +99,7 @@ _auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
 _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
-             | declarer_first | declarer_highest | rule_word
+             | declarer_first | declarer_highest | rule_word | call_allow
 contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? contract_allow? _end
 contract_allow: "," "only" "if" formula
 contract_name: WORD | INT | TEXT
@@ -113,6 +117,7 @@ redouble_no: "doubles" "may" "not" "be" "redoubled" _NL
 partner_none: "the" "declarer" "plays" "alone" _NL
 partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "rank" rank+ _NL
 partner_teams: "the" "declarer" "plays" "with" "the" "team" _NL
+call_allow: "the" "declarer" "may" "call" "a" "card" "only" "if" formula _NL
 partner_word: "the" "partner" "of" "the" "declarer" ":" word _NL
 all_pass: "if" "all" "pass" ":" _NL _steps_block
 speak_once: "each" "player" "speaks" "once" _NL
@@ -210,6 +215,9 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
             if ranks:
                 auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
                 b.mark_items((*ap, "called_ranks"), ranks)
+        elif kind == "call_allow":
+            f = c.children[0]
+            b.put(auction, (*ap, "call_allow"), b.formula(f), f, "the cards the declarer may call")
         elif kind in _WORD_LINES:
             key, value = _WORD_LINES[kind]
             b.put(auction, (*ap, key), value, c, f"the rule '{key}'")
@@ -280,6 +288,8 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
         out.add(ind, "the declarer plays with the team")
     elif partner != "none":
         out.add(ind, f"the partner of the declarer: {t.word(partner)}")
+    if "call_allow" in a and t.cond(a["call_allow"]) is not True:
+        out.add(ind, f"the declarer may call a card only if {t.formula(a['call_allow'])}")
     out.attrs(ind, step, "auction")
     after = list(a.get("all_pass") or [])
     if after:
@@ -341,6 +351,10 @@ def _rules(a: Mapping[str, Any]) -> list[str]:
         rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
                      "is the declarer's partner, unknown to the others until the card is "
                      "played.")
+        allow = a.get("call_allow", True)
+        if allow not in (True, "true"):
+            rules.append(f"He may call only a card for which {p.formula(allow)}; with no such "
+                         "card he calls none and plays alone.")
     elif partner == "teams":
         rules.append("The declarer's team mates play with them.")
     else:
@@ -423,6 +437,9 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
                         did_you_mean(str(r), list(pack.ranks)))
     if a["partner"] == "teams" and not chk.tree.get("teams"):
         chk.err((*path, "partner"), "'partner: teams' needs the spec's 'teams'")
+    if a.get("call_allow", True) not in (True, "true") and a["partner"] != "called_card":
+        chk.err((*path, "call_allow"), "'call_allow' is only used with "
+                "'partner: called_card'", key=True)
 
 
 def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
@@ -494,6 +511,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         allow: Any = k.get("allow", True) if isinstance(k, dict) else True
         if allow is not True and allow != "true":
             c.formula(allow, (*p, "contracts", i, "allow"), True)
+    if d.get("call_allow", True) not in (True, "true"):
+        c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
     c.number(d.get("first", "(dealer + 1) % seats"), (*p, "first"), False)
     for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
         if not isinstance(d.get(key, default), bool):

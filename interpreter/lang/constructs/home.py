@@ -82,7 +82,8 @@ class Home:
     ``write(out, tree)`` adds its DSL lines; ``describe(ctx, tree)`` gives its lines of
     prose (``ctx``: describe's section context, with ``title``, ``card``, ``changes``...);
     ``check(chk, tree)`` reports its problems (``chk`` also gives ``span``, ``walk``,
-    ``kind``, ``steps`` and the declared pack, ``cards``).
+    ``kind``, ``steps`` and the declared pack, ``cards``).  A section with formulas of
+    its own (``hidden``) types them in ``compile_check(typer, tree, ())``.
     """
 
     decl: Construct | None

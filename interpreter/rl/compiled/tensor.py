@@ -21,6 +21,7 @@ from ... import COMPILED
 from ...engine.actions import CARD, CARDS, Action
 from ...engine.auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
 from ...engine.card_play import playable
+from ...engine.hidden import hidden_masks
 from ...engine.subsets import SubsetActions
 from ...engine.trick import played_cards
 from ...errors import IllegalActionError, SpelbokError
@@ -118,6 +119,7 @@ class Layout:
         self.decisions = decisions
         self.pc_decision = pc_decision
         self.word_code = word_code
+        self.secret_rows: list[int] = []  # the hidden variables' rows (Encoding sets them)
 
     # -- actions ---------------------------------------------------------------------
 
@@ -291,10 +293,13 @@ class Layout:
                 write_f32_le(w, x)
         if self.auction:
             self._auction(w, st, seat)
-        for row in st.pv_rows:  # a word is coded as a number (value); most are ints
-            for s in seats:
-                v = row[s]
-                write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
+        if self.secret_rows:  # hidden variables: engine/hidden.py
+            self._secret_vars(w, st, seat)
+        else:
+            for row in st.pv_rows:  # a word is coded as a number (value); most are ints
+                for s in seats:
+                    v = row[s]
+                    write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
         for g in st.gv:
             write_f32_le(w, float(g) if isinstance(g, int) else self.value(g))
         write_f32_le(w, float(len(st.stock)))
@@ -302,6 +307,23 @@ class Layout:
         write_f32_le(w, float(st.hand_number))
         d = self.decisions
         w.write(self.hot_d[d if current is None else self.pc_decision.get(st.pc, 0)])
+
+    def _secret_vars(self, w: BytesWriter, st: State, seat: int) -> None:
+        """The per-player values with the hidden ones ``seat`` may not see as 0, then a
+        flag per seat of each hidden variable: 1 where ``seat`` sees the value."""
+        seats = self.seats[seat]
+        masks = hidden_masks(st, seat)
+        for r, row in enumerate(st.pv_rows):
+            m = masks[r]
+            for s in seats:
+                v = row[s]
+                if m >> s & 1:
+                    write_f32_le(w, 0.0)
+                else:
+                    write_f32_le(w, float(v) if isinstance(v, int) else self.value(v))
+        for r in self.secret_rows:
+            for s in seats:
+                write_f32_le(w, 0.0 if masks[r] >> s & 1 else 1.0)
 
     def _auction(self, w: BytesWriter, st: State, seat: int) -> None:
         """The auction's fields: the contract so far, its declarer, doubling, each seat's
