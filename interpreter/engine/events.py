@@ -33,7 +33,9 @@ EVENTS: Final[dict[str, str]] = {
     "contract": "contract, declarer, doubled, trump: an auction's outcome",
     "all_passed": "every seat passed in an auction",
     "trump": "trump, chosen_by, card: the trump suit is set",
-    "melds": "seat, melds, points, cards: melds declared (cards shown to all, when shown)",
+    "melds": "seat, melds, points, cards, beaten: melds declared (cards shown to all, when "
+             "shown; beaten: another side's better meld leaves them worth nothing)",
+    "melds_shown": "seat, cards: the cards of melds declared earlier shown to all",
     "pattern": "pattern, seat: the best hand pattern held",
     "knock": "seat: a knock with a card play",
     "declare": "seat, word, card: a declaration made with a card played face up",

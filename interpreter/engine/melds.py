@@ -281,6 +281,7 @@ class DeclareMelds(Instr):
         for p in order:
             if st.meld_picks[p] > 0:
                 points[p], shown[p], declared[p], keys[p] = self._declare(st, p)
+        scored = points[:]
         if self.best:
             self._compare(st, order, points, shown, keys)
         st.meld_points = points
@@ -289,8 +290,9 @@ class DeclareMelds(Instr):
             if self.show and shown[p]:
                 st.known[p] |= shown[p]
             if st.rec is not None and declared[p]:
-                st.event("melds", seat=p, melds=declared[p], points=points[p],
-                         cards=_names(shown[p], st.prog.pack.names) if self.show else [])
+                st.event("melds", seat=p, melds=declared[p], points=scored[p],
+                         cards=_names(shown[p], st.prog.pack.names) if self.show else [],
+                         beaten=points[p] != scored[p])
         st.pc += 1
         return True
 
@@ -320,7 +322,7 @@ class RevealMelds(Instr):
             if got and got & ~st.known[p]:
                 st.known[p] |= got
                 if st.rec is not None:
-                    st.event("melds shown", seat=p, cards=_names(got, st.prog.pack.names))
+                    st.event("melds_shown", seat=p, cards=_names(got, st.prog.pack.names))
         st.pc += 1
         return True
 
