@@ -188,3 +188,16 @@ def test_meld_errors_are_located(tmp_path: Path) -> None:
     assert len(bad) == 1 and ":17:" in bad[0] and "no use with 'reveal'" in bad[0]
     bad = errors(SPEC.replace("  - declare_melds: {}", "  - declare_melds: {compare: most}"))
     assert len(bad) == 1 and ":17:" in bad[0] and "most" in bad[0]
+
+
+def test_the_terminal_tells_announced_beaten_and_later_shown_melds() -> None:
+    from click.testing import CliRunner
+    from spelbok.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["play", "belote", "--auto", "-s", "3", "--bots", "random"]).output
+    assert "declares tierce for 20" in out
+    assert "(beaten: worth nothing)" in out
+    assert "shows their melds:" in out
+    # announced before the first trick, shown after it
+    first = out.index("declares tierce")
+    assert first < out.index("trick 1:", first) < out.index("shows their melds:", first)
