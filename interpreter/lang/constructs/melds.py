@@ -196,8 +196,10 @@ def _meld_prose(m: Mapping[str, Any]) -> str:
     if m.get("cards"):
         what = "the cards " + " ".join(str(c) for c in m["cards"])
     elif m.get("run"):
-        most = (f" and at most {m['longest']}" if m.get("longest") else "")
-        what = f"at least {m['run']}{most} cards in sequence in {suit} (each sequence counts)"
+        count = (f"exactly {m['run']}" if m.get("longest") == m["run"]
+                 else f"{m['run']} to {m['longest']}" if m.get("longest")
+                 else f"at least {m['run']}")
+        what = f"{count} cards in sequence in {suit} (each sequence counts)"
     elif spread == "every_suit":
         what = f"{ranks} of every suit"
     elif spread in ("one_suit", "plain_suit"):
@@ -421,12 +423,18 @@ def describe_step(ctx: Ctx, step: Mapping[str, Any], number: str,
             "'done' (a meld kept back scores nothing and stays hidden)"
             if body.get("choose") is True else "the melds their hand makes")
     text = f"{who}, from forehand, declares {what}{shown}; `meld_points` is what they score."
-    if body.get("compare") == "best":
-        tie = ("the side of the first from forehand holding one" if body.get("tie") == "forehand"
-               else "no side")
-        text += (" Only the side holding the best single meld (the most points, then the "
-                 "most cards, then the highest top card, then one in trumps) scores its "
-                 f"melds, and only its cards are shown; at a tie {tie} scores.")
+    compare = body.get("compare", "total")
+    if compare != "total":
+        tie = body.get("tie", "none")
+        at_tie = {"forehand": "the side of the first from forehand holding one scores",
+                  "none": "no side scores"}.get(
+            tie, f"the option {p.formula(tie)} says who scores (none: no side; forehand: the "
+            "side of the first from forehand holding one)")
+        best = ("Only the side holding the best single meld (the most points, then the most "
+                "cards, then the highest top card, then one in trumps) scores its melds, and "
+                f"only its melds count as shown; at a tie {at_tie}.")
+        text += (f" {best}" if compare == "best"
+                 else f" When {p.formula(compare)} is 'best': {best[0].lower()}{best[1:]}")
     return text, [], p.cite(body, sub)
 
 
