@@ -214,26 +214,33 @@ def _cards_text(cards: Iterable[str], pack: Pack = FRENCH) -> str:
 
 
 def _c_hand(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    return _seat_cards(ctx, want, where, ctx.st.hands)
-
-
-def _c_known(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    """The cards of each seat's hand known to all (shown melds, a dummy...)."""
-    return _seat_cards(ctx, want, where, ctx.st.known)
-
-
-def _seat_cards(ctx: _Context, want: Any, where: Path_, masks: list[int]) -> Mismatch | None:
     exp = ctx.per_seat(want, where)
     bad = {}
     for s, v in exp.items():
         e = ctx.card_set(v, (*where, s))
-        g = sorted(ctx.pack.names_of(masks[s]))
+        g = sorted(ctx.pack.names_of(ctx.st.hands[s]))
         if e != g:
             bad[s] = (e, g)
     if not bad:
         return None
     return Mismatch(where[-1], "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
                                          for s, (e, _) in bad.items()),
+                    "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
+
+
+def _c_shown(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    """The cards of each named hand shown to every seat (a dummy, shown melds)."""
+    exp = ctx.per_seat(want, where)
+    bad = {}
+    for s, v in exp.items():
+        e = ctx.card_set(v, (*where, s))
+        g = sorted(ctx.pack.names_of(ctx.st.known[s] & ctx.st.hands[s]))
+        if e != g:
+            bad[s] = (e, g)
+    if not bad:
+        return None
+    return Mismatch("shown", "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
+                                       for s, (e, _) in bad.items()),
                     "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
 
 
@@ -389,7 +396,7 @@ _CHECKS: dict[str, Check] = {
     "hand_size": _c_hand_size,
     "hand": _c_hand,
     "hands": _c_hand,
-    "known": _c_known,
+    "shown": _c_shown,
     "turn_up": _c_turn_up,
     "widow": _c_widow,
     "talon": _c_talon,

@@ -37,6 +37,7 @@ EVENTS: Final[dict[str, str]] = {
              "shown; beaten: another side's better meld leaves them worth nothing)",
     "melds_shown": "seat, cards: the cards of melds declared earlier shown to all",
     "pattern": "pattern, seat: the best hand pattern held",
+    "dummy": "seat, cards: the dummy's hand laid face up after the opening lead (shown to all)",
     "knock": "seat: a knock with a card play",
     "declare": "seat, word, card: a declaration made with a card played face up",
     "face_down": "seat, card (hidden): a card played face down",
