@@ -312,10 +312,11 @@ def test_meld_errors_are_located(tmp_path: Path) -> None:
                                             "{ranks: [K, 5], spread: one_sut, points: 20}"))
     assert errors == [
         f"{g}:8:25: the meld 'marriage' can never be made: no deck has the rank 5",
-        f"{g}:8:37: unknown spread 'one_sut': expected one_suit or every_suit, or the name of "
-        "an option (did you mean 'one_suit'?)"]
+        f"{g}:8:37: unknown spread 'one_sut': expected one_suit, every_suit, trump_suit or "
+        "plain_suit, or the name of an option (did you mean 'one_suit'?)"]
     errors = _errors(tmp_path, base.replace("{run: 3, points", "{run: 3, ranks: [A], points"))
-    assert errors == [f"{g}:10:3: the meld 'sequence' needs either 'ranks' or 'run', not both"]
+    assert errors == [f"{g}:10:3: the meld 'sequence' needs one of 'ranks', 'cards' or 'run', "
+                      "not more"]
     errors = _errors(tmp_path, base.replace("melds:\n", "unused:\n").replace(
         "  marriage", "  x_marriage"))
     assert any("unknown key 'unused'" in e for e in errors)

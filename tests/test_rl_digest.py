@@ -80,7 +80,7 @@ def digest(name: str, players: int, reward: str, seeds: int = 2) -> str:
 
 RECORDED: dict[str, str] = {
     'auction-pitch-0': '1fcb3ff6dd934199',
-    'belote-0': 'd05a5fbd525d1936',
+    'belote-0': '526bf01e842e9c55',
     'bridge-0': '219817a127014744',
     'briscola-0': '6b7729d875722f7a',
     'doppelkopf-0': '756fb593a5287e30',  # hidden sides (re masked, seen:re flags), told, side-blind announcement turns, crossed_calls
@@ -93,7 +93,7 @@ RECORDED: dict[str, str] = {
     'knektpass-0': '9db0c1aaa02918e2',
     'knockout-whist-0': 'a459448b4bb64ead',
     'oh-hell-0': '10ff6f8d468d15aa',
-    'pinochle-0': '797e3bbc0ac46e2a',
+    'pinochle-0': 'de3c8837235c4542',
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': '101b3a067d66ca64',  # the Wenz (a mode), the call restricted (call_allow), runners after play
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)

@@ -415,3 +415,21 @@ def test_the_table_shows_the_cards_other_seats_showed_to_all(client: TestClient)
     dummy = next(p for p, cards in enumerate(t["shown"]) if cards)
     assert len(t["shown"][dummy]) == t["hand_sizes"][dummy]
     assert all("name" in c and "symbol" in c for c in t["shown"][dummy])
+
+
+def test_the_browser_offers_the_meld_choice_and_shows_declared_melds(client: TestClient) -> None:
+    # Pinochle: each player picks the melds he shows, by name, then says done
+    t = client.post("/api/matches", json={"spec": "pinochle", "seed": 1, "seat": 0}).json()
+    for _ in range(60):
+        t = _until_human(client, t)
+        if _state(client, t["id"]).decision_name == "declare_melds":
+            break
+        t = client.post(f"/api/matches/{t['id']}/act",
+                        json={"action": _first_legal(t), "step": t["step"]}).json()
+    words = [a["text"] for a in t["actions"]]
+    assert words[-1] == "done" and len(words) >= 2
+    t = client.post(f"/api/matches/{t['id']}/act", json={"action": words[0], "step": t["step"]}).json()
+    t = _until_human(client, t)
+    assert any(line.strip().startswith("you declare") for line in t["log"])
+    others = _state(client, t["id"]).known
+    assert any(t["shown"][p] for p in range(1, 4) if others[p])  # their melds, face up

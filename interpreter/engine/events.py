@@ -35,7 +35,9 @@ EVENTS: Final[dict[str, str]] = {
     "trump": "trump, chosen_by, card: the trump suit is set",
     "mode": "mode: a mode of the `modes` section is put in force (its ranking, top trumps "
             "and card points)",
-    "melds": "seat, melds, points, cards: melds declared (cards shown to all, when shown)",
+    "melds": "seat, melds, points, cards, beaten: melds declared (cards shown to all, when "
+             "shown; beaten: another side's better meld leaves them worth nothing)",
+    "melds_shown": "seat, cards: the cards of melds declared earlier shown to all",
     "pattern": "pattern, seat: the best hand pattern held",
     "dummy": "seat, cards: the dummy's hand laid face up after the opening lead (shown to all)",
     "knock": "seat: a knock with a card play",

@@ -105,6 +105,10 @@ FIELDS: tuple[StateField, ...] = (
     _F("pattern_seat", "int", reset="hand", fresh=-1, snapshot="pattern_seat"),
     # each seat's points from its last declared melds; never changed in place: shared
     _F("meld_points", "seats", reset="hand", fresh=0, snapshot="meld_points"),
+    # each seat's melds picked (a bit per meld of the table; -1: not declaring) and the
+    # cards of its melds that count; never changed in place: shared
+    _F("meld_picks", "seats", reset="hand", fresh=-1, snapshot="meld_picks"),
+    _F("meld_cards", "masks", reset="hand", fresh=0, snapshot="meld_cards"),
     _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     # the cards of the tricks won and played, kept only for a game whose formulas read them

@@ -305,6 +305,8 @@ class Program:
         st.pattern = "none"
         st.pattern_seat = -1
         st.meld_points = [0] * n
+        st.meld_picks = [-1] * n
+        st.meld_cards = [0] * n
         st.stock_closed = False
         st.turn_up = []
         st.dealt_last = -1

@@ -94,6 +94,8 @@ class State:
     pattern: str
     pattern_seat: int
     meld_points: list[int]
+    meld_picks: list[int]
+    meld_cards: list[int]
     stock_closed: bool
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
@@ -308,6 +310,8 @@ class State:
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat
         c.meld_points = self.meld_points
+        c.meld_picks = self.meld_picks
+        c.meld_cards = self.meld_cards
         c.stock_closed = self.stock_closed
         t = c.trick = self.trick  # copied by the first to write it (Trick.own)
         t.shared = True

@@ -227,7 +227,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("discarded", "player", "cards", "the cards the seat has laid away this hand, face "
             "down (an exchange's or a move's discards; a card set: `points_of(discarded)`)"),
     Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
-            "the last `declare_melds` step (0 before)"),
+            "the last `declare_melds` step (0 before; 0 for a side beaten under "
+            "`compare: best`)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "

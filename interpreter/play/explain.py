@@ -396,7 +396,7 @@ class Explainer:
                 return None
             return explain_set(event, note.before, note.formula, note.values, label, source,
                                who)
-        if kind in ("end_hand_early", "redeal", "eliminated", "melds"):
+        if kind in ("end_hand_early", "redeal", "eliminated", "melds", "melds_shown"):
             parts = [f"[{label}]"] if label else []
             parents = self._parents(note.pc)
             if parents:

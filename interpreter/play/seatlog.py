@@ -132,7 +132,8 @@ class PlayerWords:
         self.score = score
 
     def explain(self, index: int, event: Any, who: str = "") -> str | None:
-        if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds"):
+        if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds",
+                                  "melds_shown"):
             return self._rule(index)
         if event.get("event") != "set":
             return self.why.explain(index, event, who)

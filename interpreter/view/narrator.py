@@ -469,9 +469,20 @@ class Narrator:
         text = f"  {self.who(seat)} {self.verb(seat, 'declares')} {named}"
         if points:
             text += f" for {points}"
+        if e.get("beaten"):
+            text += " (beaten: worth nothing)"
         if shown:
             text += f": {self._cards(shown)}"
         return wrap_words(text, self.style.width, 6)
+
+    def _ev_melds_shown(self, e: Mapping[str, Any]) -> list[str]:
+        """The cards of melds declared earlier, shown to all now."""
+        seat = e.get("seat")
+        shown = [str(c) for c in e.get("cards") or []]
+        whose = "your" if self.who(seat) == "you" else "their"
+        return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} {whose} melds: ",
+                          hand_line(shown, style=self.style).split(" "), sep=" ",
+                          width=self.style.width, indent=6)
 
     def _ev_dummy(self, e: Mapping[str, Any]) -> list[str]:
         """The dummy's hand laid face up after the opening lead."""
