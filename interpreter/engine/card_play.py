@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..cards import cards_in
 from ..limits import MAX_VALUE, held
-from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
+from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
+from .announce import Announcement
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
 from .trick import beats, down_key, legal_cards
@@ -54,7 +55,10 @@ class CardPlay(TrickPlayEach):
       goes into its player's ``won_cards``, not the trick winner's;
     * ``decls`` (``declare``): words a player may attach to a card he plays
       (``marriage KH``): assignments, and a demand binding the next player to the trick
-      (the trick's ``demand`` and ``bound``) until he plays.
+      (the trick's ``demand`` and ``bound``) until he plays;
+    * ``calls`` (``announce``): words offered beside the cards at a player's turn,
+      before his card (:class:`~spelbok.engine.announce.Announcement`): he stays the
+      one to play after each.
 
     A trick in which no card can win (only cards of no suit) goes to its leader.
     """
@@ -64,7 +68,8 @@ class CardPlay(TrickPlayEach):
                  losing: int, down: Fn | None = None, down_word: str = "down",
                  down_trump: bool = True, down_shown: bool = True,
                  decls: list[Declaration] | None = None,
-                 more: list[tuple[Fn, str]] | None = None) -> None:
+                 more: list[tuple[Fn, str]] | None = None,
+                 calls: list[Announcement] | None = None) -> None:
         super().__init__(abstain, abstain_word, allow, refused, more)
         self.names_trump = names_trump
         self.by = by
@@ -77,6 +82,8 @@ class CardPlay(TrickPlayEach):
         self.decls: list[Declaration] = decls or []
         self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
         self.kept = 0  # ranking.kept_cards (set by the compiler): won by their owner
+        self.calls: list[Announcement] = calls or []
+        self.call_words: dict[str, Announcement] = {a.word: a for a in self.calls}
 
     def _free_mask(self, st: State, seat: int) -> int:
         """The cards the trick's duties and ``allow`` leave, and the free cards."""
@@ -126,6 +133,9 @@ class CardPlay(TrickPlayEach):
                     st.cand = c
                     if when is None or when(st, seat):
                         out.append(Action(CARDS, d.word, 1 << c, pack))
+        for call in self.calls:
+            if call.offered(st, seat):
+                out.append(call.action)
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -138,6 +148,10 @@ class CardPlay(TrickPlayEach):
         seat = st.current
         assert seat is not None
         kind = a.kind
+        if kind == WORD and a.verb in self.call_words:
+            if self.call_words[a.verb].offered(st, seat):
+                return None
+            return f"you may not announce {a.verb} now"
         if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
             cards = a.cards
             if len(cards) != 1:
@@ -167,6 +181,8 @@ class CardPlay(TrickPlayEach):
         return TrickPlay.check(self, st, a)
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
+        if a[0] == WORD and a[1] in self.call_words:
+            return self.call_words[a[1]].make(st, seat)  # his turn goes on (or steps run)
         tr = st.trick
         if tr.demand and tr.bound == seat:  # his play answers the demand
             tr = tr.own(st)
@@ -290,7 +306,7 @@ def playable(ins: Instr, st: State) -> int:
     if seat is None or not isinstance(ins, TrickPlay):
         return -1
     if isinstance(ins, CardPlay):
-        if ins.down is not None or ins.decls:
+        if ins.down is not None or ins.decls or ins.calls:
             return -1
         cand = st.cand  # as CardPlay.legal: the candidate card is scratch
         m = ins._card_mask(st, seat)

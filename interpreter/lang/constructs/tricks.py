@@ -22,7 +22,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import declarations, face_down, tricks_compile
+from . import announcements, declarations, face_down, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -105,6 +105,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
                      "`trick_number == 2`)."),
     *face_down.FIELDS,
     declarations.FIELD,
+    announcements.FIELD,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
     Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -148,7 +149,7 @@ _trick_rules: _INDENT (_trick_rule | _attr)+ _DEDENT
 _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtrump | lead_trumps | broken_by
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
-           | face_down_shown | declare
+           | face_down_shown | declare | announce
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -185,7 +186,8 @@ may_not: "not"
 allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)? _NL
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
-""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n"))
+""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
+           + announcements.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -314,6 +316,7 @@ _READERS: dict[str, _Reader] = {
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
     **face_down.READERS,
     "declare": declarations.read,
+    "announce": announcements.read,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
 }
@@ -410,6 +413,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     _write_trumps(out, ind, tr)
     face_down.write(out, ind, tr)
     declarations.write(out, ind, tr)
+    announcements.write(out, ind, tr)
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
     if count_line:
@@ -552,6 +556,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     body: list[str] = []
     for rule in rules:
         body += p.wrap(rule, sub + 2, first=" " * sub + "- ")
+    body += announcements.describe(ctx, tr, sub)
     after = tr.get("after_each") or []
     if after:
         body.append(" " * sub + "After each trick (last_winner is its winner):")
@@ -573,6 +578,6 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
                          "tricks step has no 'abstain'", key=True)
 
 
-HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
+HOME: Home = Home(DECL, parts=(declarations.DECLARATION, announcements.ANNOUNCEMENT), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
             compile_check=partial(tricks_compile.compile_check, decl=DECL), code_parts=("start", "play", "next"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import announcements
+
 if TYPE_CHECKING:
     from ..compile_checks import Typer
     from ..declare import Construct
@@ -74,8 +76,13 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
                         "add 'face_down: CONDITION' (who may play face down)")
     decls = t.get("declare") or []
     _declarations(c, decls, (*p, "declare"))
+    calls = t.get("announce") or []
+    if calls:
+        taken = [word, str(t.get("face_down_word", "down")) if face_down else word,
+                 *(str(d.get("word", "")) for d in decls)]
+        announcements.compile_check(c, calls, (*p, "announce"), taken)
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
-            and not face_down and not decls):
+            and not face_down and not decls and not calls):
         return  # a plain trick play: none of the keys below is read
     if by not in (True, "true"):
         c.formula(by, (*p, "trump_by"), True)
