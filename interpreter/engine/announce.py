@@ -65,11 +65,13 @@ class Announcement:
 
 
 def end_tricks(st: State, ends: Fn, seat: int) -> None:
-    """When ``ends`` holds, the trick in progress is abandoned and the tricks end (the
-    trick play, run next, finds no trick and goes on past its step)."""
+    """When ``ends`` holds, the trick in progress is abandoned (its cards go to the
+    discards) and the tricks end (the trick play, run next, finds no trick and goes on
+    past its step)."""
     if ends(st, seat):
         if st.rec is not None:
             st.event("tricks_ended", seat=seat)
+        st.discards |= st.trick.mask()  # the abandoned trick's cards are out of play
         st.trick = Trick([])
 
 
