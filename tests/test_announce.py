@@ -207,3 +207,18 @@ def test_a_tarot_handful_shows_its_trumps() -> None:
     assert st.current == 1 and "handful" in names(st)
     st.apply("handful")
     assert len(st.view(2)["known_cards"][1]) == 10
+
+
+def test_the_table_and_the_terminal_offer_announcements_beside_the_hand() -> None:
+    pytest.importorskip("jinja2")
+    from spelbok.cli.prompt import _menu
+    from spelbok.web.tableview import table
+
+    st = state(spec(SHOW + HIGH))
+    assert [str(a) for a in _menu(st.legal_actions(), st.game, None)][-2:] == ["show", "high"]
+    t = table(st, 0, ["S", "N"], to_act=True, log_viewer=0)
+    assert [b["text"] for b in t["actions"]] == ["show", "high"]
+    st.apply("show")
+    seen = table(st, 1, ["S", "N"], to_act=False, log_viewer=1)
+    assert sorted(c["name"] for c in seen["shown"][0]) == ["AH", "KH"]
+    assert any("show showing" in line for line in seen["log"])

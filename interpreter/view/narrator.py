@@ -277,6 +277,8 @@ class Narrator:
             shown = f"{self.verb(e.get('seat'), 'names')} {suit(words[1], self.style)}"
         else:
             shown = " ".join(card(w, self.style) for w in words)
+        if e.get("shown"):  # an announcement that shows cards of the hand to all
+            shown += " showing " + " ".join(card(str(c), self.style) for c in e["shown"])
         return self._grouped("decision", str(e.get("decision", "decision")), e.get("seat"),
                              f"{self.who(e['seat'])} {shown}")
 
