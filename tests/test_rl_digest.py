@@ -86,7 +86,7 @@ RECORDED: dict[str, str] = {
     'doppelkopf-0': '813d14370c24812a',  # announcements at a player's turn in a trick (tricks.announce)
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
-    'five-card-loo-0': 'bdcf313baa75cd75',
+    'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)
     'french-tarot-0': '03fcd033291a6d0a',  # the handful with the first card, its trumps shown (tricks.announce)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',

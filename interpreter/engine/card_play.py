@@ -20,20 +20,26 @@ if TYPE_CHECKING:
     from .state import State
 
 
+#: ``Trick.bound`` of a demand on every later player of the trick (``bound: rest``)
+REST = -2
+
+
 class Declaration:
     """A declaration attached to a card play (``tricks.declare``): its word, the
     condition on the card played with it (``when``, the card in ``st.cand``; None:
     any card), its assignments for the declarer, and the demand it puts on the next
-    player to the trick (``binds``, refused with ``reason``; None: none)."""
+    player to the trick, or every later one (``rest``) (``binds``, refused with
+    ``reason``; None: none): it binds a free card too."""
 
     def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
-                 binds: Fn | None, reason: str, where: str) -> None:
+                 binds: Fn | None, reason: str, where: str, rest: bool = False) -> None:
         self.word = word
         self.when = when
         self.then = then
         self.binds = binds
         self.reason = reason
         self.where = where  # the declaration in the spec, for a value out of bounds
+        self.rest = rest  # binds every later player of the trick (bound: rest), not the next
 
 
 class CardPlay(TrickPlayEach):
@@ -90,19 +96,25 @@ class CardPlay(TrickPlayEach):
         return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
 
     def _card_mask(self, st: State, seat: int) -> int:
-        m = self._free_mask(st, seat)
         tr = st.trick
-        if tr.demand and tr.bound == seat:
+        if tr.demand and (tr.bound == seat or tr.bound == REST):
             binds = self.decls[tr.demand - 1].binds
             if binds is not None:
+                # the demand first: the duties then apply as if he held only the cards
+                # it admits (a free card too); none admitted: it cannot bind him
+                hand = st.hands[seat]
                 kept = 0
-                for c in cards_in(m):
+                for c in cards_in(hand):
                     st.cand = c
                     if binds(st, seat):
                         kept |= 1 << c
-                if kept:  # none admitted: the demand cannot bind him
-                    m = kept | (st.hands[seat] & self.free)
-        return m
+                if kept and kept != hand:
+                    st.hands[seat] = kept
+                    try:
+                        return self._free_mask(st, seat)
+                    finally:
+                        st.hands[seat] = hand
+        return self._free_mask(st, seat)
 
     def legal(self, st: State) -> list[Action]:
         cand = st.cand  # the candidate card is scratch: a replay must find the same state
@@ -172,7 +184,7 @@ class CardPlay(TrickPlayEach):
                 return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
             return None
         tr = st.trick
-        if kind == CARD and tr.demand and tr.bound == seat:
+        if kind == CARD and tr.demand and (tr.bound == seat or tr.bound == REST):
             c = a.value
             if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
                     and (self._free_mask(st, seat) >> c) & 1):
@@ -184,10 +196,20 @@ class CardPlay(TrickPlayEach):
         if a[0] == WORD and a[1] in self.call_words:
             return self.call_words[a[1]].make(st, seat)  # his turn goes on (or steps run)
         tr = st.trick
-        if tr.demand and tr.bound == seat:  # his play answers the demand
-            tr = tr.own(st)
-            tr.demand = 0
-            tr.bound = -1
+        if tr.demand and (tr.bound == seat or tr.bound == REST):
+            # a card a demand left him shows no void (he may hold the suit it refused)
+            voids = st.voids[seat]
+            if tr.bound == seat:  # his play answers the demand
+                tr = tr.own(st)
+                tr.demand = 0
+                tr.bound = -1
+            done = self._apply(st, seat, a)
+            st.voids[seat] = voids
+            return done
+        return self._apply(st, seat, a)
+
+    def _apply(self, st: State, seat: int, a: Action) -> bool:
+        tr = st.trick
         kind = a[0]
         if kind != CARD:
             if kind == CARDS:
@@ -247,7 +269,7 @@ class CardPlay(TrickPlayEach):
         if d.binds is not None and pos < len(tr.order):
             tr = tr.own(st)
             tr.demand = k + 1
-            tr.bound = tr.order[pos]
+            tr.bound = REST if d.rest else tr.order[pos]
         return self.apply(st, seat, CARD_ACTIONS[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:

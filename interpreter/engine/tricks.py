@@ -149,7 +149,8 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
             c.assigns(d.get("then") or {}, (*here, "then"), True),
             None if binds in (True, "true") else c.formula(binds, (*here, "binds"), True),
             str(reason) if reason else f"the demand `{binds}` binds you",
-            c.where(here)))
+            c.where(here),
+            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest"))
     return out
 
 

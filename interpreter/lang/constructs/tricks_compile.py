@@ -116,3 +116,8 @@ def _declarations(c: Typer, entries: list[Any], path: Path) -> None:
         c.assigns(d.get("then") or {}, (*here, "then"), True)
         if binds not in (True, "true"):
             c.formula(binds, (*here, "binds"), True)
+        bound = d.get("bound", "next")
+        c.constant(bound, (*here, "bound"), ("next", "rest"))
+        if bound != "next" and binds in (True, "true"):
+            c.error((*here, "bound"), "'bound' says whom 'binds' binds, but this "
+                    "declaration has no 'binds'")
