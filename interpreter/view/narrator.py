@@ -368,6 +368,10 @@ class Narrator:
     def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
         return ["  the hand ends early"]
 
+    def _ev_tricks_ended(self, e: Mapping[str, Any]) -> list[str]:
+        """An announcement ends the tricks (a side that runs from truco)."""
+        return ["  the tricks end here; the trick in progress is abandoned"]
+
     def _ev_knock(self, e: Mapping[str, Any]) -> list[str]:
         self._knocks.append(e["seat"])
         return []
