@@ -530,3 +530,21 @@ def test_bound_without_binds_is_a_located_error() -> None:
     assert e.line == 11 and "no 'binds'" in e.message
     e = error_of(mini(base + "{word: m, binds: \"true and true\", bound: everyone}\n"))
     assert e.line == 11 and "everyone" in str(e)
+
+
+PAM = mini("  - deal: {size: 3}\n  - tricks: {head: true, void_trump: true}\n").replace(
+    "hand:\n", "ranking: {top_trumps: [JC], free_cards: [JC]}\nhand:\n", 1)
+
+
+def test_a_free_card_is_never_owed_to_a_duty() -> None:
+    # Pam is his only trump: he may keep it back from a trump lead (the duties read the
+    # hand without it), and the card he plays instead shows no void in trumps
+    st = state(PAM, {"trump": "H", "leader": 0, "hands": {0: "KH 7C 8C", 1: "JC 9S 10D"}})
+    st.apply("KH")
+    assert sorted(str(a) for a in st.legal_actions()) == ["10D", "9S", "JC"]
+    st.apply("9S")
+    assert st.view(0)["voids"][1] == []
+    # his other trump, which cannot head the trick, may be played instead of Pam
+    st = state(PAM, {"trump": "H", "leader": 0, "hands": {0: "AH 7C 8C", 1: "JC 7H 9D"}})
+    st.apply("AH")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7H", "JC"]

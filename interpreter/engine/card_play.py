@@ -92,8 +92,19 @@ class CardPlay(TrickPlayEach):
         self.call_words: dict[str, Announcement] = {a.word: a for a in self.calls}
 
     def _free_mask(self, st: State, seat: int) -> int:
-        """The cards the trick's duties and ``allow`` leave, and the free cards."""
-        return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
+        """The cards the trick's duties and ``allow`` leave, and the free cards: a free
+        card is bound by no duty and binds none (the duties read the hand without it:
+        Pam need not be played to a trump lead, even as its holder's only trump)."""
+        hand = st.hands[seat]
+        free = hand & self.free
+        if not free or free == hand:
+            return TrickPlay._card_mask(self, st, seat) | free
+        st.hands[seat] = hand ^ free
+        try:
+            m = legal_cards(st, seat)
+        finally:
+            st.hands[seat] = hand
+        return self._allowed_of(st, seat, m) | free
 
     def _card_mask(self, st: State, seat: int) -> int:
         tr = st.trick
@@ -233,7 +244,20 @@ class CardPlay(TrickPlayEach):
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
             if not (self.free >> c) & 1:
-                return TrickPlay.apply(self, st, seat, a)
+                held = st.hands[seat] & self.free
+                if not held:
+                    return TrickPlay.apply(self, st, seat, a)
+                # the duties read the hand without its free cards: a card played shows
+                # no void in the suit of a free card held (Pam, a trump, kept back)
+                keep = 0
+                suit = st.tables.suit
+                for fc in cards_in(held):
+                    if suit[fc] >= 0:
+                        keep |= 1 << suit[fc]
+                voids = st.voids[seat]
+                done = TrickPlay.apply(self, st, seat, a)
+                st.voids[seat] = (st.voids[seat] & ~keep) | (voids & keep)
+                return done
             # a free card may be played holding the suit led: it shows no void
             voids = st.voids[seat]
             done = TrickPlay.apply(self, st, seat, a)
