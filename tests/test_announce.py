@@ -5,6 +5,8 @@ describe, the game-AI action space, and the shipped specs that use them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import spelbok
 from spelbok.engine.tricks import CardPlay, TrickPlay
@@ -222,3 +224,15 @@ def test_the_table_and_the_terminal_offer_announcements_beside_the_hand() -> Non
     seen = table(st, 1, ["S", "N"], to_act=False, log_viewer=1)
     assert sorted(c["name"] for c in seen["shown"][0]) == ["AH", "KH"]
     assert any("show showing" in line for line in seen["log"])
+
+
+def test_validate_warns_of_an_announcement_offered_without_end(tmp_path: Any) -> None:
+    from spelbok.validation import diagnose
+
+    path = tmp_path / "a.yaml"
+    path.write_text(spec(HIGH.replace('          when: "calls == 0"\n', "")), encoding="utf-8")
+    errors, warnings = diagnose(path)
+    assert errors == []
+    assert [(w.line, "without end" in w.message) for w in warnings] == [(14, True)]
+    path.write_text(spec(HIGH), encoding="utf-8")
+    assert diagnose(path) == ([], [])

@@ -569,8 +569,14 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
 
 
 def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
-    """The keys of abstaining have no effect without ``abstain``."""
+    """The keys of abstaining have no effect without ``abstain``; an announcement with
+    no condition may be said without end."""
     body = step["tricks"]
+    for k, d in enumerate(body.get("announce") or []):
+        if d.get("when", "true") in (True, "true"):
+            chk.warn((*path, "tricks", "announce", k, "word"), f"'{d.get('word')}' has no "
+                     "'when': it is offered again after it is made, so a player may say it "
+                     "without end (give it a condition its 'then' makes false)")
     if body.get("abstain") in (None, False, "false"):
         for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
             if chk.written((*path, "tricks", key)):
