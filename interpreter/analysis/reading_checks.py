@@ -229,7 +229,7 @@ def _c_hand(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
 
 
 def _c_shown(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
-    """The cards of each named seat's hand known to every seat (``shown``)."""
+    """The cards of each named hand shown to every seat (a dummy, shown melds)."""
     exp = ctx.per_seat(want, where)
     bad = {}
     for s, v in exp.items():
@@ -396,11 +396,11 @@ _CHECKS: dict[str, Check] = {
     "hand_size": _c_hand_size,
     "hand": _c_hand,
     "hands": _c_hand,
+    "shown": _c_shown,
     "turn_up": _c_turn_up,
     "widow": _c_widow,
     "talon": _c_talon,
     "talon_top": _c_talon_top,
-    "shown": _c_shown,
     "talon_size": _c_talon_size,
     "exchange_max": _c_exchange_max,
     "winners": _c_winners,

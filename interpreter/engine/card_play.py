@@ -11,6 +11,7 @@ from ..cards import cards_in
 from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
 from .announce import Announcement
+from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
 from .trick import beats, down_key, legal_cards
@@ -351,6 +352,8 @@ def playable(ins: Instr, st: State) -> int:
     seat = st.current
     if seat is None or not isinstance(ins, TrickPlay):
         return -1
+    if type(ins) is DummyPlay:  # the dummy's cards, chosen by the seat to act
+        seat = st.trick.order[st.trick.pos]
     if isinstance(ins, CardPlay):
         if ins.down is not None or ins.decls or ins.calls:
             return -1

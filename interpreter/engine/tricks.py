@@ -16,6 +16,7 @@ from ..lang import vocabulary as _v
 from ..lang.model import TRUMPS_BROKEN_BY
 from .announce import AnnounceBack, Announcement
 from .card_play import CardPlay, Declaration, playable
+from .dummy import DummyPlay
 from .program import Origin
 from .steps import Fn, Instr, Path, const
 from .stock import StockDraw
@@ -118,6 +119,11 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     down_fn = None if down in (False, "false") else c.formula(down, (*p, "face_down"), True)
     decls = declarations(c, t.get("declare") or [], (*p, "declare"))
     calls = announcements(c, t.get("announce") or [], (*p, "announce"))
+    dummy = t.get("dummy", "false")
+    if dummy not in (False, "false"):  # a dummy (no card-play mechanics: compile_check)
+        return DummyPlay(abstain_fn, word, allow_fn, refused, more,
+                         c.formula(dummy, (*p, "dummy"), True),
+                         c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True))
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
             and down_fn is None and not decls and not calls):
         kind = TrickPlayEach if per_trick else TrickPlay
@@ -186,5 +192,5 @@ def _announcement_steps(c: Compiler, t: dict[str, Any], p: Path, play: TrickPlay
             code.append(AnnounceBack(at, calls[k]))
 
 
-__all__ = ["CardPlay", "Declaration", "TrickNext", "TrickPlay", "TrickPlayEach", "TricksStart",
+__all__ = ["CardPlay", "Declaration", "DummyPlay", "TrickNext", "TrickPlay", "TrickPlayEach", "TricksStart",
            "compile_tricks", "playable"]
