@@ -1,12 +1,13 @@
 """The ``tricks`` step: play tricks, with its rules (the trick-rule flags, leading trumps,
-face-down plays, abstaining, an ``allow``) and its part ``declaration``.
+face-down plays, abstaining, an ``allow``) and its parts ``declaration`` and
+``announcement``.
 
 The rule flags (``follow``, ``head``, ...) are declared with their DSL phrase and their
 prose (``Field.rule``, ``phrase``, ``prose``): the grammar names each flag's rule after
 its key, and the reader, the writer and ``describe`` read the rest from the declaration.
 
 >>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
-('tricks', 'spelbok.engine.tricks:compile_tricks', ['declaration'])
+('tricks', 'spelbok.engine.tricks:compile_tricks', ['declaration', 'announcement'])
 >>> [f.name for f in DUTIES][:3]
 ['follow', 'head', 'head_after_trump']
 """
