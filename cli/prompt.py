@@ -94,11 +94,12 @@ def _plain_decision_name(state: State, legal: Sequence[Action]) -> str:
     return "your choice"
 
 
-def _menu(legal: Sequence[Action], game: Game, trump: str | None) -> list[Action]:
+def _menu(legal: Sequence[Action], game: Game, trump: str | None,
+          mode: str | None = None) -> list[Action]:
     """The actions offered by number: cards in the order the hand is shown."""
     card_actions = [a for a in legal if a.kind == _CARD]
     if card_actions:
-        order = [c for group in sort_hand([str(a) for a in card_actions], game, trump)
+        order = [c for group in sort_hand([str(a) for a in card_actions], game, trump, mode)
                  for c in group]
         by_name = {str(a): a for a in card_actions}
         rest = [a for a in legal if a.kind != _CARD]
@@ -133,7 +134,8 @@ def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
             least = 0  # the verb alone keeps every card
         verb = exchanges[0].verb
         v = state.view(state.current_player or 0)
-        flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump")) for c in g]
+        flat = [c for g in sort_hand(v["hand"], state.game, v.get("trump"),
+                                     (v.get("vars") or {}).get("mode")) for c in g]
         k = least if least == most else min(2, most)
         cards_text = " ".join(flat[-k:]).lower()  # the lowest cards, as an example
         how_many = (f"the {_plural(most, 'card')}" if least == most
@@ -285,7 +287,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
     abandon."""
     legal = state.legal_actions()
     v = state.view(human)
-    menu = _menu(legal, state.game, v.get("trump"))
+    menu = _menu(legal, state.game, v.get("trump"), (v.get("vars") or {}).get("mode"))
     _line_editing([str(a) for a in legal] + list(COMMANDS))
 
     def show() -> None:

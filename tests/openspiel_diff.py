@@ -723,18 +723,11 @@ class Skat(Rules):
         "values; no option: both driven to one declarer at 18 and one game",
         "hand games, announcements and the open null: OpenSpiel has none (the declarer "
         "always takes the skat); no option: taken out of spelbok's sets",
-        "null ranking: spelbok's jacks stay top trumps and the ten above the king (the "
-        "spec's COMPROMISE); no option: a null is compared up to the first trick whose "
-        "winner differs and holds a jack or a ten",
         "null: OpenSpiel ends the deal when the declarer takes a trick, spelbok plays on; "
         "no option: compared up to that trick",
         "score: OpenSpiel returns card points, spelbok the game value; no option: the "
         "declarer's card points and won or lost are compared",
     )
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stopped = 0  # null deals whose comparison stopped at the ranking difference
 
     def os_card(self, card: int) -> int:
         name = self.pack.names[card]
@@ -767,10 +760,10 @@ class Skat(Rules):
         self.forehand = (st.dealer + 1) % 3
         self.mark = len(st.log)
         self.declarer: int | None = None  # drawn at the first bid (None: all pass)
+        self.os_games: set[int] = set()  # the games OpenSpiel offered with the bid
         self.drawn = False
         self.game_name = ""
         self.ended_at = 0  # the trick after which OpenSpiel's null was over
-        self.halted = False  # the null ranking difference was reached
         os_st = self.os.new_initial_state()
         by_os = [[] for _ in range(3)]  # type: list[list[str]]
         for seat, cards in enumerate(deal["hands"]):
@@ -785,8 +778,6 @@ class Skat(Rules):
     def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
                where: str) -> bool:
         name = st.decision_name
-        if self.halted:
-            return False  # the listed difference: the deal is not compared further
         if os_st.is_terminal() and name != "bid":
             # OpenSpiel's null is over (the declarer took a trick); spelbok plays on
             legal = st.legal_actions()
@@ -811,6 +802,15 @@ class Skat(Rules):
                 return False
             st.apply("bid 18" if mine else "pass")
             return True
+        if name == "game":  # spelbok's declarer names it after his discard (below)
+            tally.decisions += 1
+            tally.narrowed += 1  # the open null
+            mine_games = {self.GAMES[w] for w in words if w in self.GAMES}
+            if not tally.check(mine_games == self.os_games,
+                               f"{where}: spelbok {sorted(words)}, OpenSpiel {sorted(self.os_games)}"):
+                return False
+            st.apply(self.game_name)
+            return True
         tally.decisions += 1
         if not tally.check(os_st.current_player() == self.os_seat(st, seat),
                            f"{where}: spelbok seat {seat}, OpenSpiel player "
@@ -820,16 +820,12 @@ class Skat(Rules):
             tally.narrowed += 1
             st.apply("pick_up")
             return True
-        if name == "game":
-            tally.narrowed += 1  # the open null
-            mine_games = {self.GAMES[w] for w in words if w in self.GAMES}
-            if not tally.check(mine_games == theirs - {self.PASS},
-                               f"{where}: spelbok {sorted(words)}, OpenSpiel {sorted(theirs)}"):
-                return False
-            st.apply(self.game_name)
-            os_st.apply_action(self.GAMES[self.game_name])
-            return True
         assert name == "discard", name
+        # OpenSpiel's declarer names the game with his bid, before the discard; spelbok's
+        # after it (compared at spelbok's game decision)
+        self.os_games = theirs - {self.PASS}
+        os_st.apply_action(self.GAMES[self.game_name])
+        theirs = set(os_st.legal_actions())
         # spelbok discards the two cards at once, OpenSpiel one at a time
         pairs = {frozenset(self.os_card(c) for c in a.cards): a for a in st.legal_actions()}
         want = {frozenset((x, y)) for x in theirs for y in theirs if x != y}
@@ -848,33 +844,15 @@ class Skat(Rules):
         os_st.apply_action(second)
         return True
 
-    def pick_from(self, st: State, common: list[int]) -> list[int]:
-        # in a null, jacks and tens are played only when nothing else is legal: the
-        # listed ranking difference then decides fewer tricks
-        if self.game_name != "null":
-            return common
-        plain = [c for c in common if c % 8 not in (5, 7)]  # OpenSpiel's 10 and J
-        return plain or common
-
     def trick_winner(self, os_st: pyspiel.State, st: State, number: int) -> int | None:
-        if self.ended_at or self.halted:
+        if self.ended_at:
             return None  # compared no further
-        trick = next(e for e in reversed(st.log) if e["event"] == "trick"
-                     and e["number"] == number)
         w = super().trick_winner(os_st, st, number)
         if os_st.is_terminal() and number < 10:
             self.ended_at = number  # OpenSpiel's null is lost: its declarer took the trick
             assert self.declarer is not None
             w = self.declarer
-        if (w is not None and w != trick["winner"] and self.game_name == "null"
-                and any(c[:-1] in ("J", "10") for _, c in trick["cards"])):
-            self.halted = True  # the listed null ranking difference
-            self.stopped += 1
-            return None
         return w
-
-    def hand_compared(self, st: State) -> bool:
-        return not self.halted
 
     def score_ok(self, st: State, os_st: pyspiel.State, delta: list[int]) -> bool:
         returns = os_st.returns()

@@ -95,9 +95,9 @@ RECORDED: dict[str, str] = {
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
-    'schafkopf-0': 'e9d56d1007ccc081',
+    'schafkopf-0': '280208885f5b91d6',  # the Wenz (a contract, a mode: the 'mode' slot)
     'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
-    'skat-0': '8a488817dcf69f7d',
+    'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': 'faa2df40542e7743',  # truco called at any player's turn (tricks.announce)

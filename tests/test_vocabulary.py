@@ -123,10 +123,12 @@ def test_builtins_scopes_and_types_are_the_declared_ones() -> None:
 
 def test_settable_builtins_are_the_ones_a_set_step_may_assign() -> None:
     for b in v.BUILTINS:
-        value = "'H'" if b.name == "trump" else "1"
+        value = {"trump": "'H'", "mode": "'x'"}.get(b.name, "1")
         per_player = "\n    for: true" if b.scope == "player" else ""
         text = mini(f"  - deal: {{size: 5}}\n  - set: {{{b.name}: \"{value}\"}}{per_player}\n"
                     "  - tricks: {}\n")
+        if b.name == "mode":  # a mode of the spec's
+            text = text.replace("hand:\n", "modes: {x: {}}\nhand:\n", 1)
         if b.settable:
             spelbok.load(text)
         else:

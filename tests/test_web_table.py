@@ -28,7 +28,7 @@ from spelbok.web.app import create_app  # noqa: E402
 
 #: A card written in notation (``6C``, ``10H``): the page writes cards with symbols.
 NOTATION = re.compile(r"(?<![0-9A-Za-z'])(?:10|[2-9AKQJ])[CDHS](?![0-9A-Za-z'])")
-FIVE = [("knektpass", 2, 3), ("hearts", 4, 2), ("bridge", 4, 5), ("skat", 3, 13), ("euchre", 4, 4)]
+FIVE = [("knektpass", 2, 3), ("hearts", 4, 2), ("bridge", 4, 5), ("skat", 3, 42), ("euchre", 4, 4)]
 
 
 @pytest.fixture

@@ -196,6 +196,10 @@ class Compiler:
         rank_order = [str(r) for r in ranking.get("ranks", list(reversed(pack.ranks)))]
         player_init, hand_rows, global_init, hand_slots = self._variables(
             t.get("variables", {}))
+        if t.get("modes"):  # the mode in force: a hand slot, 'none' as each hand starts
+            self.gvars["mode"] = len(global_init)
+            hand_slots.append(len(global_init))
+            global_init.append("none")
         teams = self.teams(t.get("teams"))
         self.contracts = contracts_of(self, t["hand"])
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
@@ -219,6 +223,8 @@ class Compiler:
             prog.points = build_points(t["points"], self.deck, tables, pack)
             prog.last_trick_points = int(t["points"].get("last_trick", 0))
         prog.contracts = self.contracts
+        if t.get("modes"):
+            self._modes(prog, t, ranking, deck_mask)
         self._dealer(prog, t.get("dealer", {}))
 
         code: list[Instr] = []
@@ -300,6 +306,29 @@ class Compiler:
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         cut_index = {pack.rank_index[r.upper()]: len(cut_ranks) - i for i, r in enumerate(cut_ranks)}
         return tables, [cut_index.get(r, 0) for r in pack.rank]
+
+    def _modes(self, prog: Program, t: dict[str, Any], ranking: dict[str, Any],
+               deck_mask: int) -> None:
+        """Each mode's tables and card points (lang/constructs/modes.py): mode 0 is the
+        ranking's."""
+        from ..lang.constructs.modes import mode_ranking
+
+        names, tables, points = ["none"], [prog.tables], [prog.points]
+        for name, mode in t["modes"].items():
+            merged = mode_ranking(ranking, mode)
+            order = [str(r) for r in merged.get("ranks", list(reversed(self.pack.ranks)))]
+            mode_tables = self._tables(merged, order, deck_mask)[0]
+            names.append(str(name))
+            tables.append(mode_tables)
+            spec = dict(t.get("points") or {})
+            if "points" in mode:
+                spec["ranks"] = mode["points"]
+            points.append(build_points(spec, self.deck, mode_tables, self.pack)
+                          if t.get("points") is not None or "points" in mode else ())
+        prog.modes = tuple(names)
+        prog.mode_tables = tuple(tables)
+        prog.mode_points = tuple(points)
+        prog.mode_slot = self.gvars["mode"]
 
     def _dealer(self, prog: Program, dealer: dict[str, Any]) -> None:
         """The first dealer, and how the deal moves on."""
@@ -390,7 +419,7 @@ class Compiler:
 
             set_p.row = row  # type: ignore[attr-defined]  # steps may store into the row directly
             return set_p
-        if name in self.gvars:
+        if name in self.gvars and name != "mode":
             slot = self.gvars[name]
 
             def set_g(st: State, p: int, v: Any) -> None:
@@ -405,6 +434,14 @@ class Compiler:
                     st.event("eliminated", seat=p)
 
             return set_out
+        if name == "mode":
+
+            def set_mode(st: State, p: int, v: Any) -> None:
+                st.game.program.set_mode(st, str(v))
+                if st.rec is not None:
+                    st.event("mode", mode=str(v))
+
+            return set_mode
         if name == "stock_closed":
 
             def set_closed(st: State, p: int, v: Any) -> None:

@@ -34,6 +34,8 @@ EVENTS: Final[dict[str, str]] = {
     "contract": "contract, declarer, doubled, trump: an auction's outcome",
     "all_passed": "every seat passed in an auction",
     "trump": "trump, chosen_by, card: the trump suit is set",
+    "mode": "mode: a mode of the `modes` section is put in force (its ranking, top trumps "
+            "and card points)",
     "melds": "seat, melds, points, cards: melds declared (cards shown to all, when shown)",
     "pattern": "pattern, seat: the best hand pattern held",
     "dummy": "seat, cards: the dummy's hand laid face up after the opening lead (shown to all)",

@@ -116,6 +116,10 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     _start_hand(game, st, position, rd)
     # the variables after start_hand, which resets the per-hand ones
     given_vars = _set_vars(game, st, position, rd)
+    if prog.mode_slot >= 0 and st.gv[prog.mode_slot] not in prog.modes:  # modes.py
+        raise PositionError(f"unknown mode {short_repr(st.gv[prog.mode_slot])}: the modes are "
+                            f"{', '.join(prog.modes)}", ("mode",),
+                            hint=did_you_mean(str(st.gv[prog.mode_slot]), list(prog.modes)))
     turn_up, trick = _place_cards(game, st, position, rd)
     _set_trump(game, st, position, turn_up)
     broken = _set_tricks_taken(st, position, rd)

@@ -127,6 +127,13 @@ class Program:
     last_trick_points: int = 0
     # every auction step's contracts, in one numbering (engine/auction.py)
     contracts: tuple[Any, ...] = ()
+    # the modes (lang/constructs/modes.py): their names (0: 'none', the ranking itself),
+    # each one's tables and card points per trump, and the hand slot of `st.gv` holding
+    # the mode in force (-1: a spec without modes, which reads `tables` and `points` only)
+    modes: tuple[str, ...] = ()
+    mode_tables: tuple[tuple[TrumpTables, ...], ...] = ()
+    mode_points: tuple[tuple[Any, ...], ...] = ()
+    mode_slot: int = -1
 
     def __post_init__(self) -> None:
         n = self.n
@@ -329,12 +336,49 @@ class Program:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
+        tables = self.tables if self.mode_slot < 0 else self.mode_tables[self.mode_index(st)]
         if suit != st.trump and any(st.voids):  # voids are suits of the old tables
             from .observe import voids_under
 
-            st.voids = voids_under(st.voids, st.tables, self.tables[suit])
+            st.voids = voids_under(st.voids, st.tables, tables[suit])
         st.trump = suit
-        st.tables = self.tables[suit]
+        st.tables = tables[suit]
+
+    # -- modes (lang/constructs/modes.py) ------------------------------------------------
+
+    def mode_index(self, st: State) -> int:
+        """The number of the mode in force (0: none, the ranking itself)."""
+        return self.modes.index(st.gv[self.mode_slot]) if self.mode_slot >= 0 else 0
+
+    def tables_of(self, st: State) -> tuple[TrumpTables, ...]:
+        """The card order tables of each trump in the mode in force."""
+        return self.tables if self.mode_slot < 0 else self.mode_tables[self.mode_index(st)]
+
+    def tables_in(self, mode: Any) -> tuple[TrumpTables, ...]:
+        """The tables of each trump in the mode named ``mode`` (an unknown name, or None:
+        the ranking's), for the readers of a view (its ``vars``' mode)."""
+        if self.mode_slot < 0 or mode not in self.modes:
+            return self.tables
+        return self.mode_tables[self.modes.index(mode)]
+
+    def points_of(self, st: State) -> tuple[Any, ...]:
+        """The card points of each trump in the mode in force (empty: no card points)."""
+        return self.points if self.mode_slot < 0 else self.mode_points[self.mode_index(st)]
+
+    def set_mode(self, st: State, name: str) -> None:
+        """Puts the mode ``name`` in force: its tables, under the trump in force."""
+        if name not in self.modes:
+            from ..errors import SpelbokError
+
+            raise SpelbokError(f"unknown mode {name!r}: the modes are "
+                               f"{', '.join(self.modes)}")
+        tables = self.mode_tables[self.modes.index(name)]
+        if any(st.voids):  # voids are suits of the old tables
+            from .observe import voids_under
+
+            st.voids = voids_under(st.voids, st.tables, tables[st.trump])
+        st.gv[self.mode_slot] = name
+        st.tables = tables[st.trump]
 
     def next_dealer(self, st: State) -> int:
         if self.rotate == 0:

@@ -59,20 +59,23 @@ def team_won(st: State, seats: tuple[int, ...]) -> int:
 
 def seat_points(st: State, p: int) -> int:
     """The points of the cards in ``p``'s tricks, with the last trick's bonus."""
-    tables = st.prog.points
+    prog = st.prog
+    tables = prog.points if prog.mode_slot < 0 else prog.points_of(st)
     got = mask_points(tables[st.trump], st.won_cards[p]) if tables else 0
     return got + st.prog.last_trick_points if st.last_trick == p else got
 
 
 def card_points(st: State, c: int) -> int:
     """The points of card ``c`` (0 for no card, or a game without points)."""
-    tables = st.prog.points
+    prog = st.prog
+    tables = prog.points if prog.mode_slot < 0 else prog.points_of(st)
     return tables[st.trump].card[c] if tables and c >= 0 else 0
 
 
 def set_points(st: State, m: int) -> int:
     """The points of the cards of mask ``m``."""
-    tables = st.prog.points
+    prog = st.prog
+    tables = prog.points if prog.mode_slot < 0 else prog.points_of(st)
     return mask_points(tables[st.trump], m) if tables else 0
 
 

@@ -129,6 +129,7 @@ class Resolver:
         self._put("last_winner", reads(lambda st, p: st.last_winner))
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         self._put("hand", reads(lambda st, p: st.hands[p]))
+        self._put("discarded", reads(lambda st, p: st.discarded[p]))
         self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
         self._put("trick", reads(lambda st, p: st.trick.mask()))
         self._put("led_card", reads(lambda st, p: st.trick.cards[0][1] if st.trick.cards else -1))
@@ -138,6 +139,8 @@ class Resolver:
         self._put("card", reads(lambda st, p: st.cand))
         self._put("pattern", reads(lambda st, p: st.pattern))
         self._put("stock_closed", reads(lambda st, p: st.stock_closed))
+        if "mode" not in self.gvars:  # a spec with modes reads its hand slot (compiler)
+            self._put("mode", "none")
         self._put("pattern_seat", reads(lambda st, p: st.pattern_seat))
 
     def _team_names(self, n: int, teams: list[list[int]] | None) -> tuple[tuple[int, ...], ...]:

@@ -573,7 +573,7 @@ def unpickle_state(game: Game, values: list[Any], actions: list[Any]) -> State:
         setattr(st, name, value)
     st.game = game
     st.prog = game.program
-    st.tables = game.program.tables[st.trump]
+    st.tables = game.program.tables_of(st)[st.trump]
     st.legal_cache = None
     hist: tuple[Any, ...] | None = None
     pack = game.program.pack

@@ -42,6 +42,8 @@ from ..cards import FRENCH, Pack, pack_of
 from ..errors import FormulaError, SpecError, SpecErrors, did_you_mean
 from ..formula import Compiled, compile_formula
 from ..formula.name_table import BUILTIN_TYPES, TypeResolver, value_type
+from ..formula.nodes import IfExpr, Name, Str, unparse
+from ..formula.parse import parse_formula
 from ..formula.tables import table_names
 from ..limits import short_repr
 from .constructs import STEP_HOMES, entry_cards
@@ -57,7 +59,7 @@ TYPE_WORDS = {"int": "a number", "str": "a text", "card": "a card", "cards": "a 
 #: The seat selectors of a decision's ``who`` and a tricks step's ``leader``.
 SELECTORS = ("dealer", "forehand", "each", "last_winner")
 #: The variables every game has, besides the spec's (``trump`` and ``out`` are set by steps).
-SETTABLE = ("out", "trump", "stock_closed")
+SETTABLE = ("out", "trump", "stock_closed", "mode")
 _HOMES: dict[str, Home] = {h.name: h for h in STEP_HOMES}
 _KINDS = tuple(_HOMES)
 
@@ -249,9 +251,50 @@ class Typer:
         for name, expr in mapping.items():
             if name == "trump":
                 expr = self._trump_value(expr, (*path, name), per_player)
+            elif name == "mode":
+                self._mode_value(expr, (*path, name), per_player)
             self.formula(expr, (*path, name), per_player)
             self._check_kind(name, expr, (*path, name), per_player)
             self._settable(name, (*path, name), per_player)
+
+    def _mode_value(self, expr: Any, path: Path, per_player: bool) -> None:
+        """What ``mode`` is set to: a mode of the ``modes`` section or ``'none'`` (a fixed
+        text that names neither is an error, as is a spec without modes)."""
+        modes = list(self.tree.get("modes") or {})
+        if not modes:
+            self.error(path, "'mode' chooses one of the spec's modes, and it has none: "
+                       "declare them under modes:")
+            return
+        names = [*modes, "none"]
+        if isinstance(expr, (bool, int)):
+            self.error(path, f"mode is set to a mode's name ({', '.join(modes)}) or 'none', "
+                       f"not {short_repr(expr)}")
+            return
+        try:
+            tree = parse_formula(str(expr))
+        except FormulaError:
+            return  # reported by formula()
+        # every value it can give is a quoted name (through if/then/else) or an option's:
+        # a mode is never set to a word found in play, so no match stops on an unknown one
+        leaves = [tree]
+        while leaves:
+            leaf = leaves.pop()
+            if isinstance(leaf, IfExpr):
+                leaves += [leaf.then, leaf.else_]
+                continue
+            if isinstance(leaf, Name) and leaf.name in self.options:
+                value = self.options[leaf.name]
+            elif isinstance(leaf, Str):
+                value = leaf.value
+            else:
+                self.error(path, "mode is set to a mode's name, written in quotes ('"
+                           f"{modes[0]}'), or to one of them by if/then/else, not "
+                           f"{short_repr(unparse(leaf))}")
+                return
+            if str(value) not in names:
+                self.error(path, f"unknown mode {short_repr(str(value))}: the modes are "
+                           f"{', '.join(modes)} (and 'none', the ranking itself)",
+                           did_you_mean(str(value), names))
 
     def _trump_value(self, expr: Any, path: Path, per_player: bool) -> Any:
         """What ``trump`` is set to: a suit letter or ``'none'``, the bare word ``none``

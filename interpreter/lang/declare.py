@@ -78,6 +78,7 @@ class Field:
     rule: bool = False
     phrase: tuple[str, str] = ("", "")
     prose: tuple[str, str] = ("", "")
+    keep_empty: bool = False  # an empty list given is kept: it says "none", not "absent"
 
 
 @dataclass(frozen=True)

@@ -311,7 +311,7 @@ def _fields(c: Construct, src: Mapping[str, Any], fields: Iterable[Field], ctx: 
         canonical = _convert(f.type, value, ctx)
         if f.omitted and canonical == _convert(f.type, f.default, ctx):
             continue
-        if canonical == [] and f.default is ABSENT and not f.required:
+        if canonical == [] and f.default is ABSENT and not f.required and not f.keep_empty:
             continue  # an empty list with no default is none (``teams: []``)
         out[f.name] = canonical
     return out

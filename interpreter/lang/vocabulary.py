@@ -27,7 +27,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> [b.name for b in builtins("player")][:3]
 ['seat', 'out', 'tricks']
 >>> [b.name for b in BUILTINS if b.settable]
-['out', 'trump', 'stock_closed']
+['out', 'trump', 'stock_closed', 'mode']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
 ['max', 'min']
 """
@@ -224,6 +224,8 @@ BUILTINS: tuple[Builtin, ...] = (
             per_trick=True),
     Builtin("hand", "player", "cards", "the cards in the seat's hand (a card set)",
             per_trick=True),
+    Builtin("discarded", "player", "cards", "the cards the seat has laid away this hand, face "
+            "down (an exchange's or a move's discards; a card set: `points_of(discarded)`)"),
     Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
             "the last `declare_melds` step (0 before)"),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
@@ -232,6 +234,9 @@ BUILTINS: tuple[Builtin, ...] = (
             "suit letter, or to `'none'` or `none` for no trump)", settable=True),
     Builtin("stock_closed", "hand", "bool", "the stock is closed: no more drawing after tricks "
             "(**settable**, e.g. by a decision's `then`)", settable=True, per_trick=True),
+    Builtin("mode", "hand", "str", "the mode in force (see `modes`): a mode's name, or "
+            "`'none'` for the ranking itself, as each hand starts (**settable**, to a mode's "
+            "name or `'none'`)", settable=True),
     Builtin("tricks_played", "hand", "int", "tricks completed this hand", per_trick=True),
     Builtin("talon", "hand", "int", "cards left in the stock (talon)", per_trick=True),
     Builtin("turn_up", "hand", "int", "cards in the turn-up zone"),

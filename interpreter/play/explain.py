@@ -50,24 +50,32 @@ def plain_suit(letter: str) -> str:
     return _SYMBOLS[SUITS.index(s)] if len(s) == 1 and s in SUITS else str(letter)
 
 
-def _tables(game: Game, trump: str | int | None) -> Any:
-    # a suit letter of the game's pack (4: no trump, as engine.order.NO_TRUMP)
+def _tables(game: Game, trump: str | int | None, mode: str | None = None) -> Any:
+    # a suit letter of the game's pack (4: no trump, as engine.order.NO_TRUMP), in the
+    # mode named (the spec's modes; None: its ranking)
     if isinstance(trump, int):
         index = trump
     else:
         index = game.program.pack.suit_index.get(trump.upper(), 4) if trump else 4
-    return game.program.tables[index]
+    return game.program.tables_in(mode)[index]
+
+
+def _mode(st: State) -> str:
+    """The mode in force in ``st`` ('none' for a spec without modes)."""
+    prog = st.prog
+    return str(st.gv[prog.mode_slot]) if prog.mode_slot >= 0 else "none"
 
 
 def explain_trick(game: Game, event: Mapping[str, Any], trump: str | int | None = None,
-                  card: Text = plain_card, suit: Text = plain_suit) -> str:
+                  card: Text = plain_card, suit: Text = plain_suit,
+                  mode: str | None = None) -> str:
     """Why the winner of a ``trick`` event won it, from the game's ranking under ``trump``
-    (a suit letter, a suit index, or None for no trump).
+    (a suit letter, a suit index, or None for no trump), in ``mode`` (the spec's modes).
 
     When the trick was not won by the highest trump or the highest card of the led
     suit (a spec's own trick rule), the step's rule is named instead of a guess.
     """
-    tables = _tables(game, trump)
+    tables = _tables(game, trump, mode)
     pack = game.program.pack  # the game's cards: ids, names and suit letters
     played = [(int(p), pack.parse_card(str(c))) for p, c in event.get("cards") or []]
     winner = event.get("winner")
@@ -177,6 +185,7 @@ class Note:
 
     pc: int = -1
     trump: int = 4
+    mode: str = "none"  # the mode in force (the spec's modes)
     formula: str = ""
     values: dict[str, Any] = field(default_factory=dict)
     before: Any = None
@@ -207,7 +216,8 @@ class Explainer:
                 self._done != actions[:len(self._done)]:
             self._st = self.game._start(state.start, record=True)
             self._done = []
-            self._notes = [Note(trump=self._st.trump) for _ in self._st.rec or ()]
+            self._notes = [Note(trump=self._st.trump, mode=_mode(self._st))
+                           for _ in self._st.rec or ()]
         for a in actions[len(self._done):]:
             self._apply(a)
             self._done.append(a)
@@ -241,7 +251,7 @@ class Explainer:
         st = self._st
         assert st is not None and st.rec is not None
         for e in st.rec[k:]:
-            n = Note(pc=pc, trump=st.trump)
+            n = Note(pc=pc, trump=st.trump, mode=_mode(st))
             if got is not None and e.get("event") == "set":
                 seat = e.get("seat", -1)
                 formulas, before = got.get(seat, ({}, {}))
@@ -375,7 +385,7 @@ class Explainer:
         if note is None:  # not followed (or not given back): better nothing than a guess
             return None
         if kind == "trick":
-            return explain_trick(self.game, event, note.trump, self.card, self.suit)
+            return explain_trick(self.game, event, note.trump, self.card, self.suit, note.mode)
         if note is None or note.pc < 0:
             return None
         step = self.step(note.pc)

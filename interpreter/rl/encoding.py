@@ -156,9 +156,10 @@ class Encoding:
         # the pending decision by the program counter (what State.decision_name reads)
         self.pc_decision = {pc: self.decision_index.get(getattr(ins, "name", "play"), 0)
                             for pc, ins in enumerate(prog.code)}
-        # words a variable may hold, coded as numbers in the observation
+        # words a variable may hold, coded as numbers in the observation (the mode in force
+        # among them: the spec's modes, last)
         self.word_code = {w: float(i + 1) for i, w in enumerate(dict.fromkeys(
-            [*(a[1] for a in offers.words), *pack.letters]))}
+            [*(a[1] for a in offers.words), *pack.letters, *prog.modes[1:]]))}
         self.passes = any(isinstance(ins, PassCards) for ins in prog.code)
         self._lay_out(bool(offers.picks))
         # the same tables as plain typed values, for the compiled writer of observations,

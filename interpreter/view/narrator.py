@@ -401,6 +401,12 @@ class Narrator:
             return [f"  trump is now {shown}"]
         return [f"  {self.who(by)} {self.verb(by, 'names')} trump {shown}"]
 
+    def _ev_mode(self, e: Mapping[str, Any]) -> list[str]:
+        """A mode put in force (the spec's ``modes``): the cards rank by it from now."""
+        mode = str(e.get("mode"))
+        return ["  the cards rank as written again" if mode == "none"
+                else f"  the cards rank as in mode {mode} for the rest of the hand"]
+
     def _ev_declare(self, e: Mapping[str, Any]) -> list[str]:
         """A declaration attached to a card play (``tricks.declare``)."""
         seat = e.get("seat")

@@ -28,6 +28,7 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
     """
     v = state.view(human)
     trump = v.get("trump")
+    mode = (v.get("vars") or {}).get("mode")  # the spec's modes: the order in force
     head = [f"hand {v['hand_number']}", f"dealer {names[v['dealer']]}"]
     if trump:
         t = f"trump {suit(trump, style)}"
@@ -43,12 +44,12 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
     last = heads[-1] + " "
     heads[-1] = last + rule * max(3, min(70, style.width - 2) - len(last))
     lines = [""] + [style.paint(h, bold=True) for h in heads]
-    hand = hand_line(v["hand"], state.game, trump, style)
+    hand = hand_line(v["hand"], state.game, trump, style, mode)
     lines += wrap_items("  your hand  ", hand.split(" "), sep=" ", width=style.width,
                         indent=13)
     for p, known in enumerate(v.get("known_cards") or []):
         if known and p != human:  # cards another seat has shown to all (a dummy, melds)
-            shown = hand_line(known, state.game, trump, style)
+            shown = hand_line(known, state.game, trump, style, mode)
             lines += wrap_items(f"  {names[p]} shows ".ljust(13), shown.split(" "), sep=" ",
                                 width=style.width, indent=13)
     legal = state.legal_actions()

@@ -225,23 +225,26 @@ def _card_id(name: str) -> int | None:
     return SUITS.index(text[-1]) * 13 + _RANKS.index(text[:-1])
 
 
-def _tables(game: Any, trump: str | None) -> Any:
+def _tables(game: Any, trump: str | None, mode: str | None = None) -> Any:
+    """The game's order tables under ``trump`` in ``mode`` (a view's ``vars``' mode: the
+    spec's ``modes``; None, or a spec without modes: its ranking)."""
     pack = getattr(getattr(game, "program", None), "pack", None)
     if pack is not None and not pack.french:
         index = pack.suit_index.get(str(trump).upper(), 4) if trump else 4
-        return game.program.tables[index]
+        return game.program.tables_in(mode)[index]
     index = SUITS.index(trump) if trump in tuple(SUITS) else 4
     try:
-        return game.program.tables[index]
+        return game.program.tables_in(mode)[index]
     except (AttributeError, IndexError, TypeError):
         return None
 
 
-def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) -> list[list[str]]:
+def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None,
+              mode: str | None = None) -> list[list[str]]:
     """A hand grouped by (effective) suit, the trump suit first, each group high to low.
 
-    With a loaded ``game`` the game's own ranking decides: permanent trumps
-    join the trump suit and rank above it.  Without one, the natural order
+    With a loaded ``game`` the game's own ranking decides (in ``mode``, when its spec
+    has modes): permanent trumps join the trump suit and rank above it.  Without one, the natural order
     (A high) and printed suits are used.
 
     >>> import spelbok
@@ -251,7 +254,7 @@ def sort_hand(names: Iterable[str], game: Any = None, trump: str | None = None) 
     >>> sort_hand(["7H", "AS", "KS", "2C"])
     [['AS', 'KS'], ['7H'], ['2C']]
     """
-    tables = _tables(game, trump) if game is not None else None
+    tables = _tables(game, trump, mode) if game is not None else None
     pack = getattr(getattr(game, "program", None), "pack", None)
     if pack is not None and not pack.french:
         return _sort_in_pack(pack, names, tables, trump)
@@ -306,7 +309,8 @@ def _sort_in_pack(pack: Any, names: Iterable[str], tables: Any, trump: str | Non
 
 
 def hand_line(
-    names: Iterable[str], game: Any = None, trump: str | None = None, style: Style = PLAIN
+    names: Iterable[str], game: Any = None, trump: str | None = None, style: Style = PLAIN,
+    mode: str | None = None,
 ) -> str:
     """A hand sorted by suit, suits separated by a bar.
 
@@ -314,7 +318,7 @@ def hand_line(
     '9♥ 7♥ │ A♠ K♠'
     """
     bar = " │ " if style.symbols else " | "
-    groups = sort_hand(names, game, trump)
+    groups = sort_hand(names, game, trump, mode)
     return bar.join(cards(g, style) for g in groups) if groups else "(no cards)"
 
 

@@ -188,9 +188,10 @@ def action_json(a: Action, pack: Pack = FRENCH, label: str | None = None) -> dic
 
 # -- a seat's table --------------------------------------------------------------------------
 
-def _sorted_hand(names: Sequence[str], game: Game, trump: str | None) -> list[list[str]]:
+def _sorted_hand(names: Sequence[str], game: Game, trump: str | None,
+                 mode: str | None = None) -> list[list[str]]:
     try:
-        return sort_hand(list(names), game, trump)
+        return sort_hand(list(names), game, trump, mode)
     except Exception:  # an order the renderer does not know: the engine's order, one group
         return [list(names)]
 
@@ -278,7 +279,7 @@ def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
     legal_cards = {str(a) for a in listed if a.kind == CARD}
     plays = mine and bool(legal_cards)  # a card play (not a word, nor cards to pick)
     out = []
-    for group in _sorted_hand(v["hand"], game, v.get("trump")):
+    for group in _sorted_hand(v["hand"], game, v.get("trump"), (v.get("vars") or {}).get("mode")):
         for name in group:
             c: dict[str, Any] = card_json(name, game.program.pack)
             if plays:
@@ -300,7 +301,8 @@ def _shown(state: State, v: dict[str, Any], seat: int,
     for p, known in enumerate(v.get("known_cards") or []):
         cards = []
         if p != seat:
-            for group in _sorted_hand(known, game, v.get("trump")):
+            for group in _sorted_hand(known, game, v.get("trump"),
+                                      (v.get("vars") or {}).get("mode")):
                 for name in group:
                     c: dict[str, Any] = card_json(name, game.program.pack)
                     if p == held:

@@ -28,6 +28,7 @@ from .game import GAME
 from .hand import HAND
 from .home import Home
 from .melds import DECLARE_MELDS, MELDS
+from .modes import MODES
 from .options import OPTIONS
 from .pack import PACK
 from .players import PLAYERS
@@ -43,13 +44,13 @@ STEP_HOMES: tuple[Home, ...] = (
     pass_cards.HOME, DECLARE_MELDS, patterns.HOME)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
-                                   POINTS, TABLES, VARIABLES, DEALER, HAND, END)
+                                   POINTS, MODES, TABLES, VARIABLES, DEALER, HAND, END)
 #: The order the DSL writes the sections in (the melds right after the options).
 DSL_ORDER: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, MELDS, PACK, DECK, TEAMS, RANKING,
-                               POINTS, TABLES, VARIABLES, DEALER, HAND, END)
+                               POINTS, MODES, TABLES, VARIABLES, DEALER, HAND, END)
 #: The order of ``describe``'s sections: the players (with their teams), the cards (the
 #: pack and the deck), their ranking and points, then the options and the melds.
-PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, OPTIONS, MELDS,
+PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, MODES, OPTIONS, MELDS,
                                  TABLES, VARIABLES, DEALER, HAND, END)
 # the parts several steps share (a step's own parts are in its home's ``parts``)
 PART_HOMES: tuple[Home, ...] = shared.HOMES

@@ -108,10 +108,12 @@ class GreedyBot:
             seat = hand_seat(world)
             return trick_card(world, obs.seat if seat is None else seat, legal, live, want)
         if kind == SUIT:
-            return suit_choice(hand, legal, obs.game.program.tables, want)
+            tables_now = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))
+            return suit_choice(hand, legal, tables_now, want)
         options = legal
         if kind == CARDS:
-            tables = obs.game.program.tables[trump_index(view, pack)]
+            tables = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))[
+                trump_index(view, pack)]
             options = exchange_candidates(hand, legal, tables, want, limit=0)
         else:
             options = thin_options(list(options))

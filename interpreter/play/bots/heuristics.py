@@ -279,7 +279,7 @@ def exchange_pick(
 
 
 def trump_tables(st: State) -> tuple[TrumpTables, ...]:
-    tables: tuple[TrumpTables, ...] = st.game.program.tables
+    tables: tuple[TrumpTables, ...] = st.game.program.tables_of(st)  # in the mode in force
     return tables
 
 
