@@ -51,10 +51,12 @@ FIELD: Field = Field("declare", "list[declaration]", "declarations a player may 
 GRAMMAR = r"""
 // a declaration attached to a card play (tricks.declare): its word, the card it goes with
 declare: "declare" word ("with" "a" "card" "where" formula)? _end _declare_details?
-_declare_details: _INDENT (then_line | binds | source_line)+ _DEDENT
+_declare_details: _INDENT (then_line | binds | bound_line | source_line)+ _DEDENT
 binds: binds_who "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
 binds_who: "the" "next"                                    -> binds_next
          | "every" "later"                                 -> binds_rest
+// whom the demand binds, as a word (an option's name)
+bound_line: "the" "demand" "binds" ":" word _NL
 """
 
 
@@ -75,6 +77,9 @@ def read(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
             b.put(d, (*path, "when"), b.formula(c), c, "the card a declaration goes with")
         elif is_node(c, "then_line"):
             read_then(b, c, d, path)
+        elif is_node(c, "bound_line"):
+            w = c.children[0]
+            b.put(d, (*path, "bound"), b.word(w), w, "whom the demand binds")
         elif is_node(c, "binds"):
             who, f = c.children[0], c.children[1]
             b.put(d, (*path, "binds"), b.formula(f), f, "the demand of a declaration")
@@ -97,12 +102,12 @@ def write(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
         binds = t.formula(d.get("binds", "true"))
         reason = d.get("reason")
         bound = d.get("bound", "next")
-        if bound not in ("next", "rest"):
-            raise ValueError(f"to_dsl: cannot write the declaration's bound {bound!r}")
-        if binds != "true" or reason is not None or bound != "next":
+        if binds != "true" or reason is not None or bound == "rest":
             who = "every later" if bound == "rest" else "the next"
             out.add(ind + 1, f"{who} player must play a card where {binds}"
                     + (f", otherwise {t.quote(str(reason))}" if reason is not None else ""))
+        if bound not in ("next", "rest"):  # a word the phrases do not say: an option's name
+            out.add(ind + 1, f"the demand binds: {t.word(bound)}")
         t.source(out, ind + 1, d)
 
 
