@@ -493,3 +493,58 @@ def test_card_play_mechanics_with_rules_that_change_by_trick() -> None:
     assert sorted(str(a) for a in st.legal_actions()) == ["7C", "KD"]  # seat 0 won, leads
     st.apply("KD")
     assert [str(a) for a in st.legal_actions()] == ["AD"]  # the second trick: follow suit
+
+
+REST = mini(
+    "  - deal: {size: 3}\n  - tricks:\n      declare:\n"
+    "        - {word: civil, when: \"card_rank == 'A'\", binds: \"card != 'JH'\", bound: rest,"
+    " reason: \"hold it back\"}\n"
+).replace("hand:\n", "ranking: {free_cards: [JH]}\nhand:\n", 1)
+
+
+def test_a_demand_may_bind_every_later_player_and_a_free_card() -> None:
+    st = state(REST, {"trump": "H", "leader": 0,
+                      "hands": {0: "AH 7C 8C", 1: "8H 9S 9D", 2: "JH 9H 10S"}}, players=3)
+    plain = st.clone()
+    plain.apply("AH")
+    plain.apply("8H")
+    assert sorted(str(a) for a in plain.legal_actions()) == ["9H", "JH"]  # free: any time
+    st.apply("civil AH")
+    assert st.trick.bound == -2
+    st.apply("8H")  # the next player answers it; the demand still binds the third
+    assert [str(a) for a in st.legal_actions()] == ["9H"]
+    with pytest.raises(spelbok.IllegalActionError, match="hold it back"):
+        st.clone().apply("JH")
+    st.apply("9H")
+    assert st.trick.demand == 0  # over with its trick
+    roundtrip(REST)
+    assert "every later player must play a card where card != 'JH'" in to_dsl(
+        normalize(load_yaml(REST, "mini.yaml")[0]))
+    prose = " ".join(describe(REST).split())
+    assert "every later player of the trick must then play a card where" in prose
+
+
+def test_bound_without_binds_is_a_located_error() -> None:
+    base = "  - deal: {size: 3}\n  - tricks:\n      declare:\n        - "
+    e = error_of(mini(base + "{word: m, bound: rest}\n"))
+    assert e.line == 11 and "no 'binds'" in e.message
+    e = error_of(mini(base + "{word: m, binds: \"true and true\", bound: everyone}\n"))
+    assert e.line == 11 and "everyone" in str(e)
+
+
+PAM = mini("  - deal: {size: 3}\n  - tricks: {head: true, void_trump: true}\n").replace(
+    "hand:\n", "ranking: {top_trumps: [JC], free_cards: [JC]}\nhand:\n", 1)
+
+
+def test_a_free_card_is_never_owed_to_a_duty() -> None:
+    # Pam is his only trump: he may keep it back from a trump lead (the duties read the
+    # hand without it), and the card he plays instead shows no void in trumps
+    st = state(PAM, {"trump": "H", "leader": 0, "hands": {0: "KH 7C 8C", 1: "JC 9S 10D"}})
+    st.apply("KH")
+    assert sorted(str(a) for a in st.legal_actions()) == ["10D", "9S", "JC"]
+    st.apply("9S")
+    assert st.view(0)["voids"][1] == []
+    # his other trump, which cannot head the trick, may be played instead of Pam
+    st = state(PAM, {"trump": "H", "leader": 0, "hands": {0: "AH 7C 8C", 1: "JC 7H 9D"}})
+    st.apply("AH")
+    assert sorted(str(a) for a in st.legal_actions()) == ["7H", "JC"]

@@ -83,11 +83,11 @@ RECORDED: dict[str, str] = {
     'belote-0': '526bf01e842e9c55',
     'bridge-0': '219817a127014744',
     'briscola-0': '6b7729d875722f7a',
-    'doppelkopf-0': '756fb593a5287e30',  # hidden sides (re masked, seen:re flags), told, side-blind announcement turns, crossed_calls
+    'doppelkopf-0': 'b585085b0c13fdd5',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce)
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
-    'five-card-loo-0': 'bdcf313baa75cd75',
-    'french-tarot-0': 'a04bf5269a5393b2',  # the chien dealt card by card (deal.widow_every), each bidder speaking once
+    'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)
+    'french-tarot-0': '03fcd033291a6d0a',  # the handful with the first card, its trumps shown (tricks.announce)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -100,7 +100,7 @@ RECORDED: dict[str, str] = {
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
-    'truco-mineiro-0': '6bbbc485bdf2e8bb',
+    'truco-mineiro-0': 'faa2df40542e7743',  # truco called at any player's turn (tricks.announce)
     'tute-0': '3b283eabb1bd9b8d',
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',

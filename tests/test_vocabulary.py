@@ -193,6 +193,8 @@ _SAMPLES: dict[str, Any] = {
     "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
     "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"], "list[card]": ["JC"],
+    "list[announcement]": [{"word": "re", "when": "true", "then": {"a": "1"},
+                            "shows": "trumps(hand)", "steps": [], "ends_tricks": "false"}],
     "list[declaration]": [{"word": "marriage", "when": "card_rank == 'K'", "then": {"a": "1"},
                           "binds": "card_rank == 'A'", "reason": "r", "source": "s"}],
     "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],

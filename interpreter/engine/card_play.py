@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..cards import cards_in
 from ..limits import MAX_VALUE, held
-from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
+from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
+from .announce import Announcement
 from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
@@ -20,20 +21,26 @@ if TYPE_CHECKING:
     from .state import State
 
 
+#: ``Trick.bound`` of a demand on every later player of the trick (``bound: rest``)
+REST = -2
+
+
 class Declaration:
     """A declaration attached to a card play (``tricks.declare``): its word, the
     condition on the card played with it (``when``, the card in ``st.cand``; None:
     any card), its assignments for the declarer, and the demand it puts on the next
-    player to the trick (``binds``, refused with ``reason``; None: none)."""
+    player to the trick, or every later one (``rest``) (``binds``, refused with
+    ``reason``; None: none): it binds a free card too."""
 
     def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
-                 binds: Fn | None, reason: str, where: str) -> None:
+                 binds: Fn | None, reason: str, where: str, rest: bool = False) -> None:
         self.word = word
         self.when = when
         self.then = then
         self.binds = binds
         self.reason = reason
         self.where = where  # the declaration in the spec, for a value out of bounds
+        self.rest = rest  # binds every later player of the trick (bound: rest), not the next
 
 
 class CardPlay(TrickPlayEach):
@@ -55,7 +62,10 @@ class CardPlay(TrickPlayEach):
       goes into its player's ``won_cards``, not the trick winner's;
     * ``decls`` (``declare``): words a player may attach to a card he plays
       (``marriage KH``): assignments, and a demand binding the next player to the trick
-      (the trick's ``demand`` and ``bound``) until he plays.
+      (the trick's ``demand`` and ``bound``) until he plays;
+    * ``calls`` (``announce``): words offered beside the cards at a player's turn,
+      before his card (:class:`~spelbok.engine.announce.Announcement`): he stays the
+      one to play after each.
 
     A trick in which no card can win (only cards of no suit) goes to its leader.
     """
@@ -65,7 +75,8 @@ class CardPlay(TrickPlayEach):
                  losing: int, down: Fn | None = None, down_word: str = "down",
                  down_trump: bool = True, down_shown: bool = True,
                  decls: list[Declaration] | None = None,
-                 more: list[tuple[Fn, str]] | None = None) -> None:
+                 more: list[tuple[Fn, str]] | None = None,
+                 calls: list[Announcement] | None = None) -> None:
         super().__init__(abstain, abstain_word, allow, refused, more)
         self.names_trump = names_trump
         self.by = by
@@ -78,25 +89,44 @@ class CardPlay(TrickPlayEach):
         self.decls: list[Declaration] = decls or []
         self.words: dict[str, int] = {d.word: k for k, d in enumerate(self.decls)}
         self.kept = 0  # ranking.kept_cards (set by the compiler): won by their owner
+        self.calls: list[Announcement] = calls or []
+        self.call_words: dict[str, Announcement] = {a.word: a for a in self.calls}
 
     def _free_mask(self, st: State, seat: int) -> int:
-        """The cards the trick's duties and ``allow`` leave, and the free cards."""
-        return TrickPlay._card_mask(self, st, seat) | (st.hands[seat] & self.free)
+        """The cards the trick's duties and ``allow`` leave, and the free cards: a free
+        card is bound by no duty and binds none (the duties read the hand without it:
+        Pam need not be played to a trump lead, even as its holder's only trump)."""
+        hand = st.hands[seat]
+        free = hand & self.free
+        if not free or free == hand:
+            return TrickPlay._card_mask(self, st, seat) | free
+        st.hands[seat] = hand ^ free
+        try:
+            m = legal_cards(st, seat)
+        finally:
+            st.hands[seat] = hand
+        return self._allowed_of(st, seat, m) | free
 
     def _card_mask(self, st: State, seat: int) -> int:
-        m = self._free_mask(st, seat)
         tr = st.trick
-        if tr.demand and tr.bound == seat:
+        if tr.demand and (tr.bound == seat or tr.bound == REST):
             binds = self.decls[tr.demand - 1].binds
             if binds is not None:
+                # the demand first: the duties then apply as if he held only the cards
+                # it admits (a free card too); none admitted: it cannot bind him
+                hand = st.hands[seat]
                 kept = 0
-                for c in cards_in(m):
+                for c in cards_in(hand):
                     st.cand = c
                     if binds(st, seat):
                         kept |= 1 << c
-                if kept:  # none admitted: the demand cannot bind him
-                    m = kept | (st.hands[seat] & self.free)
-        return m
+                if kept and kept != hand:
+                    st.hands[seat] = kept
+                    try:
+                        return self._free_mask(st, seat)
+                    finally:
+                        st.hands[seat] = hand
+        return self._free_mask(st, seat)
 
     def legal(self, st: State) -> list[Action]:
         cand = st.cand  # the candidate card is scratch: a replay must find the same state
@@ -127,6 +157,9 @@ class CardPlay(TrickPlayEach):
                     st.cand = c
                     if when is None or when(st, seat):
                         out.append(Action(CARDS, d.word, 1 << c, pack))
+        for call in self.calls:
+            if call.offered(st, seat):
+                out.append(call.action)
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -139,6 +172,10 @@ class CardPlay(TrickPlayEach):
         seat = st.current
         assert seat is not None
         kind = a.kind
+        if kind == WORD and a.verb in self.call_words:
+            if self.call_words[a.verb].offered(st, seat):
+                return None
+            return f"you may not announce {a.verb} now"
         if kind == CARDS and (a.verb == self.down_word or a.verb in self.words):
             cards = a.cards
             if len(cards) != 1:
@@ -159,7 +196,7 @@ class CardPlay(TrickPlayEach):
                 return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
             return None
         tr = st.trick
-        if kind == CARD and tr.demand and tr.bound == seat:
+        if kind == CARD and tr.demand and (tr.bound == seat or tr.bound == REST):
             c = a.value
             if ((st.hands[seat] >> c) & 1 and not (self._card_mask(st, seat) >> c) & 1
                     and (self._free_mask(st, seat) >> c) & 1):
@@ -168,11 +205,23 @@ class CardPlay(TrickPlayEach):
         return TrickPlay.check(self, st, a)
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
+        if a[0] == WORD and a[1] in self.call_words:
+            return self.call_words[a[1]].make(st, seat)  # his turn goes on (or steps run)
         tr = st.trick
-        if tr.demand and tr.bound == seat:  # his play answers the demand
-            tr = tr.own(st)
-            tr.demand = 0
-            tr.bound = -1
+        if tr.demand and (tr.bound == seat or tr.bound == REST):
+            # a card a demand left him shows no void (he may hold the suit it refused)
+            voids = st.voids[seat]
+            if tr.bound == seat:  # his play answers the demand
+                tr = tr.own(st)
+                tr.demand = 0
+                tr.bound = -1
+            done = self._apply(st, seat, a)
+            st.voids[seat] = voids
+            return done
+        return self._apply(st, seat, a)
+
+    def _apply(self, st: State, seat: int, a: Action) -> bool:
+        tr = st.trick
         kind = a[0]
         if kind != CARD:
             if kind == CARDS:
@@ -196,7 +245,20 @@ class CardPlay(TrickPlayEach):
                     if st.rec is not None:
                         st.event("trump", trump=st.prog.pack.letter(suit), chosen_by=seat, card=st.prog.pack.names[c])
             if not (self.free >> c) & 1:
-                return TrickPlay.apply(self, st, seat, a)
+                held = st.hands[seat] & self.free
+                if not held:
+                    return TrickPlay.apply(self, st, seat, a)
+                # the duties read the hand without its free cards: a card played shows
+                # no void in the suit of a free card held (Pam, a trump, kept back)
+                keep = 0
+                suit = st.tables.suit
+                for fc in cards_in(held):
+                    if suit[fc] >= 0:
+                        keep |= 1 << suit[fc]
+                voids = st.voids[seat]
+                done = TrickPlay.apply(self, st, seat, a)
+                st.voids[seat] = (st.voids[seat] & ~keep) | (voids & keep)
+                return done
             # a free card may be played holding the suit led: it shows no void
             voids = st.voids[seat]
             done = TrickPlay.apply(self, st, seat, a)
@@ -232,7 +294,7 @@ class CardPlay(TrickPlayEach):
         if d.binds is not None and pos < len(tr.order):
             tr = tr.own(st)
             tr.demand = k + 1
-            tr.bound = tr.order[pos]
+            tr.bound = REST if d.rest else tr.order[pos]
         return self.apply(st, seat, CARD_ACTIONS[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
@@ -293,7 +355,7 @@ def playable(ins: Instr, st: State) -> int:
     if type(ins) is DummyPlay:  # the dummy's cards, chosen by the seat to act
         seat = st.trick.order[st.trick.pos]
     if isinstance(ins, CardPlay):
-        if ins.down is not None or ins.decls:
+        if ins.down is not None or ins.decls or ins.calls:
             return -1
         cand = st.cand  # as CardPlay.legal: the candidate card is scratch
         m = ins._card_mask(st, seat)

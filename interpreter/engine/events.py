@@ -29,7 +29,8 @@ EVENTS: Final[dict[str, str]] = {
     "pass": "seat, to, cards (hidden): the cards a seat passes",
     "passed": "received (hidden): the cards each seat receives",
     "exchange": "seat, decision, gave (hidden), got (hidden): an exchange with a zone",
-    "decision": "seat, decision, action: a public decision (a bid, a word, a suit)",
+    "decision": "seat, decision, action, shown: a public decision (a bid, a word, a suit; an "
+                "announcement, with the cards of his hand it shows to all)",
     "contract": "contract, declarer, doubled, trump: an auction's outcome",
     "all_passed": "every seat passed in an auction",
     "trump": "trump, chosen_by, card: the trump suit is set",
@@ -48,6 +49,7 @@ EVENTS: Final[dict[str, str]] = {
     "set": "var, value, seat: a declared variable changes (variables are public)",
     "eliminated": "seat: a seat is out of the match",
     "end_hand_early": "the hand ends before its tricks are played",
+    "tricks_ended": "seat: an announcement ends the tricks, the trick in progress abandoned",
     "redeal": "dealer: no play, the cards are dealt again",
     "end_hand": "tricks, scores, out: a hand is over",
     "match_end": "winners, scores, limit_reached: the match is over",

@@ -344,7 +344,7 @@ class Trick:
     and how many have played or knocked (``pos``), the led suit (``led``, -1: none yet),
     the running winner (``best_seat``, -1: none yet, with ``best_key``, ``best_led`` and
     ``best_trumped``: :class:`Running`) and a declaration's demand on the next player
-    (``demand``, the declaration's index + 1, 0: none; ``bound``, the seat it binds).
+    (``demand``, the declaration's index + 1, 0: none; ``bound``, the seat it binds, -2: every later seat).
 
     The fields are declared in the state's table (:data:`spelbok.engine.fields.FIELDS`,
     owner ``trick``), which snapshots, equality and pickles read.  ``State.clone`` shares

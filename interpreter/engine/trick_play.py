@@ -126,7 +126,11 @@ class TrickPlay(Instr):
         return False
 
     def _card_mask(self, st: State, seat: int) -> int:
-        m = legal_cards(st, seat)
+        return self._allowed_of(st, seat, legal_cards(st, seat))
+
+    def _allowed_of(self, st: State, seat: int, m: int) -> int:
+        """The cards of ``m`` (those the duties leave) that ``allow`` admits (all of them
+        when it admits none)."""
         allow = self.allow
         if allow is not None:
             kept = 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lang import vocabulary as _v
 from ..lang.model import TRUMPS_BROKEN_BY
+from .announce import AnnounceBack, Announcement
 from .card_play import CardPlay, Declaration, playable
 from .dummy import DummyPlay
 from .program import Origin
@@ -97,6 +98,7 @@ def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
         c.compile_steps(after, (*p, "after_each"), code)
         c.resolver.after_trick = outer
         code.append(TrickNext(play, at))
+    _announcement_steps(c, t, p, play, at, code)
     play.end = len(code)
     for pc in stock_pcs:  # claimed here, so that the step's parts stay start, play, next
         c.origins[pc] = Origin(path, "tricks", "run", str(step.get("label") or ""), "",
@@ -116,13 +118,14 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     down = t.get("face_down", "false")
     down_fn = None if down in (False, "false") else c.formula(down, (*p, "face_down"), True)
     decls = declarations(c, t.get("declare") or [], (*p, "declare"))
+    calls = announcements(c, t.get("announce") or [], (*p, "announce"))
     dummy = t.get("dummy", "false")
     if dummy not in (False, "false"):  # a dummy (no card-play mechanics: compile_check)
         return DummyPlay(abstain_fn, word, allow_fn, refused, more,
                          c.formula(dummy, (*p, "dummy"), True),
                          c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True))
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
-            and down_fn is None and not decls):
+            and down_fn is None and not decls and not calls):
         kind = TrickPlayEach if per_trick else TrickPlay
         return kind(abstain_fn, word, allow_fn, refused, more)
     by_fn = None if by in (True, "true") else c.formula(by, (*p, "trump_by"), True)
@@ -133,7 +136,7 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
                        (True, False))
     play = CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                     c.free_mask, c.losing_mask, down_fn, down_word,
-                    down_as == "lowest_trump", bool(shown), decls, more)
+                    down_as == "lowest_trump", bool(shown), decls, more, calls)
     play.kept = c.kept_mask
     return play
 
@@ -152,8 +155,41 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
             c.assigns(d.get("then") or {}, (*here, "then"), True),
             None if binds in (True, "true") else c.formula(binds, (*here, "binds"), True),
             str(reason) if reason else f"the demand `{binds}` binds you",
-            c.where(here)))
+            c.where(here),
+            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest"))
     return out
+
+
+def announcements(c: Compiler, entries: list[Any], path: Path) -> list[Announcement]:
+    """The announcements a player may make at his turn, before his card
+    (``tricks.announce``); their steps are compiled by :func:`_announcement_steps`."""
+    out = []
+    for k, d in enumerate(entries):
+        here = (*path, k)
+        when = d.get("when", "true")
+        shows = d.get("shows")
+        ends = d.get("ends_tricks", "false")
+        out.append(Announcement(
+            str(d.get("word", "")).lower(),
+            None if when in (True, "true") else c.formula(when, (*here, "when"), True),
+            c.assigns(d.get("then") or {}, (*here, "then"), True),
+            None if shows is None else c.formula(shows, (*here, "shows"), True),
+            None if ends in (False, "false") else c.formula(ends, (*here, "ends_tricks"),
+                                                             False)))
+    return out
+
+
+def _announcement_steps(c: Compiler, t: dict[str, Any], p: Path, play: TrickPlay, at: int,
+                        code: list[Instr]) -> None:
+    """Each announcement's steps, after the trick play's other parts (reached only from
+    the announcement), ended by an :class:`AnnounceBack` to the trick play at ``at``."""
+    calls = getattr(play, "calls", [])
+    for k, d in enumerate(t.get("announce") or []):
+        steps = d.get("steps") or []
+        if steps:
+            calls[k].at = len(code)
+            c.compile_steps(steps, (*p, "announce", k, "steps"), code)
+            code.append(AnnounceBack(at, calls[k]))
 
 
 __all__ = ["CardPlay", "Declaration", "DummyPlay", "TrickNext", "TrickPlay", "TrickPlayEach", "TricksStart",

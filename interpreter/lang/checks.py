@@ -292,11 +292,7 @@ class _Checker:
                 )
                 break
         for i, step in enumerate(steps):  # the lists of steps a step holds (vocabulary's)
-            kind = _kind(step)
-            for inner in _v.step_lists(kind) if kind else ():
-                node: Any = step
-                for key in inner:
-                    node = node.get(key) if isinstance(node, dict) else None
+            for inner, node in _v.inner_steps(step, _kind(step)):
                 if isinstance(node, list) and node:
                     self.step_list(node, (*path, i, *inner))
 

@@ -46,7 +46,7 @@ from .sources import (
     referenced_spec,
     shipped_spec_names,
 )
-from .vocabulary import step_kind, step_lists
+from .vocabulary import inner_steps, step_kind
 from .yamlio import (
     KEY,
     ScalarPosition,
@@ -316,11 +316,7 @@ def _step_beyond(tree: Any) -> tuple[Any, ...] | None:
             count += 1
             if count > MAX_STEPS:
                 return (*path, i)
-            kind = step_kind(item)
-            for inner in step_lists(kind) if kind else ():
-                node: Any = item
-                for key in inner:
-                    node = node.get(key) if isinstance(node, dict) else None
+            for inner, node in inner_steps(item, step_kind(item)):
                 todo.append((node, (*path, i, *inner)))
     return None
 

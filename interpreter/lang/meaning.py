@@ -171,6 +171,11 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
                                       owner)
         elif f.type == "exchange":
             yield from _fields_of(here, value or {}, _v.construct("exchange").fields, kind, owner)
+        elif f.type == "list[announcement]" and isinstance(value, list):
+            # an announcement's formulas read the player to play (its steps are steps)
+            for i, d in enumerate(value):
+                yield from _fields_of((*here, i), d, _v.construct("announcement").fields,
+                                      kind, owner)
         elif f.type == "list[declaration]" and isinstance(value, list):
             # a declaration's formulas read the card played with it: 'declare' names them
             for i, d in enumerate(value):

@@ -371,11 +371,40 @@ def step_lists(kind: str) -> tuple[tuple[str, ...], ...]:
     """The paths, inside a step of ``kind``, of the lists of steps it holds.
 
     >>> step_lists("if"), step_lists("tricks"), step_lists("deal")
-    ((('then',), ('else',)), (('tricks', 'after_each'),), ())
+    ((('then',), ('else',)), (('tricks', 'after_each'), ('tricks', 'announce', '*', 'steps')), ())
     """
     c = step(kind)
     inner = tuple((kind, f.name) for f in c.body or () if f.type == "steps")
-    return inner + tuple((f.name,) for f in c.own_fields() if f.type == "steps")
+    # the steps of the parts of a list (an announcement's): ``*`` stands for each item
+    parts = tuple((kind, f.name, "*", g.name) for f in c.body or ()
+                  if f.type.startswith("list[") and f.type[5:-1] in _BY_NAME
+                  for g in construct(f.type[5:-1]).fields if g.type == "steps")
+    return inner + parts + tuple((f.name,) for f in c.own_fields() if f.type == "steps")
+
+
+def inner_steps(item: Any, kind: str | None) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """The lists of steps a step of ``kind`` holds, each with its path inside the step
+    (``*`` of :func:`step_lists` made each index); a missing list is None.
+
+    >>> [p for p, _ in inner_steps({"tricks": {"announce": [{"word": "a", "steps": []}]}},
+    ...                             "tricks")]
+    [('tricks', 'after_each'), ('tricks', 'announce', 0, 'steps')]
+    """
+    for inner in step_lists(kind) if kind else ():
+        yield from _at(item, inner, ())
+
+
+def _at(node: Any, keys: tuple[str, ...], done: tuple[Any, ...]
+        ) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    if not keys:
+        yield done, node
+        return
+    key, rest = keys[0], keys[1:]
+    if key == "*":
+        for i, x in enumerate(node if isinstance(node, list) else []):
+            yield from _at(x, rest, (*done, i))
+        return
+    yield from _at(node.get(key) if isinstance(node, dict) else None, rest, (*done, key))
 
 
 def step_kind(item: Any) -> str | None:
@@ -401,11 +430,7 @@ def walk_steps(steps: list[Any], path: tuple[Any, ...] = ()) -> Iterator[tuple[t
     for i, item in enumerate(steps):
         here = (*path, i)
         yield here, item
-        kind = step_kind(item)
-        for inner in step_lists(kind) if kind else ():
-            node: Any = item
-            for key in inner:
-                node = node.get(key) if isinstance(node, dict) else None
+        for inner, node in inner_steps(item, step_kind(item)):
             if isinstance(node, list):
                 yield from walk_steps(node, (*here, *inner))
 

@@ -13,7 +13,8 @@ decisions of its compiled program, in the order of :data:`RANGES`:
    gives them all at once; ``stop`` with nothing picked keeps every card).  Only when
    the spec has an exchange or a ``pass_cards`` step;
 3. ``word``: every decision word (``play``, ``pass``, ``order``...), a trick's abstain
-   word (``knock``) and the auction's calls (``pass``, named contracts, ``double``,
+   word (``knock``), its announcements (``tricks.announce``: ``re``, ``truco``) and the
+   auction's calls (``pass``, named contracts, ``double``,
    ``redouble``, and ``hold`` where a holder may keep a bid), each once;
 4. ``suit``: ``<decision> <suit>`` for every suit a ``choose: suit`` decision (or the
    auction's ``trump``) offers;
@@ -213,7 +214,8 @@ class Encoding:
         return o
 
     def _trick_offers(self, ins: TrickPlay, o: _Offers) -> None:
-        """A trick's play: its abstain word, its face-down play and declarations."""
+        """A trick's play: its abstain word, its face-down play, declarations and
+        announcements."""
         if ins.abstain is not None:
             o.words.append(ins.knock)
         if isinstance(ins, CardPlay):
@@ -224,6 +226,7 @@ class Encoding:
             for d in ins.decls:
                 o.card_words.append((d.word, self.cards, None))
                 self.play_words.add(d.word)
+            o.words += [call.action for call in ins.calls]  # announcements beside the cards
 
     def _decide_offers(self, ins: Decide, name: str, o: _Offers) -> None:
         """A decision's words, suits or numbers (a range up to the deck's size when its

@@ -277,6 +277,8 @@ class Narrator:
             shown = f"{self.verb(e.get('seat'), 'names')} {suit(words[1], self.style)}"
         else:
             shown = " ".join(card(w, self.style) for w in words)
+        if e.get("shown"):  # an announcement that shows cards of the hand to all
+            shown += " showing " + " ".join(card(str(c), self.style) for c in e["shown"])
         return self._grouped("decision", str(e.get("decision", "decision")), e.get("seat"),
                              f"{self.who(e['seat'])} {shown}")
 
@@ -365,6 +367,10 @@ class Narrator:
 
     def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
         return ["  the hand ends early"]
+
+    def _ev_tricks_ended(self, e: Mapping[str, Any]) -> list[str]:
+        """An announcement ends the tricks (a side that runs from truco)."""
+        return ["  the tricks end here; the trick in progress is abandoned"]
 
     def _ev_knock(self, e: Mapping[str, Any]) -> list[str]:
         self._knocks.append(e["seat"])

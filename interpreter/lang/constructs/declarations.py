@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import dsl_text as t
 from .. import prose as p
-from ..declare import SOURCE, Construct, Field
+from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import is_node
 from .shared import read_then
 
@@ -34,8 +34,12 @@ DECLARATION: Construct = Construct("declaration", "part", "a declaration attache
           "card, as in `allow`, and the player's `hand`)", default="true"),
     Field("then", "assignments", "assignments, evaluated for the declarer (the card in "
           "`card`) before the card is played", default={}),
-    Field("binds", "formula", "a condition on each card of the next player to the trick: he "
-          "must play a card it admits, if he can", default="true"),
+    Field("binds", "formula", "a condition on each card of the next player to the trick (or "
+          "of every later one, `bound: rest`): he must play a card it admits, if he can, a "
+          "free card too", default="true"),
+    Field("bound", "word", "whom `binds` binds", default="next",
+          words=words_of(("next", "the next player to the trick"),
+                         ("rest", "every later player of the trick (Loo's \"Pam be civil\")"))),
     Field("reason", "text", "the message for a card `binds` refuses"),
     SOURCE,
 ), x_name="in a declaration")
@@ -47,8 +51,12 @@ FIELD: Field = Field("declare", "list[declaration]", "declarations a player may 
 GRAMMAR = r"""
 // a declaration attached to a card play (tricks.declare): its word, the card it goes with
 declare: "declare" word ("with" "a" "card" "where" formula)? _end _declare_details?
-_declare_details: _INDENT (then_line | binds | source_line)+ _DEDENT
-binds: "the" "next" "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
+_declare_details: _INDENT (then_line | binds | bound_line | source_line)+ _DEDENT
+binds: binds_who "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
+binds_who: "the" "next"                                    -> binds_next
+         | "every" "later"                                 -> binds_rest
+// whom the demand binds, as a word (an option's name)
+bound_line: "the" "demand" "binds" ":" word _NL
 """
 
 
@@ -69,10 +77,15 @@ def read(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
             b.put(d, (*path, "when"), b.formula(c), c, "the card a declaration goes with")
         elif is_node(c, "then_line"):
             read_then(b, c, d, path)
+        elif is_node(c, "bound_line"):
+            w = c.children[0]
+            b.put(d, (*path, "bound"), b.word(w), w, "whom the demand binds")
         elif is_node(c, "binds"):
-            f = c.children[0]
+            who, f = c.children[0], c.children[1]
             b.put(d, (*path, "binds"), b.formula(f), f, "the demand of a declaration")
-            for tok in c.children[1:]:
+            if who.data == "binds_rest":
+                b.put(d, (*path, "bound"), "rest", who, "whom the demand binds")
+            for tok in c.children[2:]:
                 b.put(d, (*path, "reason"), b.string(tok), tok,
                       "the reason for a card the demand refuses")
     b.citation(node, d, path)
@@ -88,9 +101,13 @@ def write(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
         t.assignments(out, ind + 1, "then ", d.get("then") or {}, "then ")
         binds = t.formula(d.get("binds", "true"))
         reason = d.get("reason")
-        if binds != "true" or reason is not None:
-            out.add(ind + 1, f"the next player must play a card where {binds}"
+        bound = d.get("bound", "next")
+        if binds != "true" or reason is not None or bound == "rest":
+            who = "every later" if bound == "rest" else "the next"
+            out.add(ind + 1, f"{who} player must play a card where {binds}"
                     + (f", otherwise {t.quote(str(reason))}" if reason is not None else ""))
+        if bound not in ("next", "rest"):  # a word the phrases do not say: an option's name
+            out.add(ind + 1, f"the demand binds: {t.word(bound)}")
         t.source(out, ind + 1, d)
 
 
@@ -106,10 +123,11 @@ def describe(tr: Mapping[str, Any]) -> list[str]:
             said += "; it sets " + ", ".join(f"{k} = {p.formula(v)}" for k, v in then.items())
         binds = d.get("binds", "true")
         if binds not in ("true", True):
-            said += (f"; the next player to the trick must then play a card where "
-                     f"{p.formula(binds)} if he can")
+            whom = ("every later player of the trick" if d.get("bound") == "rest"
+                    else "the next player to the trick")
+            said += (f"; {whom} must then play a card where {p.formula(binds)} if he can "
+                     "(a free card too)")
             if d.get("reason"):
                 said += f' (else "{d["reason"]}")'
         rules.append(said + ".")
-    return rules
     return rules

@@ -40,7 +40,9 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
           words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
     # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
     Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
-          "be played (no trick rule and no `allow` refuses them)", default=[],
+          "be played (no trick rule and no `allow` refuses them) and never must be (the "
+          "duties read the hand without them; only a declaration's `binds` holds one back)",
+          default=[],
           omitted=True),
     Field("losing_cards", "list[card]", "cards that never win a trick: of no suit and no "
           "trump; one led leaves the suit led to the next card", default=[], omitted=True),

@@ -1,12 +1,13 @@
 """The ``tricks`` step: play tricks, with its rules (the trick-rule flags, leading trumps,
-face-down plays, abstaining, an ``allow``) and its part ``declaration``.
+face-down plays, abstaining, an ``allow``) and its parts ``declaration`` and
+``announcement``.
 
 The rule flags (``follow``, ``head``, ...) are declared with their DSL phrase and their
 prose (``Field.rule``, ``phrase``, ``prose``): the grammar names each flag's rule after
 its key, and the reader, the writer and ``describe`` read the rest from the declaration.
 
 >>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
-('tricks', 'spelbok.engine.tricks:compile_tricks', ['declaration'])
+('tricks', 'spelbok.engine.tricks:compile_tricks', ['declaration', 'announcement'])
 >>> [f.name for f in DUTIES][:3]
 ['follow', 'head', 'head_after_trump']
 """
@@ -22,7 +23,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import declarations, dummy, face_down, tricks_compile
+from . import announcements, declarations, dummy, face_down, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -106,6 +107,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
     *face_down.FIELDS,
     *dummy.FIELDS,
     declarations.FIELD,
+    announcements.FIELD,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
     Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -149,7 +151,7 @@ _trick_rules: _INDENT (_trick_rule | _attr)+ _DEDENT
 _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtrump | lead_trumps | broken_by
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
-           | face_down_shown | declare | dummy | dummy_by
+           | face_down_shown | declare | dummy | dummy_by | announce
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -187,7 +189,7 @@ allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
 """.replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
-            + dummy.GRAMMAR.lstrip("\n"))
+            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -317,6 +319,7 @@ _READERS: dict[str, _Reader] = {
     **face_down.READERS,
     **dummy.READERS,
     "declare": declarations.read,
+    "announce": announcements.read,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
 }
@@ -414,6 +417,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     face_down.write(out, ind, tr)
     dummy.write(out, ind, tr)
     declarations.write(out, ind, tr)
+    announcements.write(out, ind, tr)
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
     if count_line:
@@ -556,6 +560,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     body: list[str] = []
     for rule in rules:
         body += p.wrap(rule, sub + 2, first=" " * sub + "- ")
+    body += announcements.describe(ctx, tr, sub)
     after = tr.get("after_each") or []
     if after:
         body.append(" " * sub + "After each trick (last_winner is its winner):")
@@ -568,8 +573,14 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
 
 
 def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
-    """The keys of abstaining have no effect without ``abstain``."""
+    """The keys of abstaining have no effect without ``abstain``; an announcement with
+    no condition may be said without end."""
     body = step["tricks"]
+    for k, d in enumerate(body.get("announce") or []):
+        if d.get("when", "true") in (True, "true"):
+            chk.warn((*path, "tricks", "announce", k, "word"), f"'{d.get('word')}' has no "
+                     "'when': it is offered again after it is made, so a player may say it "
+                     "without end (give it a condition its 'then' makes false)")
     if body.get("abstain") in (None, False, "false"):
         for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
             if chk.written((*path, "tricks", key)):
@@ -578,6 +589,6 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
     dummy.check(chk, (*path, "tricks"), body)
 
 
-HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,
+HOME: Home = Home(DECL, parts=(declarations.DECLARATION, announcements.ANNOUNCEMENT), grammar=GRAMMAR, builds={"tricks": build}, write=write,
             describe=describe, check=check, compile="spelbok.engine.tricks:compile_tricks",
             compile_check=partial(tricks_compile.compile_check, decl=DECL), code_parts=("start", "play", "next"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import announcements
+
 if TYPE_CHECKING:
     from ..compile_checks import Typer
     from ..declare import Construct
@@ -74,8 +76,13 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
                         "add 'face_down: CONDITION' (who may play face down)")
     decls = t.get("declare") or []
     _declarations(c, decls, (*p, "declare"))
+    calls = t.get("announce") or []
+    if calls:
+        taken = [word, str(t.get("face_down_word", "down")) if face_down else word,
+                 *(str(d.get("word", "")) for d in decls)]
+        announcements.compile_check(c, calls, (*p, "announce"), taken)
     plain = (trump_from == "none" and not c.free_mask and not c.losing_mask
-             and not face_down and not decls)
+             and not face_down and not decls and not calls)
     _dummy(c, t, p, plain)
     if plain:
         return  # a plain trick play: none of the keys below is read
@@ -108,7 +115,7 @@ def _dummy(c: Typer, t: dict[str, Any], p: Path, plain: bool) -> None:
     if not plain:
         c.error((*p, "dummy"), "a dummy cannot yet be played in a tricks step with "
                 "card-play mechanics (trump named by a lead, free, losing or kept cards, "
-                "face-down plays, declarations)")
+                "face-down plays, declarations, announcements)")
 
 
 def _declarations(c: Typer, entries: list[Any], path: Path) -> None:
@@ -125,3 +132,8 @@ def _declarations(c: Typer, entries: list[Any], path: Path) -> None:
         c.assigns(d.get("then") or {}, (*here, "then"), True)
         if binds not in (True, "true"):
             c.formula(binds, (*here, "binds"), True)
+        bound = d.get("bound", "next")
+        c.constant(bound, (*here, "bound"), ("next", "rest"))
+        if bound != "next" and binds in (True, "true"):
+            c.error((*here, "bound"), "'bound' says whom 'binds' binds, but this "
+                    "declaration has no 'binds'")
