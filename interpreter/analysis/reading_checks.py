@@ -242,6 +242,14 @@ def _c_widow(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
                                             _cards_text(got, ctx.pack))
 
 
+def _c_shown(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    exp = ctx.card_set(want, where)
+    st = ctx.st
+    got = sorted(ctx.pack.names_of(st.shown & (st.discards | st.widow)))
+    return None if exp == got else Mismatch("shown", _cards_text(exp, ctx.pack),
+                                            _cards_text(got, ctx.pack))
+
+
 def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want)
     names = ctx.pack.names
@@ -382,6 +390,7 @@ _CHECKS: dict[str, Check] = {
     "hands": _c_hand,
     "turn_up": _c_turn_up,
     "widow": _c_widow,
+    "shown": _c_shown,
     "talon": _c_talon,
     "talon_top": _c_talon_top,
     "talon_size": _c_talon_size,

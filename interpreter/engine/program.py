@@ -286,6 +286,7 @@ class Program:
         st.discards = 0
         st.widow = 0
         st.hidden = 0
+        st.shown = 0
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True
