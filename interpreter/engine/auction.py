@@ -110,6 +110,7 @@ class Rules:
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
+        self.rank_order = False  # call: the first called rank not held whole, own cards too
 
     def side(self, st: State, p: int, d: int) -> bool:
         """Whether ``p`` bids on ``d``'s side (doubling): ``d``, or a team mate with teams."""
@@ -367,13 +368,21 @@ class AuctionCall(Instr):
         self.rules = rules
 
     def callable(self, st: State) -> list[Action]:
-        """The cards the declarer may call: of the called ranks, in the deck, not in hand."""
+        """The cards the declarer may call: of the called ranks, in the deck, not in hand;
+        with ``rank_order``, of the first called rank he does not hold whole, his too."""
         d = st.auction[A_DECLARER]
         ranks = self.rules.called_ranks
         mine = st.hands[d]
         pack = st.prog.pack  # (its rank table: copies and declared packs too)
         named = None if pack.french else pack
-        return [Action(CARDS, "call", 1 << c, named) for c in cards_in(st.prog.deck_mask & ~mine)
+        deck = st.prog.deck_mask
+        if self.rules.rank_order:
+            for r in ranks:
+                cards = [c for c in cards_in(deck) if pack.rank[c] == r]
+                if any(not (mine >> c) & 1 for c in cards):
+                    return [Action(CARDS, "call", 1 << c, named) for c in cards]
+            return []
+        return [Action(CARDS, "call", 1 << c, named) for c in cards_in(deck & ~mine)
                 if pack.rank[c] in ranks]
 
     def run(self, st: State) -> bool:
@@ -505,6 +514,10 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
+    rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
+                                  ("not_held", "rank_order")) == "rank_order"
+    if rules.rank_order:
+        c.calls_own = True  # a sample may deal the called card to the declarer (observe)
     rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
     rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
                                      DECLARERS) == "first_to_name"

@@ -163,7 +163,7 @@ def constraints(st: State, seat: int) -> tuple[int, list[int], list[int]]:
                     m |= suit_mask[s]
             forbidden[p] = m
     auction = st.auction
-    if auction and auction[A_CALLED] >= 0:
+    if auction and auction[A_CALLED] >= 0 and not st.prog.calls_own:
         # the declarer called a card not in his hand: a sample must not deal it to him
         declarer = auction[A_DECLARER]
         if 0 <= declarer < n and declarer != seat:

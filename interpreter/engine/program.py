@@ -127,6 +127,9 @@ class Program:
     last_trick_points: int = 0
     # every auction step's contracts, in one numbering (engine/auction.py)
     contracts: tuple[Any, ...] = ()
+    # an auction lets the declarer call a card he holds (call: rank_order): a sample may
+    # deal the called card to him (engine/observe.py)
+    calls_own: bool = False
 
     def __post_init__(self) -> None:
         n = self.n
