@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': 'bdcf313baa75cd75',
-    'french-tarot-0': 'a04bf5269a5393b2',  # the chien dealt card by card (deal.widow_every), each bidder speaking once
+    'french-tarot-0': '129d4a6525a6840b',  # the ecart checked (exchange allow) and its trumps shown; the called king (call: rank_order)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -96,7 +96,7 @@ RECORDED: dict[str, str] = {
     'pinochle-0': '797e3bbc0ac46e2a',
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': 'e9d56d1007ccc081',
-    'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
+    'schnapsen-0': 'f65894f03ded8311',  # the trump jack exchanged (give_to: turn_up), going out by a claim
     'skat-0': '8a488817dcf69f7d',
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)

@@ -183,7 +183,7 @@ class Exchange(Decision):
         if st.rec is not None:
             names = st.prog.pack.names
             st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),
-                     got=_names(drawn, names), shown=_names(shown, names))
+                     got=_names(drawn, names), shown=_names(shown, names), to=self.give_to)
         return self.answered(st, seat)
 
 

@@ -79,7 +79,7 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           words=(Word("none", "none: the declarer plays alone"),
                  Word("called_card", "the holder of a card the declarer calls (a card of "
                       "`called_ranks` not in their hand), unknown to the others until it "
-                      "is played", uses=("called_ranks",)),
+                      "is played", uses=("called_ranks", "call")),
                  Word("teams", "the declarer's team mates (`teams`)"))),
     Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
           "(partner: called_card)", default=["A"]),
@@ -433,7 +433,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     """Called ranks only with a called partner, and in the pack; teams only with teams."""
     pack = chk.cards or FRENCH
     if "called_ranks" in a:
-        if a["partner"] != "called_card":
+        if a["partner"] != "called_card" and chk.written((*path, "called_ranks")):
             chk.err((*path, "called_ranks"), "'called_ranks' is only used with "
                     "'partner: called_card'", key=True)
         chk.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
