@@ -155,6 +155,9 @@ def test_the_terminal_and_the_browser_show_the_cards_shown() -> None:
         names = ["North", "South"]
         lines = log_lines(st, 1 - seat, names)
         assert any("showing Q" in line for line in lines), lines
+        from spelbok.view.panel import panel
+
+        assert any("shown aside Q" in line for line in panel(st, 1 - seat, names))
         t = table(st, 1 - seat, names, to_act=False, log_viewer=1 - seat)
         assert [c["rank"] + c["suit"] for c in t["shown_aside"]] == [queen]
         return
