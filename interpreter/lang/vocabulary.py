@@ -348,7 +348,7 @@ def defaults(name: str) -> dict[str, Any]:
     >>> defaults("turn_up")
     {'turn_up': {'trump': True}, 'when': 'true'}
     >>> defaults("exchange")
-    {'draw_from': 'stock', 'max': 'cards', 'min': '0'}
+    {'draw_from': 'stock', 'max': 'cards', 'min': '0', 'show': 'false', 'give_to': 'discards'}
     """
     c = construct(name)
     out: dict[str, Any] = {}
