@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)
-    'french-tarot-0': '03fcd033291a6d0a',  # the handful with the first card, its trumps shown (tricks.announce)
+    'french-tarot-0': 'aa5fb4db9e453ccc',  # the handful with the first card (tricks.announce); the ecart checked (exchange allow), the called king (call: rank_order)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -96,7 +96,7 @@ RECORDED: dict[str, str] = {
     'pinochle-0': 'de3c8837235c4542',
     'rams-0': 'dc065c796c63a1b6',
     'schafkopf-0': '101b3a067d66ca64',  # the Wenz (a mode), the call restricted (call_allow), runners after play
-    'schnapsen-0': '0473b4f471cf91c0',  # the trump card between the packets (turn_up_after)
+    'schnapsen-0': 'f65894f03ded8311',  # the trump jack exchanged (give_to: turn_up), going out by a claim
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)

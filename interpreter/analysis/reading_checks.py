@@ -258,6 +258,15 @@ def _c_widow(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
                                             _cards_text(got, ctx.pack))
 
 
+def _c_shown_aside(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    """The cards given away face up to all (an exchange's `show`), in the discards or widow."""
+    exp = ctx.card_set(want, where)
+    st = ctx.st
+    got = sorted(ctx.pack.names_of(st.shown & (st.discards | st.widow)))
+    return None if exp == got else Mismatch("shown_aside", _cards_text(exp, ctx.pack),
+                                            _cards_text(got, ctx.pack))
+
+
 def _c_talon(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     items = want.split() if isinstance(want, str) else list(want)
     names = ctx.pack.names
@@ -423,6 +432,7 @@ _CHECKS: dict[str, Check] = {
     "shown": _c_shown,
     "turn_up": _c_turn_up,
     "widow": _c_widow,
+    "shown_aside": _c_shown_aside,
     "talon": _c_talon,
     "talon_top": _c_talon_top,
     "talon_size": _c_talon_size,

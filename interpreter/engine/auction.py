@@ -111,6 +111,7 @@ class Rules:
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
         self.call_allow: Fn | None = None  # which cards the declarer may call (`card`)
+        self.rank_order = False  # call: the first called rank not held whole, own cards too
 
     def side(self, st: State, p: int, d: int) -> bool:
         """Whether ``p`` bids on ``d``'s side (doubling): ``d``, or a team mate with teams."""
@@ -368,13 +369,23 @@ class AuctionCall(Instr):
         self.rules = rules
 
     def callable(self, st: State) -> list[Action]:
-        """The cards the declarer may call: of the called ranks, in the deck, not in hand."""
+        """The cards the declarer may call: of the called ranks, in the deck, not in hand;
+        with ``rank_order``, of the first called rank he does not hold whole, his too."""
         d = st.auction[A_DECLARER]
         ranks = self.rules.called_ranks
         mine = st.hands[d]
         pack = st.prog.pack  # (its rank table: copies and declared packs too)
         named = None if pack.french else pack
-        cards = [c for c in cards_in(st.prog.deck_mask & ~mine) if pack.rank[c] in ranks]
+        deck = st.prog.deck_mask
+        if self.rules.rank_order:  # the first called rank he does not hold whole, his own too
+            cards = []
+            for r in ranks:
+                of_r = [c for c in cards_in(deck) if pack.rank[c] == r]
+                if any(not (mine >> c) & 1 for c in of_r):
+                    cards = of_r
+                    break
+        else:
+            cards = [c for c in cards_in(deck & ~mine) if pack.rank[c] in ranks]
         allow = self.rules.call_allow
         if allow is not None:  # the spec's condition, on each card as `card`, for the declarer
             cand = st.cand  # scratch: a replay must find the same state
@@ -516,6 +527,10 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
+    rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
+                                  ("not_held", "rank_order")) == "rank_order"
+    if rules.rank_order:
+        c.calls_own = True  # a sample may deal the called card to the declarer (observe)
     rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
     rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
                                      DECLARERS) == "first_to_name"

@@ -98,6 +98,7 @@ class Compiler:
         self.kept_mask = 0
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
+        self.calls_own = False  # an auction lets the declarer call his own card (auction.py)
 
     @staticmethod
     def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
@@ -234,6 +235,7 @@ class Compiler:
         code: list[Instr] = []
         self.compile_steps(t["hand"], ("hand",), code)
         prog.code = code
+        prog.calls_own = self.calls_own  # set by compile_auction
         prog.n_counters = self.counters
         prog.step_pcs = self.step_pcs
         prog.origins = [self.origins.get(pc, Origin((), "")) for pc in range(len(code))]

@@ -221,8 +221,13 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
                           ("stock", "turn_up", "none"))
         max_fn = c.number(ex["max"], (*path, "exchange", "max"), True) if "max" in ex else None
         min_fn = c.number(ex["min"], (*path, "exchange", "min"), True) if "min" in ex else None
+        show = ex.get("show", False)
+        show_fn = None if show in (False, "false") else c.formula(show, (*path, "exchange",
+                                                                         "show"), True)
+        give_to = c.constant(ex.get("give_to", "discards"), (*path, "exchange", "give_to"),
+                             ("discards", "turn_up"))
         exchange = Exchange(name, where_fn, then, draw_from=draw, min_fn=min_fn,
-                            max_fn=max_fn)
+                            max_fn=max_fn, levels=levels, show=show_fn, give_to=str(give_to))
         if not c.pack.french:
             exchange.pack = c.pack
         code.append(exchange)

@@ -28,7 +28,8 @@ EVENTS: Final[dict[str, str]] = {
     "pass_start": "direction: cards are about to be passed",
     "pass": "seat, to, cards (hidden): the cards a seat passes",
     "passed": "received (hidden): the cards each seat receives",
-    "exchange": "seat, decision, gave (hidden), got (hidden): an exchange with a zone",
+    "exchange": "seat, decision, gave (hidden), got (hidden), shown (cards given shown to all), "
+                "to (where the given cards went): an exchange with a zone",
     "decision": "seat, decision, action, shown: a public decision (a bid, a word, a suit; an "
                 "announcement, with the cards of his hand it shows to all)",
     "contract": "contract, declarer, doubled, trump: an auction's outcome",

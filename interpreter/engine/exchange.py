@@ -3,7 +3,12 @@ away some cards and draws as many from the stock or the turn-up (or none).
 
 Its moves are the subsets of the hand within the step's bounds, offered as the
 lazy :class:`~spelbok.engine.subsets.SubsetActions` list; the bare verb keeps
-every card.
+every card.  A step's ``allow`` (a condition on each ``card`` given, or levels tried
+in order) narrows them: a card no level admits is never given, and a card only a
+later level admits only once every card an earlier level admits is given too (French
+Tarot's ecart: a trump only when nothing else is left).  ``show`` names the given
+cards shown to all (:attr:`State.shown`); ``give_to: turn_up`` puts the given cards
+on the turn-up instead of the discards (Schnapsen's trump jack for the trump card).
 """
 
 from __future__ import annotations
@@ -30,8 +35,14 @@ class Exchange(Decision):
         draw_from: str = "stock",
         min_fn: Fn | None = None,
         max_fn: Fn | None = None,
+        levels: list[tuple[Fn, str]] | None = None,
+        show: Fn | None = None,
+        give_to: str = "discards",
     ) -> None:
         super().__init__(name, "exchange", where, then)
+        self.levels = levels or []  # the step's allow, per card: (condition, reason)
+        self.show = show  # the given cards shown to all (None: none)
+        self.give_to = give_to  # 'discards' or 'turn_up'
         self.draw_from = draw_from  # 'stock', 'turn_up' or 'none'
         self.min_fn = min_fn
         self.max_fn = max_fn
@@ -61,13 +72,58 @@ class Exchange(Decision):
             return 0, hi
         return (lo if 0 < lo < hi else hi if lo >= hi else 0), hi
 
+    def _tiers(self, st: State, seat: int, lo: int) -> list[int] | None:
+        """The hand's cards by the first level of ``allow`` admitting each (a mask per
+        level), or None: no ``allow``, or it admits too few cards to give ``lo`` (then
+        every card may go, as a decision never leaves its player nothing)."""
+        if not self.levels:
+            return None
+        hand = st.hands[seat]
+        tiers = []
+        left = hand
+        for allow, _ in self.levels:
+            m = 0
+            for c in cards_in(left):
+                st.cand = c
+                if allow(st, seat):
+                    m |= 1 << c
+            left &= ~m
+            tiers.append(m)
+        if (hand & ~left).bit_count() < lo:
+            return None
+        return tiers
+
+    def _refuses(self, tiers: list[int], mask: int) -> str | None:
+        """Why ``allow`` refuses giving ``mask`` (None: it may be given): the reason of
+        the first level it breaks, a card beyond it given while one it admits is kept."""
+        below = 0
+        for (_, why), m in zip(self.levels, tiers, strict=True):
+            below |= m
+            if mask & ~below and below & ~mask:
+                return why or "not these cards while others the rule prefers are kept"
+        if mask & ~below:
+            return self.levels[-1][1] or "the rule does not let these cards go"
+        return None
+
     def legal(self, st: State) -> list[Action]:
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
+        hand = st.hands[seat]
+        tiers = self._tiers(st, seat, lo) if self.levels else None
+        if tiers is not None:
+            pool = 0
+            for m in tiers:
+                pool |= m
+            if self.pack is not None:
+                out = _pack_subsets(self.pack, self.name, pool, lo, hi)
+            else:
+                out = list(subset_actions(self.name, pool, lo, hi))
+            return [a for a in out if self._refuses(tiers, a.value if a.kind == CARDS
+                                                     else 0) is None]
         if self.pack is not None:
-            return _pack_subsets(self.pack, self.name, st.hands[seat], lo, hi)
-        return subset_actions(self.name, st.hands[seat], lo, hi)
+            return _pack_subsets(self.pack, self.name, hand, lo, hi)
+        return subset_actions(self.name, hand, lo, hi)
 
     def check(self, st: State, a: Action) -> str | None:
         if a.verb != self.name or a.kind not in (CARDS, WORD):
@@ -82,18 +138,24 @@ class Exchange(Decision):
             return f"at most {hi} card{'s' if hi != 1 else ''} may be exchanged now"
         if k < lo:
             return f"at least {lo} cards must be exchanged"
+        tiers = self._tiers(st, seat, lo) if self.levels else None
+        if tiers is not None:
+            why = self._refuses(tiers, a.value if a.kind == CARDS else 0)
+            if why is not None:
+                return why
         return None
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         """Give away the action's cards and draw as many (the bare verb keeps all)."""
         mask = a[2] if a[0] == CARDS else 0
         k = mask.bit_count()
-        drawn = 0
+        drawn = shown = 0
         if mask:
             hands = st.hands
             hands[seat] ^= mask  # cards of the hand: apply() has checked them
-            st.discards |= mask
-            st.discarded[seat] |= mask
+            if self.give_to == "discards":
+                st.discards |= mask
+                st.discarded[seat] |= mask
             known = st.known
             if known[seat]:
                 known[seat] &= ~mask
@@ -106,14 +168,22 @@ class Exchange(Decision):
                 for _ in range(k):
                     drawn |= 1 << source.pop()
                 st.known[seat] |= drawn
+            if self.give_to == "turn_up":  # the given cards lie face up where they went
+                st.turn_up = [*st.turn_up, *cards_in(mask)]
             st.hands[seat] |= drawn
+            if self.show is not None:
+                for c in cards_in(mask):
+                    st.cand = c
+                    if self.show(st, seat):
+                        shown |= 1 << c
+                st.shown |= shown
         st.choice = ""
         st.count = k
         st.public.append((seat, self.name, k if mask else a))
         if st.rec is not None:
             names = st.prog.pack.names
             st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),
-                     got=_names(drawn, names))
+                     got=_names(drawn, names), shown=_names(shown, names), to=self.give_to)
         return self.answered(st, seat)
 
 

@@ -92,6 +92,8 @@ FIELDS: tuple[StateField, ...] = (
     _F("discards", "mask", reset="hand", fresh=0, snapshot="discards", zone="the discards"),
     _F("widow", "mask", reset="hand", fresh=0, snapshot="widow", zone="the widow"),
     _F("hidden", "mask", reset="hand", fresh=0, snapshot="hidden"),  # played face down, unshown
+    # cards given away face up to all by an exchange's 'show' (in the discards or the widow)
+    _F("shown", "mask", reset="hand", fresh=0, snapshot="shown"),
     # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
     _F("demand", "int", reset="hand", fresh=0, snapshot="demand", owner=_T),
     _F("bound", "int", reset="hand", fresh=-1, snapshot="bound", owner=_T),

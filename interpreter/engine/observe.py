@@ -65,7 +65,7 @@ def public_vars(st: State, seat: int | None = None) -> dict[str, Any]:
 #: The entries of a view that every seat sees alike, which State.var reads by name too;
 #: the rest of a view is the seat's own (a test checks every key is one or the other).
 SHARED = ("players", "hand_number", "dealer", "trump", "hand_sizes", "turn_up", "talon",
-          "widow", "discards", "led", "tricks", "voids", "out", "scores", "current_player",
+          "widow", "discards", "shown", "led", "tricks", "voids", "out", "scores", "current_player",
           "decision", "terminal", "winners")
 OWN = ("seat", "hand", "known_cards", "own_discards", "trick", "tricks_played", "decisions",
        "vars", "auction", "legal_actions")
@@ -90,6 +90,8 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "widow": st.widow.bit_count(),
         "discards": st.discards.bit_count(),
         "own_discards": _names(st.discarded[seat], names),
+        # cards an exchange gave away face up ('show'), while they lie aside
+        "shown": _names(st.shown & (st.discards | st.widow), names),
         "trick": [[p, _seen(st, seat, p, c)] for p, c in st.trick.cards],
         "led": pack.letter(st.trick.led) if st.trick.led >= 0 else None,
         "tricks_played": [[lead, [[p, _seen(st, seat, p, c)] for p, c in cards], w]
@@ -150,6 +152,7 @@ def constraints(st: State, seat: int) -> tuple[int, list[int], list[int]]:
         need[p] = free.bit_count()
     pool |= st.discards & ~st.discarded[seat]
     pool |= st.widow
+    pool &= ~st.shown  # shown to all where they lie (an exchange's 'show')
     for p in range(n):  # cards other seats have passed, not yet received: hidden
         if p != seat:
             pool |= st.passing[p]
@@ -167,7 +170,7 @@ def constraints(st: State, seat: int) -> tuple[int, list[int], list[int]]:
                     m |= suit_mask[s]
             forbidden[p] = m
     auction = st.auction
-    if auction and auction[A_CALLED] >= 0:
+    if auction and auction[A_CALLED] >= 0 and not st.prog.calls_own:
         # the declarer called a card not in his hand: a sample must not deal it to him
         declarer = auction[A_DECLARER]
         if 0 <= declarer < n and declarer != seat:
@@ -339,8 +342,9 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     c.stock = remaining[:k]
     c.shuf = None
     c.settled = 0
-    w = st.widow.bit_count()
-    c.widow = 0
+    shown = st.shown
+    w = (st.widow & ~shown).bit_count()
+    c.widow = st.widow & shown
     for card in remaining[k:k + w]:
         c.widow |= 1 << card
     disc = remaining[k + w:]
@@ -356,8 +360,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for p in range(n):
         if p == seat:
             continue
-        size = (st.discarded[p] & ~st.discarded[seat]).bit_count()
-        m = 0
+        size = (st.discarded[p] & ~st.discarded[seat] & ~shown).bit_count()
+        m = st.discarded[p] & shown
         for card in disc[:size]:
             m |= 1 << card
         disc = disc[size:]
@@ -365,6 +369,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         new_discards |= m
     for card in disc:  # the rest: discards of no seat's (from the stock, the widow, the
         new_discards |= 1 << card  # turn-up), hidden as the whole pile is
+    new_discards |= st.discards & shown
     c.discards = new_discards
     if st.prog.secrets:  # the others' hidden values, guessed from their new cards
         resample(c, st, seat)

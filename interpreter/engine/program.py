@@ -136,6 +136,9 @@ class Program:
     mode_slot: int = -1
     # the hidden variables (engine/hidden.py): empty without a `hidden` section
     secrets: tuple[Any, ...] = ()
+    # an auction lets the declarer call a card he holds (call: rank_order): a sample may
+    # deal the called card to him (engine/observe.py)
+    calls_own: bool = False
 
     def __post_init__(self) -> None:
         n = self.n
@@ -295,6 +298,7 @@ class Program:
         st.discards = 0
         st.widow = 0
         st.hidden = 0
+        st.shown = 0
         st.last_winner = -1
         st.trick_stop = 1 << 30
         st.trick_scored = True

@@ -62,6 +62,7 @@ class State:
     dealt_last: int
     discards: int
     hidden: int
+    shown: int
     discarded: list[int]
     won: list[int]
     won_cards: list[int]
@@ -275,6 +276,7 @@ class State:
         c.rng_n = self.rng_n
         c.discards = self.discards
         c.hidden = self.hidden
+        c.shown = self.shown
         c.trick_no = self.trick_no
         c.broken = self.broken
         c.trump = self.trump

@@ -154,12 +154,15 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
         if f.type in _FORMULA_TYPES:
             yield here, value, _where(kind, f), owner
         elif f.type == "allow":  # one condition, or the conditions of its levels
+            # an exchange's allow reads each card given away
+            where = "exchange" if kind == "decide" and isinstance(node, dict) \
+                and node.get("choose") == "exchange" else _where(kind, f)
             if isinstance(value, list):
                 for i, level in enumerate(value):
                     cond = level.get("if") if isinstance(level, dict) else None
-                    yield (*here, i, "if"), cond, _where(kind, f), owner
+                    yield (*here, i, "if"), cond, where, owner
             else:
-                yield here, value, _where(kind, f), owner
+                yield here, value, where, owner
         elif f.type == "assignments":
             for name, expr in (value or {}).items():
                 yield (*here, name), expr, _where(kind, f), owner
@@ -170,7 +173,9 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
                 yield from _fields_of((*here, i), w, _v.construct("word_option").fields, kind,
                                       owner)
         elif f.type == "exchange":
-            yield from _fields_of(here, value or {}, _v.construct("exchange").fields, kind, owner)
+            for p_, v_, w_, o_ in _fields_of(here, value or {}, _v.construct("exchange").fields,
+                                             kind, owner):
+                yield p_, v_, "exchange" if p_[-1] == "show" else w_, o_
         elif f.type == "list[announcement]" and isinstance(value, list):
             # an announcement's formulas read the player to play (its steps are steps)
             for i, d in enumerate(value):
@@ -270,9 +275,10 @@ class _Meaning:
                 continue
             fields = TRICK_ONLY_NAMES.get(n.name)
             if fields is not None and where not in fields and id(n) not in each_card:
-                places = " and ".join(f"'{f}'" for f in fields)
+                places = " and ".join(f"'{f}'" for f in fields if f != "exchange")
+                also = " (and an exchange's 'allow' and 'show')" if "exchange" in fields else ""
                 self.report(path, n, f"'{n.name}' has a value only while a trick is played, in "
-                            f"the trick's {places}: here it means nothing")
+                            f"the trick's {places}{also}: here it means nothing")
             elif n.name in changing:
                 self.report(path, n, f"'{path[-1]}' is worked out as each trick starts, before "
                             f"a card is played, so '{n.name}' holds no card then (a rule on "

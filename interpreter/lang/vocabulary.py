@@ -253,11 +253,11 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("choice", "decision", "any", "the word, suit letter or number chosen"),
     Builtin("count", "decision", "int", "cards exchanged"),
     Builtin("card_suit", "card", "suit", "the suit of the card considered",
-            only_in=("allow", "declare", "call_allow")),
+            only_in=("allow", "declare", "call_allow", "exchange")),
     Builtin("card_rank", "card", "rank", "the rank of the card considered",
-            only_in=("allow", "declare", "call_allow")),
+            only_in=("allow", "declare", "call_allow", "exchange")),
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
-            only_in=("allow", "declare", "call_allow")),
+            only_in=("allow", "declare", "call_allow", "exchange")),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
             per_trick=True, only_in=("allow", "abstain", "face_down", "declare")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
@@ -274,8 +274,9 @@ BUILTINS: tuple[Builtin, ...] = (
             "leading)", per_trick=True),
     Builtin("winning_card", "trick", "card", "the card winning the current trick so far (no "
             "card when leading)", per_trick=True),
-    Builtin("card", "card", "card", "the card considered (in an auction's `call_allow`, the "
-            "card the declarer might call)", only_in=("allow", "declare", "call_allow")),
+    Builtin("card", "card", "card", "the card considered (in a trick, given in an exchange, "
+            "or in an auction's `call_allow` the card the declarer might call)",
+            only_in=("allow", "declare", "call_allow", "exchange")),
     Builtin("tricks_won", "player", "cards", "the cards in the tricks the seat won this hand",
             per_trick=True),
     Builtin("team_tricks_won", "player", "cards", "the cards in the tricks the seat's team won "
@@ -354,7 +355,7 @@ def defaults(name: str) -> dict[str, Any]:
     >>> defaults("turn_up")
     {'turn_up': {'trump': True}, 'when': 'true'}
     >>> defaults("exchange")
-    {'draw_from': 'stock', 'max': 'cards', 'min': '0'}
+    {'draw_from': 'stock', 'max': 'cards', 'min': '0', 'show': 'false', 'give_to': 'discards'}
     """
     c = construct(name)
     out: dict[str, Any] = {}

@@ -314,6 +314,11 @@ class Narrator:
                 item += f" for {self._cards(gave)}"
         else:
             item = f"{self.who(seat)} {_plural(len(gave), 'card')}"
+        shown = list(e.get("shown") or [])
+        if e.get("to") == "turn_up":  # given face up to the turn-up: seen by all
+            shown = gave
+        if shown and not (self.verbose or seat == self.viewer):  # shown to all: say which
+            item += f", showing {self._cards(shown)}"
         return self._grouped("exchange", str(e.get("decision", "exchange")), seat, item)
 
     def _ev_set(self, e: Mapping[str, Any]) -> list[str]:

@@ -39,6 +39,8 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
         head.append(f"turn-up {' '.join(card(c, style) for c in v['turn_up'])}")
     if v.get("talon"):
         head.append(f"talon {v['talon']}")
+    if v.get("shown"):  # cards an exchange gave away face up, lying aside
+        head.append(f"shown aside {' '.join(card(c, style) for c in v['shown'])}")
     rule = "─" if style.symbols else "-"
     heads = wrap_items(rule * 2 + " ", head, width=style.width - 4, indent=3)
     last = heads[-1] + " "

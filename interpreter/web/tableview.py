@@ -347,6 +347,8 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "dealer": v["dealer"],
         "trump": suit_json(trump, pack),
         "turn_up": [card_json(c, pack) for c in v.get("turn_up") or []],
+        # cards an exchange gave away face up (its 'show'), lying aside
+        "shown_aside": [card_json(c, pack) for c in v.get("shown") or []],
         "talon": v.get("talon", 0),
         "hand": _hand(state, v, mine, legal, style),
         "hand_sizes": v["hand_sizes"],

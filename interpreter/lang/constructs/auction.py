@@ -79,7 +79,7 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           words=(Word("none", "none: the declarer plays alone"),
                  Word("called_card", "the holder of a card the declarer calls (a card of "
                       "`called_ranks` not in their hand), unknown to the others until it "
-                      "is played", uses=("called_ranks",)),
+                      "is played", uses=("called_ranks", "call")),
                  Word("teams", "the declarer's team mates (`teams`)"))),
     Field("called_ranks", "ranks", "the ranks of the cards the declarer may call "
           "(partner: called_card)", default=["A"]),
@@ -87,6 +87,12 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           "on the card (`card`), read for the declarer once the contract and its trump are "
           "known (partner: called_card); when no card meets it he calls none and plays "
           "alone", default=True),
+    Field("call", "word", "which card of `called_ranks` the declarer may call",
+          default="not_held",
+          words=(Word("not_held", "any card of those ranks he does not hold"),
+                 Word("rank_order", "a card of the first of `called_ranks` of which he "
+                      "does not hold every card, his own cards of it too (calling himself, "
+                      "he plays alone): a king, a queen when he holds the four kings, …"))),
     Field("all_pass", "steps", "steps run when every player passes (absent: the same "
           "dealer deals again)", default=[], omitted=True),
     SOURCE,
@@ -115,7 +121,9 @@ double_no: "bids" "may" "not" "be" "doubled" _NL
 redouble_yes: "doubles" "may" "be" "redoubled" cond? _NL
 redouble_no: "doubles" "may" "not" "be" "redoubled" _NL
 partner_none: "the" "declarer" "plays" "alone" _NL
-partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "rank" rank+ _NL
+partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "rank" rank+ call_order? _NL
+// call: rank_order (a card of the first rank he does not hold whole, his own too)
+call_order: "," "in" "rank" "order"
 partner_teams: "the" "declarer" "plays" "with" "the" "team" _NL
 call_allow: "the" "declarer" "may" "call" "a" "card" "only" "if" formula _NL
 partner_word: "the" "partner" "of" "the" "declarer" ":" word _NL
@@ -213,8 +221,11 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
             b.put(auction, (*ap, "partner"), value, c, "the declarer's partner")
             ranks = [x for x in c.children if is_node(x, "rank")]
             if ranks:
-                auction["called_ranks"] = [str(x.children[0]).upper() for x in ranks]
+                auction["called_ranks"] = b.ranks(ranks)
                 b.mark_items((*ap, "called_ranks"), ranks)
+            for x in c.children:
+                if is_node(x, "call_order"):
+                    b.put(auction, (*ap, "call"), "rank_order", x, "the rule 'call'")
         elif kind == "call_allow":
             f = c.children[0]
             b.put(auction, (*ap, "call_allow"), b.formula(f), f, "the cards the declarer may call")
@@ -282,8 +293,11 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
             out.add(ind, line or f"by rule {key}: {t.word(a[key])}")
     partner = a.get("partner", "none")
     if partner == "called_card":
-        ranks = " ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}")
+        ranks = " ".join(t.rank(r) for r in a.get("called_ranks", ["A"]))
+        order = ", in rank order" if a.get("call", "not_held") == "rank_order" else ""
+        out.add(ind, f"the declarer calls a partner by a card of rank {ranks}{order}")
+    elif a.get("call", "not_held") != "not_held":
+        raise ValueError("to_dsl: 'call' only goes with 'partner: called_card'")
     elif partner == "teams":
         out.add(ind, "the declarer plays with the team")
     elif partner != "none":
@@ -348,9 +362,17 @@ def _rules(a: Mapping[str, Any]) -> list[str]:
     partner = a.get("partner", "none")
     if partner == "called_card":
         ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its holder "
-                     "is the declarer's partner, unknown to the others until the card is "
-                     "played.")
+        if a.get("call", "not_held") == "rank_order":
+            first = str(a.get("called_ranks", ["A"])[0])
+            rules.append(f"The declarer calls a card of the first rank of {ranks} of which "
+                         f"they do not hold every card (a {first} unless they hold them all), "
+                         "one of their own too, when they then play alone; its holder is "
+                         "the declarer's partner, unknown to the others until the card is "
+                         "played.")
+        else:
+            rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its "
+                         "holder is the declarer's partner, unknown to the others until the "
+                         "card is played.")
         allow = a.get("call_allow", True)
         if allow not in (True, "true"):
             rules.append(f"He may call only a card for which {p.formula(allow)}; with no such "
@@ -425,7 +447,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     """Called ranks only with a called partner, and in the pack; teams only with teams."""
     pack = chk.cards or FRENCH
     if "called_ranks" in a:
-        if a["partner"] != "called_card":
+        if a["partner"] != "called_card" and chk.written((*path, "called_ranks")):
             chk.err((*path, "called_ranks"), "'called_ranks' is only used with "
                     "'partner: called_card'", key=True)
         chk.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
@@ -440,6 +462,8 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("call_allow", True) not in (True, "true") and a["partner"] != "called_card":
         chk.err((*path, "call_allow"), "'call_allow' is only used with "
                 "'partner: called_card'", key=True)
+    if chk.written((*path, "call")) and a["partner"] != "called_card":
+        chk.err((*path, "call"), "'call' is only used with 'partner: called_card'", key=True)
 
 
 def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
@@ -504,7 +528,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
                       tuple(w.name for w in DECL.field("partner").words))
     if mode == "teams" and not c.tree.get("teams"):
         c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
-    for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest")):
+    for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest"),
+                           ("call", "not_held")):
         c.constant(d.get(word, fallback), (*p, word),
                    tuple(w.name for w in DECL.field(word).words))
     for i, k in enumerate(d.get("contracts") or []):

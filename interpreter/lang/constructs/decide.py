@@ -62,6 +62,11 @@ EXCHANGE: Construct = Construct("exchange", "part", "how an exchange decision di
                          ("none", "nowhere: discard only"))),
     Field("max", "formula", "most cards discarded", default="cards"),
     Field("min", "formula", "fewest cards discarded", default="0"),
+    Field("show", "formula", "a condition on each `card` given away: those meeting it are "
+          "shown to all (they lie face up where they go)", default="false"),
+    Field("give_to", "word", "where the cards given away go", default="discards",
+          words=words_of(("discards", "the discard pile, hidden"),
+                         ("turn_up", "the turn-up, face up (a swap with the turn-up)"))),
     SOURCE,
 ))
 
@@ -78,11 +83,14 @@ DECL: Construct = Construct("decide", "step", "a player's decision",
     Field("then", "assignments", "assignments, evaluated for the decider", default={}),
     Field("min", "formula", "the lowest number (choose: number)", default="0"),
     Field("max", "formula", "the highest number (choose: number)", default="0"),
-    Field("allow", "allow", "condition on each option (`choice`), or levels tried in "
-          "order", default="true", omitted=True,
+    Field("allow", "allow", "condition on each option (`choice`; in an exchange on each "
+          "`card` given), or levels tried in order", default="true", omitted=True,
           schema_doc="Condition on each option (`choice`); options failing it are not "
                      "offered. A list of levels ({if, reason}) is tried in order: the "
-                     "first that admits an option decides."),
+                     "first that admits an option decides. In an exchange it is a "
+                     "condition on each card given away (`card`): a card no level admits "
+                     "is never given, one only a later level admits only once every card "
+                     "an earlier level admits is given too."),
     Field("reason", "text", "the message for an option `allow` refuses",
           schema_doc="The message for an option that 'allow' refuses (default: the "
                      "options offered)."),
@@ -101,6 +109,8 @@ choice: "a" "suit" ("among" suit+)?                          -> choose_suit
 word_option: word ("(" "only" "when" formula ")")?
 bound: "," "at" "most" formula                              -> bound_max
      | "," "at" "least" formula                             -> bound_min
+     | "," "given" "to" zone                                -> bound_give
+     | "," "shown" "when" formula                           -> bound_show
 """
 
 # ------------------------------------------------------------------------------ the DSL
@@ -128,8 +138,16 @@ def _read_choice(b: _Builder, choice: Any, step: dict[str, Any], path: Path) -> 
         exch["draw_from"] = read_zone(b, zone)
         b.mark((*path, "exchange", "draw_from"), zone)
         for bound in choice.children[1:]:
-            key = "max" if bound.data == "bound_max" else "min"
             f = bound.children[0]
+            if bound.data == "bound_give":
+                b.put(exch, (*path, "exchange", "give_to"), read_zone(b, f), f,
+                      "where the exchange's cards go")
+                continue
+            if bound.data == "bound_show":
+                b.put(exch, (*path, "exchange", "show"), b.formula(f, "show"), f,
+                      "the exchange's shown cards")
+                continue
+            key = "max" if bound.data == "bound_max" else "min"
             b.put(exch, (*path, "exchange", key), b.formula(f, key), f,
                   f"the exchange's {'most' if key == 'max' else 'least'} number of cards")
     else:
@@ -194,6 +212,10 @@ def _choice(step: Mapping[str, Any]) -> str:
             choice += f", at most {t.formula(exch['max'])}"
         if "min" in exch and t.formula(exch["min"]) != "0":
             choice += f", at least {t.formula(exch['min'])}"
+        if exch.get("give_to", "discards") != "discards":
+            choice += ", given to " + write_zone(exch["give_to"])
+        if "show" in exch and t.formula(exch["show"]) != "false":
+            choice += f", shown when {t.formula(exch['show'])}"
     elif choose == "number":
         choice = (f"a number from {t.formula(step.get('min', '0'))} "
                   f"to {t.formula(step.get('max', '0'))}")
@@ -237,15 +259,20 @@ def _exchange_text(name: str, whom: str, ex: Mapping[str, Any]) -> str:
     if least not in ("0", ""):
         limit += f" (at least `{least}`)" if not least.isdigit() else f" (at least {least})"
     example = f"{name} 7H{'' if most == '1' else ' 9S'}"
+    extra = ""
+    if ex.get("give_to") == "turn_up":
+        extra += " The cards given go face up to the turn-up."
+    if ex.get("show") not in (None, False, "false"):
+        extra += f" The cards given where {p.formula(ex['show'])} are shown to all."
     if ex.get("draw_from") == "none":  # discard only: nothing is drawn
         exact = least == most and least.isdigit()
         count = (f"exactly {least} card" + ("" if least == "1" else "s")) if exact else limit
         return (f"Decision '{name}': {whom} discards {count}, drawing nothing. "
                 f"Write: {example}" + ("." if least not in ("0", "") else
-                                       f", or {name} alone to keep every card."))
+                                       f", or {name} alone to keep every card.") + extra)
     return (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
             f"never more than {source} holds, and draw as many from it. Write: "
-            f"{example}, or {name} alone to keep every card.")
+            f"{example}, or {name} alone to keep every card." + extra)
 
 
 def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
@@ -276,7 +303,13 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         text = _exchange_text(name, whom, ex)
         body += p.cite(ex, sub)
     allow = step.get("allow")
-    if isinstance(allow, list):
+    if choose == "exchange" and allow not in (None, "true", True):
+        levels = allow if isinstance(allow, list) else [{"if": allow}]
+        body += p.wrap("A card may be given away only if " + describe_levels(levels, "card")
+                       + (" (a card a later condition admits only once every card an earlier "
+                          "one admits is given too)" if len(levels) > 1 else "") + ".",
+                       sub + 2, first=" " * sub + "- ")
+    elif isinstance(allow, list):
         body += p.wrap("Only the choices that meet the first of these conditions met by some "
                        "choice are allowed: " + describe_levels(allow, "choice") + ".", sub + 2,
                        first=" " * sub + "- ")
@@ -306,6 +339,9 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
         else:
             chk.enum((*path, "exchange", "draw_from"), step["exchange"]["draw_from"],
                      "exchange.draw_from")
+            if "give_to" in step["exchange"]:
+                chk.enum((*path, "exchange", "give_to"), step["exchange"]["give_to"],
+                         "exchange.give_to")
     if ("min" in step or "max" in step) and choose != "number":
         key = "max" if "max" in step else "min"
         chk.err((*path, key), "'min' and 'max' are only used with 'choose: number'", key=True)
@@ -315,9 +351,11 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
         else:
             chk.no_repeats(step["suits"], (*path, "suits"), "suit")
     _words_may_all_be_off(chk, path, step)
-    if choose == "exchange" and "allow" in step and chk.written((*path, "allow")):
-        chk.err((*path, "allow"), "'allow' is not used with 'choose: exchange' "
-                "(every set of cards within min..max is offered)", key=True)
+    ex = step.get("exchange") or {}
+    if choose == "exchange" and ex.get("give_to") == "turn_up" \
+            and ex.get("draw_from", "stock") != "turn_up":
+        chk.err((*path, "exchange", "give_to"), "'give_to: turn_up' swaps cards with the "
+                "turn-up: it goes with 'draw_from: turn_up'", key=True)
 
 
 def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
@@ -382,6 +420,10 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         for key in ("max", "min"):
             if key in ex:
                 c.number(ex[key], (*path, "exchange", key), True)
+        c.constant(ex.get("give_to", "discards"), (*path, "exchange", "give_to"),
+                   ("discards", "turn_up"))
+        if ex.get("show", False) not in (False, "false"):
+            c.formula(ex["show"], (*path, "exchange", "show"), True)
     elif choose != "suit":
         c.error((*path, "choose"), "choose a word list, 'suit', 'number' or 'exchange'")
 

@@ -242,6 +242,12 @@ function drawInfo(t) {
     for (const c of t.turn_up) tu.appendChild(el("b", "suit " + c.colour, cardName(c) + " "));
     info.appendChild(tu);
   }
+  if (t.shown_aside && t.shown_aside.length) {
+    const sa = el("span", "", "shown aside ");
+    sa.id = "shown-aside";
+    for (const c of t.shown_aside) sa.appendChild(el("b", "suit " + c.colour, cardName(c) + " "));
+    info.appendChild(sa);
+  }
   if (t.talon) info.appendChild(el("span", "", "talon " + t.talon));
   if (t.kind !== "replay") info.appendChild(el("span", "", "seed " + t.seed));
 }
