@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': 'bdcf313baa75cd75',
-    'french-tarot-0': 'a04bf5269a5393b2',  # the chien dealt card by card (deal.widow_every), each bidder speaking once
+    'french-tarot-0': 'c5aea29ca79ecede',  # play turning to the right (players.direction)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -100,7 +100,7 @@ RECORDED: dict[str, str] = {
     'skat-0': '8a488817dcf69f7d',
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
-    'truco-mineiro-0': '6bbbc485bdf2e8bb',
+    'truco-mineiro-0': '6492e920bc94acde',  # play turning to the right (players.direction)
     'tute-0': '3b283eabb1bd9b8d',
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',

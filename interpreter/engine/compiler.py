@@ -30,6 +30,7 @@ from ..formula.tables import table_names
 from ..lang.compile_checks import Typer, option_values
 from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
+from ..lang.constructs.players import direction_of
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
 from .order import NO_TRUMP, build_tables, strip_cards
@@ -198,8 +199,9 @@ class Compiler:
             t.get("variables", {}))
         teams = self.teams(t.get("teams"))
         self.contracts = contracts_of(self, t["hand"])
+        self.turn = -1 if direction_of(t) == "right" else 1
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
-                                 pack, self.var_types)
+                                 pack, self.var_types, self.turn)
         self.resolver.table.update(table_names(t.get("tables")))
         self.resolver.cards = CardContext(trump_tables, deck_mask, card_points, set_points,
                                           power, pack)
@@ -219,6 +221,7 @@ class Compiler:
             prog.points = build_points(t["points"], self.deck, tables, pack)
             prog.last_trick_points = int(t["points"].get("last_trick", 0))
         prog.contracts = self.contracts
+        prog.set_turn(self.turn)
         self._dealer(prog, t.get("dealer", {}))
 
         code: list[Instr] = []

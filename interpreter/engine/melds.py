@@ -102,7 +102,7 @@ class DeclareMelds(Instr):
 
     def run(self, st: State) -> bool:
         points = [0] * st.n  # a new list: clones share the old one (never changed in place)
-        for p in st.order_from((st.dealer + 1) % st.n):
+        for p in st.order_from(st.prog.nxt[st.dealer]):
             if (st.out[p] if self.each is None else not self.each(st, p)):
                 continue
             hand = st.hands[p]

@@ -51,7 +51,7 @@ class PassStart(Instr):
             st.pc += 2  # over the pass itself
             return True
         st.counters[self.slot] = i
-        first = (st.dealer + 1) % st.n
+        first = st.prog.nxt[st.dealer]
         st.queue = [p for p in st.order_from(first) if not st.out[p]]
         if st.rec is not None:
             st.event("pass_start", direction=word)

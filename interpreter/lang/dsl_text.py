@@ -35,8 +35,9 @@ class Out:
     """The DSL lines written so far.  The writer (:mod:`spelbok.lang.dslwrite`) gives
     ``steps`` (write a list of steps) and ``attrs`` (a step's common lines)."""
 
-    def __init__(self) -> None:
+    def __init__(self, direction: str = "left") -> None:
         self.lines: list[str] = []
+        self.direction = direction  # the spec's play direction (defaults that follow it)
 
     def add(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)

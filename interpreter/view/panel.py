@@ -28,6 +28,8 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
     v = state.view(human)
     trump = v.get("trump")
     head = [f"hand {v['hand_number']}", f"dealer {names[v['dealer']]}"]
+    if state.prog.turn < 0:  # the turn goes to the right (players.direction)
+        head.append("turning right")
     if trump:
         t = f"trump {suit(trump, style)}"
         if v.get("turn_up"):
