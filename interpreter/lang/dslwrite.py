@@ -88,6 +88,7 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     """
     _check(tree, _keys("spec"), "at the top level")
     out = _Out(direction_of(tree))
+    out.declared_pack = bool(tree.get("pack"))
     for home in DSL_ORDER:  # each section's writer, in the DSL's order
         if home.write is not None:
             home.write(out, tree)

@@ -132,7 +132,7 @@ def _deck(out: t.Out, deck: list[Any], pack: Mapping[str, Any] | None = None) ->
         if suits is not None and [str(s).upper() for s in suits] != every:
             line += " of " + t.suits(suits)
         if entry.get("without"):
-            line += " without " + " ".join(t.card(str(c)) for c in entry["without"])
+            line += " without " + " ".join(t.card(str(c), out) for c in entry["without"])
         out.add(0, line)
         t.source(out, 1, entry)
 
