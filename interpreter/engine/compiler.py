@@ -30,6 +30,7 @@ from ..formula.tables import table_names
 from ..lang.compile_checks import Typer, option_values
 from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
+from ..lang.constructs.deck import entries_for
 from ..lang.constructs.players import direction_of
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
@@ -238,11 +239,10 @@ class Compiler:
         mask."""
         t = self.tree
         n = self.n
-        deck_entry: Any = None  # there is one (the Typer checked)
-        for entry in t["deck"]:
-            lo, hi = entry["players"]
-            if lo <= n <= hi:
-                deck_entry = entry
+        options = Resolver(n, self.options, {}, {})  # a deck's `when` reads options only
+        found = entries_for(t["deck"], n, lambda i, when: bool(
+            compile_formula(str(when), options, per_player=False).value))
+        deck_entry = t["deck"][found[0]]  # there is one (the Typer checked)
         pack = self.pack = pack_of(t.get("pack"))
         deck = self.deck = entry_cards(deck_entry, pack)
         deck_mask = 0
