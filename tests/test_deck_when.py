@@ -86,3 +86,19 @@ def test_tute_at_three_takes_the_twos_out_or_deals_one_card_aside() -> None:
     assert len(st.view(0)["hand"]) == 6
     with pytest.raises(SpecError):
         spelbok.load("tute", players=3, options={"three_player_pack": "both"})
+
+
+def test_tute_asks_the_winner_for_a_cante_only_when_he_can_sing_one() -> None:
+    game = spelbok.load("tute", players=2)
+    position = {"trump": "E", "turn_up": "3E", "talon": "AB 6B RB CB", "leader": 1}
+    nothing = game.new_state(seed=1, position={**position,
+                                               "hands": {1: "4O 5C 2B", 0: "AO RC CO"}})
+    nothing.apply("4O")
+    nothing.apply("AO")
+    assert nothing.decision_name != "cante" and nothing.current_player == 0
+    pair = game.new_state(seed=1, position={**position,
+                                            "hands": {1: "4O 5C 2B", 0: "AO RC CC"}})
+    pair.apply("4O")
+    pair.apply("AO")
+    assert pair.decision_name == "cante"
+    assert [str(a) for a in pair.legal_actions()] == ["copas", "pass"]

@@ -101,7 +101,7 @@ RECORDED: dict[str, str] = {
     'spades-0': '73988aa9218efb67',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '6492e920bc94acde',  # play turning to the right (players.direction)
-    'tute-0': '3b283eabb1bd9b8d',
+    'tute-0': '17e4b7321bc16ad9',  # the cante asked only of a winner who can sing one
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',
