@@ -192,3 +192,16 @@ def test_shipped_games_turning_right() -> None:
 def test_a_bad_direction_is_refused_at_load() -> None:
     with pytest.raises(SpecError):
         spelbok.load(spec("sideways"), players=4)
+
+
+def test_the_audit_counts_seats_after_the_first_dealer_the_way_the_turn_goes() -> None:
+    from spelbok.analysis.audit_measures import AuditRecord, audit_measures
+    from spelbok.analysis.sim_report import MatchRecord
+
+    rec = MatchRecord.__new__(MatchRecord)
+    object.__setattr__(rec, "winners", [3])
+    object.__setattr__(rec, "scores", [0, 0, 0, 1])
+    object.__setattr__(rec, "counts", {})
+    measures = {m.key: m for m in audit_measures(
+        [AuditRecord(rec, first_dealer=0, turn=-1)], 4)}
+    assert measures["advantage.seat.1"].value == 1.0  # seat 3: next after seat 0, turning right
