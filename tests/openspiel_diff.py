@@ -23,6 +23,7 @@ from typing import Any
 import pyspiel
 import spelbok
 from spelbok.engine.actions import Action
+from spelbok.engine.dummy import hand_seat
 from spelbok.engine.state import State
 
 OS_RANKS = "23456789TJQKA"  # OpenSpiel's rank characters, lowest first, in every game here
@@ -465,11 +466,6 @@ class Bridge(Rules):
     STRAINS = {"C": 0, "D": 1, "H": 2, "S": 3, "none": 4}
     # the standard duplicate board order, boards 1..16: (North-South, East-West) vulnerable
     VUL = "- N E B N E B - E B - N B - N E"
-    DIFFERENCES = (
-        "dummy: OpenSpiel's declarer chooses the dummy's cards, spelbok's dummy seat plays "
-        "them (the spec's COMPROMISE); no option: compared as the declarer acting",
-    )
-
     def __init__(self) -> None:
         super().__init__()
         auction = next(s["auction"] for s in self.game.tree["hand"] if "auction" in s)
@@ -477,6 +473,7 @@ class Bridge(Rules):
         for c in auction["contracts"]:
             self.calls[c["name"]] = 55 + (c["level"] - 1) * 5 + self.STRAINS[c["trump"]]
         self.games: dict[tuple[bool, bool], pyspiel.Game] = {}
+        self.dummy_turns = 0  # decisions where the declarer chose the dummy's card
 
     def os_seat(self, st: State, seat: int) -> int:
         return (seat - self.dealer) % 4
@@ -489,10 +486,13 @@ class Bridge(Rules):
     def start(self, st: State, deal: dict[str, Any]) -> pyspiel.State:
         self.dealer = st.dealer
         self.mark = len(st.log)
-        vul = self.VUL.split()[(st.hand_number - 1) % 16]
-        # OpenSpiel's dealer is North (0), spelbok's side 0 the seats 0 and 2
-        dealer_side_vul = vul == "B" or vul == ("N" if self.dealer % 2 == 0 else "E")
-        other_vul = vul == "B" or vul == ("E" if self.dealer % 2 == 0 else "N")
+        board = (st.hand_number - 1) % 16  # from 0
+        vul = self.VUL.split()[board]
+        # the standard order: board n is dealt by North, East, South, West in turn, so
+        # the dealer's side is North-South on odd boards (OpenSpiel's dealer is player 0)
+        north_deals = board % 2 == 0
+        dealer_side_vul = vul == "B" or vul == ("N" if north_deals else "E")
+        other_vul = vul == "B" or vul == ("E" if north_deals else "N")
         key = (dealer_side_vul, other_vul)
         if key not in self.games:
             self.games[key] = pyspiel.load_game(self.os_game, {
@@ -505,11 +505,18 @@ class Bridge(Rules):
         got = [e for e in st.log[self.mark:] if e["event"] == "contract"]
         return got[0]["declarer"] if got else None
 
-    def os_actor(self, st: State, seat: int) -> int:
-        d = self._declarer(st)
-        if st.decision_name == "play" and d is not None and seat == (d + 2) % 4:
-            return self.os_seat(st, d)  # the declarer plays the dummy's cards
-        return self.os_seat(st, seat)
+    def decide(self, st: State, os_st: pyspiel.State, tally: Tally, rng: random.Random,
+               where: str) -> bool:
+        # the dummy's turn: spelbok's seat to act (the one compared with OpenSpiel's
+        # current player) is the declarer, and the cards offered are the dummy's
+        seat, hand = st.current_player, hand_seat(st)
+        if hand != seat:
+            self.dummy_turns += 1
+            d = self._declarer(st)
+            if not tally.check(d == seat and hand == (d + 2) % 4,
+                               f"{where}: the dummy {hand} played by {seat}, declarer {d}"):
+                return False
+        return super().decide(st, os_st, tally, rng, where)
 
     def choose(self, st: State, rng: random.Random, common: list[int]) -> int:
         # uniform calls push nearly every auction to the seven level: pass half the

@@ -340,12 +340,13 @@ def test_bridge_dummy_is_shown_to_all_as_a_hand() -> None:
     bots = {p: make_bot("random", seed=p) for p in range(1, 4)}
     match = Match(game, "bridge", 3, 0, bots, {})
     st = match.state
-    while not any(e.get("event") == "melds" for e in st.log):
+    while not any(e.get("event") == "dummy" for e in st.log):
         if st.current_player == 0:
             match.act(str(st.legal_actions()[0]))
         else:
             match.advance()
-    dummy = next(e["seat"] for e in st.log if e.get("event") == "melds")
+    dummy = next(e["seat"] for e in st.log if e.get("event") == "dummy")
+    assert sum(len(t[1]) for t in st.view(0)["tricks_played"]) + len(st.view(0)["trick"]) == 1
     table = match.to_json()
     log = [line for line in table["log"] if line.startswith(f"  {match.names[dummy]} show")]
     assert log and "melds:" not in "\n".join(table["log"])

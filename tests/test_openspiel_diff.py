@@ -63,6 +63,17 @@ def test_agrees_with_openspiel(rules_class: type[Rules], seeds: range, hands: in
     assert tally.tricks >= tally.hands  # each hand's tricks but the last
 
 
+def test_bridge_declarer_plays_the_dummy() -> None:
+    """At the dummy's turn both engines ask the declarer, for one of the dummy's cards
+    (spelbok's current player is the declarer; the legal sets agree)."""
+    rules = Bridge()
+    tally = Tally()
+    for seed in range(2):
+        tally.add(duel(rules, seed, 4))
+    assert tally.mismatches == []
+    assert rules.dummy_turns >= 20
+
+
 class OlderHearts(Hearts):
     options = {**Hearts.options, "hearts_led": "broken"}  # only a heart breaks hearts
 

@@ -228,6 +228,22 @@ def _c_hand(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
                     "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
 
 
+def _c_shown(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    """The cards of each named hand shown to every seat (a dummy, shown melds)."""
+    exp = ctx.per_seat(want, where)
+    bad = {}
+    for s, v in exp.items():
+        e = ctx.card_set(v, (*where, s))
+        g = sorted(ctx.pack.names_of(ctx.st.known[s] & ctx.st.hands[s]))
+        if e != g:
+            bad[s] = (e, g)
+    if not bad:
+        return None
+    return Mismatch("shown", "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
+                                       for s, (e, _) in bad.items()),
+                    "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
+
+
 def _c_turn_up(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     exp = ctx.card_set(want, where)
     got = sorted(ctx.pack.names[c] for c in ctx.st.turn_up)
@@ -380,6 +396,7 @@ _CHECKS: dict[str, Check] = {
     "hand_size": _c_hand_size,
     "hand": _c_hand,
     "hands": _c_hand,
+    "shown": _c_shown,
     "turn_up": _c_turn_up,
     "widow": _c_widow,
     "talon": _c_talon,

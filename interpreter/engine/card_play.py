@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..cards import cards_in
 from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, Action, pack_card_list
+from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
 from .trick import beats, down_key, legal_cards
@@ -289,6 +290,8 @@ def playable(ins: Instr, st: State) -> int:
     seat = st.current
     if seat is None or not isinstance(ins, TrickPlay):
         return -1
+    if type(ins) is DummyPlay:  # the dummy's cards, chosen by the seat to act
+        seat = st.trick.order[st.trick.pos]
     if isinstance(ins, CardPlay):
         if ins.down is not None or ins.decls:
             return -1

@@ -35,6 +35,7 @@ EVENTS: Final[dict[str, str]] = {
     "trump": "trump, chosen_by, card: the trump suit is set",
     "melds": "seat, melds, points, cards: melds declared (cards shown to all, when shown)",
     "pattern": "pattern, seat: the best hand pattern held",
+    "dummy": "seat, cards: the dummy's hand laid face up after the opening lead (shown to all)",
     "knock": "seat: a knock with a card play",
     "declare": "seat, word, card: a declaration made with a card played face up",
     "face_down": "seat, card (hidden): a card played face down",

@@ -36,10 +36,12 @@ def _in(st: State) -> list[int]:
 class PassStart(Instr):
     """Work out this hand's direction; with ``none``, skip the passing."""
 
-    def __init__(self, directions: list[str], by: Fn, slot: int) -> None:
+    def __init__(self, directions: list[str], by: Fn, slot: int,
+                 players: Fn | None = None) -> None:
         self.directions = directions  # 'left', 'right', 'across' or 'none'
         self.by = by
         self.slot = slot  # the counter that holds this hand's direction index
+        self.players = players  # who passes (None: every seat still in)
 
     def run(self, st: State) -> bool:
         i = int(self.by(st, 0)) % len(self.directions)
@@ -50,9 +52,14 @@ class PassStart(Instr):
         if word == "none" or len(seats) < 2 or (word == "across" and len(seats) % 2):
             st.pc += 2  # over the pass itself
             return True
-        st.counters[self.slot] = i
         first = st.prog.nxt[st.dealer]
-        st.queue = [p for p in st.order_from(first) if not st.out[p]]
+        who = self.players
+        queue = [p for p in st.order_from(first) if not st.out[p] and (who is None or who(st, p))]
+        if not queue:  # nobody passes this hand
+            st.pc += 2
+            return True
+        st.counters[self.slot] = i
+        st.queue = queue
         if st.rec is not None:
             st.event("pass_start", direction=word)
         st.pc += 1
@@ -149,7 +156,9 @@ def compile_pass_cards(c: Compiler, step: dict[str, Any], path: Path, code: list
     by = c.formula(t.get("by", "hand_number - 1"), (*p, "by"), False)
     slot = c.counters  # holds this hand's direction while the seats pass
     c.counters += 1
-    start = PassStart([str(d) for d in directions], by, slot)
+    who = t.get("players", "not out")
+    players = None if who == "not out" else c.formula(who, (*p, "players"), True)
+    start = PassStart([str(d) for d in directions], by, slot, players)
     code.append(start)
     code.append(PassCards(start, c.number(t["count"], (*p, "count"), True)))
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..lang import vocabulary as _v
 from ..lang.model import TRUMPS_BROKEN_BY
 from .card_play import CardPlay, Declaration, playable
+from .dummy import DummyPlay
 from .program import Origin
 from .steps import Fn, Instr, Path, const
 from .stock import StockDraw
@@ -115,6 +116,11 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     down = t.get("face_down", "false")
     down_fn = None if down in (False, "false") else c.formula(down, (*p, "face_down"), True)
     decls = declarations(c, t.get("declare") or [], (*p, "declare"))
+    dummy = t.get("dummy", "false")
+    if dummy not in (False, "false"):  # a dummy (no card-play mechanics: compile_check)
+        return DummyPlay(abstain_fn, word, allow_fn, refused, more,
+                         c.formula(dummy, (*p, "dummy"), True),
+                         c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True))
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
             and down_fn is None and not decls):
         kind = TrickPlayEach if per_trick else TrickPlay
@@ -150,5 +156,5 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
     return out
 
 
-__all__ = ["CardPlay", "Declaration", "TrickNext", "TrickPlay", "TrickPlayEach", "TricksStart",
+__all__ = ["CardPlay", "Declaration", "DummyPlay", "TrickNext", "TrickPlay", "TrickPlayEach", "TricksStart",
            "compile_tricks", "playable"]

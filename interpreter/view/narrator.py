@@ -467,6 +467,14 @@ class Narrator:
             text += f": {self._cards(shown)}"
         return wrap_words(text, self.style.width, 6)
 
+    def _ev_dummy(self, e: Mapping[str, Any]) -> list[str]:
+        """The dummy's hand laid face up after the opening lead."""
+        seat = e.get("seat")
+        shown = [str(c) for c in e.get("cards") or []]
+        return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} ",
+                          hand_line(shown, style=self.style).split(" "), sep=" ",
+                          width=self.style.width, indent=6)
+
     def _ev_pattern(self, e: Mapping[str, Any]) -> list[str]:
         seat = e.get("seat")
         if not isinstance(seat, int) or seat < 0:

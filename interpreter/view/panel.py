@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.actions import CARD
+from ..engine.dummy import hand_seat
 from .text import PLAIN, Style, card, hand_line, scores_line, suit, trick_line, wrap_items
 
 if TYPE_CHECKING:
@@ -54,6 +55,9 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
                                 width=style.width, indent=13)
     legal = state.legal_actions()
     card_turn = any(a.kind == CARD for a in legal)
+    held = hand_seat(state)
+    if card_turn and held is not None and held != human:  # a dummy's turn: its hand plays
+        lines.append(f"  you play {names[held]}'s card, from the hand {names[held]} shows")
     if v.get("trick") or card_turn:
         shown = trick_line(v["trick"], names, style) if v.get("trick") else "(you lead)"
         lines += wrap_items("  trick      ", shown.split(" · "), width=style.width, indent=13)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COLOURS, FRENCH
 from ..engine.actions import CARD, CARDS, SUIT, WORD
+from ..engine.dummy import hand_seat
 from ..errors import ActionError, IllegalActionError
 from ..play.explain import SeatExplainer
 from ..play.seatlog import (
@@ -291,6 +292,27 @@ def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
     return out
 
 
+def _shown(state: State, v: dict[str, Any], seat: int,
+           legal: Sequence[Action]) -> list[list[dict[str, Any]]]:
+    """The cards each other seat shows to all, in the table's order; at a dummy's turn
+    (the seat plays another's hand) those of the hand played carry their legality."""
+    game = state.game
+    held = hand_seat(state) if legal else None
+    plays = {str(a) for a in legal if type(legal) is list and a.kind == CARD}
+    out = []
+    for p, known in enumerate(v.get("known_cards") or []):
+        cards = []
+        if p != seat:
+            for group in _sorted_hand(known, game, v.get("trump")):
+                for name in group:
+                    c: dict[str, Any] = card_json(name, game.program.pack)
+                    if p == held:
+                        c["legal"] = name in plays
+                    cards.append(c)
+        out.append(cards)
+    return out
+
+
 def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
           log_viewer: int | None, explainer: Explainer | None = None,
           human: int | None = None) -> dict[str, Any]:
@@ -329,10 +351,9 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "talon": v.get("talon", 0),
         "hand": _hand(state, v, mine, legal, style),
         "hand_sizes": v["hand_sizes"],
-        # the cards each other seat has shown to all and still holds (a dummy, melds)
-        "shown": [[card_json(c, pack) for c in group] if p != seat else []
-                  for p, known in enumerate(v.get("known_cards") or [])
-                  for group in [[n for g in _sorted_hand(known, game, trump) for n in g]]],
+        # the cards each other seat has shown to all and still holds (a dummy, melds);
+        # at a dummy's turn, its cards say whether the seat to act may play them
+        "shown": _shown(state, v, seat, legal if mine else []),
         "trick": [[p, card_json(c, pack)] for p, c in v.get("trick") or []],
         "led": suit_json(v.get("led"), pack),
         "last_trick": last,

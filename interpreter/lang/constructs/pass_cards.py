@@ -35,6 +35,14 @@ DIRECTIONS: tuple[Word, ...] = (
 
 DECL: Construct = Construct("pass_cards", "step", "each player passes cards to another, all at once", body=(
     Field("count", "formula", "how many cards each player passes", required=True),
+    Field("players", "formula", "who passes (per-player condition, read as the step "
+          "starts): the others pass nothing, and receive only what is passed to them",
+          default="not out",
+          schema_doc="Who passes (a per-player condition, read as the step starts; "
+                     "default every player still in): the others pass nothing and "
+                     "receive only what is passed to them. The directions count among "
+                     "all the players still in: with `across`, two partners "
+                     "exchange cards while the other side passes nothing."),
     Field("directions", "list[word]", "where the cards go, one direction a hand in turn",
           default=["left"], min_items=1, words=DIRECTIONS,
           doc_type="list of words"),
@@ -49,8 +57,9 @@ _BY_DEFAULT = DECL.field("by").default
 GRAMMAR = r"""
 // pass cards before play: "each player passes 3 cards left, right, across or none by hand_number - 1"
 // (one direction a hand, in turn: the one `by` counts to, from 0)
-pass_cards: "each" "player" "passes" formula ("card" | "cards") pass_to (("," | "or") pass_to)* pass_by? _end _attrs?
+pass_cards: "each" "player" pass_who? "passes" formula ("card" | "cards") pass_to (("," | "or") pass_to)* pass_by? _end _attrs?
 pass_to: word
+pass_who: "where" formula
 pass_by: "by" formula
 """
 
@@ -61,7 +70,12 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> 
     step["pass_cards"] = passing
     pp = (*path, "pass_cards")
     b.mark(pp, st)
-    count = st.children[0]
+    for c in st.children:
+        if is_node(c, "pass_who"):
+            f = c.children[0]
+            passing["players"] = b.formula(f)
+            b.mark((*pp, "players"), f)
+    count = next(c for c in st.children if is_node(c, "formula"))
     passing["count"] = b.formula(count, "count")
     b.mark((*pp, "count"), count)
     dirs = [c for c in st.children if is_node(c, "pass_to")]
@@ -81,7 +95,9 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     body = step["pass_cards"] or {}
     t.check(body, t.keys(DECL, body=True), "in 'pass_cards'")
     dirs = [t.word(d, ("or", "by")) for d in body.get("directions") or ["left"]]
-    line = f"each player passes {t.cards(body.get('count', 0))} " + (
+    who = t.formula(body.get("players", "not out"))
+    line = ("each player" + ("" if who == "not out" else f" where {who}")
+            + f" passes {t.cards(body.get('count', 0))} ") + (
         ", ".join(dirs[:-1]) + " or " + dirs[-1] if len(dirs) > 1 else dirs[0])
     by = body.get("by")
     if by is not None and t.formula(by) != _BY_DEFAULT:
@@ -113,6 +129,10 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         by = p.formula(u.get("by", "hand_number - 1"))
         text = (f"Each player passes {what}, in turn by {by} (counting from 0): "
                 + "; ".join(f"{i}: {d}" for i, d in enumerate(dirs)) + ".")
+    who = u.get("players", "not out")
+    if who != "not out":
+        text = (f"Only the players where {p.formula(who)} pass (as the step starts): "
+                + text[0].lower() + text[1:] + " The others pass nothing.")
     text += " Players choose their cards before receiving any."
     return text, [], p.cite(u, sub)
 
@@ -148,6 +168,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
                 "players: 'across' needs an even number")
     c.number(t.get("by", "hand_number - 1"), (*p, "by"), False)
     c.number(t["count"], (*p, "count"), True)
+    if t.get("players", "not out") != "not out":
+        c.condition(t["players"], (*p, "players"), True, "`team == 0`")
 
 
 HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"pass_cards": build}, write=write, describe=describe,

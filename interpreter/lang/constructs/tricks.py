@@ -22,7 +22,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import declarations, face_down, tricks_compile
+from . import declarations, dummy, face_down, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -104,6 +104,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
                      "read at each lead while no trump is set; e.g. `seat == declarer`, "
                      "`trick_number == 2`)."),
     *face_down.FIELDS,
+    *dummy.FIELDS,
     declarations.FIELD,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
@@ -148,7 +149,7 @@ _trick_rules: _INDENT (_trick_rule | _attr)+ _DEDENT
 _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtrump | lead_trumps | broken_by
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
-           | face_down_shown | declare
+           | face_down_shown | declare | dummy | dummy_by
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -185,7 +186,8 @@ may_not: "not"
 allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)? _NL
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
-""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n"))
+""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
+            + dummy.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -313,6 +315,7 @@ _READERS: dict[str, _Reader] = {
         "first_trick_trumps", "first_trick_yes", "the rule on trumps in the first trick")),
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
     **face_down.READERS,
+    **dummy.READERS,
     "declare": declarations.read,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
@@ -409,6 +412,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     ind = indent + 1
     _write_trumps(out, ind, tr)
     face_down.write(out, ind, tr)
+    dummy.write(out, ind, tr)
     declarations.write(out, ind, tr)
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
@@ -546,7 +550,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
                 f"for {count} tricks" if count.isdigit() else f"for {p.formula(count)} tricks")
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr),
+    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *dummy.describe(ctx, tr),
              *declarations.describe(tr),
              *_other_rules(tr)]
     body: list[str] = []
@@ -571,6 +575,7 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
             if chk.written((*path, "tricks", key)):
                 chk.warn((*path, "tricks", key), f"'{key}' has no effect: this "
                          "tricks step has no 'abstain'", key=True)
+    dummy.check(chk, (*path, "tricks"), body)
 
 
 HOME: Home = Home(DECL, parts=(declarations.DECLARATION,), grammar=GRAMMAR, builds={"tricks": build}, write=write,

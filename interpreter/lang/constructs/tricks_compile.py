@@ -74,8 +74,10 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
                         "add 'face_down: CONDITION' (who may play face down)")
     decls = t.get("declare") or []
     _declarations(c, decls, (*p, "declare"))
-    if (trump_from == "none" and not c.free_mask and not c.losing_mask
-            and not face_down and not decls):
+    plain = (trump_from == "none" and not c.free_mask and not c.losing_mask
+             and not face_down and not decls)
+    _dummy(c, t, p, plain)
+    if plain:
         return  # a plain trick play: none of the keys below is read
     if by not in (True, "true"):
         c.formula(by, (*p, "trump_by"), True)
@@ -93,6 +95,20 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
             c.error((*p, "declare", k, "word"), f"'{w}' is already a word of this "
                     "tricks step: a declaration needs a word of its own")
         taken.append(w)
+
+
+def _dummy(c: Typer, t: dict[str, Any], p: Path, plain: bool) -> None:
+    """A dummy: who it is and who plays its cards (per-player conditions), in a plain
+    trick play only."""
+    dummy = t.get("dummy", "false")
+    if dummy in (False, "false"):
+        return
+    c.condition(dummy, (*p, "dummy"), True, "`declarer_team and not is_declarer`")
+    c.condition(t.get("dummy_by", "false"), (*p, "dummy_by"), True, "`is_declarer`")
+    if not plain:
+        c.error((*p, "dummy"), "a dummy cannot yet be played in a tricks step with "
+                "card-play mechanics (trump named by a lead, free, losing or kept cards, "
+                "face-down plays, declarations)")
 
 
 def _declarations(c: Typer, entries: list[Any], path: Path) -> None:

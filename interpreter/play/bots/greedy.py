@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 
 from ...engine.actions import CARD, CARDS, NUMBER, SUIT, Action
+from ...engine.dummy import hand_seat
 from ...engine.observe import Observation
 from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import (
@@ -103,7 +104,9 @@ class GreedyBot:
         if kind == CARD:
             world = obs.sample(self.rng)  # public trick facts (order, options); own hand
             live = unseen_mask(view, obs.game.program.deck_mask, pack)
-            return trick_card(world, obs.seat, legal, live, want)
+            # the hand the card comes from: the seat's own, or a dummy's it plays
+            seat = hand_seat(world)
+            return trick_card(world, obs.seat if seat is None else seat, legal, live, want)
         if kind == SUIT:
             return suit_choice(hand, legal, obs.game.program.tables, want)
         options = legal

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import CARD_NAMES, FRENCH, Pack, cards_in, parse_card
 from ...engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
+from ...engine.dummy import hand_seat
 from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
 from ...engine.subsets import SubsetActions
@@ -296,6 +297,9 @@ def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool
     assert seat is not None
     kind = decision_kind(legal)
     if kind == CARD:
+        held = hand_seat(st)  # a dummy's turn: the card comes from its hand
+        if held is not None:
+            seat = held
         hands = st.hands
         live = 0
         after = 0

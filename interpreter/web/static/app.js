@@ -175,7 +175,17 @@ function seatEl(t, p) {
   if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
     const d = el("div", "cards shown");
     d.setAttribute("aria-label", names[p] + " shows");
-    for (const c of t.shown[p]) d.appendChild(cardEl(c));
+    for (const c of t.shown[p]) {
+      if (c.legal === undefined) { d.appendChild(cardEl(c)); continue; }
+      // a dummy's turn: the seat to act plays one of these cards (the legal ones)
+      const b = cardEl(c, "button");
+      b.type = "button";
+      b.setAttribute("aria-disabled", c.legal ? "false" : "true");
+      b.classList.add(c.legal ? "playable" : "illegal");
+      b.title = (c.legal ? "play " : "may not play ") + cardName(c);
+      b.addEventListener("click", () => { if (myTurn(current) && c.legal) act(c.name); });
+      d.appendChild(b);
+    }
     s.appendChild(d);
   }
   return s;
