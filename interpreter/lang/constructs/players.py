@@ -138,7 +138,7 @@ PLAYERS: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("players",),
-    builds={"players": read_players, "players_turning": lambda b, st: None},
+    builds={"players": read_players},
     write=write,
     describe=describe,
     check=check,
