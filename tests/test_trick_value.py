@@ -29,6 +29,7 @@ import spelbok
 from spelbok.engine import card_play, trick_play
 from spelbok.engine.actions import CARD, CARDS
 from spelbok.engine.card_play import CardPlay
+from spelbok.engine.dummy import hand_seat
 from spelbok.engine.fields import FIELDS, TRICK_FIELDS, read
 from spelbok.engine.trick import Trick, key_of, taker, trick_winner, trumps_count
 from spelbok.engine.trick_play import TrickPlay
@@ -89,10 +90,11 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
             continue
         down_trump, losing = _rule(ins)
         pairs = list(st.trick.cards)
+        held = hand_seat(st)  # the hand played: the seat to act's, or a dummy's
         if a.kind == CARD:
-            pairs.append((st.current, a.value))
+            pairs.append((held, a.value))
         elif a.kind == CARDS:  # face down, or with a declaration
-            pairs.append((st.current, a.cards[0]))
+            pairs.append((held, a.cards[0]))
             if isinstance(ins, CardPlay) and a.verb == ins.down_word:
                 down |= 1 << a.cards[0]
         # a trick's rules (tables, trumps, trump) hold from its first card to its close
