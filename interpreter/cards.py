@@ -30,6 +30,18 @@ for _i, _sym in enumerate(SUIT_SYMBOLS):
 COLOUR = (0, 0, 1, 1)  # clubs/spades black, hearts/diamonds red
 NO_SUIT: Final = -1
 
+#: Notation's letters, declared once: how a rank and a suit are written without quotes
+#: (a card is the two side by side).  A rank is 10, a digit, or one capital letter: the
+#: French J Q K A (T for ten), or a declared pack's own figures (Italian F C R, Spanish
+#: S C R); a suit, one capital letter (the French C S H D, or a declared pack's: O C E B)
+#: or a French symbol.  The French letters are read in lower case too.  The DSL's
+#: terminals (RANK, CARD in grammar/spec.lark, see ``spelbok.lang.spec_grammar``) and its
+#: writer (``spelbok.lang.dsl_text``) are made from these.
+WRITTEN_RANK: Final = "10|[2-9A-Z]"
+WRITTEN_SUIT: Final = "[A-Z]"
+READ_RANK: Final = WRITTEN_RANK + "|[akqjt]"
+READ_SUIT: Final = WRITTEN_SUIT + "|[cshd♣♠♥♦]"
+
 CARD_NAMES = tuple(r + s for s in SUITS for r in RANKS)
 CARD_SYMBOLS = tuple(r + s for s in SUIT_SYMBOLS for r in RANKS)
 

@@ -202,13 +202,13 @@ def test_a_tarot_handful_shows_its_trumps() -> None:
     game = spelbok.load("french-tarot", players=4)
     st = game.new_state(seed=1, position={
         "phase": "tricks",
-        "hands": {1: "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12",
+        "hands": {3: "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12",
                   2: "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
-                  3: "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H",
+                  1: "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H",
                   0: "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D"}})
-    assert st.current == 1 and "handful" in names(st)
+    assert st.current == 3 and "handful" in names(st)  # the play turns to the right
     st.apply("handful")
-    assert len(st.view(2)["known_cards"][1]) == 10
+    assert len(st.view(2)["known_cards"][3]) == 10
 
 
 def test_the_table_and_the_terminal_offer_announcements_beside_the_hand() -> None:

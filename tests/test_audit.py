@@ -203,7 +203,8 @@ def test_match_facts_read_the_dealers_gain_from_the_log() -> None:
             gain += change[dealer] - (sum(change) - change[dealer]) / 2
             hands += 1
             scores = [float(x) for x in ev["scores"]]
-    assert facts == {"first_dealer": first, "dealer_gain": gain, "scored_hands": hands}
+    assert facts == {"first_dealer": first, "dealer_gain": gain, "scored_hands": hands,
+                     "turn": 1}
     assert hands > 0
 
 

@@ -133,7 +133,7 @@ def test_convert_writes_it_back(text: str) -> None:
     assert normalize(parse_dsl(spel, "spec.spel")[0]) == canonical
     line = next(x for x in spel.splitlines() if " without " in x)
     assert line in ("deck for 3 players: A K Q J 10 9 8 7 6 5 4 3 2 without 2♣",
-                    'deck for 3 players: A 3 K Q J 7 6 5 4 2 without "2B" "4o"')
+                    'deck for 3 players: A 3 K Q J 7 6 5 4 2 without 2B "4o"')
 
 
 def test_the_dsl_reads_it_after_the_suits() -> None:

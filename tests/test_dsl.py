@@ -604,7 +604,7 @@ BAD: list[tuple[str, str, int, int, str, str | None]] = [
     ("missing colon", HEAD + "option jack_suit trump or printed\n", 3, 18,
      "expected ':' after 'option jack_suit'", None),
     ("bad card", HEAD + "top trumps: J♣ X♠\n", 3, 16,
-     "'X' is not a card (a card is a rank 2-10, J, Q, K or A followed by a suit", None),
+     "'X♠' is not a card (a card is a rank 2-10, J, Q, K or A followed by a suit", None),
     ("bad rank", HEAD + "ranks from high to low: A K 1\n", 3, 29,
      "expected a card rank like A, K, 10, a quoted text like \"…\" or the end of the line after "
      "'ranks from high to low:"

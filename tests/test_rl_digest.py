@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)
-    'french-tarot-0': 'aa5fb4db9e453ccc',  # the handful with the first card (tricks.announce); the ecart checked (exchange allow), the called king (call: rank_order)
+    'french-tarot-0': '7c1fe492a513dca4',  # turning right (players.direction); the handful with the first card (tricks.announce); the ecart checked (exchange allow), the called king (call: rank_order)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',
@@ -100,8 +100,8 @@ RECORDED: dict[str, str] = {
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
-    'truco-mineiro-0': 'faa2df40542e7743',  # truco called at any player's turn (tricks.announce)
-    'tute-0': '3b283eabb1bd9b8d',
+    'truco-mineiro-0': 'bdd225e01ea0c0ec',  # turning right (players.direction); truco called at any player's turn (tricks.announce)
+    'tute-0': '17e4b7321bc16ad9',  # the cante asked only of a winner who can sing one
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',

@@ -174,6 +174,9 @@ def test_defaults_are_what_the_model_fills_in_for_a_minimal_step(kind: str) -> N
                 tree[name].pop(key)
         else:
             tree.pop(name)
+    derived = {f.name for f in c.body or () if isinstance(f.default, v.Derived)}
+    for key in derived & set(tree.get(kind) or ()):  # worked out from the spec (auction.first)
+        tree[kind].pop(key)
     assert tree == v.defaults(kind)
 
 

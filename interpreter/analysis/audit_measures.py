@@ -45,6 +45,8 @@ class AuditRecord:
     scored_hands: int = 0
     #: the seat of the stronger bot in a skill line-up, else -1
     strong_seat: int = -1
+    #: the way the turn goes (1: to the left, -1: to the right, players.direction)
+    turn: int = 1
 
 
 def match_facts(st: State) -> dict[str, Any]:
@@ -69,7 +71,8 @@ def match_facts(st: State) -> dict[str, Any]:
                 gain += change[dealer] - sum(others) / len(others)
                 hands += 1
             before = scores
-    return {"first_dealer": first, "dealer_gain": gain, "scored_hands": hands}
+    return {"first_dealer": first, "dealer_gain": gain, "scored_hands": hands,
+            "turn": st.prog.turn}
 
 
 def direction(recs: Sequence[MatchRecord]) -> int:
@@ -105,7 +108,8 @@ def audit_measures(recs: Sequence[AuditRecord], players: int) -> list[Measure]:
     for k in range(players):
         label = "first dealer" if k == 0 else f"{k} seat{'s' if k > 1 else ''} after the first dealer"
         ms.append(_rate(f"advantage.seat.{k}", f"wins: {label}", "advantage",
-                        sum(1 for a in known if (a.first_dealer + k) % players in a.match.winners),
+                        sum(1 for a in known
+                            if (a.first_dealer + a.turn * k) % players in a.match.winners),
                         len(known)))
     ms.append(_mean("advantage.dealer", "dealer's gain over the others, per hand", "advantage",
                     [sign * a.dealer_gain / a.scored_hands for a in recs if a.scored_hands]))

@@ -250,7 +250,7 @@ class AuctionBid(Instr):
         final = a[A_FLAGS] & F_PASS_FINAL
         passed = a[A_PASSED]
         d = a[A_DECLARER]
-        seats = [p for p in st.prog.rot[(seat + 1) % st.n] if not out[p]]
+        seats = [p for p in st.prog.rot[st.prog.nxt[seat]] if not out[p]]
         if a[A_FLAGS] & F_ONCE:  # the next who has not spoken (passed or bid)
             bids = A_BIDS
             return next((p for p in seats if not (passed >> p) & 1 and a[bids + p] < 0), None)

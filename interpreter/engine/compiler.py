@@ -30,6 +30,8 @@ from ..formula.tables import table_names
 from ..lang.compile_checks import Typer, option_values
 from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
+from ..lang.constructs.deck import entries_for
+from ..lang.constructs.players import direction_of
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
 from .order import NO_TRUMP, build_tables, strip_cards
@@ -203,8 +205,9 @@ class Compiler:
             global_init.append("none")
         teams = self.teams(t.get("teams"))
         self.contracts = contracts_of(self, t["hand"])
+        self.turn = -1 if direction_of(t) == "right" else 1
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
-                                 pack, self.var_types)
+                                 pack, self.var_types, self.turn)
         self.resolver.table.update(table_names(t.get("tables")))
         self.resolver.cards = CardContext(trump_tables, deck_mask, card_points, set_points,
                                           power, pack)
@@ -230,6 +233,7 @@ class Compiler:
             from .hidden import compile_hidden
 
             compile_hidden(self, prog, t["hidden"])
+        prog.set_turn(self.turn)
         self._dealer(prog, t.get("dealer", {}))
 
         code: list[Instr] = []
@@ -247,11 +251,10 @@ class Compiler:
         mask."""
         t = self.tree
         n = self.n
-        deck_entry: Any = None  # there is one (the Typer checked)
-        for entry in t["deck"]:
-            lo, hi = entry["players"]
-            if lo <= n <= hi:
-                deck_entry = entry
+        options = Resolver(n, self.options, {}, {})  # a deck's `when` reads options only
+        found = entries_for(t["deck"], n, lambda i, when: bool(
+            compile_formula(str(when), options, per_player=False).value))
+        deck_entry = t["deck"][found[0]]  # there is one (the Typer checked)
         pack = self.pack = pack_of(t.get("pack"))
         deck = self.deck = entry_cards(deck_entry, pack)
         deck_mask = 0

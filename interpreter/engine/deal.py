@@ -81,7 +81,7 @@ class Deal(Instr):
 
     def run(self, st: State) -> bool:
         to = self.to
-        seats = st.prog.rot[(st.dealer + 1) % st.n]
+        seats = st.prog.rot[st.prog.nxt[st.dealer]]
         out = st.out
         if to is not None:
             order: Any = [p for p in seats if to(st, p)]

@@ -103,7 +103,7 @@ class SetVars(Instr):
                 if st.rec is not None:
                     st.event("set", var=name, value=value)
         elif st.rec is not None:
-            for p in st.prog.rot[(st.dealer + 1) % st.n]:
+            for p in st.prog.rot[st.prog.nxt[st.dealer]]:
                 if self.each(st, p):
                     for setter, fn, name in self.assigns:
                         value = fn(st, p)
@@ -113,7 +113,7 @@ class SetVars(Instr):
                         st.event("set", seat=p, var=name, value=value)
         else:
             each: Fn | None = self.each
-            seats: Any = st.prog.rot[(st.dealer + 1) % st.n]
+            seats: Any = st.prog.rot[st.prog.nxt[st.dealer]]
             if self.each_vec is not None:
                 chosen = list(self.each_vec(st, 0))
                 seats = [p for p in seats if chosen[p]] if any(chosen) else ()

@@ -165,7 +165,7 @@ class MeldStart(Instr):
         self.all = (1 << count) - 1
 
     def run(self, st: State) -> bool:
-        q = [p for p in st.order_from((st.dealer + 1) % st.n)
+        q = [p for p in st.order_from(st.prog.nxt[st.dealer])
              if not (st.out[p] if self.each is None else not self.each(st, p))]
         st.queue = q
         picks = [-1] * st.n  # -1: not declaring
@@ -277,7 +277,7 @@ class DeclareMelds(Instr):
         shown = [0] * n
         declared: list[list[str]] = [[] for _ in range(n)]
         keys: list[tuple[int, ...]] = [()] * n
-        order = st.order_from((st.dealer + 1) % n)
+        order = st.order_from(st.prog.nxt[st.dealer])
         for p in order:
             if st.meld_picks[p] > 0:
                 points[p], shown[p], declared[p], keys[p] = self._declare(st, p)

@@ -52,7 +52,7 @@ class PassStart(Instr):
         if word == "none" or len(seats) < 2 or (word == "across" and len(seats) % 2):
             st.pc += 2  # over the pass itself
             return True
-        first = (st.dealer + 1) % st.n
+        first = st.prog.nxt[st.dealer]
         who = self.players
         queue = [p for p in st.order_from(first) if not st.out[p] and (who is None or who(st, p))]
         if not queue:  # nobody passes this hand

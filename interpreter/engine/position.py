@@ -433,7 +433,7 @@ def _trick_players(game: Game, st: State, position: dict[str, Any], tricks: Orig
         if not chosen:
             raise PositionError("nobody takes part in these tricks: give 'hands'", ("hands",))
         leader = chosen[0]
-    return leader, [p for p in ((leader + i) % n for i in range(n)) if takes_part(p)]
+    return leader, [p for p in st.prog.rot[leader] if takes_part(p)]
 
 
 def _check_hand_sizes(st: State, ts: Any, part: list[int],

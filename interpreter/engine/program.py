@@ -111,12 +111,14 @@ class Program:
     cut_power: tuple[int, ...] = ()
     pack: Pack = FRENCH  # the cards: names, suits, ranks (the spec's `pack:`)
     rotate: int = 1
+    turn: int = 1  # the play direction: 1 to the left (seat + 1), -1 to the right
     skip_out: bool = True
     end_when: Fn = lambda st, p: False
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
     max_hands: int = DEFAULT_MAX_HANDS  # the compiler sets end.max_hands or this bound
-    rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat clockwise from s
+    rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat in turn from s
+    nxt: tuple[int, ...] = ()  # nxt[s]: the seat whose turn comes after s's
     # the tree path of each hand step -> its first instruction, after its `when` guard
     # (positions start there; play never reads it)
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
@@ -141,8 +143,15 @@ class Program:
     calls_own: bool = False
 
     def __post_init__(self) -> None:
+        self.set_turn(self.turn)
+
+    def set_turn(self, turn: int) -> None:
+        """Turn to the left (1: seat s, then s + 1) or to the right (-1: s, then s - 1):
+        the seat tables every turn order reads (built once, so either costs the same)."""
         n = self.n
-        self.rot = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+        self.turn = turn
+        self.rot = tuple(tuple((s + turn * i) % n for i in range(n)) for s in range(n))
+        self.nxt = tuple(r[1 % n] for r in self.rot)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Program:
         """A new Program over the same compiled steps and tables, which never change

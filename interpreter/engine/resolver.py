@@ -61,8 +61,9 @@ class Resolver:
     def __init__(self, n: int, options: dict[str, Any], pvars: dict[str, int],
                  gvars: dict[str, int], teams: list[list[int]] | None = None,
                  contracts: tuple[Contract, ...] = (), pack: Pack = FRENCH,
-                 var_types: dict[str, type] | None = None) -> None:
+                 var_types: dict[str, type] | None = None, turn: int = 1) -> None:
         self.nseats = n
+        self.turn = turn  # the play direction (``order`` counts from forehand in it)
         self.options = options
         self.pvars = pvars
         self.gvars = gvars
@@ -101,7 +102,10 @@ class Resolver:
         self._put("tricks", reads(lambda st, p: st.won[p]), ("won", None))
         self._put("cards", reads(lambda st, p: st.hands[p].bit_count()))
         self._put("is_dealer", reads(lambda st, p: p == st.dealer))
-        self._put("order", reads(lambda st, p: (p - st.dealer - 1) % st.n + 1))
+        if self.turn == 1:
+            self._put("order", reads(lambda st, p: (p - st.dealer - 1) % st.n + 1))
+        else:  # turning to the right: forehand is the seat before the dealer's
+            self._put("order", reads(lambda st, p: (st.dealer - p - 1) % st.n + 1))
         self._put("hand_number", reads(lambda st, p: st.hand_number))
         self._put("trump", reads(lambda st, p: st.trump_letter()))
         self._put("tricks_played", reads(lambda st, p: st.trick_no))

@@ -71,17 +71,17 @@ def seat_selector(c: Compiler, who: Any, where: Any, path: Path) -> Selector:
         return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
 
     def single(st: State) -> list[int]:
-        # seats still in, clockwise from the named one (from forehand for 'forehand')
+        # seats still in, in turn from the named one (from forehand for 'forehand')
         out = st.out
         if who == "dealer" and not out[st.dealer]:
             start = st.dealer
         elif who == "last_winner" and st.last_winner >= 0 and not out[st.last_winner]:
             start = st.last_winner
         elif who == "dealer":  # a dealer who is out: the last seat still in before them
-            seats = [p for p in st.prog.rot[(st.dealer + 1) % st.n] if not out[p]]
+            seats = [p for p in st.prog.rot[st.prog.nxt[st.dealer]] if not out[p]]
             return [] if not seats else _first(st, [seats[-1], *seats[:-1]], where_fn)
         else:
-            start = (st.dealer + 1) % st.n
+            start = st.prog.nxt[st.dealer]
         return _first(st, [p for p in st.prog.rot[start] if not out[p]], where_fn)
 
     return single

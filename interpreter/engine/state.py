@@ -560,7 +560,7 @@ class State:
     def forehand_order(self) -> list[int]:
         """Seats still in, from the dealer's left round to the dealer."""
         out = self.out
-        seats = self.prog.rot[(self.dealer + 1) % self.n]
+        seats = self.prog.rot[self.prog.nxt[self.dealer]]
         if True in out:
             return [s for s in seats if not out[s]]
         return list(seats)  # nobody is out

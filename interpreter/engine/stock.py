@@ -131,7 +131,7 @@ class Move(Instr):
         if self.each is None:
             self._one(st, -1)
         else:
-            for p in st.order_from((st.dealer + 1) % st.n):
+            for p in st.order_from(st.prog.nxt[st.dealer]):
                 if self.each(st, p):
                     self._one(st, p)
         st.pc += 1

@@ -75,7 +75,7 @@ class TricksStart(Instr):
                          if self.count is not None else 1 << 30)
         st.trick_scored = self.scored
         leaders = self.leader(st)
-        lead = leaders[0] if leaders else (st.dealer + 1) % st.n
+        lead = leaders[0] if leaders else st.prog.nxt[st.dealer]
         st.pc += 1
         self.play.begin_trick(st, lead)
         return True
@@ -109,7 +109,7 @@ class TrickPlay(Instr):
         else:
             key = leader << 16 | st.participants
             seats = self.rotations.get(key)
-            if seats is None:  # the participants, clockwise from the leader
+            if seats is None:  # the participants, in turn from the leader
                 part = st.participants
                 seats = self.rotations[key] = tuple(
                     p for p in st.prog.rot[leader] if (part >> p) & 1)
@@ -330,7 +330,7 @@ class TrickPlay(Instr):
             if tr.cards:  # only cards that cannot win (of no suit): it goes to its first card
                 winner = tr.best_seat = tr.taker()
             else:  # everyone knocked: nobody wins, the lead passes on
-                nxt = (tr.order[0] + 1) % st.n if tr.order else (st.dealer + 1) % st.n
+                nxt = st.prog.nxt[tr.order[0] if tr.order else st.dealer]
                 self.begin_trick(st, nxt)
                 return False
         if st.trick_scored:

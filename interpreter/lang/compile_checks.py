@@ -47,6 +47,7 @@ from ..formula.parse import parse_formula
 from ..formula.tables import table_names
 from ..limits import short_repr
 from .constructs import SECTION_HOMES, STEP_HOMES, entry_cards
+from .constructs.deck import entries_for
 from .constructs.home import UNSET, Home
 
 __all__ = ["SELECTORS", "TYPE_WORDS", "UNSET", "Typer", "card_mask", "option_values"]
@@ -362,6 +363,8 @@ class Typer:
         """Every problem of the tree at this player count, raised as SpecErrors (a
         missing deck: one SpecError at once)."""
         t = self.tree
+        # a deck entry's `when` reads options only: typed before the game's names exist
+        self.resolver = TypeResolver(self.n, self.options, {}, {}, {}, FRENCH, 0)
         self._deck()
         self._variables(t.get("variables") or {})
         self.resolver = TypeResolver(self.n, self.options, self.pvars, self.gvars,
@@ -382,15 +385,21 @@ class Typer:
 
     def _deck(self) -> None:
         """The deck for this many players (``deck``, ``deck_mask``, ``pack``)."""
-        entry = None
-        entries = self.tree.get("deck")
-        for e in entries if isinstance(entries, list) else ():
-            lo, hi = e["players"]
-            if lo <= self.n <= hi:
-                entry = e
-        if entry is None:
-            raise SpecError(f"no deck is given for {self.n} players",
+        entries: list[Any] = self.tree.get("deck") or []
+        found = entries_for(entries, self.n, lambda i, when: bool(
+            self.constant(when, ("deck", i, "when"), (True, False))))
+        if self.errors:  # a `when` that is not a condition over options
+            raise SpecErrors(self.errors)
+        if not found:
+            raise SpecError(f"no deck is given for {self.n} players"
+                            + (" under these options" if any(
+                                "when" in e for e in entries) else ""),
                             *self.locate(("deck",) if entries else ()))
+        if len(found) > 1:  # readings of the deck: exactly one serves
+            raise SpecError(f"deck entries {found[0] + 1} and {found[1] + 1} both serve "
+                            f"{self.n} players under these options (their 'when' must "
+                            "exclude each other)", *self.locate(("deck", found[1], "when")))
+        entry = entries[found[0]]
         self.pack = pack_of(self.tree.get("pack"))
         self.deck = entry_cards(entry, self.pack)
         for c in self.deck:

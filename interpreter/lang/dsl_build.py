@@ -214,9 +214,27 @@ class _Builder:
             return False
         return str(tok)
 
+    def letters(self, tok: Any) -> str:
+        """A bare rank or card as written; a capital letter outside the French pack's is
+        one of a declared pack's own (``R``, ``RD``), so only after its ``pack:``."""
+        text = str(tok)
+        rank, _, rel = text.partition("@")
+        if not rel and _tok(tok, "CARD"):
+            rank = text[:-1]
+        french = normalize_rank(rank) is not None and (
+            bool(rel) or not _tok(tok, "CARD") or text[-1].upper() in SUIT_INDEX)
+        if not french and "pack" not in self.tree:
+            what = "card" if _tok(tok, "CARD") else "card rank"
+            raise self.fail(
+                f"'{text}' is not a {what} (a card is a rank 2-10, J, Q, K or A followed by "
+                "a suit C, S, H, D or ♣ ♠ ♥ ♦; other letters are a declared pack's, "
+                "after its 'pack:')", tok)
+        return text
+
     def ranks(self, nodes: list[Any]) -> list[str]:
         return [self.string(n.children[0]).strip().upper() if _tok(n.children[0], "TEXT")
-                else normalize_rank(str(n.children[0])) or str(n.children[0]) for n in nodes]
+                else normalize_rank(self.letters(n.children[0])) or str(n.children[0])
+                for n in nodes]
 
     def suit(self, node: Any) -> str:
         if _tok(node.children[0], "TEXT"):  # a declared pack's letter
@@ -227,11 +245,13 @@ class _Builder:
         if _tok(node.children[0], "TEXT"):  # a declared pack's card (or rank@relation)
             # as written: the YAML surface keeps a card's case too, so both convert alike
             return self.string(node.children[0]).strip()
-        text = str(node.children[0])
+        text = self.letters(node.children[0])
         if "@" in text:
             rank, rel = text.split("@", 1)
-            return f"{normalize_rank(rank)}@{rel}"
-        return f"{normalize_rank(text[:-1])}{SUITS[SUIT_INDEX[text[-1].upper()]]}"
+            return f"{normalize_rank(rank) or rank}@{rel}"
+        suit = text[-1].upper()  # a declared pack's own letter stays as written (RD, CB)
+        return (f"{normalize_rank(text[:-1]) or text[:-1]}"
+                f"{SUITS[SUIT_INDEX[suit]] if suit in SUIT_INDEX else suit}")
 
     # -- the game -------------------------------------------------------------
 

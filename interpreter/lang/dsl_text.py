@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..cards import SUIT_INDEX, SUIT_SYMBOLS
+from ..cards import SUIT_INDEX, SUIT_SYMBOLS, WRITTEN_RANK, WRITTEN_SUIT
 from ..errors import SpecError
 from .dsl_parse import near_keyword
 from .yamlio import check_text
@@ -35,8 +35,10 @@ class Out:
     """The DSL lines written so far.  The writer (:mod:`spelbok.lang.dslwrite`) gives
     ``steps`` (write a list of steps) and ``attrs`` (a step's common lines)."""
 
-    def __init__(self) -> None:
+    def __init__(self, direction: str = "left") -> None:
         self.lines: list[str] = []
+        self.direction = direction  # the spec's play direction (defaults that follow it)
+        self.declared_pack = False  # the spec declares its pack (cards keep their letters)
 
     def add(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
@@ -195,9 +197,10 @@ def check(node: Mapping[str, Any], known: Iterable[str], where: str) -> None:
         raise ValueError(f"to_dsl: cannot write {sorted(extra)} {where}")
 
 
-# the French ranks, suits and cards the DSL writes bare (a declared pack's others are quoted)
-_BARE_RANK = re.compile(r"(10|[2-9AKQJT])")
-_BARE_CARD = re.compile(r"(10|[2-9AKQJT])([CSHD]|@[a-z_][a-z0-9_]*)")
+# the ranks and cards the DSL writes bare: notation's letters (cards.WRITTEN_RANK: a
+# declared pack's capital letters too); others (a rank of two letters, "1O") are quoted
+_BARE_RANK = re.compile(f"({WRITTEN_RANK})")
+_BARE_CARD = re.compile(f"({WRITTEN_RANK})({WRITTEN_SUIT}|@[a-z_][a-z0-9_]*)")
 
 
 def suits(suits: list[Any]) -> str:
@@ -209,11 +212,16 @@ def rank(rank: Any) -> str:
     return str(rank) if _BARE_RANK.fullmatch(str(rank)) else quote(str(rank))
 
 
-def card(card: str) -> str:
+def card(card: str, out: Out | None = None) -> str:
+    """A card as the DSL writes it: bare when notation's letters spell it (the French
+    suit letter as its symbol, ``K♦``; a declared pack's letters as they are, ``RD``,
+    when ``out`` writes a spec with a ``pack:``), else quoted."""
     if not _BARE_CARD.fullmatch(card):
         return quote(card)
-    if "@" in card:
+    if "@" in card or (out is not None and out.declared_pack):
         return card
+    if card[-1].upper() not in SUIT_INDEX:
+        return quote(card)  # a declared pack's letter, read back only with its pack
     return card[:-1] + SUIT_SYMBOLS[SUIT_INDEX[card[-1].upper()]]
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .constructs import DSL_ORDER, STEP_HOMES
+from .constructs.players import direction_of
 from .dsl_text import Out, UnwritableError
 from .dsl_text import check as _check
 from .dsl_text import formula as _f
@@ -86,7 +87,8 @@ def to_dsl(tree: Mapping[str, Any]) -> str:
     <BLANKLINE>
     """
     _check(tree, _keys("spec"), "at the top level")
-    out = _Out()
+    out = _Out(direction_of(tree))
+    out.declared_pack = bool(tree.get("pack"))
     for home in DSL_ORDER:  # each section's writer, in the DSL's order
         if home.write is not None:
             home.write(out, tree)

@@ -47,6 +47,7 @@ from typing import Any
 from ..cards import RANKS, SUIT_INDEX, SUITS, card_name, normalize_rank, parse_card
 from ..errors import SpecError
 from . import vocabulary as _v
+from .constructs.players import FIRST_BIDDER
 from .vocabulary import ABSENT, Construct, Derived, Field
 from .vocabulary import step_kind as _step_kind
 from .yamlio import key_path
@@ -173,9 +174,11 @@ def _scalar(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class _Ctx:
-    """What a derived default reads besides its own map: the spec's player counts."""
+    """What a derived default reads besides its own map: the spec's player counts and the
+    way its turn goes round (``players.direction``)."""
 
     players: tuple[Any, Any]
+    direction: str = "left"
 
 
 Convert = Callable[[Any, _Ctx], Any]
@@ -279,7 +282,12 @@ _DERIVED: dict[tuple[str, str], Callable[[Tree, _Ctx], Any]] = {
     ("pack_suit", "symbol"): lambda out, ctx: out["letter"],
     ("contract", "name"): lambda out, ctx: str(out.get("level", 0)),
     ("contract", "aim"): lambda out, ctx: out.get("level", 0),
+    # the deal passes the way the turn goes; the auction starts at forehand, the dealer's
+    # next seat that way
+    ("dealer", "rotate"): lambda out, ctx: ctx.direction,
+    ("auction", "first"): lambda out, ctx: FIRST_BIDDER[ctx.direction],
 }
+
 
 
 def _fields(c: Construct, src: Mapping[str, Any], fields: Iterable[Field], ctx: _Ctx) -> Tree:
@@ -346,7 +354,8 @@ def normalize(tree: Mapping[str, Any]) -> Tree:
     """
     players = _map(tree.get("players"))
     lo = players.get("min", 2)
-    ctx = _Ctx((lo, players.get("max", lo)))
+    direction = players.get("direction")
+    ctx = _Ctx((lo, players.get("max", lo)), direction if direction in FIRST_BIDDER else "left")
     src = dict(tree)
     src.setdefault("players", {"min": lo, "max": lo})
     # ``extends`` is merged before normalizing (loader.py): the model has no parent

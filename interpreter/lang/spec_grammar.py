@@ -26,6 +26,7 @@ import re
 import sys
 from importlib import resources
 
+from ..cards import READ_RANK, READ_SUIT
 from .constructs import PART_HOMES, SECTION_HOMES, STEP_HOMES, Home
 from .generated import ROOT, regenerate
 
@@ -76,6 +77,7 @@ def grammar_text(core: str | None = None) -> str:
     pieces = {"sections": [_piece(h) for h in SECTION_HOMES if h.grammar],
               "steps": [_piece(h) for h in (*STEP_HOMES, *PART_HOMES) if h.grammar]}
     core = "".join(line for line in core.splitlines(keepends=True) if not line.startswith("//!"))
+    core = core.replace("@@rank@@", READ_RANK).replace("@@suit@@", READ_SUIT)  # cards.py's
     text = _RULE.sub(lambda m: _alternatives(
         m.group(1), [a.strip() for a in m.group(2).split("|")], marks), core)
     text = _PIECES.sub(lambda m: "\n\n".join(p.strip("\n") for p in pieces[m.group(1)]), text)

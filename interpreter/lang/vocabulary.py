@@ -215,7 +215,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("tricks", "player", "int", "tricks won this hand", per_trick=True),
     Builtin("cards", "player", "int", "cards now in hand", per_trick=True),
     Builtin("is_dealer", "player", "bool", "bool"),
-    Builtin("order", "player", "int", "1 for forehand (left of dealer) … n for the dealer, "
+    Builtin("order", "player", "int", "1 for forehand (the dealer's next seat in the play direction) … n for the dealer, "
             "counting all seats"),
     Builtin("team", "player", "int", "the seat's team index (its own seat number without "
             "`teams`)"),
@@ -313,8 +313,8 @@ assert len(_BY_NAME) == len(CONSTRUCTS), "construct names must be unique"
 def construct(name: str) -> Construct:
     """The construct called ``name`` (``spec``, a section, a step kind or a part).
 
-    >>> construct("dealer").field("rotate").default
-    'left'
+    >>> construct("dealer").field("skip_out").default
+    True
     """
     try:
         return _BY_NAME[name]

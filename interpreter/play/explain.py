@@ -345,7 +345,7 @@ class Explainer:
             if instr.each is None:
                 seats: Any = (-1,)
             else:
-                seats = [p for p in c.prog.rot[(c.dealer + 1) % c.n]]
+                seats = [p for p in c.prog.rot[c.prog.nxt[c.dealer]]]
             for p in seats:
                 if instr.each is not None and not instr.each(c, p):
                     continue

@@ -30,6 +30,8 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
     trump = v.get("trump")
     mode = (v.get("vars") or {}).get("mode")  # the spec's modes: the order in force
     head = [f"hand {v['hand_number']}", f"dealer {names[v['dealer']]}"]
+    if state.prog.turn < 0:  # the turn goes to the right (players.direction)
+        head.append("turning right")
     if trump:
         t = f"trump {suit(trump, style)}"
         if v.get("turn_up"):

@@ -114,9 +114,12 @@ def with_symbols(text: str, style: Style = PLAIN) -> str:
 # -- the table's layout -----------------------------------------------------------------------
 
 def around(players: int, seat: int) -> dict[str, list[int]]:
-    """The seats placed around the table with ``seat`` at the bottom, the others in
-    turn from its left: up the left side, along the top, down the right side (each
-    side listed as drawn: top to bottom, left to right).
+    """The seats placed around the table with ``seat`` at the bottom, the others as
+    they sit, from its left (seat ``s + 1`` sits at seat ``s``'s left, whatever the
+    play direction): up the left side, along the top, down the right side (each
+    side listed as drawn: top to bottom, left to right).  Turning left, the next
+    player is the first on the left side; turning right (``players.direction``), the
+    last on the right side.
 
     >>> around(4, 2)
     {'bottom': [2], 'left': [3], 'top': [0], 'right': [1]}

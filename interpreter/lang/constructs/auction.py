@@ -17,6 +17,7 @@ from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
 from ..dsl_nodes import cond_at, is_node, is_token
 from .home import Home
+from .players import FIRST_BIDDER
 
 if TYPE_CHECKING:
     from ..checks import _Checker
@@ -51,7 +52,9 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
                  "bidder declares", body=(
     Field("contracts", "list[contract]", "the contracts, low to high", required=True,
           min_items=1),
-    Field("first", "formula", "the seat that bids first", default="(dealer + 1) % seats"),
+    Field("first", "formula", "the seat that bids first", default=Derived(
+        "forehand: `(dealer + 1) % seats`, or `(dealer + seats - 1) % seats` when the turn "
+        "goes to the right")),
     Field("pass_final", "condition", "a player who passes may not bid again",
           default=True),
     Field("double", "condition", "an opponent of the highest bidder may double",
@@ -145,7 +148,7 @@ _FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final"
           "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
 _PARTNERS = {"partner_none": "none", "partner_called": "called_card", "partner_teams": "teams",
              "partner_word": ""}
-_FIRST = DECL.field("first").default
+_FIRST = FIRST_BIDDER["left"]
 # an auction's words as lines of their own: grammar rule -> (key, word), and back
 _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_elder": ("hold", "elder"), "hold_in_turn": ("hold", "in_turn"),
@@ -279,7 +282,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     for c in a.get("contracts") or []:
         out.add(ind, _contract_line(c))
     first = a.get("first")
-    if first is not None and t.formula(first) != _FIRST:
+    if first is not None and t.formula(first) != FIRST_BIDDER.get(out.direction, _FIRST):
         out.add(ind, f"the first bidder is {t.formula(first)}")
     for key, yes, no, default in (
             ("pass_final", "passes are final", "passes are not final", True),
@@ -390,7 +393,9 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     body: list[str] = []
     a = step["auction"]
     first = str(a.get("first", _FIRST))
-    who = ("the player left of the dealer" if first == _FIRST else f"seat {p.formula(first)}")
+    sides = {v: k for k, v in FIRST_BIDDER.items()}
+    who = (f"the player {sides[first]} of the dealer" if first in sides
+           else f"seat {p.formula(first)}")
     if a.get("hold") == "elder":
         text = f"An auction in duels, {who} holding first. The contracts, low to high:"
     else:
@@ -538,7 +543,7 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
             c.formula(allow, (*p, "contracts", i, "allow"), True)
     if d.get("call_allow", True) not in (True, "true"):
         c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
-    c.number(d.get("first", "(dealer + 1) % seats"), (*p, "first"), False)
+    c.number(d.get("first", _FIRST), (*p, "first"), False)
     for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
         if not isinstance(d.get(key, default), bool):
             c.formula(d[key], (*p, key), False)

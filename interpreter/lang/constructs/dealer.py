@@ -1,7 +1,7 @@
 """The dealer: who deals first, where the deal passes, whether it skips players out.
 
->>> DECL.field("first").default, DECL.field("rotate").default
-('cut_low', 'left')
+>>> DECL.field("first").default, DECL.field("rotate").default.text
+('cut_low', 'the play direction (`players.direction`)')
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from ..dsl_nodes import is_node
 from .home import Home
+from .players import direction_of
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
@@ -26,7 +27,8 @@ DECL: Construct = Construct("dealer", "section", "first dealer, rotation", (
     Field("first", "first_dealer", "the first dealer", default="cut_low",
           words=words_of(("cut_low", "the lowest cut"), ("cut_high", "the highest cut"),
                          ("random", "a random seat"))),
-    Field("rotate", "word", "where the deal passes", default="left",
+    Field("rotate", "word", "where the deal passes", default=Derived("the play direction "
+          "(`players.direction`)"),
           words=words_of(("left", "to the left"), ("right", "to the right"),
                          ("none", "it stays"))),
     Field("skip_out", "condition", "the deal skips eliminated players", default=True),
@@ -174,13 +176,14 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     else:
         value, note = ctx.enum(first, ("cut_low", "cut_high", "random"))
         text = f"The first dealer is chosen by {p.formula(first)}{note}."
-    rotate, note = ctx.enum(d.get("rotate", "left"), ("left", "right", "none"))
+    direction = direction_of(tree)
+    rotate, note = ctx.enum(d.get("rotate", direction), ("left", "right", "none"))
     if rotate == "none":
         text += f" The same player deals every hand{note}."
     else:
         text += f" The deal then passes to the {rotate}{note}"
         text += ", skipping players who are out." if d.get("skip_out", True) else "."
-    text += " Forehand is the player to the dealer's left."
+    text += f" Forehand is the player to the dealer's {direction}."
     return ctx.title("Dealing") + p.wrap(text) + p.cite(d, 2)
 
 

@@ -74,8 +74,8 @@ DECL: Construct = Construct("decide", "step", "a player's decision",
                  value=Field("decide", "name", "the decision's name (its verb in notation)",
                              required=True), fields=(
     Field("who", "who", "who decides", default="each", words=WHO_WORDS),
-    Field("where", "formula", "per-player condition: each skips those failing it, a single "
-          "decider is the first to the left passing it", default="true"),
+    Field("where", "formula", "per-player condition, read for each seat (its own `hand`...): "
+          "each skips those failing it, a single decider is the first in turn passing it", default="true"),
     Field("choose", "choose", "what is chosen", required=True, words=CHOOSE_KINDS),
     Field("suits", "suits", "the suits offered (choose: suit)", default=list(SUITS)),
     Field("exchange", "exchange", "the exchange (choose: exchange)",

@@ -9,7 +9,7 @@ An entry's cards are its ranks in each of its suits, less the single cards its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...cards import FRENCH, SUITS, Pack
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
 
-__all__ = ["DECK", "DECK_ENTRY", "entry_cards", "entry_size"]
+__all__ = ["DECK", "DECK_ENTRY", "entries_for", "entry_cards", "entry_size"]
 
 DECK_ENTRY: Construct = Construct("deck_entry", "part", "the cards of the deck for some player counts", (
     Field("players", "range", "the player counts it serves",
@@ -35,10 +35,33 @@ DECK_ENTRY: Construct = Construct("deck_entry", "part", "the cards of the deck f
     Field("suits", "suits", "its suits", default=list(SUITS)),
     Field("without", "list[card]", "single cards of its ranks and suits taken out of it "
           "(every copy of each), e.g. `[2B]`", default=[], omitted=True),
+    Field("when", "condition", "the entry serves only when this holds: a condition over "
+          "options, fixed when the game loads, so that entries for the same player count "
+          "are readings of the deck (exactly one must hold)", default=True, omitted=True),
     SOURCE,
 ), x_name="in a deck entry")
 
 # ---------------------------------------------------------------- the cards
+
+
+def entries_for(deck: Any, n: int, holds: Callable[[int, Any], bool]) -> list[int]:
+    """The indexes of the deck entries that serve ``n`` players: covering ``n``, their
+    ``when`` holding (``holds(i, when)``, asked only of an entry with one); one when the
+    spec is right.
+
+    >>> deck = [{"players": [2, 2]}, {"players": [3, 3], "when": "short"},
+    ...         {"players": [3, 3], "when": "not short"}]
+    >>> entries_for(deck, 3, lambda i, w: w == "short"), entries_for(deck, 2, lambda i, w: 0)
+    ([1], [0])
+    """
+    out = []
+    for i, e in enumerate(deck if isinstance(deck, list) else ()):
+        lo, hi = e["players"]
+        when = e.get("when", True)
+        if lo <= n <= hi and (when is True or (when is not False and holds(i, when))):
+            out.append(i)
+    return out
+
 
 
 def entry_cards(entry: Mapping[str, Any], pack: Pack) -> list[int]:
@@ -79,7 +102,8 @@ def entry_size(entry: Mapping[str, Any], pack: Pack | None = None) -> int:
 
 
 GRAMMAR = r"""
-deck: "deck" ("for" INT ("to" INT)? ("player" | "players"))? ":" rank+ deck_suits? deck_without? _end _sources?
+deck: "deck" ("for" INT ("to" INT)? ("player" | "players"))? ":" rank+ deck_suits? deck_without? deck_when? _end _sources?
+deck_when: "when" formula
 deck_suits: "of" suit+
 deck_without: "without" card+
 """
@@ -108,6 +132,9 @@ def read_deck(b: Builder, st: Any) -> None:
         elif is_node(c, "deck_without"):
             entry["without"] = [b.card(x) for x in c.children]
             b.mark_items((*path, "without"), c.children)
+        elif is_node(c, "deck_when"):
+            entry["when"] = b.formula(c.children[0])
+            b.mark((*path, "when"), c.children[0])
     b.citation(st, entry, path)
 
 
@@ -132,7 +159,10 @@ def _deck(out: t.Out, deck: list[Any], pack: Mapping[str, Any] | None = None) ->
         if suits is not None and [str(s).upper() for s in suits] != every:
             line += " of " + t.suits(suits)
         if entry.get("without"):
-            line += " without " + " ".join(t.card(str(c)) for c in entry["without"])
+            line += " without " + " ".join(t.card(str(c), out) for c in entry["without"])
+        when = entry.get("when", True)
+        if when is not True:
+            line += f" when {t.formula(when)}"
         out.add(0, line)
         t.source(out, 1, entry)
 
@@ -176,8 +206,10 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
         if without:
             shown_out = [ctx.card(str(c), pack) for c in without]
             extra += f", without {p.or_(shown_out, 'and')}"
-        lines += p.wrap(f"For {ctx.span(lo, hi)} players: {size} cards, {' '.join(ranks)} "
-                        f"in each of {shown}{extra}.")
+        when = entry.get("when", True)
+        reading = "" if when is True else f" when {p.formula(str(when))}"
+        lines += p.wrap(f"For {ctx.span(lo, hi)} players{reading}: {size} cards, "
+                        f"{' '.join(ranks)} in each of {shown}{extra}.")
         lines += p.cite(entry, 4)
     if ctx.players is not None:
         lines += _deal_arithmetic(tree, ctx)
@@ -238,8 +270,11 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     reported: set[tuple[int, int]] = set()
     for n in range(lo, hi + 1):
         entries = cover.get(n, [])
-        for j in entries[1:]:
-            pair = (entries[0], j)
+        plain = [i for i in entries if deck[i].get("when", True) is True]
+        if plain and len(entries) > len(plain):  # readings of the deck beside a plain entry
+            plain = entries
+        for j in plain[1:]:
+            pair = (plain[0], j)
             if pair not in reported:
                 reported.add(pair)
                 ck.err(

@@ -139,7 +139,7 @@ def _pack(out: t.Out, pack: Mapping[str, Any] | None) -> None:
         if suit.get("colour", "black") != "black":
             line += f" coloured {t.word(suit['colour'])}"
         out.add(1, line)
-    out.add(1, "ranks from low to high: " + " ".join(t.quote(str(r)) for r in pack["ranks"]))
+    out.add(1, "ranks from low to high: " + " ".join(t.rank(str(r)) for r in pack["ranks"]))
     if pack.get("copies", 1) != 1:
         out.add(1, f"{int(pack['copies'])} copies")
     for card in pack.get("extra") or []:

@@ -123,7 +123,7 @@ def _points_table(b: Builder, st: Any, key: str) -> None:
         elif is_token(what, "TEXT"):  # a declared pack's rank
             name = b.string(what).strip().upper()
         else:
-            name = normalize_rank(text) or text
+            name = normalize_rank(b.letters(what)) or text
         if name in table:
             raise b.fail(f"the points of {name} are given twice", what)
         table[name] = b.value(amount)
@@ -174,7 +174,7 @@ def _points(out: t.Out, points: Any) -> None:
         return t.rank(k) if k.strip() else None
 
     def card(k: str) -> str | None:  # as is a declared pack's card ("1O", "JK")
-        return t.card(k) if k.strip() else None
+        return t.card(k, out) if k.strip() else None
 
     out.blank()
     out.add(0, "points of ranks: " + (table("ranks", rank) or "none"))

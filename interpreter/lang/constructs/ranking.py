@@ -164,7 +164,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
                      + " ".join(t.rank(r) for r in ranking["trump_ranks"]))
     tops = ranking.get("top_trumps") or []
     if tops:
-        lines.append("top trumps from high to low: " + " ".join(t.card(str(c)) for c in tops))
+        lines.append("top trumps from high to low: " + " ".join(t.card(str(c), out) for c in tops))
     follow = ranking.get("top_trumps_follow")
     if follow is not None and (follow != "trump" or tops):
         what = {"trump": "the trump suit", "printed": "their printed suit"}.get(
@@ -178,7 +178,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
                       ("losing_cards", "cards that never win: "),
                       ("kept_cards", "cards that stay with their owner: ")):
         if ranking.get(key):
-            lines.append(head + " ".join(t.card(str(c)) for c in ranking[key]))
+            lines.append(head + " ".join(t.card(str(c), out) for c in ranking[key]))
     if not lines:
         if "source" not in ranking:
             return
