@@ -155,7 +155,9 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     packets = [int(n) for n in d.get("packets", [1])]
     how = "one at a time" if packets == [1] else \
         f"in packets of {' then '.join(str(n) for n in packets)}"
-    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's left."
+    side = (ctx.tree.get("players") or {}).get("direction", "left") \
+        if isinstance(ctx.tree.get("players"), dict) else "left"
+    text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's {side}."
             f"{_widow_prose(d)}{_turn_up_prose(d)} The rest of the pack is the stock (talon).")
     return text, [], p.cite(d, sub)
 
