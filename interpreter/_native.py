@@ -37,8 +37,9 @@ HOT = ("cards", "frozen",
        # Instr, so compiled too), the formulas' run-time library and the names that read it
        "engine/state", "engine/fields", "engine/resolve", "engine/steps", "engine/program",
        "engine/rng", "engine/order", "engine/observe", "engine/compiler", "engine/subsets",
-       "engine/trick", "engine/trick_play", "engine/dummy", "engine/card_play", "engine/tricks",
-       "engine/flow", "engine/deal", "engine/decide", "engine/exchange", "engine/auction",
+       "engine/trick", "engine/trick_play", "engine/dummy", "engine/announce", "engine/card_play",
+       "engine/tricks", "engine/flow", "engine/deal", "engine/decide", "engine/exchange",
+       "engine/auction",
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        "engine/readers", "engine/resolver", "engine/seats",
        # batched playouts (Game.playouts) and the search bots' steps
