@@ -88,17 +88,28 @@ def test_tute_at_three_takes_the_twos_out_or_deals_one_card_aside() -> None:
         spelbok.load("tute", players=3, options={"three_player_pack": "both"})
 
 
-def test_tute_asks_the_winner_for_a_cante_only_when_he_can_sing_one() -> None:
+def test_tute_asks_the_winner_for_the_seven_only_when_he_holds_one_to_give() -> None:
     game = spelbok.load("tute", players=2)
     position = {"trump": "E", "turn_up": "3E", "talon": "AB 6B RB CB", "leader": 1}
     nothing = game.new_state(seed=1, position={**position,
-                                               "hands": {1: "4O 5C 2B", 0: "AO RC CO"}})
+                                               "hands": {1: "4O 5C 7E", 0: "AO RC CO"}})
     nothing.apply("4O")
     nothing.apply("AO")
-    assert nothing.decision_name != "cante" and nothing.current_player == 0
-    pair = game.new_state(seed=1, position={**position,
-                                            "hands": {1: "4O 5C 2B", 0: "AO RC CC"}})
-    pair.apply("4O")
-    pair.apply("AO")
-    assert pair.decision_name == "cante"
-    assert [str(a) for a in pair.legal_actions()] == ["copas", "pass"]
+    assert nothing.decision_name != "seven" and nothing.current_player == 0
+    seven = game.new_state(seed=1, position={**position,
+                                             "hands": {1: "4O 5C 2B", 0: "AO 7E CC"}})
+    seven.apply("4O")
+    seven.apply("AO")
+    assert seven.decision_name == "seven" and seven.current_player == 0
+    assert sorted(str(a) for a in seven.legal_actions()) == ["seven", "seven 7E"]
+
+
+def test_tute_shows_the_cards_of_a_cante_to_the_table() -> None:
+    game = spelbok.load("tute", players=2)
+    st = game.new_state(seed=1, position={"trump": "E", "turn_up": "3E", "talon": "AB 6B RB CB",
+                                          "leader": 1, "hands": {1: "4O 5C 2B", 0: "AO RC CC"}})
+    st.apply("4O")
+    st.apply("AO")
+    assert "copas" in [str(a) for a in st.legal_actions()]
+    st.apply("copas")
+    assert sorted(st.view(1)["known_cards"][0]) == ["CC", "RC"]
