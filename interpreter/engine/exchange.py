@@ -5,10 +5,10 @@ Its moves are the subsets of the hand within the step's bounds, offered as the
 lazy :class:`~spelbok.engine.subsets.SubsetActions` list; the bare verb keeps
 every card.  A step's ``allow`` (a condition on each ``card`` given, or levels tried
 in order) narrows them: a card no level admits is never given, and a card only a
-later level admits only once every card an earlier level admits is given too (French
-Tarot's ecart: a trump only when nothing else is left).  ``show`` names the given
+later level admits only once every card an earlier level admits is given too (a trump
+laid aside only when nothing else is left).  ``show`` names the given
 cards shown to all (:attr:`State.shown`); ``give_to: turn_up`` puts the given cards
-on the turn-up instead of the discards (Schnapsen's trump jack for the trump card).
+on the turn-up instead of the discards (a low trump swapped for the trump card turned up).
 """
 
 from __future__ import annotations

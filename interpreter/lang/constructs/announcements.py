@@ -1,6 +1,6 @@
 """A trick-rule family of the ``tricks`` step: announcements a player may make at his
 turn in a trick, before his card (``tricks.announce``, a list of the part
-``announcement``: Doppelkopf's Re, Truco's call, Tarot's handful).
+``announcement``: a side's call to raise the stakes, a handful of trumps shown).
 
 An announcement is a word offered beside the cards while its condition holds for the
 player to play; he may make any that are offered, several in turn, then plays his

@@ -1,7 +1,7 @@
 """Hidden variables: per-player variables each seat sees only for itself, until shown.
 
-A partnership found as the cards are played (Doppelkopf's Re and Kontra, whose sides
-the queens of clubs make) is a per-player variable no other seat may read: ``hidden:
+A partnership found as the cards are played (the sides that the two queens of clubs
+make, say) is a per-player variable no other seat may read: ``hidden:
 {re: {reveal: "times_played('QC') > 0", sample: "holds('QC')"}}``.  Every seat's view,
 observation tensor and bots see a hidden value only for the seat itself and for the
 seats whose ``reveal`` condition holds; a bot's sample of the hidden cards gives the

@@ -64,7 +64,7 @@ GRAMMAR = r"""
 // a meld of the `melds` table: "meld marriage: K Q in one suit, worth 20",
 // "meld four_jacks: J in every suit, worth 40", "meld sequence: run of 3 in one suit, worth 30",
 // "meld tierce: run of 3 to 3 ranked A K Q J 10 9 8 7 in one suit, worth 20",
-// "meld pinochle: cards QS JD, worth 40, doubled 300", "meld royal: K Q in trumps, class a, worth 40"
+// "meld pair: cards QS JD, worth 40, doubled 300", "meld royal: K Q in trumps, class a, worth 40"
 meld: "meld" word ":" meld_cards? rank* meld_run? meld_order? ("in" meld_spread)? meld_class? "," "worth" formula meld_double? _end _sources?
 meld_cards: "cards" card+
 meld_run: "run" "of" INT meld_longest?
