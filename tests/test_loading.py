@@ -225,7 +225,8 @@ def test_normalize_conversions() -> None:
     assert trump["suits"] == ["C", "S", "H", "D"] and "exchange" not in trump
     assert trump["then"] == {"a": "1", "b": "false"}
     assert swap["who"] == "each"
-    assert swap["exchange"] == {"draw_from": "stock", "max": "2", "min": "0"}
+    assert swap["exchange"] == {"draw_from": "stock", "max": "2", "min": "0",
+                                "show": "false", "give_to": "discards"}
     assert tricks["tricks"]["follow"] is True and tricks["tricks"]["head"] is False
     assert tricks["tricks"]["void_trump"] == "o == 1"
     assert set_ == {"set": {"x": "0"}, "for": "true", "when": "true"}
