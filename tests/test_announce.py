@@ -16,7 +16,6 @@ from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
 from spelbok.lang.yamlio import load_yaml
-from spelbok.rl.encoding import Encoding, Match
 
 from tests.minispec import HEAD
 
@@ -146,6 +145,9 @@ def test_describe_says_who_may_announce_what() -> None:
 
 
 def test_the_action_space_numbers_announcements_beside_the_cards() -> None:
+    pytest.importorskip("numpy")  # the rl extra
+    from spelbok.rl.encoding import Encoding, Match
+
     game = spelbok.load(spec(HIGH), players=2)
     enc = Encoding(game)
     assert "high" in enc.labels and "higher" in enc.labels

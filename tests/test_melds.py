@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import spelbok
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
-from spelbok.rl.encoding import Encoding
 from spelbok.validation import validate
 
 SPEC = """spelbok: 1
@@ -97,6 +97,9 @@ def test_a_player_picks_the_melds_he_declares_and_keeps_the_rest_hidden() -> Non
 
 
 def test_the_meld_choice_is_numbered_once_per_meld_and_done() -> None:
+    pytest.importorskip("numpy")  # the rl extra
+    from spelbok.rl.encoding import Encoding
+
     g = spelbok.load("pinochle")
     enc = Encoding(g)
     words = [name for name in g.tree["melds"]] + ["done"]
