@@ -26,6 +26,7 @@ from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import is_node, is_token
 from .home import Home
+from .ranking import _distinct
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
@@ -176,14 +177,6 @@ def write(out: t.Out, tree: Mapping[str, Any]) -> None:
             out.add(1, "points of ranks: "
                     + (", ".join(f"{t.rank(str(k))} {v}" for k, v in items) or "none"))
         t.source(out, 1, mode)
-
-
-def _distinct(orders: Any) -> list[list[Any]]:
-    out: list[list[Any]] = []
-    for order in orders:
-        if list(order) not in out:
-            out.append(list(order))
-    return out
 
 
 # ---------------------------------------------------------------- describe
