@@ -186,24 +186,16 @@ class MeldChoice(Decide):
         self.melds = melds
         self.fixed_list = None  # the options depend on the hand
         self.filtered = True
+        self.where = self._makes_any  # Decision.run skips a seat whose hand makes no meld
+
+    def _makes_any(self, st: State, p: int) -> bool:
+        return bool(self._offered(st, p))
 
     def _offered(self, st: State, p: int) -> list[Action]:
         picked = st.meld_picks[p]
         hand = st.hands[p]
         return [self.word_actions[i] for i, m in enumerate(self.melds)
                 if not (picked >> i) & 1 and m.made(hand, st.trump)]
-
-    def run(self, st: State) -> bool:
-        q = st.queue
-        while q:
-            p = q[0]
-            if st.out[p] or not self._offered(st, p):
-                q.pop(0)
-                continue
-            st.current = p
-            return False
-        st.pc += 1
-        return True
 
     def _choices(self, st: State) -> list[Action]:
         assert st.current is not None
