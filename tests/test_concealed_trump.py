@@ -14,6 +14,7 @@ import random
 import pytest
 import spelbok
 from spelbok.errors import SpecError
+from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 
@@ -94,3 +95,153 @@ def test_the_dsl_says_it_and_reads_it_back() -> None:
     assert "from zone laid_aside to the hand of each player where seat == 0, face up" in text
     back = parse_dsl(text, "mini.spel")[0]["hand"][2]
     assert back["move"] == tree["hand"][2]["move"] and back["for"] == "seat == 0"
+
+
+# ---------------------------------------------------------------------------------------
+# a trump concealed by seat 0, named when a void player calls for it (or seat 0 himself,
+# void, or with an empty hand: aside_turn keeps him in the tricks)
+CONCEALED = """spelbok: 1
+name: Mini
+players: {min: 2, max: 4}
+deck:
+  - players: [2, 4]
+    ranks: [A, K, Q, J, 10, 9, 8, 7]
+variables:
+  hand_player: {asked: 0}
+hand:
+  - deal: {size: 5}
+  - decide: aside
+    where: "seat == 0"
+    choose: exchange
+    exchange: {draw_from: none, min: 1, max: 1}
+  - tricks:
+      aside_turn: true
+      new_trump: later
+      announce:
+        - word: reveal
+          when: >-
+            trump == 'none' and any(count(discarded) > 0) and (cards == 0 or
+            led_suit != 'none' and count(cards_of(hand, led_suit)) == 0)
+          then: {asked: trick_number}
+          steps:
+            - set: {trump: "suit_of(highest(discarded))"}
+              for: "count(discarded) > 0"
+            - move: {from: laid_aside, to: hand, face_up: true}
+              for: "count(discarded) > 0"
+      allow: "asked != trick_number or card_is_trump"
+      reason: "having called for the trump, play a trump"
+end: {when: "hand_number >= 3", winners: "tricks == max(tricks)"}
+"""
+
+
+def _tricks(text: str, players: int, seeds: range) -> list[tuple[list[tuple[int, str]], int, int]]:
+    """Random matches: each trick's cards, its winner, and how many of its cards were
+    played before a trump was named in it (-1: none was)."""
+    game = spelbok.load(text, players=players)
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        st = game.new_state(seed=seed, record=True)
+        named_at = -1
+        while not st.is_terminal:
+            before = len(st.trick.cards)
+            seen = len(st.log)
+            st.apply(rng.choice(st.legal_actions()))
+            for e in st.log[seen:]:
+                if e["event"] == "trump" and before:
+                    named_at = before
+                if e["event"] == "trick":
+                    out.append(([(p, c) for p, c in e["cards"]], e["winner"], named_at))
+                    named_at = -1
+    return out
+
+
+def _hand_without_calls(text: str) -> tuple[list[int], list[dict]]:
+    """One hand at four in which nobody calls for the trump unless he must: each
+    trick's number of cards, and the reveals."""
+    st = spelbok.load(text, players=4).new_state(seed=1, record=True)
+    rng = random.Random(1)
+    while not st.is_terminal and st.hand_number == 1:
+        legal = st.legal_actions()
+        cards = [a for a in legal if str(a) != "reveal"]
+        st.apply(rng.choice(cards or legal))
+    return ([len(e["cards"]) for e in st.log if e["event"] == "trick"][:5],
+            [e for e in st.log if e["event"] == "decision" and e.get("decision") == "reveal"])
+
+
+def test_the_owner_keeps_his_turn_with_an_empty_hand_and_must_take_his_card_back() -> None:
+    sizes, reveals = _hand_without_calls(CONCEALED)
+    assert sizes == [4] * 5 and [e["seat"] for e in reveals] == [0]
+    sizes, reveals = _hand_without_calls(CONCEALED.replace("      aside_turn: true\n", ""))
+    assert sizes[-1] == 3 and not reveals  # without it he is skipped: his card is lost
+
+
+def test_at_his_turn_with_an_empty_hand_he_may_only_reveal() -> None:
+    game = spelbok.load(CONCEALED, players=2)
+    rng = random.Random(5)
+    st = game.new_state(seed=5)
+    while not st.is_terminal:
+        if st.current == 0 and not st.view(0)["hand"] and st.view(0)["own_discards"]:
+            assert [str(a) for a in st.legal_actions()] == ["reveal"]
+            return
+        st.apply(rng.choice(st.legal_actions()))
+    pytest.fail("no turn with an empty hand and a card aside")
+
+
+def test_later_a_trump_suit_card_played_before_the_reveal_is_no_trump() -> None:
+    later = whole = 0
+    for text in (CONCEALED, CONCEALED.replace("new_trump: later", "new_trump: whole_trick")):
+        for cards, winner, at in _tricks(text, 4, range(40)):
+            if at <= 0:
+                continue
+            led = cards[0][1][-1]
+            trump = next(c for _p, c in cards[at:] if c[-1] != led)[-1] \
+                if any(c[-1] != led for _p, c in cards[at:]) else None
+            early = [p for p, c in cards[1:at] if trump and c[-1] == trump != led]
+            if not early:
+                continue
+            if "whole_trick" in text:
+                whole += winner in early
+            else:
+                assert winner not in early or any(
+                    p == winner and c[-1] == trump for p, c in cards[at:])
+                later += 1
+    assert later and whole  # both readings met the case; the whole trick's let one win
+
+
+def test_the_running_winner_is_the_one_rule_under_both_readings() -> None:
+    from tests.test_trick_value import check_match  # noqa: PLC0415
+
+    for text in (CONCEALED, CONCEALED.replace("new_trump: later", "new_trump: whole_trick")):
+        game = spelbok.load(text, players=4)
+        for seed in range(8):
+            checked, failures = check_match(game, seed)
+            assert checked and not failures, failures
+
+
+def test_aside_turn_needs_an_announcement_and_new_trump_its_words() -> None:
+    text = CONCEALED.replace("      announce:\n", "      announce_x:\n")
+    with pytest.raises(SpecError):
+        spelbok.load(text, players=2)
+    bare = CONCEALED.split("      announce:\n")[0] + 'end: {when: "hand_number >= 3", ' \
+        'winners: "tricks == max(tricks)"}\n'
+    with pytest.raises(SpecError, match="announce"):
+        spelbok.load(bare, players=2)
+    with pytest.raises(SpecError):
+        spelbok.load(CONCEALED.replace("new_trump: later", "new_trump: sometimes"), players=2)
+
+
+def test_the_dsl_and_describe_say_both_rules() -> None:
+    tree = spelbok.load(CONCEALED, players=2).tree
+    text = to_dsl(tree)
+    assert "a player with cards laid aside keeps his turn" in text
+    back = parse_dsl(text, "mini.spel")[0]["hand"][2]["tricks"]
+    assert back["aside_turn"] is True and back.get("new_trump", "later") == "later"
+    whole = to_dsl(spelbok.load(CONCEALED.replace("new_trump: later", "new_trump: whole_trick"),
+                                players=2).tree)
+    assert "counts for the whole trick" in whole
+    prose = " ".join(describe(spelbok.load(CONCEALED, players=2).doc).split())
+    assert "keeps his turn while he has cards laid aside" in prose
+    whole_prose = " ".join(describe(spelbok.load(
+        CONCEALED.replace("new_trump: later", "new_trump: whole_trick"), players=2).doc).split())
+    assert "counts for the whole trick, the cards already played too" in whole_prose
