@@ -245,3 +245,55 @@ def test_the_dsl_and_describe_say_both_rules() -> None:
     whole_prose = " ".join(describe(spelbok.load(
         CONCEALED.replace("new_trump: later", "new_trump: whole_trick"), players=2).doc).split())
     assert "counts for the whole trick, the cards already played too" in whole_prose
+
+
+def _at_first_trick(players: int = 4) -> spelbok.State:
+    st = spelbok.load(CONCEALED, players=players).new_state(seed=3, record=True)
+    rng = random.Random(3)
+    while st.decision_name == "aside":
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_the_terminal_shows_the_card_face_down_to_its_owner_and_a_count_to_the_others() -> None:
+    from spelbok.view.panel import panel  # noqa: PLC0415
+    from spelbok.view.text import card  # noqa: PLC0415
+
+    st = _at_first_trick()
+    laid = st.view(0)["own_discards"]
+    names = ["P0", "P1", "P2", "P3"]
+    mine = "\n".join(panel(st, 0, names))
+    assert f"laid aside {card(laid[0])} (face down)" in mine
+    theirs = "\n".join(panel(st, 1, names))
+    assert "face down  P0 1 card" in theirs and card(laid[0]) not in theirs.split("your hand")[0]
+    assert "laid aside" not in theirs
+
+
+def test_the_browser_table_shows_the_card_face_down_and_the_reveal() -> None:
+    tableview = pytest.importorskip("spelbok.web.tableview")
+    st = _at_first_trick()
+    laid = st.view(0)["own_discards"]
+    owner = tableview.table(st, 0, ["a", "b", "c", "d"], to_act=False, log_viewer=0)
+    other = tableview.table(st, 1, ["a", "b", "c", "d"], to_act=False, log_viewer=1)
+    assert owner["aside_sizes"] == other["aside_sizes"] == [1, 0, 0, 0]
+    assert [c["name"] for c in owner["own_aside"]] == laid and other["own_aside"] == []
+    assert other["trump"] is None  # no suit is trump until it is called for
+    rng = random.Random(3)
+    while st.view(1)["trump"] is None and not st.is_terminal:
+        st.apply(rng.choice(st.legal_actions()))
+    other = tableview.table(st, 1, ["a", "b", "c", "d"], to_act=False, log_viewer=1)
+    assert other["aside_sizes"] == [0, 0, 0, 0] and other["trump"] is not None
+    assert laid[0] in [c["name"] for c in other["shown"][0]] or laid[0] in str(other["trick"])
+
+
+def test_other_seats_observe_no_trump_and_sample_the_concealed_card() -> None:
+    st = _at_first_trick()
+    laid = st.view(0)["own_discards"]
+    assert st.view(1)["trump"] is None and st.view(1)["discards"] == 1
+    seen = set()
+    for k in range(12):
+        sample = st.determinize(1, random.Random(k))
+        assert len(sample.view(0)["own_discards"]) == 1  # one card aside, re-dealt
+        seen.add(sample.view(0)["own_discards"][0])
+        assert sample.view(1)["hand"] == st.view(1)["hand"]
+    assert seen != {laid[0]}  # the bots of other seats do not read the real card
