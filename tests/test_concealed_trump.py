@@ -297,3 +297,18 @@ def test_other_seats_observe_no_trump_and_sample_the_concealed_card() -> None:
         seen.add(sample.view(0)["own_discards"][0])
         assert sample.view(1)["hand"] == st.view(1)["hand"]
     assert seen != {laid[0]}  # the bots of other seats do not read the real card
+
+
+def test_the_observation_of_the_owner_holds_the_card_and_the_others_do_not() -> None:
+    pytest.importorskip("numpy")
+    from spelbok.rl.encoding import Encoding, Match  # noqa: PLC0415
+
+    st = _at_first_trick()
+    game = spelbok.load(CONCEALED, players=4)
+    enc = Encoding(game)
+    laid = st.prog.pack.parse_card(st.view(0)["own_discards"][0])
+    at = enc.planes.index("own_discards") * enc.num_cards + enc.card_index[laid]
+    match = Match(enc, st)
+    assert match.observation(0)[at] == 1
+    assert all(match.observation(p)[at] == 0 for p in (1, 2, 3))
+    assert "reveal" in enc.labels  # the call for the trump: a numbered word action
