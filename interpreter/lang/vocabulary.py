@@ -21,7 +21,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> defaults("deal")
 {'deal': {'packets': [1], 'to': 'not out'}, 'when': 'true'}
 >>> words("move", "from")
-('hand', 'widow', 'stock', 'turn_up', 'discards')
+('hand', 'widow', 'stock', 'turn_up', 'discards', 'laid_aside')
 >>> step("tricks").field("lead_trumps").default, words("tricks", "lead_trumps")
 ('any', ('any', 'broken'))
 >>> [b.name for b in builtins("player")][:3]
