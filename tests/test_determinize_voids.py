@@ -132,15 +132,15 @@ def broken_voids(record: Record, s: Any, seat: int) -> list[str]:
             continue  # it led, or followed
         # the hand the sample says p held then
         held = s.hands[p]
-        for t, cards in record.seen[p]:
-            if t > i:
-                held &= ~cards
         for later in plays[i:]:
             if later.seat != p:
                 continue
             c = _sampled_card(s, later.at) if later.down else later.card
             if c is not None:
                 held |= 1 << c
+        for t, cards in record.seen[p]:  # after the cards played since: one received
+            if t > i:  # face up after the play, then played, was not held at it
+                held &= ~cards
         if held == b.hands[p]:
             continue  # the real hand: the play was legal
         for suit in b.tables.suit_mask:  # the suit led, and the others (a duty to trump…)

@@ -102,7 +102,8 @@ RECORDED: dict[str, str] = {
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': 'bdd225e01ea0c0ec',  # turning right (players.direction); truco called at any player's turn (tricks.announce)
     'tute-0': 'dae43bec86766696',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable)
-    'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
+    'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
+    'whist-0': 'f52c4268d64d8296',  # the dealer's last card turned, not a random one of his; its reward mode alternates by place among the specs, moved by twenty-eight
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',
     'knektpass-swap-counts-4': 'bb8b79ce3138ef98',

@@ -101,11 +101,13 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
         # (a lone card may name trump, and wins its trick whatever the tables); the
         # closing card may end the hand, and the next one deal
         tables, trumps, trump = st.tables, trumps_count(st), st.trump
+        plain = st.trick.plain  # cards played before a trump named in the trick
         seen = len(st.log)
         st.apply(a)
         closed = [e for e in st.log[seen:] if e["event"] == "trick"]
         if closed:  # the action closed the trick
-            run = trick_winner(tables, pairs, trumps, trump, down & _mask(pairs), down_trump, losing)
+            run = trick_winner(tables, pairs, trumps, trump, down & _mask(pairs), down_trump, losing,
+                               plain)
             winner = closed[0]["winner"]
             if len(closed[0]["cards"]) != len(pairs) or winner != taker(pairs, run.seat):
                 failures.append(f"seed {seed} step {steps}: trick {pairs} went to {winner}, "

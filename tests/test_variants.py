@@ -17,6 +17,7 @@ SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
+TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -51,6 +52,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "knockout-whist-no-dog.yaml": (KNOCKOUT, NAME | {("variables", "match", "dog_lives")}),
     "knockout-whist-out-players-deal.yaml": (
         KNOCKOUT, NAME | {("dealer", "skip_out"), ("dealer", "source")}),
+    "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),

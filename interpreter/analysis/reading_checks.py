@@ -244,6 +244,23 @@ def _c_shown(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
                     "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
 
 
+def _c_laid_aside(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
+    """The cards each named seat has laid aside face down this hand (its ``discarded``,
+    which its own view alone names: a concealed trump, a discard)."""
+    exp = ctx.per_seat(want, where)
+    bad = {}
+    for s, v in exp.items():
+        e = ctx.card_set(v, (*where, s))
+        g = sorted(ctx.pack.names_of(ctx.st.discarded[s]))
+        if e != g:
+            bad[s] = (e, g)
+    if not bad:
+        return None
+    return Mismatch("laid_aside", "; ".join(f"{s}: {_cards_text(e, ctx.pack)}"
+                                            for s, (e, _) in bad.items()),
+                    "; ".join(f"{s}: {_cards_text(g, ctx.pack)}" for s, (_, g) in bad.items()))
+
+
 def _c_turn_up(ctx: _Context, want: Any, where: Path_) -> Mismatch | None:
     exp = ctx.card_set(want, where)
     got = sorted(ctx.pack.names[c] for c in ctx.st.turn_up)
@@ -433,6 +450,7 @@ _CHECKS: dict[str, Check] = {
     "turn_up": _c_turn_up,
     "widow": _c_widow,
     "shown_aside": _c_shown_aside,
+    "laid_aside": _c_laid_aside,
     "talon": _c_talon,
     "talon_top": _c_talon_top,
     "talon_size": _c_talon_size,

@@ -14,7 +14,7 @@ from .announce import Announcement
 from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
-from .trick import beats, down_key, legal_cards
+from .trick import Trick, beats, down_key, legal_cards
 from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list
 
 if TYPE_CHECKING:
@@ -91,6 +91,20 @@ class CardPlay(TrickPlayEach):
         self.kept = 0  # ranking.kept_cards (set by the compiler): won by their owner
         self.calls: list[Announcement] = calls or []
         self.call_words: dict[str, Announcement] = {a.word: a for a in self.calls}
+        self.aside = False  # tricks.aside_turn (set by the compiler)
+
+    def begin_trick(self, st: State, leader: int) -> bool:
+        """As :meth:`TrickPlay.begin_trick`; with ``aside`` (``tricks.aside_turn``) a seat
+        whose hand is empty keeps its turn while it has cards laid aside (``discarded``)."""
+        started = TrickPlayEach.begin_trick(self, st, leader)
+        if not self.aside or st.trick_no >= st.trick_stop:
+            return started
+        seats = self.rotations[leader << 16 | st.participants]
+        hands, aside = st.hands, st.discarded
+        order = [p for p in seats if hands[p] or aside[p]]
+        if len(order) != len(st.trick.order):
+            st.trick = Trick(order)
+        return bool(order)
 
     def _free_mask(self, st: State, seat: int) -> int:
         """The cards the trick's duties and ``allow`` leave, and the free cards: a free

@@ -48,6 +48,7 @@ from .resolver import (  # noqa: F401  (BUILTINS, KEEPS_CARDS, Resolver: their o
 )
 from .seats import SELECTORS, TIES_DEFAULT, seat_selector  # noqa: F401  (their old home)
 from .steps import Fn, Instr, JumpUnless, Path, Selector, const
+from .trick import renamed_trump
 from .trick_play import TrickPlay
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ class Compiler:
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
         self.calls_own = False  # an auction lets the declarer call his own card (auction.py)
+        self.new_trump: tuple[bool, bool, int] = (False, True, 0)  # tricks.new_trump (tricks.py)
 
     @staticmethod
     def card_mask(names: list[Any], deck_mask: int, pack: Pack = FRENCH) -> int:
@@ -240,6 +242,7 @@ class Compiler:
         self.compile_steps(t["hand"], ("hand",), code)
         prog.code = code
         prog.calls_own = self.calls_own  # set by compile_auction
+        prog.new_trump = self.new_trump  # set by compile_tricks
         prog.n_counters = self.counters
         prog.step_pcs = self.step_pcs
         prog.origins = [self.origins.get(pc, Origin((), "")) for pc in range(len(code))]
@@ -465,7 +468,10 @@ class Compiler:
 
         def set_trump(st: State, p: int, v: Any) -> None:
             s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
-            st.game.program.set_trump(st, s)
+            prog = st.game.program
+            prog.set_trump(st, s)
+            if st.trick.cards:  # named during a trick (tricks.new_trump)
+                renamed_trump(st, *prog.new_trump)
             if st.rec is not None:  # p < 0: set by a step, not named by a player
                 st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))
 

@@ -96,6 +96,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("shown", "mask", reset="hand", fresh=0, snapshot="shown"),
     # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
     _F("demand", "int", reset="hand", fresh=0, snapshot="demand", owner=_T),
+    _F("plain", "mask", reset="hand", fresh=0, snapshot="trick_plain", owner=_T),
     _F("bound", "int", reset="hand", fresh=-1, snapshot="bound", owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),

@@ -441,7 +441,9 @@ def _check_hand_sizes(st: State, ts: Any, part: list[int],
                       between: bool) -> None:
     """Every player in the tricks holds as many cards as the others (unless the step lets
     players abstain, or the position stands between two tricks)."""
-    sizes = {p: st.hands[p].bit_count() for p in part}
+    aside = bool(getattr(ts.play, "aside", False))  # tricks.aside_turn: laid-aside cards count
+    sizes = {p: st.hands[p].bit_count() + (st.discarded[p].bit_count() if aside else 0)
+             for p in part}
     if between:  # hands may differ between tricks (some have drawn, others not yet)
         sizes = {}
     elif not any(sizes.values()):

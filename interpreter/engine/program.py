@@ -138,6 +138,9 @@ class Program:
     mode_slot: int = -1
     # the hidden variables (engine/hidden.py): empty without a `hidden` section
     secrets: tuple[Any, ...] = ()
+    # a trump named during a trick (tricks.new_trump): (whole_trick, face-down cards as
+    # trumps, losing cards), for engine.trick.renamed_trump
+    new_trump: tuple[bool, bool, int] = (False, True, 0)
     # an auction lets the declarer call a card he holds (call: rank_order): a sample may
     # deal the called card to him (engine/observe.py)
     calls_own: bool = False

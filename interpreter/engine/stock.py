@@ -42,7 +42,7 @@ class StockDraw(Instr):
         return True
 
 
-ZONES = ("hand", "widow", "stock", "turn_up", "discards")
+ZONES = ("hand", "widow", "stock", "turn_up", "discards", "laid_aside")
 
 
 class Move(Instr):
@@ -50,11 +50,15 @@ class Move(Instr):
     the turn-up and the discard pile.  ``count`` None moves every card of the source.
 
     Public knowledge follows the cards: cards taken from the turn-up are known
-    to be in the taker's hand; cards from hidden zones stay hidden.
+    to be in the taker's hand; cards from hidden zones stay hidden, unless ``face_up``
+    (every seat sees them arrive: known in the taker's hand).  ``laid_aside`` is the
+    ``for`` seat's own cards laid away face down (``State.discarded``, part of the
+    discard pile), which only he sees.
     """
 
     def __init__(self, source: str, target: str, count: Fn | None, each: Fn | None,
-                 position: str) -> None:
+                 position: str, face_up: bool = False) -> None:
+        self.face_up = face_up
         self.from_zone = source
         self.to_zone = target
         self.position = position  # where cards moved to the stock go: shuffled, top or bottom
@@ -76,6 +80,8 @@ class Move(Instr):
             mask = st.hands[seat]
         elif src == "widow":
             mask = st.widow
+        elif src == "laid_aside":
+            mask = st.discarded[seat]
         else:
             mask = st.discards
         cards = list(cards_in(mask))
@@ -99,7 +105,7 @@ class Move(Instr):
         dst = self.to_zone
         if dst == "hand":
             st.hands[seat] |= m
-            if self.from_zone == "turn_up":
+            if self.from_zone == "turn_up" or self.face_up:
                 st.known[seat] |= m
             elif m:
                 st.voids[seat] = 0  # unseen cards arrived: earlier voids no longer certain
@@ -109,6 +115,9 @@ class Move(Instr):
             st.discards |= m
             if self.from_zone == "hand":
                 st.discarded[seat] |= m
+        elif dst == "laid_aside":
+            st.discards |= m
+            st.discarded[seat] |= m
         elif dst == "stock":
             st.add_to_stock(cards, self.position)
         else:
@@ -121,7 +130,7 @@ class Move(Instr):
         if st.rec is not None and m:
             data: dict[str, Any] = {"seat": seat, "source": self.from_zone,
                                     "target": self.to_zone, "cards": len(cards)}
-            if self.from_zone == "turn_up":  # face up: everyone saw which cards they were
+            if self.from_zone == "turn_up" or self.face_up:  # everyone saw which cards they were
                 data["shown"] = [st.prog.pack.names[c] for c in cards]
             if self.to_zone == "stock":
                 data["position"] = self.position
@@ -151,7 +160,8 @@ def compile_move(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
     each_fn = c.formula(each, (*path, "for"), True) if each is not None else None
     position = c.constant(m.get("position", STOCK_POSITIONS[0]), (*p, "position"),
                           STOCK_POSITIONS)
-    code.append(Move(source, target, count_fn, each_fn, position))
+    face_up = bool(c.constant(m.get("face_up", False), (*p, "face_up"), (True, False)))
+    code.append(Move(source, target, count_fn, each_fn, position, face_up))
 
 
 __all__ = ["StockDraw", "Move", "ZONES", "compile_move"]

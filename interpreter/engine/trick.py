@@ -268,14 +268,16 @@ class Running(NamedTuple):
 
 def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
                  trumps: bool, trump: int = NO_TRUMP, down: int = 0, down_trump: bool = True,
-                 losing: int = 0) -> Running:
+                 losing: int = 0, plain: int = 0) -> Running:
     """The winner rule over the ``(seat, card)`` ``pairs`` of a trick, in play order:
     who is winning it and with what key (:class:`Running`), under the trump ``tables``
     (trump ``trump``; ``trumps``: trumps win this trick, see :func:`trumps_count`).
 
     The cards of ``down`` were played face down (:func:`down_key`: one played as a trump
     names the trump as the led suit); those of ``losing`` are cards of no suit that never
-    win (``ranking.losing_cards``, kept cards among them): they name no led suit.  The
+    win (``ranking.losing_cards``, kept cards among them): they name no led suit; those
+    of ``plain`` were played before a trump named during the trick (``tricks.new_trump:
+    later``): they count as no trump, a card of the suit led by its power.  The
     first card that names a suit names the led suit; a card takes the lead when it
     :func:`beats` the best so far.  Who takes the whole trick is :func:`taker`.
 
@@ -310,7 +312,7 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
         suit = tables.suit[c]
         if led < 0:
             led = suit
-        k = key_of(tables, c, led, trumps)
+        k = key_of(tables, c, led, trumps and not (plain >> c) & 1)
         if beats(k, key):
             seat, key, trumped = p, k, suit != led
         if suit == led and not tables.trump[c] and tables.power[c] > led_best:
@@ -358,7 +360,7 @@ class Trick:
     """
 
     __slots__ = ("cards", "order", "pos", "led", "best_key", "best_seat", "best_led",
-                 "best_trumped", "demand", "bound", "shared")
+                 "best_trumped", "demand", "bound", "plain", "shared")
 
     cards: list[tuple[int, int]]
     order: list[int]
@@ -370,6 +372,7 @@ class Trick:
     best_trumped: bool
     demand: int
     bound: int
+    plain: int  # cards played before a trump named during the trick (tricks.new_trump)
     shared: bool  # held by more than one state (a clone's): copy before writing
 
     def __init__(self, order: list[int] | None = None) -> None:
@@ -383,6 +386,7 @@ class Trick:
         self.best_trumped = False
         self.demand = 0
         self.bound = -1
+        self.plain = 0
         self.shared = False
 
     def copy(self) -> Trick:
@@ -397,6 +401,7 @@ class Trick:
         c.best_trumped = self.best_trumped
         c.demand = self.demand
         c.bound = self.bound
+        c.plain = self.plain
         return c
 
     def own(self, st: State) -> Trick:
@@ -412,7 +417,7 @@ class Trick:
     def values(self) -> tuple[object, ...]:
         """The trick's fields, for equality (in their order in ``__slots__``)."""
         return (self.cards, self.order, self.pos, self.led, self.best_key, self.best_seat,
-                self.best_led, self.best_trumped, self.demand, self.bound)
+                self.best_led, self.best_trumped, self.demand, self.bound, self.plain)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Trick):
@@ -448,7 +453,8 @@ class Trick:
                 down: int = 0, down_trump: bool = True, losing: int = 0) -> Running:
         """The winner rule (:func:`trick_winner`) over the trick's cards: what the
         running fields (``led``, ``best_seat``, ...) must hold."""
-        return trick_winner(tables, self.cards, trumps, trump, down, down_trump, losing)
+        return trick_winner(tables, self.cards, trumps, trump, down, down_trump, losing,
+                            self.plain)
 
     def taker(self) -> int:
         """Who takes the trick as it stands (:func:`taker`)."""
@@ -457,10 +463,24 @@ class Trick:
 
 def _trick_from(cards: list[tuple[int, int]], order: list[int], pos: int, led: int,
                 best_key: int, best_seat: int, best_led: int, best_trumped: bool,
-                demand: int, bound: int) -> Trick:
+                demand: int, bound: int, plain: int = 0) -> Trick:
     """A pickled :class:`Trick` (:meth:`Trick.__reduce__`)."""
     t = Trick(order)
     t.cards = cards
     t.pos, t.led, t.best_key, t.best_seat = pos, led, best_key, best_seat
     t.best_led, t.best_trumped, t.demand, t.bound = best_led, best_trumped, demand, bound
+    t.plain = plain
     return t
+
+
+def renamed_trump(st: State, whole: bool, down_trump: bool, losing: int) -> None:
+    """A trump named while a trick is in progress (an assignment to ``trump``): with
+    ``whole`` the trick's cards count under it; else (``tricks.new_trump: later``) the
+    cards already played count as no trump's (``Trick.plain``).  The running winner is
+    worked out again by the one rule (:func:`trick_winner`)."""
+    tr = st.trick.own(st)
+    if not whole:
+        tr.plain |= tr.mask()
+    run = trick_winner(st.tables, tr.cards, trumps_count(st), st.trump, tr.down(st.hidden),
+                       down_trump, losing, tr.plain)
+    tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped = run

@@ -124,20 +124,25 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
         return DummyPlay(abstain_fn, word, allow_fn, refused, more,
                          c.formula(dummy, (*p, "dummy"), True),
                          c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True))
+    aside = bool(c.constant(t.get("aside_turn", False), (*p, "aside_turn"), (True, False)))
+    whole = c.constant(t.get("new_trump", "later"), (*p, "new_trump"),
+                       _v.words("tricks", "new_trump")) == "whole_trick"
+    down_as = c.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
+                         _v.words("tricks", "face_down_as"))
+    c.new_trump = (whole, down_as == "lowest_trump", c.losing_mask)
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
-            and down_fn is None and not decls and not calls):
+            and down_fn is None and not decls and not calls and not aside):
         kind = TrickPlayEach if per_trick else TrickPlay
         return kind(abstain_fn, word, allow_fn, refused, more)
     by_fn = None if by in (True, "true") else c.formula(by, (*p, "trump_by"), True)
     down_word = str(t.get("face_down_word", "down"))
-    down_as = c.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
-                         _v.words("tricks", "face_down_as"))
     shown = c.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
                        (True, False))
     play = CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
                     c.free_mask, c.losing_mask, down_fn, down_word,
                     down_as == "lowest_trump", bool(shown), decls, more, calls)
     play.kept = c.kept_mask
+    play.aside = aside
     return play
 
 

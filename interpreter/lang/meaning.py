@@ -137,6 +137,8 @@ def _where(kind: str, f: _v.Field) -> str:
         return f.name
     if kind == "declare":
         return "declare"
+    if kind == "announce":  # an announcement's formulas, read at the announcer's turn
+        return "announce"
     if kind == "auction" and f.name == "call_allow":
         return "call_allow"
     if kind == "decide" and f.name in ("then", "allow"):
@@ -180,7 +182,7 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
             # an announcement's formulas read the player to play (its steps are steps)
             for i, d in enumerate(value):
                 yield from _fields_of((*here, i), d, _v.construct("announcement").fields,
-                                      kind, owner)
+                                      "announce", owner)
         elif f.type == "list[declaration]" and isinstance(value, list):
             # a declaration's formulas read the card played with it: 'declare' names them
             for i, d in enumerate(value):

@@ -21,7 +21,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> defaults("deal")
 {'deal': {'packets': [1], 'to': 'not out'}, 'when': 'true'}
 >>> words("move", "from")
-('hand', 'widow', 'stock', 'turn_up', 'discards')
+('hand', 'widow', 'stock', 'turn_up', 'discards', 'laid_aside')
 >>> step("tricks").field("lead_trumps").default, words("tricks", "lead_trumps")
 ('any', ('any', 'broken'))
 >>> [b.name for b in builtins("player")][:3]
@@ -259,7 +259,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("card_is_trump", "card", "bool", "whether the card considered is a trump",
             only_in=("allow", "declare", "call_allow", "exchange")),
     Builtin("led_suit", "card", "suit_or_none", "the suit led (`'none'` when leading)",
-            per_trick=True, only_in=("allow", "abstain", "face_down", "declare")),
+            per_trick=True, only_in=("allow", "abstain", "face_down", "declare", "announce")),
     Builtin("trumps_broken", "trick", "bool", "whether trumps are broken", per_trick=True),
     Builtin("trick_number", "trick", "int", "the trick being played (1-based)", per_trick=True),
     Builtin("turn_up_suit", "hand", "suit_or_none", "suit letter of the top turn-up card, or "

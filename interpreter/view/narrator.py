@@ -53,7 +53,7 @@ def _fmt_value(value: Any) -> str:
 
 # the zones of a move step, as a transcript names them
 _ZONES = {"widow": "the widow", "stock": "the stock", "turn_up": "the turn-up",
-          "discards": "the discard pile"}
+          "discards": "the discard pile", "laid_aside": "the cards laid aside"}
 
 
 @dataclass

@@ -51,6 +51,7 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
     hand = hand_line(v["hand"], state.game, trump, style, mode)
     lines += wrap_items("  your hand  ", hand.split(" "), sep=" ", width=style.width,
                         indent=13)
+    lines += _aside(state, v, human, names, style)
     for p, known in enumerate(v.get("known_cards") or []):
         if known and p != human:  # cards another seat has shown to all (a dummy, melds)
             shown = hand_line(known, state.game, trump, style, mode)
@@ -70,4 +71,19 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
         lines += wrap_items("  tricks     ", won.split(" · "), width=style.width, indent=13)
     scores = scores_line(v["scores"], names, v["out"], style=style)
     lines += wrap_items("  scores     ", scores.split(" · "), width=style.width, indent=13)
+    return lines
+
+
+def _aside(state: State, v: dict, human: int, names: Sequence[str], style: Style) -> list[str]:
+    """The cards laid aside face down this hand: the seat's own, named (his alone), and
+    how many each other seat has (a concealed trump, a discard)."""
+    lines = []
+    own = v.get("own_discards") or []
+    if own:
+        lines += wrap_items("  laid aside ", [*(card(c, style) for c in own), "(face down)"],
+                            sep=" ", width=style.width, indent=13)
+    others = [f"{names[p]} {k} card{'' if k == 1 else 's'}"
+              for p, m in enumerate(state.discarded) if p != human and (k := m.bit_count())]
+    if others:
+        lines += wrap_items("  face down  ", others, width=style.width, indent=13)
     return lines

@@ -355,6 +355,9 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "talon": v.get("talon", 0),
         "hand": _hand(state, v, mine, legal, style),
         "hand_sizes": v["hand_sizes"],
+        # cards laid aside face down this hand: how many each seat has, and the viewer's own
+        "aside_sizes": [m.bit_count() for m in state.discarded],
+        "own_aside": [card_json(c, pack) for c in v.get("own_discards") or []],
         # the cards each other seat has shown to all and still holds (a dummy, melds);
         # at a dummy's turn, its cards say whether the seat to act may play them
         "shown": _shown(state, v, seat, legal if mine else []),

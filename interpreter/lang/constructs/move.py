@@ -32,9 +32,11 @@ DECL: Construct = Construct("move", "step", "move cards between zones", body=(
                          ("bottom", "at the bottom")),
           schema_doc="Where cards moved to the stock go: shuffled (the default), top or "
                      "bottom."),
+    Field("face_up", "condition", "the cards move face up: every seat sees them (known in "
+          "the hand they go to)", default="false", omitted=True),
     SOURCE,
 ), fields=(FOR,),
-    schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards.")
+    schema_doc="Move cards between zones: hand, widow, stock, turn_up, discards, laid_aside.")
 
 #: Where cards moved to the stock may go, the default first.
 POSITIONS: tuple[str, ...] = tuple(w.name for w in DECL.field("position").words)
@@ -42,7 +44,9 @@ POSITIONS: tuple[str, ...] = tuple(w.name for w in DECL.field("position").words)
 GRAMMAR = r"""
 // move cards between zones: "move 1 card from the turn-up to the hand of each player where …",
 // or "for each player where …, move all cards from the widow to the hand"
-move: for_each? "move" move_count "from" zone move_whose? "to" zone move_whose? move_place? _end _attrs?
+move: for_each? "move" move_count "from" zone move_whose? "to" zone move_whose? move_place? move_face_up? _end _attrs?
+// the cards move face up: every seat sees them
+move_face_up: "," "face" "up" ("if" formula)?
 move_count: ALL_CARDS                                       -> move_all
           | formula ("card" | "cards")                      -> move_some
 move_whose: "of" "each" "player" ("where" formula)?
@@ -84,10 +88,13 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> 
             else:
                 value, node = "true", c
             b.put(step, (*path, "for"), value, node, "whose hand ('of each player')")
+        elif kind == "move_face_up":
+            move["face_up"] = b.formula(c.children[0]) if c.children else True
+            b.mark((*mp, "face_up"), c)
         elif kind in _PLACES:
             move["position"] = _PLACES[kind] or b.word(c.children[0])
             b.mark((*mp, "position"), c)
-    for key in ("from", "to", "count", "position"):  # the order of the YAML surface
+    for key in ("from", "to", "count", "position", "face_up"):  # the order of the YAML surface
         if key in move:
             move[key] = move.pop(key)
     b.attrs(st, step, path)
@@ -114,6 +121,9 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     position = body.get("position", POSITIONS[0])
     place = {"shuffled": "", "top": ", on top", "bottom": ", at the bottom"}.get(
         position, f", placed: {t.word(position)}")
+    face = body.get("face_up", False)
+    if face not in (False, "false"):
+        place += ", face up" if face in (True, "true") else f", face up if {t.formula(face)}"
     out.add(indent, f"{head}move {what} from {source} to {target}{place}")
     out.attrs(indent + 1, step, "move")
 
@@ -123,7 +133,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     """``Move N cards from … to …``."""
     m = step["move"]
     zone = {"hand": "the hand", "widow": "the widow", "stock": "the stock",
-            "turn_up": "the turn-up", "discards": "the discard pile"}
+            "turn_up": "the turn-up", "discards": "the discard pile",
+            "laid_aside": "the cards laid aside"}
     count = str(m.get("count", "all"))
     what = ("all cards" if count == "all" else
             f"{count} card{'' if count == '1' else 's'}" if count.isdigit() else
@@ -133,7 +144,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         " of each player" if each in ("true", True) else f" of each player where {p.formula(each)}")
     src = zone.get(str(m.get("from")), str(m.get("from")))
     dst = zone.get(str(m.get("to")), str(m.get("to")))
-    if m.get("from") == "hand":
+    if m.get("from") in ("hand", "laid_aside"):
         src += whose
     elif m.get("to") == "hand":
         dst += whose
@@ -142,6 +153,10 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         position, pnote = ctx.enum(m.get("position", POSITIONS[0]), POSITIONS)
         place = {"shuffled": ", shuffled into it", "top": ", on top",
                  "bottom": ", at the bottom"}.get(position, "") + pnote
+    face = m.get("face_up", False)
+    if face not in (False, "false"):
+        place += ", face up (every player sees them)" if face in (True, "true") else (
+            f", face up when {p.formula(face)}")
     text = f"Move {what} from {src} to {dst}{place}."
     return text, [], p.cite(m, sub)
 
@@ -154,8 +169,10 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     source = c.constant(m.get("from", "stock"), (*p, "from"), zones)
     target = c.constant(m.get("to", "hand"), (*p, "to"), zones)
     each = step.get("for")
-    if "hand" in (source, target) and each is None:
-        c.error(p, "moving cards from or to a hand needs 'for:' (whose hand)")
+    if ("hand" in (source, target) or "laid_aside" in (source, target)) and each is None:
+        c.error(p, "moving cards from or to a hand or a player's laid-aside cards needs "
+                "'for:' (whose)")
+    c.constant(m.get("face_up", False), (*p, "face_up"), (True, False))
     if m.get("count", "all") != "all":
         c.formula(m["count"], (*p, "count"), each is not None)
     if each is not None:

@@ -54,6 +54,8 @@ ZONES: tuple[Word, ...] = (
     Word("stock", "the cards not dealt (the talon), hidden"),
     Word("turn_up", "the public turn-up zone"),
     Word("discards", "the hidden discard pile"),
+    Word("laid_aside", "the cards the player a `for` names laid away face down (his "
+         "`discarded`, seen by him alone)"),
 )
 
 #: How the DSL writes a zone (``zone WORD`` for another word).

@@ -23,7 +23,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import announcements, declarations, dummy, face_down, tricks_compile
+from . import announcements, declarations, dummy, face_down, laid_aside, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -104,7 +104,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
           schema_doc="With trump_from: whose lead names trump (a per-player condition, "
                      "read at each lead while no trump is set; e.g. `seat == declarer`, "
                      "`trick_number == 2`)."),
-    *face_down.FIELDS,
+    *face_down.FIELDS, *laid_aside.FIELDS,
     *dummy.FIELDS,
     declarations.FIELD,
     announcements.FIELD,
@@ -151,7 +151,7 @@ _trick_rules: _INDENT (_trick_rule | _attr)+ _DEDENT
 _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtrump | lead_trumps | broken_by
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
-           | face_down_shown | declare | dummy | dummy_by | announce
+           | face_down_shown | declare | dummy | dummy_by | announce | aside_turn | new_trump
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -189,7 +189,7 @@ allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
 """.replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
-            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n"))
+            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n") + laid_aside.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -316,7 +316,7 @@ _READERS: dict[str, _Reader] = {
     **dict.fromkeys(("first_trick_yes", "first_trick_no"), _flag_rule(
         "first_trick_trumps", "first_trick_yes", "the rule on trumps in the first trick")),
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
-    **face_down.READERS,
+    **face_down.READERS, **laid_aside.READERS,
     **dummy.READERS,
     "declare": declarations.read,
     "announce": announcements.read,
@@ -415,6 +415,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     ind = indent + 1
     _write_trumps(out, ind, tr)
     face_down.write(out, ind, tr)
+    laid_aside.write(out, ind, tr)
     dummy.write(out, ind, tr)
     declarations.write(out, ind, tr)
     announcements.write(out, ind, tr)
@@ -554,7 +555,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
                 f"for {count} tricks" if count.isdigit() else f"for {p.formula(count)} tricks")
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *dummy.describe(ctx, tr),
+    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *laid_aside.describe(ctx, tr), *dummy.describe(ctx, tr),
              *declarations.describe(tr),
              *_other_rules(tr)]
     body: list[str] = []

@@ -171,6 +171,9 @@ function seatEl(t, p) {
   s.appendChild(head);
   s.appendChild(el("span", "score", String(t.scores[p])));
   s.appendChild(el("span", "count", ` · ${t.hand_sizes[p]} cards · ${t.tricks[p] || 0} tricks`));
+  if (t.aside_sizes && t.aside_sizes[p]) {  // cards laid aside face down (a concealed trump)
+    s.appendChild(el("span", "aside", ` · ${t.aside_sizes[p]} face down`));
+  }
   if (t.out[p]) s.appendChild(el("div", "", "out"));
   if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
     const d = el("div", "cards shown");
@@ -247,6 +250,12 @@ function drawInfo(t) {
     sa.id = "shown-aside";
     for (const c of t.shown_aside) sa.appendChild(el("b", "suit " + c.colour, cardName(c) + " "));
     info.appendChild(sa);
+  }
+  if (t.own_aside && t.own_aside.length) {  // the viewer's own cards laid aside: his alone
+    const oa = el("span", "", "laid aside (face down) ");
+    oa.id = "own-aside";
+    for (const c of t.own_aside) oa.appendChild(el("b", "suit " + c.colour, cardName(c) + " "));
+    info.appendChild(oa);
   }
   if (t.talon) info.appendChild(el("span", "", "talon " + t.talon));
   if (t.kind !== "replay") info.appendChild(el("span", "", "seed " + t.seed));
