@@ -124,6 +124,10 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
         return DummyPlay(abstain_fn, word, allow_fn, refused, more,
                          c.formula(dummy, (*p, "dummy"), True),
                          c.formula(t.get("dummy_by", "false"), (*p, "dummy_by"), True))
+    if t.get("combos"):  # plays of several cards (engine/combos.py): a plain play only
+        from .combos import KINDS, ComboPlay
+
+        return ComboPlay(tuple(KINDS.index(str(k)) for k in t["combos"]), refused)
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
             and down_fn is None and not decls and not calls):
         kind = TrickPlayEach if per_trick else TrickPlay
