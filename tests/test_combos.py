@@ -164,3 +164,24 @@ def test_a_match_plays_out() -> None:
         while not st.is_terminal:
             st.apply(st.legal_actions()[-1])
         assert st.hands_played == 2 and not any(st.hands)
+
+
+def test_the_action_space_numbers_a_play_of_several_cards_as_picks() -> None:
+    pytest.importorskip("numpy")
+    from spelbok.rl.encoding import Encoding, Match
+
+    game = spelbok.load(SPEC, players=4)
+    enc = Encoding(game)
+    assert enc.num_actions == 2 * len(enc.cards) + 1  # the cards, their picks, the stop
+    st = game.new_state(seed=1, position={"trump": "H", "leader": 0, "vars": {"level": 2},
+                                          "hands": {0: "5C 5C AD", 1: "7C 7C 8C",
+                                                    2: "6C 8C AH", 3: "6C AS 3D"}})
+    m = Match(enc, st)
+    labels = [enc.labels[i] for i in m.legal()]
+    assert labels == ["pick 5C", "pick AD", "pick 5C#2"]  # every card of a legal play
+    m.apply(enc.labels.index("pick 5C"))
+    assert [enc.labels[i] for i in m.legal()] == ["pick 5C#2", "stop"]  # 5C alone, or the pair
+    m.apply(enc.labels.index("pick 5C#2"))
+    m.apply(enc.stop)
+    assert [str(a) for a in m.st.legal_actions()] == ["pair 7C 7C"]
+    assert [enc.labels[i] for i in m.legal()] == ["pick 7C", "pick 7C#2"]
