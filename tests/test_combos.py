@@ -185,3 +185,16 @@ def test_the_action_space_numbers_a_play_of_several_cards_as_picks() -> None:
     m.apply(enc.stop)
     assert [str(a) for a in m.st.legal_actions()] == ["pair 7C 7C"]
     assert [enc.labels[i] for i in m.legal()] == ["pick 7C", "pick 7C#2"]
+
+
+def test_the_terminal_asks_for_a_play_and_shows_a_seat_s_cards_together() -> None:
+    from spelbok.cli.prompt import _plain_decision_name
+    from spelbok.view.text import trick_line
+
+    st = state({0: "5C 5C 3D", 1: "AS 7D 8D", 2: "6C 6C 3D", 3: "7C 7C 4D"})
+    assert _plain_decision_name(st, st.legal_actions()) == "your play"
+    st.apply("pair 5C 5C")
+    st.apply("play 7D 8D")
+    names = [st.game.program.pack.names[c] for _, c in st.trick.cards]
+    line = trick_line([[p, n] for (p, _), n in zip(st.trick.cards, names)], ["P0", "P1"])
+    assert line == "P0 5♣ 5♣ · P1 7♦ 8♦"
