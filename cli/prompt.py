@@ -82,6 +82,10 @@ def _plain_decision_name(state: State, legal: Sequence[Action]) -> str:
     kinds = {a.kind for a in legal}
     if kinds <= {_CARD, _WORD} and _CARD in kinds:
         return "your card"
+    from spelbok.engine.combos import ComboPlay
+
+    if isinstance(state.game.program.code[state.pc], ComboPlay):
+        return "your play"  # one card or several at once (a pair: tricks.combos)
     verbs = {a.verb for a in legal if a.kind in (_SUIT, _CARDS)}
     if len(verbs) == 1:
         return verbs.pop()

@@ -39,7 +39,7 @@ HOT = ("cards", "frozen",
        "engine/rng", "engine/order", "engine/observe", "engine/compiler", "engine/subsets",
        "engine/trick", "engine/trick_play", "engine/dummy", "engine/announce", "engine/card_play",
        "engine/tricks", "engine/flow", "engine/deal", "engine/decide", "engine/exchange",
-       "engine/auction",
+       "engine/auction", "engine/combos",
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        "engine/readers", "engine/resolver", "engine/seats",
        # batched playouts (Game.playouts) and the search bots' steps

@@ -11,6 +11,7 @@ from ..cards import cards_in
 from ..limits import MAX_VALUE, held
 from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
 from .announce import Announcement
+from .combos import ComboPlay
 from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
@@ -364,8 +365,8 @@ def playable(ins: Instr, st: State) -> int:
     For :mod:`spelbok.rl.compiled.tensor`: the game-AI interfaces number the legal cards
     of nearly every decision from this mask."""
     seat = st.current
-    if seat is None or not isinstance(ins, TrickPlay):
-        return -1
+    if seat is None or not isinstance(ins, TrickPlay) or isinstance(ins, ComboPlay):
+        return -1  # (plays of several cards at once: their cards are picked one by one)
     if type(ins) is DummyPlay:  # the dummy's cards, chosen by the seat to act
         seat = st.trick.order[st.trick.pos]
     if isinstance(ins, CardPlay):

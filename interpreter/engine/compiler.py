@@ -231,6 +231,12 @@ class Compiler:
         prog.contracts = self.contracts
         if t.get("modes"):
             self._modes(prog, t, ranking, deck_mask)
+        if ranking.get("trump_rank") is not None:  # a trump rank read from a formula
+            from .combos import level_tables
+
+            prog.level_fn = self.formula(ranking["trump_rank"], ("ranking", "trump_rank"), False)
+            prog.level_sets = {r.upper(): level_tables(tables, pack, deck_mask, i)
+                               for i, r in enumerate(pack.ranks)}
         if t.get("hidden"):
             from .hidden import compile_hidden
 

@@ -144,6 +144,10 @@ class Program:
     # an auction lets the declarer call a card he holds (call: rank_order): a sample may
     # deal the called card to him (engine/observe.py)
     calls_own: bool = False
+    # a trump rank that follows a formula (ranking.trump_rank, engine/combos.py): the
+    # formula, and the tables of each trump under each rank it may name (by its name)
+    level_fn: Any = None
+    level_sets: dict[str, tuple[TrumpTables, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.set_turn(self.turn)
@@ -339,7 +343,7 @@ class Program:
         st.count = 0
         st.tf = _NO_FLAGS
         st.trump = NO_TRUMP
-        st.tables = self.tables[NO_TRUMP]
+        st.tables = (self.tables if self.level_fn is None else self.level_of(st))[NO_TRUMP]
         if st.stacked is not None:
             st.stock = list(reversed(st.stacked))
             st.stacked = None
@@ -356,7 +360,7 @@ class Program:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
-        tables = self.tables if self.mode_slot < 0 else self.mode_tables[self.mode_index(st)]
+        tables = self.tables_of(st)
         if suit != st.trump and any(st.voids):  # voids are suits of the old tables
             from .observe import voids_under
 
@@ -371,8 +375,17 @@ class Program:
         return self.modes.index(st.gv[self.mode_slot]) if self.mode_slot >= 0 else 0
 
     def tables_of(self, st: State) -> tuple[TrumpTables, ...]:
-        """The card order tables of each trump in the mode in force."""
+        """The card order tables of each trump in the mode in force (or under the trump
+        rank in force)."""
+        if self.level_fn is not None:
+            return self.level_of(st)
         return self.tables if self.mode_slot < 0 else self.mode_tables[self.mode_index(st)]
+
+    def level_of(self, st: State) -> tuple[TrumpTables, ...]:
+        """The tables of each trump under the trump rank ``ranking.trump_rank`` names now
+        (a name that is no rank of the pack: the ranking's own tables)."""
+        got = self.level_sets.get(str(self.level_fn(st, 0)).upper())
+        return self.tables if got is None else got
 
     def tables_in(self, mode: Any) -> tuple[TrumpTables, ...]:
         """The tables of each trump in the mode named ``mode`` (an unknown name, or None:

@@ -130,6 +130,10 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     down_as = c.constant(t.get("face_down_as", "lowest_trump"), (*p, "face_down_as"),
                          _v.words("tricks", "face_down_as"))
     c.new_trump = (whole, down_as == "lowest_trump", c.losing_mask)
+    if t.get("combos"):  # plays of several cards (engine/combos.py): a plain play only
+        from .combos import KINDS, ComboPlay
+
+        return ComboPlay(tuple(KINDS.index(str(k)) for k in t["combos"]), refused)
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
             and down_fn is None and not decls and not calls and not aside):
         kind = TrickPlayEach if per_trick else TrickPlay

@@ -11,7 +11,9 @@ decisions of its compiled program, in the order of :data:`RANGES`:
 2. ``pick``: ``pick C`` for every card of the deck, then ``stop``: an exchange or a pass
    of cards is a sequence of single-card picks ended by ``stop`` (the engine then
    gives them all at once; ``stop`` with nothing picked keeps every card).  Only when
-   the spec has an exchange or a ``pass_cards`` step;
+   the spec has an exchange or a ``pass_cards`` step, or plays of several cards at once
+   (``tricks.combos``: there every play, a single card too, is its cards picked one by
+   one, then ``stop``);
 3. ``word``: every decision word (``play``, ``pass``, ``order``...), a trick's abstain
    word (``knock``), its announcements (``tricks.announce``: ``re``, ``truco``) and the
    auction's calls (``pass``, named contracts, ``double``,
@@ -61,6 +63,7 @@ from ..engine.auction import (
     AuctionStart,
     AuctionTrump,
 )
+from ..engine.combos import ComboPlay
 from ..engine.decide import Decide
 from ..engine.exchange import Exchange
 from ..engine.game import Game
@@ -149,7 +152,7 @@ class Encoding:
         offers = self._offers(prog)
         self.exchanges = set(offers.picks)  # (the name kept: decisions answered by picks)
         self.pick_pcs = {pc for pc, ins in enumerate(prog.code)
-                         if isinstance(ins, (Exchange, PassCards))}
+                         if isinstance(ins, (Exchange, PassCards, ComboPlay))}
         self._number(offers)
         self.decisions = offers.decisions
         self.decision_index = {d: i for i, d in enumerate(self.decisions)}
@@ -173,6 +176,8 @@ class Encoding:
         # the hidden variables' rows: a value the observer may not see reads 0, and a
         # flag per seat says which it sees (engine/hidden.py)
         self.layout.secret_rows = [s.row for s in prog.secrets]
+        self.layout.combo_pcs = {pc for pc, ins in enumerate(prog.code)
+                                 if isinstance(ins, ComboPlay)}
 
     def _offers(self, prog: Any) -> _Offers:
         """What each decision of the program offers, range by range (:data:`RANGES`); sets
@@ -218,6 +223,8 @@ class Encoding:
         announcements."""
         if ins.abstain is not None:
             o.words.append(ins.knock)
+        if isinstance(ins, ComboPlay):  # several cards at once: picks ended by the stop
+            o.picks.append("play")
         if isinstance(ins, CardPlay):
             if ins.down is not None:
                 o.card_words.append((ins.down_word, self.cards, None))

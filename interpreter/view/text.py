@@ -345,8 +345,20 @@ def trick_line(
 
     >>> trick_line([[1, "AS"], [0, "7S"]], ["you", "P1"], winner=1)
     'P1 A♠ · you 7♠ → P1'
+
+    A seat's cards played at once (a pair: ``tricks.combos``) read as one play:
+
+    >>> trick_line([[1, "7H"], [1, "7H"], [0, "AS"], [0, "8S"]], ["you", "P1"])
+    'P1 7♥ 7♥ · you A♠ 8♠'
     """
-    parts = [f"{_name(names, p)} {card(c, style)}" for p, c in trick]
+    parts: list[str] = []
+    last = None
+    for p, c in trick:
+        if p == last and parts:  # the same seat again: cards of one play
+            parts[-1] += f" {card(c, style)}"
+        else:
+            parts.append(f"{_name(names, p)} {card(c, style)}")
+        last = p
     text = " · ".join(parts) if parts else "(no cards)"
     if winner is not None:
         arrow = " → " if style.symbols else " -> "

@@ -18,6 +18,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from ..dsl_nodes import is_node
+from . import combos
 from .home import Home
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
     Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
           "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
           "`card_points`), not the trick winner's", default=[], omitted=True),
+    combos.TRUMP_RANK,
     Field("cut_ranks", "ranks", "the order used when cutting",
           default=Derived("the ranking's ranks")),
     SOURCE,
@@ -71,7 +73,7 @@ cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
 free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
 losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
 kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
-"""
+""" + combos.RANK_GRAMMAR.lstrip("\n")
 
 
 def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
@@ -179,6 +181,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
                       ("kept_cards", "cards that stay with their owner: ")):
         if ranking.get(key):
             lines.append(head + " ".join(t.card(str(c), out) for c in ranking[key]))
+    lines += combos.write_rank(ranking)
     if not lines:
         if "source" not in ranking:
             return
@@ -258,6 +261,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                         f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
                         "owner: played to a trick, it goes into its player's won cards, not "
                         "the winner's.")
+    lines += combos.describe_rank(r)
     return lines + p.cite(r, 2)
 
 
@@ -452,15 +456,17 @@ RANKING: Home = Home(
     grammar=GRAMMAR,
     entries=(
         "ranks", "suit_ranks", "trump_ranks", "top_trumps", "top_follow", "cut_ranks",
-        "free_cards", "losing_cards", "kept_cards"),
+        "free_cards", "losing_cards", "kept_cards", "trump_rank"),
     builds={
         "ranks": read_ranks, "suit_ranks": read_suit_ranks, "trump_ranks": read_trump_ranks,
         "top_trumps": read_top_trumps, "top_follow": read_top_follow,
         "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
-        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
+        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards,
+        "trump_rank": combos.read_trump_rank},
     write=write,
     describe=describe,
     check=check,
+    compile_check=combos.compile_check_ranking,
     keys=(Field("ranking", "ranking", "rank order, permanent trumps",
                 default=Derived("its keys' defaults"), doc_type="map", doc_default="see below"),),
 )

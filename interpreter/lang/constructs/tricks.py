@@ -23,7 +23,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import announcements, declarations, dummy, face_down, laid_aside, tricks_compile
+from . import announcements, combos, declarations, dummy, face_down, laid_aside, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -108,6 +108,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
     *dummy.FIELDS,
     declarations.FIELD,
     announcements.FIELD,
+    *combos.FIELDS,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
     Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -152,6 +153,7 @@ _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtru
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
            | face_down_shown | declare | dummy | dummy_by | announce | aside_turn | new_trump
+           | combos
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -189,7 +191,8 @@ allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
 """.replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
-            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n") + laid_aside.GRAMMAR.lstrip("\n"))
+            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n") + laid_aside.GRAMMAR.lstrip("\n")
+            + combos.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -320,6 +323,7 @@ _READERS: dict[str, _Reader] = {
     **dummy.READERS,
     "declare": declarations.read,
     "announce": announcements.read,
+    **combos.READERS,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
 }
@@ -419,6 +423,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     dummy.write(out, ind, tr)
     declarations.write(out, ind, tr)
     announcements.write(out, ind, tr)
+    combos.write(out, ind, tr)
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
     if count_line:
@@ -555,9 +560,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
                 f"for {count} tricks" if count.isdigit() else f"for {p.formula(count)} tricks")
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *laid_aside.describe(ctx, tr), *dummy.describe(ctx, tr),
-             *declarations.describe(tr),
-             *_other_rules(tr)]
+    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *laid_aside.describe(ctx, tr),
+             *dummy.describe(ctx, tr), *declarations.describe(tr), *combos.describe(ctx, tr), *_other_rules(tr)]
     body: list[str] = []
     for rule in rules:
         body += p.wrap(rule, sub + 2, first=" " * sub + "- ")
@@ -588,6 +592,7 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
                 chk.warn((*path, "tricks", key), f"'{key}' has no effect: this "
                          "tricks step has no 'abstain'", key=True)
     dummy.check(chk, (*path, "tricks"), body)
+    combos.check(chk, (*path, "tricks"), body)
 
 
 HOME: Home = Home(DECL, parts=(declarations.DECLARATION, announcements.ANNOUNCEMENT), grammar=GRAMMAR, builds={"tricks": build}, write=write,

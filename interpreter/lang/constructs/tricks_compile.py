@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import announcements, laid_aside
+from . import announcements, combos, laid_aside
 
 if TYPE_CHECKING:
     from ..compile_checks import Typer
@@ -85,6 +85,7 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
     plain = (trump_from == "none" and not c.free_mask and not c.losing_mask
              and not face_down and not decls and not calls)
     _dummy(c, t, p, plain)
+    combos.compile_check(c, t, p, plain and t.get("dummy", "false") in (False, "false"))
     if plain:
         return  # a plain trick play: none of the keys below is read
     if by not in (True, "true"):

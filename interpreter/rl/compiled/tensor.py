@@ -120,6 +120,9 @@ class Layout:
         self.pc_decision = pc_decision
         self.word_code = word_code
         self.secret_rows: list[int] = []  # the hidden variables' rows (Encoding sets them)
+        # the trick plays of several cards at once (tricks.combos), answered by picks
+        # ended by the stop as an exchange is (Encoding sets them)
+        self.combo_pcs: set[int] = set()
 
     # -- actions ---------------------------------------------------------------------
 
@@ -170,7 +173,9 @@ class Layout:
                     out.append(base + number[low.bit_length() - 1])
                     rest ^= low
         else:
-            masks: list[int] = [a[2] if a[0] == CARDS else 0 for a in acts]
+            # (a card alone, in a play of several cards at once: a set of one)
+            masks: list[int] = [a[2] if a[0] == CARDS else 1 << a[2] if a[0] == CARD else 0
+                                for a in acts]
             union = 0
             for m in masks:
                 union |= m
@@ -437,6 +442,8 @@ def cursor_apply(c: Cursor, number: object) -> None:
             c.pending |= 1 << lay.cards[i - lay.pick_base]
             return
         a = Action(CARDS, st.decision_name or "", c.pending, lay.named)
+        if st.pc in lay.combo_pcs:  # cards played to the trick
+            c.played |= c.pending
         c.pending = 0
     hand = st.hand_number
     if a[0] == CARD:
