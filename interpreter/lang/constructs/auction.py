@@ -531,8 +531,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     p = (*path, "auction")
     mode = c.constant(d.get("partner", "none"), (*p, "partner"),
                       tuple(w.name for w in DECL.field("partner").words))
-    if mode == "teams" and not c.tree.get("teams"):
-        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+    if mode == "teams" and not c.team_seats:
+        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams' (at this count)")
     for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest"),
                            ("call", "not_held")):
         c.constant(d.get(word, fallback), (*p, word),
