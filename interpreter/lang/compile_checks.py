@@ -422,17 +422,16 @@ class Typer:
         when = self.tree.get("teams_when", True)
         if when not in (True, "true") and not spec:
             self.error(("teams_when",), "'teams_when' says when the 'teams' hold: give "
-                       "'teams' too", "remove 'teams_when', or add 'teams: [[0, 2], [1, 3]]'")
+                       "'teams' too (e.g. 'teams: [[0, 2], [1, 3]]'), or remove it")
         self.team_seats = teams_at(self.tree, lambda w: bool(self.constant(
             w, ("teams_when",), (True, False))))
         if self.team_seats and sorted(p for team in self.team_seats for p in team) != list(
                 range(self.n)):
             only = "" if when in (True, "true") else f" (as '{when}' holds)"
             self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once, "
-                       f"at {self.n} players{only} (got {spec})",
-                       "make 'teams_when' fail at this player count (e.g. "
-                       f"'seats == {len([p for team in spec for p in team])}'), or change the "
-                       "teams")
+                       f"at {self.n} players{only} (got {spec}): change the teams, or give "
+                       "'teams_when' a condition that fails at this count (e.g. 'seats == "
+                       f"{len([p for team in spec for p in team])}')")
 
     def _ranking(self, ranking: dict[str, Any]) -> None:
         """The ranking's enum-or-option field, and the free, losing and kept cards."""

@@ -95,9 +95,12 @@ def _type_of(value: Any) -> str:
 
 def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
     """The player counts whose compilation covers every deck entry."""
-    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
+    lo, hi = int(tree["players"]["min"]), int(tree["players"]["max"])
+    counts = {lo, hi}
     for entry in tree.get("deck", []):
         counts.add(int(entry["players"][0]))
+    if tree.get("teams_when", True) is not True:  # teams by player count: each count
+        counts.update(range(lo, hi + 1))
     return sorted(counts)
 
 class _Promise:

@@ -51,6 +51,8 @@ teams: "teams" ":" team_start (team_more | "," team_start)* teams_when? _NL
 team_start: ("seat" | "seats") INT
 team_more: ("," | "and") INT
 teams_when: "when" formula
+// the condition alone (a spec without teams: validate refuses it, the DSL still says it)
+teams_only_when: "teams" "when" formula _NL
 """
 
 
@@ -68,6 +70,12 @@ def read_teams(b: Builder, st: Any) -> None:
             teams.append([])
         b.mark(("teams", len(teams) - 1, len(teams[-1])), tok)
         teams[-1].append(int(tok))
+
+
+def read_only_when(b: Builder, st: Any) -> None:
+    """Reads ``teams when COND`` (a condition without teams)."""
+    f = st.children[0]
+    b.put(b.tree, ("teams_when",), b.formula(f), f, "when the teams hold")
 
 
 def _teams(out: t.Out, teams: list[Any], when: Any = True) -> None:
@@ -93,9 +101,12 @@ def _teams(out: t.Out, teams: list[Any], when: Any = True) -> None:
 
 def write(out: t.Out, tree: Mapping[str, Any]) -> None:
     """The teams, on one line (right under the deck)."""
-    if not tree.get("teams") and t.cond(tree.get("teams_when", True)) is not True:
-        raise ValueError("to_dsl: 'teams_when' without 'teams'")
-    _teams(out, tree.get("teams") or [], tree.get("teams_when", True))
+    when = tree.get("teams_when", True)
+    if not tree.get("teams") and t.cond(when) is not True:
+        out.blank()
+        out.add(0, f"teams when {t.formula(when)}")
+        return
+    _teams(out, tree.get("teams") or [], when)
 
 
 # ---------------------------------------------------------------- describe
@@ -117,8 +128,8 @@ def partnerships(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
 TEAMS: Home = Home(
     None,
     grammar=GRAMMAR,
-    entries=("teams",),
-    builds={"teams": read_teams},
+    entries=("teams", "teams_only_when"),
+    builds={"teams": read_teams, "teams_only_when": read_only_when},
     write=write,
     keys=(Field("teams", "list[team]", "partnerships, e.g. `[[0, 2], [1, 3]]` (every seat "
                 "exactly once); gives `team`, `partner`, `team_tricks`", min_items=2,
