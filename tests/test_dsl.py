@@ -657,7 +657,7 @@ BAD: list[tuple[str, str, int, int, str, str | None]] = [
     ("teams cut short", HEAD + "teams: seats 0 and\n", 3, 19,
      "the line ends too early: expected a whole number after 'teams: seats 0 and'", None),
     ("teams separator", HEAD + "teams: seats 0 and 2; seats 1 and 3\n", 3, 21,
-     "unexpected ';': expected 'and', ',' or the end of the line", None),
+     "unexpected ';': expected 'and', ',', 'when' or the end of the line", None),
     ("number without a top", HEAD + "each hand:\n    each player decides bid: a number from 0\n",
      4, 45, "the line ends too early: expected 'to' after 'each player decides bid: a number"
      " from 0'", None),

@@ -83,8 +83,9 @@ class Contract:
     name: str
     level: int
     trump: int  # a suit index, NO_TRUMP, T_CHOSEN or T_KEEP
-    aim: int  # tricks to take (0 for a negative contract)
+    aim: int  # tricks to take (0 for a negative contract, or one aiming at points)
     negative: bool
+    points: int = 0  # the points the declarer's side must make (0: it aims at tricks)
 
 
 def bid_action(name: str) -> Action:
@@ -506,11 +507,13 @@ def contracts_of(c: Compiler, hand: list[Any]) -> tuple[Contract, ...]:
         c.contract_first[path] = len(out)
         for k in step["auction"].get("contracts", []):
             level = k.get("level", 0)
-            aim = k.get("aim", level)
+            points = int(k.get("points", 0))
+            aim = 0 if points else k.get("aim", level)
             negative = aim == "none"
             out.append(Contract(str(k.get("name", level)), int(level),
                                 trump_code(str(k.get("trump", "keep")), c.pack),
-                                0 if negative or not isinstance(aim, int) else aim, negative))
+                                0 if negative or not isinstance(aim, int) else aim, negative,
+                                points))
     return tuple(out)
 
 

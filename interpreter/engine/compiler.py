@@ -32,6 +32,7 @@ from ..lang.compile_checks import card_mask as _card_mask
 from ..lang.constructs import STEP_HOMES, entry_cards
 from ..lang.constructs.deck import entries_for
 from ..lang.constructs.players import direction_of
+from ..lang.constructs.teams import teams_at
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
 from .order import NO_TRUMP, build_tables, strip_cards
@@ -101,6 +102,7 @@ class Compiler:
         self.kept_mask = 0
         self.contract_first: dict[Path, int] = {}  # each auction's first contract (auction.py)
         self.contracts: tuple[Contract, ...] = ()
+        self.team_seats: list[list[int]] | None = None  # the teams in force (teams_when)
         self.calls_own = False  # an auction lets the declarer call his own card (auction.py)
         self.new_trump: tuple[bool, bool, int] = (False, True, 0)  # tricks.new_trump (tricks.py)
 
@@ -205,7 +207,7 @@ class Compiler:
             self.gvars["mode"] = len(global_init)
             hand_slots.append(len(global_init))
             global_init.append("none")
-        teams = self.teams(t.get("teams"))
+        teams = self.team_seats = self.teams(t.get("teams"))
         self.contracts = contracts_of(self, t["hand"])
         self.turn = -1 if direction_of(t) == "right" else 1
         self.resolver = Resolver(n, self.options, self.pvars, self.gvars, teams, self.contracts,
@@ -373,10 +375,13 @@ class Compiler:
                     ins.keep_cards = True
 
     def teams(self, spec: Any) -> list[list[int]] | None:
-        """Partnerships: a list of seat lists (every seat in exactly one), or none."""
+        """Partnerships: a list of seat lists (every seat in exactly one), or none (also
+        where ``teams_when`` fails at this player count)."""
         if not spec:
             return None
-        return [[int(p) for p in team] for team in spec]
+        options = Resolver(self.n, self.options, {}, {})  # `teams_when` reads options only
+        return teams_at(self.tree, lambda w: bool(
+            compile_formula(str(w), options, per_player=False).value))
 
     # -- steps -------------------------------------------------------------------------
 

@@ -379,7 +379,7 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
     tie = c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
     n = c.n
     team_of = list(range(n))
-    for i, team in enumerate(c.tree.get("teams") or []):
+    for i, team in enumerate(c.team_seats or []):
         for seat in team:
             if int(seat) < n:
                 team_of[int(seat)] = i

@@ -84,6 +84,7 @@ BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "contract": ("global", str),
     "contract_level": ("global", int),
     "contract_aim": ("global", int),
+    "contract_points": ("global", int),
     "contract_negative": ("global", bool),
     "declarer_seat": ("global", int),
     "doubled": ("global", int),

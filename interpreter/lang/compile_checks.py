@@ -49,6 +49,7 @@ from ..limits import short_repr
 from .constructs import SECTION_HOMES, STEP_HOMES, entry_cards
 from .constructs.deck import entries_for
 from .constructs.home import UNSET, Home
+from .constructs.teams import teams_at
 
 __all__ = ["SELECTORS", "TYPE_WORDS", "UNSET", "Typer", "card_mask", "option_values"]
 
@@ -136,6 +137,7 @@ class Typer:
         self.var_types: dict[str, type] = {}
         self.pvars: dict[str, int] = {}
         self.gvars: dict[str, int] = {}
+        self.team_seats: list[list[int]] | None = None  # the teams at this count
         self._typed: dict[tuple[str, bool], Compiled | FormulaError] = {}
 
     # -- errors ---------------------------------------------------------------
@@ -415,10 +417,21 @@ class Typer:
                           for name, init in scope.items()}
 
     def _teams(self, spec: Any) -> None:
-        """Partnerships: every seat in exactly one."""
-        if spec and sorted(p for team in spec for p in team) != list(range(self.n)):
-            self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once "
-                       f"(got {spec})")
+        """Partnerships: every seat in exactly one, where ``teams_when`` holds (a
+        condition fixed when the game loads)."""
+        when = self.tree.get("teams_when", True)
+        if when not in (True, "true") and not spec:
+            self.error(("teams_when",), "'teams_when' says when the 'teams' hold: give "
+                       "'teams' too (e.g. 'teams: [[0, 2], [1, 3]]'), or remove it")
+        self.team_seats = teams_at(self.tree, lambda w: bool(self.constant(
+            w, ("teams_when",), (True, False))))
+        if self.team_seats and sorted(p for team in self.team_seats for p in team) != list(
+                range(self.n)):
+            only = "" if when in (True, "true") else f" (as '{when}' holds)"
+            self.error(("teams",), f"teams must share out seats 0 to {self.n - 1}, each once, "
+                       f"at {self.n} players{only} (got {spec}): change the teams, or give "
+                       "'teams_when' a condition that fails at this count (e.g. 'seats == "
+                       f"{len([p for team in spec for p in team])}')")
 
     def _ranking(self, ranking: dict[str, Any]) -> None:
         """The ranking's enum-or-option field, and the free, losing and kept cards."""

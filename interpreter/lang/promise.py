@@ -72,7 +72,7 @@ INT_RANGES: dict[str, Any] = {
 }
 #: Integer builtins whose range the deck does not bound (points, levels of contracts).
 UNBOUNDED_INTS = frozenset({"meld_points", "card_points", "team_card_points",
-                            "contract_level", "contract_aim"})
+                            "contract_level", "contract_aim", "contract_points"})
 
 _ARTICLE = {"int": "a number", "str": "a word", "bool": "a condition (true or false)"}
 #: Keys whose formula must give a whole number.
@@ -95,9 +95,12 @@ def _type_of(value: Any) -> str:
 
 def player_counts_to_compile(tree: dict[str, Any]) -> list[int]:
     """The player counts whose compilation covers every deck entry."""
-    counts = {int(tree["players"]["min"]), int(tree["players"]["max"])}
+    lo, hi = int(tree["players"]["min"]), int(tree["players"]["max"])
+    counts = {lo, hi}
     for entry in tree.get("deck", []):
         counts.add(int(entry["players"][0]))
+    if tree.get("teams_when", True) is not True:  # teams by player count: each count
+        counts.update(range(lo, hi + 1))
     return sorted(counts)
 
 class _Promise:

@@ -289,7 +289,9 @@ BUILTINS: tuple[Builtin, ...] = (
             "`'none'`"),
     Builtin("contract_level", "hand", "int", "the contract's level (0 without one)"),
     Builtin("contract_aim", "hand", "int", "the tricks the contract's declarer must take (0 "
-            "for a negative contract or none)"),
+            "for a negative contract, one aiming at points, or none)"),
+    Builtin("contract_points", "hand", "int", "the points the contract's declarer side must "
+            "make (its `points`; 0 for a contract aiming at tricks, or none)"),
     Builtin("contract_negative", "hand", "bool", "whether the contract aims to take no trick"),
     Builtin("declarer_seat", "hand", "int", "the seat that won the auction (-1 without one)"),
     Builtin("doubled", "hand", "int", "0, 1 when the contract was doubled, 2 when redoubled"),

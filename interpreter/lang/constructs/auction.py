@@ -42,6 +42,9 @@ CONTRACT: Construct = Construct("contract", "part", "a contract an auction may r
     Field("aim", "scalar", "the tricks the declarer must take (`contract_aim`), or `none`: "
           "a negative contract, taking no trick", default=Derived("its level"),
           doc_type="int or none"),
+    Field("points", "int", "the points the declarer's side must make (`contract_points`): "
+          "a contract aiming at points, not at tricks (give no `aim`); 0: none",
+          default=0, omitted=True, minimum=0),
     Field("allow", "condition", "the contract may be bid only when this holds, read for the "
           "bidder (`contract_level` is the highest level bid so far)", default=True),
     SOURCE,
@@ -109,7 +112,8 @@ _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest | rule_word | call_allow
-contract: "contract" contract_name? "at" "level" INT contract_aim? contract_trump? contract_allow? _end
+contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? _end
+contract_points: "," "aiming" "at" INT "points"
 contract_allow: "," "only" "if" formula
 contract_name: WORD | INT | TEXT
 contract_aim: "," "aiming" "at" INT ("trick" | "tricks")    -> aim_tricks
@@ -188,6 +192,9 @@ def _read_contract(b: _Builder, c: Any, contract: dict[str, Any], cp: Path) -> N
         elif is_node(x, "aim_value"):
             contract["aim"] = b.value(x.children[0])
             b.mark((*cp, "aim"), x)
+        elif is_node(x, "contract_points"):
+            contract["points"] = int(x.children[0])
+            b.mark((*cp, "points"), x)
         elif is_node(x, "contract_trump"):
             contract["trump"] = b.word(x.children[0])
             b.mark((*cp, "trump"), x.children[0])
@@ -262,6 +269,8 @@ def _contract_line(c: Mapping[str, Any]) -> str:
         line += f", aiming at: {t.value(aim)}"
     elif aim != level:
         line += f", aiming at {aim} trick" + ("" if aim == 1 else "s")
+    if c.get("points", 0) != 0:
+        line += f", aiming at {c['points']} points"
     if c.get("trump", "keep") != "keep":
         line += f", trump {t.word(c['trump'])}"
     if "allow" in c and t.cond(c["allow"]) is not True:
@@ -406,6 +415,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     for c in a.get("contracts", []):
         aim = c.get("aim")
         goal = "take no trick" if aim == "none" else f"take {aim} trick{'s' if aim != 1 else ''}"
+        if c.get("points"):
+            goal = f"the declarer's side makes at least {c['points']} points"
         trump = trumps.get(str(c.get("trump")), f"{ctx.suit_name(c.get('trump'))} trump")
         allow = c.get("allow", True)
         only = "" if allow in (True, "true") else f"; only when {p.formula(allow)}"
@@ -501,6 +512,9 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
         if aim != "none" and (type(aim) is not int or aim < 0):
             chk.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
                     f"or none, not {short_repr(aim)}")
+        elif c.get("points") and chk.written((*at, "aim")):
+            chk.err((*at, "aim"), f"the contract '{name}' aims at {c['points']} points: it "
+                    "aims at no count of tricks besides (remove 'aim' or 'points')", key=True)
     chk.no_repeats(names, (*path, "contracts"), "contract")
     _check_partner(chk, path, a)
     _check_rules(chk, path, a)
@@ -531,8 +545,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     p = (*path, "auction")
     mode = c.constant(d.get("partner", "none"), (*p, "partner"),
                       tuple(w.name for w in DECL.field("partner").words))
-    if mode == "teams" and not c.tree.get("teams"):
-        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams'")
+    if mode == "teams" and not c.team_seats:
+        c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams' (at this count)")
     for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest"),
                            ("call", "not_held")):
         c.constant(d.get(word, fallback), (*p, word),
