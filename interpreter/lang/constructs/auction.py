@@ -159,7 +159,7 @@ _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
                "declarer_highest": ("declarer", "highest")}
-_WORD_KEYS = ("speak", "hold", "declarer")
+_WORD_KEYS = ("speak", "hold", "declarer", "call")
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
         ("speak_once", "each player speaks once"), ("speak_any", "a player may speak again"),
@@ -308,6 +308,8 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
         ranks = " ".join(t.rank(r) for r in a.get("called_ranks", ["A"]))
         order = ", in rank order" if a.get("call", "not_held") == "rank_order" else ""
         out.add(ind, f"the declarer calls a partner by a card of rank {ranks}{order}")
+        if a.get("call", "not_held") not in ("not_held", "rank_order"):  # a word validate refuses, kept
+            out.add(ind, f"by rule call: {t.word(a['call'])}")
     elif a.get("call", "not_held") != "not_held":
         raise ValueError("to_dsl: 'call' only goes with 'partner: called_card'")
     elif partner == "teams":
