@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from .actions import WORD, Action
 from .announce import Announcement
-from .card_play import CardPlay
+from .card_play import CardPlay, Declaration
+from .steps import Fn
 
 if TYPE_CHECKING:
     from .state import State
@@ -34,12 +35,18 @@ class AnyTurnPlay(CardPlay):
     """A :class:`~spelbok.engine.card_play.CardPlay` whose ``any_turn`` announcements
     are offered to the other players before each card, in a window (see the module)."""
 
-    anytime: list[Announcement]  # the announcements offered out of turn
-    passing: Action  # the word of a seat asked that announces nothing (more)
-
-    def setup(self) -> None:
-        """Note the announcements offered out of turn (called by the compiler)."""
-        self.anytime = [a for a in self.calls if a.any_turn]
+    def __init__(self, abstain: Fn | None, abstain_word: str, allow: Fn | None,
+                 refused: str, names_trump: bool, by: Fn | None, free: int,
+                 losing: int, down: Fn | None = None, down_word: str = "down",
+                 down_trump: bool = True, down_shown: bool = True,
+                 decls: list[Declaration] | None = None,
+                 more: list[tuple[Fn, str]] | None = None,
+                 calls: list[Announcement] | None = None) -> None:
+        super().__init__(abstain, abstain_word, allow, refused, names_trump, by, free, losing,
+                         down, down_word, down_trump, down_shown, decls, more, calls)
+        # the announcements offered out of turn, and the word of a seat asked that
+        # announces nothing (more)
+        self.anytime: list[Announcement] = [a for a in self.calls if a.any_turn]
         self.passing = Action(WORD, PASS_WORD)
 
     def _asked(self, st: State) -> int:

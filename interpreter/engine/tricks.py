@@ -141,8 +141,6 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
                 c.free_mask, c.losing_mask, down_fn, down_word,
                 down_as == "lowest_trump", bool(shown), decls, more, calls)
     play.kept = c.kept_mask
-    if isinstance(play, AnyTurnPlay):
-        play.setup()
     return play
 
 
