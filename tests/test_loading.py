@@ -140,7 +140,7 @@ MINI_CANONICAL: dict[str, Any] = {
         "cut_ranks": ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"],
     },
     "variables": {"player": {}, "hand_player": {}, "hand": {}, "match": {}},
-    "dealer": {"first": "cut_low", "rotate": "left", "skip_out": True},
+    "dealer": {"first": "cut_low", "rotate": "left", "skip_out": True, "stays": "false"},
     "hand": [
         {"deal": {"size": "5", "packets": [1], "to": "not out"}, "when": "true"},
         {

@@ -83,7 +83,7 @@ RECORDED: dict[str, str] = {
     'belote-0': '3a431e05325b62f9',  # turning right (players.direction)
     'bridge-0': '219817a127014744',
     'briscola-0': '6b7729d875722f7a',
-    'doppelkopf-0': '37356ee26b7d9f63',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce); the queen, jack and ace solos (three more reservation words) and the fox
+    'doppelkopf-0': 'fca3c54bdc67ada9',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)

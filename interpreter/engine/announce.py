@@ -26,16 +26,19 @@ if TYPE_CHECKING:
 class Announcement:
     """One announcement: its word action, the condition on the player to play
     (None: always), its assignments, the cards it shows (None: none), where its steps
-    start (-1: none) and when it ends the tricks step (None: never)."""
+    start (-1: none), when it ends the tricks step (None: never) and whether every
+    player may make it before each card, not only the player to play (``any_turn``:
+    :class:`~spelbok.engine.any_turn.AnyTurnPlay`)."""
 
     def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
-                 shows: Fn | None, ends: Fn | None) -> None:
+                 shows: Fn | None, ends: Fn | None, any_turn: bool = False) -> None:
         self.word = word
         self.action = Action(WORD, word)
         self.when = when
         self.then = then
         self.shows = shows
         self.ends = ends
+        self.any_turn = any_turn
         self.at = -1  # the first instruction of its steps (set by the compiler)
 
     def offered(self, st: State, seat: int) -> bool:
@@ -55,8 +58,15 @@ class Announcement:
             st.known[seat] |= shown  # each clone holds its own list
         st.public.append((seat, self.word, self.action))
         if st.rec is not None:
-            st.event("decision", seat=seat, decision=self.word, action=self.word,
-                     shown=st.prog.pack.names_of(shown) if shown else [])
+            tr = st.trick
+            to_play = tr.order[tr.pos] if tr.pos < len(tr.order) else seat
+            if to_play != seat:  # made out of turn, before another player's card
+                st.event("decision", seat=seat, decision=self.word, action=self.word,
+                         shown=st.prog.pack.names_of(shown) if shown else [],
+                         to_play=to_play)
+            else:
+                st.event("decision", seat=seat, decision=self.word, action=self.word,
+                         shown=st.prog.pack.names_of(shown) if shown else [])
         if self.at >= 0:
             st.pc = self.at
         elif self.ends is not None:

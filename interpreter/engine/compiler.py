@@ -361,6 +361,9 @@ class Compiler:
         prog.rotate = {"left": 1, "right": -1, "none": 0}[rotate]
         prog.skip_out = bool(self.constant(dealer.get("skip_out", True), ("dealer", "skip_out"),
                                            (True, False)))
+        stays = dealer.get("stays", "false")
+        if stays not in ("false", False):  # the same dealer deals again while it holds
+            prog.stays = self.formula(stays, ("dealer", "stays"), False)
 
     def _end(self, prog: Program, end: dict[str, Any]) -> None:
         """The end of the match, and whether the trick play keeps the cards of each trick

@@ -31,7 +31,8 @@ EVENTS: Final[dict[str, str]] = {
     "exchange": "seat, decision, gave (hidden), got (hidden), shown (cards given shown to all), "
                 "to (where the given cards went): an exchange with a zone",
     "decision": "seat, decision, action, shown: a public decision (a bid, a word, a suit; an "
-                "announcement, with the cards of his hand it shows to all)",
+                "announcement, with the cards of his hand it shows to all; to_play: the "
+                "player to play, when the announcement is made out of turn)",
     "contract": "contract, declarer, doubled, trump: an auction's outcome",
     "all_passed": "every seat passed in an auction",
     "trump": "trump, chosen_by, card: the trump suit is set",

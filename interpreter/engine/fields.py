@@ -98,6 +98,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("demand", "int", reset="hand", fresh=0, snapshot="demand", owner=_T),
     _F("plain", "mask", reset="hand", fresh=0, snapshot="trick_plain", owner=_T),
     _F("bound", "int", reset="hand", fresh=-1, snapshot="bound", owner=_T),
+    # the seat asked in the window of announcements made out of turn before the next card
+    # (tricks.announce any_turn): its index among the others, -1 when it is closed
+    _F("ask", "int", reset="hand", fresh=0, snapshot="ask", owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),

@@ -113,6 +113,7 @@ class Program:
     rotate: int = 1
     turn: int = 1  # the play direction: 1 to the left (seat + 1), -1 to the right
     skip_out: bool = True
+    stays: Fn | None = None  # dealer.stays: the same dealer deals the next hand while it holds
     end_when: Fn = lambda st, p: False
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
@@ -433,7 +434,9 @@ class Program:
         if st.hands_played >= self.max_hands:
             self.finish(st, limit=True)
             return
-        st.dealer = self.next_dealer(st)
+        stays = self.stays
+        if stays is None or not stays(st, 0):
+            st.dealer = self.next_dealer(st)
         st.hand_number += 1
         self.start_hand(st)
 

@@ -347,6 +347,9 @@ class Trick:
     the running winner (``best_seat``, -1: none yet, with ``best_key``, ``best_led`` and
     ``best_trumped``: :class:`Running`) and a declaration's demand on the next player
     (``demand``, the declaration's index + 1, 0: none; ``bound``, the seat it binds, -2: every later seat).
+    ``ask`` is the window of announcements made out of turn before the next card
+    (:class:`~spelbok.engine.any_turn.AnyTurnPlay`): the index of the seat asked among
+    the others, -1 once it is closed.
 
     The fields are declared in the state's table (:data:`spelbok.engine.fields.FIELDS`,
     owner ``trick``), which snapshots, equality and pickles read.  ``State.clone`` shares
@@ -360,7 +363,7 @@ class Trick:
     """
 
     __slots__ = ("cards", "order", "pos", "led", "best_key", "best_seat", "best_led",
-                 "best_trumped", "demand", "bound", "plain", "shared")
+                 "best_trumped", "demand", "bound", "plain", "ask", "shared")
 
     cards: list[tuple[int, int]]
     order: list[int]
@@ -373,6 +376,7 @@ class Trick:
     demand: int
     bound: int
     plain: int  # cards played before a trump named during the trick (tricks.new_trump)
+    ask: int
     shared: bool  # held by more than one state (a clone's): copy before writing
 
     def __init__(self, order: list[int] | None = None) -> None:
@@ -387,6 +391,7 @@ class Trick:
         self.demand = 0
         self.bound = -1
         self.plain = 0
+        self.ask = 0
         self.shared = False
 
     def copy(self) -> Trick:
@@ -402,6 +407,7 @@ class Trick:
         c.demand = self.demand
         c.bound = self.bound
         c.plain = self.plain
+        c.ask = self.ask
         return c
 
     def own(self, st: State) -> Trick:
@@ -417,7 +423,8 @@ class Trick:
     def values(self) -> tuple[object, ...]:
         """The trick's fields, for equality (in their order in ``__slots__``)."""
         return (self.cards, self.order, self.pos, self.led, self.best_key, self.best_seat,
-                self.best_led, self.best_trumped, self.demand, self.bound, self.plain)
+                self.best_led, self.best_trumped, self.demand, self.bound, self.plain,
+                self.ask)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Trick):
@@ -463,13 +470,14 @@ class Trick:
 
 def _trick_from(cards: list[tuple[int, int]], order: list[int], pos: int, led: int,
                 best_key: int, best_seat: int, best_led: int, best_trumped: bool,
-                demand: int, bound: int, plain: int = 0) -> Trick:
+                demand: int, bound: int, plain: int = 0, ask: int = 0) -> Trick:
     """A pickled :class:`Trick` (:meth:`Trick.__reduce__`)."""
     t = Trick(order)
     t.cards = cards
     t.pos, t.led, t.best_key, t.best_seat = pos, led, best_key, best_seat
     t.best_led, t.best_trumped, t.demand, t.bound = best_led, best_trumped, demand, bound
     t.plain = plain
+    t.ask = ask
     return t
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..lang import vocabulary as _v
 from ..lang.model import TRUMPS_BROKEN_BY
 from .announce import AnnounceBack, Announcement
+from .any_turn import AnyTurnPlay
 from .card_play import CardPlay, Declaration, playable
 from .dummy import DummyPlay
 from .program import Origin
@@ -142,9 +143,11 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     down_word = str(t.get("face_down_word", "down"))
     shown = c.constant(t.get("face_down_shown", True), (*p, "face_down_shown"),
                        (True, False))
-    play = CardPlay(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
-                    c.free_mask, c.losing_mask, down_fn, down_word,
-                    down_as == "lowest_trump", bool(shown), decls, more, calls)
+    # announcements made out of turn: a window before each card (engine/any_turn.py)
+    card_play: type[CardPlay] = AnyTurnPlay if any(a.any_turn for a in calls) else CardPlay
+    play = card_play(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+                c.free_mask, c.losing_mask, down_fn, down_word,
+                down_as == "lowest_trump", bool(shown), decls, more, calls)
     play.kept = c.kept_mask
     play.aside = aside
     return play
@@ -184,7 +187,8 @@ def announcements(c: Compiler, entries: list[Any], path: Path) -> list[Announcem
             c.assigns(d.get("then") or {}, (*here, "then"), True),
             None if shows is None else c.formula(shows, (*here, "shows"), True),
             None if ends in (False, "false") else c.formula(ends, (*here, "ends_tricks"),
-                                                             False)))
+                                                             False),
+            c.constant(d.get("any_turn", False), (*here, "any_turn"), (True, False)) in (True, "true")))
     return out
 
 

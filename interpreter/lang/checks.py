@@ -190,13 +190,21 @@ class _Checker:
             # more seats need more cards, unless a formula reads `seats`
             low = max(entry["players"][0], lo) if "seats" in names else top
             counts += [(entry, n) for n in range(top, low - 1, -1)]
+        # an entry that is a reading of the deck (its `when`) holds only where it holds
+        whens = {id(e): _DeckFormula.make(e["when"], options) for e in self.tree["deck"]
+                 if e.get("when") not in (None, True, "true")}
+        for w in whens.values():
+            read |= w.names if w else set()
         combos = _option_combos(options, read, max(1, _MAX_MOMENTS // max(1, len(counts) * bound)))
         bound = max(1, min(bound, _MAX_MOMENTS // max(1, len(counts) * len(combos))))
         failed: set[Path] = set()
         for entry, n in counts:
             a, b = entry["players"]
             cards = entry_size(entry, self.cards)
+            when = whens.get(id(entry))
             for opts in combos:
+                if when is not None and when.value(_At(n, 1, opts)) is False:
+                    continue  # another entry is the deck under these options
                 for hand in range(1, bound + 1):
                     at = _At(n, hand, opts)
                     # past the first hand, a match whose end this check cannot work out may

@@ -53,6 +53,7 @@ import numpy as np
 
 from ..cards import FRENCH, Pack
 from ..engine.actions import CARDS, NUMBER, WORD, Action, card_actions
+from ..engine.any_turn import AnyTurnPlay
 from ..engine.auction import (
     DOUBLE,
     HOLD,
@@ -234,6 +235,8 @@ class Encoding:
                 o.card_words.append((d.word, self.cards, None))
                 self.play_words.add(d.word)
             o.words += [call.action for call in ins.calls]  # announcements beside the cards
+            if isinstance(ins, AnyTurnPlay):  # a seat asked out of turn may pass
+                o.words.append(ins.passing)
 
     def _decide_offers(self, ins: Decide, name: str, o: _Offers) -> None:
         """A decision's words, suits or numbers (a range up to the deck's size when its

@@ -279,6 +279,9 @@ class Narrator:
             shown = " ".join(card(w, self.style) for w in words)
         if e.get("shown"):  # an announcement that shows cards of the hand to all
             shown += " showing " + " ".join(card(str(c), self.style) for c in e["shown"])
+        if e.get("to_play") is not None:  # an announcement made out of turn
+            return [f"  {self.who(e['seat'])} {self.verb(e['seat'], 'announces')} {shown} "
+                    "(out of turn)"]
         return self._grouped("decision", str(e.get("decision", "decision")), e.get("seat"),
                              f"{self.who(e['seat'])} {shown}")
 

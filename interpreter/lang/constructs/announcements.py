@@ -6,8 +6,11 @@ An announcement is a word offered beside the cards while its condition holds for
 player to play; he may make any that are offered, several in turn, then plays his
 card.  It may set variables (``then``), show cards of his hand to every seat
 (``shows``), run steps at once in which others answer (``steps``), and end the tricks
-step (``ends_tricks``).  The trick code plays them (``CardPlay``); this module gives the
-tricks home their key, part, grammar, reading, writing, prose and checks.
+step (``ends_tricks``).  One marked ``any_turn`` is offered to every player for whom its
+condition holds, before each card of the trick, not only to the player to play: the
+others are asked in turn after him, each may announce or ``pass`` (``AnyTurnPlay``).
+The trick code plays them (``CardPlay``); this module gives the tricks home their key,
+part, grammar, reading, writing, prose and checks.
 
 >>> FIELD.name, ANNOUNCEMENT.name
 ('announce', 'announcement')
@@ -46,6 +49,11 @@ ANNOUNCEMENT: Construct = Construct("announcement", "part", "an announcement a p
           "the announcer plays on", default=[]),
     Field("ends_tricks", "formula", "after it (and its steps), the tricks step ends at once "
           "when this holds: the trick in progress is abandoned", default="false"),
+    Field("any_turn", "condition", "true: offered to every player for whom `when` holds "
+          "before each card of the trick, not only to the player to play: the others "
+          "are asked in turn after him, each may make it (and others offered) or say "
+          "`pass`, once per card (fixed when the game loads: true, false or an option)",
+          default=False),
     SOURCE,
 ), x_name="in an announcement")
 
@@ -57,10 +65,12 @@ FIELD: Field = Field("announce", "list[announcement]", "announcements a player m
 GRAMMAR = r"""
 // an announcement at a player's turn in a trick, before his card (tricks.announce)
 announce: "announce" word ("when" formula)? _end _announce_details?
-_announce_details: _INDENT (then_line | announce_shows | announce_steps | announce_ends | source_line)+ _DEDENT
+_announce_details: _INDENT (then_line | announce_shows | announce_steps | announce_ends | announce_any_turn | source_line)+ _DEDENT
 announce_shows: "showing" formula _NL
 announce_steps: "after" "it" ":" _NL _steps_block
 announce_ends: "the" "tricks" "end" "if" formula _NL
+// any_turn: every player may make it before each card, out of turn too
+announce_any_turn: "any" "player" "may" "announce" "it" "before" "each" "card" cond? _NL
 """
 
 
@@ -88,6 +98,9 @@ def read(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
             f = c.children[0]
             b.put(d, (*path, "ends_tricks"), b.formula(f), f,
                   "when an announcement ends the tricks")
+        elif is_node(c, "announce_any_turn"):
+            b.put(d, (*path, "any_turn"), b.flag(True, c.children, c), c,
+                  "whether an announcement may be made out of turn")
         elif is_node(c, "announce_steps"):
             b.put(d, (*path, "steps"), [], c, "the steps after an announcement")
             d["steps"] = b.steps(c.children, (*path, "steps"))
@@ -107,6 +120,9 @@ def write(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
         ends = t.formula(d.get("ends_tricks", "false"))
         if ends != "false":
             out.add(ind + 1, f"the tricks end if {ends}")
+        if t.cond(d.get("any_turn", False)) is not False:
+            t.flag(out, ind + 1, d["any_turn"], "any player may announce it before each card",
+                   "")
         t.source(out, ind + 1, d)
         steps = list(d.get("steps") or [])
         if steps:
@@ -120,9 +136,20 @@ def describe(ctx: _Ctx, tr: Mapping[str, Any], sub: int) -> list[str]:
     for d in tr.get("announce") or []:
         word, when = d.get("word", ""), d.get("when", "true")
         who = "a player" if when in ("true", True) else f"a player where {p.formula(when)}"
-        said = (f"At his turn in a trick, before his card, {who} may announce {word} "
-                f"(write: {word}); he may make any announcements offered, several in turn, "
-                "then plays")
+        any_turn = d.get("any_turn", False)
+        if any_turn in (False, "false"):
+            said = (f"At his turn in a trick, before his card, {who} may announce {word} "
+                    f"(write: {word}); he may make any announcements offered, several in "
+                    "turn, then plays")
+        else:
+            said = (f"Before each card of a trick, {who} may announce {word} (write: "
+                    f"{word}), out of turn too"
+                    + ("" if any_turn in (True, "true") else
+                       f" if {p.formula(any_turn)} (else only at his turn)")
+                    + ": the player to play may make it beside his card; before it the "
+                    "others are asked in turn after him, each making any announcements "
+                    "offered, several in turn, then saying pass (write: pass), once each "
+                    "per card")
         then = d.get("then") or {}
         if then:
             said += "; it sets " + ", ".join(f"{k} = {p.formula(v)}" for k, v in then.items())
@@ -144,7 +171,9 @@ def describe(ctx: _Ctx, tr: Mapping[str, Any], sub: int) -> list[str]:
 
 def compile_check(c: Typer, entries: list[Any], path: Path, taken: list[str]) -> None:
     """Each announcement's word (one of its own), its condition, what it sets and
-    shows, when it ends the tricks, and its steps."""
+    shows, when it ends the tricks, and its steps; one made out of turn (``any_turn``,
+    fixed when the game loads) leaves the word ``pass`` to the seats asked."""
+    out_of_turn: Path = ()
     for k, d in enumerate(entries):
         here = (*path, k)
         w = str(d.get("word", ""))
@@ -171,3 +200,13 @@ def compile_check(c: Typer, entries: list[Any], path: Path, taken: list[str]) ->
         if ends not in (False, "false"):
             c.condition(ends, (*here, "ends_tricks"), False)
         c.check_steps(d.get("steps") or [], (*here, "steps"))
+        any_turn = d.get("any_turn", False)
+        if any_turn not in (False, "false"):
+            c.constant(any_turn, (*here, "any_turn"), (True, False))
+            out_of_turn = here
+    if out_of_turn and "pass" in taken:
+        k = next((k for k, d in enumerate(entries) if str(d.get("word", "")) == "pass"), -1)
+        c.error((*path, k, "word") if k >= 0 else (*out_of_turn, "any_turn"),
+                "'pass' is the word of a player asked out of turn who announces nothing: "
+                "it cannot be another word of this tricks step",
+                "give the announcement (or the knock) another word")

@@ -1,4 +1,5 @@
-"""The dealer: who deals first, where the deal passes, whether it skips players out.
+"""The dealer: who deals first, where the deal passes, whether it skips players out, and
+when the same dealer deals again (``stays``: a condition read as each hand ends).
 
 >>> DECL.field("first").default, DECL.field("rotate").default.text
 ('cut_low', 'the play direction (`players.direction`)')
@@ -18,6 +19,7 @@ from .players import direction_of
 
 if TYPE_CHECKING:
     from ..checks import _Checker as Checker
+    from ..compile_checks import Typer
     from ..describe import _Kit as DescribeKit
     from ..dsl_build import _Builder as Builder
 
@@ -32,6 +34,9 @@ DECL: Construct = Construct("dealer", "section", "first dealer, rotation", (
           words=words_of(("left", "to the left"), ("right", "to the right"),
                          ("none", "it stays"))),
     Field("skip_out", "condition", "the deal skips eliminated players", default=True),
+    Field("stays", "formula", "a condition read as each hand ends, after its steps (its "
+          "variables as they stand, for no seat): while it holds the same dealer deals "
+          "the next hand", default="false"),
     SOURCE,
 ))
 
@@ -53,6 +58,7 @@ skip_phrase: "skipping" "players" "who" "are" "out" "if" formula     -> skip_if
            | "not" "skipping" "players" "who" "are" "out"            -> skip_no
 skipping_yes: "the" "deal" "skips" "players" "who" "are" "out" _end _sources?
 skipping_no: "the" "deal" "does" "not" "skip" "players" "who" "are" "out" _end _sources?
+dealer_stays: "the" "same" "dealer" "deals" "again" "after" "a" "hand" "if" formula _end _sources?
 """
 
 
@@ -98,6 +104,13 @@ def read_rotation_none(b: Builder, st: Any) -> None:
     """Reads ``the deal does not pass[, …]``."""
     _put(b, st, "rotate", "none")
     _skip(b, st)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
+def read_dealer_stays(b: Builder, st: Any) -> None:
+    """Reads ``the same dealer deals again after a hand if <formula>``."""
+    f = st.children[0]
+    _put(b, st, "stays", b.formula(f), f)
     b.citation(st, b.tree["dealer"], ("dealer",))
 
 
@@ -147,6 +160,9 @@ def _dealer(out: t.Out, dealer: Mapping[str, Any]) -> None:
         )
     if not lines:
         lines.append("first dealer: lowest cut")  # a dealer map with only a source
+    stays = t.formula(dealer.get("stays", "false"))
+    if stays != "false":
+        lines.append(f"the same dealer deals again after a hand if {stays}")
     out.add(0, lines[0])
     t.source(out, 1, dealer)
     for line in lines[1:]:
@@ -183,6 +199,9 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     else:
         text += f" The deal then passes to the {rotate}{note}"
         text += ", skipping players who are out." if d.get("skip_out", True) else "."
+    stays = d.get("stays", "false")
+    if stays not in ("false", False):
+        text += f" The same player deals again after a hand where {p.formula(stays)}."
     text += f" Forehand is the player to the dealer's {direction}."
     return ctx.title("Dealing") + p.wrap(text) + p.cite(d, 2)
 
@@ -205,17 +224,26 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     ck.enum(("dealer", "rotate"), dealer["rotate"], "dealer.rotate")
 
 
+def compile_check(c: Typer, tree: dict[str, Any], path: tuple[Any, ...]) -> None:
+    """``stays``: a condition read for no seat."""
+    stays = (tree.get("dealer") or {}).get("stays", "false")
+    if stays not in ("false", False):
+        c.condition(stays, (*path, "dealer", "stays"), False, "`kind == 'solo'`")
+
+
 DEALER: Home = Home(
     DECL,
     grammar=GRAMMAR,
-    entries=("first_dealer", "rotation", "rotation_none", "skipping_yes", "skipping_no"),
+    entries=("first_dealer", "rotation", "rotation_none", "skipping_yes", "skipping_no",
+             "dealer_stays"),
     builds={
         "first_dealer": read_first_dealer, "rotation": read_rotation,
         "rotation_none": read_rotation_none, "skipping_yes": read_skipping_yes,
-        "skipping_no": read_skipping_no},
+        "skipping_no": read_skipping_no, "dealer_stays": read_dealer_stays},
     write=write,
     describe=describe,
     check=check,
+    compile_check=compile_check,
     keys=(Field("dealer", "dealer", "first dealer, rotation",
                 default=Derived("its keys' defaults"), doc_type="map",
                 doc_default="see below"),),
