@@ -23,7 +23,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import announcements, declarations, dummy, face_down, tricks_compile
+from . import announcements, declarations, dummy, face_down, trick_takes, tricks_compile
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -106,6 +106,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
                      "`trick_number == 2`)."),
     *face_down.FIELDS,
     *dummy.FIELDS,
+    *trick_takes.FIELDS,
     declarations.FIELD,
     announcements.FIELD,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
@@ -151,7 +152,7 @@ _trick_rules: _INDENT (_trick_rule | _attr)+ _DEDENT
 _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtrump | lead_trumps | broken_by
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
-           | face_down_shown | declare | dummy | dummy_by | announce
+           | face_down_shown | declare | dummy | dummy_by | announce | takes_trick
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -189,7 +190,8 @@ allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
 """.replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
-            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n"))
+            + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n")
+            + trick_takes.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -318,6 +320,7 @@ _READERS: dict[str, _Reader] = {
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
     **face_down.READERS,
     **dummy.READERS,
+    **trick_takes.READERS,
     "declare": declarations.read,
     "announce": announcements.read,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
@@ -416,6 +419,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     _write_trumps(out, ind, tr)
     face_down.write(out, ind, tr)
     dummy.write(out, ind, tr)
+    trick_takes.write(out, ind, tr)
     declarations.write(out, ind, tr)
     announcements.write(out, ind, tr)
     _write_abstain(out, ind, tr)
@@ -556,6 +560,7 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
     rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *dummy.describe(ctx, tr),
              *declarations.describe(tr),
+             *trick_takes.describe(tr),
              *_other_rules(tr)]
     body: list[str] = []
     for rule in rules:
