@@ -79,3 +79,22 @@ def test_dsl_reads_it_back() -> None:
     tricks = next(s["tricks"] for s in tree["hand"] if "tricks" in s)
     assert tricks["takes_trick"] == "card_rank == '7'"
 
+
+def test_the_terminal_and_the_browser_show_a_slam_announced() -> None:
+    pytest.importorskip("jinja2")
+    from spelbok.web.tableview import log_lines, table
+
+    st = spelbok.load("french-tarot", players=4).new_state(seed=2)
+    rng = random.Random(2)
+    while st.decision_name != "slam":
+        legal = st.legal_actions()
+        bids = [a for a in legal if str(a) == "garde_sans"]
+        st.apply(bids[0] if bids else rng.choice(legal))
+    taker = st.current
+    st.apply("slam")
+    assert st.current == taker  # the announcer leads the first trick
+    names = ["North", "West", "South", "East"]
+    other = (taker + 1) % 4
+    assert any("slam" in line and names[taker] in line for line in log_lines(st, other, names))
+    t = table(st, other, names, to_act=False, log_viewer=other)
+    assert t["current_player"] == taker
