@@ -129,3 +129,10 @@ def test_describe_says_the_cards_stay_in_the_hand() -> None:
     text = describe(read_spec(SHOW))
     assert "to show: they stay in the hand" in " ".join(text.split())
     assert "may be shown only if" in " ".join(text.split())
+
+
+def test_a_menu_says_show_not_give() -> None:
+    from spelbok.play.seatlog import exchange_verb
+
+    st = spelbok.load(SHOW, players=2).new_state(seed=3)
+    assert exchange_verb(st.legal_actions(), st) is None  # written 'show 9H', not 'give 9H'
