@@ -71,6 +71,7 @@ def test_shown_cards_stay_in_the_hand_known_to_all() -> None:
         assert len(st.view(seat)["hand"]) == 5
         assert sorted(st.view(other)["known_cards"][seat]) == chosen
         assert st.view(other)["shown"] == []  # nothing lies aside
+        assert st.view(other)["decisions"][-1] == [seat, "show", str(action)]  # public
         for k in range(4):  # a sample deals them to him again
             sample = st.determinize(other, random.Random(k))
             assert all(c in sample.view(seat)["hand"] for c in chosen)

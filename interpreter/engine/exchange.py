@@ -193,7 +193,7 @@ class Exchange(Decision):
                 st.shown |= shown
         st.choice = ""
         st.count = k
-        st.public.append((seat, self.name, k if mask else a))
+        st.public.append((seat, self.name, k if mask and not self.keep else a))  # shown: public
         if st.rec is not None:
             names = st.prog.pack.names
             st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),
