@@ -54,7 +54,8 @@ def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | 
         code = state.game.program.code
         if not (0 <= state.pc < len(code) and isinstance(code[state.pc], (Exchange, PassCards))):
             return None
-        if isinstance(code[state.pc], Exchange) and code[state.pc].keep:
+        ins = code[state.pc]
+        if isinstance(ins, Exchange) and ins.keep:
             return None  # cards chosen to show stay in the hand: nothing is given
     return verb
 
