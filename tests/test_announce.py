@@ -210,6 +210,8 @@ def test_a_tarot_handful_shows_its_trumps() -> None:
                   0: "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D"}})
     assert st.current == 3 and "handful" in names(st)  # the play turns to the right
     st.apply("handful")
+    for k in range(21, 11, -1):  # he shows as many trumps as the handful needs, one at a time
+        st.apply(f"show T{k}")
     assert len(st.view(2)["known_cards"][3]) == 10
 
 

@@ -87,7 +87,7 @@ RECORDED: dict[str, str] = {
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '313f6938ea8c81f3',
     'five-card-loo-0': '4582d87cfaddf4b4',  # "Pam be civil": a declaration with the ace of trumps (tricks.declare, bound: rest)
-    'french-tarot-0': '7c1fe492a513dca4',  # turning right (players.direction); the handful with the first card (tricks.announce); the ecart checked (exchange allow), the called king (call: rank_order)
+    'french-tarot-0': '9e368d655f02589f',  # turning right (players.direction); the handful with the first card (tricks.announce), its trumps chosen (exchange give_to: hand); the slam announced (its announcer leads), the Excuse taking a slam's last trick (tricks.takes_trick); the ecart checked (exchange allow), the called king (call: rank_order)
     'german-whist-0': '40997be978936824',
     'hearts-0': '8b47c63abe721b6d',
     'knektpass-0': '9db0c1aaa02918e2',

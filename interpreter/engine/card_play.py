@@ -268,7 +268,7 @@ class CardPlay(TrickPlayEach):
                 keep = 0
                 suit = st.tables.suit
                 for fc in cards_in(held):
-                    if suit[fc] >= 0:
+                    if suit[fc] >= 0 and not (self.losing >> fc) & 1:  # of no suit: none kept
                         keep |= 1 << suit[fc]
                 voids = st.voids[seat]
                 done = TrickPlay.apply(self, st, seat, a)

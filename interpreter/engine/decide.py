@@ -225,7 +225,7 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
         show_fn = None if show in (False, "false") else c.formula(show, (*path, "exchange",
                                                                          "show"), True)
         give_to = c.constant(ex.get("give_to", "discards"), (*path, "exchange", "give_to"),
-                             ("discards", "turn_up"))
+                             ("discards", "turn_up", "hand"))
         exchange = Exchange(name, where_fn, then, draw_from=draw, min_fn=min_fn,
                             max_fn=max_fn, levels=levels, show=show_fn, give_to=str(give_to))
         if not c.pack.french:

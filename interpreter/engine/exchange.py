@@ -8,7 +8,11 @@ in order) narrows them: a card no level admits is never given, and a card only a
 later level admits only once every card an earlier level admits is given too (a trump
 laid aside only when nothing else is left).  ``show`` names the given
 cards shown to all (:attr:`State.shown`); ``give_to: turn_up`` puts the given cards
-on the turn-up instead of the discards (a low trump swapped for the trump card turned up).
+on the turn-up instead of the discards (a low trump swapped for the trump card turned up);
+``give_to: hand`` keeps them in the hand: a choice of cards to show, those ``show``
+admits made known to every seat (``State.known``, and :attr:`State.shown`) until
+played; a card already shown so is not offered again (a set shown one card at a time,
+an exchange in a ``repeat``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ class Exchange(Decision):
         super().__init__(name, "exchange", where, then)
         self.levels = levels or []  # the step's allow, per card: (condition, reason)
         self.show = show  # the given cards shown to all (None: none)
-        self.give_to = give_to  # 'discards' or 'turn_up'
+        self.give_to = give_to  # 'discards', 'turn_up' or 'hand' (kept: a choice to show)
+        self.keep = give_to == "hand"
         self.draw_from = draw_from  # 'stock', 'turn_up' or 'none'
         self.min_fn = min_fn
         self.max_fn = max_fn
@@ -52,9 +57,14 @@ class Exchange(Decision):
         self.min_fixed = None if k is UNSET else int(k)
         self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
 
+    def _hand(self, st: State, seat: int) -> int:
+        """The cards ``seat`` may choose from: his hand (less those already shown, when
+        the chosen cards are kept to show)."""
+        return st.hands[seat] & ~st.shown if self.keep else st.hands[seat]
+
     def _bounds(self, st: State, seat: int) -> tuple[int, int]:
         """How few and how many cards ``seat`` may give away now."""
-        hand = st.hands[seat].bit_count()
+        hand = self._hand(st, seat).bit_count()
         draw = self.draw_from
         hi = len(st.stock) if draw == "stock" else len(st.turn_up) if draw == "turn_up" else hand
         if hand < hi:
@@ -78,7 +88,7 @@ class Exchange(Decision):
         every card may go, as a decision never leaves its player nothing)."""
         if not self.levels:
             return None
-        hand = st.hands[seat]
+        hand = self._hand(st, seat)
         tiers = []
         left = hand
         for allow, _ in self.levels:
@@ -109,7 +119,7 @@ class Exchange(Decision):
         seat = st.current
         assert seat is not None
         lo, hi = self._bounds(st, seat)
-        hand = st.hands[seat]
+        hand = self._hand(st, seat)
         tiers = self._tiers(st, seat, lo) if self.levels else None
         if tiers is not None:
             pool = 0
@@ -132,6 +142,8 @@ class Exchange(Decision):
         assert seat is not None
         if a.value & ~st.hands[seat]:
             return f"{', '.join(_names(a.value & ~st.hands[seat], st.prog.pack.names))} not in hand"
+        if a.value & ~self._hand(st, seat):
+            return f"{', '.join(_names(a.value & st.shown, st.prog.pack.names))} already shown"
         lo, hi = self._bounds(st, seat)
         k = a.value.bit_count()
         if k > hi:
@@ -150,7 +162,9 @@ class Exchange(Decision):
         mask = a[2] if a[0] == CARDS else 0
         k = mask.bit_count()
         drawn = shown = 0
-        if mask:
+        if mask and self.give_to == "hand":
+            shown = self._show_kept(st, seat, mask)
+        elif mask:
             hands = st.hands
             hands[seat] ^= mask  # cards of the hand: apply() has checked them
             if self.give_to == "discards":
@@ -179,12 +193,24 @@ class Exchange(Decision):
                 st.shown |= shown
         st.choice = ""
         st.count = k
-        st.public.append((seat, self.name, k if mask else a))
+        st.public.append((seat, self.name, k if mask and not self.keep else a))  # shown: public
         if st.rec is not None:
             names = st.prog.pack.names
             st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),
                      got=_names(drawn, names), shown=_names(shown, names), to=self.give_to)
         return self.answered(st, seat)
+
+    def _show_kept(self, st: State, seat: int, mask: int) -> int:
+        """The chosen cards stay in the hand: those ``show`` admits (all without it)
+        become known to every seat until played."""
+        shown = 0
+        for c in cards_in(mask):
+            st.cand = c
+            if self.show is None or self.show(st, seat):
+                shown |= 1 << c
+        st.known[seat] |= shown  # each clone holds its own list
+        st.shown |= shown
+        return shown
 
 
 def _pack_subsets(pack: Pack, verb: str, hand: int, lo: int, hi: int) -> list[Action]:

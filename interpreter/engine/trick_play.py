@@ -100,6 +100,7 @@ class TrickPlay(Instr):
         # game that reads them, so that the others pay nothing for it
         self.keep_cards = False
         self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
+        self.takes: Fn | None = None  # tricks.takes_trick: a card that takes the trick outright
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -326,6 +327,8 @@ class TrickPlay(Instr):
         if tr.shared:
             tr = tr.own(st)
         winner = tr.best_seat
+        if self.takes is not None:
+            winner = tr.best_seat = _taken(st, tr.cards, self.takes, winner)
         if winner < 0:
             if tr.cards:  # only cards that cannot win (of no suit): it goes to its first card
                 winner = tr.best_seat = tr.taker()
@@ -404,6 +407,16 @@ class TrickNext(Instr):
         self.play.begin_trick(st, st.last_winner)
         st.pc = self.play_at
         return True
+
+
+def _taken(st: State, cards: list[tuple[int, int]], takes: Fn, winner: int) -> int:
+    """Who takes a complete trick under ``tricks.takes_trick``: the player of its first
+    card (in play order) that meets ``takes``, else ``winner``."""
+    for p, c in cards:
+        st.cand = c
+        if takes(st, p):
+            return p
+    return winner
 
 
 def _keep_cards(st: State, winner: int) -> None:

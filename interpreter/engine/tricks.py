@@ -71,6 +71,8 @@ def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
                             per_trick)
     if not c.pack.french:
         play.pack = c.pack
+    if t.get("takes_trick", "false") not in (False, "false"):
+        play.takes = c.formula(t["takes_trick"], (*p, "takes_trick"), True)
     leader = c.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
     # seats out of the match never play: the default needs no formula
     players = (c.formula(t["players"], (*p, "players"), True)

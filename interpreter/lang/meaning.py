@@ -135,6 +135,8 @@ def _where(kind: str, f: _v.Field) -> str:
         return _TRICK_FLAG
     if kind == "tricks" and f.name in (_TRICK_ALLOW, _TRICK_ABSTAIN, "face_down"):
         return f.name
+    if kind == "tricks" and f.name == "takes_trick":  # reads each card of the trick
+        return _TRICK_ALLOW
     if kind == "declare":
         return "declare"
     if kind == "announce":  # an announcement's formulas, read at the announcer's turn

@@ -34,7 +34,8 @@ def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | 
     """The verb of the cards given away at this decision (an exchange or a pass, which a
     menu writes ``give 9♠``, its bare word ``keep all``); None when ``legal`` holds no
     cards, or when ``state``'s decision does not give them away (a card called, a card
-    played with an announcement or face down: ``call A♠``, ``twenty Q♠``).
+    played with an announcement or face down: ``call A♠``, ``twenty Q♠``; cards chosen
+    to show, which stay in the hand: ``show T21``).
 
     >>> from spelbok.engine.actions import parse_action
     >>> exchange_verb([parse_action("give 9S"), parse_action("give")])
@@ -53,6 +54,9 @@ def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | 
         code = state.game.program.code
         if not (0 <= state.pc < len(code) and isinstance(code[state.pc], (Exchange, PassCards))):
             return None
+        ins = code[state.pc]
+        if isinstance(ins, Exchange) and ins.keep:
+            return None  # cards chosen to show stay in the hand: nothing is given
     return verb
 
 

@@ -296,6 +296,9 @@ class Narrator:
 
     def _ev_exchange(self, e: Mapping[str, Any]) -> list[str]:
         seat = e["seat"]
+        if e.get("to") == "hand":  # cards chosen to show: they stay in the hand
+            item = f"{self.who(seat)} {self.verb(seat, 'shows')} {self._cards(e['shown'])}"
+            return self._grouped("exchange", str(e.get("decision", "exchange")), seat, item)
         gave = list(e.get("gave") or [])
         got = list(e.get("got") or [])
         if self.viewer is None and not self.verbose:

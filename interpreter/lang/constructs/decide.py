@@ -66,7 +66,9 @@ EXCHANGE: Construct = Construct("exchange", "part", "how an exchange decision di
           "shown to all (they lie face up where they go)", default="false"),
     Field("give_to", "word", "where the cards given away go", default="discards",
           words=words_of(("discards", "the discard pile, hidden"),
-                         ("turn_up", "the turn-up, face up (a swap with the turn-up)"))),
+                         ("turn_up", "the turn-up, face up (a swap with the turn-up)"),
+                         ("hand", "nowhere: they stay in the hand, a choice of cards to "
+                          "show (with `show`, known to all until played)"))),
     SOURCE,
 ))
 
@@ -262,6 +264,8 @@ def _exchange_text(name: str, whom: str, ex: Mapping[str, Any]) -> str:
     extra = ""
     if ex.get("give_to") == "turn_up":
         extra += " The cards given go face up to the turn-up."
+    if ex.get("give_to") == "hand":
+        return _show_text(name, whom, ex, limit, example)
     if ex.get("show") not in (None, False, "false"):
         extra += f" The cards given where {p.formula(ex['show'])} are shown to all."
     if ex.get("draw_from") == "none":  # discard only: nothing is drawn
@@ -273,6 +277,18 @@ def _exchange_text(name: str, whom: str, ex: Mapping[str, Any]) -> str:
     return (f"Decision '{name}': {whom} may exchange with {source}: discard {limit}, "
             f"never more than {source} holds, and draw as many from it. Write: "
             f"{example}, or {name} alone to keep every card." + extra)
+
+
+def _show_text(name: str, whom: str, ex: Mapping[str, Any], limit: str, example: str) -> str:
+    """A choice of cards to show (``give_to: hand``): they stay in the hand."""
+    least, most = str(ex.get("min", "0")), str(ex.get("max", "cards"))
+    count = ((f"exactly {least} card" + ("" if least == "1" else "s")) if least.isdigit()
+             else f"exactly `{least}` cards") if least == most else limit
+    show = ex.get("show")
+    which = "" if show in (True, "true") else f" (those where {p.formula(show)})"
+    return (f"Decision '{name}': {whom} chooses {count} of the hand to show: they stay "
+            f"in the hand, shown to every player{which} until played. Write: {example}"
+            + ("." if least not in ("0", "") else f", or {name} alone to show none."))
 
 
 def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
@@ -305,9 +321,12 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     allow = step.get("allow")
     if choose == "exchange" and allow not in (None, "true", True):
         levels = allow if isinstance(allow, list) else [{"if": allow}]
-        body += p.wrap("A card may be given away only if " + describe_levels(levels, "card")
+        given = "shown" if (step.get("exchange") or {}).get("give_to") == "hand" \
+            else "given away"
+        body += p.wrap(f"A card may be {given} only if " + describe_levels(levels, "card")
                        + (" (a card a later condition admits only once every card an earlier "
-                          "one admits is given too)" if len(levels) > 1 else "") + ".",
+                          f"one admits is {given.split()[0]} too)" if len(levels) > 1 else "")
+                       + ".",
                        sub + 2, first=" " * sub + "- ")
     elif isinstance(allow, list):
         body += p.wrap("Only the choices that meet the first of these conditions met by some "
@@ -356,6 +375,14 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
             and ex.get("draw_from", "stock") != "turn_up":
         chk.err((*path, "exchange", "give_to"), "'give_to: turn_up' swaps cards with the "
                 "turn-up: it goes with 'draw_from: turn_up'", key=True)
+    if choose == "exchange" and ex.get("give_to") == "hand":
+        if ex.get("draw_from", "stock") != "none":
+            chk.err((*path, "exchange", "give_to"), "'give_to: hand' keeps the chosen cards "
+                    "in the hand, so nothing is drawn for them: it goes with "
+                    "'draw_from: none'", key=True)
+        elif ex.get("show", False) in (False, "false"):
+            chk.err((*path, "exchange", "give_to"), "'give_to: hand' keeps the chosen cards "
+                    "to show them: give it a 'show' (e.g. show: true)", key=True)
 
 
 def _words_may_all_be_off(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
@@ -421,7 +448,7 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
             if key in ex:
                 c.number(ex[key], (*path, "exchange", key), True)
         c.constant(ex.get("give_to", "discards"), (*path, "exchange", "give_to"),
-                   ("discards", "turn_up"))
+                   ("discards", "turn_up", "hand"))
         if ex.get("show", False) not in (False, "false"):
             c.formula(ex["show"], (*path, "exchange", "show"), True)
     elif choose != "suit":

@@ -23,7 +23,16 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
-from . import announcements, combos, declarations, dummy, face_down, laid_aside, tricks_compile
+from . import (
+    announcements,
+    combos,
+    declarations,
+    dummy,
+    face_down,
+    laid_aside,
+    trick_takes,
+    tricks_compile,
+)
 from .home import Home
 from .shared import (
     LEADER_WORDS,
@@ -104,11 +113,8 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
           schema_doc="With trump_from: whose lead names trump (a per-player condition, "
                      "read at each lead while no trump is set; e.g. `seat == declarer`, "
                      "`trick_number == 2`)."),
-    *face_down.FIELDS, *laid_aside.FIELDS,
-    *dummy.FIELDS,
-    declarations.FIELD,
-    announcements.FIELD,
-    *combos.FIELDS,
+    *face_down.FIELDS, *laid_aside.FIELDS, *dummy.FIELDS, *trick_takes.FIELDS,
+    declarations.FIELD, announcements.FIELD, *combos.FIELDS,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
     Field("abstain_word", "word", "the word for knocking", default="knock"),
@@ -153,7 +159,7 @@ _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtru
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
            | face_down_shown | declare | dummy | dummy_by | announce | aside_turn | new_trump
-           | combos
+           | combos | takes_trick
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -192,7 +198,7 @@ allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
 """.replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
             + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n") + laid_aside.GRAMMAR.lstrip("\n")
-            + combos.GRAMMAR.lstrip("\n"))
+            + combos.GRAMMAR.lstrip("\n") + trick_takes.GRAMMAR.lstrip("\n"))
 
 # ------------------------------------------------------------------------------ reading the DSL
 # One reader a line of a tricks step (its grammar rule), each with the same arguments:
@@ -319,11 +325,8 @@ _READERS: dict[str, _Reader] = {
     **dict.fromkeys(("first_trick_yes", "first_trick_no"), _flag_rule(
         "first_trick_trumps", "first_trick_yes", "the rule on trumps in the first trick")),
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
-    **face_down.READERS, **laid_aside.READERS,
-    **dummy.READERS,
-    "declare": declarations.read,
-    "announce": announcements.read,
-    **combos.READERS,
+    **face_down.READERS, **laid_aside.READERS, **dummy.READERS, **trick_takes.READERS,
+    "declare": declarations.read, "announce": announcements.read, **combos.READERS,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
 }
@@ -418,12 +421,8 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     out.add(indent, _head(tr, count, count_line))
     ind = indent + 1
     _write_trumps(out, ind, tr)
-    face_down.write(out, ind, tr)
-    laid_aside.write(out, ind, tr)
-    dummy.write(out, ind, tr)
-    declarations.write(out, ind, tr)
-    announcements.write(out, ind, tr)
-    combos.write(out, ind, tr)
+    for family in (face_down, laid_aside, dummy, trick_takes, declarations, announcements, combos):
+        family.write(out, ind, tr)  # each family of rules writes its own lines, in this order
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
     if count_line:
@@ -561,7 +560,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
     rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *laid_aside.describe(ctx, tr),
-             *dummy.describe(ctx, tr), *declarations.describe(tr), *combos.describe(ctx, tr), *_other_rules(tr)]
+             *dummy.describe(ctx, tr), *declarations.describe(tr), *combos.describe(ctx, tr),
+             *trick_takes.describe(tr), *_other_rules(tr)]
     body: list[str] = []
     for rule in rules:
         body += p.wrap(rule, sub + 2, first=" " * sub + "- ")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import announcements, combos, laid_aside
+from . import announcements, combos, laid_aside, trick_takes
 
 if TYPE_CHECKING:
     from ..compile_checks import Typer
@@ -51,6 +51,7 @@ def compile_check(c: Typer, step: dict[str, Any], path: Path, *, decl: Construct
         c.formula(t["count"], (*p, "count"), False)
     c.constant(t.get("scored", True), (*p, "scored"), (True, False))
     c.constant(t.get("draw", "none"), (*p, "draw"), _words(decl, "draw"))
+    trick_takes.compile_check(c, t, p)
     c.check_steps(t.get("after_each") or [], (*p, "after_each"))
 
 
