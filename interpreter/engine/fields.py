@@ -97,6 +97,10 @@ FIELDS: tuple[StateField, ...] = (
     # a demand binding a seat for the trick: the declaration's index + 1 (0: none), the seat
     _F("demand", "int", reset="hand", fresh=0, snapshot="demand", owner=_T),
     _F("bound", "int", reset="hand", fresh=-1, snapshot="bound", owner=_T),
+    # the seat whose card tied the trick and the key it tied at (ranking.equal_best: tie;
+    # Trick.tied); rebuilt by a replay
+    _F("tie", "int", reset="hand", fresh=-1, owner=_T),
+    _F("tie_key", "int", reset="hand", fresh=0, owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
@@ -119,6 +123,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("won_cards", "masks", reset="hand", fresh=0),
     _F("played", "mask", reset="hand", fresh=0),
     _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
+    _F("tied_by", "int", reset="hand", fresh=-1),  # who tied the last trick (-1: it was won)
     _F("cards", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick", owner=_T),
     _F("order", "list", _C, reset="hand", fresh=(), snapshot="trick_order", owner=_T),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",

@@ -68,6 +68,7 @@ class State:
     won_cards: list[int]
     played: int
     last_trick: int
+    tied_by: int  # who tied the last trick (-1: it was won), ranking.equal_best: tie
     trick: Trick  # the trick in progress (engine/trick.py), shared by clones until written
     trick_no: int
     broken: bool
@@ -308,6 +309,7 @@ class State:
         c.played = self.played
         c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick
+        c.tied_by = self.tied_by
         c.passing = self.passing
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat
