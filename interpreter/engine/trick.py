@@ -254,9 +254,9 @@ def equal_best(rule: int, seat: int, best_seat: int, tie: int,
     seat that tied it so far).  Under :data:`EQUAL_LAST` the later card takes the trick;
     under :data:`EQUAL_TIE` it ties the trick when it is of another side than the
     holder's (``sides``: each seat's side; none: each seat its own), or the trick is tied
-    already: the holder stays the running winner (it leads next, ``last_winner``) and
-    ``seat`` is the one that tied it; a partner's equal card leaves the trick to the
-    first (as under :data:`EQUAL_FIRST`).
+    already: the holder stays the running winner and ``seat`` is the one that tied it (a
+    tied trick is won by nobody, and its leader leads again: ``TrickPlay._finish``); a
+    partner's equal card leaves the trick to the first (as under :data:`EQUAL_FIRST`).
 
     >>> equal_best(EQUAL_LAST, 2, 0, -1), equal_best(EQUAL_FIRST, 2, 0, -1)
     ((2, -1), (0, -1))

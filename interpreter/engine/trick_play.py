@@ -341,7 +341,8 @@ class TrickPlay(Instr):
                 self.begin_trick(st, nxt)
                 return False
         tied = tr.tied() if tr.tie >= 0 else -1
-        if tied >= 0:  # won by nobody: its holder leads next (last_winner)
+        if tied >= 0:  # won by nobody: the lead stays with its leader (last_winner)
+            winner = tr.order[0]
             if self.keep_cards:
                 st.played |= tr.mask()
         else:
@@ -359,7 +360,7 @@ class TrickPlay(Instr):
                 number=st.trick_no,
                 cards=[[p, st.prog.pack.names[c]] for p, c in tr.cards],
                 winner=winner if tied < 0 else -1,
-                **({"tied_by": tied, "leads": winner} if tied >= 0 else {}),
+                **({"tied_by": tied} if tied >= 0 else {}),
             )
         if self.has_after:
             # the trick is over: run the after-trick steps, then TrickNext deals the next one

@@ -266,8 +266,13 @@ BUILTINS: tuple[Builtin, ...] = (
             "`'none'`"),
     Builtin("turn_up_rank", "hand", "rank_or_none", "rank of the top turn-up card (`'10'`, "
             "`'A'`), or `'none'`"),
-    Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any)",
-            per_trick=True),
+    Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any; "
+            "after a tied trick, see `ranking.equal_best`, the seat that led it: the lead stays "
+            "with it)", per_trick=True),
+    Builtin("tied_by", "hand", "int", "the seat whose card tied the last trick (-1 when it "
+            "was won, or before any; see `ranking.equal_best`)", per_trick=True),
+    Builtin("tied_tricks", "hand", "int", "tricks tied this hand, won by nobody (see "
+            "`ranking.equal_best`)", per_trick=True),
     Builtin("trick", "trick", "cards", "the cards played to the current trick so far",
             per_trick=True),
     Builtin("led_card", "trick", "card", "the card led to the current trick (no card when "

@@ -345,10 +345,16 @@ def trick_line(
 
     >>> trick_line([[1, "AS"], [0, "7S"]], ["you", "P1"], winner=1)
     'P1 A♠ · you 7♠ → P1'
+    >>> trick_line([[1, "3S"], [0, "3H"]], ["you", "P1"], winner=-1)
+    'P1 3♠ · you 3♥ → the trick is tied'
+
+    A winner of -1 is a tied trick (``ranking.equal_best: tie``): nobody won it.
     """
     parts = [f"{_name(names, p)} {card(c, style)}" for p, c in trick]
     text = " · ".join(parts) if parts else "(no cards)"
-    if winner is not None:
+    if winner is not None and winner < 0:
+        text += (" → " if style.symbols else " -> ") + "the trick is tied"
+    elif winner is not None:
         arrow = " → " if style.symbols else " -> "
         text += f"{arrow}{style.paint(_name(names, winner), bold=True)}"
     return text

@@ -18,6 +18,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from ..dsl_nodes import is_node
+from . import equal
 from .home import Home
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
     Field("kept_cards", "list[card]", "cards that stay with their owner: they never win "
           "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
           "`card_points`), not the trick winner's", default=[], omitted=True),
+    *equal.FIELDS,
     Field("cut_ranks", "ranks", "the order used when cutting",
           default=Derived("the ranking's ranks")),
     SOURCE,
@@ -71,7 +73,7 @@ cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
 free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
 losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
 kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
-"""
+""" + equal.GRAMMAR
 
 
 def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
@@ -179,6 +181,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
                       ("kept_cards", "cards that stay with their owner: ")):
         if ranking.get(key):
             lines.append(head + " ".join(t.card(str(c), out) for c in ranking[key]))
+    lines += equal.write(out, ranking)
     if not lines:
         if "source" not in ranking:
             return
@@ -258,6 +261,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                         f"trick and stay{'s' if one else ''} with {'its' if one else 'their'} "
                         "owner: played to a trick, it goes into its player's won cards, not "
                         "the winner's.")
+    lines += equal.describe(ctx, tree)
     return lines + p.cite(r, 2)
 
 
@@ -354,6 +358,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         "top_trumps_follow",
     )
     _special_cards(ck, tree, ranking)
+    equal.check(ck, tree)
 
 
 def _every_rank(ck: Checker, tree: Mapping[str, Any], order: list[Any], name: str,
@@ -452,12 +457,12 @@ RANKING: Home = Home(
     grammar=GRAMMAR,
     entries=(
         "ranks", "suit_ranks", "trump_ranks", "top_trumps", "top_follow", "cut_ranks",
-        "free_cards", "losing_cards", "kept_cards"),
+        "free_cards", "losing_cards", "kept_cards", *equal.ENTRIES),
     builds={
         "ranks": read_ranks, "suit_ranks": read_suit_ranks, "trump_ranks": read_trump_ranks,
         "top_trumps": read_top_trumps, "top_follow": read_top_follow,
         "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
-        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards},
+        "losing_cards": read_losing_cards, "kept_cards": read_kept_cards, **equal.BUILDS},
     write=write,
     describe=describe,
     check=check,
