@@ -146,7 +146,7 @@ def test_validate_reports_misuse() -> None:
     twice = error_of(spec("  equal_cards: [[AC, AH], [AH, AS]]\n"))
     assert "in two groups of equal cards" in str(twice) and ":" in str(twice)
     alone = error_of(spec("  equal_cards: [[AC]]\n"))
-    assert "two cards or more" in str(alone)
+    assert "at least 2 items" in str(alone) and str(alone).startswith("<spec>:8:")
     rule = error_of(spec("  equal_best: split\n"))
     assert "equal_best" in str(rule)
     unknown = error_of(spec("  equal_cards: [[AC, ZZ]]\n"))

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Pack, cards_in
 from .actions import CARD, CARD_ACTIONS, WORD, Action, pack_card_list
 from .steps import UNSET, Fn, Instr, Selector, fixed
-from .trick import (Trick, TrickFlags, _duty_voids, equal_best, legal_cards, played_cards,
-                    refusal)
+from .trick import Trick, TrickFlags, _duty_voids, equal_best, legal_cards, played_cards, refusal
 
 if TYPE_CHECKING:
     from .state import State

@@ -165,6 +165,7 @@ TYPES: tuple[Word, ...] = (
     Word("version", "the format version, 1"),
     Word("seat", f"a seat number 0..{MAX_PLAYERS - 1}"),
     Word("team", "a list of seats"),
+    Word("card_group", "a list of two cards or more"),
     Word("packet", f"a packet size 1..{MAX_CARDS}"),
     Word("count", f"'all' or a formula (an integer at most {MAX_CARDS})"),
     Word("first_dealer", "a word or a seat number"),

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["BUILDS", "ENTRIES", "FIELDS", "GRAMMAR", "check", "describe", "write"]
 
 FIELDS: tuple[Field, ...] = (
-    Field("equal_cards", "list[list[card]]", "groups of cards of equal power: each card of a "
+    Field("equal_cards", "list[card_group]", "groups of cards of equal power: each card of a "
           "group ranks as the group's highest (e.g. `[[3C, 3H, 3S, 3D]]`: the threes are "
           "equal whatever their order among the top trumps); see `equal_best`",
           default=[], omitted=True, doc_type="list of card lists"),
