@@ -151,3 +151,49 @@ def test_validate_reports_misuse() -> None:
     assert "equal_best" in str(rule)
     unknown = error_of(spec("  equal_cards: [[AC, ZZ]]\n"))
     assert "unknown card 'ZZ'" in str(unknown) and str(unknown).startswith("<spec>:8:")
+
+
+# -- a decision's see_partners: the side deciding sees its partners' hands -----------------
+
+SEE = """spelbok: 1
+name: Partners
+players: {min: 4, max: 4}
+deck:
+  - players: [4, 4]
+    ranks: [A, K, Q, J, 10, 9, 8, 7]
+teams: [[0, 2], [1, 3]]
+hand:
+  - deal: {size: 2}
+  - decide: go
+    who: forehand
+    choose: [yes, no]
+    see_partners: "seat == 1"
+  - tricks: {}
+end: {when: "hand_number >= 2", winners: "tricks == max(tricks)"}
+"""
+
+
+def test_a_decider_and_his_partner_see_each_others_hands_and_nobody_else_does() -> None:
+    st = spelbok.load(SEE.replace('"seat == 1"', "true")).new_state(seed=3)
+    d = st.current
+    mate, others = (d + 2) % 4, [(d + 1) % 4, (d + 3) % 4]
+    hands = [st.view(p)["hand"] for p in range(4)]
+    known = [st.view(p)["known_cards"] for p in range(4)]
+    assert sorted(known[d][mate]) == sorted(hands[mate])
+    assert sorted(known[mate][d]) == sorted(hands[d])
+    assert all(known[o] == [[], [], [], []] for o in others)
+    assert all(known[d][o] == [] for o in others)
+    # a condition false for the decider shows nothing
+    st2 = spelbok.load(SEE.replace('"seat == 1"', '"seat == 9"')).new_state(seed=3)
+    assert all(st2.view(p)["known_cards"] == [[], [], [], []] for p in range(4))
+    st.apply("yes")
+    while st.current != d:
+        st.apply(str(st.legal_actions()[0]))
+    card = hands[d][0]
+    st.apply(card)  # a card played leaves the partner's known cards
+    assert card not in st.view(mate)["known_cards"][d]
+
+
+def test_see_partners_is_written_and_read_in_the_dsl() -> None:
+    dsl = roundtrip(SEE)
+    assert "seeing the hands of the partners if seat == 1" in dsl

@@ -103,6 +103,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("tie_key", "int", reset="hand", fresh=0, owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
+    # the cards of other hands each seat has been shown alone (a decision's see_partners);
+    # rebuilt by a replay
+    _F("peeked", "masks", _C, reset="hand", fresh=0),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
     _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),

@@ -315,6 +315,7 @@ class Program:
         st.trick_scored = True
         st.discarded = [0] * n
         st.known = [0] * n
+        st.peeked = [0] * n
         st.voids = [0] * n
         st.passing = [0] * n
         st.pattern = "none"

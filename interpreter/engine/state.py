@@ -91,6 +91,7 @@ class State:
     count: int
     cand: int
     known: list[int]
+    peeked: list[int]  # cards of other hands each seat was shown alone (decide see_partners)
     voids: list[int]
     passing: list[int]
     pattern: str
@@ -331,6 +332,7 @@ class State:
         c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
+        c.peeked = self.peeked[:]
         c.voids = self.voids[:]
         c.winner_seats = self.winner_seats[:]
         c.history_tricks = self.history_tricks[:]
