@@ -100,7 +100,7 @@ RECORDED: dict[str, str] = {
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
-    'truco-mineiro-0': 'bdd225e01ea0c0ec',  # turning right (players.direction); truco called at any player's turn (tricks.announce)
+    'truco-mineiro-0': '7d43473fd4ee58fc',  # ties of equal cards (ranking.equal_best), the hand of eleven, no pointless raise
     'tute-0': 'dae43bec86766696',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable)
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his
     'knektpass-5': 'e55baea12ae5a97b',
