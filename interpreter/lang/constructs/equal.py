@@ -51,10 +51,11 @@ _RULES: tuple[str, ...] = tuple(w.name for w in FIELDS[1].words)
 GRAMMAR = r"""
 // cards of equal power (ranking.equal_cards, ranking.equal_best)
 equal_cards: "cards" "of" "equal" "power" ":" card+ _end _sources?
-equal_best: "of" "equal" "best" "cards" "the" "first" "played" "wins" _end _sources?  -> equal_first
-          | "of" "equal" "best" "cards" "the" "last" "played" "wins" _end _sources?   -> equal_last
-          | "equal" "best" "cards" "tie" "the" "trick" _end _sources?                  -> equal_tie
-          | "equal" "best" "cards" ":" word _end _sources?                             -> equal_word
+equal_best: equal_rule _end _sources?
+equal_rule: "of" "equal" "best" "cards" "the" "first" "played" "wins"  -> equal_first
+          | "of" "equal" "best" "cards" "the" "last" "played" "wins"   -> equal_last
+          | "equal" "best" "cards" "tie" "the" "trick"                  -> equal_tie
+          | "equal" "best" "cards" ":" word                             -> equal_word
 """
 #: Its grammar rules that are sections' statements.
 ENTRIES: tuple[str, ...] = ("equal_cards", "equal_best")
@@ -72,18 +73,17 @@ def read_equal_cards(b: Builder, st: Any) -> None:
 def read_equal_best(b: Builder, st: Any) -> None:
     """Reads ``of equal best cards the first played wins`` (or the last, or ``equal best
     cards tie the trick``, or ``equal best cards: <option>``)."""
-    value = {"equal_first": "first", "equal_last": "last", "equal_tie": "tie"}.get(st.data)
+    rule = st.children[0]
+    value = {"equal_first": "first", "equal_last": "last", "equal_tie": "tie"}.get(rule.data)
     if value is None:
-        value = b.word(next(c for c in st.children if is_node(c, "word")))
+        value = b.word(rule.children[0])
     ranking = b.section("ranking", st)
     b.put(ranking, ("ranking", "equal_best"), value, st, "the rule for equal best cards")
     b.citation(st, ranking, ("ranking",))
 
 
 #: The reader of each of its grammar rules.
-BUILDS = {"equal_cards": read_equal_cards, "equal_first": read_equal_best,
-          "equal_last": read_equal_best, "equal_tie": read_equal_best,
-          "equal_word": read_equal_best}
+BUILDS = {"equal_cards": read_equal_cards, "equal_best": read_equal_best}
 
 
 def lines(ranking: Mapping[str, Any], out: t.Out) -> list[str]:
