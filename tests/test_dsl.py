@@ -376,6 +376,7 @@ _LEAVES: dict[str, st.SearchStrategy[Any]] = {
                        st.integers(2, 4)),
     "packet": st.integers(1, 5), "seat": st.integers(0, 9),
     "team": st.lists(st.integers(0, 9), min_size=1, max_size=3),
+    "card_group": st.lists(st.sampled_from(["JC", "J♠", "10H", "7♦"]), min_size=2, max_size=3),
     "assignments": st.dictionaries(NAMES, FORMULAS, min_size=1, max_size=3),
     "var_map": st.dictionaries(NAMES, SCALARS, max_size=2),
     "first_dealer": st.integers(0, 3),

@@ -100,7 +100,7 @@ RECORDED: dict[str, str] = {
     'skat-0': 'ec582c8729f60766',  # the null's mode (the 'mode' slot); discard, then the game
     'spades-0': '0cb3e6f013d40395',
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
-    'truco-mineiro-0': 'bdd225e01ea0c0ec',  # turning right (players.direction); truco called at any player's turn (tricks.announce)
+    'truco-mineiro-0': '7d43473fd4ee58fc',  # ties of equal cards (ranking.equal_best), the hand of eleven, no pointless raise
     'tute-0': 'f4e08dc2fbb8c2f2',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable); the side's variables of the four-player game (tute_team, sang, lw_team, cantes_0..2: more observation fields, the same play)
     'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
     'whist-0': 'f52c4268d64d8296',  # the dealer's last card turned, not a random one of his; its reward mode alternates by place among the specs, moved by twenty-eight

@@ -107,9 +107,10 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
         closed = [e for e in st.log[seen:] if e["event"] == "trick"]
         if closed:  # the action closed the trick
             run = trick_winner(tables, pairs, trumps, trump, down & _mask(pairs), down_trump, losing,
-                               plain)
-            winner = closed[0]["winner"]
-            if len(closed[0]["cards"]) != len(pairs) or winner != taker(pairs, run.seat):
+                               plain, st.prog.sides)
+            winner = closed[0]["winner"]  # -1: a tied trick, won by nobody
+            if len(closed[0]["cards"]) != len(pairs) or winner != (
+                    -1 if run.tie >= 0 else taker(pairs, run.seat)):
                 failures.append(f"seed {seed} step {steps}: trick {pairs} went to {winner}, "
                                 f"the rule gives {taker(pairs, run.seat)} ({run})")
             down &= ~_mask(pairs)
@@ -118,8 +119,8 @@ def check_match(game: spelbok.Game, seed: int, max_steps: int = 1500) -> tuple[i
             tr = st.trick
             assert tr.down(st.hidden) == down & tr.mask()  # the trick's face-down cards
             run = tr.running(st.tables, trumps_count(st), st.trump, down & tr.mask(),
-                             down_trump, losing)
-            got = (tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped)
+                             down_trump, losing, st.prog.sides)
+            got = (tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped, tr.tied())
             if got != tuple(run):
                 failures.append(f"seed {seed} step {steps}: trick {tr.cards} runs {got}, "
                                 f"the rule gives {tuple(run)}")

@@ -195,7 +195,7 @@ _SAMPLES: dict[str, Any] = {
     "source": "en: x", "name": "bid", "who": {"most": "score", "ties": "cut"},
     "steps": [{"end_hand": True}], "assignments": {"a": "1"}, "suits": ["H"], "ranks": ["A"],
     "list[packet]": [2], "count": "3", "exchange": {"draw_from": "turn_up"}, "choose": ["a"],
-    "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"], "list[card]": ["JC"],
+    "true": True, "int": 7, "var_map": {"v": 1}, "list[top_trump]": ["JC"], "list[card]": ["JC"], "list[card_group]": [["JC", "JS"]],
     "list[announcement]": [{"word": "re", "when": "true", "then": {"a": "1"},
                             "shows": "trumps(hand)", "steps": [], "ends_tricks": "false"}],
     "list[declaration]": [{"word": "marriage", "when": "card_rank == 'K'", "then": {"a": "1"},

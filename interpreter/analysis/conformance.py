@@ -89,7 +89,7 @@ def check_view(st: State, seat: int) -> str | None:
     hidden = 0
     for p in range(st.n):
         if p != seat:
-            hidden |= st.hands[p] & ~st.known[p]
+            hidden |= st.hands[p] & ~st.known[p] & ~st.peeked[seat]  # peeked: shown to it
             hidden |= st.passing[p]  # passed, not yet received
     hidden |= st.discards & ~st.discarded[seat]
     hidden |= st.widow

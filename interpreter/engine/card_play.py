@@ -16,7 +16,7 @@ from .dummy import DummyPlay
 from .order import NO_TRUMP
 from .steps import Fn, Instr, Setter
 from .trick import Trick, beats, down_key, legal_cards
-from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list
+from .trick_play import _CARD_LISTS, TrickPlay, TrickPlayEach, _card_list, equal_card
 
 if TYPE_CHECKING:
     from .state import State
@@ -332,6 +332,8 @@ class CardPlay(TrickPlayEach):
                 tr.best_key = key
                 tr.best_seat = seat
                 tr.best_trumped = tr.led != trump
+            elif st.tables.equal and key == tr.best_key:
+                equal_card(st, tr, seat, tr.led != trump)
         return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:

@@ -35,7 +35,7 @@ from ..lang.constructs.players import direction_of
 from ..lang.constructs.teams import teams_at
 from ..lang.model import DEFAULT_MAX_HANDS
 from .auction import Contract, contracts_of
-from .order import NO_TRUMP, build_tables, strip_cards
+from .order import NO_TRUMP, build_tables, equal_cards, strip_cards
 from .points import build_points
 from .program import STEP_PARTS, Origin, Program
 from .readers import card_points, power, set_points, trump_tables
@@ -49,7 +49,7 @@ from .resolver import (  # noqa: F401  (BUILTINS, KEEPS_CARDS, Resolver: their o
 )
 from .seats import SELECTORS, TIES_DEFAULT, seat_selector  # noqa: F401  (their old home)
 from .steps import Fn, Instr, JumpUnless, Path, Selector, const
-from .trick import renamed_trump
+from .trick import EQUAL_RULES, renamed_trump
 from .trick_play import TrickPlay
 
 if TYPE_CHECKING:
@@ -224,6 +224,7 @@ class Compiler:
         prog.global_init = global_init
         prog.global_hand_slots = hand_slots
         prog.cut_power = tuple(cut_power)
+        prog.sides = tuple(self.resolver.team_of)
         prog.pvar_names = list(self.pvars)
         prog.gvar_names = list(self.gvars)
         prog.options = dict(self.options)
@@ -323,6 +324,11 @@ class Compiler:
         self.losing_mask |= self.kept_mask
         if self.losing_mask:
             tables = tuple(strip_cards(x, self.losing_mask) for x in tables)
+        groups = [_card_mask(g, deck_mask, pack) for g in ranking.get("equal_cards") or []]
+        rule = EQUAL_RULES.index(self.constant(ranking.get("equal_best", "first"),
+                                               ("ranking", "equal_best"), EQUAL_RULES))
+        if groups or rule:
+            tables = tuple(equal_cards(x, groups, rule) for x in tables)
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         cut_index = {pack.rank_index[r.upper()]: len(cut_ranks) - i for i, r in enumerate(cut_ranks)}
         return tables, [cut_index.get(r, 0) for r in pack.rank]

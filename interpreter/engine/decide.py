@@ -23,15 +23,35 @@ if TYPE_CHECKING:
 
 
 class DecideStart(Instr):
-    """Work out who decides, in which order."""
+    """Work out who decides, in which order; with ``see`` (the step's ``see_partners``),
+    each decider for whom it holds and his partners are shown each other's hands."""
 
-    def __init__(self, select: Selector) -> None:
+    def __init__(self, select: Selector, see: Fn | None = None) -> None:
         self.select = select
+        self.see = see
 
     def run(self, st: State) -> bool:
         st.queue = self.select(st)
+        if self.see is not None:
+            see_partners(st, st.queue, self.see)
         st.pc += 1
         return True
+
+
+def see_partners(st: State, seats: list[int], cond: Fn) -> None:
+    """Each seat of ``seats`` for whom ``cond`` holds, and each of his partners (his side:
+    ``Program.sides``), is shown the other's hand as it stands (``State.peeked``: what a
+    seat was shown alone; its view lists those cards among the others' known cards)."""
+    sides = st.prog.sides
+    peeked = st.peeked[:]  # a new list: clones share the old one
+    for p in seats:
+        if not cond(st, p):
+            continue
+        for q in range(st.n):
+            if q != p and sides[q] == sides[p]:
+                peeked[p] |= st.hands[q]
+                peeked[q] |= st.hands[p]
+    st.peeked = peeked
 
 
 class Decide(Decision):
@@ -182,7 +202,9 @@ def compile_decide(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
     where = step.get("where")
     choose = step.get("choose")
     single = who != "each"
-    code.append(DecideStart(c.selector(who, where if single else None, path)))
+    see = step.get("see_partners", False)
+    see_fn = None if see in (False, "false") else c.formula(see, (*path, "see_partners"), True)
+    code.append(DecideStart(c.selector(who, where if single else None, path), see_fn))
     where_fn = None if single or where is None else c.formula(where, (*path, "where"), True)
     if fixed(where_fn) is True:
         where_fn = None

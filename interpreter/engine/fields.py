@@ -101,8 +101,15 @@ FIELDS: tuple[StateField, ...] = (
     # the seat asked in the window of announcements made out of turn before the next card
     # (tricks.announce any_turn): its index among the others, -1 when it is closed
     _F("ask", "int", reset="hand", fresh=0, snapshot="ask", owner=_T),
+    # the seat whose card tied the trick and the key it tied at (ranking.equal_best: tie;
+    # Trick.tied); rebuilt by a replay
+    _F("tie", "int", reset="hand", fresh=-1, owner=_T),
+    _F("tie_key", "int", reset="hand", fresh=0, owner=_T),
     _F("discarded", "masks", _C, reset="hand", fresh=0, snapshot="discarded"),
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
+    # the cards of other hands each seat has been shown alone (a decision's see_partners);
+    # rebuilt by a replay
+    _F("peeked", "masks", _C, reset="hand", fresh=0),
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
     _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),
@@ -123,6 +130,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("won_cards", "masks", reset="hand", fresh=0),
     _F("played", "mask", reset="hand", fresh=0),
     _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
+    _F("tied_by", "int", reset="hand", fresh=-1),  # who tied the last trick (-1: it was won)
     _F("cards", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick", owner=_T),
     _F("order", "list", _C, reset="hand", fresh=(), snapshot="trick_order", owner=_T),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",

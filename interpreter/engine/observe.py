@@ -75,7 +75,9 @@ def view(st: State, seat: int) -> dict[str, Any]:
     seat_arg(seat, st.n)
     pack = st.prog.pack
     names = pack.names
-    hidden_known = [_names(st.known[p], names) if p != seat else [] for p in range(st.n)]
+    peeked = st.peeked[seat]  # cards of other hands this seat alone was shown
+    hidden_known = [_names((st.known[p] | peeked) & st.hands[p] if peeked else st.known[p],
+                           names) if p != seat else [] for p in range(st.n)]
     v: dict[str, Any] = {
         "seat": seat,
         "players": st.n,

@@ -37,6 +37,10 @@ class TrumpTables(Frozen):
     suit_mask: tuple[int, ...]  # by suit, then the cards of no suit
     trump_mask: int
     top_mask: int
+    # of two cards of equal key, which takes the trick (``ranking.equal_best``): 0 the
+    # first played, 1 the later one, 2 neither: the trick is tied between sides
+    # (:func:`spelbok.engine.trick.equal_best`)
+    equal: int = 0
 
 
 def _powers(pack: Pack, ranks_high_to_low: list[str]) -> list[int]:
@@ -154,4 +158,28 @@ def strip_cards(t: TrumpTables, mask: int) -> TrumpTables:
     return TrumpTables(t.suit, tuple(trump), tuple(power),
                        (sm[0] & ~mask, sm[1] & ~mask, sm[2] & ~mask, sm[3] & ~mask,
                         sm[4] & ~mask),
-                       t.trump_mask & ~mask, t.top_mask & ~mask)
+                       t.trump_mask & ~mask, t.top_mask & ~mask, t.equal)
+
+
+def equal_cards(t: TrumpTables, groups: list[int], rule: int) -> TrumpTables:
+    """``t`` with the cards of each mask of ``groups`` of equal power, the highest of
+    them (``ranking.equal_cards``), and the rule for equal best cards ``rule``
+    (``ranking.equal_best``, :attr:`TrumpTables.equal`).
+
+    >>> from spelbok.cards import parse_card
+    >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), ["AC", "AH"], False)[4]
+    >>> ac, ah = parse_card("AC"), parse_card("AH")
+    >>> t.power[ac] > t.power[ah]
+    True
+    >>> e = equal_cards(t, [1 << ac | 1 << ah], 2)
+    >>> e.power[ac] == e.power[ah] == t.power[ac], e.equal
+    (True, 2)
+    """
+    power = list(t.power)
+    for mask in groups:
+        members = [c for c in range(len(power)) if (mask >> c) & 1]
+        top = max((power[c] for c in members), default=0)
+        for c in members:
+            power[c] = top
+    return TrumpTables(t.suit, t.trump, tuple(power), t.suit_mask, t.trump_mask, t.top_mask,
+                       rule)

@@ -120,6 +120,7 @@ class Program:
     max_hands: int = DEFAULT_MAX_HANDS  # the compiler sets end.max_hands or this bound
     rot: tuple[tuple[int, ...], ...] = ()  # rot[s]: every seat in turn from s
     nxt: tuple[int, ...] = ()  # nxt[s]: the seat whose turn comes after s's
+    sides: tuple[int, ...] = ()  # each seat's team (its own seat without teams): ties read it
     # the tree path of each hand step -> its first instruction, after its `when` guard
     # (positions start there; play never reads it)
     step_pcs: dict[tuple[Any, ...], int] = field(default_factory=dict)
@@ -312,6 +313,7 @@ class Program:
         st.won_cards = [0] * n
         st.played = 0
         st.last_trick = -1
+        st.tied_by = -1
         st.discards = 0
         st.widow = 0
         st.hidden = 0
@@ -321,6 +323,7 @@ class Program:
         st.trick_scored = True
         st.discarded = [0] * n
         st.known = [0] * n
+        st.peeked = [0] * n
         st.voids = [0] * n
         st.passing = [0] * n
         st.pattern = "none"

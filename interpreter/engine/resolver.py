@@ -131,6 +131,8 @@ class Resolver:
         self._put("turn_up_suit", reads(lambda st, p: printed[st.turn_up[-1]] if st.turn_up else "none"))
         self._put("turn_up_rank", reads(lambda st, p: rank_text[st.turn_up[-1]] if st.turn_up else "none"))
         self._put("last_winner", reads(lambda st, p: st.last_winner))
+        self._put("tied_by", reads(lambda st, p: st.tied_by))
+        self._put("tied_tricks", reads(lambda st, p: sum(1 for t in st.history_tricks if t[2] < 0)))
         # card sets, as bitmasks (bit c: card c); read only by formulas that name them
         self._put("hand", reads(lambda st, p: st.hands[p]))
         self._put("discarded", reads(lambda st, p: st.discarded[p]))

@@ -68,6 +68,7 @@ class State:
     won_cards: list[int]
     played: int
     last_trick: int
+    tied_by: int  # who tied the last trick (-1: it was won), ranking.equal_best: tie
     trick: Trick  # the trick in progress (engine/trick.py), shared by clones until written
     trick_no: int
     broken: bool
@@ -90,6 +91,7 @@ class State:
     count: int
     cand: int
     known: list[int]
+    peeked: list[int]  # cards of other hands each seat was shown alone (decide see_partners)
     voids: list[int]
     passing: list[int]
     pattern: str
@@ -308,6 +310,7 @@ class State:
         c.played = self.played
         c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick
+        c.tied_by = self.tied_by
         c.passing = self.passing
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat
@@ -329,6 +332,7 @@ class State:
         c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
+        c.peeked = self.peeked[:]
         c.voids = self.voids[:]
         c.winner_seats = self.winner_seats[:]
         c.history_tricks = self.history_tricks[:]

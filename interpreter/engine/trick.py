@@ -237,6 +237,39 @@ def beats(key: int, best: int) -> bool:
     return key > best
 
 
+#: The rules for a card as strong as the trick's best so far (``ranking.equal_best``,
+#: :attr:`TrumpTables.equal <spelbok.engine.order.TrumpTables.equal>`): the first played
+#: keeps the trick, the later one takes it, or the trick is tied between sides.
+EQUAL_FIRST: Final = 0
+EQUAL_LAST: Final = 1
+EQUAL_TIE: Final = 2
+#: Their words, by number.
+EQUAL_RULES: Final = ("first", "last", "tie")
+
+
+def equal_best(rule: int, seat: int, best_seat: int, tie: int,
+               sides: Sequence[int] = ()) -> tuple[int, int]:
+    """The running winner and the seat that tied the trick (-1: not tied) after ``seat``
+    plays a card whose key equals the best so far, held by ``best_seat`` (``tie``: the
+    seat that tied it so far).  Under :data:`EQUAL_LAST` the later card takes the trick;
+    under :data:`EQUAL_TIE` it ties the trick when it is of another side than the
+    holder's (``sides``: each seat's side; none: each seat its own), or the trick is tied
+    already: the holder stays the running winner and ``seat`` is the one that tied it (a
+    tied trick is won by nobody, and its leader leads again: ``TrickPlay._finish``); a
+    partner's equal card leaves the trick to the first (as under :data:`EQUAL_FIRST`).
+
+    >>> equal_best(EQUAL_LAST, 2, 0, -1), equal_best(EQUAL_FIRST, 2, 0, -1)
+    ((2, -1), (0, -1))
+    >>> equal_best(EQUAL_TIE, 1, 0, -1, (0, 1, 0, 1)), equal_best(EQUAL_TIE, 2, 0, -1, (0, 1, 0, 1))
+    ((0, 1), (0, -1))
+    """
+    if rule == EQUAL_LAST:
+        return seat, -1
+    if rule == EQUAL_TIE and (tie >= 0 or not sides or sides[seat] != sides[best_seat]):
+        return best_seat, seat
+    return best_seat, tie
+
+
 #: The key of a card played face down as a trump: the lowest trump (every trump's power
 #: is 100 or more, see :mod:`spelbok.engine.order`).
 DOWN_KEY: Final = 100
@@ -257,18 +290,20 @@ class Running(NamedTuple):
     """The state of a trick's contest after some of its cards: the suit led (-1: none
     yet), the seat winning it so far (-1: no card can win yet) and its key, the best key
     of a card of the led suit that is not a trump (``head_after_trump``), and whether the
-    winning card is a trump played to another suit."""
+    winning card is a trump played to another suit; ``tie``: the seat whose card tied the
+    trick (:func:`equal_best`; -1: not tied)."""
 
     led: int
     seat: int
     key: int
     led_best: int
     trumped: bool
+    tie: int = -1
 
 
 def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
                  trumps: bool, trump: int = NO_TRUMP, down: int = 0, down_trump: bool = True,
-                 losing: int = 0, plain: int = 0) -> Running:
+                 losing: int = 0, plain: int = 0, sides: Sequence[int] = ()) -> Running:
     """The winner rule over the ``(seat, card)`` ``pairs`` of a trick, in play order:
     who is winning it and with what key (:class:`Running`), under the trump ``tables``
     (trump ``trump``; ``trumps``: trumps win this trick, see :func:`trumps_count`).
@@ -279,14 +314,16 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
     of ``plain`` were played before a trump named during the trick (``tricks.new_trump:
     later``): they count as no trump, a card of the suit led by its power.  The
     first card that names a suit names the led suit; a card takes the lead when it
-    :func:`beats` the best so far.  Who takes the whole trick is :func:`taker`.
+    :func:`beats` the best so far, and one of equal key follows the tables' rule for
+    equal cards (:func:`equal_best`, ``sides``: each seat's side).  Who takes the whole
+    trick is :func:`taker`.
 
     >>> from spelbok.engine.order import build_tables
     >>> from spelbok.cards import parse_card
     >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), [], False)[0]
     >>> trick = [(0, parse_card("KH")), (1, parse_card("AH")), (2, parse_card("2C"))]
     >>> trick_winner(t, trick[:2], True)
-    Running(led=2, seat=1, key=13, led_best=13, trumped=False)
+    Running(led=2, seat=1, key=13, led_best=13, trumped=False, tie=-1)
     >>> trick_winner(t, trick, True).seat, trick_winner(t, trick, True).trumped
     (2, True)
     >>> trick_winner(t, trick, True, trump=0, down=1 << parse_card("KH")).led
@@ -297,6 +334,7 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
     key = 0
     led_best = 0
     trumped = False
+    tie = -1
     for p, c in pairs:
         if (down >> c) & 1:
             k = down_key(trump, trumps, down_trump)
@@ -305,7 +343,11 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
             if led < 0:
                 led = trump
             if beats(k, key):
-                seat, key, trumped = p, k, led != trump
+                seat, key, trumped, tie = p, k, led != trump, -1
+            elif tables.equal and k == key:
+                best, tie = equal_best(tables.equal, p, seat, tie, sides)
+                if best != seat:
+                    seat, trumped = best, led != trump
             continue
         if (losing >> c) & 1:
             continue
@@ -314,10 +356,14 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
             led = suit
         k = key_of(tables, c, led, trumps and not (plain >> c) & 1)
         if beats(k, key):
-            seat, key, trumped = p, k, suit != led
+            seat, key, trumped, tie = p, k, suit != led, -1
+        elif tables.equal and k == key and k:
+            best, tie = equal_best(tables.equal, p, seat, tie, sides)
+            if best != seat:
+                seat, trumped = best, suit != led
         if suit == led and not tables.trump[c] and tables.power[c] > led_best:
             led_best = tables.power[c]
-    return Running(led, seat, key, led_best, trumped)
+    return Running(led, seat, key, led_best, trumped, tie)
 
 
 def taker(pairs: Sequence[tuple[int, int]], seat: int) -> int:
@@ -350,6 +396,10 @@ class Trick:
     ``ask`` is the window of announcements made out of turn before the next card
     (:class:`~spelbok.engine.any_turn.AnyTurnPlay`): the index of the seat asked among
     the others, -1 once it is closed.
+    A card as strong as the best ties the trick under ``ranking.equal_best: tie``: ``tie``
+    is the seat that tied it and ``tie_key`` the key it tied at; a higher card later
+    leaves them as they are, as the hot path saves the write: the trick is tied while
+    ``tie_key`` is the best key (:meth:`tied`).
 
     The fields are declared in the state's table (:data:`spelbok.engine.fields.FIELDS`,
     owner ``trick``), which snapshots, equality and pickles read.  ``State.clone`` shares
@@ -363,7 +413,7 @@ class Trick:
     """
 
     __slots__ = ("cards", "order", "pos", "led", "best_key", "best_seat", "best_led",
-                 "best_trumped", "demand", "bound", "plain", "ask", "shared")
+                 "best_trumped", "demand", "bound", "plain", "ask", "tie", "tie_key", "shared")
 
     cards: list[tuple[int, int]]
     order: list[int]
@@ -377,6 +427,8 @@ class Trick:
     bound: int
     plain: int  # cards played before a trump named during the trick (tricks.new_trump)
     ask: int
+    tie: int
+    tie_key: int
     shared: bool  # held by more than one state (a clone's): copy before writing
 
     def __init__(self, order: list[int] | None = None) -> None:
@@ -392,6 +444,8 @@ class Trick:
         self.bound = -1
         self.plain = 0
         self.ask = 0
+        self.tie = -1
+        self.tie_key = 0
         self.shared = False
 
     def copy(self) -> Trick:
@@ -408,6 +462,8 @@ class Trick:
         c.bound = self.bound
         c.plain = self.plain
         c.ask = self.ask
+        c.tie = self.tie
+        c.tie_key = self.tie_key
         return c
 
     def own(self, st: State) -> Trick:
@@ -424,7 +480,7 @@ class Trick:
         """The trick's fields, for equality (in their order in ``__slots__``)."""
         return (self.cards, self.order, self.pos, self.led, self.best_key, self.best_seat,
                 self.best_led, self.best_trumped, self.demand, self.bound, self.plain,
-                self.ask)
+                self.ask, self.tie, self.tie_key)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Trick):
@@ -457,20 +513,26 @@ class Trick:
         return self.order[self.pos] if self.pos < len(self.order) else -1
 
     def running(self, tables: TrumpTables, trumps: bool, trump: int = NO_TRUMP,
-                down: int = 0, down_trump: bool = True, losing: int = 0) -> Running:
+                down: int = 0, down_trump: bool = True, losing: int = 0,
+                sides: Sequence[int] = ()) -> Running:
         """The winner rule (:func:`trick_winner`) over the trick's cards: what the
-        running fields (``led``, ``best_seat``, ...) must hold."""
+        running fields (``led``, ``best_seat``, ..., :meth:`tied`) must hold."""
         return trick_winner(tables, self.cards, trumps, trump, down, down_trump, losing,
-                            self.plain)
+                            self.plain, sides)
 
     def taker(self) -> int:
         """Who takes the trick as it stands (:func:`taker`)."""
         return taker(self.cards, self.best_seat)
 
+    def tied(self) -> int:
+        """The seat whose card ties the trick as it stands (-1: it is not tied)."""
+        return self.tie if self.tie >= 0 and self.tie_key == self.best_key else -1
+
 
 def _trick_from(cards: list[tuple[int, int]], order: list[int], pos: int, led: int,
                 best_key: int, best_seat: int, best_led: int, best_trumped: bool,
-                demand: int, bound: int, plain: int = 0, ask: int = 0) -> Trick:
+                demand: int, bound: int, plain: int = 0, ask: int = 0, tie: int = -1,
+                tie_key: int = 0) -> Trick:
     """A pickled :class:`Trick` (:meth:`Trick.__reduce__`)."""
     t = Trick(order)
     t.cards = cards
@@ -478,6 +540,7 @@ def _trick_from(cards: list[tuple[int, int]], order: list[int], pos: int, led: i
     t.best_led, t.best_trumped, t.demand, t.bound = best_led, best_trumped, demand, bound
     t.plain = plain
     t.ask = ask
+    t.tie, t.tie_key = tie, tie_key
     return t
 
 
@@ -490,5 +553,6 @@ def renamed_trump(st: State, whole: bool, down_trump: bool, losing: int) -> None
     if not whole:
         tr.plain |= tr.mask()
     run = trick_winner(st.tables, tr.cards, trumps_count(st), st.trump, tr.down(st.hidden),
-                       down_trump, losing, tr.plain)
-    tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped = run
+                       down_trump, losing, tr.plain, st.prog.sides)
+    tr.led, tr.best_seat, tr.best_key, tr.best_led, tr.best_trumped = run[:5]
+    tr.tie, tr.tie_key = run.tie, run.key if run.tie >= 0 else 0

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Pack, cards_in
 from .actions import CARD, CARD_ACTIONS, WORD, Action, pack_card_list
 from .steps import UNSET, Fn, Instr, Selector, fixed
-from .trick import Trick, TrickFlags, _duty_voids, legal_cards, played_cards, refusal
+from .trick import Trick, TrickFlags, _duty_voids, equal_best, legal_cards, played_cards, refusal
 
 if TYPE_CHECKING:
     from .state import State
@@ -240,16 +240,22 @@ class TrickPlay(Instr):
                     tr.best_key = key
                     tr.best_seat = seat
                     tr.best_trumped = suit != led
+                elif t.equal and key == tr.best_key:
+                    equal_card(st, tr, seat, suit != led)
             elif suit == led and t.power[c] > tr.best_key:
                 tr.best_key = t.power[c]
                 tr.best_seat = seat
                 tr.best_trumped = False
+            elif t.equal and suit == led and t.power[c] == tr.best_key:
+                equal_card(st, tr, seat, False)
         elif suit == led:
             key = t.power[c]
             if key > tr.best_key:
                 tr.best_key = key
                 tr.best_seat = seat
                 tr.best_trumped = False
+            elif t.equal and key == tr.best_key:
+                equal_card(st, tr, seat, False)
             if key > tr.best_led:
                 tr.best_led = key  # the best card of the led suit itself (head_after_trump)
         return self._placed(st, seat, c)
@@ -336,19 +342,27 @@ class TrickPlay(Instr):
                 nxt = st.prog.nxt[tr.order[0] if tr.order else st.dealer]
                 self.begin_trick(st, nxt)
                 return False
-        if st.trick_scored:
-            st.won[winner] += 1
-        if self.keep_cards:
-            _keep_cards(st, winner)
+        tied = tr.tied() if tr.tie >= 0 else -1
+        if tied >= 0:  # won by nobody: the lead stays with its leader (last_winner)
+            winner = tr.order[0]
+            if self.keep_cards:
+                st.played |= tr.mask()
+        else:
+            if st.trick_scored:
+                st.won[winner] += 1
+            if self.keep_cards:
+                _keep_cards(st, winner)
+        st.tied_by = tied
         st.last_winner = winner
         st.trick_no += 1
-        st.history_tricks.append((tr.order[0], tuple(tr.cards), winner))
+        st.history_tricks.append((tr.order[0], tuple(tr.cards), winner if tied < 0 else -1))
         if st.rec is not None:
             st.event(
                 "trick",
                 number=st.trick_no,
                 cards=[[p, st.prog.pack.names[c]] for p, c in tr.cards],
-                winner=winner,
+                winner=winner if tied < 0 else -1,
+                **({"tied_by": tied} if tied >= 0 else {}),
             )
         if self.has_after:
             # the trick is over: run the after-trick steps, then TrickNext deals the next one
@@ -417,6 +431,20 @@ def _taken(st: State, cards: list[tuple[int, int]], takes: Fn, winner: int) -> i
         if takes(st, p):
             return p
     return winner
+
+
+def equal_card(st: State, tr: Trick, seat: int, trumped: bool) -> None:
+    """``seat`` has played a card as strong as the trick's best: the tables' rule for
+    equal cards (:func:`~spelbok.engine.trick.equal_best`) says who holds the trick and
+    whether it is tied (the off-path part of the one winner rule: a spec without
+    ``ranking.equal_best`` never comes here)."""
+    best, tie = equal_best(st.tables.equal, seat, tr.best_seat, tr.tied(), st.prog.sides)
+    if best != tr.best_seat:
+        tr.best_seat = best
+        tr.best_trumped = trumped
+    if tie >= 0:
+        tr.tie = tie
+        tr.tie_key = tr.best_key
 
 
 def _keep_cards(st: State, winner: int) -> None:

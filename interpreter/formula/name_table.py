@@ -60,6 +60,8 @@ BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "turn_up_suit": ("global", str),
     "turn_up_rank": ("global", str),
     "last_winner": ("global", int),
+    "tied_by": ("global", int),
+    "tied_tricks": ("global", int),
     "hand": ("player", "cards"),
     "discarded": ("player", "cards"),
     "meld_points": ("player", int),

@@ -437,6 +437,8 @@ class Typer:
         """The ranking's enum-or-option field, and the free, losing and kept cards."""
         self.constant(ranking.get("top_trumps_follow", "trump"),
                       ("ranking", "top_trumps_follow"), ("trump", "printed"))
+        self.constant(ranking.get("equal_best", "first"), ("ranking", "equal_best"),
+                      ("first", "last", "tie"))
         deck, pack = self.deck_mask, self.pack
         self.free_mask = card_mask(ranking.get("free_cards") or [], deck, pack)
         self.kept_mask = card_mask(ranking.get("kept_cards") or [], deck, pack)

@@ -240,6 +240,7 @@ _CONVERT: dict[str, Convert] = {
     "ranks": lambda v, c: [_rank(r) for r in _list(v)],
     "suits": lambda v, c: [_suit(s) for s in _list(v)],
     "team": lambda v, c: [int(p) for p in _list(v)],
+    "card_group": lambda v, c: [_card(x) for x in _list(v)],
     "count": lambda v, c: "all" if v == "all" else formula_text(v),
     "first_dealer": lambda v, c: v if isinstance(v, int) and not isinstance(v, bool) else str(v),
     "range": _range,

@@ -99,6 +99,7 @@ _INLINE: dict[str, dict[str, Any]] = {
     "seat": {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1},
     "team": {"type": "array", "items": {"type": "integer", "minimum": 0,
                                         "maximum": MAX_PLAYERS - 1}, "minItems": 1},
+    "card_group": {"type": "array", "items": {"$ref": "#/$defs/card"}, "minItems": 2},
     "packet": {"type": "integer", "minimum": 1, "maximum": MAX_CARDS},
     "count": {"anyOf": [{"type": "string"},
                         {"type": "integer", "minimum": 0, "maximum": MAX_CARDS}],

@@ -165,6 +165,7 @@ TYPES: tuple[Word, ...] = (
     Word("version", "the format version, 1"),
     Word("seat", f"a seat number 0..{MAX_PLAYERS - 1}"),
     Word("team", "a list of seats"),
+    Word("card_group", "a list of two cards or more"),
     Word("packet", f"a packet size 1..{MAX_CARDS}"),
     Word("count", f"'all' or a formula (an integer at most {MAX_CARDS})"),
     Word("first_dealer", "a word or a seat number"),
@@ -266,8 +267,13 @@ BUILTINS: tuple[Builtin, ...] = (
             "`'none'`"),
     Builtin("turn_up_rank", "hand", "rank_or_none", "rank of the top turn-up card (`'10'`, "
             "`'A'`), or `'none'`"),
-    Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any)",
-            per_trick=True),
+    Builtin("last_winner", "hand", "int", "seat that won the last trick (-1 before any; "
+            "after a tied trick, see `ranking.equal_best`, the seat that led it: the lead stays "
+            "with it)", per_trick=True),
+    Builtin("tied_by", "hand", "int", "the seat whose card tied the last trick (-1 when it "
+            "was won, or before any; see `ranking.equal_best`)", per_trick=True),
+    Builtin("tied_tricks", "hand", "int", "tricks tied this hand, won by nobody (see "
+            "`ranking.equal_best`)", per_trick=True),
     Builtin("trick", "trick", "cards", "the cards played to the current trick so far",
             per_trick=True),
     Builtin("led_card", "trick", "card", "the card led to the current trick (no card when "

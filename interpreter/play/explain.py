@@ -79,6 +79,8 @@ def explain_trick(game: Game, event: Mapping[str, Any], trump: str | int | None 
     pack = game.program.pack  # the game's cards: ids, names and suit letters
     played = [(int(p), pack.parse_card(str(c))) for p, c in event.get("cards") or []]
     winner = event.get("winner")
+    if event.get("tied_by") is not None:  # ranking.equal_best: tie
+        return "its best cards are equal: the trick is tied"
     won = [c for p, c in played if p == winner and c is not None]
     if not played or not won or any(c is None for _p, c in played):
         return "nobody takes the trick" if winner is None else "takes the trick"

@@ -350,6 +350,11 @@ def trick_line(
 
     >>> trick_line([[1, "7H"], [1, "7H"], [0, "AS"], [0, "8S"]], ["you", "P1"])
     'P1 7♥ 7♥ · you A♠ 8♠'
+
+    A winner of -1 is a tied trick (``ranking.equal_best: tie``): nobody won it.
+
+    >>> trick_line([[1, "3S"], [0, "3H"]], ["you", "P1"], winner=-1)
+    'P1 3♠ · you 3♥ → the trick is tied'
     """
     parts: list[str] = []
     last = None
@@ -360,7 +365,9 @@ def trick_line(
             parts.append(f"{_name(names, p)} {card(c, style)}")
         last = p
     text = " · ".join(parts) if parts else "(no cards)"
-    if winner is not None:
+    if winner is not None and winner < 0:
+        text += (" → " if style.symbols else " -> ") + "the trick is tied"
+    elif winner is not None:
         arrow = " → " if style.symbols else " -> "
         text += f"{arrow}{style.paint(_name(names, winner), bold=True)}"
     return text

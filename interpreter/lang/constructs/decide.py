@@ -93,6 +93,10 @@ DECL: Construct = Construct("decide", "step", "a player's decision",
                      "condition on each card given away (`card`): a card no level admits "
                      "is never given, one only a later level admits only once every card "
                      "an earlier level admits is given too."),
+    Field("see_partners", "condition", "read for each decider as the decision starts: "
+          "where it holds, he and his partners (his team) are shown each other's hands, "
+          "each seat alone (e.g. a side deciding together, each seeing the other's cards)",
+          default=False, omitted=True),
     Field("reason", "text", "the message for an option `allow` refuses",
           schema_doc="The message for an option that 'allow' refuses (default: the "
                      "options offered)."),
@@ -100,7 +104,9 @@ DECL: Construct = Construct("decide", "step", "a player's decision",
 
 GRAMMAR = r"""
 decide: who "decides" word ":" choice _end _decide_details?
-_decide_details: _INDENT (then_line | decide_allow | decide_allow_else | _attr)+ _DEDENT
+_decide_details: _INDENT (then_line | decide_allow | decide_allow_else | decide_see | _attr)+ _DEDENT
+// decide.see_partners: the decider and his partners see each other's hands
+decide_see: "seeing" "the" "hands" "of" "the" "partners" ("if" formula)? _NL
 decide_allow: "allowed" "when" formula ("," "otherwise" TEXT)? _NL
 // the next level of an ordered 'allow': tried when the ones before admit no option
 decide_allow_else: "else" "allowed" "when" formula ("," "otherwise" TEXT)? _NL
@@ -185,6 +191,9 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: Path) -> None:
                       "the reason for a refused option")
         elif is_node(c, "decide_allow_else"):
             read_allow_else(b, step, path, c, "allowed when")
+        elif is_node(c, "decide_see"):
+            value: Any = b.formula(c.children[0]) if c.children else True
+            b.put(step, (*path, "see_partners"), value, c, "who sees the partners' hands")
     b.attrs(st, step, path)
 
 
@@ -244,6 +253,10 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     who = write_who(step.get("who", "each"), step.get("where"), True)
     out.add(indent, f"{who} decides {t.word(step['decide'])}: {choice}")
     write_allow(out, indent + 1, step, "allowed when", "else allowed when")
+    see = step.get("see_partners", False)
+    if see not in (False, "false"):
+        out.add(indent + 1, "seeing the hands of the partners"
+                + ("" if see in (True, "true") else f" if {t.formula(see)}"))
     then = step.get("then") or {}
     t.assignments(out, indent + 1, "then ", then, "then ")
     out.attrs(indent + 1, step, "exchange")
@@ -337,6 +350,12 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
             if step.get("reason") else ""
         body += p.wrap(f"Only choices where {p.formula(allow)} are allowed{reason}.", sub + 2,
                        first=" " * sub + "- ")
+    see = step.get("see_partners", False)
+    if see not in (False, "false"):
+        when = "" if see in (True, "true") else f" where {p.formula(see)}"
+        body += p.wrap(f"Before deciding, the decider{when} and his partners are shown each "
+                       "other's hands (the other side sees nothing).", sub + 2,
+                       first=" " * sub + "- ")
     for var, formula in (step.get("then") or {}).items():
         body += p.assign(var, formula, sub, head="Then ")
     return text, body, []
@@ -420,6 +439,9 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     if not single and where is not None:
         c.formula(where, (*path, "where"), True)
     c.assigns(step.get("then", {}), (*path, "then"), True)
+    see = step.get("see_partners", False)
+    if see not in (False, "false"):
+        c.formula(see, (*path, "see_partners"), True)
     reason = step.get("reason")
     if not c.allow_levels(step.get("allow"), reason, (*path, "allow")) and reason is not None:
         c.error((*path, "reason"), "'reason' explains an option that 'allow' refuses, "

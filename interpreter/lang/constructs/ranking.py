@@ -18,7 +18,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from ..dsl_nodes import is_node
-from . import combos
+from . import combos, equal
 from .home import Home
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
           "(as `losing_cards`) and go into their player's won cards (`tricks_won`, "
           "`card_points`), not the trick winner's", default=[], omitted=True),
     combos.TRUMP_RANK,
+    *equal.FIELDS,
     Field("cut_ranks", "ranks", "the order used when cutting",
           default=Derived("the ranking's ranks")),
     SOURCE,
@@ -73,7 +74,7 @@ cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
 free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
 losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
 kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
-""" + combos.RANK_GRAMMAR.lstrip("\n")
+""" + combos.RANK_GRAMMAR.lstrip("\n") + equal.GRAMMAR
 
 
 def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
@@ -182,6 +183,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
         if ranking.get(key):
             lines.append(head + " ".join(t.card(str(c), out) for c in ranking[key]))
     lines += combos.write_rank(ranking)
+    lines += equal.write(out, ranking)
     if not lines:
         if "source" not in ranking:
             return
@@ -262,6 +264,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                         "owner: played to a trick, it goes into its player's won cards, not "
                         "the winner's.")
     lines += combos.describe_rank(r)
+    lines += equal.describe(ctx, tree)
     return lines + p.cite(r, 2)
 
 
@@ -358,6 +361,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
         "top_trumps_follow",
     )
     _special_cards(ck, tree, ranking)
+    equal.check(ck, tree)
 
 
 def _every_rank(ck: Checker, tree: Mapping[str, Any], order: list[Any], name: str,
@@ -456,13 +460,13 @@ RANKING: Home = Home(
     grammar=GRAMMAR,
     entries=(
         "ranks", "suit_ranks", "trump_ranks", "top_trumps", "top_follow", "cut_ranks",
-        "free_cards", "losing_cards", "kept_cards", "trump_rank"),
+        "free_cards", "losing_cards", "kept_cards", "trump_rank", *equal.ENTRIES),
     builds={
         "ranks": read_ranks, "suit_ranks": read_suit_ranks, "trump_ranks": read_trump_ranks,
         "top_trumps": read_top_trumps, "top_follow": read_top_follow,
         "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
         "losing_cards": read_losing_cards, "kept_cards": read_kept_cards,
-        "trump_rank": combos.read_trump_rank},
+        "trump_rank": combos.read_trump_rank, **equal.BUILDS},
     write=write,
     describe=describe,
     check=check,

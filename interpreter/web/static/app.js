@@ -226,7 +226,9 @@ function drawTrick(t) {
       if (p === t.last_trick.winner) x.classList.add("winner");
       last.appendChild(x);
     }
-    $("lastwin").textContent = `trick ${t.tricks_played}: ${names[t.last_trick.winner]}`
+    // a winner of -1: a tied trick, won by nobody (ranking.equal_best: tie)
+    const taker = t.last_trick.winner < 0 ? "the trick is tied" : names[t.last_trick.winner];
+    $("lastwin").textContent = `trick ${t.tricks_played}: ${taker}`
       + (t.last_trick.why ? ` (${t.last_trick.why})` : "");
   }
 }
