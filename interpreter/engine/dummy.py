@@ -1,6 +1,6 @@
 """A dummy in a ``tricks`` step (``tricks.dummy``, ``tricks.dummy_by``): a seat whose
 hand is laid face up after the opening lead and whose cards another seat chooses
-(bridge's dummy, played by the declarer).
+(a dummy, played by the declarer).
 
 :class:`DummyPlay` is the play instruction of such a step.  The seat to act
 (``State.current``: the game-AI interfaces' current player, the seat a bot or a

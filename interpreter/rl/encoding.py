@@ -15,7 +15,7 @@ decisions of its compiled program, in the order of :data:`RANGES`:
    (``tricks.combos``: there every play, a single card too, is its cards picked one by
    one, then ``stop``);
 3. ``word``: every decision word (``play``, ``pass``, ``order``...), a trick's abstain
-   word (``knock``), its announcements (``tricks.announce``: ``re``, ``truco``) and the
+   word (``knock``), its announcements (``tricks.announce``: ``double``, ``call``) and the
    auction's calls (``pass``, named contracts, ``double``,
    ``redouble``, and ``hold`` where a holder may keep a bid), each once;
 4. ``suit``: ``<decision> <suit>`` for every suit a ``choose: suit`` decision (or the

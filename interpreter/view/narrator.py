@@ -380,7 +380,7 @@ class Narrator:
         return ["  the hand ends early"]
 
     def _ev_tricks_ended(self, e: Mapping[str, Any]) -> list[str]:
-        """An announcement ends the tricks (a side that runs from truco)."""
+        """An announcement ends the tricks (a side that runs from a raise)."""
         return ["  the tricks end here; the trick in progress is abandoned"]
 
     def _ev_knock(self, e: Mapping[str, Any]) -> list[str]:

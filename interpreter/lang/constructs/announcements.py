@@ -38,7 +38,7 @@ Path = tuple[Any, ...]
 
 ANNOUNCEMENT: Construct = Construct("announcement", "part", "an announcement a player may make "
                                     "at his turn in a trick, before his card", (
-    Field("word", "token", "its word, offered beside the cards (`re`, `truco`)", required=True),
+    Field("word", "token", "its word, offered beside the cards (`double`, `call`)", required=True),
     Field("when", "formula", "offered to the player to play while this holds for him (read "
           "before each of his cards, and again after each announcement he makes)",
           default="true"),
@@ -59,7 +59,7 @@ ANNOUNCEMENT: Construct = Construct("announcement", "part", "an announcement a p
 
 #: The key of a tricks step that holds them.
 FIELD: Field = Field("announce", "list[announcement]", "announcements a player may make at "
-                     "his turn, before his card (Re, truco, a handful), any of them, several "
+                     "his turn, before his card (a double, a raise, a shown hand), any of them, several "
                      "in turn", default=[], omitted=True)
 
 GRAMMAR = r"""

@@ -1,6 +1,6 @@
 """A trick-rule family of the ``tricks`` step: a dummy (``dummy``, ``dummy_by``), a seat
 whose hand is laid face up after the opening lead and whose cards another seat chooses
-(bridge's dummy, played by the declarer).
+(a dummy, played by the declarer).
 
 The trick code plays it (:class:`spelbok.engine.dummy.DummyPlay`); this module gives
 the tricks home its keys, grammar, reading, writing, prose and checks.
