@@ -343,6 +343,10 @@ class SettleMelds(Instr):
             shown = st.meld_cards[:]
             order = st.order_from(st.prog.nxt[st.dealer])
             compare(st, order, points, shown, st.meld_keys, self.team_of, self.forehand_tie)
+            if st.rec is not None:
+                for p in order:
+                    if st.meld_keys[p] and not points[p] and st.meld_points[p]:
+                        st.event("melds_beaten", seat=p)
             st.meld_points = points
             st.meld_cards = shown
         if self.show:

@@ -486,6 +486,11 @@ class Narrator:
             text += f": {self._cards(shown)}"
         return wrap_words(text, self.style.width, 6)
 
+    def _ev_melds_beaten(self, e: Mapping[str, Any]) -> list[str]:
+        """Melds declared earlier, compared: another side's better meld beats them."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'scores')} nothing for melds (beaten)"]
+
     def _ev_melds_shown(self, e: Mapping[str, Any]) -> list[str]:
         """The cards of melds declared earlier, shown to all now."""
         seat = e.get("seat")
