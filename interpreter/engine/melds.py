@@ -15,6 +15,11 @@ one at a time (:class:`MeldChoice`); with ``compare: best`` only the side holdin
 best single meld keeps its points.  With ``show``, the cards of the melds that count
 become public knowledge of the hand (``State.known``); a ``reveal`` step shows them
 later instead.
+
+With ``wait``, a step's seats declare beside the declarations made earlier in the hand
+(one player at a time, e.g. from an announcement's steps at his first card): each
+seat's points, cards and best meld (``meld_keys``, a number to compare) are kept, and
+a later step with ``settle`` (:class:`SettleMelds`) compares them all.
 """
 
 from __future__ import annotations
@@ -241,6 +246,7 @@ class DeclareMelds(Instr):
         self.team_of = team_of
         self.wait = wait  # with ``wait``, who declares (MeldStart.each); None: no wait
         self.waits = wait is not None
+        self.keyed = best or self.waits
 
     def _declare(self, st: State, p: int) -> tuple[int, int, list[str], int]:
         """A seat's points, cards, declared melds and best meld's key (0: none)."""
@@ -259,7 +265,8 @@ class DeclareMelds(Instr):
                 total += v
                 cards |= got
                 names += [meld.name] * times
-                best = max(best, meld_key(v, size, height, self._in_trumps(st, got)))
+                if self.keyed:  # compared now or at the settling step
+                    best = max(best, meld_key(v, size, height, self._in_trumps(st, got)))
                 if meld.klass:
                     avail &= ~got
             if meld.klass:
