@@ -4,6 +4,7 @@ the declarations others made earlier in the hand, and compared once all have dec
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,7 @@ def test_belote_each_player_announces_with_his_first_card() -> None:
     for a in ["8C", "melds", "cinquante", "7C", "melds", "four_nines"]:
         s.apply(a)
     assert s.meld_points == [150, 50, 0, 50]  # all declared, none compared yet
+    assert g.restore(json.loads(json.dumps(s.to_dict()))) == s  # the waiting ones too
     assert s.trick.mask() and s.current_player == 0
     s.apply("9C")  # the first trick over: compared, the best shown
     assert s.meld_points == [150, 0, 0, 0]

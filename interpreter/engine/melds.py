@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..lang import vocabulary as _v
-from ..limits import MAX_VALUE
 from .actions import Action
 from .decide import Decide
 from .steps import Fn, Instr, Path, _names
@@ -310,10 +309,14 @@ class DeclareMelds(Instr):
         return True
 
 
+#: the points a meld key tells apart, either way (a key stays below the snapshot bound)
+_KEY_VALUES = (1 << 30) - 1
+
+
 def meld_key(value: int, size: int, height: int, trumps: bool) -> int:
     """A meld as one number to compare (``compare: best``), never 0: its points, then
     its cards, then its highest card (0 the highest), then whether it is in trumps."""
-    v = min(max(value, -MAX_VALUE), MAX_VALUE) + MAX_VALUE + 1
+    v = min(max(value, -_KEY_VALUES), _KEY_VALUES) + _KEY_VALUES + 1  # > 0
     return ((v * 256 + min(size, 255)) * 256 + 255 - min(height, 255)) * 2 + int(trumps)
 
 
