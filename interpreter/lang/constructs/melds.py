@@ -339,7 +339,7 @@ declare_melds: for_each? "declare" "melds" _melds_opts _end _attrs?
              | for_each? "reveal" "declared" "melds" _melds_opts _end _attrs? -> reveal_melds
              | for_each? "settle" "declared" "melds" _melds_opts _end _attrs? -> settle_melds
 _melds_opts: melds_choose? melds_wait? melds_compare? melds_tie? melds_show? melds_reveal_if? melds_settle_if?
-melds_settle_if: "," "settled" "if" formula
+melds_settle_if: "," "settled" ("if" formula)?
 melds_wait: "," "waiting" ("if" formula)?
 melds_choose: "," "by" "choice" ("if" formula)?
 melds_compare: "," "best" "meld" "counts"                  -> melds_best
@@ -379,8 +379,7 @@ def _formula_or_true(b: Builder, c: Any) -> Any:
 _OPTION_READS: dict[str, tuple[str, str, Any]] = {
     "melds_choose": ("choose", "whether melds are picked", _formula_or_true),
     "melds_wait": ("wait", "whether declarations wait", _formula_or_true),
-    "melds_settle_if": ("settle", "whether declarations are settled",
-                        lambda b, c: b.formula(c.children[0])),
+    "melds_settle_if": ("settle", "whether declarations are settled", _formula_or_true),
     "melds_best": ("compare", "which melds count", lambda b, c: "best"),
     "melds_compare": ("compare", "which melds count", lambda b, c: b.word(c.children[0])),
     "melds_tie_forehand": ("tie", "a tie of melds", lambda b, c: "forehand"),
@@ -422,10 +421,10 @@ def write_step(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     if reveal not in (True, False):
         tail += f", revealed if {t.formula(reveal)}"
     settle = body.get("settle", False)
-    if settle not in (True, False):
-        tail += f", settled if {t.formula(settle)}"
     verb = ("reveal declared melds" if body.get("reveal") is True
             else "settle declared melds" if settle is True else "declare melds")
+    if settle is not False and not verb.startswith("settle"):
+        tail += ", settled" if settle is True else f", settled if {t.formula(settle)}"
     out.add(indent, f"{head}{verb}{tail}")
     out.attrs(indent + 1, step, "declare-melds")
 
