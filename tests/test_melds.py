@@ -197,9 +197,9 @@ def test_the_terminal_tells_announced_beaten_and_later_shown_melds() -> None:
     from click.testing import CliRunner
     from spelbok.cli.main import cli
 
-    out = CliRunner().invoke(cli, ["play", "belote", "--auto", "-s", "3", "--bots", "random"]).output
+    out = CliRunner().invoke(cli, ["play", "belote", "--auto", "-s", "3"]).output
     assert "declares tierce for 20" in out
-    assert "(beaten: worth nothing)" in out
+    assert "nothing for melds (beaten)" in out  # compared once all have announced
     assert "shows their melds:" in out
     # announced before the first trick, shown after it
     first = out.index("declares tierce")

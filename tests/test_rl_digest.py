@@ -80,7 +80,7 @@ def digest(name: str, players: int, reward: str, seeds: int = 2) -> str:
 
 RECORDED: dict[str, str] = {
     'auction-pitch-0': '1fcb3ff6dd934199',
-    'belote-0': '3a431e05325b62f9',  # turning right (players.direction)
+    'belote-0': 'ca3f902622849d82',  # turning right (players.direction); melds announced with the first card (declare_melds wait)
     'bridge-0': '219817a127014744',
     'briscola-0': '6b7729d875722f7a',
     'doppelkopf-0': 'fca3c54bdc67ada9',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation

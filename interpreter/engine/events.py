@@ -41,6 +41,8 @@ EVENTS: Final[dict[str, str]] = {
     "melds": "seat, melds, points, cards, beaten: melds declared (cards shown to all, when "
              "shown; beaten: another side's better meld leaves them worth nothing)",
     "melds_shown": "seat, cards: the cards of melds declared earlier shown to all",
+    "melds_beaten": "seat: melds declared earlier (waiting), compared: another side's "
+                    "better meld leaves them worth nothing",
     "pattern": "pattern, seat: the best hand pattern held",
     "dummy": "seat, cards: the dummy's hand laid face up after the opening lead (shown to all)",
     "knock": "seat: a knock with a card play",

@@ -122,6 +122,9 @@ FIELDS: tuple[StateField, ...] = (
     # cards of its melds that count; never changed in place: shared
     _F("meld_picks", "seats", reset="hand", fresh=-1, snapshot="meld_picks"),
     _F("meld_cards", "masks", reset="hand", fresh=0, snapshot="meld_cards"),
+    # each seat's best declared meld as a number to compare (0: none; engine/melds.py);
+    # never changed in place: shared
+    _F("meld_keys", "seats", reset="hand", fresh=0, snapshot="meld_keys"),
     _F("stock_closed", "bool", reset="hand", fresh=False, snapshot="stock_closed"),
     _F("won", "seats", _C, reset="hand", fresh=0, snapshot="won"),
     # the cards of the tricks won and played, kept only for a game whose formulas read them

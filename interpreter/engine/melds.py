@@ -15,6 +15,11 @@ one at a time (:class:`MeldChoice`); with ``compare: best`` only the side holdin
 best single meld keeps its points.  With ``show``, the cards of the melds that count
 become public knowledge of the hand (``State.known``); a ``reveal`` step shows them
 later instead.
+
+With ``wait``, a step's seats declare beside the declarations made earlier in the hand
+(one player at a time, e.g. from an announcement's steps at his first card): each
+seat's points, cards and best meld (``meld_keys``, a number to compare) are kept, and
+a later step with ``settle`` (:class:`SettleMelds`) compares them all.
 """
 
 from __future__ import annotations
@@ -156,19 +161,26 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class MeldStart(Instr):
-    """Who declares, from forehand; each starts with no meld picked."""
+def _declarers(st: State, each: Fn | None) -> list[int]:
+    """The seats a step's ``for`` names (None: every seat still in), from forehand."""
+    return [p for p in st.order_from(st.prog.nxt[st.dealer])
+            if not (st.out[p] if each is None else not each(st, p))]
 
-    def __init__(self, each: Fn | None, choose: bool, count: int) -> None:
+
+class MeldStart(Instr):
+    """Who declares, from forehand; each starts with no meld picked (``wait``: the
+    seats that declared earlier in the hand keep their picks)."""
+
+    def __init__(self, each: Fn | None, choose: bool, count: int, wait: bool = False) -> None:
         self.each = each  # None: every seat still in
         self.choose = choose
         self.all = (1 << count) - 1
+        self.wait = wait
 
     def run(self, st: State) -> bool:
-        q = [p for p in st.order_from(st.prog.nxt[st.dealer])
-             if not (st.out[p] if self.each is None else not self.each(st, p))]
+        q = _declarers(st, self.each)
         st.queue = q
-        picks = [-1] * st.n  # -1: not declaring
+        picks = st.meld_picks[:] if self.wait else [-1] * st.n  # -1: not declaring
         for p in q:
             picks[p] = 0 if self.choose else self.all
         st.meld_picks = picks
@@ -225,21 +237,24 @@ class DeclareMelds(Instr):
     the cards of the melds that count are ``meld_cards`` (public with ``show``)."""
 
     def __init__(self, melds: list[Meld], show: bool, best: bool, forehand_tie: bool,
-                 team_of: list[int]) -> None:
+                 team_of: list[int], wait: Fn | None = None) -> None:
         self.melds = melds
         self.show = show
         self.best = best
         self.forehand_tie = forehand_tie
         self.team_of = team_of
+        self.wait = wait  # with ``wait``, who declares (MeldStart.each); None: no wait
+        self.waits = wait is not None
+        self.keyed = best or self.waits
 
-    def _declare(self, st: State, p: int) -> tuple[int, int, list[str], tuple[int, ...]]:
-        """A seat's points, cards, declared melds and best meld's key."""
+    def _declare(self, st: State, p: int) -> tuple[int, int, list[str], int]:
+        """A seat's points, cards, declared melds and best meld's key (0: none)."""
         hand = st.hands[p]
         picked = st.meld_picks[p]
         left: dict[str, int] = {}  # per class, the cards not yet used by one of its melds
         total = cards = 0
         names: list[str] = []
-        best: tuple[int, ...] = ()
+        best = 0
         for i, meld in enumerate(self.melds):
             if not (picked >> i) & 1:
                 continue
@@ -249,9 +264,8 @@ class DeclareMelds(Instr):
                 total += v
                 cards |= got
                 names += [meld.name] * times
-                if self.best:
-                    key = (v, size, -height, int(self._in_trumps(st, got)))
-                    best = max(best, key)
+                if self.keyed:  # compared now or at the settling step
+                    best = max(best, meld_key(v, size, height, self._in_trumps(st, got)))
                 if meld.klass:
                     avail &= ~got
             if meld.klass:
@@ -265,20 +279,26 @@ class DeclareMelds(Instr):
 
     def run(self, st: State) -> bool:
         n = st.n
-        points = [0] * n  # new lists: clones share the old ones (never changed in place)
-        shown = [0] * n
+        # new lists: clones share the old ones (never changed in place); ``wait`` keeps
+        # the declarations made earlier in the hand and declares for its own seats only
+        points = st.meld_points[:] if self.waits else [0] * n
+        shown = st.meld_cards[:] if self.waits else [0] * n
+        keys = st.meld_keys[:] if self.waits else [0] * n
         declared: list[list[str]] = [[] for _ in range(n)]
-        keys: list[tuple[int, ...]] = [()] * n
         order = st.order_from(st.prog.nxt[st.dealer])
-        for p in order:
+        mine = _declarers(st, self.wait) if self.waits else order
+        for p in mine:
             if st.meld_picks[p] > 0:
                 points[p], shown[p], declared[p], keys[p] = self._declare(st, p)
+            elif self.waits:
+                points[p] = shown[p] = keys[p] = 0
         scored = points[:]
         if self.best:
-            self._compare(st, order, points, shown, keys)
+            compare(st, order, points, shown, keys, self.team_of, self.forehand_tie)
         st.meld_points = points
         st.meld_cards = shown
-        for p in order:
+        st.meld_keys = keys
+        for p in mine:
             if self.show and shown[p]:
                 st.known[p] |= shown[p]
             if st.rec is not None and declared[p]:
@@ -288,20 +308,71 @@ class DeclareMelds(Instr):
         st.pc += 1
         return True
 
-    def _compare(self, st: State, order: tuple[int, ...], points: list[int], shown: list[int],
-                 keys: list[tuple[int, ...]]) -> None:
-        """Only the side holding the best single meld keeps its melds (a tie: no side,
-        or with ``tie: forehand`` the side of the first from forehand)."""
-        top = max(keys)
-        if not top:
-            return
-        holders = [p for p in order if keys[p] == top]
-        sides = {self.team_of[p] for p in holders}
-        win = self.team_of[holders[0]] if len(sides) == 1 or self.forehand_tie else -1
-        for p in range(st.n):
-            if self.team_of[p] != win:
-                points[p] = 0
-                shown[p] = 0
+
+#: the points a meld key tells apart, either way (a key stays below the snapshot bound)
+_KEY_VALUES = (1 << 30) - 1
+
+
+def meld_key(value: int, size: int, height: int, trumps: bool) -> int:
+    """A meld as one number to compare (``compare: best``), never 0: its points, then
+    its cards, then its highest card (0 the highest), then whether it is in trumps."""
+    v = min(max(value, -_KEY_VALUES), _KEY_VALUES) + _KEY_VALUES + 1  # > 0
+    return ((v * 256 + min(size, 255)) * 256 + 255 - min(height, 255)) * 2 + int(trumps)
+
+
+def compare(st: State, order: tuple[int, ...], points: list[int], shown: list[int],
+            keys: list[int], team_of: list[int], forehand_tie: bool) -> None:
+    """Only the side holding the best single meld keeps its melds (a tie: no side,
+    or with ``tie: forehand`` the side of the first from forehand)."""
+    top = max(keys)
+    if not top:
+        return
+    holders = [p for p in order if keys[p] == top]
+    sides = {team_of[p] for p in holders}
+    win = team_of[holders[0]] if len(sides) == 1 or forehand_tie else -1
+    for p in range(st.n):
+        if team_of[p] != win:
+            points[p] = 0
+            shown[p] = 0
+
+
+class SettleMelds(Instr):
+    """The declarations that waited (``wait``) are compared (``compare: best``): the
+    melds of a side beaten score nothing (``meld_points``) and count as not shown; with
+    ``show``, the cards of those that count, still held, become public."""
+
+    def __init__(self, show: bool, best: bool, forehand_tie: bool, team_of: list[int]) -> None:
+        self.show = show
+        self.best = best
+        self.forehand_tie = forehand_tie
+        self.team_of = team_of
+
+    def run(self, st: State) -> bool:
+        if self.best:
+            points = st.meld_points[:]  # new lists: clones share the old ones
+            shown = st.meld_cards[:]
+            order = st.order_from(st.prog.nxt[st.dealer])
+            compare(st, order, points, shown, st.meld_keys, self.team_of, self.forehand_tie)
+            if st.rec is not None:
+                for p in order:
+                    if st.meld_keys[p] and not points[p] and st.meld_points[p]:
+                        st.event("melds_beaten", seat=p)
+            st.meld_points = points
+            st.meld_cards = shown
+        if self.show:
+            show_held(st)
+        st.pc += 1
+        return True
+
+
+def show_held(st: State) -> None:
+    """The cards of the melds that count still in each hand become public."""
+    for p in range(st.n):
+        got = st.meld_cards[p] & st.hands[p]
+        if got and got & ~st.known[p]:
+            st.known[p] |= got
+            if st.rec is not None:
+                st.event("melds_shown", seat=p, cards=_names(got, st.prog.pack.names))
 
 
 class RevealMelds(Instr):
@@ -309,12 +380,7 @@ class RevealMelds(Instr):
     hand become public."""
 
     def run(self, st: State) -> bool:
-        for p in range(st.n):
-            got = st.meld_cards[p] & st.hands[p]
-            if got and got & ~st.known[p]:
-                st.known[p] |= got
-                if st.rec is not None:
-                    st.event("melds_shown", seat=p, cards=_names(got, st.prog.pack.names))
+        show_held(st)
         st.pc += 1
         return True
 
@@ -364,26 +430,47 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
     if c.constant(body.get("reveal", False), (*p, "reveal"), (True, False)):
         code.append(RevealMelds())
         return
+    if c.constant(body.get("settle", False), (*p, "settle"), (True, False)):
+        show = c.constant(body.get("show", True), (*p, "show"), (True, False))
+        best = c.constant(body.get("compare", "total"), (*p, "compare"), ("total", "best"))
+        tie = c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
+        code.append(SettleMelds(bool(show), best == "best", tie == "forehand", _teams(c)))
+        return
     table = c.tree.get("melds") or {}
     ranking = c.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
         "ranks").default
     melds = [_meld(c, str(name), m, ranking) for name, m in table.items()]
+    if not c.resolver.melds:  # the builtin melds_made counts them
+        c.resolver.melds.extend(melds)
     each = step.get("for", "not out")
     each_fn = None if each == "not out" else c.formula(each, (*path, "for"), True)
     choose = bool(c.constant(body.get("choose", False), (*p, "choose"), (True, False)))
-    code.append(MeldStart(each_fn, choose, len(melds)))
+    wait = bool(c.constant(body.get("wait", False), (*p, "wait"), (True, False)))
+    code.append(MeldStart(each_fn, choose, len(melds), wait))
     if choose:
         code.append(MeldChoice("declare_melds", melds))
     show = c.constant(body.get("show", True), (*p, "show"), (True, False))
     best = c.constant(body.get("compare", "total"), (*p, "compare"), ("total", "best")) == "best"
     tie = c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
+    code.append(DeclareMelds(melds, bool(show), best and not wait, tie == "forehand",
+                             _teams(c), (each_fn or _still_in) if wait else None))
+
+
+def _still_in(st: State, p: int) -> bool:
+    """The default ``for`` of a waiting declaration: the seat is still in."""
+    return not st.out[p]
+
+
+def _teams(c: Compiler) -> list[int]:
+    """Each seat's side (``teams``; without them, each seat is its own)."""
     n = c.n
     team_of = list(range(n))
     for i, team in enumerate(c.team_seats or []):
         for seat in team:
             if int(seat) < n:
                 team_of[int(seat)] = i
-    code.append(DeclareMelds(melds, bool(show), best, tie == "forehand", team_of))
+    return team_of
 
 
-__all__ = ["DONE", "DeclareMelds", "Meld", "MeldChoice", "MeldStart", "RevealMelds"]
+__all__ = ["DONE", "DeclareMelds", "Meld", "MeldChoice", "MeldStart", "RevealMelds",
+           "SettleMelds"]

@@ -331,6 +331,7 @@ class Program:
         st.meld_points = [0] * n
         st.meld_picks = [-1] * n
         st.meld_cards = [0] * n
+        st.meld_keys = [0] * n
         st.stock_closed = False
         st.turn_up = []
         st.dealt_last = -1

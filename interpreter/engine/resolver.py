@@ -137,6 +137,11 @@ class Resolver:
         self._put("hand", reads(lambda st, p: st.hands[p]))
         self._put("discarded", reads(lambda st, p: st.discarded[p]))
         self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
+        # the melds table, as the first declare_melds step compiles it (engine/melds.py)
+        self.melds: list[Any] = []
+        melds = self.melds
+        self._put("melds_made", reads(
+            lambda st, p: sum(len(m.made(st.hands[p], st.trump)) for m in melds)))
         self._put("trick", reads(lambda st, p: st.trick.mask()))
         self._put("led_card", reads(lambda st, p: st.trick.cards[0][1] if st.trick.cards else -1))
         self._put("winning_card", reads(lambda st, p: card_of(st.trick.cards, st.trick.best_seat)))

@@ -68,7 +68,7 @@ _WRITE: dict[str, Callable[[State, Any], Any]] = {
 _KEYS = ("game", "players", "options", *(f.snapshot for f in _WRITTEN))
 # older snapshots may lack them
 _OPTIONAL = ("widow", "public", "passing", "pattern", "pattern_seat", "meld_points",
-             "meld_picks", "meld_cards",
+             "meld_picks", "meld_cards", "meld_keys",
              "stock_closed", "auction", "shown", "trick_plain", "ask")
 _START_KEYS = ("seed", "dealer", "deck", "position")
 

@@ -99,6 +99,7 @@ class State:
     meld_points: list[int]
     meld_picks: list[int]
     meld_cards: list[int]
+    meld_keys: list[int]
     stock_closed: bool
     hist: tuple[Any, ...] | None
     is_terminal: bool  # True once the match is over (a plain attribute: read every decision)
@@ -317,6 +318,7 @@ class State:
         c.meld_points = self.meld_points
         c.meld_picks = self.meld_picks
         c.meld_cards = self.meld_cards
+        c.meld_keys = self.meld_keys
         c.stock_closed = self.stock_closed
         t = c.trick = self.trick  # copied by the first to write it (Trick.own)
         t.shared = True

@@ -74,7 +74,8 @@ INT_RANGES: dict[str, Any] = {
 }
 #: Integer builtins whose range the deck does not bound (points, levels of contracts).
 UNBOUNDED_INTS = frozenset({"meld_points", "card_points", "team_card_points",
-                            "contract_level", "contract_aim", "contract_points"})
+                            "contract_level", "contract_aim", "contract_points",
+                            "melds_made"})
 
 _ARTICLE = {"int": "a number", "str": "a word", "bool": "a condition (true or false)"}
 #: Keys whose formula must give a whole number.

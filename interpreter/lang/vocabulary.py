@@ -230,6 +230,9 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
             "the last `declare_melds` step (0 before; 0 for a side beaten under "
             "`compare: best`)"),
+    Builtin("melds_made", "player", "int", "how many melds of the `melds` table the seat's "
+            "hand makes now (each time it makes one), whether declared or not (e.g. an "
+            "announcement's `when`)", per_trick=True),
     Builtin("hand_number", "hand", "int", "1 for the first hand of the match (redeals do not "
             "count)"),
     Builtin("trump", "hand", "suit_or_none", "`'C' 'S' 'H' 'D'` or `'none'` (**settable**, to a "

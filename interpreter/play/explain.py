@@ -398,7 +398,8 @@ class Explainer:
                 return None
             return explain_set(event, note.before, note.formula, note.values, label, source,
                                who)
-        if kind in ("end_hand_early", "redeal", "eliminated", "melds", "melds_shown"):
+        if kind in ("end_hand_early", "redeal", "eliminated", "melds", "melds_shown",
+                    "melds_beaten"):
             parts = [f"[{label}]"] if label else []
             parents = self._parents(note.pc)
             if parents:

@@ -137,7 +137,7 @@ class PlayerWords:
 
     def explain(self, index: int, event: Any, who: str = "") -> str | None:
         if event.get("event") in ("end_hand_early", "redeal", "eliminated", "melds",
-                                  "melds_shown"):
+                                  "melds_shown", "melds_beaten"):
             return self._rule(index)
         if event.get("event") != "set":
             return self.why.explain(index, event, who)

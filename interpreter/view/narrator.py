@@ -16,7 +16,7 @@ whole match, and :func:`transcript`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,11 @@ def _fmt_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_fmt_value(v) for v in value) + "]"
     return str(value)
+
+
+def _fixed(line: str) -> Callable[[Any, Mapping[str, Any]], list[str]]:
+    """A renderer of an event told by one fixed line."""
+    return lambda self, e: [line]
 
 
 # the zones of a move step, as a transcript names them
@@ -362,12 +367,6 @@ class Narrator:
             return [f"  {self.who(seat)} {self.verb(seat, 'discards')} {what}"]
         return [f"  {self.who(seat)} {self.verb(seat, 'moves')} {what} from {src} to {dst}{place}"]
 
-    def _ev_redeal(self, e: Mapping[str, Any]) -> list[str]:
-        return ["  no play: the cards are dealt again"]
-
-    def _ev_all_passed(self, e: Mapping[str, Any]) -> list[str]:
-        return ["  every player passes"]
-
     def _ev_contract(self, e: Mapping[str, Any]) -> list[str]:
         """An auction's outcome: the declarer, the contract, its doubling and trump."""
         d = e.get("declarer")
@@ -376,12 +375,10 @@ class Narrator:
         return [f"  contract: {self.who(d)} {self.verb(d, 'plays')} {e.get('contract')}"
                 f"{doubled}{trump}"]
 
-    def _ev_end_hand_early(self, e: Mapping[str, Any]) -> list[str]:
-        return ["  the hand ends early"]
-
-    def _ev_tricks_ended(self, e: Mapping[str, Any]) -> list[str]:
-        """An announcement ends the tricks (a side that runs from a raise)."""
-        return ["  the tricks end here; the trick in progress is abandoned"]
+    _ev_redeal = _fixed("  no play: the cards are dealt again")
+    _ev_all_passed = _fixed("  every player passes")
+    _ev_end_hand_early = _fixed("  the hand ends early")
+    _ev_tricks_ended = _fixed("  the tricks end here; the trick in progress is abandoned")
 
     def _ev_knock(self, e: Mapping[str, Any]) -> list[str]:
         self._knocks.append(e["seat"])
@@ -480,9 +477,7 @@ class Narrator:
         times = "×" if self.style.symbols else "x"
         named = ", ".join(n if k == 1 else f"{n} {times}{k}" for n, k in counts.items())
         if shown and not points:
-            return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} ",
-                              hand_line(shown, style=self.style).split(" "), sep=" ",
-                              width=self.style.width, indent=6)
+            return self._shows(seat, shown)
         text = f"  {self.who(seat)} {self.verb(seat, 'declares')} {named}"
         if points:
             text += f" for {points}"
@@ -492,20 +487,25 @@ class Narrator:
             text += f": {self._cards(shown)}"
         return wrap_words(text, self.style.width, 6)
 
+    def _ev_melds_beaten(self, e: Mapping[str, Any]) -> list[str]:
+        """Melds declared earlier, compared: another side's better meld beats them."""
+        seat = e.get("seat")
+        return [f"  {self.who(seat)} {self.verb(seat, 'scores')} nothing for melds (beaten)"]
+
     def _ev_melds_shown(self, e: Mapping[str, Any]) -> list[str]:
         """The cards of melds declared earlier, shown to all now."""
         seat = e.get("seat")
-        shown = [str(c) for c in e.get("cards") or []]
         whose = "your" if self.who(seat) == "you" else "their"
-        return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} {whose} melds: ",
-                          hand_line(shown, style=self.style).split(" "), sep=" ",
-                          width=self.style.width, indent=6)
+        return self._shows(seat, e.get("cards") or [], f"{whose} melds: ")
 
     def _ev_dummy(self, e: Mapping[str, Any]) -> list[str]:
         """The dummy's hand laid face up after the opening lead."""
-        seat = e.get("seat")
-        shown = [str(c) for c in e.get("cards") or []]
-        return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} ",
+        return self._shows(e.get("seat"), e.get("cards") or [])
+
+    def _shows(self, seat: Any, cards: Iterable[Any], what: str = "") -> list[str]:
+        """``seat`` shows ``cards`` to all (``what``: what they are, "their melds: ")."""
+        shown = [str(c) for c in cards]
+        return wrap_items(f"  {self.who(seat)} {self.verb(seat, 'shows')} {what}",
                           hand_line(shown, style=self.style).split(" "), sep=" ",
                           width=self.style.width, indent=6)
 

@@ -311,6 +311,14 @@ DECLARE_MELDS_STEP: Construct = Construct(
         Field("reveal", "condition", "declare nothing: show the cards of the melds that "
               "counted at the last declare_melds step, those still held (melds announced "
               "first and shown later)", default=False, omitted=True),
+        Field("wait", "condition", "the declarations wait, kept beside those others made "
+              "earlier in the hand (each player declares in his turn, e.g. from an "
+              "announcement's `steps` at his first card): nothing is compared until a "
+              "step with `settle`; `meld_points` is each one's own meanwhile, and `show` "
+              "shows his declared cards at once", default=False, omitted=True),
+        Field("settle", "condition", "declare nothing: compare the declarations that "
+              "waited (`wait`) by `compare` and `tie`; with `show`, the cards of the melds "
+              "that count, still held, are shown", default=False, omitted=True),
         SOURCE,
     ),
     fields=(Field("for", "formula", "per-player condition: who declares", default="not out"),),
@@ -325,9 +333,14 @@ STEP_GRAMMAR = r"""
 // every player (or those `for each player where …,` names) declares the melds of the table:
 // "declare melds, by choice, best meld counts, ties to forehand, not shown";
 // "reveal declared melds" shows the cards of the melds declared earlier
+// "for each player where seat == melder, declare melds, by choice, waiting, not shown" keeps
+// the hand's earlier declarations; "settle declared melds, best meld counts" compares them
 declare_melds: for_each? "declare" "melds" _melds_opts _end _attrs?
              | for_each? "reveal" "declared" "melds" _melds_opts _end _attrs? -> reveal_melds
-_melds_opts: melds_choose? melds_compare? melds_tie? melds_show? melds_reveal_if?
+             | for_each? "settle" "declared" "melds" _melds_opts _end _attrs? -> settle_melds
+_melds_opts: melds_choose? melds_wait? melds_compare? melds_tie? melds_show? melds_reveal_if? melds_settle_if?
+melds_settle_if: "," "settled" ("if" formula)?
+melds_wait: "," "waiting" ("if" formula)?
 melds_choose: "," "by" "choice" ("if" formula)?
 melds_compare: "," "best" "meld" "counts"                  -> melds_best
              | "," "compared" ":" word
@@ -342,7 +355,8 @@ melds_reveal_if: "," "revealed" "if" formula
 def read_step(b: Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
     """Reads ``[for each player where …,] declare melds[, by choice][, best meld counts][,
     ties to forehand][, not shown | , shown if …]`` (or ``reveal declared melds``)."""
-    body: dict[str, Any] = {"reveal": True} if st.data == "reveal_melds" else {}
+    body: dict[str, Any] = {"reveal": True} if st.data == "reveal_melds" else \
+        {"settle": True} if st.data == "settle_melds" else {}
     step["declare_melds"] = body
     at = (*path, "declare_melds")
     b.mark(at, st)
@@ -364,6 +378,8 @@ def _formula_or_true(b: Builder, c: Any) -> Any:
 #: each option of the step's line: its key, what it says (for a repeat) and its value
 _OPTION_READS: dict[str, tuple[str, str, Any]] = {
     "melds_choose": ("choose", "whether melds are picked", _formula_or_true),
+    "melds_wait": ("wait", "whether declarations wait", _formula_or_true),
+    "melds_settle_if": ("settle", "whether declarations are settled", _formula_or_true),
     "melds_best": ("compare", "which melds count", lambda b, c: "best"),
     "melds_compare": ("compare", "which melds count", lambda b, c: b.word(c.children[0])),
     "melds_tie_forehand": ("tie", "a tie of melds", lambda b, c: "forehand"),
@@ -390,6 +406,9 @@ def write_step(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     choose = body.get("choose", False)
     tail = ("" if choose is False else ", by choice" if choose is True
             else f", by choice if {t.formula(choose)}")
+    wait = body.get("wait", False)
+    tail += ("" if wait is False else ", waiting" if wait is True
+             else f", waiting if {t.formula(wait)}")
     compare = body.get("compare", "total")
     tail += ("" if compare == "total" else ", best meld counts" if compare == "best"
              else f", compared: {t.word(compare)}")
@@ -401,7 +420,11 @@ def write_step(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     reveal = body.get("reveal", False)
     if reveal not in (True, False):
         tail += f", revealed if {t.formula(reveal)}"
-    verb = "reveal declared melds" if body.get("reveal") is True else "declare melds"
+    settle = body.get("settle", False)
+    verb = ("reveal declared melds" if body.get("reveal") is True
+            else "settle declared melds" if settle is True else "declare melds")
+    if settle is not False and not verb.startswith("settle"):
+        tail += ", settled" if settle is True else f", settled if {t.formula(settle)}"
     out.add(indent, f"{head}{verb}{tail}")
     out.attrs(indent + 1, step, "declare-melds")
 
@@ -413,6 +436,8 @@ def describe_step(ctx: Ctx, step: Mapping[str, Any], number: str,
     if body.get("reveal") is True:
         return ("Each player shows to all the cards of the melds that counted at the last "
                 "declaration, those still in his hand.", [], p.cite(body, sub))
+    if body.get("settle") is True:
+        return _settle_prose(body), [], p.cite(body, sub)
     each = step.get("for", "not out")
     who = ("Each player still in" if each == "not out" else "Each player" if each in (True, "true")
            else f"Each player where {p.formula(each)}")
@@ -423,6 +448,30 @@ def describe_step(ctx: Ctx, step: Mapping[str, Any], number: str,
             "'done' (a meld kept back scores nothing and stays hidden)"
             if body.get("choose") is True else "the melds their hand makes")
     text = f"{who}, from forehand, declares {what}{shown}; `meld_points` is what they score."
+    if body.get("wait", False) is not False:
+        text = (f"{who} declares {what}{shown}, beside the declarations others made earlier "
+                "in the hand; nothing is compared until the declarations are settled, and "
+                "meanwhile `meld_points` is each one's own.")
+        if body.get("wait") is not True:
+            text += f" (When {p.formula(body['wait'])} does not hold, it replaces them.)"
+        return text, [], p.cite(body, sub)
+    return text + _best_prose(body), [], p.cite(body, sub)
+
+
+def _settle_prose(body: Mapping[str, Any]) -> str:
+    """A step that settles the declarations that waited."""
+    show = body.get("show", True)
+    text = "The declarations made so far in the hand are settled" + (
+        "" if show is False else ": the cards of the melds that count, those still held, "
+        "are shown to all" if show is True
+        else f"; when {p.formula(show)}, the cards of the melds that count, still held, "
+        "are shown to all") + "."
+    return text + _best_prose(body)
+
+
+def _best_prose(body: Mapping[str, Any]) -> str:
+    """Which side's melds count, with ``compare: best`` (and its tie)."""
+    text = ""
     compare = body.get("compare", "total")
     if compare != "total":
         tie = body.get("tie", "none")
@@ -435,7 +484,7 @@ def describe_step(ctx: Ctx, step: Mapping[str, Any], number: str,
                 f"only its melds count as shown; at a tie {at_tie}.")
         text += (f" {best}" if compare == "best"
                  else f" When {p.formula(compare)} is 'best': {best[0].lower()}{best[1:]}")
-    return text, [], p.cite(body, sub)
+    return text
 
 
 def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
@@ -445,13 +494,48 @@ def check_step(ck: Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None
         ck.err((*path, "declare_melds"), "there are no melds to declare: the spec has no "
                "'melds' table", key=True)
     if body.get("reveal") is True:
-        extra = [k for k in ("choose", "compare", "tie") if k in body]
+        extra = [k for k in ("choose", "compare", "tie", "wait", "settle") if k in body]
         if extra:
             ck.err((*path, "declare_melds", extra[0]), f"a declare_melds step that reveals "
                    f"declares nothing: '{extra[0]}' has no use with 'reveal'")
-    elif "tie" in body and body.get("compare", "total") != "best":
+        return
+    _check_wait(ck, path, step, body)
+    if "tie" in body and body.get("compare", "total") != "best":
         ck.err((*path, "declare_melds", "tie"), "'tie' settles a tie of best melds: it "
                "needs 'compare: best'")
+
+
+def _check_wait(ck: Checker, path: tuple[Any, ...], step: Mapping[str, Any],
+                body: Mapping[str, Any]) -> None:
+    """A waiting declaration compares nothing (its `settle` step does); a settling step
+    declares nothing; the waiting declarations have a step that settles them."""
+    at = (*path, "declare_melds")
+    if body.get("settle") is True:
+        extra = [k for k in ("choose", "wait") if k in body] + (["for"] if step.get("for", "not out") != "not out" else [])
+        if extra:
+            where = (*path, "for") if extra[0] == "for" else (*at, extra[0])
+            ck.err(where, f"a declare_melds step that settles declares nothing: "
+                   f"'{extra[0]}' has no use with 'settle'")
+    elif body.get("wait") is True:
+        extra = [k for k in ("compare", "tie") if k in body]
+        if extra:
+            ck.err((*at, extra[0]), f"a waiting declaration is compared later: "
+                   f"'{extra[0]}' belongs to the step that settles (settle: true)")
+        if not _settles(dict(ck.tree)):
+            ck.err((*at, "wait"), "the declarations wait, but no declare_melds step "
+                   "settles them (settle: true)")
+
+
+def _settles(steps: Any) -> bool:
+    """Whether some step, at any depth, is a ``declare_melds`` with ``settle: true``."""
+    if isinstance(steps, Mapping):
+        body = steps.get("declare_melds")
+        if isinstance(body, Mapping) and body.get("settle") is True:
+            return True
+        return any(_settles(v) for v in steps.values() if isinstance(v, (Mapping, list)))
+    if isinstance(steps, list):
+        return any(_settles(x) for x in steps)
+    return False
 
 
 def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None:
@@ -471,7 +555,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     if each != "not out":
         c.formula(each, (*path, "for"), True)
     body = step["declare_melds"]
-    for key, default in (("show", True), ("choose", False), ("reveal", False)):
+    for key, default in (("show", True), ("choose", False), ("reveal", False), ("wait", False),
+                         ("settle", False)):
         c.constant(body.get(key, default), (*p, key), (True, False))
     c.constant(body.get("compare", "total"), (*p, "compare"), ("total", "best"))
     c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
@@ -479,7 +564,8 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
 
 DECLARE_MELDS: Home = Home(DECLARE_MELDS_STEP, grammar=STEP_GRAMMAR,
                      entries=("declare_melds",),
-                     builds={"declare_melds": read_step, "reveal_melds": read_step},
+                     builds={"declare_melds": read_step, "reveal_melds": read_step,
+                             "settle_melds": read_step},
                      write=write_step, describe=describe_step, check=check_step,
                      compile_check=compile_check,
                      compile="spelbok.engine.melds:compile_declare_melds")
