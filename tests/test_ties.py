@@ -197,3 +197,20 @@ def test_a_decider_and_his_partner_see_each_others_hands_and_nobody_else_does() 
 def test_see_partners_is_written_and_read_in_the_dsl() -> None:
     dsl = roundtrip(SEE)
     assert "seeing the hands of the partners if seat == 1" in dsl
+
+
+def test_equal_best_cards_limits_the_rule_to_its_cards() -> None:
+    # both groups equal; 'last' holds for the aces alone: of the kings the first wins
+    only = TOPS + "  equal_best: last\n  equal_best_cards: [AC, AH]\n"
+    won = {}
+    for lead, follow in (("AH", "AC"), ("KH", "KC")):
+        st = state(spec(only), {0: f"{lead} QD 7S", 1: f"{follow} 9D 8S"})
+        st.apply(lead)
+        st.apply(follow)
+        won[lead] = st.view(0)["tricks"]
+    assert won == {"AH": [0, 1], "KH": [1, 0]}
+    text = roundtrip(spec(only))
+    assert "the rule for equal best cards holds only for:" in text
+    assert "alone: of other equal cards the first played wins" in " ".join(describe(spec(only)).split())
+    with pytest.raises(SpecError, match="unknown card 'ZZ'"):
+        spelbok.load(spec(TOPS + "  equal_best: last\n  equal_best_cards: [ZZ]\n"))

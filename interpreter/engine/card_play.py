@@ -333,7 +333,7 @@ class CardPlay(TrickPlayEach):
                 tr.best_seat = seat
                 tr.best_trumped = tr.led != trump
             elif st.tables.equal and key == tr.best_key:
-                equal_card(st, tr, seat, tr.led != trump)
+                equal_card(st, tr, seat, tr.led != trump, c)
         return self._placed(st, seat, c)
 
     def _finish(self, st: State) -> bool:

@@ -327,8 +327,9 @@ class Compiler:
         groups = [_card_mask(g, deck_mask, pack) for g in ranking.get("equal_cards") or []]
         rule = EQUAL_RULES.index(self.constant(ranking.get("equal_best", "first"),
                                                ("ranking", "equal_best"), EQUAL_RULES))
+        only = _card_mask(ranking.get("equal_best_cards") or [], deck_mask, pack)
         if groups or rule:
-            tables = tuple(equal_cards(x, groups, rule) for x in tables)
+            tables = tuple(equal_cards(x, groups, rule, only) for x in tables)
         cut_ranks = [str(r) for r in ranking.get("cut_ranks", rank_order)]
         cut_index = {pack.rank_index[r.upper()]: len(cut_ranks) - i for i, r in enumerate(cut_ranks)}
         return tables, [cut_index.get(r, 0) for r in pack.rank]

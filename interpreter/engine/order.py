@@ -41,6 +41,9 @@ class TrumpTables(Frozen):
     # first played, 1 the later one, 2 neither: the trick is tied between sides
     # (:func:`spelbok.engine.trick.equal_best`)
     equal: int = 0
+    # the cards that rule holds for (``ranking.equal_best_cards``; 0: every card): of two
+    # other equal cards the first played keeps the trick
+    equal_only: int = 0
 
 
 def _powers(pack: Pack, ranks_high_to_low: list[str]) -> list[int]:
@@ -158,13 +161,14 @@ def strip_cards(t: TrumpTables, mask: int) -> TrumpTables:
     return TrumpTables(t.suit, tuple(trump), tuple(power),
                        (sm[0] & ~mask, sm[1] & ~mask, sm[2] & ~mask, sm[3] & ~mask,
                         sm[4] & ~mask),
-                       t.trump_mask & ~mask, t.top_mask & ~mask, t.equal)
+                       t.trump_mask & ~mask, t.top_mask & ~mask, t.equal, t.equal_only)
 
 
-def equal_cards(t: TrumpTables, groups: list[int], rule: int) -> TrumpTables:
+def equal_cards(t: TrumpTables, groups: list[int], rule: int, only: int = 0) -> TrumpTables:
     """``t`` with the cards of each mask of ``groups`` of equal power, the highest of
     them (``ranking.equal_cards``), and the rule for equal best cards ``rule``
-    (``ranking.equal_best``, :attr:`TrumpTables.equal`).
+    (``ranking.equal_best``, :attr:`TrumpTables.equal`) for the cards of ``only``
+    (``ranking.equal_best_cards``; 0: for every card).
 
     >>> from spelbok.cards import parse_card
     >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), ["AC", "AH"], False)[4]
@@ -182,4 +186,4 @@ def equal_cards(t: TrumpTables, groups: list[int], rule: int) -> TrumpTables:
         for c in members:
             power[c] = top
     return TrumpTables(t.suit, t.trump, tuple(power), t.suit_mask, t.trump_mask, t.top_mask,
-                       rule)
+                       rule, only)

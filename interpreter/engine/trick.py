@@ -248,7 +248,7 @@ EQUAL_RULES: Final = ("first", "last", "tie")
 
 
 def equal_best(rule: int, seat: int, best_seat: int, tie: int,
-               sides: Sequence[int] = ()) -> tuple[int, int]:
+               sides: Sequence[int] = (), card: int = 0, only: int = 0) -> tuple[int, int]:
     """The running winner and the seat that tied the trick (-1: not tied) after ``seat``
     plays a card whose key equals the best so far, held by ``best_seat`` (``tie``: the
     seat that tied it so far).  Under :data:`EQUAL_LAST` the later card takes the trick;
@@ -257,12 +257,18 @@ def equal_best(rule: int, seat: int, best_seat: int, tie: int,
     already: the holder stays the running winner and ``seat`` is the one that tied it (a
     tied trick is won by nobody, and its leader leads again: ``TrickPlay._finish``); a
     partner's equal card leaves the trick to the first (as under :data:`EQUAL_FIRST`).
+    With ``only`` (a mask of cards, ``ranking.equal_best_cards``) the rule holds for
+    those cards alone: of two other equal cards (``card`` the later) the first keeps it.
 
     >>> equal_best(EQUAL_LAST, 2, 0, -1), equal_best(EQUAL_FIRST, 2, 0, -1)
+    ((2, -1), (0, -1))
+    >>> equal_best(EQUAL_LAST, 2, 0, -1, (), 5, 1 << 5), equal_best(EQUAL_LAST, 2, 0, -1, (), 6, 1 << 5)
     ((2, -1), (0, -1))
     >>> equal_best(EQUAL_TIE, 1, 0, -1, (0, 1, 0, 1)), equal_best(EQUAL_TIE, 2, 0, -1, (0, 1, 0, 1))
     ((0, 1), (0, -1))
     """
+    if only and not (only >> card) & 1:
+        return best_seat, tie
     if rule == EQUAL_LAST:
         return seat, -1
     if rule == EQUAL_TIE and (tie >= 0 or not sides or sides[seat] != sides[best_seat]):
@@ -345,7 +351,7 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
             if beats(k, key):
                 seat, key, trumped, tie = p, k, led != trump, -1
             elif tables.equal and k == key:
-                best, tie = equal_best(tables.equal, p, seat, tie, sides)
+                best, tie = equal_best(tables.equal, p, seat, tie, sides, c, tables.equal_only)
                 if best != seat:
                     seat, trumped = best, led != trump
             continue
@@ -358,7 +364,7 @@ def trick_winner(tables: TrumpTables, pairs: Sequence[tuple[int, int]],
         if beats(k, key):
             seat, key, trumped, tie = p, k, suit != led, -1
         elif tables.equal and k == key and k:
-            best, tie = equal_best(tables.equal, p, seat, tie, sides)
+            best, tie = equal_best(tables.equal, p, seat, tie, sides, c, tables.equal_only)
             if best != seat:
                 seat, trumped = best, suit != led
         if suit == led and not tables.trump[c] and tables.power[c] > led_best:

@@ -241,13 +241,13 @@ class TrickPlay(Instr):
                     tr.best_seat = seat
                     tr.best_trumped = suit != led
                 elif t.equal and key == tr.best_key:
-                    equal_card(st, tr, seat, suit != led)
+                    equal_card(st, tr, seat, suit != led, c)
             elif suit == led and t.power[c] > tr.best_key:
                 tr.best_key = t.power[c]
                 tr.best_seat = seat
                 tr.best_trumped = False
             elif t.equal and suit == led and t.power[c] == tr.best_key:
-                equal_card(st, tr, seat, False)
+                equal_card(st, tr, seat, False, c)
         elif suit == led:
             key = t.power[c]
             if key > tr.best_key:
@@ -255,7 +255,7 @@ class TrickPlay(Instr):
                 tr.best_seat = seat
                 tr.best_trumped = False
             elif t.equal and key == tr.best_key:
-                equal_card(st, tr, seat, False)
+                equal_card(st, tr, seat, False, c)
             if key > tr.best_led:
                 tr.best_led = key  # the best card of the led suit itself (head_after_trump)
         return self._placed(st, seat, c)
@@ -433,12 +433,13 @@ def _taken(st: State, cards: list[tuple[int, int]], takes: Fn, winner: int) -> i
     return winner
 
 
-def equal_card(st: State, tr: Trick, seat: int, trumped: bool) -> None:
-    """``seat`` has played a card as strong as the trick's best: the tables' rule for
+def equal_card(st: State, tr: Trick, seat: int, trumped: bool, card: int) -> None:
+    """``seat`` has played ``card``, as strong as the trick's best: the tables' rule for
     equal cards (:func:`~spelbok.engine.trick.equal_best`) says who holds the trick and
     whether it is tied (the off-path part of the one winner rule: a spec without
     ``ranking.equal_best`` never comes here)."""
-    best, tie = equal_best(st.tables.equal, seat, tr.best_seat, tr.tied(), st.prog.sides)
+    t = st.tables
+    best, tie = equal_best(t.equal, seat, tr.best_seat, tr.tied(), st.prog.sides, card, t.equal_only)
     if best != tr.best_seat:
         tr.best_seat = best
         tr.best_trumped = trumped

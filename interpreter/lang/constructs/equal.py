@@ -8,7 +8,7 @@ one winner rule, ``Trick``).  This module gives the ranking home their keys, gra
 reading, writing, prose and checks.
 
 >>> [f.name for f in FIELDS]
-['equal_cards', 'equal_best']
+['equal_cards', 'equal_best', 'equal_best_cards']
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ FIELDS: tuple[Field, ...] = (
                                  "nobody (`tied_tricks`, `tied_by`) and its leader leads "
                                  "again (`last_winner`); a higher card played after them "
                                  "wins it as usual"))),
+    Field("equal_best_cards", "list[card]", "the cards `equal_best` holds for (absent: every "
+          "card): of two other equal cards the first played wins (e.g. `[TH]`: the later "
+          "of two copies of that card alone takes the trick)", default=[], omitted=True),
 )
 _RULES: tuple[str, ...] = tuple(w.name for w in FIELDS[1].words)
 
@@ -56,9 +59,10 @@ equal_rule: "of" "equal" "best" "cards" "the" "first" "played" "wins"  -> equal_
           | "of" "equal" "best" "cards" "the" "last" "played" "wins"   -> equal_last
           | "equal" "best" "cards" "tie" "the" "trick"                  -> equal_tie
           | "equal" "best" "cards" ":" word                             -> equal_word
+equal_best_cards: "the" "rule" "for" "equal" "best" "cards" "holds" "only" "for" ":" card+ _end _sources?
 """
 #: Its grammar rules that are sections' statements.
-ENTRIES: tuple[str, ...] = ("equal_cards", "equal_best")
+ENTRIES: tuple[str, ...] = ("equal_cards", "equal_best", "equal_best_cards")
 
 
 def read_equal_cards(b: Builder, st: Any) -> None:
@@ -82,8 +86,18 @@ def read_equal_best(b: Builder, st: Any) -> None:
     b.citation(st, ranking, ("ranking",))
 
 
+def read_equal_best_cards(b: Builder, st: Any) -> None:
+    """Reads ``the rule for equal best cards holds only for: 10H``."""
+    items = [c for c in st.children if is_node(c, "card")]
+    ranking = b.section("ranking", st)
+    b.put(ranking, ("ranking", "equal_best_cards"), [b.card(c) for c in items], st,
+          "the cards the rule for equal best cards holds for")
+    b.citation(st, ranking, ("ranking",))
+
+
 #: The reader of each of its grammar rules.
-BUILDS = {"equal_cards": read_equal_cards, "equal_best": read_equal_best}
+BUILDS = {"equal_cards": read_equal_cards, "equal_best": read_equal_best,
+          "equal_best_cards": read_equal_best_cards}
 
 
 def lines(ranking: Mapping[str, Any], out: t.Out) -> list[str]:
@@ -96,6 +110,9 @@ def lines(ranking: Mapping[str, Any], out: t.Out) -> list[str]:
                     "last": "of equal best cards the last played wins",
                     "tie": "equal best cards tie the trick"}.get(
                         str(rule), f"equal best cards: {t.word(rule)}"))
+    if ranking.get("equal_best_cards"):
+        got.append("the rule for equal best cards holds only for: "
+                   + " ".join(t.card(str(c), out) for c in ranking["equal_best_cards"]))
     return got
 
 
@@ -123,6 +140,10 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                "the trick is tied: nobody wins it, and its leader leads again (the builtins "
                "tied_tricks and tied_by tell it); a higher card played after them still wins it",
     }[rule]
+    only = r.get("equal_best_cards") or []
+    if only:
+        text += (" (this holds for " + " ".join(ctx.card(c, pack) for c in only)
+                 + " alone: of other equal cards the first played wins)")
     return out + p.wrap(text + note + ".")
 
 
@@ -156,3 +177,8 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
             first[card] = (i, j)
     if "equal_best" in ranking:
         ck.enum(("ranking", "equal_best"), ranking["equal_best"], "ranking.equal_best")
+    for j, name in enumerate(ranking.get("equal_best_cards") or []):
+        if pack.parse_card(str(name)) is None:
+            ck.err(("ranking", "equal_best_cards", j), f"'{name}' is not a card"
+                   + ("" if pack.french else " of the pack"),
+                   did_you_mean(str(name).upper(), sorted(set(pack.names))))
