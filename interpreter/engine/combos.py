@@ -94,7 +94,7 @@ def level_tables(base: tuple[TrumpTables, ...], pack: Pack, deck_mask: int,
             trump_mask |= bit
             power[c] = LEVEL_SAME if trump_suit != NO_TRUMP and pack.suit[c] == t else LEVEL_OTHER
         out.append(TrumpTables(tuple(suit), tuple(trump), tuple(power), tuple(masks),
-                               trump_mask, tb.top_mask))
+                               trump_mask, tb.top_mask, tb.equal, tb.equal_only))
     return tuple(out)
 
 

@@ -490,8 +490,9 @@ class Compiler:
         def set_trump(st: State, p: int, v: Any) -> None:
             s = suit_index.get(str(v).upper(), NO_TRUMP) if v != "none" else NO_TRUMP
             prog = st.game.program
+            old = st.trump
             prog.set_trump(st, s)
-            if st.trick.cards:  # named during a trick (tricks.new_trump)
+            if st.trick.cards and s != old:  # named during a trick (tricks.new_trump)
                 renamed_trump(st, *prog.new_trump)
             if st.rec is not None:  # p < 0: set by a step, not named by a player
                 st.event("trump", trump=st.trump_letter(), **({"chosen_by": p} if p >= 0 else {}))

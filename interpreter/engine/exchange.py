@@ -193,7 +193,10 @@ class Exchange(Decision):
                 st.shown |= shown
         st.choice = ""
         st.count = k
-        st.public.append((seat, self.name, k if mask and not self.keep else a))  # shown: public
+        # public: how many cards went, or (kept and shown) the cards shown
+        kept = (a if not self.keep or shown == mask
+                else Action(CARDS, a[1], shown, a[3] if len(a) > 3 else None))
+        st.public.append((seat, self.name, k if mask and not self.keep else kept))
         if st.rec is not None:
             names = st.prog.pack.names
             st.event("exchange", seat=seat, decision=self.name, gave=_names(mask, names),

@@ -109,7 +109,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("known", "masks", _C, reset="hand", fresh=0, snapshot="known"),
     # the cards of other hands each seat has been shown alone (a decision's see_partners);
     # rebuilt by a replay
-    _F("peeked", "masks", _C, reset="hand", fresh=0),
+    _F("peeked", "masks", reset="hand", fresh=0),  # replaced, never changed in place: shared
     _F("voids", "seats", _C, reset="hand", fresh=0, snapshot="voids"),
     # the cards each seat has passed, not yet received (pass_cards); never changed in place: shared
     _F("passing", "masks", reset="hand", fresh=0, snapshot="passing", zone="the passed cards"),

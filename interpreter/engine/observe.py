@@ -149,7 +149,7 @@ def constraints(st: State, seat: int) -> tuple[int, list[int], list[int]]:
     for p in range(n):
         if p == seat:
             continue
-        free = st.hands[p] & ~st.known[p]
+        free = st.hands[p] & ~(st.known[p] | st.peeked[seat])
         pool |= free
         need[p] = free.bit_count()
     pool |= st.discards & ~st.discarded[seat]
@@ -332,7 +332,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     hands, remaining = _deal(list(cards_in(pool)), need, forbidden, rng)
     for p in range(n):
         if p != seat:
-            m = st.known[p]
+            m = st.known[p] | (st.hands[p] & st.peeked[seat])
             for card in hands[p]:
                 m |= 1 << card
             c.hands[p] = m

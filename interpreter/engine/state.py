@@ -334,7 +334,7 @@ class State:
         c.auction = self.auction[:]
         c.counters = self.counters[:]
         c.known = self.known[:]
-        c.peeked = self.peeked[:]
+        c.peeked = self.peeked
         c.voids = self.voids[:]
         c.winner_seats = self.winner_seats[:]
         c.history_tricks = self.history_tricks[:]

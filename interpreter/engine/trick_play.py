@@ -334,7 +334,10 @@ class TrickPlay(Instr):
             tr = tr.own(st)
         winner = tr.best_seat
         if self.takes is not None:
-            winner = tr.best_seat = _taken(st, tr.cards, self.takes, winner)
+            taken = _taken(st, tr.cards, self.takes, -1)
+            if taken >= 0:  # taken outright: not tied either
+                winner = tr.best_seat = taken
+                tr.tie = -1
         if winner < 0:
             if tr.cards:  # only cards that cannot win (of no suit): it goes to its first card
                 winner = tr.best_seat = tr.taker()
@@ -438,6 +441,8 @@ def equal_card(st: State, tr: Trick, seat: int, trumped: bool, card: int) -> Non
     equal cards (:func:`~spelbok.engine.trick.equal_best`) says who holds the trick and
     whether it is tied (the off-path part of the one winner rule: a spec without
     ``ranking.equal_best`` never comes here)."""
+    if not tr.best_key:
+        return  # a card of no suit (key 0) never wins, nor ties
     t = st.tables
     best, tie = equal_best(t.equal, seat, tr.best_seat, tr.tied(), st.prog.sides, card, t.equal_only)
     if best != tr.best_seat:
