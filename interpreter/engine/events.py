@@ -48,6 +48,7 @@ EVENTS: Final[dict[str, str]] = {
     "knock": "seat: a knock with a card play",
     "declare": "seat, word, card: a declaration made with a card played face up",
     "face_down": "seat, card (hidden): a card played face down",
+    "blind": "seat, card: a card played blind for its player (tricks.blind)",
     "trick": "number, cards (hidden when played face down), winner: a trick is complete",
     "stock_closed": "closed, by: the stock is closed (or opened)",
     "set": "var, value, seat: a declared variable changes (variables are public)",

@@ -16,6 +16,7 @@ from ..lang import vocabulary as _v
 from ..lang.model import TRUMPS_BROKEN_BY
 from .announce import AnnounceBack, Announcement
 from .any_turn import AnyTurnPlay
+from .blind import BlindPlay
 from .card_play import CardPlay, Declaration, playable
 from .dummy import DummyPlay
 from .program import Origin
@@ -120,6 +121,8 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     by = t.get("trump_by", "true")
     down = t.get("face_down", "false")
     down_fn = None if down in (False, "false") else c.formula(down, (*p, "face_down"), True)
+    blind = t.get("blind", "false")
+    blind_fn = None if blind in (False, "false") else c.formula(blind, (*p, "blind"), True)
     decls = declarations(c, t.get("declare") or [], (*p, "declare"))
     calls = announcements(c, t.get("announce") or [], (*p, "announce"))
     dummy = t.get("dummy", "false")
@@ -138,7 +141,7 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
 
         return ComboPlay(tuple(KINDS.index(str(k)) for k in t["combos"]), refused)
     if (trump_from == "none" and not c.free_mask and not c.losing_mask
-            and down_fn is None and not decls and not calls and not aside):
+            and down_fn is None and not decls and not calls and not aside and blind_fn is None):
         kind = TrickPlayEach if per_trick else TrickPlay
         return kind(abstain_fn, word, allow_fn, refused, more)
     by_fn = None if by in (True, "true") else c.formula(by, (*p, "trump_by"), True)
@@ -147,9 +150,10 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
                        (True, False))
     # announcements made out of turn: a window before each card (engine/any_turn.py)
     card_play: type[CardPlay] = AnyTurnPlay if any(a.any_turn for a in calls) else CardPlay
-    play = card_play(abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
-                c.free_mask, c.losing_mask, down_fn, down_word,
-                down_as == "lowest_trump", bool(shown), decls, more, calls)
+    args = (abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
+            c.free_mask, c.losing_mask, down_fn, down_word,
+            down_as == "lowest_trump", bool(shown), decls, more, calls)
+    play = card_play(*args) if blind_fn is None else BlindPlay(blind_fn, *args)
     play.kept = c.kept_mask
     play.aside = aside
     return play

@@ -391,9 +391,7 @@ class Narrator:
             if (p, str(c)) in down:
                 down.remove((p, str(c)))
                 played[i] = [p, "?"]
-        text = f"  trick {e.get('number', '?')}: " + trick_line(
-            played, self.names, self.style, e.get("winner")
-        )
+        text = f"  trick {e.get('number', '?')}: " + trick_line(played, self.names, self.style, e.get("winner"))
         if self._knocks:
             text += f" ({', '.join(self.who(p) for p in self._knocks)} knocked)"
             self._knocks = []
@@ -428,8 +426,10 @@ class Narrator:
         if self.viewer is not None and seat != self.viewer:
             self._down.append((seat, str(e.get("card"))))
             return [f"  {self.who(seat)} {self.verb(seat, 'plays')} a card face down"]
-        return [f"  {self.who(seat)} {self.verb(seat, 'plays')} "
-                f"{card(str(e.get('card')), self.style)} face down"]
+        return [f"  {self.who(seat)} {self.verb(seat, 'plays')} {card(str(e.get('card')), self.style)} face down"]
+
+    def _ev_blind(self, e: Mapping[str, Any]) -> list[str]:  # a card played for its player (tricks.blind)
+        return [f"  {self.who(e.get('seat'))} {self.verb(e.get('seat'), 'plays')} {card(str(e.get('card')), self.style)} blind"]
 
     def _sees(self, seat: Any) -> bool:
         """Whether this narrator may show ``seat``'s hidden cards (a transcript, or its own)."""

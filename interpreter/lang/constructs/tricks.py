@@ -25,6 +25,7 @@ from ..declare import SOURCE, Construct, Field, words_of
 from ..dsl_nodes import cond_at, is_node
 from . import (
     announcements,
+    blind,
     combos,
     declarations,
     dummy,
@@ -113,7 +114,7 @@ DECL: Construct = Construct("tricks", "step", "play tricks", body=(
           schema_doc="With trump_from: whose lead names trump (a per-player condition, "
                      "read at each lead while no trump is set; e.g. `seat == declarer`, "
                      "`trick_number == 2`)."),
-    *face_down.FIELDS, *laid_aside.FIELDS, *dummy.FIELDS, *trick_takes.FIELDS,
+    *face_down.FIELDS, *blind.FIELDS, *laid_aside.FIELDS, *dummy.FIELDS, *trick_takes.FIELDS,
     declarations.FIELD, announcements.FIELD, *combos.FIELDS,
     Field("abstain", "formula", "per-player condition: may knock (skip a trick)",
           default="false"),
@@ -159,7 +160,7 @@ _trick_rule: follow | head | head_after_trump | void_trump | void_beat | overtru
            | first_trick_trumps | abstain | abstain_lead | abstain_with_suit | allow | allow_else
            | count_line | scored | after_each | draw_line | trump_from | face_down | face_down_as
            | face_down_shown | declare | dummy | dummy_by | announce | aside_turn | new_trump
-           | combos | takes_trick
+           | combos | takes_trick | blind
 // the number of tricks as a line of its own (needed for a count that starts with the name 'tricks')
 count_line: "play" trick_count ("tricks" | "trick") _NL
 scored: "these" "tricks" "count" cond? _NL                    -> scored_yes
@@ -196,7 +197,7 @@ may_not: "not"
 allow: "a" "card" "may" "be" "played" "only" "if" formula ("," "otherwise" TEXT)? _NL
 // the next level of an ordered 'allow': tried when the ones before admit no card
 allow_else: "else" "only" "if" formula ("," "otherwise" TEXT)? _NL
-""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
+""".replace("@@families@@\n", face_down.GRAMMAR.lstrip("\n") + blind.GRAMMAR.lstrip("\n") + declarations.GRAMMAR.lstrip("\n")
             + dummy.GRAMMAR.lstrip("\n") + announcements.GRAMMAR.lstrip("\n") + laid_aside.GRAMMAR.lstrip("\n")
             + combos.GRAMMAR.lstrip("\n") + trick_takes.GRAMMAR.lstrip("\n"))
 
@@ -325,7 +326,7 @@ _READERS: dict[str, _Reader] = {
     **dict.fromkeys(("first_trick_yes", "first_trick_no"), _flag_rule(
         "first_trick_trumps", "first_trick_yes", "the rule on trumps in the first trick")),
     "trump_first_lead": _trump_from, "trump_from_word": _trump_from,
-    **face_down.READERS, **laid_aside.READERS, **dummy.READERS, **trick_takes.READERS,
+    **face_down.READERS, **blind.READERS, **laid_aside.READERS, **dummy.READERS, **trick_takes.READERS,
     "declare": declarations.read, "announce": announcements.read, **combos.READERS,
     "abstain": _abstain, "abstain_lead": _abstain_when, "abstain_with_suit": _abstain_when,
     "allow": _allow, "allow_else": _allow_else,
@@ -421,7 +422,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     out.add(indent, _head(tr, count, count_line))
     ind = indent + 1
     _write_trumps(out, ind, tr)
-    for family in (face_down, laid_aside, dummy, trick_takes, declarations, announcements, combos):
+    for family in (face_down, blind, laid_aside, dummy, trick_takes, declarations, announcements, combos):
         family.write(out, ind, tr)  # each family of rules writes its own lines, in this order
     _write_abstain(out, ind, tr)
     write_allow(out, ind, tr, "a card may be played only if", "else only if")
@@ -559,9 +560,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
                 f"for {count} tricks" if count.isdigit() else f"for {p.formula(count)} tricks")
     text = (f"Play tricks among {among} {how_many}. {leader[0].upper()}"
             f"{leader[1:]} leads the first trick; the winner of each trick leads the next.")
-    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *laid_aside.describe(ctx, tr),
-             *dummy.describe(ctx, tr), *declarations.describe(tr), *combos.describe(ctx, tr),
-             *trick_takes.describe(tr), *_other_rules(tr)]
+    rules = [*_duty_rules(ctx, tr), *_trump_rules(ctx, tr), *face_down.describe(ctx, tr), *blind.describe(tr), *laid_aside.describe(ctx, tr),
+             *dummy.describe(ctx, tr), *declarations.describe(tr), *combos.describe(ctx, tr), *trick_takes.describe(tr), *_other_rules(tr)]
     body: list[str] = []
     for rule in rules:
         body += p.wrap(rule, sub + 2, first=" " * sub + "- ")
@@ -591,8 +591,8 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
             if chk.written((*path, "tricks", key)):
                 chk.warn((*path, "tricks", key), f"'{key}' has no effect: this "
                          "tricks step has no 'abstain'", key=True)
-    dummy.check(chk, (*path, "tricks"), body)
-    combos.check(chk, (*path, "tricks"), body)
+    for family in (dummy, combos):
+        family.check(chk, (*path, "tricks"), body)
 
 
 HOME: Home = Home(DECL, parts=(declarations.DECLARATION, announcements.ANNOUNCEMENT), grammar=GRAMMAR, builds={"tricks": build}, write=write,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import announcements, combos, laid_aside, trick_takes
+from . import announcements, blind, combos, laid_aside, trick_takes
 
 if TYPE_CHECKING:
     from ..compile_checks import Typer
@@ -83,6 +83,7 @@ def _play(c: Typer, decl: Construct, t: dict[str, Any], p: Path) -> None:
                  *(str(d.get("word", "")) for d in decls)]
         announcements.compile_check(c, calls, (*p, "announce"), taken)
     laid_aside.compile_check(c, t, p)
+    blind.compile_check(c, t, p)
     plain = (trump_from == "none" and not c.free_mask and not c.losing_mask
              and not face_down and not decls and not calls)
     _dummy(c, t, p, plain)
