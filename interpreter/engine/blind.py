@@ -24,9 +24,9 @@ class BlindPlay(CardPlay):
     """A :class:`~spelbok.engine.card_play.CardPlay` that plays a random legal card for
     each player to whom ``blind`` applies (see the module)."""
 
-    def __init__(self, blind: Fn, *args: Any) -> None:
-        CardPlay.__init__(self, *args)
-        self.blind = blind
+    # set by the compiler after construction: a compiled subclass whose __init__ passes
+    # *args on to the base's leaves the base's attributes unset
+    blind: Fn
 
     def run(self, st: State) -> bool:
         if CardPlay.run(self, st):

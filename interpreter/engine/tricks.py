@@ -153,7 +153,11 @@ def play_instruction(c: Compiler, t: dict[str, Any], p: Path, abstain_fn: Fn | N
     args = (abstain_fn, word, allow_fn, refused, trump_from == "first_lead", by_fn,
             c.free_mask, c.losing_mask, down_fn, down_word,
             down_as == "lowest_trump", bool(shown), decls, more, calls)
-    play = card_play(*args) if blind_fn is None else BlindPlay(blind_fn, *args)
+    if blind_fn is None:
+        play = card_play(*args)
+    else:
+        play = BlindPlay(*args)
+        play.blind = blind_fn
     play.kept = c.kept_mask
     play.aside = aside
     return play
