@@ -48,6 +48,7 @@ from ..formula.tables import table_names
 from ..limits import short_repr
 from .constructs import SECTION_HOMES, STEP_HOMES, entry_cards
 from .constructs.deck import entries_for
+from .constructs.equal import RULES as EQUAL_RULES
 from .constructs.home import UNSET, Home
 from .constructs.teams import teams_at
 
@@ -437,8 +438,7 @@ class Typer:
         """The ranking's enum-or-option field, and the free, losing and kept cards."""
         self.constant(ranking.get("top_trumps_follow", "trump"),
                       ("ranking", "top_trumps_follow"), ("trump", "printed"))
-        self.constant(ranking.get("equal_best", "first"), ("ranking", "equal_best"),
-                      ("first", "last", "tie"))
+        self.constant(ranking.get("equal_best", "first"), ("ranking", "equal_best"), EQUAL_RULES)
         deck, pack = self.deck_mask, self.pack
         self.free_mask = card_mask(ranking.get("free_cards") or [], deck, pack)
         self.kept_mask = card_mask(ranking.get("kept_cards") or [], deck, pack)

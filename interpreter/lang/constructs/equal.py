@@ -49,7 +49,7 @@ FIELDS: tuple[Field, ...] = (
           "card): of two other equal cards the first played wins (e.g. `[TH]`: the later "
           "of two copies of that card alone takes the trick)", default=[], omitted=True),
 )
-_RULES: tuple[str, ...] = tuple(w.name for w in FIELDS[1].words)
+RULES: tuple[str, ...] = tuple(w.name for w in FIELDS[1].words)  # equal_best's words
 
 GRAMMAR = r"""
 // cards of equal power (ranking.equal_cards, ranking.equal_best)
@@ -100,8 +100,8 @@ BUILDS = {"equal_cards": read_equal_cards, "equal_best": read_equal_best,
           "equal_best_cards": read_equal_best_cards}
 
 
-def lines(ranking: Mapping[str, Any], out: t.Out) -> list[str]:
-    """Its DSL lines (none at the defaults)."""
+def write(out: t.Out, ranking: Mapping[str, Any]) -> list[str]:
+    """Its DSL lines (none at the defaults), which the ranking writes."""
     got = ["cards of equal power: " + " ".join(t.card(str(c), out) for c in group)
            for group in ranking.get("equal_cards") or []]
     rule = ranking.get("equal_best", "first")
@@ -116,11 +116,6 @@ def lines(ranking: Mapping[str, Any], out: t.Out) -> list[str]:
     return got
 
 
-def write(out: t.Out, ranking: Mapping[str, Any]) -> list[str]:
-    """The lines :func:`lines` gives (the ranking writes them)."""
-    return lines(ranking, out)
-
-
 def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     """Its sentences: the groups of equal cards, and the rule for equal best cards."""
     r = tree.get("ranking") or {}
@@ -132,7 +127,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
         out += p.wrap(f"Cards of equal power (each ranks as the highest of its group): {named}.")
     if "equal_best" not in r and not groups:
         return out
-    rule, note = ctx.enum(r.get("equal_best", "first"), _RULES)
+    rule, note = ctx.enum(r.get("equal_best", "first"), RULES)
     text = {
         "first": "When the best cards of a trick are equal, the first of them played wins it",
         "last": "When the best cards of a trick are equal, the last of them played wins it",
