@@ -60,13 +60,10 @@ class Announcement:
         if st.rec is not None:
             tr = st.trick
             to_play = tr.order[tr.pos] if tr.pos < len(tr.order) else seat
-            if to_play != seat:  # made out of turn, before another player's card
-                st.event("decision", seat=seat, decision=self.word, action=self.word,
-                         shown=st.prog.pack.names_of(shown) if shown else [],
-                         to_play=to_play)
-            else:
-                st.event("decision", seat=seat, decision=self.word, action=self.word,
-                         shown=st.prog.pack.names_of(shown) if shown else [])
+            # made out of turn (before another player's card): the event says whose turn
+            extra = {"to_play": to_play} if to_play != seat else {}
+            st.event("decision", seat=seat, decision=self.word, action=self.word,
+                     shown=st.prog.pack.names_of(shown) if shown else [], **extra)
         if self.at >= 0:
             st.pc = self.at
         elif self.ends is not None:

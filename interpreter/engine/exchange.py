@@ -186,10 +186,7 @@ class Exchange(Decision):
                 st.turn_up = [*st.turn_up, *cards_in(mask)]
             st.hands[seat] |= drawn
             if self.show is not None:
-                for c in cards_in(mask):
-                    st.cand = c
-                    if self.show(st, seat):
-                        shown |= 1 << c
+                shown = self._shown(st, seat, mask)
                 st.shown |= shown
         st.choice = ""
         st.count = k
@@ -206,13 +203,19 @@ class Exchange(Decision):
     def _show_kept(self, st: State, seat: int, mask: int) -> int:
         """The chosen cards stay in the hand: those ``show`` admits (all without it)
         become known to every seat until played."""
+        shown = mask if self.show is None else self._shown(st, seat, mask)
+        st.known[seat] |= shown  # each clone holds its own list
+        st.shown |= shown
+        return shown
+
+    def _shown(self, st: State, seat: int, mask: int) -> int:
+        """The cards of ``mask`` the exchange's ``show`` condition admits."""
+        assert self.show is not None
         shown = 0
         for c in cards_in(mask):
             st.cand = c
-            if self.show is None or self.show(st, seat):
+            if self.show(st, seat):
                 shown |= 1 << c
-        st.known[seat] |= shown  # each clone holds its own list
-        st.shown |= shown
         return shown
 
 

@@ -434,7 +434,7 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
         show = c.constant(body.get("show", True), (*p, "show"), (True, False))
         best = c.constant(body.get("compare", "total"), (*p, "compare"), ("total", "best"))
         tie = c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
-        code.append(SettleMelds(bool(show), best == "best", tie == "forehand", _teams(c)))
+        code.append(SettleMelds(bool(show), best == "best", tie == "forehand", list(c.resolver.team_of)))
         return
     table = c.tree.get("melds") or {}
     ranking = c.tree.get("ranking", {}).get("ranks") or _v.construct("ranking").field(
@@ -453,23 +453,12 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
     best = c.constant(body.get("compare", "total"), (*p, "compare"), ("total", "best")) == "best"
     tie = c.constant(body.get("tie", "none"), (*p, "tie"), ("none", "forehand"))
     code.append(DeclareMelds(melds, bool(show), best and not wait, tie == "forehand",
-                             _teams(c), (each_fn or _still_in) if wait else None))
+                             list(c.resolver.team_of), (each_fn or _still_in) if wait else None))
 
 
 def _still_in(st: State, p: int) -> bool:
     """The default ``for`` of a waiting declaration: the seat is still in."""
     return not st.out[p]
-
-
-def _teams(c: Compiler) -> list[int]:
-    """Each seat's side (``teams``; without them, each seat is its own)."""
-    n = c.n
-    team_of = list(range(n))
-    for i, team in enumerate(c.team_seats or []):
-        for seat in team:
-            if int(seat) < n:
-                team_of[int(seat)] = i
-    return team_of
 
 
 __all__ = ["DONE", "DeclareMelds", "Meld", "MeldChoice", "MeldStart", "RevealMelds",
