@@ -19,7 +19,7 @@ from typing import Any
 import spelbok
 
 # the test spec of tests/specs/combos.yaml with a whole pack twice: 25 cards each
-RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SPEC = (Path(__file__).resolve().parent.parent / "tests" / "specs" / "combos.yaml").read_text(
     encoding="utf-8").replace("[2, 3, 4, 5, 6, 7, 8, A]", "[" + ", ".join(RANKS) + "]").replace(
     "[A, 8, 7, 6, 5, 4, 3, 2]", "[" + ", ".join(reversed(RANKS)) + "]").replace(
@@ -31,8 +31,8 @@ def _hands() -> dict[int, str]:
     deck = [r + s for s in "CDSH" for r in RANKS for _ in range(2)]
     one = [r + "D" for r in RANKS[1:]] + [r + "D" for r in RANKS[1:6]]
     one += [r + "S" for r in RANKS[1:9]]
-    zero = [r + "C" for r in "3 4 5 6 7 8 9 10".split() for _ in range(2)]
-    zero += [r + "S" for r in "4 5 6 7 8 9 10 J Q".split()]
+    zero = [r + "C" for r in ["3", "4", "5", "6", "7", "8", "9", "10"] for _ in range(2)]
+    zero += [r + "S" for r in ["4", "5", "6", "7", "8", "9", "10", "J", "Q"]]
     rest = list(deck)
     for c in one + zero:
         rest.remove(c)

@@ -15,20 +15,29 @@ picks the tables of the rank its formula names (``Program.tables_of``).
 one card) or ``tractor`` (two or more pairs of one effective suit whose powers are next
 to each other in that suit's order: :func:`ordinals`).  :class:`ComboPlay` lets the
 leader play any kind the step lists; a single led plays as any trick does
-(:class:`~spelbok.engine.trick_play.TrickPlay`).  To a lead of ``n`` cards each
-player plays ``n`` cards (:func:`follow_sets`): as many of the suit led as he holds up
-to ``n``; when he holds more, a pair to a pair if he holds one, to a tractor a tractor
-as long if he holds one, else as many pairs as he can; any cards of the suit, then
-any cards.  A play wins (:func:`play_key`) only when it is of the lead's kind and
-length, in the suit led or wholly in trumps: its key is its highest card's
-(:func:`~spelbok.engine.trick.key_of`) and :func:`~spelbok.engine.trick.beats` decides,
-so of equal plays the first keeps the trick.
+(:class:`~spelbok.engine.trick_play.TrickPlay`).  With ``throw`` listed he may lead any
+cards of one effective suit: split into components
+(:func:`~spelbok.engine.play_sets.components`), each must be one no other hand could
+beat (:func:`~spelbok.engine.play_sets.failing`), else he plays the smallest beatable
+component alone and ``failed_throws`` counts it.  To a lead of ``n`` cards each
+player plays ``n`` cards (:func:`~spelbok.engine.play_sets.follow_templates`): as many
+of the suit led as he holds up to ``n``; when he holds more, a pair to a pair if he
+holds one, to a tractor a tractor as long if he holds one, else as many pairs as he
+can; any cards of the suit, then any cards.  The plays are kept as templates
+(:class:`~spelbok.engine.play_sets.PlaySets`), listed only when asked.  A play wins
+(:func:`~spelbok.engine.play_sets.shape_key`) only when it splits into the lead's
+components, in the suit led or wholly in trumps: its key is its first component's top
+card's (:func:`~spelbok.engine.trick.key_of`) and :func:`~spelbok.engine.trick.beats`
+decides; of equal plays the first keeps the trick, or as ``ranking.equal_best`` says
+(:func:`~spelbok.engine.trick_play.equal_card`).
 
 **Actions.**  A single is the card's own action (``7H``); a play of several cards is one
 action of kind ``CARDS`` whose word names its kind (``pair 7H 7H``, ``tractor 7H 7H 8H
-8H``; a follow of no kind: ``play 7H 9S``).  The engine reads a play by its cards, not
-its word (:meth:`ComboPlay.check`).  The game-AI action space numbers a multi-card
-play as card picks ended by ``stop`` (docs/rl.md): bounded by the deck's size.
+8H``, a throw ``throw 8H AH``; a follow of no kind: ``play 7H 9S``).  The engine reads a
+play by its cards, not its word (:meth:`ComboPlay.check`).  The game-AI action space
+numbers a multi-card play as card picks ended by ``stop`` (docs/rl.md): bounded by the
+deck's size, the legal picks computed from the templates
+(:meth:`~spelbok.engine.play_sets.PlaySets.next_picks`).
 """
 
 from __future__ import annotations
@@ -38,8 +47,20 @@ from typing import TYPE_CHECKING, Final
 from ..cards import NO_TRUMP, Pack, cards_in
 from .actions import CARD, CARDS, Action, card_actions
 from .order import TrumpTables
-from .play_sets import (PAIR, SINGLE, TRACTOR, PlaySets, below_copies, components, failing,
-                        fit_top, follow_templates, pairs_of, shape_key, shape_of, tractors_of)
+from .play_sets import (
+    PAIR,
+    TRACTOR,
+    PlaySets,
+    below_copies,
+    components,
+    failing,
+    fit_top,
+    follow_templates,
+    pairs_of,
+    shape_key,
+    shape_of,
+    tractors_of,
+)
 from .trick import beats
 from .trick_play import TrickPlayEach, equal_card
 

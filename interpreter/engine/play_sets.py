@@ -223,7 +223,7 @@ class PlaySets(list[Action]):
         self._build()
         return (list, (list(list.__iter__(self)),))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _plain(pool: int, r: int) -> list[int]:
