@@ -208,3 +208,28 @@ def test_a_match_with_throws_plays_out() -> None:
         while not st.is_terminal:
             st.apply(st.legal_actions()[-1])
         assert st.hands_played == 2 and not any(st.hands)
+
+
+def test_a_match_with_throws_plays_out_through_the_action_space() -> None:
+    pytest.importorskip("numpy")
+    import random
+
+    from spelbok.rl.encoding import Encoding, Match
+
+    game = spelbok.load(SPEC, players=4)
+    enc = Encoding(game)
+    for seed in range(2):
+        rng = random.Random(seed)
+        m = Match(enc, game.new_state(seed=seed))
+        while not m.st.is_terminal:
+            m.apply(rng.choice(m.legal()))
+        assert m.st.hands_played == 2
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # dict observations, as in test_rl_pettingzoo
+def test_the_throws_spec_passes_the_pettingzoo_api_test() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from spelbok.rl.pettingzoo import env
+
+    api_test(env(str(HERE / "throws.yaml"), players=4, max_hands=2), num_cycles=12)
