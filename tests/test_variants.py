@@ -19,6 +19,7 @@ KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
 ECARTE = SPECS / "ecarte.yaml"
+COINCHE = SPECS / "coinche.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -56,6 +57,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
     "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
     "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
+    "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
