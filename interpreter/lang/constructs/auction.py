@@ -479,7 +479,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     """Called ranks only with a called partner, and in the pack; teams only with teams."""
     pack = chk.cards or FRENCH
     if "called_ranks" in a:
-        if a["partner"] != "called_card" and chk.written((*path, "called_ranks")):
+        if a["partner"] != "called_card" and chk.written((*path, "called_ranks"), DECL.field("called_ranks").default):
             chk.err((*path, "called_ranks"), "'called_ranks' is only used with "
                     "'partner: called_card'", key=True)
         chk.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
@@ -494,7 +494,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("call_allow", True) not in (True, "true") and a["partner"] != "called_card":
         chk.err((*path, "call_allow"), "'call_allow' is only used with "
                 "'partner: called_card'", key=True)
-    if chk.written((*path, "call")) and a["partner"] != "called_card":
+    if chk.written((*path, "call"), DECL.field("call").default) and a["partner"] != "called_card":
         chk.err((*path, "call"), "'call' is only used with 'partner: called_card'", key=True)
 
 
@@ -528,7 +528,7 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
         if aim != "none" and (type(aim) is not int or aim < 0):
             chk.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
                     f"or none, not {short_repr(aim)}")
-        elif c.get("points") and chk.written((*at, "aim")):
+        elif c.get("points") and chk.written((*at, "aim"), c["level"]):
             chk.err((*at, "aim"), f"the contract '{name}' aims at {c['points']} points: it "
                     "aims at no count of tricks besides (remove 'aim' or 'points')", key=True)
     chk.no_repeats(names, (*path, "contracts"), "contract")
