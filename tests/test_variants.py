@@ -57,6 +57,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "tressette-napoletana-coda.yaml": (TRESSETTE, NAME | {
         ("melds", m) for m in ("coda_re", "coda_cavallo", "coda_fante", "coda_7", "coda_6",
                                "coda_5", "coda_4")}),
+    "tressette-collatondrione.yaml": (TRESSETTE, NAME | {("melds", "collatondrione")}),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
