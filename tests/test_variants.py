@@ -19,6 +19,8 @@ KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
 TRESSETTE = SPECS / "tressette.yaml"
+ECARTE = SPECS / "ecarte.yaml"
+COINCHE = SPECS / "coinche.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -58,6 +60,9 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
         ("melds", m) for m in ("coda_re", "coda_cavallo", "coda_fante", "coda_7", "coda_6",
                                "coda_5", "coda_4")}),
     "tressette-collatondrione.yaml": (TRESSETTE, NAME | {("melds", "collatondrione")}),
+    "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
+    "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
+    "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
