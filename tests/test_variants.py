@@ -18,6 +18,7 @@ VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
+PREFERANS = SPECS / "preferans.yaml"
 TRESSETTE = SPECS / "tressette.yaml"
 ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
@@ -56,6 +57,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "knockout-whist-out-players-deal.yaml": (
         KNOCKOUT, NAME | {("dealer", "skip_out"), ("dealer", "source")}),
     "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
+    "preferans-allpass-zero-pool.yaml": (PREFERANS, opt("allpass_zero")),
     "tressette-napoletana-coda.yaml": (TRESSETTE, NAME | {
         ("melds", m) for m in ("coda_re", "coda_cavallo", "coda_fante", "coda_7", "coda_6",
                                "coda_5", "coda_4")}),
