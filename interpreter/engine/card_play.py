@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import cards_in
 from ..limits import MAX_VALUE, held
-from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
+from .actions import CARD, CARDS, WORD, Action, card_actions, pack_card_list
 from .announce import Announcement
 from .combos import ComboPlay
 from .dummy import DummyPlay
@@ -202,7 +202,7 @@ class CardPlay(TrickPlayEach):
                 if self.down is None or not self.down(st, seat):
                     return f"you may not play a card face down ({self.down_word}) now"
                 return None
-            problem = self.check(st, CARD_ACTIONS[c])
+            problem = self.check(st, card_actions(st.prog.pack)[c])
             if problem is not None:
                 return problem
             when = self.decls[self.words[a.verb]].when
@@ -310,7 +310,7 @@ class CardPlay(TrickPlayEach):
             tr = tr.own(st)
             tr.demand = k + 1
             tr.bound = REST if d.rest else tr.order[pos]
-        return self.apply(st, seat, CARD_ACTIONS[c])
+        return self.apply(st, seat, card_actions(st.prog.pack)[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
         """Play ``c`` face down: the lowest trump or a card of no suit (its key is
