@@ -178,7 +178,9 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
             None if binds in (True, "true") else c.formula(binds, (*here, "binds"), True),
             str(reason) if reason else f"the demand `{binds}` binds you",
             c.where(here),
-            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest"))
+            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest",
+            c.constant(d.get("required", False), (*here, "required"), (True, False))
+            in (True, "true")))
     return out
 
 
