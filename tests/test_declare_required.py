@@ -122,3 +122,30 @@ def test_describe_says_the_card_needs_a_declaration() -> None:
 def test_validate_refuses_a_required_that_is_not_fixed() -> None:
     with pytest.raises(SpecError):
         spelbok.load(spec("named == 'H'"), players=3)
+
+
+def test_the_game_ai_interface_plays_a_declaration_with_a_declared_pack_card() -> None:
+    """The PettingZoo action of a declaration names the declared pack's card (the joker,
+    card 52 of a 53-card pack), so the engine takes it."""
+    pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from spelbok.rl.pettingzoo import env
+
+    text = spec(ranks="A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2")
+    e = env(text, players=3, max_hands=1)
+    e.reset(seed=1)
+    played = 0
+    for seed in range(20):
+        e.reset(seed=seed)
+        for agent in e.agent_iter(max_iter=200):
+            obs, _rew, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = [int(i) for i in obs["action_mask"].nonzero()[0]]
+            words = [i for i in legal if e.encoding.labels[i].endswith(" JK")]
+            pick = words[0] if words else legal[0]
+            played += bool(words)
+            e.step(pick)
+    assert played > 0
