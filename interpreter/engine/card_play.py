@@ -259,15 +259,35 @@ class CardPlay(TrickPlayEach):
         tr = st.trick
         if tr.demand and (tr.bound == seat or tr.bound == REST):
             # a card a demand left him shows no void (he may hold the suit it refused)
+            # a demand that binds him (it admits some cards of his hand, not all) may leave
+            # him a card of the suit it refused: his play then shows no void
+            binding = self._binding(st, seat, tr)
             voids = st.voids[seat]
             if tr.bound == seat:  # his play answers the demand
                 tr = tr.own(st)
                 tr.demand = 0
                 tr.bound = -1
             done = self._apply(st, seat, a)
-            st.voids[seat] = voids
+            if binding:
+                st.voids[seat] = voids
             return done
         return self._apply(st, seat, a)
+
+    def _binding(self, st: State, seat: int, tr: Trick) -> bool:
+        """Whether the trick's demand binds ``seat``: its ``binds`` admits some cards of
+        his hand but not all (none admitted, or all, it changes nothing for him)."""
+        binds = self.decls[tr.demand - 1].binds
+        if binds is None:
+            return False
+        hand = st.hands[seat]
+        cand = st.cand
+        kept = 0
+        for c in cards_in(hand):
+            st.cand = c
+            if binds(st, seat):
+                kept |= 1 << c
+        st.cand = cand
+        return bool(kept) and kept != hand
 
     def _apply(self, st: State, seat: int, a: Action) -> bool:
         tr = st.trick
