@@ -134,11 +134,10 @@ def test_the_game_ai_interface_plays_a_declaration_with_a_declared_pack_card() -
 
     text = spec(ranks="A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2")
     e = env(text, players=3, max_hands=1)
-    e.reset(seed=1)
     played = 0
     for seed in range(20):
         e.reset(seed=seed)
-        for agent in e.agent_iter(max_iter=200):
+        for _agent in e.agent_iter(max_iter=200):
             obs, _rew, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
