@@ -22,6 +22,7 @@ PREFERANS = SPECS / "preferans.yaml"
 TRESSETTE = SPECS / "tressette.yaml"
 ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
+MIGHTY = SPECS / "mighty.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -65,6 +66,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
     "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
+    "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
