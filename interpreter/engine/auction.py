@@ -536,8 +536,9 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
-    rules.closes = c.constant(d.get("doubling", "open"), (*p, "doubling"),
-                              ("open", "closes")) == "closes"
+    doubling = c.constant(d.get("doubling", "open"), (*p, "doubling"),
+                          _v.words("auction", "doubling"))
+    rules.closes = doubling != "open"  # any_turn: a double out of turn closes it too
     rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
                                   ("not_held", "rank_order")) == "rank_order"
     if rules.rank_order:
@@ -560,7 +561,11 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
                                              (*p, "first"), False),
                              cond("pass_final", True), cond("double", False),
                              cond("redouble", False)))
-    code.append(AuctionBid(rules))
+    if doubling == "any_turn":
+        from .auction_doubling import AnyTurnBid
+        code.append(AnyTurnBid(rules))
+    else:
+        code.append(AuctionBid(rules))
     pack = c.pack
     suits = tuple(sorted({pack.suit[k] for k in c.deck if pack.suit[k] >= 0}))
     code.append(AuctionTrump(rules, suits, None if c.pack.french else c.pack))

@@ -68,7 +68,10 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           words=(Word("open", "the bidding goes on: any player may still bid over it"),
                  Word("closes", "it ends the bidding but for a redouble: only the doubled "
                       "side speaks, each of its players once, to redouble or pass, and a "
-                      "redouble ends the auction"))),
+                      "redouble ends the auction"),
+                 Word("any_turn", "as closes, and a double may come out of turn: after each "
+                      "bid its opponents are asked in turn, before the next player, whether "
+                      "they double"))),
     Field("speak", "word", "how often a player may speak", default="any",
           words=(Word("any", "a player may bid again while the auction lasts"),
                  Word("once", "each player speaks once: bids or passes, in turn"))),
@@ -117,7 +120,7 @@ _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest | rule_word | call_allow
-             | doubling_closes | doubling_open
+             | doubling_closes | doubling_open | doubling_any_turn
 contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? _end
 contract_points: "," "aiming" "at" INT "points"
 contract_allow: "," "only" "if" formula
@@ -150,6 +153,7 @@ declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name
 declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
 doubling_closes: "a" "double" "closes" "the" "bidding" _NL
 doubling_open: "a" "double" "leaves" "the" "bidding" "open" _NL
+doubling_any_turn: "a" "double" "may" "come" "out" "of" "turn" "and" "closes" "the" "bidding" _NL
 // any other value of speak, hold or declarer (an option's formula, or a word the checks refuse)
 rule_word: "by" "rule" WORD ":" word _NL
 """
@@ -167,7 +171,8 @@ _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
                "declarer_highest": ("declarer", "highest"),
-               "doubling_closes": ("doubling", "closes"), "doubling_open": ("doubling", "open")}
+               "doubling_closes": ("doubling", "closes"), "doubling_open": ("doubling", "open"),
+               "doubling_any_turn": ("doubling", "any_turn")}
 _WORD_KEYS = ("speak", "hold", "declarer", "call", "doubling")
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
@@ -178,7 +183,8 @@ _LINE_OF = {kw: line for line, kw in (
         ("declarer_first", "the declarer is the first of the side to name the trump"),
         ("declarer_highest", "the declarer is the highest bidder"),
         ("doubling_closes", "a double closes the bidding"),
-        ("doubling_open", "a double leaves the bidding open")))}
+        ("doubling_open", "a double leaves the bidding open"),
+        ("doubling_any_turn", "a double may come out of turn and closes the bidding")))}
 
 # ------------------------------------------------------------------------------ the DSL
 
@@ -360,6 +366,8 @@ _IN_TURN = ("A player before the highest bidder (counted from the first bidder) 
             "higher.")
 _CLOSES = ("A double closes the bidding: only the doubled side speaks after it, each of its "
            "players once, to redouble or pass; a redouble ends the auction.")
+_ANY_TURN = ("A double may come out of turn: after each bid the bidder's opponents are "
+             "asked in turn, before the next player speaks, whether they double it.")
 _FIRST_TO_NAME = ("The declarer is the first player of the highest bidder's side who bid the "
                   "final contract's trump (or no trump).")
 
@@ -384,7 +392,8 @@ def _rules(a: Mapping[str, Any]) -> list[str]:
                         ""),
              _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
                         ""),
-             _CLOSES if a.get("doubling") == "closes" else "",
+             _CLOSES if a.get("doubling") in ("closes", "any_turn") else "",
+             _ANY_TURN if a.get("doubling") == "any_turn" else "",
              _FIRST_TO_NAME if a.get("declarer") == "first_to_name"
              else "The highest bidder is the declarer."]
     partner = a.get("partner", "none")
@@ -549,6 +558,8 @@ def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("speak") == "once" and a.get("pass_final") in (False, "false"):
         chk.err((*path, "pass_final"), "'pass_final: false' cannot go with 'speak: once' "
                 "(a player who passed has spoken)")
+    if a.get("doubling") == "any_turn" and a.get("hold", "none") != "none":
+        chk.err((*path, "doubling"), "'doubling: any_turn' cannot go with 'hold'")
     if a.get("speak") == "once" and a.get("hold") == "in_turn":
         chk.err((*path, "hold"), "'hold: in_turn' cannot go with 'speak: once' (an earlier "
                 "player never speaks again to hold)")
