@@ -7,7 +7,6 @@ fails without the rule.
 
 from __future__ import annotations
 
-import spelbok
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
