@@ -159,9 +159,9 @@ class DealShows(Instr):
                 value = held(value)
             setter(st, seat, value)
         st.cand = cand
-        st.public.append((seat, show.word, a))
+        st.public.append((seat, show.word, Action(CARDS, show.word, 1 << c, self.pack)))
         if st.rec is not None:
-            st.event("decision", seat=seat, decision=show.word, action=str(a),
+            st.event("decision", seat=seat, decision=show.word, action=f"{show.word} {pack.names[c]}",
                      shown=pack.names_of(shown))
         return False
 
@@ -176,7 +176,7 @@ def compile_shows(c: Any, deal: Deal, shows: list[dict[str, Any]], path: tuple[A
         out.append(Show(str(s["word"]), int(s.get("copies", 1)),
                         None if when in (True, "true") else c.formula(when, (*here, "when"), True),
                         c.assigns(s.get("then") or {}, (*here, "then"), True)))
-    return DealShows(deal, out, None if pack is None or pack.french else pack)
+    return DealShows(deal, out, pack)
 
 
 __all__ = ["MARK", "DealShows", "Show", "compile_shows"]
