@@ -131,9 +131,10 @@ class DealShows(Instr):
             return None
         seat = st.current
         assert seat is not None
-        if a.kind == CARDS and a.value.bit_count() == 1 and any(
-                s.word == a.verb and st.prog.pack.face[c] == st.prog.pack.face[a.value.bit_length() - 1]
-                for s, c in self.offers(st, seat)):
+        # the lowest copy held names the card (notation names its first copy: resolved
+        # to the copies held before this check)
+        if a.kind == CARDS and any(s.word == a.verb and a.value == 1 << c
+                                   for s, c in self.offers(st, seat)):
             return None
         words = sorted({s.word for s in self.shows})
         return (f"show cards of your hand as the rules allow ({', '.join(words)} and a card, "
@@ -143,9 +144,8 @@ class DealShows(Instr):
         if a.kind == WORD:
             return False  # a pass: the deal goes on
         pack = st.prog.pack
-        face = pack.face[a.value.bit_length() - 1]
         show, c = next((s, x) for s, x in self.offers(st, seat)
-                       if pack.face[x] == face and s.word == a.verb)
+                       if a.value == 1 << x and s.word == a.verb)
         shown = 0
         for x in cards_in(st.hands[seat]):
             if pack.face[x] == pack.face[c] and shown.bit_count() < show.copies:
