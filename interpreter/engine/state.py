@@ -29,7 +29,7 @@ from ..errors import (
 from ..limits import MAX_VALUE, held, seat_arg, short_repr
 from .actions import Action, parse_action
 from .fields import _COMPARED, _FIELDS, _PICKLED
-from .resolve import resolve_action, well_formed
+from .resolve import held_action, resolve_action, well_formed
 from .rng import below as _below
 from .rng import settle as _settle
 from .rng import shuffle as _shuffle
@@ -264,6 +264,8 @@ class State:
         if self.current is None or not well_formed(action, self.prog.pack.size,
                                                    self.prog.pack.french):
             return False
+        if self.prog.pack.copies > 1 and action[0] in (0, 3) and held_action(self, action)[2] != action[2]:
+            return False  # names a copy not held: resolve_action names the copies held
         return self.prog.code[self.pc].check(self, action) is None
 
     def apply_action(self, action: object) -> None:
