@@ -262,11 +262,10 @@ class State:
             raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None or not well_formed(action, self.prog.pack.size,
-                                                   self.prog.pack.french):
+        pack = self.prog.pack  # a copy not held is left to resolve_action (the copies held)
+        if self.current is None or not well_formed(action, pack.size, pack.french) or (
+                pack.copies > 1 and action[0] in (0, 3) and held_action(self, action)[2] != action[2]):
             return False
-        if self.prog.pack.copies > 1 and action[0] in (0, 3) and held_action(self, action)[2] != action[2]:
-            return False  # names a copy not held: resolve_action names the copies held
         return self.prog.code[self.pc].check(self, action) is None
 
     def apply_action(self, action: object) -> None:
