@@ -18,6 +18,7 @@ VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
+SUECA = SPECS / "sueca.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -53,6 +54,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "knockout-whist-out-players-deal.yaml": (
         KNOCKOUT, NAME | {("dealer", "skip_out"), ("dealer", "source")}),
     "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
+    "sueca-first-card.yaml": (SUECA, opt("trump_card")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
