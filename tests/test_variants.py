@@ -19,6 +19,7 @@ KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
 SUECA = SPECS / "sueca.yaml"
+ROOK = SPECS / "rook.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -55,6 +56,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
         KNOCKOUT, NAME | {("dealer", "skip_out"), ("dealer", "source")}),
     "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
     "sueca-first-card.yaml": (SUECA, opt("trump_card")),
+    "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
