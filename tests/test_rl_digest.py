@@ -106,7 +106,7 @@ RECORDED: dict[str, str] = {
     'tute-0': '68a06e87cd40f76c',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable); the side's variables of the four-player game (tute_team, sang, lw_team, cantes_0..2: more observation fields, the same play)
     'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
     'sueca-0': '7581d38802981d6d',  # the dealer's first or last card turned (a deal of one card to the dealer before the rest)
-    'rook-0': '84af8f862cb43cc3',  # a declared pack with an extra card as the top trump (placed by an option: ranking.top_trumps_place), the nest dealt into the rounds, the Rook free to be played (a trick allow)
+    'rook-0': '9012a1308947e177',  # a declared pack with an extra card as the top trump (placed by an option: ranking.top_trumps_place), the nest dealt into the rounds, the Rook free to be played (a trick allow)
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his; its reward mode by its name's checksum (once by its place among the specs)
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',

@@ -83,7 +83,8 @@ def test_absent_it_costs_nothing_in_the_canonical_model() -> None:
 
 def test_describe_places_them_below_the_trump_suit() -> None:
     text = " ".join(describe(SPEC).split())
-    assert "below the whole trump suit (the lowest trumps" in text
+    assert "below the whole trump suit, as its lowest cards" in text
+    assert "Beside them the trump suit ranks" in text
 
 
 def test_a_bad_word_or_option_is_a_located_error(tmp_path: Path) -> None:
@@ -96,3 +97,10 @@ def test_a_bad_word_or_option_is_a_located_error(tmp_path: Path) -> None:
                     encoding="utf-8")
     errors = [str(e) for e in validate(str(file))]
     assert any("middle" in e for e in errors), errors
+
+
+def test_describe_with_the_word_low_puts_the_suit_above_them() -> None:
+    text = " ".join(describe(SPEC.replace("top_trumps_place: place",
+                                          "top_trumps_place: low")).split())
+    assert "below the whole trump suit, as its lowest cards:" in text
+    assert "Above them the trump suit ranks" in text

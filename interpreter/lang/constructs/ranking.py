@@ -277,20 +277,21 @@ def _order_lines(ctx: DescribeKit, tree: Mapping[str, Any], order: list[str], to
     """The trump suit's order below the top trumps, and the plain suits' orders."""
     r = tree.get("ranking") or {}
     lines: list[str] = []
+    them = trump_place.lead_in(r)
     plain = [x for x in order if x not in taken]
     orders = {k: [x for x in v if x in in_decks and x not in taken]
               for k, v in (r.get("suit_ranks") or {}).items()}
     trump_order = [x for x in r.get("trump_ranks") or [] if x in in_decks and x not in taken
                    and f"{x}@trump" not in top]
     if trump_order:
-        lines += p.wrap(("Below them the" if top else "The") + " trump suit ranks "
+        lines += p.wrap((f"{them} the" if top else "The") + " trump suit ranks "
                         f"{' '.join(trump_order)} (high to low), whatever its order as a plain suit.")
     elif top and orders:
-        lines += p.wrap("Below them the trump suit ranks in its order as a plain suit.")
+        lines += p.wrap(f"{them} the trump suit ranks in its order as a plain suit.")
     elif top:
         in_trumps = [x for x in plain if f"{x}@trump" not in top]
         if in_trumps:
-            lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+            lines += p.wrap(f"{them} the trump suit ranks {' '.join(in_trumps)}.")
     if not plain and not any(orders.values()):  # every card is a top trump
         return lines + p.wrap("Every card is a top trump: the list above ranks them all.")
     note = f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..dsl_build import _Builder as Builder
 
 __all__ = ["BUILDS", "ENTRIES", "FIELDS", "GRAMMAR", "PLACES", "check", "describe",
-           "phrase", "write"]
+           "lead_in", "phrase", "write"]
 
 FIELDS: tuple[Field, ...] = (
     Field("top_trumps_place", "word", "where the top trumps stand among the trumps (the word "
@@ -80,8 +80,15 @@ def phrase(ctx: DescribeKit, ranking: Mapping[str, Any]) -> str:
     """Where the ranking's sentence on the top trumps puts them."""
     place, note = ctx.enum(ranking.get("top_trumps_place", "high"), PLACES)
     if place == "low":
-        return f"below the whole trump suit (the lowest trumps{note})"
+        return f"below the whole trump suit, as its lowest cards{note}"
     return f"above the whole trump suit{note}"
+
+
+def lead_in(ranking: Mapping[str, Any]) -> str:
+    """How the sentence on the trump suit's order refers to the top trumps: the suit
+    ranks below them, above them (placed low), or beside them (an option says)."""
+    place = str(ranking.get("top_trumps_place", "high"))
+    return {"high": "Below them", "low": "Above them"}.get(place, "Beside them")
 
 
 def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
