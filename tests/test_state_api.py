@@ -212,12 +212,13 @@ def test_clone_copies_every_list_a_move_can_change() -> None:
     for name in _FIELDS:
         value = getattr(s, name, None)
         assert getattr(c, name, None) == value, name  # clone() forgets no field
-        # passing, meld_points, meld_picks, meld_cards, meld_keys, won_cards, peeked: a move replaces them,
-        # never changes them in place, so clones share them
+        # passing, meld_points, meld_picks, meld_cards, meld_keys, won_cards, peeked,
+        # failed_throws: a move replaces them, never changes them in place, so clones share them
         if isinstance(value, list) and name not in ("legal_cache", "stacked", "passing",
                                                     "meld_points", "meld_picks",
                                                     "meld_cards", "meld_keys",
-                                                    "won_cards", "peeked"):
+                                                    "won_cards", "peeked",
+                                                    "failed_throws"):
             assert name in _COPIED, name
             assert getattr(c, name) is not value, name
     assert all(a is not b for a, b in zip(c.pv_rows, s.pv_rows, strict=True))

@@ -18,6 +18,10 @@ VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
 KNOCKOUT = SPECS / "knockout-whist.yaml"
 TWENTY_EIGHT = SPECS / "twenty-eight.yaml"
+PREFERANS = SPECS / "preferans.yaml"
+TRESSETTE = SPECS / "tressette.yaml"
+ECARTE = SPECS / "ecarte.yaml"
+COINCHE = SPECS / "coinche.yaml"
 SUECA = SPECS / "sueca.yaml"
 ROOK = SPECS / "rook.yaml"
 
@@ -55,6 +59,14 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "knockout-whist-out-players-deal.yaml": (
         KNOCKOUT, NAME | {("dealer", "skip_out"), ("dealer", "source")}),
     "twenty-eight-pass-final.yaml": (TWENTY_EIGHT, opt("bidding")),
+    "preferans-allpass-zero-pool.yaml": (PREFERANS, opt("allpass_zero")),
+    "tressette-napoletana-coda.yaml": (TRESSETTE, NAME | {
+        ("melds", m) for m in ("coda_re", "coda_cavallo", "coda_fante", "coda_7", "coda_6",
+                               "coda_5", "coda_4")}),
+    "tressette-collatondrione.yaml": (TRESSETTE, NAME | {("melds", "collatondrione")}),
+    "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
+    "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
+    "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "sueca-first-card.yaml": (SUECA, opt("trump_card")),
     "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {

@@ -8,7 +8,8 @@ player still in (from ``first``) holds, the next one bids to him, and the holder
 says ``hold`` (keeping the bid at its level) or passes; the loser drops out and
 the next player bids to the survivor.  With ``hold: in_turn`` the bids go round as
 usual, but a player before the highest bidder (from ``first``) may ``hold`` his bid.  An opponent of the highest bidder may
-``double``, the bidder's side ``redouble``.  The highest bidder becomes the
+``double``, the bidder's side ``redouble`` (with ``doubling: closes`` a double ends the
+bidding but for the doubled side's redouble).  The highest bidder becomes the
 declarer (or, with ``declarer: first_to_name``, the first player of the highest
 bidder's side who bid the final contract's trump); the contract's
 trump is set (or named by the declarer, ``trump H``), and a partner may be
@@ -111,6 +112,7 @@ class Rules:
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
+        self.closes = False  # a double closes the bidding but for a redouble (``doubling``)
         self.call_allow: Fn | None = None  # which cards the declarer may call (`card`)
         self.rank_order = False  # call: the first called rank not held whole, own cards too
 
@@ -185,8 +187,9 @@ class AuctionBid(Instr):
             out.append(HOLD)  # an earlier player may take the highest bid at its level
         start = 0 if high < 0 else high - r.first + 1
         allow = r.allow
-        out += [b for i, b in enumerate(r.bids[start:], start)
-                if allow[i] is None or allow[i](st, seat)]  # type: ignore[misc]
+        if not (r.closes and a[A_DOUBLED]):  # a closing double leaves no bid
+            out += [b for i, b in enumerate(r.bids[start:], start)
+                    if allow[i] is None or allow[i](st, seat)]  # type: ignore[misc]
         d = a[A_DECLARER]
         if d >= 0:
             flags = a[A_FLAGS]
@@ -252,6 +255,9 @@ class AuctionBid(Instr):
         passed = a[A_PASSED]
         d = a[A_DECLARER]
         seats = [p for p in st.prog.rot[st.prog.nxt[seat]] if not out[p]]
+        if self.rules.closes and a[A_DOUBLED]:  # only the doubled side, each once; a redouble ends it
+            side = [p for p in seats if self.rules.side(st, p, d)]
+            return side[0] if a[A_DOUBLED] == 1 and a[A_PASSES] < len(side) else None
         if a[A_FLAGS] & F_ONCE:  # the next who has not spoken (passed or bid)
             bids = A_BIDS
             return next((p for p in seats if not (passed >> p) & 1 and a[bids + p] < 0), None)
@@ -530,6 +536,8 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
+    rules.closes = c.constant(d.get("doubling", "open"), (*p, "doubling"),
+                              ("open", "closes")) == "closes"
     rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
                                   ("not_held", "rank_order")) == "rank_order"
     if rules.rank_order:

@@ -15,41 +15,61 @@ picks the tables of the rank its formula names (``Program.tables_of``).
 one card) or ``tractor`` (two or more pairs of one effective suit whose powers are next
 to each other in that suit's order: :func:`ordinals`).  :class:`ComboPlay` lets the
 leader play any kind the step lists; a single led plays as any trick does
-(:class:`~spelbok.engine.trick_play.TrickPlay`).  To a lead of ``n`` cards each
-player plays ``n`` cards (:func:`follow_sets`): as many of the suit led as he holds up
-to ``n``; when he holds more, a pair to a pair if he holds one, to a tractor a tractor
-as long if he holds one, else as many pairs as he can; any cards of the suit, then
-any cards.  A play wins (:func:`play_key`) only when it is of the lead's kind and
-length, in the suit led or wholly in trumps: its key is its highest card's
-(:func:`~spelbok.engine.trick.key_of`) and :func:`~spelbok.engine.trick.beats` decides,
-so of equal plays the first keeps the trick.
+(:class:`~spelbok.engine.trick_play.TrickPlay`).  With ``throw`` listed he may lead any
+cards of one effective suit: split into components
+(:func:`~spelbok.engine.play_sets.components`), each must be one no other hand could
+beat (:func:`~spelbok.engine.play_sets.failing`), else he plays the smallest beatable
+component alone and ``failed_throws`` counts it.  To a lead of ``n`` cards each
+player plays ``n`` cards (:func:`~spelbok.engine.play_sets.follow_templates`): as many
+of the suit led as he holds up to ``n``; when he holds more, a pair to a pair if he
+holds one, to a tractor a tractor as long if he holds one, else as many pairs as he
+can; any cards of the suit, then any cards.  The plays are kept as templates
+(:class:`~spelbok.engine.play_sets.PlaySets`), listed only when asked.  A play wins
+(:func:`~spelbok.engine.play_sets.shape_key`) only when it splits into the lead's
+components, in the suit led or wholly in trumps: its key is its first component's top
+card's (:func:`~spelbok.engine.trick.key_of`) and :func:`~spelbok.engine.trick.beats`
+decides; of equal plays the first keeps the trick, or as ``ranking.equal_best`` says
+(:func:`~spelbok.engine.trick_play.equal_card`).
 
 **Actions.**  A single is the card's own action (``7H``); a play of several cards is one
 action of kind ``CARDS`` whose word names its kind (``pair 7H 7H``, ``tractor 7H 7H 8H
-8H``; a follow of no kind: ``play 7H 9S``).  The engine reads a play by its cards, not
-its word (:meth:`ComboPlay.check`).  The game-AI action space numbers a multi-card
-play as card picks ended by ``stop`` (docs/rl.md): bounded by the deck's size.
+8H``, a throw ``throw 8H AH``; a follow of no kind: ``play 7H 9S``).  The engine reads a
+play by its cards, not its word (:meth:`ComboPlay.check`).  The game-AI action space
+numbers a multi-card play as card picks ended by ``stop`` (docs/rl.md): bounded by the
+deck's size, the legal picks computed from the templates
+(:meth:`~spelbok.engine.play_sets.PlaySets.next_picks`).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
 from ..cards import NO_TRUMP, Pack, cards_in
 from .actions import CARD, CARDS, Action, card_actions
 from .order import TrumpTables
-from .trick import beats, key_of
-from .trick_play import TrickPlayEach
+from .play_sets import (
+    PAIR,
+    TRACTOR,
+    PlaySets,
+    below_copies,
+    components,
+    failing,
+    fit_top,
+    follow_templates,
+    pairs_of,
+    shape_key,
+    shape_of,
+    tractors_of,
+)
+from .trick import beats
+from .trick_play import TrickPlayEach, equal_card
 
 if TYPE_CHECKING:
     from .state import State
 
 #: The kinds of play, in the order a spec lists them (``tricks.combos``).
-KINDS: Final = ("single", "pair", "tractor")
-SINGLE: Final = 0
-PAIR: Final = 1
-TRACTOR: Final = 2
+KINDS: Final = ("single", "pair", "tractor", "throw")
+THROW: Final = 3
 #: The power of the trump suit's card of the trump rank, and of the rank's other cards
 #: (top trumps are 200 and up, the trump suit's other cards 100 and up).
 LEVEL_SAME: Final = 199
@@ -111,126 +131,31 @@ def ordinals(t: TrumpTables) -> list[int]:
     return out
 
 
-def _faces(pack: Pack, mask: int) -> dict[int, list[int]]:
-    """The cards of ``mask`` by name (face): the ids held of each, ascending."""
-    out: dict[int, list[int]] = {}
-    for c in cards_in(mask):
-        out.setdefault(pack.face[c], []).append(c)
-    return out
-
-
 def classify(t: TrumpTables, pack: Pack, order: list[int], mask: int) -> tuple[int, int, int]:
-    """``(kind, pairs, top)`` of the play ``mask``: its kind (-1: none), its number of
-    pairs, and its highest card (the pair's or the tractor's top).  Every card of a
-    kind is of one effective suit."""
+    """``(kind, pairs, top)`` of the play ``mask``: its kind (-1: none, or several
+    components: a throw), its number of pairs, and its highest card (the pair's or the
+    tractor's top).  Every card of a kind is of one effective suit."""
     cards = list(cards_in(mask))
     s = t.suit[cards[0]]
     for c in cards:
         if t.suit[c] != s:
             return -1, 0, cards[0]
-    if len(cards) == 1:
-        return SINGLE, 0, cards[0]
-    faces = _faces(pack, mask)
-    if len(cards) % 2 or any(len(ids) != 2 for ids in faces.values()):
+    comps = components(t, pack, order, mask)
+    if len(comps) != 1:
         return -1, 0, cards[0]
-    tops = sorted((order[ids[0]], ids[0]) for ids in faces.values())
-    if len(tops) == 1:
-        return PAIR, 1, tops[0][1]
-    for (a, _), (b, _) in zip(tops, tops[1:], strict=False):
-        if b != a + 1:
-            return -1, 0, cards[0]
-    return TRACTOR, len(tops), tops[-1][1]
-
-
-def play_key(t: TrumpTables, pack: Pack, order: list[int], lead: tuple[int, int, int],
-             led: int, mask: int, trumps: bool) -> int:
-    """How strongly the play ``mask`` bids for a trick led by a play of kind ``lead``
-    (:func:`classify`) in the suit ``led``: 0 unless it is of the lead's kind and
-    length, in the suit led or wholly in trumps; else its top card's key."""
-    kind, pairs, top = classify(t, pack, order, mask)
-    if kind != lead[0] or pairs != lead[1]:
-        return 0
-    if t.suit[top] != led:
-        for c in cards_in(mask):
-            if not t.trump[c]:
-                return 0
-    return key_of(t, top, led, trumps)
-
-
-def _choose(groups: list[list[int]], r: int, at: int = 0) -> list[int]:
-    """Every way of taking ``r`` cards from ``groups`` (the ids held of each name, from
-    ``at`` on), copies of a name counted once: the lowest ids of each name taken."""
-    if r == 0:
-        return [0]
-    if at >= len(groups):
-        return []
-    out: list[int] = []
-    ids = groups[at]
-    taken = 0
-    for k in range(min(r, len(ids)) + 1):
-        if k:
-            taken |= 1 << ids[k - 1]
-        for rest in _choose(groups, r - k, at + 1):
-            out.append(taken | rest)
-    return out
-
-
-def choose(pack: Pack, mask: int, r: int) -> list[int]:
-    """Every set of ``r`` cards of ``mask``, a card's copies counted once."""
-    return _choose(list(_faces(pack, mask).values()), r)
-
-
-def pairs_of(pack: Pack, mask: int) -> list[int]:
-    """The pairs ``mask`` holds, one per name (its two lowest ids)."""
-    return [1 << ids[0] | 1 << ids[1] for ids in _faces(pack, mask).values() if len(ids) >= 2]
-
-
-def tractors_of(t: TrumpTables, pack: Pack, order: list[int], mask: int,
-                length: int = 0) -> list[int]:
-    """The tractors ``mask`` holds (of ``length`` pairs; 0: of any length)."""
-    by_place: dict[tuple[int, int], list[int]] = {}
-    for p in pairs_of(pack, mask):
-        c = p.bit_length() - 1
-        by_place.setdefault((t.suit[c], order[c]), []).append(p)
-    out: list[int] = []
-    for s, o in sorted(by_place):
-        if (s, o - 1) in by_place:
-            continue  # not the bottom of a run
-        k = 0
-        while (s, o + k) in by_place:
-            k += 1
-        for i in range(k - 1):  # every stretch of the run [o, o + k) of two pairs or more
-            runs = by_place[(s, o + i)]
-            for j in range(i + 1, k):
-                runs = [r | p for r in runs for p in by_place[(s, o + j)]]
-                if length == 0 or j - i + 1 == length:
-                    out += runs
-    return out
+    kind, pairs, top, _ = comps[0]
+    return kind, pairs, top
 
 
 def follow_sets(t: TrumpTables, pack: Pack, order: list[int], hand: int,
                 lead: tuple[int, int, int], led: int, n: int) -> list[int]:
     """Every set of ``n`` cards ``hand`` may play to a lead of kind ``lead`` in the suit
-    ``led`` (see the module's doc), copies of a card counted once."""
-    suit = hand & t.suit_mask[led] if 0 <= led < len(t.suit_mask) else 0
-    held = suit.bit_count()
-    if held <= n:
-        return [suit | m for m in choose(pack, hand & ~suit, n - held)]
-    kind, k = lead[0], lead[1]
-    if kind == TRACTOR:
-        got = tractors_of(t, pack, order, suit, k)
-        if got:
-            return got
-    pairs = pairs_of(pack, suit) if kind in (PAIR, TRACTOR) else []
-    if not pairs:
-        return choose(pack, suit, n)
-    out: list[int] = []
-    for chosen in combinations(pairs, min(k, len(pairs))):
-        m = 0
-        for x in chosen:
-            m |= x
-        out += [m | r for r in choose(pack, suit & ~m, n - m.bit_count())]
-    return out
+    ``led`` (see the module's doc), copies of a card counted once: listed from the
+    templates of :func:`~spelbok.engine.play_sets.follow_templates`."""
+    comp = (lead[0], lead[1], lead[2], 0)
+    sets = PlaySets(follow_templates(t, pack, order, hand, [comp], led, n), hand,
+                    below_copies(pack, hand), int, pack)
+    return sets.masks()
 
 
 class ComboPlay(TrickPlayEach):
@@ -240,6 +165,7 @@ class ComboPlay(TrickPlayEach):
     def __init__(self, kinds: tuple[int, ...], refused: str) -> None:
         super().__init__(None, "knock", None, refused)
         self.kinds = kinds
+        self.throws = THROW in kinds
         self.orders: dict[int, tuple[TrumpTables, list[int]]] = {}
 
     def order_of(self, t: TrumpTables) -> list[int]:
@@ -252,8 +178,8 @@ class ComboPlay(TrickPlayEach):
     def _pack(self, st: State) -> Pack:
         return st.prog.pack
 
-    def lead_of(self, st: State) -> tuple[tuple[int, int, int], int]:
-        """The kind of the trick's lead (:func:`classify`) and its number of cards."""
+    def lead_cards(self, st: State) -> int:
+        """The cards of the trick's lead."""
         tr = st.trick
         first = tr.cards[0][0]
         m = 0
@@ -261,21 +187,38 @@ class ComboPlay(TrickPlayEach):
             if p != first:
                 break
             m |= 1 << c
+        return m
+
+    def lead_of(self, st: State) -> tuple[tuple[int, int, int], int]:
+        """The kind of the trick's lead (:func:`classify`) and its number of cards."""
+        m = self.lead_cards(st)
         return classify(st.tables, self._pack(st), self.order_of(st.tables), m), m.bit_count()
 
-    def _sets(self, st: State, seat: int) -> list[int] | None:
-        """The sets of cards ``seat`` may play; None: one card, as in any trick."""
+    def _sets(self, st: State, seat: int) -> PlaySets | None:
+        """The plays ``seat`` may make; None: one card, as in any trick."""
         tr = st.trick
+        hand = st.hands[seat]
+        pack = self._pack(st)
+        t = st.tables
+        order = self.order_of(t)
         if tr.led < 0 or not tr.cards:
-            return None
-        lead, n = self.lead_of(st)
+            if not self.throws:
+                return None
+            # a throw: any cards of one effective suit (each a single, or a throw tried)
+            temps = [(0, hand & m, 1, (hand & m).bit_count()) for m in t.suit_mask if hand & m]
+            return PlaySets(temps, hand, below_copies(pack, hand),
+                            lambda x: self._make(t, pack, order, x, True), pack)
+        lead = self.lead_cards(st)
+        n = lead.bit_count()
         if n == 1:
             return None
-        t = st.tables
-        return follow_sets(t, self._pack(st), self.order_of(t), st.hands[seat], lead, tr.led, n)
+        comps = components(t, pack, order, lead)
+        return PlaySets(follow_templates(t, pack, order, hand, comps, tr.led, n), hand,
+                        below_copies(pack, hand),
+                        lambda x: self._make(t, pack, order, x, False), pack)
 
     def _leads(self, st: State, seat: int) -> list[int]:
-        """The multi-card plays ``seat`` may lead."""
+        """The multi-card plays ``seat`` may lead (without throws)."""
         hand = st.hands[seat]
         pack = self._pack(st)
         out: list[int] = []
@@ -285,13 +228,18 @@ class ComboPlay(TrickPlayEach):
             out += tractors_of(st.tables, pack, self.order_of(st.tables), hand)
         return out
 
-    def _action(self, st: State, m: int) -> Action:
-        pack = self._pack(st)
+    def _make(self, t: TrumpTables, pack: Pack, order: list[int], m: int,
+              leading: bool) -> Action:
+        """The action of the play ``m``: its card, or its cards with its kind's word."""
         if m.bit_count() == 1:
             return card_actions(pack)[m.bit_length() - 1]
-        kind = classify(st.tables, pack, self.order_of(st.tables), m)[0]
-        word = KINDS[kind] if kind > 0 else "play"
+        kind = classify(t, pack, order, m)[0]
+        word = KINDS[kind] if kind > 0 else "throw" if leading else "play"
         return Action(CARDS, word, m, None if pack.french else pack)
+
+    def _action(self, st: State, m: int) -> Action:
+        return self._make(st.tables, self._pack(st), self.order_of(st.tables), m,
+                          not st.trick.cards)
 
     def legal(self, st: State) -> list[Action]:
         seat = st.current
@@ -302,10 +250,7 @@ class ComboPlay(TrickPlayEach):
             if st.trick.led < 0 and not st.trick.cards:
                 out += [self._action(st, m) for m in self._leads(st, seat)]
             return out
-        return [self._action(st, m) for m in sets]
-
-    def _faces_key(self, pack: Pack, m: int) -> tuple[int, ...]:
-        return tuple(sorted(pack.face[c] for c in cards_in(m)))
+        return sets
 
     def _played(self, st: State, seat: int, a: Action) -> int:
         """The cards of the hand an action plays (0: not a play of cards held)."""
@@ -326,48 +271,68 @@ class ComboPlay(TrickPlayEach):
         if not m:
             return f"{a} is not in your hand" if a.kind in (CARD, CARDS) else "play cards from your hand"
         sets = self._sets(st, seat)
+        leading = st.trick.led < 0 and not st.trick.cards
         if sets is None:
             if m.bit_count() == 1:
                 return TrickPlayEach.check(self, st, card_actions(self._pack(st))[m.bit_length() - 1])
             if st.trick.cards:
                 return "play one card: a single was led"
-            pack = self._pack(st)
-            want = self._faces_key(pack, m)
-            if any(self._faces_key(pack, x) == want for x in self._leads(st, seat)):
+            if m in self._leads(st, seat):
                 return None
             return "lead one card or a play of a kind: " + ", ".join(KINDS[k] for k in self.kinds)
-        pack = self._pack(st)
-        want = self._faces_key(pack, m)
-        if any(self._faces_key(pack, x) == want for x in sets):
+        if sets.fits(m):
             return None
-        return _why(st, m, sets)
+        if leading:
+            return "a throw is of cards of one suit (or all trumps)"
+        return _why(st, m, self.lead_cards(st).bit_count())
 
     def apply(self, st: State, seat: int, a: Action) -> bool:
         m = self._played(st, seat, a)
-        if m.bit_count() == 1 and (len(st.trick.cards) == 0 or self._sets(st, seat) is None):
+        leading = st.trick.led < 0 and not st.trick.cards
+        if m.bit_count() == 1 and (leading or self._sets(st, seat) is None):
             return TrickPlayEach.apply(self, st, seat, card_actions(self._pack(st))[m.bit_length() - 1])
+        t = st.tables
+        pack = self._pack(st)
+        order = self.order_of(t)
+        if leading:
+            comps = components(t, pack, order, m)
+            if len(comps) > 1:  # a throw: each component must be one nobody could beat
+                others = [h for p, h in enumerate(st.hands) if p != seat]
+                bad = failing(t, pack, order, comps, others)
+                if bad is not None:
+                    failed = st.failed_throws[:]  # replaced, never changed in place
+                    failed[seat] += 1
+                    st.failed_throws = failed
+                    if st.rec is not None:
+                        st.event("throw_failed", player=seat,
+                                 cards=[pack.names[c] for c in cards_in(m)],
+                                 played=[pack.names[c] for c in cards_in(bad[3])])
+                    m = bad[3]
+                    if m.bit_count() == 1:
+                        return TrickPlayEach.apply(self, st, seat, card_actions(pack)[m.bit_length() - 1])
         st.hands[seat] &= ~m
         if st.known[seat]:
             st.known[seat] &= ~m
-        t = st.tables
         tr = st.trick
         if tr.shared:
             tr = tr.own(st)
-        pack = self._pack(st)
-        order = self.order_of(t)
         trumps = st.tf.first_trick_trumps or st.trick_no > 0
         if tr.led < 0:  # the lead: its suit is led, and it holds the trick
-            lead = classify(t, pack, order, m)
-            tr.led = t.suit[lead[2]]
+            lead = m
+            tr.led = t.suit[next(iter(cards_in(m)))]
         else:
-            lead = self.lead_of(st)[0]
+            lead = self.lead_cards(st)
             if (m & t.suit_mask[tr.led]).bit_count() < m.bit_count():
                 st.voids[seat] |= 1 << tr.led  # he played every card of the suit he held
-        key = play_key(t, pack, order, lead, tr.led, m, trumps)
+        shape = shape_of(components(t, pack, order, lead))
+        key = shape_key(t, pack, order, shape, tr.led, m, trumps)
         if beats(key, tr.best_key):
             tr.best_key = key
             tr.best_seat = seat
             tr.best_trumped = not m & t.suit_mask[tr.led]  # won by trumps on another suit
+        elif t.equal and key == tr.best_key:  # ranking.equal_best: as for one card
+            top = fit_top(t, pack, order, shape, m)
+            equal_card(st, tr, seat, not m & t.suit_mask[tr.led], top)
         for c in cards_in(m):
             tr.cards.append((seat, c))
         pos = tr.pos = tr.pos + 1
@@ -377,14 +342,12 @@ class ComboPlay(TrickPlayEach):
         return self._finish(st)
 
 
-def _why(st: State, m: int, sets: list[int]) -> str:
-    """Why a follow of the cards ``m`` is refused."""
-    n = sets[0].bit_count()
+def _why(st: State, m: int, n: int) -> str:
+    """Why a follow of the cards ``m`` to a lead of ``n`` cards is refused."""
     if m.bit_count() != n:
         return f"play {n} cards, as many as were led"
     return ("follow the lead: as many cards of the suit led as you hold, a pair to a pair "
             "and a tractor to a tractor when you hold one, else as many pairs as you can")
 
 
-__all__ = ["KINDS", "ComboPlay", "classify", "follow_sets", "level_tables", "ordinals",
-           "play_key"]
+__all__ = ["KINDS", "ComboPlay", "classify", "follow_sets", "level_tables", "ordinals"]

@@ -134,6 +134,9 @@ FIELDS: tuple[StateField, ...] = (
     _F("played", "mask", reset="hand", fresh=0),
     _F("last_trick", "int", reset="hand", fresh=-1),  # who won the trick that emptied the hands
     _F("tied_by", "int", reset="hand", fresh=-1),  # who tied the last trick (-1: it was won)
+    # each seat's throws that failed this hand (tricks.combos: throw); replaced, never
+    # changed in place: shared (rebuilt by a replay, as tied_by)
+    _F("failed_throws", "seats", reset="hand", fresh=0),
     _F("cards", "pairs", _C, reset="hand", fresh=(), snapshot="trick", zone="the trick", owner=_T),
     _F("order", "list", _C, reset="hand", fresh=(), snapshot="trick_order", owner=_T),
     _F("history_tricks", "tricks", _C, reset="hand", fresh=(), snapshot="tricks_history",

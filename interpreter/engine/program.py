@@ -329,6 +329,7 @@ class Program:
         st.pattern = "none"
         st.pattern_seat = -1
         st.meld_points = [0] * n
+        st.failed_throws = [0] * n
         st.meld_picks = [-1] * n
         st.meld_cards = [0] * n
         st.meld_keys = [0] * n

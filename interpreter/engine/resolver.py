@@ -137,6 +137,7 @@ class Resolver:
         self._put("hand", reads(lambda st, p: st.hands[p]))
         self._put("discarded", reads(lambda st, p: st.discarded[p]))
         self._put("meld_points", reads(lambda st, p: st.meld_points[p]))
+        self._put("failed_throws", reads(lambda st, p: st.failed_throws[p]))
         # the melds table, as the first declare_melds step compiles it (engine/melds.py)
         self.melds: list[Any] = []
         melds = self.melds

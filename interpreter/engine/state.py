@@ -69,6 +69,7 @@ class State:
     played: int
     last_trick: int
     tied_by: int  # who tied the last trick (-1: it was won), ranking.equal_best: tie
+    failed_throws: list[int]  # each seat's failed throws this hand (tricks.combos: throw)
     trick: Trick  # the trick in progress (engine/trick.py), shared by clones until written
     trick_no: int
     broken: bool
@@ -312,6 +313,7 @@ class State:
         c.won_cards = self.won_cards  # replaced, never changed in place (see FIELDS)
         c.last_trick = self.last_trick
         c.tied_by = self.tied_by
+        c.failed_throws = self.failed_throws  # replaced, never changed in place
         c.passing = self.passing
         c.pattern = self.pattern
         c.pattern_seat = self.pattern_seat

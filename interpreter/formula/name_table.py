@@ -65,6 +65,7 @@ BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "hand": ("player", "cards"),
     "discarded": ("player", "cards"),
     "meld_points": ("player", int),
+    "failed_throws": ("player", int),
     "melds_made": ("player", int),
     "trick": ("global", "cards"),
     "led_card": ("global", "card"),

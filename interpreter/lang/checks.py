@@ -345,9 +345,20 @@ class _Checker:
         for rule in variant_disabled_rules(base, self.doc):  # a rule elsewhere disabled
             self.warn(rule.cause, rule.note)
 
-    def written(self, path: Path) -> bool:
-        """True when the spec's author wrote the key at ``path`` (not a default filled in)."""
-        return path in self.doc.positions or key_path(path) in self.doc.positions
+    def written(self, path: Path, default: Any = _v.ABSENT) -> bool:
+        """True when the spec's author wrote the key at ``path`` (not a default filled in),
+        and, given the key's ``default``, wrote another value: a default written out (as
+        ``spelbok convert`` writes every default) says nothing the spec does not say."""
+        if path not in self.doc.positions and key_path(path) not in self.doc.positions:
+            return False
+        if default is _v.ABSENT:
+            return True
+        node: Any = self.tree
+        for k in path:
+            node = node.get(k, _v.ABSENT) if isinstance(node, dict) else (
+                node[k] if isinstance(node, list) and isinstance(k, int) and k < len(node)
+                else _v.ABSENT)
+        return node != default
 
     def meaning(self) -> None:
         """Formulas that cannot mean what they say (a step's keys that have no effect are

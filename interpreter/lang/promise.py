@@ -59,6 +59,7 @@ INT_RANGES: dict[str, Any] = {
     "team_tricks": lambda c, n: (0, c),
     "tricks_played": lambda c, n: (0, c),
     "tied_tricks": lambda c, n: (0, c),
+    "failed_throws": lambda c, n: (0, c),
     "talon": lambda c, n: (0, c),
     "turn_up": lambda c, n: (0, c),
     "seats": lambda c, n: (n, n),

@@ -230,6 +230,10 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("meld_points", "player", "int", "the points of the melds the seat declared at "
             "the last `declare_melds` step (0 before; 0 for a side beaten under "
             "`compare: best`)"),
+    Builtin("failed_throws", "player", "int", "the seat's throws that failed this hand "
+            "(`tricks.combos`: `throw`): each time a component of its throw could be beaten, "
+            "so that it played that component alone (a spec scores the penalty)",
+            per_trick=True),
     Builtin("melds_made", "player", "int", "how many melds of the `melds` table the seat's "
             "hand makes now (each time it makes one), whether declared or not (e.g. an "
             "announcement's `when`)", per_trick=True),

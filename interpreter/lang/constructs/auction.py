@@ -64,6 +64,11 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           default=False),
     Field("redouble", "condition", "the bidder's side may redouble a double",
           default=False),
+    Field("doubling", "word", "what a double does to the bidding", default="open",
+          words=(Word("open", "the bidding goes on: any player may still bid over it"),
+                 Word("closes", "it ends the bidding but for a redouble: only the doubled "
+                      "side speaks, each of its players once, to redouble or pass, and a "
+                      "redouble ends the auction"))),
     Field("speak", "word", "how often a player may speak", default="any",
           words=(Word("any", "a player may bid again while the auction lasts"),
                  Word("once", "each player speaks once: bids or passes, in turn"))),
@@ -112,6 +117,7 @@ _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double
              | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest | rule_word | call_allow
+             | doubling_closes | doubling_open
 contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? _end
 contract_points: "," "aiming" "at" INT "points"
 contract_allow: "," "only" "if" formula
@@ -142,6 +148,8 @@ hold_in_turn: "an" "earlier" "player" "may" "hold" "in" "turn" _NL
 hold_none: "no" "player" "may" "hold" _NL
 declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name" "the" "trump" _NL
 declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
+doubling_closes: "a" "double" "closes" "the" "bidding" _NL
+doubling_open: "a" "double" "leaves" "the" "bidding" "open" _NL
 // any other value of speak, hold or declarer (an option's formula, or a word the checks refuse)
 rule_word: "by" "rule" WORD ":" word _NL
 """
@@ -158,8 +166,9 @@ _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_elder": ("hold", "elder"), "hold_in_turn": ("hold", "in_turn"),
                "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
-               "declarer_highest": ("declarer", "highest")}
-_WORD_KEYS = ("speak", "hold", "declarer", "call")
+               "declarer_highest": ("declarer", "highest"),
+               "doubling_closes": ("doubling", "closes"), "doubling_open": ("doubling", "open")}
+_WORD_KEYS = ("speak", "hold", "declarer", "call", "doubling")
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
         ("speak_once", "each player speaks once"), ("speak_any", "a player may speak again"),
@@ -167,7 +176,9 @@ _LINE_OF = {kw: line for line, kw in (
         ("hold_in_turn", "an earlier player may hold in turn"),
         ("hold_none", "no player may hold"),
         ("declarer_first", "the declarer is the first of the side to name the trump"),
-        ("declarer_highest", "the declarer is the highest bidder")))}
+        ("declarer_highest", "the declarer is the highest bidder"),
+        ("doubling_closes", "a double closes the bidding"),
+        ("doubling_open", "a double leaves the bidding open")))}
 
 # ------------------------------------------------------------------------------ the DSL
 
@@ -299,7 +310,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
             ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
         if key in a and t.cond(a[key]) != default:
             t.flag(out, ind, a[key], yes, no)
-    for key in ("speak", "hold", "declarer"):
+    for key in ("speak", "hold", "declarer", "doubling"):
         if key in a and a[key] != DECL.field(key).default:
             line = _LINE_OF.get((key, a[key]))
             out.add(ind, line or f"by rule {key}: {t.word(a[key])}")
@@ -347,6 +358,8 @@ _HOLD = ("The bidding goes in duels. The next player still in bids to the eldest
 _IN_TURN = ("A player before the highest bidder (counted from the first bidder) may instead "
             "say hold, taking the highest bid at the same level; a later player must bid "
             "higher.")
+_CLOSES = ("A double closes the bidding: only the doubled side speaks after it, each of its "
+           "players once, to redouble or pass; a redouble ends the auction.")
 _FIRST_TO_NAME = ("The declarer is the first player of the highest bidder's side who bid the "
                   "final contract's trump (or no trump).")
 
@@ -371,6 +384,7 @@ def _rules(a: Mapping[str, Any]) -> list[str]:
                         ""),
              _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
                         ""),
+             _CLOSES if a.get("doubling") == "closes" else "",
              _FIRST_TO_NAME if a.get("declarer") == "first_to_name"
              else "The highest bidder is the declarer."]
     partner = a.get("partner", "none")
@@ -465,7 +479,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     """Called ranks only with a called partner, and in the pack; teams only with teams."""
     pack = chk.cards or FRENCH
     if "called_ranks" in a:
-        if a["partner"] != "called_card" and chk.written((*path, "called_ranks")):
+        if a["partner"] != "called_card" and chk.written((*path, "called_ranks"), DECL.field("called_ranks").default):
             chk.err((*path, "called_ranks"), "'called_ranks' is only used with "
                     "'partner: called_card'", key=True)
         chk.no_repeats(a["called_ranks"], (*path, "called_ranks"), "rank")
@@ -480,7 +494,7 @@ def _check_partner(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("call_allow", True) not in (True, "true") and a["partner"] != "called_card":
         chk.err((*path, "call_allow"), "'call_allow' is only used with "
                 "'partner: called_card'", key=True)
-    if chk.written((*path, "call")) and a["partner"] != "called_card":
+    if chk.written((*path, "call"), DECL.field("call").default) and a["partner"] != "called_card":
         chk.err((*path, "call"), "'call' is only used with 'partner: called_card'", key=True)
 
 
@@ -514,7 +528,7 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
         if aim != "none" and (type(aim) is not int or aim < 0):
             chk.err((*at, "aim"), f"the aim of the contract '{name}' is a number of tricks "
                     f"or none, not {short_repr(aim)}")
-        elif c.get("points") and chk.written((*at, "aim")):
+        elif c.get("points") and chk.written((*at, "aim"), c["level"]):
             chk.err((*at, "aim"), f"the contract '{name}' aims at {c['points']} points: it "
                     "aims at no count of tricks besides (remove 'aim' or 'points')", key=True)
     chk.no_repeats(names, (*path, "contracts"), "contract")
@@ -550,7 +564,7 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
     if mode == "teams" and not c.team_seats:
         c.error((*p, "partner"), "'partner: teams' needs the spec's 'teams' (at this count)")
     for word, fallback in (("speak", "any"), ("hold", "none"), ("declarer", "highest"),
-                           ("call", "not_held")):
+                           ("call", "not_held"), ("doubling", "open")):
         c.constant(d.get(word, fallback), (*p, word),
                    tuple(w.name for w in DECL.field(word).words))
     for i, k in enumerate(d.get("contracts") or []):

@@ -32,16 +32,22 @@ __all__ = ["FIELDS", "GRAMMAR", "KINDS", "RANK_GRAMMAR", "READERS", "TRUMP_RANK"
 
 Path = tuple[Any, ...]
 #: The kinds of play (the engine's ``KINDS``, in the same order).
-KINDS: tuple[str, ...] = ("single", "pair", "tractor")
+KINDS: tuple[str, ...] = ("single", "pair", "tractor", "throw")
 
 FIELDS: tuple[Field, ...] = (
     Field("combos", "list[word]", "the kinds of play a leader may make, several cards at "
           "once: `single` (one card), `pair` (two copies of one card), `tractor` (two or "
-          "more pairs next to each other in their suit's order); the others play as many "
-          "cards, following in kind (notation `pair 7H 7H`)", default=[], omitted=True,
-          schema_doc="The kinds of play a leader may make (single, pair, tractor): the "
-                     "others play as many cards, a pair to a pair and a tractor to a "
-                     "tractor when they can."),
+          "more pairs next to each other in their suit's order), `throw` (several of them "
+          "at once, all of one suit or all trumps, each one that no other hand could beat: "
+          "when one could be, the leader plays instead the one of fewest cards, then the "
+          "lowest, that could, and `failed_throws` counts it); the others play as many "
+          "cards, following in kind (notation `pair 7H 7H`, `throw AH AH KH`); a throw is "
+          "beaten only by an all-trump play of its shape (its first component's top "
+          "decides); of equal plays `ranking.equal_best` says which wins", default=[], omitted=True,
+          schema_doc="The kinds of play a leader may make (single, pair, tractor, throw: "
+                     "several unbeatable ones of one suit at once): the others play as "
+                     "many cards, a pair to a pair and a tractor to a tractor when they "
+                     "can."),
 )
 
 #: ``ranking.trump_rank`` (the ranking's field list takes it from here).
@@ -100,13 +106,26 @@ def describe(ctx: _Ctx, tr: Mapping[str, Any]) -> list[str]:
     kinds = [str(k) for k in tr.get("combos") or []]
     if not kinds:
         return []
-    return [f"The leader may lead {p.or_(kinds, 'or')}: a pair is two copies of one card, a "
+    return ([f"The leader may lead {p.or_(kinds, 'or')}: a pair is two copies of one card, a "
             "tractor two or more pairs next to each other in their suit's order (write: "
             "pair 7H 7H). Each other player plays as many cards: as many of the suit led as "
             "he holds; a pair to a pair and a tractor to a tractor when he holds one, else "
             "as many pairs as he can; then any cards. A play wins only when it is of the "
             "lead's kind, in the suit led or wholly in trumps, and higher; of equal plays "
-            "the first keeps the trick."]
+            "the first keeps the trick (unless the ranking says otherwise of equal cards)."]
+            + ([_THROW] if "throw" in kinds else []))
+
+
+_THROW = ("A throw is several such plays at once, all of one suit or all trumps, split into "
+          "its longest tractors, then its pairs, then its singles; each must be one that "
+          "no other player's hand could beat with a higher play of its kind in its suit. "
+          "When one could be beaten the throw fails: the leader plays instead, of those "
+          "that could be, the one of fewest cards, then the lowest, and the failure counts "
+          "in failed_throws. To a throw each other player plays as many cards: as many of "
+          "the suit as he holds; when he holds more, a tractor as long for each tractor "
+          "(else as many pairs) and a pair for each pair, as far as he can. Only a play "
+          "wholly in trumps that splits into the throw's shape can beat it, a higher one by "
+          "its first component's top card.")
 
 
 def describe_rank(ranking: Mapping[str, Any]) -> list[str]:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["DECLARE_MELDS", "DECLARE_MELDS_STEP", "MELD", "MELDS"]
 
 MELD: Construct = Construct("meld", "part", "a named combination of cards a player may declare", (
-    Field("ranks", "ranks", "its ranks (with `spread`)", default=[]),
+    Field("ranks", "ranks", "its ranks (with `spread`)", default=[], omitted=True),
     Field("cards", "list[card]", "instead of `ranks`: these very cards (the queen of spades "
           "and the jack of diamonds)", default=[], omitted=True),
     Field("spread", "word", "how the ranks (or a run) spread over the suits", default="one_suit",
@@ -226,7 +226,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     for name, m in (tree.get("melds") or {}).items():
         at = ("melds", name)
         ck.enum((*at, "spread"), m["spread"], "meld.spread")
-        ranks, run, cards = m["ranks"], m.get("run", 0), m.get("cards") or []
+        ranks, run, cards = m.get("ranks") or [], m.get("run", 0), m.get("cards") or []
         if bool(ranks) + bool(run) + bool(cards) != 1:
             ck.err(at, f"the meld '{name}' needs one of 'ranks', 'cards' or 'run'"
                    + (", not more" if ranks or cards else ""), key=True)

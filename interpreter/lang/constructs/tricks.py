@@ -588,7 +588,7 @@ def check(chk: _Checker, path: Path, step: dict[str, Any]) -> None:
                      "without end (give it a condition its 'then' makes false)")
     if body.get("abstain") in (None, False, "false"):
         for key in ("abstain_word", "abstain_lead", "abstain_with_suit"):
-            if chk.written((*path, "tricks", key)):
+            if chk.written((*path, "tricks", key), DECL.field(key).default):
                 chk.warn((*path, "tricks", key), f"'{key}' has no effect: this "
                          "tricks step has no 'abstain'", key=True)
     for family in (dummy, combos):

@@ -22,6 +22,7 @@ from ...engine.actions import CARD, CARDS, Action
 from ...engine.auction import A_BIDS, A_CALLED, A_CONTRACT, A_DECLARER, A_DOUBLED, A_PASSED
 from ...engine.card_play import playable
 from ...engine.hidden import hidden_masks
+from ...engine.play_sets import PlaySets
 from ...engine.subsets import SubsetActions
 from ...engine.trick import played_cards
 from ...errors import IllegalActionError, SpelbokError
@@ -172,6 +173,12 @@ class Layout:
                     low = rest & -rest
                     out.append(base + number[low.bit_length() - 1])
                     rest ^= low
+        elif isinstance(acts, PlaySets):  # by its templates: no need to list the plays
+            picks, ok = acts.next_picks(picked)
+            while picks:
+                low = picks & -picks
+                out.append(base + number[low.bit_length() - 1])
+                picks ^= low
         else:
             # (a card alone, in a play of several cards at once: a set of one)
             masks: list[int] = [a[2] if a[0] == CARDS else 1 << a[2] if a[0] == CARD else 0
@@ -442,8 +449,17 @@ def cursor_apply(c: Cursor, number: object) -> None:
             c.pending |= 1 << lay.cards[i - lay.pick_base]
             return
         a = Action(CARDS, st.decision_name or "", c.pending, lay.named)
-        if st.pc in lay.combo_pcs:  # cards played to the trick
-            c.played |= c.pending
+        if st.pc in lay.combo_pcs:  # cards played to the trick (a throw that failed: fewer)
+            seat = st.current
+            picked = c.pending
+            c.pending = 0
+            hand = st.hand_number
+            st.apply(a)
+            if st.hand_number != hand:
+                c.played = 0
+            elif seat is not None:
+                c.played |= picked & ~st.hands[seat]
+            return
         c.pending = 0
     hand = st.hand_number
     if a[0] == CARD:
