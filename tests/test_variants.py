@@ -22,6 +22,7 @@ PREFERANS = SPECS / "preferans.yaml"
 TRESSETTE = SPECS / "tressette.yaml"
 ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
+MIGHTY = SPECS / "mighty.yaml"
 SUECA = SPECS / "sueca.yaml"
 ROOK = SPECS / "rook.yaml"
 
@@ -67,6 +68,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
     "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
+    "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
     "sueca-first-card.yaml": (SUECA, opt("trump_card")),
     "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {

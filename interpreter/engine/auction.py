@@ -57,6 +57,7 @@ F_PASS_FINAL: Final = 1
 F_DOUBLE: Final = 2
 F_REDOUBLE: Final = 4
 F_ONCE: Final = 8  # each seat speaks once
+F_LAST_WORD: Final = 16  # all the others passed, the highest bidder speaks once more
 F_START: Final = 8  # with the holder's right, the flags' bits from here: the first seat
 #: how the bidding goes round (``hold``): in turn, in duels with the holder's right, or
 #: in turn with an earlier player's right to hold
@@ -113,6 +114,7 @@ class Rules:
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
         self.closes = False  # a double closes the bidding but for a redouble (``doubling``)
+        self.last_word: Fn | None = None  # the condition ``last_word`` (None: false)
         self.call_allow: Fn | None = None  # which cards the declarer may call (`card`)
         self.rank_order = False  # call: the first called rank not held whole, own cards too
 
@@ -145,7 +147,9 @@ class AuctionStart(Instr):
         a[A_FLAGS] = ((F_PASS_FINAL if self.pass_final(st, 0) else 0)
                       | (F_DOUBLE if self.double(st, 0) else 0)
                       | (F_REDOUBLE if self.redouble(st, 0) else 0)
-                      | (F_ONCE if self.rules.once else 0))
+                      | (F_ONCE if self.rules.once else 0)
+                      | (F_LAST_WORD if self.rules.last_word is not None
+                         and self.rules.last_word(st, 0) else 0))
         st.auction = a
         start = int(self.first_fn(st, 0)) % st.n
         if self.rules.hold:  # who is elder is counted from the first seat: kept in the flags
@@ -266,7 +270,7 @@ class AuctionBid(Instr):
             if all(p == d for p in active):  # no one left to outbid the highest (or all passed)
                 return None
             return active[0]
-        if a[A_PASSES] >= len(seats) - (1 if d >= 0 else 0):
+        if a[A_PASSES] >= len(seats) - (1 if d >= 0 and not a[A_FLAGS] & F_LAST_WORD else 0):
             return None
         return seats[0]
 
@@ -536,8 +540,9 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
     rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
                   c.resolver.team_of)
     rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
-    rules.closes = c.constant(d.get("doubling", "open"), (*p, "doubling"),
-                              ("open", "closes")) == "closes"
+    doubling = c.constant(d.get("doubling", "open"), (*p, "doubling"),
+                          _v.words("auction", "doubling"))
+    rules.closes = doubling != "open"  # any_turn: a double out of turn closes it too
     rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
                                   ("not_held", "rank_order")) == "rank_order"
     if rules.rank_order:
@@ -556,11 +561,18 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
         v = d.get(key, default)
         return const(v) if isinstance(v, bool) else c.formula(v, (*p, key), False)
 
+    last = d.get("last_word", False)
+    if last not in (False, "false"):
+        rules.last_word = cond("last_word", False)
     code.append(AuctionStart(rules, c.number(d.get("first", "(dealer + 1) % seats"),
                                              (*p, "first"), False),
                              cond("pass_final", True), cond("double", False),
                              cond("redouble", False)))
-    code.append(AuctionBid(rules))
+    if doubling == "any_turn":
+        from .auction_doubling import AnyTurnBid
+        code.append(AnyTurnBid(rules))
+    else:
+        code.append(AuctionBid(rules))
     pack = c.pack
     suits = tuple(sorted({pack.suit[k] for k in c.deck if pack.suit[k] >= 0}))
     code.append(AuctionTrump(rules, suits, None if c.pack.french else c.pack))

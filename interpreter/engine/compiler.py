@@ -373,6 +373,9 @@ class Compiler:
         stays = dealer.get("stays", "false")
         if stays not in ("false", False):  # the same dealer deals again while it holds
             prog.stays = self.formula(stays, ("dealer", "stays"), False)
+        nxt = dealer.get("next", "-1")
+        if nxt not in ("-1", -1):  # a seat named to deal the next hand
+            prog.next_seat = self.formula(nxt, ("dealer", "next"), False)
 
     def _end(self, prog: Program, end: dict[str, Any]) -> None:
         """The end of the match, and whether the trick play keeps the cards of each trick

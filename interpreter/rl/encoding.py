@@ -228,11 +228,11 @@ class Encoding:
             o.picks.append("play")
         if isinstance(ins, CardPlay):
             if ins.down is not None:
-                o.card_words.append((ins.down_word, self.cards, None))
+                o.card_words.append((ins.down_word, self.cards, self.named))
                 self.play_words.add(ins.down_word)
                 self.face_down = True
             for d in ins.decls:
-                o.card_words.append((d.word, self.cards, None))
+                o.card_words.append((d.word, self.cards, self.named))
                 self.play_words.add(d.word)
             o.words += [call.action for call in ins.calls]  # announcements beside the cards
             if isinstance(ins, AnyTurnPlay):  # a seat asked out of turn may pass
