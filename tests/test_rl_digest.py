@@ -111,6 +111,8 @@ RECORDED: dict[str, str] = {
     'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
     'preferans-0': 'd79b63d0e1edf5f7',  # the all-pass talon's suit led for no one (turn_up + takes_trick), the lone whister's open hands (declare_melds + dummy)
     'tressette-0': '2b533427c63e0bd3',  # melds of cards sharing a class (four of a rank, else one three), picked at the first turn (declare_melds choose, wait); the stock's draws face up
+    'sueca-0': '7581d38802981d6d',  # the dealer's first or last card turned (a deal of one card to the dealer before the rest)
+    'rook-0': '9012a1308947e177',  # a declared pack with an extra card as the top trump (placed by an option: ranking.top_trumps_place), the nest dealt into the rounds, the Rook free to be played (a trick allow)
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his; its reward mode by its name's checksum (once by its place among the specs)
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',

@@ -24,6 +24,8 @@ ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
 MIGHTY = SPECS / "mighty.yaml"
 TRACTOR = SPECS / "tractor.yaml"
+SUECA = SPECS / "sueca.yaml"
+ROOK = SPECS / "rook.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -69,6 +71,8 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
     "tractor-kitty-by-lead.yaml": (TRACTOR, opt("kitty_multiplier")),
+    "sueca-first-card.yaml": (SUECA, opt("trump_card")),
+    "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),
