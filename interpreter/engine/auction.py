@@ -110,6 +110,7 @@ class Rules:
         self.team_of = team_of
         self.all_pass = -1  # the pc of the all-pass part, set by the compiler
         self.allow: list[Fn | None] = [None] * count  # each bid's condition (None: always)
+        self.ends: list[Fn | None] = [None] * count  # a bid ending the auction (None: never)
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
@@ -242,7 +243,9 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        nxt = (self.next_duel(st, seat, action) if r.hold == H_DUEL
+        ends = r.ends[a[A_CONTRACT] - r.first] if action in r.bids else None
+        nxt = (None if ends is not None and ends(st, seat)
+               else self.next_duel(st, seat, action) if r.hold == H_DUEL
                else self.next_bidder(st, seat))
         if nxt is not None:
             st.current = nxt
@@ -556,6 +559,9 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
         allow = k.get("allow", True)
         if allow is not True and allow != "true":
             rules.allow[i] = c.formula(allow, (*p, "contracts", i, "allow"), True)
+        ends = k.get("ends", False)
+        if ends is not False and ends != "false":
+            rules.ends[i] = c.formula(ends, (*p, "contracts", i, "ends"), True)
 
     def cond(key: str, default: bool) -> Fn:
         v = d.get(key, default)
