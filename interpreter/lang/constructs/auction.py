@@ -535,6 +535,9 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         allow: Any = k.get("allow", True) if isinstance(k, dict) else True
         if allow is not True and allow != "true":
             c.formula(allow, (*p, "contracts", i, "allow"), True)
+        ends: Any = k.get("ends", False) if isinstance(k, dict) else False
+        if ends is not False and ends != "false":
+            c.formula(ends, (*p, "contracts", i, "ends"), True)
     if d.get("call_allow", True) not in (True, "true"):
         c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
     c.number(d.get("first", _FIRST), (*p, "first"), False)
