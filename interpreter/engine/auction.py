@@ -223,6 +223,7 @@ class AuctionBid(Instr):
     def apply(self, st: State, seat: int, action: Action) -> bool:
         a = st.auction
         r = self.rules
+        ends: Fn | None = None  # a bid that ends the auction (``ends``)
         if action == PASS:
             a[A_PASSED] |= 1 << seat
             a[A_PASSES] += 1
@@ -235,6 +236,7 @@ class AuctionBid(Instr):
             a[A_PASSES] = 0
         else:
             k = r.first + r.bids.index(action)
+            ends = r.ends[k - r.first]
             a[A_CONTRACT] = k
             a[A_DECLARER] = seat
             a[A_DOUBLED] = 0
@@ -243,7 +245,6 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        ends = r.ends[a[A_CONTRACT] - r.first] if action in r.bids else None
         nxt = (None if ends is not None and ends(st, seat)
                else self.next_duel(st, seat, action) if r.hold == H_DUEL
                else self.next_bidder(st, seat))
