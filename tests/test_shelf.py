@@ -17,7 +17,7 @@ GAMES = ["hearts", "whist", "spades", "bridge", "schnapsen", "belote", "spoil-fi
          "tute", "doppelkopf", "schafkopf", "pinochle", "skat", "auction-pitch", "five-card-loo",
          "french-tarot", "truco-mineiro", "twenty-eight",
          # the third shelf (issue 34)
-         "ecarte", "coinche", "tressette", "preferans", "mighty"]
+         "ecarte", "coinche", "tressette", "preferans", "mighty", "tractor"]
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -23,6 +23,7 @@ TRESSETTE = SPECS / "tressette.yaml"
 ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
 MIGHTY = SPECS / "mighty.yaml"
+TRACTOR = SPECS / "tractor.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -67,6 +68,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
+    "tractor-kitty-by-lead.yaml": (TRACTOR, opt("kitty_multiplier")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),

@@ -367,12 +367,13 @@ class Program:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
+        old = st.trump
+        st.trump = suit  # first: a trump rank's formula may read the new trump
         tables = self.tables_of(st)
-        if suit != st.trump and any(st.voids):  # voids are suits of the old tables
+        if suit != old and any(st.voids):  # voids are suits of the old tables
             from .observe import voids_under
 
             st.voids = voids_under(st.voids, st.tables, tables[suit])
-        st.trump = suit
         st.tables = tables[suit]
 
     # -- modes (lang/constructs/modes.py) ------------------------------------------------

@@ -1,7 +1,7 @@
 """The ``auction`` step: a bidding round over ordered contracts (its part ``contract``).
 
 >>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
-('auction', 'spelbok.engine.auction:compile_auction', ['contract'])
+('auction', 'spelbok.engine.auction_compile:compile_auction', ['contract'])
 """
 
 from __future__ import annotations
@@ -550,5 +550,5 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
 
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
             compile_check=compile_check,
-            describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
+            describe=describe, check=check, compile="spelbok.engine.auction_compile:compile_auction",
             code_parts=("start", "bid", "trump", "call", "skip", "redeal"))
