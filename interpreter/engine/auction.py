@@ -109,6 +109,7 @@ class Rules:
         self.team_of = team_of
         self.all_pass = -1  # the pc of the all-pass part, set by the compiler
         self.allow: list[Fn | None] = [None] * count  # each bid's condition (None: always)
+        self.ends: list[Fn | None] = [None] * count  # a bid ending the auction (None: never)
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
@@ -221,6 +222,7 @@ class AuctionBid(Instr):
     def apply(self, st: State, seat: int, action: Action) -> bool:
         a = st.auction
         r = self.rules
+        ends: Fn | None = None  # a bid that ends the auction (``ends``)
         if action == PASS:
             a[A_PASSED] |= 1 << seat
             a[A_PASSES] += 1
@@ -233,6 +235,7 @@ class AuctionBid(Instr):
             a[A_PASSES] = 0
         else:
             k = r.first + r.bids.index(action)
+            ends = r.ends[k - r.first]
             a[A_CONTRACT] = k
             a[A_DECLARER] = seat
             a[A_DOUBLED] = 0
@@ -241,7 +244,8 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        nxt = (self.next_duel(st, seat, action) if r.hold == H_DUEL
+        nxt = (None if ends is not None and ends(st, seat)
+               else self.next_duel(st, seat, action) if r.hold == H_DUEL
                else self.next_bidder(st, seat))
         if nxt is not None:
             st.current = nxt

@@ -57,6 +57,9 @@ def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[In
         allow = k.get("allow", True)
         if allow is not True and allow != "true":
             rules.allow[i] = c.formula(allow, (*p, "contracts", i, "allow"), True)
+        ends = k.get("ends", False)
+        if ends is not False and ends != "false":
+            rules.ends[i] = c.formula(ends, (*p, "contracts", i, "ends"), True)
 
     def cond(key: str, default: bool) -> Fn:
         v = d.get(key, default)

@@ -48,6 +48,8 @@ CONTRACT: Construct = Construct("contract", "part", "a contract an auction may r
           default=0, omitted=True, minimum=0),
     Field("allow", "condition", "the contract may be bid only when this holds, read for the "
           "bidder (`contract_level` is the highest level bid so far)", default=True),
+    Field("ends", "condition", "a bid of it ends the auction at once, no one speaking after "
+          "it (read for the bidder as he bids)", default=False),
     SOURCE,
 ), x_name="in a contract")
 
@@ -125,9 +127,10 @@ _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest | rule_word | call_allow
              | doubling_closes | doubling_open | doubling_any_turn
-contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? _end
+contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? contract_ends? _end
 contract_points: "," "aiming" "at" INT "points"
 contract_allow: "," "only" "if" formula
+contract_ends: "," "ending" "the" "auction" cond?
 contract_name: WORD | INT | TEXT
 contract_aim: "," "aiming" "at" INT ("trick" | "tricks")    -> aim_tricks
             | "," "aiming" "at" "no" "trick"                -> aim_none
@@ -225,6 +228,10 @@ def _read_contract(b: _Builder, c: Any, contract: dict[str, Any], cp: Path) -> N
         elif is_node(x, "contract_allow"):
             contract["allow"] = b.formula(x.children[0])
             b.mark((*cp, "allow"), x.children[0])
+        elif is_node(x, "contract_ends"):
+            f = cond_at(x.children, None)
+            contract["ends"] = b.formula(f) if f is not None else True
+            b.mark((*cp, "ends"), x)
     b.citation(c, contract, cp)
 
 
@@ -299,6 +306,11 @@ def _contract_line(c: Mapping[str, Any]) -> str:
         line += f", trump {t.word(c['trump'])}"
     if "allow" in c and t.cond(c["allow"]) is not True:
         line += f", only if {t.formula(c['allow'])}"
+    ends = t.cond(c.get("ends", False))
+    if ends is True:
+        line += ", ending the auction"
+    elif ends is not False:
+        line += f", ending the auction if {t.formula(c['ends'])}"
     if isinstance(c.get("source"), str):
         line += f" — source {t.quote(c['source'])}"
     return line
@@ -378,6 +390,10 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         trump = trumps.get(str(c.get("trump")), f"{ctx.suit_name(c.get('trump'))} trump")
         allow = c.get("allow", True)
         only = "" if allow in (True, "true") else f"; only when {p.formula(allow)}"
+        ends = c.get("ends", False)
+        if ends not in (False, "false"):
+            only += "; a bid of it ends the auction" + (
+                "" if ends in (True, "true") else f" when {p.formula(ends)}")
         body += p.wrap(f"- {_label(c.get('name'))} (level {c.get('level')}): {goal}; {trump}"
                        f"{only}.", sub)
         body += p.cite(c, sub + 2)
@@ -519,6 +535,9 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         allow: Any = k.get("allow", True) if isinstance(k, dict) else True
         if allow is not True and allow != "true":
             c.formula(allow, (*p, "contracts", i, "allow"), True)
+        ends: Any = k.get("ends", False) if isinstance(k, dict) else False
+        if ends is not False and ends != "false":
+            c.formula(ends, (*p, "contracts", i, "ends"), True)
     if d.get("call_allow", True) not in (True, "true"):
         c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
     c.number(d.get("first", _FIRST), (*p, "first"), False)
