@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Pack, cards_in
 from ..limits import MAX_VALUE, held
 from .actions import CARDS, WORD, Action
-from .deal import Deal
 from .steps import Fn, Instr, Setter
 
 if TYPE_CHECKING:
+    from .deal import Deal
     from .state import State
 
 #: The queue's first item while a deal with shows is under way.
