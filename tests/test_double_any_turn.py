@@ -71,3 +71,13 @@ def test_the_rule_in_the_dsl_describe_and_validate() -> None:
     assert validate(text) == []
     [e] = validate(spec("      hold: in_turn\n" + ANY))
     assert "any_turn" in e.message
+
+
+def test_an_option_that_can_be_any_turn_cannot_go_with_hold_either() -> None:
+    """The check reads the option's values, not only a literal word (the review's find)."""
+    opt = "options:\n  dbl: {values: [closes, any_turn], default: closes}\n"
+    text = spec("      hold: in_turn\n" + DOUBLES + "      doubling: dbl\n").replace(
+        "spelbok: 1\n", "spelbok: 1\n" + opt)
+    [e] = validate(text)
+    assert "any_turn" in e.message
+    assert validate(text.replace("[closes, any_turn]", "[closes, open]")) == []

@@ -63,3 +63,14 @@ def test_the_rule_in_the_dsl_describe_and_validate() -> None:
     assert validate(text) == []
     [e] = validate(spec("      last_word: true\n"))  # passes final: refused
     assert "last_word" in e.message
+
+
+def test_last_word_with_an_option_for_pass_final_reads_its_values() -> None:
+    """An option whose every value is false keeps passes open: the last word is accepted;
+    one that may be true is refused."""
+    opt = "options:\n  pf: {values: [false], default: false}\n"
+    text = spec("      last_word: true\n      pass_final: pf\n").replace(
+        "spelbok: 1\n", "spelbok: 1\n" + opt)
+    assert validate(text) == []
+    [e] = validate(text.replace("values: [false]", "values: [false, true]"))
+    assert "last_word" in e.message

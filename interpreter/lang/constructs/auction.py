@@ -494,6 +494,15 @@ def check(chk: _Checker, step_path: Path, step: dict[str, Any]) -> None:
     _check_rules(chk, path, a)
 
 
+def _can_be(chk: _Checker, value: Any) -> set[Any]:
+    """The values a key may take: its own, or every value of the option it names (a
+    condition's strings read as booleans, as the engine reads them)."""
+    opt = chk.options.get(value) if isinstance(value, str) else None
+    values = opt["values"] if opt else [value]
+    return {{"true": True, "false": False}.get(v, v) if isinstance(v, str) else v
+            for v in values}
+
+
 def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     """The holder's right goes in duels: passes are final, each speaks more than once,
     and no one doubles; speaking once makes a pass final."""
@@ -508,10 +517,10 @@ def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
         chk.err((*path, "pass_final"), "'pass_final: false' cannot go with 'speak: once' "
                 "(a player who passed has spoken)")
     if a.get("last_word", False) not in (False, "false") and (
-            a.get("pass_final", True) not in (False, "false") or a.get("speak") == "once"):
+            _can_be(chk, a.get("pass_final", True)) != {False} or a.get("speak") == "once"):
         chk.err((*path, "last_word"), "'last_word' needs 'pass_final: false' (a player "
                 "who passed may bid again) and 'speak: any'")
-    if a.get("doubling") == "any_turn" and a.get("hold", "none") != "none":
+    if "any_turn" in _can_be(chk, a.get("doubling")) and a.get("hold", "none") != "none":
         chk.err((*path, "doubling"), "'doubling: any_turn' cannot go with 'hold'")
     if a.get("speak") == "once" and a.get("hold") == "in_turn":
         chk.err((*path, "hold"), "'hold: in_turn' cannot go with 'speak: once' (an earlier "
