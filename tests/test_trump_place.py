@@ -104,3 +104,16 @@ def test_describe_with_the_word_low_puts_the_suit_above_them() -> None:
                                           "top_trumps_place: low")).split())
     assert "below the whole trump suit, as its lowest cards:" in text
     assert "Above them the trump suit ranks" in text
+
+
+def test_the_bots_keep_value_places_low_top_trumps_below_the_trump_suit() -> None:
+    """A bot values top trumps placed low below every card of the trump suit and above the
+    plain cards, in their order (the second and later ones once rose above the suit)."""
+    from spelbok.cards import parse_card
+    from spelbok.engine.order import build_tables
+    from spelbok.play.bots.heuristics import keep_value
+
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    hearts = build_tables((1 << 52) - 1, ranks, ["JC", "JS"], False, top_low=True)[2]
+    value = {n: keep_value(hearts, parse_card(n)) for n in ("2H", "JC", "JS", "AD")}
+    assert value["2H"] > value["JC"] > value["JS"] > value["AD"]

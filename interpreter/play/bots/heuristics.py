@@ -46,7 +46,10 @@ def keep_value(tables: TrumpTables, c: int, want: bool = True) -> int:
 
     With ``want=False`` (tricks hurt) the order is reversed: low cards are kept.
     """
-    v = tables.power[c] + (100 if tables.trump[c] and tables.power[c] < 100 else 0)
+    # the trump suit's cards lifted above the plain ones; top trumps keep their own power
+    # (200+, or just under the trump suit when placed low: ranking.top_trumps_place)
+    v = tables.power[c] + (100 if tables.trump[c] and tables.power[c] < 100
+                           and not (tables.top_mask >> c) & 1 else 0)
     return v if want else -v
 
 
