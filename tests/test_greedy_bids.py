@@ -88,6 +88,11 @@ def test_trick_bid_leaves_auctions_for_points_to_the_rollouts() -> None:
     st = _first_bid("skat", 2)
     obs = observe(st)
     assert trick_bid(obs, 0, list(obs.legal)) is None
+    # a game with contracts for points, even when only its capots (trick contracts) are left
+    st = _first_bid("coinche", 2)
+    obs = observe(st)
+    capots = [a for a in obs.legal if a.verb.startswith("capot")]
+    assert capots and trick_bid(obs, 0, [PASS, *capots]) is None
 
 
 def test_greedy_bots_end_preferans_matches() -> None:

@@ -79,8 +79,8 @@ def thin_options(options: list[Action], cap: int = MAX_OPTIONS) -> list[Action]:
 def trick_bid(obs: Observation, hand: int, options: list[Action]) -> Action | None:
     """The bid of an auction of trick contracts: the lowest the hand can hope to make.
 
-    When every bid offered is a contract for a number of tricks (its ``aim``)
-    or a negative one (no trick to take), the bot bids the lowest contract
+    When every contract of the game is one for a number of tricks (its
+    ``aim``) or a negative one (no trick to take), the bot bids the lowest contract
     whose aim the hand's quick count of tricks under its trump reaches, less
     :data:`BID_SLACK` (:func:`sure_tricks`; the best suit when the declarer
     names it; a fair share of the tricks for each partner), or a negative
@@ -88,16 +88,18 @@ def trick_bid(obs: Observation, hand: int, options: list[Action]) -> Action | No
     with; else it passes.  Rollouts judge such bids badly: each of many bids
     is played out in a few worlds, the others' bids in them are random, and
     the luckiest of many overbids wins (Preferans matches never ended).
-    None when the decision is no such auction (contracts for points, or
-    words besides the bids and ``pass``): rollouts decide it.
+    None when the game has contracts for points, or the decision offers words
+    besides the bids and ``pass`` (double, hold): rollouts decide it.
     """
     prog = obs.game.program
     if not prog.contracts or PASS not in options:
         return None
+    if any(c.points or (c.aim <= 0 and not c.negative) for c in prog.contracts):
+        return None  # some contract is for points (or for nothing the count can weigh)
     by_action = {bid_action(c.name): c for c in prog.contracts}
     bids = [(a, by_action.get(a)) for a in options if a != PASS]
-    if not bids or any(c is None or c.points or (c.aim <= 0 and not c.negative) for _, c in bids):
-        return None
+    if not bids or any(c is None for _, c in bids):
+        return None  # words besides the bids (double, hold): the rollouts weigh them
     tables = prog.tables_in((obs.view.get("vars") or {}).get("mode"))
     live = unseen_mask(obs.view, prog.deck_mask, prog.pack)
     sides = prog.sides
