@@ -40,7 +40,7 @@ HOT = ("cards", "frozen",
        "engine/trick", "engine/trick_play", "engine/dummy", "engine/announce", "engine/card_play",
        "engine/any_turn", "engine/blind",
        "engine/tricks", "engine/flow", "engine/deal", "engine/decide", "engine/exchange",
-       "engine/auction", "engine/combos",
+       "engine/auction", "engine/auction_doubling", "engine/combos", "engine/deal_shows",
        "engine/passing", "engine/patterns", "engine/melds", "engine/stock",
        "engine/readers", "engine/resolver", "engine/seats",
        # batched playouts (Game.playouts) and the search bots' steps

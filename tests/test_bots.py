@@ -55,7 +55,7 @@ def test_bots_choose_legal_actions_for_every_decision(name: str) -> None:
     seen: Counter[str] = Counter()
     rng = random.Random(11)
     doc_players = spelbok.load(name).tree["players"]
-    for players in sorted({doc_players["min"], min(doc_players["max"], 4)}):
+    for players in sorted({doc_players["min"], max(doc_players["min"], min(doc_players["max"], 4))}):
         game = load(name, players, max_hands=4)
         for m in range(2):
             st = game.new_state(seed=100 + m)

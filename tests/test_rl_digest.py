@@ -85,7 +85,7 @@ RECORDED: dict[str, str] = {
     'belote-0': 'f01021698ba07a1f',  # turning right (players.direction); melds announced with the first card (declare_melds wait)
     'bridge-0': '76193bd5a25a7659',
     'briscola-0': '6b7729d875722f7a',
-    'coinche-0': 'da873d88472ef6fb',  # an auction of point contracts with coinche and surcoinche (doubling: closes), sans-atout and tout-atout as modes
+    'coinche-0': 'f2828c5650161b4f',  # an auction of point contracts with coinche and surcoinche (doubling: closes, or any_turn by option), the générale by option, sans-atout and tout-atout as modes
     'doppelkopf-0': '5e9aa1bd6b4960bd',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation
     'ecarte-0': '01ebec5b1595529d',  # proposals in a repeat, the king marked by an announcement that may end the tricks
     'euchre-0': '92767ae1f2a454b2',
@@ -96,6 +96,7 @@ RECORDED: dict[str, str] = {
     'hearts-0': '8ac9d538cb17913c',
     'knektpass-0': 'c3016d24d2ad0cd9',
     'knockout-whist-0': '1e35e2e0d893c1ad',
+    'mighty-0': '20a70d386ff81d3c',  # a declared 53-card pack: the joker led with a suit (tricks.declare, required), the called friend hidden (hidden ally), the friend deals next (dealer.next), the run and the misdeal ending the auction (contract ends)
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': 'de3c8837235c4542',
     'rams-0': 'aec7b8a316e2940b',
@@ -106,9 +107,12 @@ RECORDED: dict[str, str] = {
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '7d43473fd4ee58fc',  # ties of equal cards (ranking.equal_best), the hand of eleven, no pointless raise
     'tute-0': '68a06e87cd40f76c',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable); the side's variables of the four-player game (tute_team, sang, lw_team, cantes_0..2: more observation fields, the same play)
+    'tractor-0': 'c57c1a7aa2da128e',  # the trump shown as the cards are dealt one at a time (deal.shows: a word and a card, or pass), plays of several cards with throws (tricks.combos), the trump rank
     'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
     'preferans-0': 'd79b63d0e1edf5f7',  # the all-pass talon's suit led for no one (turn_up + takes_trick), the lone whister's open hands (declare_melds + dummy)
     'tressette-0': '2b533427c63e0bd3',  # melds of cards sharing a class (four of a rank, else one three), picked at the first turn (declare_melds choose, wait); the stock's draws face up
+    'sueca-0': '7581d38802981d6d',  # the dealer's first or last card turned (a deal of one card to the dealer before the rest)
+    'rook-0': '9012a1308947e177',  # a declared pack with an extra card as the top trump (placed by an option: ranking.top_trumps_place), the nest dealt into the rounds, the Rook free to be played (a trick allow)
     'whist-0': '158910e95ff5535b',  # the dealer's last card turned, not a random one of his; its reward mode by its name's checksum (once by its place among the specs)
     'knektpass-5': 'e55baea12ae5a97b',
     'oh-hell-5': '0abeb8e98958b47f',

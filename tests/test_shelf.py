@@ -15,8 +15,9 @@ SPECS = Path(__file__).resolve().parent.parent / "specs"
 #: the games of the second shelf (issue 16); the first shelf's readings predate the rule
 GAMES = ["hearts", "whist", "spades", "bridge", "schnapsen", "belote", "spoil-five", "briscola",
          "tute", "doppelkopf", "schafkopf", "pinochle", "skat", "auction-pitch", "five-card-loo",
-         "french-tarot", "truco-mineiro", "twenty-eight", "ecarte", "coinche", "tressette",
-         "preferans"]
+         "french-tarot", "truco-mineiro", "twenty-eight",
+         # the third shelf (issue 34)
+         "ecarte", "coinche", "tressette", "preferans", "mighty", "tractor", "sueca", "rook"]
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -22,6 +22,10 @@ PREFERANS = SPECS / "preferans.yaml"
 TRESSETTE = SPECS / "tressette.yaml"
 ECARTE = SPECS / "ecarte.yaml"
 COINCHE = SPECS / "coinche.yaml"
+MIGHTY = SPECS / "mighty.yaml"
+TRACTOR = SPECS / "tractor.yaml"
+SUECA = SPECS / "sueca.yaml"
+ROOK = SPECS / "rook.yaml"
 
 Path_ = tuple[Any, ...]
 NAME = {("name",), ("about",)}
@@ -65,6 +69,10 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "ecarte-single-discard.yaml": (ECARTE, opt("proposals")),
     "ecarte-seven-points.yaml": (ECARTE, opt("game_points")),
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
+    "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
+    "tractor-kitty-by-lead.yaml": (TRACTOR, opt("kitty_multiplier")),
+    "sueca-first-card.yaml": (SUECA, opt("trump_card")),
+    "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
         ("options", "clean_sweep"),
         ("variables", "hand", "sweep"), ("variables", "hand", "blanks"),

@@ -200,6 +200,8 @@ _SAMPLES: dict[str, Any] = {
                             "shows": "trumps(hand)", "steps": [], "ends_tricks": "false"}],
     "list[declaration]": [{"word": "marriage", "when": "card_rank == 'K'", "then": {"a": "1"},
                           "binds": "card_rank == 'A'", "reason": "r", "source": "s"}],
+    "list[show]": [{"word": "declare", "copies": 2, "when": "card_rank == 'A'",
+                    "then": {"a": "1"}, "source": "s"}],
     "first_dealer": 2, "allow": [{"if": "seats > 2", "reason": "r"}, {"if": "true"}],
     "list[word]": ["right"], "list[pattern]": [{"name": "p", "if": "true"}],
     "points_by_rank": {"A": 11}, "points_by_card": {"QS": 13}, "map[ranks]": {"C": ["A"]},

@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ..cards import FRENCH, Pack, cards_in
 from ..lang import vocabulary as _v
 from .actions import CARDS, NUMBER, SUIT, WORD, Action
-from .flow import Redeal
 from .order import NO_TRUMP
-from .steps import Instr, Jump, Path, const
+from .steps import Instr
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -57,6 +56,7 @@ F_PASS_FINAL: Final = 1
 F_DOUBLE: Final = 2
 F_REDOUBLE: Final = 4
 F_ONCE: Final = 8  # each seat speaks once
+F_LAST_WORD: Final = 16  # all the others passed, the highest bidder speaks once more
 F_START: Final = 8  # with the holder's right, the flags' bits from here: the first seat
 #: how the bidding goes round (``hold``): in turn, in duels with the holder's right, or
 #: in turn with an earlier player's right to hold
@@ -109,10 +109,12 @@ class Rules:
         self.team_of = team_of
         self.all_pass = -1  # the pc of the all-pass part, set by the compiler
         self.allow: list[Fn | None] = [None] * count  # each bid's condition (None: always)
+        self.ends: list[Fn | None] = [None] * count  # a bid ending the auction (None: never)
         self.hold = 0  # the holder's right: an index of HOLDS (0: none)
         self.first_to_name = False  # the declarer (DECLARERS)
         self.once = False  # each seat speaks once (``speak``)
         self.closes = False  # a double closes the bidding but for a redouble (``doubling``)
+        self.last_word: Fn | None = None  # the condition ``last_word`` (None: false)
         self.call_allow: Fn | None = None  # which cards the declarer may call (`card`)
         self.rank_order = False  # call: the first called rank not held whole, own cards too
 
@@ -145,7 +147,9 @@ class AuctionStart(Instr):
         a[A_FLAGS] = ((F_PASS_FINAL if self.pass_final(st, 0) else 0)
                       | (F_DOUBLE if self.double(st, 0) else 0)
                       | (F_REDOUBLE if self.redouble(st, 0) else 0)
-                      | (F_ONCE if self.rules.once else 0))
+                      | (F_ONCE if self.rules.once else 0)
+                      | (F_LAST_WORD if self.rules.last_word is not None
+                         and self.rules.last_word(st, 0) else 0))
         st.auction = a
         start = int(self.first_fn(st, 0)) % st.n
         if self.rules.hold:  # who is elder is counted from the first seat: kept in the flags
@@ -218,6 +222,7 @@ class AuctionBid(Instr):
     def apply(self, st: State, seat: int, action: Action) -> bool:
         a = st.auction
         r = self.rules
+        ends: Fn | None = None  # a bid that ends the auction (``ends``)
         if action == PASS:
             a[A_PASSED] |= 1 << seat
             a[A_PASSES] += 1
@@ -230,6 +235,7 @@ class AuctionBid(Instr):
             a[A_PASSES] = 0
         else:
             k = r.first + r.bids.index(action)
+            ends = r.ends[k - r.first]
             a[A_CONTRACT] = k
             a[A_DECLARER] = seat
             a[A_DOUBLED] = 0
@@ -238,7 +244,8 @@ class AuctionBid(Instr):
         st.public.append((seat, "bid", action))
         if st.rec is not None:
             st.event("decision", seat=seat, decision="bid", action=str(action))
-        nxt = (self.next_duel(st, seat, action) if r.hold == H_DUEL
+        nxt = (None if ends is not None and ends(st, seat)
+               else self.next_duel(st, seat, action) if r.hold == H_DUEL
                else self.next_bidder(st, seat))
         if nxt is not None:
             st.current = nxt
@@ -266,7 +273,7 @@ class AuctionBid(Instr):
             if all(p == d for p in active):  # no one left to outbid the highest (or all passed)
                 return None
             return active[0]
-        if a[A_PASSES] >= len(seats) - (1 if d >= 0 else 0):
+        if a[A_PASSES] >= len(seats) - (1 if d >= 0 and not a[A_FLAGS] & F_LAST_WORD else 0):
             return None
         return seats[0]
 
@@ -521,59 +528,6 @@ def contracts_of(c: Compiler, hand: list[Any]) -> tuple[Contract, ...]:
                                 0 if negative or not isinstance(aim, int) else aim, negative,
                                 points))
     return tuple(out)
-
-
-def compile_auction(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:
-    """An ``auction`` step: its start, bids, trump and called card, then its ``all_pass`` steps
-    (by default a redeal), skipped when someone bids."""
-    d = step["auction"]
-    p = (*path, "auction")
-    first = c.contract_first.get(path, 0)
-    count = len(d.get("contracts", []))
-    mode = c.constant(d.get("partner", "none"), (*p, "partner"), MODES)
-    ranks = tuple(c.pack.rank_index[str(r).upper()] for r in d.get("called_ranks", ["A"])
-                  ) if mode == "called_card" else ()  # a pack may have no ace
-    rules = Rules(c.contracts, first, count, MODES.index(mode), ranks,
-                  c.resolver.team_of)
-    rules.once = c.constant(d.get("speak", "any"), (*p, "speak"), ("any", "once")) == "once"
-    rules.closes = c.constant(d.get("doubling", "open"), (*p, "doubling"),
-                              ("open", "closes")) == "closes"
-    rules.rank_order = c.constant(d.get("call", "not_held"), (*p, "call"),
-                                  ("not_held", "rank_order")) == "rank_order"
-    if rules.rank_order:
-        c.calls_own = True  # a sample may deal the called card to the declarer (observe)
-    rules.hold = HOLDS.index(c.constant(d.get("hold", "none"), (*p, "hold"), HOLDS))
-    rules.first_to_name = c.constant(d.get("declarer", "highest"), (*p, "declarer"),
-                                     DECLARERS) == "first_to_name"
-    if mode == "called_card" and d.get("call_allow", True) not in (True, "true"):
-        rules.call_allow = c.formula(d["call_allow"], (*p, "call_allow"), True)
-    for i, k in enumerate(d.get("contracts", [])):
-        allow = k.get("allow", True)
-        if allow is not True and allow != "true":
-            rules.allow[i] = c.formula(allow, (*p, "contracts", i, "allow"), True)
-
-    def cond(key: str, default: bool) -> Fn:
-        v = d.get(key, default)
-        return const(v) if isinstance(v, bool) else c.formula(v, (*p, key), False)
-
-    code.append(AuctionStart(rules, c.number(d.get("first", "(dealer + 1) % seats"),
-                                             (*p, "first"), False),
-                             cond("pass_final", True), cond("double", False),
-                             cond("redouble", False)))
-    code.append(AuctionBid(rules))
-    pack = c.pack
-    suits = tuple(sorted({pack.suit[k] for k in c.deck if pack.suit[k] >= 0}))
-    code.append(AuctionTrump(rules, suits, None if c.pack.french else c.pack))
-    code.append(AuctionCall(rules))
-    skip = Jump()
-    code.append(skip)
-    rules.all_pass = len(code)
-    after = d.get("all_pass") or []
-    if after:
-        c.compile_steps(after, (*p, "all_pass"), code)
-    else:
-        code.append(Redeal(False))
-    skip.target = len(code)
 
 
 __all__ = ["HOLD", "AuctionBid", "AuctionCall", "AuctionStart", "AuctionTrump", "Contract", "Rules",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import cards_in
 from ..limits import MAX_VALUE, held
-from .actions import CARD, CARD_ACTIONS, CARDS, WORD, Action, pack_card_list
+from .actions import CARD, CARDS, WORD, Action, card_actions, pack_card_list
 from .announce import Announcement
 from .combos import ComboPlay
 from .dummy import DummyPlay
@@ -31,10 +31,12 @@ class Declaration:
     condition on the card played with it (``when``, the card in ``st.cand``; None:
     any card), its assignments for the declarer, and the demand it puts on the next
     player to the trick, or every later one (``rest``) (``binds``, refused with
-    ``reason``; None: none): it binds a free card too."""
+    ``reason``; None: none): it binds a free card too.  A ``required`` one makes a card
+    its ``when`` admits playable only with a declaration (the card alone is no play)."""
 
     def __init__(self, word: str, when: Fn | None, then: list[tuple[Setter, Fn, str]],
-                 binds: Fn | None, reason: str, where: str, rest: bool = False) -> None:
+                 binds: Fn | None, reason: str, where: str, rest: bool = False,
+                 required: bool = False) -> None:
         self.word = word
         self.when = when
         self.then = then
@@ -42,6 +44,7 @@ class Declaration:
         self.reason = reason
         self.where = where  # the declaration in the spec, for a value out of bounds
         self.rest = rest  # binds every later player of the trick (bound: rest), not the next
+        self.required = required  # a card `when` admits is played only with a declaration
 
 
 class CardPlay(TrickPlayEach):
@@ -93,6 +96,8 @@ class CardPlay(TrickPlayEach):
         self.calls: list[Announcement] = calls or []
         self.call_words: dict[str, Announcement] = {a.word: a for a in self.calls}
         self.aside = False  # tricks.aside_turn (set by the compiler)
+        #: the declarations a card needs (``required``): none, and plain plays are as ever
+        self.needed: list[Declaration] = [d for d in self.decls if d.required]
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """As :meth:`TrickPlay.begin_trick`; with ``aside`` (``tricks.aside_turn``) a seat
@@ -154,8 +159,9 @@ class CardPlay(TrickPlayEach):
         assert seat is not None
         m = self._card_mask(st, seat)
         pack = self.pack  # a declared pack names its cards (as in TrickPlay.legal)
-        out = list((_CARD_LISTS.get(m) or _card_list(m)) if pack is None
-                   else pack_card_list(pack, m))
+        plain = m & ~self._needs(st, seat, m) if self.needed else m
+        out = list((_CARD_LISTS.get(plain) or _card_list(plain)) if pack is None
+                   else pack_card_list(pack, plain))
         if self.abstain is not None and self.abstain(st, seat) and self._may_knock(st, seat):
             out.append(self.knock)
         down = self.down
@@ -175,6 +181,17 @@ class CardPlay(TrickPlayEach):
         for call in self.calls:
             if call.offered(st, seat):
                 out.append(call.action)
+        return out
+
+    def _needs(self, st: State, seat: int, m: int) -> int:
+        """The cards of ``m`` a required declaration admits: played only with one."""
+        out = 0
+        for c in cards_in(m):
+            st.cand = c
+            for d in self.needed:
+                if d.when is None or d.when(st, seat):
+                    out |= 1 << c
+                    break
         return out
 
     def check(self, st: State, a: Action) -> str | None:
@@ -202,7 +219,7 @@ class CardPlay(TrickPlayEach):
                 if self.down is None or not self.down(st, seat):
                     return f"you may not play a card face down ({self.down_word}) now"
                 return None
-            problem = self.check(st, CARD_ACTIONS[c])
+            problem = self._check_card(st, card_actions(st.prog.pack)[c])
             if problem is not None:
                 return problem
             when = self.decls[self.words[a.verb]].when
@@ -210,6 +227,23 @@ class CardPlay(TrickPlayEach):
             if when is not None and not when(st, seat):
                 return f"you may not declare {a.verb} with {st.prog.pack.names[c]}"
             return None
+        if kind == CARD and self.needed and (st.hands[seat] >> a.value) & 1 \
+                and self._needs(st, seat, 1 << a.value):
+            c = a.value
+            name = st.prog.pack.names[c]
+            words = []
+            for d in self.decls:
+                st.cand = c
+                if d.when is None or d.when(st, seat):
+                    words.append(f"{d.word} {name}")
+            return f"{name} is played only with a declaration: " + ", ".join(words)
+        return self._check_card(st, a)
+
+    def _check_card(self, st: State, a: Action) -> str | None:
+        """The checks of a card play, whether declared or not (``_check``)."""
+        seat = st.current
+        assert seat is not None
+        kind = a.kind
         tr = st.trick
         if kind == CARD and tr.demand and (tr.bound == seat or tr.bound == REST):
             c = a.value
@@ -225,15 +259,35 @@ class CardPlay(TrickPlayEach):
         tr = st.trick
         if tr.demand and (tr.bound == seat or tr.bound == REST):
             # a card a demand left him shows no void (he may hold the suit it refused)
+            # a demand that binds him (it admits some cards of his hand, not all) may leave
+            # him a card of the suit it refused: his play then shows no void
+            binding = self._binding(st, seat, tr)
             voids = st.voids[seat]
             if tr.bound == seat:  # his play answers the demand
                 tr = tr.own(st)
                 tr.demand = 0
                 tr.bound = -1
             done = self._apply(st, seat, a)
-            st.voids[seat] = voids
+            if binding:
+                st.voids[seat] = voids
             return done
         return self._apply(st, seat, a)
+
+    def _binding(self, st: State, seat: int, tr: Trick) -> bool:
+        """Whether the trick's demand binds ``seat``: its ``binds`` admits some cards of
+        his hand but not all (none admitted, or all, it changes nothing for him)."""
+        binds = self.decls[tr.demand - 1].binds
+        if binds is None:
+            return False
+        hand = st.hands[seat]
+        cand = st.cand
+        kept = 0
+        for c in cards_in(hand):
+            st.cand = c
+            if binds(st, seat):
+                kept |= 1 << c
+        st.cand = cand
+        return bool(kept) and kept != hand
 
     def _apply(self, st: State, seat: int, a: Action) -> bool:
         tr = st.trick
@@ -310,7 +364,7 @@ class CardPlay(TrickPlayEach):
             tr = tr.own(st)
             tr.demand = k + 1
             tr.bound = REST if d.rest else tr.order[pos]
-        return self.apply(st, seat, CARD_ACTIONS[c])
+        return self.apply(st, seat, card_actions(st.prog.pack)[c])
 
     def _play_down(self, st: State, seat: int, c: int) -> bool:
         """Play ``c`` face down: the lowest trump or a card of no suit (its key is

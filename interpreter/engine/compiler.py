@@ -315,8 +315,10 @@ class Compiler:
         suit_ranks = {pack.suit_index[k]: [str(r) for r in v]
                       for k, v in (ranking.get("suit_ranks") or {}).items()}
         trump_ranks = [str(r) for r in ranking.get("trump_ranks") or []]
+        top_low = "top_trumps_place" in ranking and self.constant(
+            ranking["top_trumps_place"], ("ranking", "top_trumps_place"), ("high", "low")) == "low"
         tables = build_tables(deck_mask, rank_order, top, follow_printed, pack, suit_ranks,
-                              trump_ranks)
+                              trump_ranks, top_low)
         self.free_mask = _card_mask(ranking.get("free_cards") or [], deck_mask, pack)
         self.losing_mask = _card_mask(ranking.get("losing_cards") or [], deck_mask, pack)
         # kept cards never win either (and then stay with their owner: CardPlay.kept)
@@ -371,6 +373,9 @@ class Compiler:
         stays = dealer.get("stays", "false")
         if stays not in ("false", False):  # the same dealer deals again while it holds
             prog.stays = self.formula(stays, ("dealer", "stays"), False)
+        nxt = dealer.get("next", "-1")
+        if nxt not in ("-1", -1):  # a seat named to deal the next hand
+            prog.next_seat = self.formula(nxt, ("dealer", "next"), False)
 
     def _end(self, prog: Program, end: dict[str, Any]) -> None:
         """The end of the match, and whether the trick play keeps the cards of each trick

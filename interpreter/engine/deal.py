@@ -201,7 +201,7 @@ def compile_deal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
     d = step["deal"]
     p = (*path, "deal")
     every, after = d.get("widow_every"), d.get("turn_up_after")
-    code.append(Deal(
+    deal = Deal(
         c.number(d.get("size", "0"), (*p, "size"), True),
         [int(x) for x in d.get("packets", [1])] or [1],
         # None: every seat still in (the usual case, which needs no formula)
@@ -212,7 +212,13 @@ def compile_deal(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr
         [int(x) for x in d["widow_packets"]] if d.get("widow_packets") else None,
         None if every is None else int(every),
         None if after is None else int(after),
-    ))
+    )
+    if d.get("shows"):  # cards shown as they are dealt (lang/constructs/deal_shows.py)
+        from .deal_shows import compile_shows
+
+        code.append(compile_shows(c, deal, list(d["shows"]), (*p, "shows"), c.pack))
+        return
+    code.append(deal)
 
 
 def compile_turn_up(c: Compiler, step: dict[str, Any], path: Path, code: list[Instr]) -> None:

@@ -70,14 +70,16 @@ def _card_powers(pack: Pack, ranks: list[str], suit_ranks: dict[int, list[str]] 
 def build_tables(
     deck_mask: int, ranks_high_to_low: list[str], top_trumps: list[str], top_follow_printed: bool,
     pack: Pack = FRENCH, suit_ranks: dict[int, list[str]] | None = None,
-    trump_ranks: list[str] | None = None,
+    trump_ranks: list[str] | None = None, top_low: bool = False,
 ) -> tuple[TrumpTables, ...]:
     """Tables for trumps C, S, H, D (the pack's suits) and no trump (index 4).
 
     A pack with fewer suits repeats the no-trump tables at the trump numbers it lacks;
     every copy of a top trump is one; a card of no suit has effective suit NO_TRUMP and is
     never a trump by its suit.  ``suit_ranks`` gives some suits (by index) an order of
-    their own, ``trump_ranks`` the trump suit's order (both high to low).
+    their own, ``trump_ranks`` the trump suit's order (both high to low).  With
+    ``top_low`` (``ranking.top_trumps_place: low``) the top trumps rank below the trump
+    suit, in their order, and above every plain card (powers 100 and down).
 
     >>> from spelbok.cards import parse_card
     >>> t = build_tables((1 << 52) - 1, "A K Q J 10 9 8 7 6 5 4 3 2".split(), [], False,
@@ -121,7 +123,7 @@ def build_tables(
                     continue  # named again (AH, then A@trump in hearts): its first place holds
                 top_mask |= 1 << c
                 is_trump[c] = True
-                power[c] = 200 + (k - i)
+                power[c] = 100 - i if top_low else 200 + (k - i)
                 if not top_follow_printed:
                     suit[c] = t
         suit_mask = [0, 0, 0, 0, 0]

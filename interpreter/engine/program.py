@@ -114,6 +114,7 @@ class Program:
     turn: int = 1  # the play direction: 1 to the left (seat + 1), -1 to the right
     skip_out: bool = True
     stays: Fn | None = None  # dealer.stays: the same dealer deals the next hand while it holds
+    next_seat: Fn | None = None  # dealer.next: the seat that deals the next hand (else: rotate)
     end_when: Fn = lambda st, p: False
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
@@ -366,12 +367,13 @@ class Program:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
 
     def set_trump(self, st: State, suit: int) -> None:
+        old = st.trump
+        st.trump = suit  # first: a trump rank's formula may read the new trump
         tables = self.tables_of(st)
-        if suit != st.trump and any(st.voids):  # voids are suits of the old tables
+        if suit != old and any(st.voids):  # voids are suits of the old tables
             from .observe import voids_under
 
             st.voids = voids_under(st.voids, st.tables, tables[suit])
-        st.trump = suit
         st.tables = tables[suit]
 
     # -- modes (lang/constructs/modes.py) ------------------------------------------------
@@ -429,6 +431,16 @@ class Program:
                 return d
         return d
 
+    def named_dealer(self, st: State) -> int:
+        """The seat ``dealer.next`` names to deal the next hand; a value that is no seat
+        still in the match leaves the deal to pass as ``rotate`` says."""
+        fn = self.next_seat
+        assert fn is not None
+        seat = fn(st, 0)
+        if type(seat) is int and 0 <= seat < st.n and not (self.skip_out and st.out[seat]):
+            return seat
+        return self.next_dealer(st)
+
     def end_hand(self, st: State) -> None:
         st.hands_played += 1
         if st.rec is not None:
@@ -441,7 +453,7 @@ class Program:
             return
         stays = self.stays
         if stays is None or not stays(st, 0):
-            st.dealer = self.next_dealer(st)
+            st.dealer = self.next_dealer(st) if self.next_seat is None else self.named_dealer(st)
         st.hand_number += 1
         self.start_hand(st)
 

@@ -29,7 +29,7 @@ from ..errors import (
 from ..limits import MAX_VALUE, held, seat_arg, short_repr
 from .actions import Action, parse_action
 from .fields import _COMPARED, _FIELDS, _PICKLED
-from .resolve import resolve_action, well_formed
+from .resolve import held_action, resolve_action, well_formed
 from .rng import below as _below
 from .rng import settle as _settle
 from .rng import shuffle as _shuffle
@@ -262,8 +262,9 @@ class State:
             raise kind_fault(e) from e
 
     def _fast_ok(self, action: Any) -> bool:
-        if self.current is None or not well_formed(action, self.prog.pack.size,
-                                                   self.prog.pack.french):
+        pack = self.prog.pack  # a copy not held is left to resolve_action (the copies held)
+        if self.current is None or not well_formed(action, pack.size, pack.french) or (
+                pack.copies > 1 and action[0] in (0, 3) and held_action(self, action)[2] != action[2]):
             return False
         return self.prog.code[self.pc].check(self, action) is None
 

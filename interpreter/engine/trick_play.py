@@ -101,6 +101,9 @@ class TrickPlay(Instr):
         self.keep_cards = False
         self.pack: Pack | None = None  # a declared pack names the cards (compiler); None: French
         self.takes: Fn | None = None  # tricks.takes_trick: a card that takes the trick outright
+        # follow: false with an allow (the spec's own following, compiler): a play may show
+        # a void in any suit, and after a led card of no suit too (_allowed_voids)
+        self.any_suit_voids = False
 
     def begin_trick(self, st: State, leader: int) -> bool:
         """Set up the next trick, led by ``leader``; False when no trick is left to play."""
@@ -219,6 +222,8 @@ class TrickPlay(Instr):
         led = tr.led
         if led < 0:
             tr.led = led = suit
+            if tr.cards and self.any_suit_voids:  # after cards of no suit (a losing card led)
+                st.voids[seat] |= self._allowed_voids(st, seat, c, led)
         elif suit != led:  # the duties of a hand void in the suit led: a free card shows
             f = st.tf  # no void (CardPlay.apply), another card one the rules prove
             if f.follow:
@@ -279,7 +284,7 @@ class TrickPlay(Instr):
         for s in range(len(t.suit_mask)):
             suit = t.suit_mask[s]
             if (not suit or hand & suit or (known >> s) & 1
-                    or (s != led and suit & t.trump_mask != suit)):
+                    or (s != led and suit & t.trump_mask != suit and not self.any_suit_voids)):
                 continue
             if gone < 0:  # the cards played face up this hand: no hand holds them
                 gone = played_cards(st) & ~st.hidden  # played face up

@@ -72,6 +72,9 @@ def compile_tricks(c: Compiler, step: dict[str, Any], path: Path, code: list[Ins
                             per_trick)
     if not c.pack.french:
         play.pack = c.pack
+    # a step that leaves following to its own `allow` (follow: false): a play may show a
+    # void in any suit, not only the suit led or the trumps (TrickPlay._allowed_voids)
+    play.any_suit_voids = allow_fn is not None and t.get("follow", True) in (False, "false")
     if t.get("takes_trick", "false") not in (False, "false"):
         play.takes = c.formula(t["takes_trick"], (*p, "takes_trick"), True)
     leader = c.selector(t.get("leader", "forehand"), t.get("leader_where"), p)
@@ -178,7 +181,9 @@ def declarations(c: Compiler, entries: list[Any], path: Path) -> list[Declaratio
             None if binds in (True, "true") else c.formula(binds, (*here, "binds"), True),
             str(reason) if reason else f"the demand `{binds}` binds you",
             c.where(here),
-            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest"))
+            c.constant(d.get("bound", "next"), (*here, "bound"), ("next", "rest")) == "rest",
+            c.constant(d.get("required", False), (*here, "required"), (True, False))
+            in (True, "true")))
     return out
 
 

@@ -190,6 +190,11 @@ def _fields_of(path: Path, node: Any, fields: Iterable[_v.Field], kind: str,
             for i, d in enumerate(value):
                 yield from _fields_of((*here, i), d, _v.construct("declaration").fields,
                                       "declare", owner)
+        elif f.type == "list[show]" and isinstance(value, list):
+            # a show's formulas read the card shown, as a declaration's (deal.shows)
+            for i, d in enumerate(value):
+                yield from _fields_of((*here, i), d, _v.construct("show").fields,
+                                      "declare", owner)
 
 
 def _step_fields(path: Path, step: dict[str, Any]) -> Iterator[_Field]:

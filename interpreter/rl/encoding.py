@@ -65,6 +65,7 @@ from ..engine.auction import (
     AuctionTrump,
 )
 from ..engine.combos import ComboPlay
+from ..engine.deal_shows import DealShows
 from ..engine.decide import Decide
 from ..engine.exchange import Exchange
 from ..engine.game import Game
@@ -87,7 +88,7 @@ RANGES = ("play", "pick", "word", "suit", "number", "card")
 #: the decision instructions the action space numbers (their ``legal`` is overridden);
 #: any other is reported by :func:`uncovered`
 COVERED: tuple[type, ...] = (TrickPlay, Decide, Exchange, PassCards, AuctionBid,
-                             AuctionTrump, AuctionCall)
+                             AuctionTrump, AuctionCall, DealShows)
 
 
 def _is_decision(ins: Instr) -> bool:
@@ -198,6 +199,9 @@ class Encoding:
                 o.decisions.append(name)
             if isinstance(ins, Decide):
                 self._decide_offers(ins, name, o)
+            elif isinstance(ins, DealShows):  # cards shown as dealt: a word and a card, or pass
+                o.words.append(ins.pass_action)
+                o.card_words += [(s.word, self.cards, self.named) for s in ins.shows]
             elif isinstance(ins, (Exchange, PassCards)):
                 o.picks.append(name)
             elif isinstance(ins, AuctionStart):  # every call the auction may offer
@@ -228,11 +232,11 @@ class Encoding:
             o.picks.append("play")
         if isinstance(ins, CardPlay):
             if ins.down is not None:
-                o.card_words.append((ins.down_word, self.cards, None))
+                o.card_words.append((ins.down_word, self.cards, self.named))
                 self.play_words.add(ins.down_word)
                 self.face_down = True
             for d in ins.decls:
-                o.card_words.append((d.word, self.cards, None))
+                o.card_words.append((d.word, self.cards, self.named))
                 self.play_words.add(d.word)
             o.words += [call.action for call in ins.calls]  # announcements beside the cards
             if isinstance(ins, AnyTurnPlay):  # a seat asked out of turn may pass

@@ -1,7 +1,7 @@
 """The ``auction`` step: a bidding round over ordered contracts (its part ``contract``).
 
 >>> HOME.name, HOME.compile, [c.name for c in HOME.parts]
-('auction', 'spelbok.engine.auction:compile_auction', ['contract'])
+('auction', 'spelbok.engine.auction_compile:compile_auction', ['contract'])
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, Word, words_of
 from ..dsl_nodes import cond_at, is_node, is_token
+from .auction_prose import _label, _rules
 from .home import Home
 from .players import FIRST_BIDDER
 
@@ -47,6 +48,8 @@ CONTRACT: Construct = Construct("contract", "part", "a contract an auction may r
           default=0, omitted=True, minimum=0),
     Field("allow", "condition", "the contract may be bid only when this holds, read for the "
           "bidder (`contract_level` is the highest level bid so far)", default=True),
+    Field("ends", "condition", "a bid of it ends the auction at once, no one speaking after "
+          "it (read for the bidder as he bids)", default=False),
     SOURCE,
 ), x_name="in a contract")
 
@@ -64,11 +67,17 @@ DECL: Construct = Construct("auction", "step", "a bidding round over ordered con
           default=False),
     Field("redouble", "condition", "the bidder's side may redouble a double",
           default=False),
+    Field("last_word", "condition", "when all the others pass the highest bid, its bidder "
+          "speaks once more: he may bid again (as his contracts' allow lets him) or pass, "
+          "which ends the auction (with passes not final)", default=False),
     Field("doubling", "word", "what a double does to the bidding", default="open",
           words=(Word("open", "the bidding goes on: any player may still bid over it"),
                  Word("closes", "it ends the bidding but for a redouble: only the doubled "
                       "side speaks, each of its players once, to redouble or pass, and a "
-                      "redouble ends the auction"))),
+                      "redouble ends the auction"),
+                 Word("any_turn", "as closes, and a double may come out of turn: after each "
+                      "bid its opponents are asked in turn, before the next player, whether "
+                      "they double"))),
     Field("speak", "word", "how often a player may speak", default="any",
           words=(Word("any", "a player may bid again while the auction lasts"),
                  Word("once", "each player speaks once: bids or passes, in turn"))),
@@ -114,13 +123,14 @@ GRAMMAR = r"""
 auction: "hold" "an" "auction" _end _auction_details
 _auction_details: _INDENT (_auction_line | _attr)+ _DEDENT
 _auction_line: contract | first_bidder | pass_final_yes | pass_final_no | double_yes | double_no
-             | redouble_yes | redouble_no | partner_none | partner_called | partner_teams
+             | redouble_yes | redouble_no | last_word_yes | last_word_no | partner_none | partner_called | partner_teams
              | partner_word | all_pass | speak_once | speak_any | hold_elder | hold_in_turn | hold_none
              | declarer_first | declarer_highest | rule_word | call_allow
-             | doubling_closes | doubling_open
-contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? _end
+             | doubling_closes | doubling_open | doubling_any_turn
+contract: "contract" contract_name? "at" "level" INT contract_aim? contract_points? contract_trump? contract_allow? contract_ends? _end
 contract_points: "," "aiming" "at" INT "points"
 contract_allow: "," "only" "if" formula
+contract_ends: "," "ending" "the" "auction" cond?
 contract_name: WORD | INT | TEXT
 contract_aim: "," "aiming" "at" INT ("trick" | "tricks")    -> aim_tricks
             | "," "aiming" "at" "no" "trick"                -> aim_none
@@ -133,6 +143,8 @@ double_yes: "bids" "may" "be" "doubled" cond? _NL
 double_no: "bids" "may" "not" "be" "doubled" _NL
 redouble_yes: "doubles" "may" "be" "redoubled" cond? _NL
 redouble_no: "doubles" "may" "not" "be" "redoubled" _NL
+last_word_yes: "the" "highest" "bidder" "has" "the" "last" "word" cond? _NL
+last_word_no: "the" "highest" "bidder" "has" "not" "the" "last" "word" _NL
 partner_none: "the" "declarer" "plays" "alone" _NL
 partner_called: "the" "declarer" "calls" "a" "partner" "by" "a" "card" "of" "rank" rank+ call_order? _NL
 // call: rank_order (a card of the first rank he does not hold whole, his own too)
@@ -150,6 +162,7 @@ declarer_first: "the" "declarer" "is" "the" "first" "of" "the" "side" "to" "name
 declarer_highest: "the" "declarer" "is" "the" "highest" "bidder" _NL
 doubling_closes: "a" "double" "closes" "the" "bidding" _NL
 doubling_open: "a" "double" "leaves" "the" "bidding" "open" _NL
+doubling_any_turn: "a" "double" "may" "come" "out" "of" "turn" "and" "closes" "the" "bidding" _NL
 // any other value of speak, hold or declarer (an option's formula, or a word the checks refuse)
 rule_word: "by" "rule" WORD ":" word _NL
 """
@@ -157,7 +170,8 @@ rule_word: "by" "rule" WORD ":" word _NL
 # an auction's rules on / off: grammar rule -> (key, on)
 _FLAGS = {"pass_final_yes": ("pass_final", True), "pass_final_no": ("pass_final", False),
           "double_yes": ("double", True), "double_no": ("double", False),
-          "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False)}
+          "redouble_yes": ("redouble", True), "redouble_no": ("redouble", False),
+          "last_word_yes": ("last_word", True), "last_word_no": ("last_word", False)}
 _PARTNERS = {"partner_none": "none", "partner_called": "called_card", "partner_teams": "teams",
              "partner_word": ""}
 _FIRST = FIRST_BIDDER["left"]
@@ -167,7 +181,8 @@ _WORD_LINES = {"speak_once": ("speak", "once"), "speak_any": ("speak", "any"),
                "hold_none": ("hold", "none"),
                "declarer_first": ("declarer", "first_to_name"),
                "declarer_highest": ("declarer", "highest"),
-               "doubling_closes": ("doubling", "closes"), "doubling_open": ("doubling", "open")}
+               "doubling_closes": ("doubling", "closes"), "doubling_open": ("doubling", "open"),
+               "doubling_any_turn": ("doubling", "any_turn")}
 _WORD_KEYS = ("speak", "hold", "declarer", "call", "doubling")
 _LINE_OF = {kw: line for line, kw in (
     (text, _WORD_LINES[rule]) for rule, text in (
@@ -178,7 +193,8 @@ _LINE_OF = {kw: line for line, kw in (
         ("declarer_first", "the declarer is the first of the side to name the trump"),
         ("declarer_highest", "the declarer is the highest bidder"),
         ("doubling_closes", "a double closes the bidding"),
-        ("doubling_open", "a double leaves the bidding open")))}
+        ("doubling_open", "a double leaves the bidding open"),
+        ("doubling_any_turn", "a double may come out of turn and closes the bidding")))}
 
 # ------------------------------------------------------------------------------ the DSL
 
@@ -212,6 +228,10 @@ def _read_contract(b: _Builder, c: Any, contract: dict[str, Any], cp: Path) -> N
         elif is_node(x, "contract_allow"):
             contract["allow"] = b.formula(x.children[0])
             b.mark((*cp, "allow"), x.children[0])
+        elif is_node(x, "contract_ends"):
+            f = cond_at(x.children, None)
+            contract["ends"] = b.formula(f) if f is not None else True
+            b.mark((*cp, "ends"), x)
     b.citation(c, contract, cp)
 
 
@@ -286,6 +306,11 @@ def _contract_line(c: Mapping[str, Any]) -> str:
         line += f", trump {t.word(c['trump'])}"
     if "allow" in c and t.cond(c["allow"]) is not True:
         line += f", only if {t.formula(c['allow'])}"
+    ends = t.cond(c.get("ends", False))
+    if ends is True:
+        line += ", ending the auction"
+    elif ends is not False:
+        line += f", ending the auction if {t.formula(c['ends'])}"
     if isinstance(c.get("source"), str):
         line += f" — source {t.quote(c['source'])}"
     return line
@@ -307,7 +332,9 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
     for key, yes, no, default in (
             ("pass_final", "passes are final", "passes are not final", True),
             ("double", "bids may be doubled", "bids may not be doubled", False),
-            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False)):
+            ("redouble", "doubles may be redoubled", "doubles may not be redoubled", False),
+            ("last_word", "the highest bidder has the last word",
+             "the highest bidder has not the last word", False)):
         if key in a and t.cond(a[key]) != default:
             t.flag(out, ind, a[key], yes, no)
     for key in ("speak", "hold", "declarer", "doubling"):
@@ -339,79 +366,6 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
 # ------------------------------------------------------------------------------ prose
 
 
-def _cond_text(value: Any, on: str, off: str) -> str:
-    """A condition's sentence: ``on`` when true, ``off`` when false, else ``on`` when ..."""
-    if value in (True, "true"):
-        return on
-    if value in (False, "false"):
-        return off
-    return f"{on[:-1]} when {p.formula(value)}."
-
-
-_SPEAK = ("Each player speaks once, in turn: bids above the highest so far, or passes; the "
-          "auction ends when every player has spoken.")
-_HOLD = ("The bidding goes in duels. The next player still in bids to the eldest still in "
-         "(counted from the first bidder), who says hold (keeping the bid at the same level) or "
-         "passes; the bidder then bids higher or passes. Whoever passes drops out, and the "
-         "next player bids to the one left. A player left alone with nothing bid may bid or "
-         "pass.")
-_IN_TURN = ("A player before the highest bidder (counted from the first bidder) may instead "
-            "say hold, taking the highest bid at the same level; a later player must bid "
-            "higher.")
-_CLOSES = ("A double closes the bidding: only the doubled side speaks after it, each of its "
-           "players once, to redouble or pass; a redouble ends the auction.")
-_FIRST_TO_NAME = ("The declarer is the first player of the highest bidder's side who bid the "
-                  "final contract's trump (or no trump).")
-
-
-def _label(name: Any) -> str:
-    """A contract's name as describe speaks it (``three_spades``: "three spades").
-
-    >>> _label("garde_sans"), _label(18)
-    ('garde sans', '18')
-    """
-    return str(name).replace("_", " ")
-
-
-def _rules(a: Mapping[str, Any]) -> list[str]:
-    """The auction's rules: passing, doubling, the declarer and their partner."""
-    rules = [_HOLD if a.get("hold") == "elder" else _SPEAK if a.get("speak") == "once"
-             else _cond_text(a.get("pass_final", True), "A player who passes may not bid again.",
-                             "A player who passed may bid again; the auction ends when all "
-                             "but the highest bidder pass in a row."),
-             _IN_TURN if a.get("hold") == "in_turn" else "",
-             _cond_text(a.get("double", False), "An opponent of the highest bidder may double.",
-                        ""),
-             _cond_text(a.get("redouble", False), "The doubled bidder's side may redouble.",
-                        ""),
-             _CLOSES if a.get("doubling") == "closes" else "",
-             _FIRST_TO_NAME if a.get("declarer") == "first_to_name"
-             else "The highest bidder is the declarer."]
-    partner = a.get("partner", "none")
-    if partner == "called_card":
-        ranks = " or ".join(str(r) for r in a.get("called_ranks", ["A"]))
-        if a.get("call", "not_held") == "rank_order":
-            first = str(a.get("called_ranks", ["A"])[0])
-            rules.append(f"The declarer calls a card of the first rank of {ranks} of which "
-                         f"they do not hold every card (a {first} unless they hold them all), "
-                         "one of their own too, when they then play alone; its holder is "
-                         "the declarer's partner, unknown to the others until the card is "
-                         "played.")
-        else:
-            rules.append(f"The declarer calls a card of rank {ranks} they do not hold; its "
-                         "holder is the declarer's partner, unknown to the others until the "
-                         "card is played.")
-        allow = a.get("call_allow", True)
-        if allow not in (True, "true"):
-            rules.append(f"He may call only a card for which {p.formula(allow)}; with no such "
-                         "card he calls none and plays alone.")
-    elif partner == "teams":
-        rules.append("The declarer's team mates play with them.")
-    else:
-        rules.append("The declarer plays alone against the others.")
-    return rules
-
-
 def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
              sub: int) -> tuple[str, list[str], list[str]]:
     """Who bids first, the contracts low to high, the rules, and what happens if all pass."""
@@ -436,6 +390,10 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
         trump = trumps.get(str(c.get("trump")), f"{ctx.suit_name(c.get('trump'))} trump")
         allow = c.get("allow", True)
         only = "" if allow in (True, "true") else f"; only when {p.formula(allow)}"
+        ends = c.get("ends", False)
+        if ends not in (False, "false"):
+            only += "; a bid of it ends the auction" + (
+                "" if ends in (True, "true") else f" when {p.formula(ends)}")
         body += p.wrap(f"- {_label(c.get('name'))} (level {c.get('level')}): {goal}; {trump}"
                        f"{only}.", sub)
         body += p.cite(c, sub + 2)
@@ -549,6 +507,12 @@ def _check_rules(chk: _Checker, path: Path, a: dict[str, Any]) -> None:
     if a.get("speak") == "once" and a.get("pass_final") in (False, "false"):
         chk.err((*path, "pass_final"), "'pass_final: false' cannot go with 'speak: once' "
                 "(a player who passed has spoken)")
+    if a.get("last_word", False) not in (False, "false") and (
+            a.get("pass_final", True) not in (False, "false") or a.get("speak") == "once"):
+        chk.err((*path, "last_word"), "'last_word' needs 'pass_final: false' (a player "
+                "who passed may bid again) and 'speak: any'")
+    if a.get("doubling") == "any_turn" and a.get("hold", "none") != "none":
+        chk.err((*path, "doubling"), "'doubling: any_turn' cannot go with 'hold'")
     if a.get("speak") == "once" and a.get("hold") == "in_turn":
         chk.err((*path, "hold"), "'hold: in_turn' cannot go with 'speak: once' (an earlier "
                 "player never speaks again to hold)")
@@ -571,10 +535,14 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         allow: Any = k.get("allow", True) if isinstance(k, dict) else True
         if allow is not True and allow != "true":
             c.formula(allow, (*p, "contracts", i, "allow"), True)
+        ends: Any = k.get("ends", False) if isinstance(k, dict) else False
+        if ends is not False and ends != "false":
+            c.formula(ends, (*p, "contracts", i, "ends"), True)
     if d.get("call_allow", True) not in (True, "true"):
         c.condition(d["call_allow"], (*p, "call_allow"), True, "`suit_of(card) != 'H'`")
     c.number(d.get("first", _FIRST), (*p, "first"), False)
-    for key, default in (("pass_final", True), ("double", False), ("redouble", False)):
+    for key, default in (("pass_final", True), ("double", False), ("redouble", False),
+                         ("last_word", False)):
         if not isinstance(d.get(key, default), bool):
             c.formula(d[key], (*p, key), False)
     c.check_steps(d.get("all_pass") or [], (*p, "all_pass"))
@@ -582,5 +550,5 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
 
 HOME: Home = Home(DECL, parts=(CONTRACT,), grammar=GRAMMAR, builds={"auction": build}, write=write,
             compile_check=compile_check,
-            describe=describe, check=check, compile="spelbok.engine.auction:compile_auction",
+            describe=describe, check=check, compile="spelbok.engine.auction_compile:compile_auction",
             code_parts=("start", "bid", "trump", "call", "skip", "redeal"))

@@ -3,7 +3,7 @@
 >>> HOME.name, HOME.compile
 ('deal', 'spelbok.engine.deal:compile_deal')
 >>> [f.name for f in HOME.decl.body or ()]
-['size', 'packets', 'to', 'widow', 'widow_packets', 'widow_every', 'turn_up_after', 'source']
+['size', 'packets', 'to', 'widow', 'widow_packets', 'widow_every', 'turn_up_after', 'shows', 'source']
 
 The widow dealt card by card among the packets, and a turn-up dealt between
 them, read and written back in the DSL:
@@ -28,6 +28,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Field
 from ..dsl_nodes import is_node
+from . import deal_shows
 from .home import Home
 
 if TYPE_CHECKING:
@@ -61,20 +62,22 @@ DECL: Construct = Construct("deal", "step", "deal cards from the shuffled deck",
                      "turn-up, and the deal goes on with the cards after it; the turn_up "
                      "step that follows the deal turns that card. Absent: the turn-up is the "
                      "card after the deal."),
+    deal_shows.FIELD,
     SOURCE,
 ))
 
 GRAMMAR = r"""
 // the packets are spelled out in this rule (not a rule of their own) so that a ',' after a
 // packet may go on with a packet or with ', and N cards to the widow'
-deal: "deal" formula "cards" ("in" "packets" "of" packet (("," | "then") packet)*)? deal_to? widow? deal_turn_up? _end _attrs?
+deal: "deal" formula "cards" ("in" "packets" "of" packet (("," | "then") packet)*)? deal_to? widow? deal_turn_up? _end _deal_attrs?
+_deal_attrs: _INDENT (_attr | deal_show)+ _DEDENT
 packet: INT
 deal_to: "to" "players" "where" formula
 widow: "," "and" formula ("card" | "cards")? "to" "the" "widow" widow_packets? widow_every?
 widow_packets: "in" "packets" "of" packet ("then" packet)*
 widow_every: "after" "every" INT ("packet" | "packets")
 deal_turn_up: "," "the" "turn-up" "after" INT ("round" | "rounds")
-"""
+""" + deal_shows.GRAMMAR
 
 
 def build(b: _Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> None:
@@ -102,6 +105,8 @@ def build(b: _Builder, st: Any, step: dict[str, Any], path: tuple[Any, ...]) -> 
         elif is_node(c, "deal_turn_up"):
             deal["turn_up_after"] = int(c.children[0])
             b.mark((*path, "deal", "turn_up_after"), c)
+        elif is_node(c, "deal_show"):
+            deal_shows.read(b, c, deal, (*path, "deal"))
     b.attrs(st, step, path)
 
 
@@ -142,6 +147,7 @@ def write(out: t.Out, indent: int, step: Mapping[str, Any]) -> None:
         line += f", the turn-up after {n} round{'s' if n != 1 else ''}"
     out.add(indent, line)
     out.attrs(indent + 1, step, "deal")
+    deal_shows.write(out, indent + 1, deal)
 
 
 def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
@@ -158,7 +164,8 @@ def describe(ctx: _Ctx, step: Mapping[str, Any], number: str,
     side = (ctx.tree.get("players") or {}).get("direction", "left") \
         if isinstance(ctx.tree.get("players"), dict) else "left"
     text = (f"Shuffle and deal {count} to {whom}, {how}, starting at the dealer's {side}."
-            f"{_widow_prose(d)}{_turn_up_prose(d)} The rest of the pack is the stock (talon).")
+            f"{_widow_prose(d)}{_turn_up_prose(d)}{deal_shows.describe(d)} The rest of the "
+            "pack is the stock (talon).")
     return text, [], p.cite(d, sub)
 
 
@@ -197,6 +204,7 @@ def check(chk: _Checker, path: tuple[Any, ...], step: dict[str, Any]) -> None:
     right after the deal, to turn it."""
     d = step["deal"]
     here = (*path, "deal")
+    deal_shows.check(chk, here, d)
     for key in ("widow_packets", "widow_every"):
         if key in d and d.get("widow") in (None, 0, "0"):
             chk.err((*here, key), f"'{key}' orders the widow's cards, but this deal has no "
@@ -224,8 +232,9 @@ def compile_check(c: Typer, step: dict[str, Any], path: tuple[Any, ...]) -> None
         c.formula(d["to"], (*p, "to"), True)
     if d.get("widow") not in (None, 0, "0"):
         c.number(d["widow"], (*p, "widow"), False)
+    deal_shows.compile_check(c, d, p)
 
 
-HOME: Home = Home(DECL, grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
+HOME: Home = Home(DECL, parts=(deal_shows.SHOW,), grammar=GRAMMAR, builds={"deal": build}, write=write, describe=describe,
             check=check, compile="spelbok.engine.deal:compile_deal",
             compile_check=compile_check)

@@ -1,5 +1,6 @@
-"""The dealer: who deals first, where the deal passes, whether it skips players out, and
-when the same dealer deals again (``stays``: a condition read as each hand ends).
+"""The dealer: who deals first, where the deal passes, whether it skips players out,
+when the same dealer deals again (``stays``: a condition read as each hand ends), and
+which seat deals the next hand (``next``: a number read as each hand ends).
 
 >>> DECL.field("first").default, DECL.field("rotate").default.text
 ('cut_low', 'the play direction (`players.direction`)')
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...errors import FormulaError
 from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
@@ -37,6 +39,10 @@ DECL: Construct = Construct("dealer", "section", "first dealer, rotation", (
     Field("stays", "formula", "a condition read as each hand ends, after its steps (its "
           "variables as they stand, for no seat): while it holds the same dealer deals "
           "the next hand", default="false"),
+    Field("next", "formula", "a number read as each hand ends, after its steps (for no "
+          "seat), when the same dealer does not stay: the seat that deals the next hand "
+          "(Mighty's holder of the called card); a value that is no seat still in the "
+          "match (-1) lets the deal pass as `rotate` says", default="-1"),
     SOURCE,
 ))
 
@@ -59,6 +65,7 @@ skip_phrase: "skipping" "players" "who" "are" "out" "if" formula     -> skip_if
 skipping_yes: "the" "deal" "skips" "players" "who" "are" "out" _end _sources?
 skipping_no: "the" "deal" "does" "not" "skip" "players" "who" "are" "out" _end _sources?
 dealer_stays: "the" "same" "dealer" "deals" "again" "after" "a" "hand" "if" formula _end _sources?
+dealer_next: "the" "next" "hand" "is" "dealt" "by" "seat" formula _end _sources?
 """
 
 
@@ -114,6 +121,13 @@ def read_dealer_stays(b: Builder, st: Any) -> None:
     b.citation(st, b.tree["dealer"], ("dealer",))
 
 
+def read_dealer_next(b: Builder, st: Any) -> None:
+    """Reads ``the next hand is dealt by seat <formula>``."""
+    f = st.children[0]
+    _put(b, st, "next", b.formula(f), f)
+    b.citation(st, b.tree["dealer"], ("dealer",))
+
+
 def read_skipping_yes(b: Builder, st: Any) -> None:
     """Reads ``the deal skips players who are out``."""
     _put(b, st, "skip_out", True)
@@ -163,6 +177,9 @@ def _dealer(out: t.Out, dealer: Mapping[str, Any]) -> None:
     stays = t.formula(dealer.get("stays", "false"))
     if stays != "false":
         lines.append(f"the same dealer deals again after a hand if {stays}")
+    nxt = t.formula(dealer.get("next", "-1"))
+    if nxt != "-1":
+        lines.append(f"the next hand is dealt by seat {nxt}")
     out.add(0, lines[0])
     t.source(out, 1, dealer)
     for line in lines[1:]:
@@ -202,6 +219,10 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     stays = d.get("stays", "false")
     if stays not in ("false", False):
         text += f" The same player deals again after a hand where {p.formula(stays)}."
+    nxt = d.get("next", "-1")
+    if nxt not in ("-1", -1):
+        text += (f" The next hand is dealt by seat {p.formula(nxt)}, worked out as a hand "
+                 "ends (the deal passes on as usual when it names no seat still in).")
     text += f" Forehand is the player to the dealer's {direction}."
     return ctx.title("Dealing") + p.wrap(text) + p.cite(d, 2)
 
@@ -225,21 +246,32 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
 
 
 def compile_check(c: Typer, tree: dict[str, Any], path: tuple[Any, ...]) -> None:
-    """``stays``: a condition read for no seat."""
+    """``stays``: a condition read for no seat; ``next``: a number read for no seat."""
     stays = (tree.get("dealer") or {}).get("stays", "false")
     if stays not in ("false", False):
         c.condition(stays, (*path, "dealer", "stays"), False, "`kind == 'solo'`")
+    nxt = (tree.get("dealer") or {}).get("next", "-1")
+    if nxt not in ("-1", -1):
+        c.number(nxt, (*path, "dealer", "next"), False)
+        try:
+            kind = c.typed(nxt, False).type
+        except FormulaError:
+            return  # already reported
+        if kind not in ("int", "any"):
+            c.error((*path, "dealer", "next"), "expected a seat number here (a number read "
+                    f"as the hand ends), not a formula that gives {kind}")
 
 
 DEALER: Home = Home(
     DECL,
     grammar=GRAMMAR,
     entries=("first_dealer", "rotation", "rotation_none", "skipping_yes", "skipping_no",
-             "dealer_stays"),
+             "dealer_stays", "dealer_next"),
     builds={
         "first_dealer": read_first_dealer, "rotation": read_rotation,
         "rotation_none": read_rotation_none, "skipping_yes": read_skipping_yes,
-        "skipping_no": read_skipping_no, "dealer_stays": read_dealer_stays},
+        "skipping_no": read_skipping_no, "dealer_stays": read_dealer_stays,
+        "dealer_next": read_dealer_next},
     write=write,
     describe=describe,
     check=check,

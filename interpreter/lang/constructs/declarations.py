@@ -41,6 +41,10 @@ DECLARATION: Construct = Construct("declaration", "part", "a declaration attache
           words=words_of(("next", "the next player to the trick"),
                          ("rest", "every later player of the trick (Loo's \"Pam be civil\")"))),
     Field("reason", "text", "the message for a card `binds` refuses"),
+    Field("required", "condition", "true: a card its `when` admits may not be played "
+          "without a declaration (a joker led must name a suit): the card alone is no "
+          "legal play while a required declaration admits it (fixed when the game loads: "
+          "true, false or an option)", default=False),
     SOURCE,
 ), x_name="in a declaration")
 
@@ -51,12 +55,14 @@ FIELD: Field = Field("declare", "list[declaration]", "declarations a player may 
 GRAMMAR = r"""
 // a declaration attached to a card play (tricks.declare): its word, the card it goes with
 declare: "declare" word ("with" "a" "card" "where" formula)? _end _declare_details?
-_declare_details: _INDENT (then_line | binds | bound_line | source_line)+ _DEDENT
+_declare_details: _INDENT (then_line | binds | bound_line | declare_required | source_line)+ _DEDENT
 binds: binds_who "player" "must" "play" "a" "card" "where" formula ("," "otherwise" TEXT)? _NL
 binds_who: "the" "next"                                    -> binds_next
          | "every" "later"                                 -> binds_rest
 // whom the demand binds, as a word (an option's name)
 bound_line: "the" "demand" "binds" ":" word _NL
+// required: the card it admits is played only with a declaration
+declare_required: "the" "card" "may" "not" "be" "played" "without" "a" "declaration" cond? _NL
 """
 
 
@@ -77,6 +83,9 @@ def read(b: _Builder, node: Any, kind: str, tricks: dict[str, Any], tp: Path,
             b.put(d, (*path, "when"), b.formula(c), c, "the card a declaration goes with")
         elif is_node(c, "then_line"):
             read_then(b, c, d, path)
+        elif is_node(c, "declare_required"):
+            b.put(d, (*path, "required"), b.flag(True, c.children, c), c,
+                  "whether a declaration is required")
         elif is_node(c, "bound_line"):
             w = c.children[0]
             b.put(d, (*path, "bound"), b.word(w), w, "whom the demand binds")
@@ -108,6 +117,9 @@ def write(out: t.Out, ind: int, tr: Mapping[str, Any]) -> None:
                     + (f", otherwise {t.quote(str(reason))}" if reason is not None else ""))
         if bound not in ("next", "rest"):  # a word the phrases do not say: an option's name
             out.add(ind + 1, f"the demand binds: {t.word(bound)}")
+        if t.cond(d.get("required", False)) is not False:
+            t.flag(out, ind + 1, d["required"],
+                   "the card may not be played without a declaration", "")
         t.source(out, ind + 1, d)
 
 
@@ -129,5 +141,9 @@ def describe(tr: Mapping[str, Any]) -> list[str]:
                      "(a free card too)")
             if d.get("reason"):
                 said += f' (else "{d["reason"]}")'
+        required = d.get("required", False)
+        if required not in (False, "false"):
+            said += ("; such a card may not be played without a declaration"
+                     + ("" if required in (True, "true") else f" if {p.formula(required)}"))
         rules.append(said + ".")
     return rules

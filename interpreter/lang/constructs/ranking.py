@@ -18,7 +18,7 @@ from .. import dsl_text as t
 from .. import prose as p
 from ..declare import SOURCE, Construct, Derived, Field, words_of
 from ..dsl_nodes import is_node
-from . import combos, equal
+from . import combos, equal, trump_place
 from .home import Home
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ DECL: Construct = Construct("ranking", "section", "rank order, permanent trumps"
     Field("top_trumps", "list[top_trump]", "permanent trumps, high to low", default=[]),
     Field("top_trumps_follow", "word", "which suit top trumps follow", default="trump",
           words=words_of(("trump", "the trump suit"), ("printed", "their printed suit"))),
+    *trump_place.FIELDS,
     # special cards (the trick code: CardPlay; the order tables: order.strip_cards)
     Field("free_cards", "list[card]", "cards exempt from the trick duties: they may always "
           "be played (no trick rule and no `allow` refuses them) and never must be (the "
@@ -74,7 +75,7 @@ cut_ranks: "cut" "order" "from" "high" "to" "low" ":" rank+ _end _sources?
 free_cards: "cards" "that" "may" "always" "be" "played" ":" card+ _end _sources?
 losing_cards: "cards" "that" "never" "win" ":" card+ _end _sources?
 kept_cards: "cards" "that" "stay" "with" "their" "owner" ":" card+ _end _sources?
-""" + combos.RANK_GRAMMAR.lstrip("\n") + equal.GRAMMAR
+""" + combos.RANK_GRAMMAR.lstrip("\n") + equal.GRAMMAR + trump_place.GRAMMAR
 
 
 def _put(b: Builder, st: Any, key: str, value: Any, items: list[Any] | None = None) -> None:
@@ -174,6 +175,7 @@ def _ranking(out: t.Out, ranking: Mapping[str, Any]) -> None:
             str(follow), t.word(follow, ("the", "their"))
         )
         lines.append(f"top trumps follow {what}")
+    lines += trump_place.write(out, ranking)
     cut = ranking.get("cut_ranks")
     if cut is not None and [str(r) for r in cut] != [str(r) for r in ranks or []]:
         lines.append("cut order from high to low: " + " ".join(t.rank(r) for r in cut))
@@ -226,7 +228,8 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
     lines = ctx.title("Ranking")
     if top:
         sep = ", " if any("@" in t for t in top) else " "
-        lines += p.wrap(f"Top trumps (permanent trumps), high to low, above the whole trump suit: "
+        lines += p.wrap(f"Top trumps (permanent trumps), high to low, "
+                        f"{trump_place.phrase(ctx, r)}: "
                         f"{sep.join(ctx.card(t, pack) for t in top)}.")
         follow, note = ctx.enum(r.get("top_trumps_follow", "trump"), ("trump", "printed"))
         if follow == "printed":
@@ -265,6 +268,7 @@ def describe(ctx: DescribeKit, tree: Mapping[str, Any]) -> list[str]:
                         "the winner's.")
     lines += combos.describe_rank(r)
     lines += equal.describe(ctx, tree)
+    lines += trump_place.describe(ctx, tree)
     return lines + p.cite(r, 2)
 
 
@@ -273,20 +277,21 @@ def _order_lines(ctx: DescribeKit, tree: Mapping[str, Any], order: list[str], to
     """The trump suit's order below the top trumps, and the plain suits' orders."""
     r = tree.get("ranking") or {}
     lines: list[str] = []
+    them = trump_place.lead_in(r)
     plain = [x for x in order if x not in taken]
     orders = {k: [x for x in v if x in in_decks and x not in taken]
               for k, v in (r.get("suit_ranks") or {}).items()}
     trump_order = [x for x in r.get("trump_ranks") or [] if x in in_decks and x not in taken
                    and f"{x}@trump" not in top]
     if trump_order:
-        lines += p.wrap(("Below them the" if top else "The") + " trump suit ranks "
+        lines += p.wrap((f"{them} the" if top else "The") + " trump suit ranks "
                         f"{' '.join(trump_order)} (high to low), whatever its order as a plain suit.")
     elif top and orders:
-        lines += p.wrap("Below them the trump suit ranks in its order as a plain suit.")
+        lines += p.wrap(f"{them} the trump suit ranks in its order as a plain suit.")
     elif top:
         in_trumps = [x for x in plain if f"{x}@trump" not in top]
         if in_trumps:
-            lines += p.wrap(f"Below them the trump suit ranks {' '.join(in_trumps)}.")
+            lines += p.wrap(f"{them} the trump suit ranks {' '.join(in_trumps)}.")
     if not plain and not any(orders.values()):  # every card is a top trump
         return lines + p.wrap("Every card is a top trump: the list above ranks them all.")
     note = f"; every {p.or_(sorted(taken), 'and')} is a top trump." if taken else "."
@@ -362,6 +367,7 @@ def check(ck: Checker, tree: Mapping[str, Any]) -> None:
     )
     _special_cards(ck, tree, ranking)
     equal.check(ck, tree)
+    trump_place.check(ck, tree)
 
 
 def _every_rank(ck: Checker, tree: Mapping[str, Any], order: list[Any], name: str,
@@ -460,13 +466,15 @@ RANKING: Home = Home(
     grammar=GRAMMAR,
     entries=(
         "ranks", "suit_ranks", "trump_ranks", "top_trumps", "top_follow", "cut_ranks",
-        "free_cards", "losing_cards", "kept_cards", "trump_rank", *equal.ENTRIES),
+        "free_cards", "losing_cards", "kept_cards", "trump_rank", *equal.ENTRIES,
+        *trump_place.ENTRIES),
     builds={
         "ranks": read_ranks, "suit_ranks": read_suit_ranks, "trump_ranks": read_trump_ranks,
         "top_trumps": read_top_trumps, "top_follow": read_top_follow,
         "cut_ranks": read_cut_ranks, "free_cards": read_free_cards,
         "losing_cards": read_losing_cards, "kept_cards": read_kept_cards,
-        "trump_rank": combos.read_trump_rank, **equal.BUILDS},
+        "trump_rank": combos.read_trump_rank, **equal.BUILDS,
+        **trump_place.BUILDS},
     write=write,
     describe=describe,
     check=check,

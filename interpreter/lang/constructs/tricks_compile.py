@@ -138,6 +138,9 @@ def _declarations(c: Typer, entries: list[Any], path: Path) -> None:
             c.formula(binds, (*here, "binds"), True)
         bound = d.get("bound", "next")
         c.constant(bound, (*here, "bound"), ("next", "rest"))
+        required = d.get("required", False)
+        if required not in (False, "false"):
+            c.constant(required, (*here, "required"), (True, False))
         if bound != "next" and binds in (True, "true"):
             c.error((*here, "bound"), "'bound' says whom 'binds' binds, but this "
                     "declaration has no 'binds'")

@@ -387,6 +387,9 @@ def decision_kind(legal: list[Action]) -> int:
     if kinds & (1 << CARD):
         return CARD
     if kinds & (1 << CARDS):
+        words = {a.verb for a in legal if a.kind == WORD}
+        if words and not words & {a.verb for a in legal if a.kind == CARDS}:
+            return WORD  # cards shown under words of their own beside a word (pass): words
         return CARDS
     if kinds & (1 << SUIT):
         return SUIT

@@ -1,0 +1,149 @@
+"""Cards shown during the deal (deal.shows): as the cards are dealt one at a time, the
+player who receives one may show cards that meet a show's condition (naming a trump),
+and a stronger show, offered through the variables the earlier one set, overcalls it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import spelbok
+from spelbok.errors import IllegalActionError, SpecError
+from spelbok.lang.describe import describe
+from spelbok.lang.dsl import parse_dsl
+from spelbok.lang.dslwrite import to_dsl
+from spelbok.lang.model import normalize
+from spelbok.lang.yamlio import load_yaml
+
+SPEC = """
+spelbok: 1
+name: Shows mini
+about: A test game (not a shipped one) whose trump is shown as the cards are dealt.
+players: {min: 2, max: 2}
+pack:
+  suits:
+    - {letter: C, name: clubs, symbol: "♣", colour: black}
+    - {letter: H, name: hearts, symbol: "♥", colour: red}
+  ranks: [7, 8, 9]
+  copies: 2
+deck:
+  - ranks: [9, 8, 7]
+variables:
+  hand: {shown: 0, named: "none", caller: -1}
+  player: {score: 0}
+dealer: {first: 0}
+hand:
+  - deal:
+      size: 5
+      shows:
+        - word: declare
+          when: "shown == 0 and card_rank == '9'"
+          then: {shown: 1, named: card_suit, caller: seat}
+        - word: pair
+          copies: 2
+          when: "shown < 2 and card_rank == '9'"
+          then: {shown: 2, named: card_suit, caller: seat}
+  - set: {trump: named}
+  - tricks: {}
+  - set: {score: "score + tricks"}
+    for: "true"
+end: {when: "hand_number >= 1", winners: "score == max(score)", score: score}
+"""
+
+
+def game() -> Any:
+    return spelbok.load(SPEC)
+
+
+def legal(st: Any) -> list[str]:
+    return sorted(str(a) for a in st.legal_actions())
+
+
+# the deal goes to seat 1, then seat 0, in turn: seat 1 gets the 1st, 3rd... card
+DECK = ["9H", "7C", "8C", "9C", "8H", "9C", "7H", "7C", "8C", "8H", "9H", "7H"]
+
+
+def test_a_player_dealt_a_card_that_may_be_shown_is_asked() -> None:
+    st = game().new_state(deck=DECK)
+    assert st.current == 1 and st.decision_name == "show"
+    assert legal(st) == ["declare 9H", "pass"]
+    assert st.hands[0] == 0 and bin(st.hands[1]).count("1") == 1  # the deal stopped there
+
+
+def test_a_show_is_known_to_all_sets_its_variables_and_the_deal_goes_on() -> None:
+    st = game().new_state(deck=DECK)
+    st.apply("declare 9H")
+    assert st.view(0)["known_cards"] == [[], ["9H"]]
+    assert st.var("caller") == 1 and st.var("shown") == 1
+    # seat 0's first 9C (the 4th card) is not asked for: a single no longer overcalls;
+    # his second (the 6th card) may overcall as a pair
+    assert st.current == 0 and legal(st) == ["pair 9C", "pass"]
+    asked = 0
+    while st.decision_name == "show":  # after each card dealt him, the 6th, 8th and 10th
+        assert st.current == 0 and legal(st) == ["pair 9C", "pass"]
+        st.apply("pass")
+        asked += 1
+    assert asked == 3 and st.decision_name == "play" and st.trump_letter() == "H"
+
+
+def test_a_stronger_show_overcalls_through_the_variables() -> None:
+    st = game().new_state(deck=DECK)
+    # while nothing is shown, a player holding a nine is asked after each card dealt him
+    st.apply("pass")  # seat 1, the 1st card
+    assert st.current == 1  # the 3rd card
+    st.apply("pass")
+    assert st.current == 0 and legal(st) == ["declare 9C", "pass"]  # the 4th card
+    st.apply("pass")
+    st.apply("pass")  # seat 1, the 5th card
+    assert st.current == 0 and legal(st) == ["declare 9C", "pair 9C", "pass"]  # the 6th
+    st.apply("pair 9C")
+    assert st.decision_name == "play" and st.trump_letter() == "C"
+    assert st.var("shown") == 2 and st.var("caller") == 0
+    assert st.view(1)["known_cards"] == [["9C", "9C"], []]
+
+
+def test_a_player_with_nothing_to_show_is_not_asked_and_a_refused_show_says_why() -> None:
+    st = game().new_state(deck=DECK)
+    with pytest.raises(IllegalActionError, match="show cards of your hand"):
+        st.apply("declare 8C")
+    st.apply("declare 9H")
+    assert st.current == 0  # seat 1 is asked no more: nothing stronger to show
+    with pytest.raises(IllegalActionError, match="show cards of your hand"):
+        st.apply("declare 9C")  # a single no longer overcalls
+
+
+def test_a_show_replays_from_its_snapshot() -> None:
+    g = game()
+    st = g.new_state(deck=DECK)
+    for a in ("pass", "pass", "pass", "pass", "pair 9C"):
+        st.apply(a)
+    assert g.restore(st.to_dict()) == st
+
+
+def test_the_dsl_reads_and_writes_shows() -> None:
+    tree = normalize(load_yaml(SPEC, "mini.yaml")[0])
+    text = to_dsl(tree)
+    assert "a player may show 1 copy of a card as declare when shown == 0" in text
+    assert "a player may show 2 copies of a card as pair when" in text
+    assert normalize(parse_dsl(text, "mini.spel")[0]) == tree
+    prose = " ".join(describe(SPEC).split())
+    assert "The cards are dealt one at a time; after each card" in prose
+
+
+def test_a_deal_with_shows_deals_one_card_at_a_time() -> None:
+    bad = SPEC.replace("      size: 5\n", "      size: 5\n      packets: [2, 3]\n")
+    with pytest.raises(SpecError, match="one card at a time"):
+        spelbok.load(bad)
+    bad = SPEC.replace("          copies: 2\n", "          copies: 3\n")
+    with pytest.raises(SpecError, match="the pack has 2 of each"):
+        spelbok.load(bad)
+
+
+def test_the_game_ai_action_space_numbers_the_shows() -> None:
+    pytest.importorskip("numpy")
+    from spelbok.rl.encoding import Encoding, uncovered
+
+    g = game()
+    assert uncovered(g) is None
+    enc = Encoding(g)
+    assert "pass" in enc.labels and "declare 9H" in enc.labels and "pair 9C" in enc.labels
