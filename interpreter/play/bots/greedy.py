@@ -26,13 +26,17 @@ from __future__ import annotations
 import random
 
 from ...engine.actions import CARD, CARDS, NUMBER, SUIT, Action
+from ...engine.auction import PASS, T_CHOSEN, T_KEEP, Contract, bid_action
 from ...engine.dummy import hand_seat
 from ...engine.observe import Observation
+from ...engine.order import NO_TRUMP
 from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import (
     decision_kind,
     exchange_candidates,
+    forced_tricks,
     suit_choice,
+    sure_tricks,
     trick_card,
     trump_index,
     unseen_mask,
@@ -43,6 +47,10 @@ from .rollout import option_stats
 #: Most options of one decision that are played out: a long run of numbers (an
 #: auction's 63 bids) keeps the lowest, the highest and evenly spaced ones between.
 MAX_OPTIONS = 16
+
+#: How many tricks short of a contract's aim the hand's quick count may be (a talon,
+#: a partner's surprise) for the greedy bot to bid it.
+BID_SLACK = 2
 
 #: Most rollouts one decision plays (options x worlds): with many options, each
 #: is played out in fewer worlds (never fewer than MIN_SAMPLES).
@@ -66,6 +74,49 @@ def thin_options(options: list[Action], cap: int = MAX_OPTIONS) -> list[Action]:
         return options  # words alone are too many: the time budget bounds the search
     keep = {numbers[round(i * (len(numbers) - 1) / (room - 1))] for i in range(room)}
     return [a for a in options if a.kind != NUMBER or a in keep]
+
+
+def trick_bid(obs: Observation, hand: int, options: list[Action]) -> Action | None:
+    """The bid of an auction of trick contracts: the lowest the hand can hope to make.
+
+    When every contract of the game is one for a number of tricks (its
+    ``aim``) or a negative one (no trick to take), the bot bids the lowest contract
+    whose aim the hand's quick count of tricks under its trump reaches, less
+    :data:`BID_SLACK` (:func:`sure_tricks`; the best suit when the declarer
+    names it; a fair share of the tricks for each partner), or a negative
+    contract when :func:`forced_tricks` finds no card the hand must win
+    with; else it passes.  Rollouts judge such bids badly: each of many bids
+    is played out in a few worlds, the others' bids in them are random, and
+    the luckiest of many overbids wins (Preferans matches never ended).
+    None when the game has contracts for points, or the decision offers words
+    besides the bids and ``pass`` (double, hold): rollouts decide it.
+    """
+    prog = obs.game.program
+    if not prog.contracts or PASS not in options:
+        return None
+    if any(c.points or (c.aim <= 0 and not c.negative) for c in prog.contracts):
+        return None  # some contract is for points (or for nothing the count can weigh)
+    by_action = {bid_action(c.name): c for c in prog.contracts}
+    bids = [(a, by_action.get(a)) for a in options if a != PASS]
+    if not bids or any(c is None for _, c in bids):
+        return None  # words besides the bids (double, hold): the rollouts weigh them
+    tables = prog.tables_in((obs.view.get("vars") or {}).get("mode"))
+    live = unseen_mask(obs.view, prog.deck_mask, prog.pack)
+    sides = prog.sides
+    mates = sum(1 for s in sides if s == sides[obs.seat]) - 1 if sides else 0
+    share = mates * hand.bit_count() / max(1, obs.game.players)
+    est: dict[int, float] = {}
+
+    def fits(c: Contract) -> bool:
+        if c.negative:
+            t = c.trump if c.trump >= 0 or c.trump == NO_TRUMP else NO_TRUMP
+            return forced_tricks(hand, tables[t], live) == 0
+        if c.trump not in est:
+            suits = range(len(tables)) if c.trump in (T_CHOSEN, T_KEEP) else (c.trump,)
+            est[c.trump] = max(sure_tricks(hand, tables[t], live) for t in suits)
+        return est[c.trump] + share + BID_SLACK >= c.aim
+
+    return next((a for a, c in bids if c is not None and fits(c)), PASS)
 
 
 class GreedyBot:
@@ -116,6 +167,9 @@ class GreedyBot:
                 trump_index(view, pack)]
             options = exchange_candidates(hand, legal, tables, want, limit=0)
         else:
+            bid = trick_bid(obs, hand, list(options))
+            if bid is not None:
+                return bid
             options = thin_options(list(options))
         if len(options) == 1:
             return options[0]

@@ -281,6 +281,53 @@ def exchange_pick(
     return find(m) or legal[0]
 
 
+def sure_tricks(hand: int, tables: TrumpTables, live: int) -> int:
+    """A quick count of the tricks ``hand`` should take with ``tables``' trump.
+
+    In each effective suit the hand's cards from the highest: a card no live card
+    of its suit beats wins, and so does a card of the trump suit (of any suit
+    without trumps) once the live cards of its suit are outnumbered by the
+    hand's higher ones; under a trump, at most two winners in a plain suit
+    (later rounds are ruffed)."""
+    power = tables.power
+    trumps = tables.trump_mask
+    groups: dict[int, list[int]] = {}
+    for c in cards_in(hand):
+        groups.setdefault(-1 if tables.trump[c] else tables.suit[c], []).append(c)
+    has_trump = bool(trumps)
+    total = 0
+    for g, cards in groups.items():
+        mask = trumps if g < 0 else tables.suit_mask[g] & ~trumps
+        theirs = [power[c] for c in cards_in(live & mask)]
+        long_suit = g < 0 or not has_trump
+        won = 0
+        for i, c in enumerate(sorted(cards, key=lambda c: -power[c])):
+            higher = sum(1 for p in theirs if p > power[c])
+            if higher == 0 or (long_suit and len(theirs) <= i):
+                won += 1
+        total += won if long_suit else min(won, 2)
+    return total
+
+
+def forced_tricks(hand: int, tables: TrumpTables, live: int) -> int:
+    """A quick count of the tricks ``hand`` may be forced to take (a negative
+    contract): in each effective suit, from the lowest, a card that fewer live
+    cards of its suit beat than the hand's own cards of the suit up to it."""
+    power = tables.power
+    trumps = tables.trump_mask
+    groups: dict[int, list[int]] = {}
+    for c in cards_in(hand):
+        groups.setdefault(-1 if tables.trump[c] else tables.suit[c], []).append(c)
+    total = 0
+    for g, cards in groups.items():
+        mask = trumps if g < 0 else tables.suit_mask[g] & ~trumps
+        theirs = [power[c] for c in cards_in(live & mask)]
+        for i, c in enumerate(sorted(cards, key=lambda c: power[c])):
+            if sum(1 for p in theirs if p > power[c]) <= i:
+                total += 1
+    return total
+
+
 def trump_tables(st: State) -> tuple[TrumpTables, ...]:
     tables: tuple[TrumpTables, ...] = st.game.program.tables_of(st)  # in the mode in force
     return tables
@@ -358,6 +405,6 @@ def trump_index(view: dict[str, Any], pack: Pack = FRENCH) -> int:
 
 
 __all__ = [
-    "decision_kind", "exchange_candidates", "exchange_pick", "keep_value", "policy_action", "suit_choice",
-    "suit_strength", "trick_card", "trump_index", "unseen_mask",
+    "decision_kind", "exchange_candidates", "exchange_pick", "forced_tricks", "keep_value", "policy_action", "suit_choice",
+    "suit_strength", "sure_tricks", "trick_card", "trump_index", "unseen_mask",
 ]
