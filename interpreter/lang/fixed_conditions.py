@@ -1,10 +1,10 @@
 """The rules a variant's change disables elsewhere: a condition on the card points that
 the base's cards could meet and the variant's cannot, or that named the base's total.
 
-A rule may compare ``card_points`` with a number that only the base's cards give: Hearts'
-moon is ``card_points == 26``, the total of its point cards.  A variant that changes the
-cards' points (the queen of spades worth 10) leaves the rule as it was, but its cards
-total 23: the condition can never hold, and the moon is gone without a word.  ``describe``
+A rule may compare ``card_points`` with a number that only the base's cards give: a
+shoot-the-moon rule is ``card_points == 26``, the total of its point cards.  A variant that
+changes the cards' points (the queen of spades worth 10) leaves the rule as it was, but its
+cards total 23: the condition can never hold, and the rule is gone without a word.  ``describe``
 notes it among the variant's changes and ``validate`` warns at the change that caused it.
 
 >>> base = {"hand": [{"set": {"shooter": "card_points == 26"}, "label": "the moon"}]}

@@ -41,8 +41,8 @@ DECL: Construct = Construct("dealer", "section", "first dealer, rotation", (
           "the next hand", default="false"),
     Field("next", "formula", "a number read as each hand ends, after its steps (for no "
           "seat), when the same dealer does not stay: the seat that deals the next hand "
-          "(Mighty's holder of the called card); a value that is no seat still in the "
-          "match (-1) lets the deal pass as `rotate` says", default="-1"),
+          "(e.g. the holder of a called card); a value that is no seat still in the "
+          "match (-1) lets the deal pass as `rotate` says", default="-1", omitted=True),
     SOURCE,
 ))
 

@@ -2,8 +2,8 @@
 (``top_trumps_place``): above the whole trump suit (``high``, the default) or below it
 (``low``: the lowest trumps, still of the trump suit, beating every plain card).
 
-A card that joins whichever suit is trump at the bottom of its order (Rook's bird card
-as the lowest trump) is a top trump placed low. The word may name an option whose
+A card that joins whichever suit is trump at the bottom of its order (a bird card as
+the lowest trump) is a top trump placed low. The word may name an option whose
 values are ``high`` and ``low``, so that a reading chooses the place. The engine plays
 it: :func:`spelbok.engine.order.build_tables` gives a top trump placed low a power
 below the trump suit's cards and above every plain card. This module gives the ranking

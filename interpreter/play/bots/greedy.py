@@ -87,7 +87,7 @@ def trick_bid(obs: Observation, hand: int, options: list[Action]) -> Action | No
     contract when :func:`forced_tricks` finds no card the hand must win
     with; else it passes.  Rollouts judge such bids badly: each of many bids
     is played out in a few worlds, the others' bids in them are random, and
-    the luckiest of many overbids wins (Preferans matches never ended).
+    the luckiest of many overbids wins (a game of many trick contracts never ended).
     None when the game has contracts for points, or the decision offers words
     besides the bids and ``pass`` (double, hold): rollouts decide it.
     """
