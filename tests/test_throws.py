@@ -84,7 +84,11 @@ def test_a_throw_with_a_beatable_component_fails() -> None:
     assert sorted(names[c] for c in range(64) if st.hands[0] >> c & 1) == ["5D", "AC"]
     assert legal(st) == ["pair 8C 8C"]
     event = next(e for e in st.log if e.get("event") == "throw_failed")
-    assert event["player"] == 0 and event["played"] == ["7C", "7C"]
+    assert event["seat"] == 0 and event["played"] == ["7C", "7C"]
+    from spelbok.view.narrator import Narrator
+
+    text = " ".join(Narrator(["P0", "P1", "P2", "P3"], viewer=1).feed(event))
+    assert "P0 shows a throw" in text and "is played" in text
 
 
 def test_a_failed_throw_plays_its_smallest_beatable_component() -> None:

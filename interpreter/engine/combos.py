@@ -304,9 +304,10 @@ class ComboPlay(TrickPlayEach):
                     failed[seat] += 1
                     st.failed_throws = failed
                     if st.rec is not None:
-                        st.event("throw_failed", player=seat,
+                        st.event("throw_failed", seat=seat,
                                  cards=[pack.names[c] for c in cards_in(m)],
                                  played=[pack.names[c] for c in cards_in(bad[3])])
+                    st.known[seat] |= m & ~bad[3]  # the cards kept were shown to all
                     m = bad[3]
                     if m.bit_count() == 1:
                         return TrickPlayEach.apply(self, st, seat, card_actions(pack)[m.bit_length() - 1])

@@ -49,6 +49,8 @@ EVENTS: Final[dict[str, str]] = {
     "declare": "seat, word, card: a declaration made with a card played face up",
     "face_down": "seat, card (hidden): a card played face down",
     "blind": "seat, card: a card played blind for its player (tricks.blind)",
+    "throw_failed": "seat, cards, played: a throw another hand could beat, shown to all; the "
+                    "part that could be beaten is played instead (tricks.combos: throw)",
     "trick": "number, cards (hidden when played face down), winner: a trick is complete",
     "stock_closed": "closed, by: the stock is closed (or opened)",
     "set": "var, value, seat: a declared variable changes (variables are public)",

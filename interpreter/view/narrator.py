@@ -431,6 +431,12 @@ class Narrator:
     def _ev_blind(self, e: Mapping[str, Any]) -> list[str]:  # a card played for its player (tricks.blind)
         return [f"  {self.who(e.get('seat'))} {self.verb(e.get('seat'), 'plays')} {card(str(e.get('card')), self.style)} blind"]
 
+    def _ev_throw_failed(self, e: Mapping[str, Any]) -> list[str]:  # tricks.combos: throw
+        seat, shown = e.get("seat"), " ".join(card(str(c), self.style) for c in e.get("cards") or [])
+        played = " ".join(card(str(c), self.style) for c in e.get("played") or [])
+        return [f"  {self.who(seat)} {self.verb(seat, 'shows')} a throw, {shown}: another hand "
+                f"could beat it, so {played} is played"]
+
     def _sees(self, seat: Any) -> bool:
         """Whether this narrator may show ``seat``'s hidden cards (a transcript, or its own)."""
         return self.viewer is None or seat == self.viewer
