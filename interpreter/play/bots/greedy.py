@@ -28,10 +28,12 @@ import random
 from ...engine.actions import CARD, CARDS, NUMBER, SUIT, Action
 from ...engine.dummy import hand_seat
 from ...engine.observe import Observation
+from ...engine.play_sets import PlaySets
 from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import (
     decision_kind,
     exchange_candidates,
+    play_candidates,
     suit_choice,
     trick_card,
     trump_index,
@@ -87,6 +89,11 @@ class GreedyBot:
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
+        if isinstance(legal, PlaySets):  # many plays at once: a short list, unlisted
+            view = obs.view
+            legal = play_candidates(legal, obs.game.program.tables_in(
+                (view.get("vars") or {}).get("mode"))[trump_index(view, obs.game.program.pack)],
+                game_profile(obs.game).want_tricks)
         if len(legal) == 1:
             return legal[0]
         self.budget.start()
