@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import spelbok
+from spelbok.engine.deal_shows import LAST
 from spelbok.errors import IllegalActionError, SpecError
 from spelbok.lang.describe import describe
 from spelbok.lang.dsl import parse_dsl
@@ -79,11 +80,24 @@ def test_a_show_is_known_to_all_sets_its_variables_and_the_deal_goes_on() -> Non
     # his second (the 6th card) may overcall as a pair
     assert st.current == 0 and legal(st) == ["pair 9C", "pass"]
     asked = 0
-    while st.decision_name == "show":  # after each card dealt him, the 6th, 8th and 10th
-        assert st.current == 0 and legal(st) == ["pair 9C", "pass"]
+    while st.decision_name == "show":  # after each card dealt him, the 6th, 8th and 10th,
+        assert st.current == 0 and legal(st) == ["pair 9C", "pass"]  # and a last chance
         st.apply("pass")
         asked += 1
-    assert asked == 3 and st.decision_name == "play" and st.trump_letter() == "H"
+    assert asked == 4 and st.decision_name == "play" and st.trump_letter() == "H"
+
+
+def test_after_the_last_card_each_player_in_turn_has_a_last_chance() -> None:
+    st = game().new_state(deck=DECK)
+    while st.decision_name == "show" and st.queue[0] != LAST:
+        st.apply("pass")
+    assert bin(st.hands[0] | st.hands[1]).count("1") == 10
+    # every card dealt: seat 1 (dealt to first), then seat 0, may still show
+    assert st.decision_name == "show" and st.current == 1 and legal(st) == ["declare 9H", "pass"]
+    st.apply("pass")
+    assert st.current == 0 and legal(st) == ["declare 9C", "pair 9C", "pass"]
+    st.apply("pair 9C")
+    assert st.decision_name == "play" and st.trump_letter() == "C"
 
 
 def test_a_stronger_show_overcalls_through_the_variables() -> None:

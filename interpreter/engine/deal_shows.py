@@ -8,10 +8,13 @@ how many copies of one card it shows and a condition each card must meet, read f
 him with the card as ``card``, and for the standing shows through the variables its
 ``then`` sets), or ``pass``.  A show's cards become known to every seat until played,
 its ``then`` assignments are made for him with ``card`` the card shown, and the deal
-goes on.  A player with nothing to show is not asked.
+goes on.  A player with nothing to show is not asked.  When the last card is dealt
+each player, in turn from the first dealt to, has a last chance to show (the shows
+may be made at any moment of the deal and a little after it).
 
 The deal's progress lives in the decision queue (``State.queue``): :data:`MARK`, then
-the seats still to receive a card, in turn.
+the seats still to receive a card, in turn; after the last card :data:`LAST`, then the
+seats still to have their last chance.
 
 Notation: a show is its word and one card of those shown (``declare 2H``; a show of two
 copies ``pair 2H`` shows both); ``pass`` lets the deal go on.
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 
 #: The queue's first item while a deal with shows is under way.
 MARK = -2
+#: The queue's first item in the last round of shows, after the last card.
+LAST = -3
 PASS = "pass"
 
 
@@ -60,14 +65,18 @@ class DealShows(Instr):
 
     # -- the deal ---------------------------------------------------------------------
 
-    def _start(self, st: State) -> bool:
-        """The queue of recipients, card by card; False when the stock cannot serve."""
+    def _order(self, st: State) -> list[int]:
+        """The players dealt to, in turn from the first."""
         d = self.deal
         seats = st.prog.rot[st.prog.nxt[st.dealer]]
         if d.to is not None:
-            order = [p for p in seats if d.to(st, p)]
-        else:
-            order = [p for p in seats if not st.out[p]]
+            return [p for p in seats if d.to(st, p)]
+        return [p for p in seats if not st.out[p]]
+
+    def _start(self, st: State) -> bool:
+        """The queue of recipients, card by card; False when the stock cannot serve."""
+        d = self.deal
+        order = self._order(st)
         k = d.fixed_size
         need = [k] * len(order) if k is not None else [max(0, int(d.size(st, p))) for p in order]
         if sum(need) > len(st.stock):
@@ -78,17 +87,25 @@ class DealShows(Instr):
 
     def run(self, st: State) -> bool:
         q = st.queue
-        if not q or q[0] != MARK:
+        if not q or q[0] not in (MARK, LAST):
             if not self._start(st):
                 return self.deal.short(st)
             q = st.queue
-        hands = st.hands
+        if q[0] == MARK:
+            hands = st.hands
+            while len(q) > 1:
+                p = q.pop(1)
+                got = st.take(1)
+                if not got:
+                    break
+                hands[p] |= 1 << got[0]
+                if self.offers(st, p):
+                    st.current = p
+                    return False
+            # the last card dealt: a last chance for each player, in turn from the first
+            st.queue = q = [LAST, *self._order(st)]
         while len(q) > 1:
             p = q.pop(1)
-            got = st.take(1)
-            if not got:
-                break
-            hands[p] |= 1 << got[0]
             if self.offers(st, p):
                 st.current = p
                 return False
@@ -179,4 +196,4 @@ def compile_shows(c: Any, deal: Deal, shows: list[dict[str, Any]], path: tuple[A
     return DealShows(deal, out, pack)
 
 
-__all__ = ["MARK", "DealShows", "Show", "compile_shows"]
+__all__ = ["LAST", "MARK", "DealShows", "Show", "compile_shows"]

@@ -156,6 +156,24 @@ class PlaySets(list[Action]):
             m = pack.held_copies(self.hand, v) if pack is not None else v
         return self.fits(m) and (a[0] == CARDS) == (m.bit_count() > 1)
 
+    def pick(self, rng: Any) -> Any:
+        """A play at random without listing them all (``rng``: a ``random.Random``):
+        a template, a size and cards of its pool at random (not uniform over the
+        plays; the listing's choice after a few misses)."""
+        temps = [x for x in self.templates if x[2] <= x[1].bit_count() and x[2] <= x[3]]
+        for _ in range(8):
+            if not temps:
+                break
+            base, pool, lo, hi = rng.choice(temps)
+            cards = list(cards_in(pool))
+            m = base
+            for c in rng.sample(cards, rng.randint(lo, min(hi, len(cards)))):
+                m |= 1 << c
+            m = self.closure(m)
+            if m and self.fits(m):
+                return self.make(m)
+        return rng.choice(self)
+
     # -- listing ---------------------------------------------------------------------
 
     def masks(self) -> list[int]:

@@ -49,7 +49,8 @@ SHOW: Construct = Construct("show", "part", "cards a player may show as he is de
 #: The key of a deal step that holds them.
 FIELD: Field = Field("shows", "list[show]", "cards a player may show as the cards are dealt "
                      "(one at a time): after each card he is dealt he may make a show whose "
-                     "condition holds, or pass; the cards shown are known to all until "
+                     "condition holds, or pass, and after the last card each player in "
+                     "turn has a last chance; the cards shown are known to all until "
                      "played", default=[], omitted=True)
 
 GRAMMAR = r"""
@@ -112,8 +113,9 @@ def describe(deal: Mapping[str, Any]) -> str:
             s += ", which sets " + ", ".join(f"{k} = {p.formula(v)}" for k, v in then.items())
         said.append(s)
     return (" The cards are dealt one at a time; after each card, the player who received "
-            "it may show " + "; or ".join(said) + " (or pass). Cards shown are known to "
-            "every player until played.")
+            "it may show " + "; or ".join(said) + " (or pass), and after the last card each "
+            "player in turn has a last chance to show. Cards shown are known to every "
+            "player until played.")
 
 
 def check(chk: _Checker, path: Path, deal: Mapping[str, Any]) -> None:

@@ -30,11 +30,13 @@ from ...engine.auction import PASS, T_CHOSEN, T_KEEP, Contract, bid_action
 from ...engine.dummy import hand_seat
 from ...engine.observe import Observation
 from ...engine.order import NO_TRUMP
+from ...engine.play_sets import PlaySets
 from .budget import DEFAULT_BOT_TIME, Budget
 from .heuristics import (
     decision_kind,
     exchange_candidates,
     forced_tricks,
+    play_candidates,
     suit_choice,
     sure_tricks,
     trick_card,
@@ -138,6 +140,11 @@ class GreedyBot:
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
+        if isinstance(legal, PlaySets):  # many plays at once: a short list, unlisted
+            view = obs.view
+            legal = play_candidates(legal, obs.game.program.tables_in(
+                (view.get("vars") or {}).get("mode"))[trump_index(view, obs.game.program.pack)],
+                game_profile(obs.game).want_tricks)
         if len(legal) == 1:
             return legal[0]
         self.budget.start()

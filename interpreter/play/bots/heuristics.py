@@ -30,6 +30,7 @@ from ...engine.actions import CARD, CARDS, NUMBER, SUIT, WORD, Action
 from ...engine.dummy import hand_seat
 from ...engine.observe import FACE_DOWN
 from ...engine.order import NO_TRUMP, TrumpTables
+from ...engine.play_sets import PlaySets
 from ...engine.subsets import SubsetActions
 from ...engine.trick import beats, card_key
 
@@ -339,6 +340,7 @@ def policy_action(st: State, legal: list[Action], rng: random.Random, want: bool
     that world is fine, it is the bot's own hypothesis.  Cards by
     :func:`trick_card`, suits by strength, exchanges by :func:`exchange_pick`,
     words at random (a run of numbers, such as bids, counting as one word)."""
+    legal = play_candidates(legal, st.tables, want)
     if len(legal) == 1:
         return legal[0]
     if epsilon and rng.random() < epsilon:
@@ -408,3 +410,29 @@ __all__ = [
     "decision_kind", "exchange_candidates", "exchange_pick", "forced_tricks", "keep_value", "policy_action", "suit_choice",
     "suit_strength", "sure_tricks", "trick_card", "trump_index", "unseen_mask",
 ]
+
+
+def play_candidates(legal: list[Action], tables: TrumpTables, want: bool) -> list[Action]:
+    """A short list of the plays of a lazy :class:`PlaySets` (several cards at once, a
+    lead of a suit's any cards), without listing them all (a long hand has thousands):
+    every single card, and for each template and size the weakest and the strongest
+    cards of its pool.  Any other list is returned as it is."""
+    if not isinstance(legal, PlaySets):
+        return legal
+    out: list[Action] = []
+    seen: set[int] = set()
+    for base, pool, lo, hi in legal.templates:
+        cards = list(cards_in(pool))
+        weak = sorted(cards, key=lambda c: (keep_value(tables, c, want), c))
+        strong = sorted(cards, key=lambda c: (-keep_value(tables, c, want), c))
+        for r in sorted({lo, min(lo + 1, hi), hi}):
+            picks = [[c] for c in weak] if r == 1 else [weak[:r], strong[:r]]
+            for pick in picks:
+                m = base
+                for c in pick:
+                    m |= 1 << c
+                m = legal.closure(m)
+                if m and m not in seen and legal.fits(m):
+                    seen.add(m)
+                    out.append(legal.make(m))
+    return out or list(legal)

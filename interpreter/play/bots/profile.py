@@ -33,6 +33,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...engine.play_sets import PlaySets
+
 if TYPE_CHECKING:
     from ...engine.game import Game
     from ...engine.state import State
@@ -114,7 +116,9 @@ def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
             tricks_seen = st.history_tricks
             hp = st.hands_played
             while not st.is_terminal and st.hands_played == hp:
-                st.apply(rng.choice(st.legal_actions()))
+                legal = st.legal_actions()
+                # a lazy set of plays (thousands in a long hand) picks without listing
+                st.apply(legal.pick(rng) if isinstance(legal, PlaySets) else rng.choice(legal))
             after = st.scores
             in_tricks = {p for _lead, cards, _w in tricks_seen for p, _c in cards}
             for p in range(n):
