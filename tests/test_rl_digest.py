@@ -107,7 +107,7 @@ RECORDED: dict[str, str] = {
     'spoil-five-0': 'd5a55c0d5949f1f7',  # the black suits' own order (ranking.suit_ranks)
     'truco-mineiro-0': '7d43473fd4ee58fc',  # ties of equal cards (ranking.equal_best), the hand of eleven, no pointless raise
     'tute-0': '68a06e87cd40f76c',  # cantes said at the next lead, their cards shown (tricks.announce shows); the seven (or two) of trumps exchanged (give_to: turn_up); the deal's points kept (a new variable); the side's variables of the four-player game (tute_team, sang, lw_team, cantes_0..2: more observation fields, the same play)
-    'tractor-0': '6e49f37714f89fa6',  # the trump shown as the cards are dealt one at a time (deal.shows: a word and a card, or pass; a last chance after the deal; later hands' starter names a suit), plays of several cards with throws (tricks.combos), the trump rank
+    'tractor-0': 'd591161f3a3c30f7',  # the trump shown as the cards are dealt one at a time (deal.shows: a word and a card, or pass; a last chance after the deal; later hands' starter names a suit), plays of several cards with throws (tricks.combos), the trump rank; a failed throw's kept cards known to all (the observation's known cards)
     'twenty-eight-0': '38c6b0cdeba0a176',  # the trump laid aside face down (own discards), called for at a turn in a trick (tricks.announce), taken back face up
     'preferans-0': 'd79b63d0e1edf5f7',  # the all-pass talon's suit led for no one (turn_up + takes_trick), the lone whister's open hands (declare_melds + dummy)
     'tressette-0': '2b533427c63e0bd3',  # melds of cards sharing a class (four of a rank, else one three), picked at the first turn (declare_melds choose, wait); the stock's draws face up
