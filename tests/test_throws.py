@@ -237,3 +237,15 @@ def test_the_throws_spec_passes_the_pettingzoo_api_test() -> None:
     from spelbok.rl.pettingzoo import env
 
     api_test(env(str(HERE / "throws.yaml"), players=4, max_hands=2), num_cycles=12)
+
+
+def test_a_follower_holding_fewer_cards_than_led_plays_them_all() -> None:
+    """Hands of unequal size (a spec may leave the kitty unburied): a follower with one
+    card left follows a pair with it, rather than having no legal play."""
+    st = state({0: "AC AC 5D", 1: "3D 4D 5S", 2: "6C 5C 4D", 3: "3C 4C 5S"})
+    st.apply("pair AC AC")
+    names = st.game.program.pack.names
+    st.hands = [h if p != 1 else 1 << names.index("3D") for p, h in enumerate(st.hands)]
+    assert legal(st) == ["3D"]
+    st.apply("3D")
+    assert st.current_player == 2

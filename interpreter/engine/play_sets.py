@@ -404,8 +404,9 @@ def follow_templates(t: TrumpTables, pack: Pack, order: list[int], hand: int,
     pair a pair, as far as he can; the rest of the suit."""
     suit = hand & t.suit_mask[led] if 0 <= led < len(t.suit_mask) else 0
     held = suit.bit_count()
-    if held <= n:
-        return [(suit, hand & ~suit, n - held, n - held)]
+    if held <= n:  # all of the suit, the rest from the hand (all of it when it holds fewer)
+        more = min(n - held, (hand & ~suit).bit_count())
+        return [(suit, hand & ~suit, more, more)]
     out: list[Template] = []
     tractors = [k for kind, k, _, _ in comps if kind == TRACTOR]
     pairs = sum(1 for kind, _, _, _ in comps if kind == PAIR)
