@@ -432,10 +432,9 @@ class Narrator:
         return [f"  {self.who(e.get('seat'))} {self.verb(e.get('seat'), 'plays')} {card(str(e.get('card')), self.style)} blind"]
 
     def _ev_throw_failed(self, e: Mapping[str, Any]) -> list[str]:  # tricks.combos: throw
-        seat, shown = e.get("seat"), " ".join(card(str(c), self.style) for c in e.get("cards") or [])
-        played = " ".join(card(str(c), self.style) for c in e.get("played") or [])
-        return [f"  {self.who(seat)} {self.verb(seat, 'shows')} a throw, {shown}: another hand "
-                f"could beat it, so {played} is played"]
+        seat, shown, played = e.get("seat"), e.get("cards") or [], e.get("played") or []
+        return [f"  {self.who(seat)} {self.verb(seat, 'shows')} a throw, {self._cards(shown)}: "
+                f"another hand could beat it, so {self._cards(played)} is played"]
 
     def _sees(self, seat: Any) -> bool:
         """Whether this narrator may show ``seat``'s hidden cards (a transcript, or its own)."""
@@ -572,15 +571,9 @@ class Narrator:
         return lines
 
 
-def transcript(
-    events: Iterable[Mapping[str, Any]],
-    players: int | Sequence[str],
-    *,
-    style: Style = PLAIN,
-    verbose: bool = False,
-    viewer: int | None = None,
-    start_scores: Sequence[Any] | None = None,
-) -> list[str]:
+def transcript(events: Iterable[Mapping[str, Any]], players: int | Sequence[str], *,
+               style: Style = PLAIN, verbose: bool = False, viewer: int | None = None,
+               start_scores: Sequence[Any] | None = None) -> list[str]:
     """A readable transcript of a match from its events (``state.log``).
 
     ``players`` is the number of seats (named ``P0``, ``P1``, ...) or their
