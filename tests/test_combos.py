@@ -157,13 +157,19 @@ def test_combos_errors_are_located() -> None:
     assert "levle" in bad_rank and ":24:" in bad_rank
 
 
-def test_a_match_plays_out() -> None:
-    game = spelbok.load(SPEC, players=4)
+def plays_out(spec: str) -> None:
+    """Three seeded matches of ``spec`` at four players, each taking the last legal play,
+    end after their two hands with every hand empty."""
+    game = spelbok.load(spec, players=4)
     for seed in range(3):
         st = game.new_state(seed=seed)
         while not st.is_terminal:
             st.apply(st.legal_actions()[-1])
         assert st.hands_played == 2 and not any(st.hands)
+
+
+def test_a_match_plays_out() -> None:
+    plays_out(SPEC)
 
 
 def test_the_action_space_numbers_a_play_of_several_cards_as_picks() -> None:

@@ -6,7 +6,6 @@ cards.  On the test spec tests/specs/throws.yaml (tests/specs/combos.yaml with t
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,8 @@ from spelbok.lang.dsl import parse_dsl
 from spelbok.lang.dslwrite import to_dsl
 from spelbok.lang.model import normalize
 from spelbok.lang.yamlio import load_yaml
+
+from tests.test_combos import plays_out
 
 HERE = Path(__file__).parent / "specs"
 SPEC = (HERE / "throws.yaml").read_text(encoding="utf-8")
@@ -156,11 +157,9 @@ def test_a_long_follow_is_checked_and_picked_without_listing_the_sets() -> None:
     st = _void_follower()
     sets = st.legal_actions()
     assert not sets.built  # a lazy list: nothing listed yet
-    t0 = time.perf_counter()
     st.apply("play 3D 4D 5D 6D 7D 8D AD 3S")
     assert not sets.built
     assert st.current == 2
-    assert time.perf_counter() - t0 < 5
     assert len(_void_follower().legal_actions()) == 495  # 8 of 12 distinct cards
 
 
@@ -206,12 +205,7 @@ def test_throws_round_trip_and_are_described() -> None:
 
 
 def test_a_match_with_throws_plays_out() -> None:
-    game = spelbok.load(SPEC, players=4)
-    for seed in range(3):
-        st = game.new_state(seed=seed)
-        while not st.is_terminal:
-            st.apply(st.legal_actions()[-1])
-        assert st.hands_played == 2 and not any(st.hands)
+    plays_out(SPEC)
 
 
 def test_a_match_with_throws_plays_out_through_the_action_space() -> None:
