@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
+from spelbok.engine.actions import lone_pass
 from spelbok.errors import SpelbokError
 from spelbok.play import matchlog
 from spelbok.play.matchlog import LOG_FORMAT as LOG_FORMAT
@@ -323,6 +324,9 @@ def _interactive(
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
             _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
+            state.apply(legal[0])
+            continue
+        if lone_pass(legal):  # nothing to decide (e.g. a card dealt that may not be shown)
             state.apply(legal[0])
             continue
         action = _ask(state, human, names, style)

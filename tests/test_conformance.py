@@ -33,7 +33,9 @@ def test_random_matches_keep_every_invariant(path: Path, players: int) -> None:
     rep = check_game(game, matches=200, seed=players, deep_every=11, budget=BUDGET)
     assert rep.ok, rep.failures
     assert rep.matches == 200 or rep.decisions >= BUDGET
-    assert rep.matches >= 10, rep.matches
+    # a game of long hands (two hundred decisions each: a card at a time dealt and asked
+    # about, then the play) fits fewer matches in the budget, but as many hands
+    assert rep.matches >= 10 or rep.hands >= 60, (rep.matches, rep.hands)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)

@@ -76,15 +76,16 @@ def test_a_show_is_known_to_all_sets_its_variables_and_the_deal_goes_on() -> Non
     st.apply("declare 9H")
     assert st.view(0)["known_cards"] == [[], ["9H"]]
     assert st.var("caller") == 1 and st.var("shown") == 1
-    # seat 0's first 9C (the 4th card) is not asked for: a single no longer overcalls;
-    # his second (the 6th card) may overcall as a pair
-    assert st.current == 0 and legal(st) == ["pair 9C", "pass"]
-    asked = 0
-    while st.decision_name == "show":  # after each card dealt him, the 6th, 8th and 10th,
-        assert st.current == 0 and legal(st) == ["pair 9C", "pass"]  # and a last chance
+    # seat 0's first card (7C) and first 9C (the 4th card) offer nothing: a single no
+    # longer overcalls; his second 9C (the 6th card) may overcall as a pair
+    seen = []
+    while st.decision_name == "show":
+        seen.append((st.current, legal(st)))
         st.apply("pass")
-        asked += 1
-    assert asked == 4 and st.decision_name == "play" and st.trump_letter() == "H"
+    assert seen[:5] == [(0, ["pass"]), (1, ["pass"]), (0, ["pass"]), (1, ["pass"]),
+                        (0, ["pair 9C", "pass"])]
+    assert len(seen) == 9 + 2  # the nine cards after the first, and a last chance each
+    assert st.decision_name == "play" and st.trump_letter() == "H"
 
 
 def test_after_the_last_card_each_player_in_turn_has_a_last_chance() -> None:
@@ -102,8 +103,9 @@ def test_after_the_last_card_each_player_in_turn_has_a_last_chance() -> None:
 
 def test_a_stronger_show_overcalls_through_the_variables() -> None:
     st = game().new_state(deck=DECK)
-    # while nothing is shown, a player holding a nine is asked after each card dealt him
     st.apply("pass")  # seat 1, the 1st card
+    assert st.current == 0 and legal(st) == ["pass"]  # the 2nd card, 7C
+    st.apply("pass")
     assert st.current == 1  # the 3rd card
     st.apply("pass")
     assert st.current == 0 and legal(st) == ["declare 9C", "pass"]  # the 4th card
@@ -111,17 +113,39 @@ def test_a_stronger_show_overcalls_through_the_variables() -> None:
     st.apply("pass")  # seat 1, the 5th card
     assert st.current == 0 and legal(st) == ["declare 9C", "pair 9C", "pass"]  # the 6th
     st.apply("pair 9C")
+    while st.decision_name == "show":  # the deal goes on: nothing overcalls a pair
+        assert legal(st) == ["pass"]
+        st.apply("pass")
     assert st.decision_name == "play" and st.trump_letter() == "C"
     assert st.var("shown") == 2 and st.var("caller") == 0
     assert st.view(1)["known_cards"] == [["9C", "9C"], []]
 
 
-def test_a_player_with_nothing_to_show_is_not_asked_and_a_refused_show_says_why() -> None:
+def test_a_player_with_nothing_to_show_is_asked_all_the_same() -> None:
+    """Who is asked, and when, tells no seat what another holds: the seats to act run
+    in the deal's order, card by card, whatever the cards."""
+    def turns(deck: list[str]) -> list[int | None]:
+        st = game().new_state(deck=deck)
+        out = []
+        while st.decision_name == "show":
+            out.append(st.current)
+            st.apply("pass")
+        return out
+
+    other = DECK[1:] + DECK[:1]  # the nines reach other seats at other moments
+    assert turns(DECK) == turns(other) == turns(other[::-1]) == [1, 0] * 5 + [1, 0]
+
+
+def test_a_refused_show_says_why() -> None:
     st = game().new_state(deck=DECK)
     with pytest.raises(IllegalActionError, match="show cards of your hand"):
         st.apply("declare 8C")
     st.apply("declare 9H")
-    assert st.current == 0  # seat 1 is asked no more: nothing stronger to show
+    assert st.current == 0 and legal(st) == ["pass"]  # nothing stronger to show
+    with pytest.raises(IllegalActionError, match="show cards of your hand"):
+        st.apply("declare 7C")  # not a nine
+    st.apply("pass")
+    st.apply("pass")
     with pytest.raises(IllegalActionError, match="show cards of your hand"):
         st.apply("declare 9C")  # a single no longer overcalls
 
@@ -129,7 +153,7 @@ def test_a_player_with_nothing_to_show_is_not_asked_and_a_refused_show_says_why(
 def test_a_show_replays_from_its_snapshot() -> None:
     g = game()
     st = g.new_state(deck=DECK)
-    for a in ("pass", "pass", "pass", "pass", "pair 9C"):
+    for a in ("pass", "pass", "pass", "pass", "pass", "pair 9C"):
         st.apply(a)
     assert g.restore(st.to_dict()) == st
 
@@ -161,3 +185,40 @@ def test_the_game_ai_action_space_numbers_the_shows() -> None:
     assert uncovered(g) is None
     enc = Encoding(g)
     assert "pass" in enc.labels and "declare 9H" in enc.labels and "pair 9C" in enc.labels
+
+
+def test_the_tables_play_a_lone_pass_and_ask_only_real_choices(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal and browser tables do not ask a person to pass when pass is all he
+    may do: the engine asks him (see above), the table answers for him."""
+    from click.testing import CliRunner
+    from spelbok.cli import play as cli_play
+    from spelbok.cli.main import cli
+
+    asked: list[tuple[int, list[str]]] = []
+
+    def ask(state: Any, human: int, names: Any, style: Any) -> None:
+        asked.append((len(state.actions), legal(state)))
+        return None  # quit at the first question
+
+    monkeypatch.setattr(cli_play, "_ask", ask)
+    CliRunner().invoke(cli, ["play", "tractor", "--seed", "5", "--bots", "random"])
+    assert len(asked) == 1 and asked[0][1] != ["pass"] and asked[0][0] > 0
+
+    pytest.importorskip("starlette")
+    from spelbok.web.sessions import Match
+
+    g = spelbok.load("tractor")
+    from spelbok.play.bots import make_bot
+
+    m = Match(g, "tractor", 5, 0, {p: make_bot("random", seed=p) for p in (1, 2, 3)}, {})
+    for _ in range(400):
+        st = m.state
+        if st.decision_name != "show":
+            break
+        if st.current_player == 0:
+            assert legal(st) != ["pass"]  # a real choice
+            m.act("pass")
+        else:
+            m.advance()
+    assert m.state.decision_name != "show"

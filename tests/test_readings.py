@@ -288,3 +288,38 @@ def test_hands_are_placed_when_the_trial_deal_ends_its_hand_at_once(tmp_path: Pa
         "decision: tricks, hand_number: 1}\n", encoding="utf-8")
     result = run_reading(str(reading))
     assert result.ok, result
+
+
+def _tractor_case(steps: str) -> str:
+    return ("reading: 1\nspec: tractor\nplayers: 4\ndealer: 0\ncases:\n  - name: c\n"
+            "    cites: x\n    deck: \"3H 3S 3D 3C\"\n    steps:\n" + steps)
+
+
+def test_until_repeats_an_action_until_the_expectations_hold() -> None:
+    # every player is asked after each card he is dealt: a hundred passes to the last round
+    ok = run_reading("u.yaml", text=_tractor_case(
+        "      - do: pass\n        until: {hand_size: [25, 25, 25, 25], current: 3}\n"
+        "      - expect: {hand_size: [25, 25, 25, 25], current: 3}\n"
+        "      - do: pass\n        until: {current: 3}\n"  # holds at once: nothing played
+        "      - play: pass\n      - expect: {current: 2}\n"))
+    assert ok.ok, ok.format()
+    never = run_reading("u.yaml", text=_tractor_case(
+        "      - do: pass\n        until: {trump: S}\n      - expect: {current: 0}\n"))
+    case = never.cases[0]
+    assert case.status == "fail" and "'until' did not hold after 1000 times" in case.message
+    assert case.mismatches[0].what == "trump"
+    # the history says how many actions, not each one
+    assert len(case.history) == 1 and "(1000 actions, until)" in case.history[0]
+    refused = run_reading("u.yaml", text=_one_case(
+        "      - play: 9C\n        until: {current: 2}\n"))
+    assert refused.cases[0].status == "fail" and "refused" in refused.cases[0].message
+
+
+def test_until_goes_with_an_action_that_is_accepted() -> None:
+    alone = run_reading("u.yaml", text=_one_case("      - until: {current: 1}\n"))
+    assert alone.cases[0].status == "error"
+    assert "u.yaml:9:9: 'until' goes with an action" in alone.cases[0].message
+    refused = run_reading("u.yaml", text=_one_case(
+        "      - play: AH\n        until: {current: 1}\n        expect_error: illegal\n"))
+    assert refused.cases[0].status == "error"
+    assert "repeats accepted actions" in refused.cases[0].message

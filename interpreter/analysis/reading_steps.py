@@ -70,6 +70,9 @@ def _seat(value: Any, n: int, loc: _Locator, where: Path_) -> int:
 
 
 ACTION_KEYS = ("play", "do")
+#: How many times an ``until`` step may play its actions before the case fails (a deal
+#: of 108 cards asked card by card needs about a hundred).
+MAX_REPEATS = 1000
 
 
 class _Context:
@@ -95,10 +98,12 @@ class _Context:
         if len(kinds) > 1:
             raise self.loc.error((*path, kinds[1]), "a step has one action: 'play' or 'do'",
                                  key=True)
-        if kinds:
+        if kinds and "until" in step:
+            self.repeat(step, kinds[0], path)
+        elif kinds:
             self.act(step, kinds[0], path)
-        elif "expect_error" in step or "by" in step:
-            key = "expect_error" if "expect_error" in step else "by"
+        elif "expect_error" in step or "by" in step or "until" in step:
+            key = next(k for k in ("expect_error", "by", "until") if k in step)
             raise self.loc.error((*path, key), f"'{key}' goes with an action ('play' or 'do')",
                                  key=True)
         if "expect" in step:
@@ -143,6 +148,31 @@ class _Context:
                 raise _Failed([Mismatch(f"expect_error for {text}",
                                         str(want_error) + (f" ({reason})" if reason else ""),
                                         "the action was accepted")])
+
+    def repeat(self, step: dict[str, Any], kind: str, path: Path_) -> None:
+        """Play the step's actions again and again until its ``until`` map holds (checked
+        before each time); the history says how many times, not each one."""
+        if "expect_error" in step:
+            raise self.loc.error((*path, "expect_error"),
+                                 "an 'until' step repeats accepted actions: expect_error "
+                                 "goes with a single action", key=True)
+        before = len(self.history)
+        try:
+            for times in range(MAX_REPEATS + 1):
+                try:
+                    self.expect(step["until"], (*path, "until"))
+                except _Failed as e:
+                    if times == MAX_REPEATS:
+                        raise _Failed(e.mismatches, f"'until' did not hold after {times} "
+                                      f"times {short_repr(step[kind])}") from None
+                else:
+                    break
+                self.act(step, kind, path)
+        finally:
+            played = self.history[before:]
+            if len(played) > 1:
+                self.history[before:] = [f"{played[0]} ... {played[-1]} "
+                                         f"({len(played)} actions, until)"]
 
     def expect(self, exp: dict[str, Any], path: Path_) -> None:
         bad: list[Mismatch] = []

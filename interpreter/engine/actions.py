@@ -25,6 +25,24 @@ SUIT: Final = 2
 CARDS: Final = 3
 NUMBER: Final = 4
 
+#: The word that lets a decision go by: an auction's pass, a show or an announcement
+#: not made.
+PASS_WORD: Final = "pass"
+
+
+def lone_pass(legal: Any) -> bool:
+    """Whether ``pass`` is the only legal action: nothing to decide, so a table plays it
+    for its player without asking (the engine asks all the same, so that who is asked
+    tells nobody what a hand holds).
+
+    >>> lone_pass([Action(WORD, "pass")]), lone_pass([Action(WORD, "pass"), Action("JC")])
+    (True, False)
+    """
+    if len(legal) != 1:
+        return False
+    a = legal[0]
+    return bool(a.kind == WORD and a.verb == PASS_WORD)
+
 
 def ascii_number(text: str, digits: int = 4) -> int | None:
     """``text`` as a number when it is 1..``digits`` ASCII digits, else None.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import WORD, Action
+from .actions import PASS_WORD, WORD, Action
 from .announce import Announcement
 from .card_play import CardPlay, Declaration
 from .steps import Fn
@@ -27,8 +27,6 @@ from .steps import Fn
 if TYPE_CHECKING:
     from .state import State
 
-#: The word of a player asked in the window who announces nothing (more).
-PASS_WORD = "pass"
 
 
 class AnyTurnPlay(CardPlay):

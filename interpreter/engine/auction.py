@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import FRENCH, Pack, cards_in
 from ..lang import vocabulary as _v
-from .actions import CARDS, NUMBER, SUIT, WORD, Action
+from .actions import CARDS, NUMBER, PASS_WORD, SUIT, WORD, Action
 from .order import NO_TRUMP
 from .steps import Instr
 
@@ -69,7 +69,7 @@ DECLARERS = _v.words("auction", "declarer")
 T_CHOSEN: Final = -1
 T_KEEP: Final = -2
 
-PASS = Action(WORD, "pass")
+PASS = Action(WORD, PASS_WORD)
 DOUBLE = Action(WORD, "double")
 REDOUBLE = Action(WORD, "redouble")
 HOLD = Action(WORD, "hold")

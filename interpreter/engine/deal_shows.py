@@ -3,14 +3,16 @@
 
 A deal with shows hands the cards out one at a time, in the deal's order
 (:meth:`~spelbok.engine.deal.Deal._plan`).  After each card the player who received it
-is asked, when a show is offered to him: he may show cards of his hand (a show names
+is asked: he may show cards of his hand (a show names
 how many copies of one card it shows and a condition each card must meet, read for
 him with the card as ``card``, and for the standing shows through the variables its
 ``then`` sets), or ``pass``.  A show's cards become known to every seat until played,
 its ``then`` assignments are made for him with ``card`` the card shown, and the deal
-goes on.  A player with nothing to show is not asked.  When the last card is dealt
-each player, in turn from the first dealt to, has a last chance to show (the shows
-may be made at any moment of the deal and a little after it).
+goes on.  A player with nothing to show is asked all the same, with ``pass`` his only
+choice: were he skipped, every seat would learn from the pause who holds a card he
+may show, and who does not.  When the last card is dealt each player, in turn from
+the first dealt to, has a last chance to show (the shows may be made at any moment of
+the deal and a little after it).
 
 The deal's progress lives in the decision queue (``State.queue``): :data:`MARK`, then
 the seats still to receive a card, in turn; after the last card :data:`LAST`, then the
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Pack, cards_in
 from ..limits import MAX_VALUE, held
-from .actions import CARDS, WORD, Action
+from .actions import CARDS, PASS_WORD, WORD, Action
 from .steps import Fn, Instr, Setter
 
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 MARK = -2
 #: The queue's first item in the last round of shows, after the last card.
 LAST = -3
-PASS = "pass"
+PASS = PASS_WORD
 
 
 class Show:
@@ -99,16 +101,13 @@ class DealShows(Instr):
                 if not got:
                     break
                 hands[p] |= 1 << got[0]
-                if self.offers(st, p):
-                    st.current = p
-                    return False
+                st.current = p  # asked even with nothing to show (see the module's doc)
+                return False
             # the last card dealt: a last chance for each player, in turn from the first
             st.queue = q = [LAST, *self._order(st)]
-        while len(q) > 1:
-            p = q.pop(1)
-            if self.offers(st, p):
-                st.current = p
-                return False
+        if len(q) > 1:
+            st.current = q.pop(1)
+            return False
         st.queue = []
         if st.rec is not None:
             pack = st.prog.pack

@@ -19,6 +19,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from ..engine.actions import lone_pass
 from ..engine.observe import observe
 from ..errors import ActionError, SpelbokError
 from ..play.explain import SeatExplainer as SeatExplainer
@@ -78,6 +79,7 @@ class Match:
         self.watch_seat = 0  # whose view a watcher sees
         self.asked: list[int] = []  # the action counts at which the human decided
         self.explainer = _explainer(game)
+        self.play_lone_passes()
 
     def to_json(self) -> dict[str, Any]:
         seat = self.human if self.human is not None else self.watch_seat
@@ -119,6 +121,7 @@ class Match:
         before = len(self.state.actions)
         self.state.apply(text)  # the engine checks it; a refusal changes nothing
         self.asked.append(before)
+        self.play_lone_passes()
 
     def advance(self, step: object = None) -> None:
         """One bot's move (the page calls this at its chosen pace)."""
@@ -128,6 +131,14 @@ class Match:
                            else "the match is over")
         self._check_step(step)
         self.state.apply(self.bots[p].choose(observe(self.state, p)))
+        self.play_lone_passes()
+
+    def play_lone_passes(self) -> None:
+        """Play every ``pass`` that is its player's only legal action, the human's or a
+        bot's: nothing to decide, nothing to show (a card dealt that may not be shown)."""
+        st = self.state
+        while not st.is_terminal and lone_pass(legal := st.legal_actions()):
+            st.apply(legal[0])
 
     def hint(self, bot: str) -> dict[str, str]:
         """What a bot would do in the human's place: its notation, and as a sentence
