@@ -96,7 +96,7 @@ RECORDED: dict[str, str] = {
     'hearts-0': '8ac9d538cb17913c',
     'knektpass-0': 'c3016d24d2ad0cd9',
     'knockout-whist-0': '1e35e2e0d893c1ad',
-    'mighty-0': '20a70d386ff81d3c',  # a declared 53-card pack: the joker led with a suit (tricks.declare, required), the called friend hidden (hidden ally), the friend deals next (dealer.next), the run and the misdeal ending the auction (contract ends)
+    'mighty-0': '5f4e86e53757d998',  # a declared 53-card pack: the joker led with a suit (tricks.declare, required), the called friend hidden (hidden ally), the friend deals next (dealer.next), the run and the misdeal ending the auction (contract ends)
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': 'de3c8837235c4542',
     'rams-0': 'aec7b8a316e2940b',
