@@ -85,7 +85,7 @@ RECORDED: dict[str, str] = {
     'belote-0': 'f01021698ba07a1f',  # turning right (players.direction); melds announced with the first card (declare_melds wait)
     'bridge-0': '76193bd5a25a7659',
     'briscola-0': '6b7729d875722f7a',
-    'coinche-0': 'f2828c5650161b4f',  # an auction of point contracts with coinche and surcoinche (doubling: closes, or any_turn by option), the générale by option, sans-atout and tout-atout as modes
+    'coinche-0': '3f30ad485c46b72d',  # an auction of point contracts with coinche and surcoinche (doubling: closes, or any_turn by option), the générale by option, sans-atout and tout-atout as modes
     'doppelkopf-0': '5e9aa1bd6b4960bd',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation
     'ecarte-0': '01ebec5b1595529d',  # proposals in a repeat, the king marked by an announcement that may end the tricks
     'euchre-0': '92767ae1f2a454b2',
@@ -96,7 +96,7 @@ RECORDED: dict[str, str] = {
     'hearts-0': '8ac9d538cb17913c',
     'knektpass-0': 'c3016d24d2ad0cd9',
     'knockout-whist-0': '1e35e2e0d893c1ad',
-    'mighty-0': '20a70d386ff81d3c',  # a declared 53-card pack: the joker led with a suit (tricks.declare, required), the called friend hidden (hidden ally), the friend deals next (dealer.next), the run and the misdeal ending the auction (contract ends)
+    'mighty-0': '5f4e86e53757d998',  # a declared 53-card pack: the joker led with a suit (tricks.declare, required), the called friend hidden (hidden ally), the friend deals next (dealer.next), the run and the misdeal ending the auction (contract ends)
     'oh-hell-0': '10ff6f8d468d15aa',
     'pinochle-0': 'de3c8837235c4542',
     'rams-0': 'aec7b8a316e2940b',
