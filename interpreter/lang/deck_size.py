@@ -72,6 +72,57 @@ class _DeckFormula:
             return None
 
 
+class _Sitters:
+    """How many seats sit a hand out (the ``sit_out`` section): the fewest over the
+    dealer's seats, so that the check counts the most seats dealt to; none when there is
+    no such section, or its condition reads anything but numbers, options, ``seats``,
+    ``seat``, ``dealer`` and ``hand_number`` (then every seat is counted)."""
+
+    def __init__(self, tree: Mapping[str, Any], options: dict[str, Any]) -> None:
+        sec = tree.get("sit_out") or {}
+        self.text = str(sec["when"]) if sec.get("when") is not None else None
+        self.options = options
+        self.names: set[str] = set()
+        if self.text is not None:
+            try:
+                self.names = formula_names(self.text)
+            except FormulaError:
+                self.text = None
+        if not self.names <= set(options) | {"seats", "hand_number", "seat", "dealer"}:
+            self.text = None
+        self.names &= set(options)
+        self._fns: dict[int, Any] = {}
+
+    def _fn(self, seats: int) -> Any:
+        if seats not in self._fns:
+            infos: dict[str, NameInfo] = {
+                "seats": NameInfo("global", lambda x: x[0].seats, int),
+                "hand_number": NameInfo("global", lambda x: x[0].hand_number, int),
+                "dealer": NameInfo("global", lambda x: x[1], int),
+                "seat": NameInfo("player", lambda x, q: q, int),
+            }
+            for name in self.names:
+                infos[name] = NameInfo("global", lambda x, k=name: x[0].opts[k],
+                                       type(self.options[name]["default"]))
+            try:
+                fn = compile_formula(str(self.text), DictResolver(seats, infos),
+                                     per_player=True).fn
+            except FormulaError:
+                fn = None
+            self._fns[seats] = fn
+        return self._fns[seats]
+
+    def count(self, at: _At) -> int:
+        fn = None if self.text is None else self._fn(at.seats)
+        if fn is None:
+            return 0
+        try:
+            return min(sum(1 for q in range(at.seats) if fn((at, d), q))
+                       for d in range(at.seats))
+        except (SpelbokError, ArithmeticError, ValueError):
+            return 0
+
+
 class _DeckEvent:
     """A deal or turn-up of the hand, for the deck-size check.
 

@@ -213,6 +213,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("seat", "player", "int", "seat index 0..n-1"),
     Builtin("out", "player", "bool", "eliminated from the match (bool, **settable**)",
             settable=True),
+    Builtin("sits_out", "player", "bool", "sits this hand out (see `sit_out`): in the match, "
+            "but dealt no card and given no turn this hand"),
     Builtin("tricks", "player", "int", "tricks won this hand", per_trick=True),
     Builtin("cards", "player", "int", "cards now in hand", per_trick=True),
     Builtin("is_dealer", "player", "bool", "bool"),
