@@ -43,10 +43,10 @@ from .deck_size import (
     _At,
     _DeckEvent,
     _DeckFormula,
-    _Sitters,
     _hand_events,
     _option_combos,
     _shown_value,
+    _Sitters,
     hand_cards,
     turned_up,
 )

@@ -112,15 +112,30 @@ class _Sitters:
             self._fns[seats] = fn
         return self._fns[seats]
 
-    def count(self, at: _At) -> int:
+    def count(self, at: _At, most: bool = False) -> int:
+        """The seats sitting a hand out at ``at``: the fewest over the dealer's seats (the
+        most with ``most``)."""
         fn = None if self.text is None else self._fn(at.seats)
         if fn is None:
             return 0
         try:
-            return min(sum(1 for q in range(at.seats) if fn((at, d), q))
-                       for d in range(at.seats))
+            counts = [sum(1 for q in range(at.seats) if fn((at, d), q)) for d in range(at.seats)]
         except (SpelbokError, ArithmeticError, ValueError):
             return 0
+        return max(counts) if most else min(counts)
+
+
+def seats_dealt(tree: Mapping[str, Any], seats: int, most_sitting: bool = False) -> int:
+    """The seats a hand deals to under the spec's default options: all but those sitting
+    it out (``sit_out``; the fewest of them, or the most with ``most_sitting``).
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> seats_dealt(read_spec("example").tree, 3)
+    3
+    """
+    options = tree.get("options", {})
+    at = _At(seats, 1, {k: o["default"] for k, o in options.items()})
+    return seats - _Sitters(tree, options).count(at, most_sitting)
 
 
 class _DeckEvent:

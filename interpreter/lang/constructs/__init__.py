@@ -34,8 +34,8 @@ from .options import OPTIONS
 from .pack import PACK
 from .players import PLAYERS
 from .points import POINTS
-from .sit_out import SIT_OUT
 from .ranking import RANKING
+from .sit_out import SIT_OUT
 from .tables import TABLES
 from .teams import TEAMS
 from .variables import VARIABLES
