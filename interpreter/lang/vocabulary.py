@@ -25,7 +25,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> step("tricks").field("lead_trumps").default, words("tricks", "lead_trumps")
 ('any', ('any', 'broken'))
 >>> [b.name for b in builtins("player")][:3]
-['seat', 'out', 'tricks']
+['seat', 'out', 'sits_out']
 >>> [b.name for b in BUILTINS if b.settable]
 ['out', 'trump', 'stock_closed', 'mode']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
