@@ -198,3 +198,14 @@ def test_the_rl_adapters_play_it() -> None:
     short = register(SPEC)
     g = pyspiel.load_game(short, {"players": 4, "max_hands": 2})
     pyspiel.random_sim_test(g, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_transcript_says_who_sits_out() -> None:
+    from spelbok.view.narrator import transcript
+
+    st = _state(seed=6)
+    _play_out(st, 6)
+    lines = transcript(st.log, ["P0", "P1", "P2", "P3"])
+    said = [line.strip() for line in lines if "sits this hand out" in line]
+    assert said == ["P0 sits this hand out", "P1 sits this hand out", "P2 sits this hand out",
+                    "P3 sits this hand out"]

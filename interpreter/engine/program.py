@@ -364,9 +364,12 @@ class Program:
             st.shuf = words(st.seed, st.rng_n, len(st.stock))
             st.settled = len(st.stock)
         st.pc = 0
-        self.seat_hand(st)
         if st.rec is not None:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
+        if self.sit_fn is None:
+            st.off = st.out  # one list: nothing more to keep (see seat_hand)
+        else:
+            self.seat_hand(st)
 
     def seat_hand(self, st: State) -> None:
         """Sets ``st.off``, the seats that take no part in the hand: those out of the
