@@ -142,22 +142,28 @@ def collapse(errors: Iterable[SpecError]) -> list[SpecError]:
     ["g.yaml:3:1: bad 'X'; the same at 1 more place: 9:5", 'g.yaml:4:1: other']
     """
     first: dict[tuple[str, str | None, type], SpecError] = {}
-    places: dict[tuple[str, str | None, type], list[str]] = {}
+    places: dict[tuple[str, str | None, type], set[str]] = {}  # sets: 20 000 repeats stay linear
+    also: dict[tuple[str, str | None, type], list[str]] = {}
     out: list[SpecError] = []
     for e in errors:
         key = (e.message, e.hint, type(e))
         kept = first.get(key)
         if kept is None or isinstance(e, SpecErrors):
+            if kept is not None and also.get(key):
+                kept.also = (*kept.also, *also.pop(key))
             first[key] = e
-            places[key] = [e.location]
+            places[key] = {e.location}
             out.append(e)
             continue
         place = e.location
         if place in places[key]:
             continue  # the same error at the same place: once
-        places[key].append(place)
+        places[key].add(place)
         short = place[len(kept.path) + 1:] if kept.path and e.path == kept.path else place
-        kept.also = (*kept.also, short)
+        also.setdefault(key, []).append(short)
+    for key, more in also.items():
+        kept = first[key]
+        kept.also = (*kept.also, *more)
     return out
 
 
