@@ -71,6 +71,7 @@ EXPECTED: dict[str, tuple[Path, set[Path_]]] = {
     "coinche-no-announcements.yaml": (COINCHE, opt("announcements")),
     "mighty-misdeal.yaml": (MIGHTY, opt("misdeal")),
     "tractor-kitty-by-lead.yaml": (TRACTOR, opt("kitty_multiplier")),
+    "tractor-defend-ace.yaml": (TRACTOR, opt("defend")),
     "sueca-first-card.yaml": (SUECA, opt("trump_card")),
     "rook-low-bird.yaml": (ROOK, opt("rook_rank")),
     "knockout-whist-misere.yaml": (KNOCKOUT, NAME | {
