@@ -216,7 +216,9 @@ def test_views_hide_and_samples_keep_what_a_seat_knows(path: Path, players: int)
     failures: list[str] = []
     samples = redealt = 0
     for m in range(4):
-        st = game.new_state(seed=7919 * m + players)
+        # the log kept as the match goes: ``st.log`` would otherwise replay the whole
+        # match at every step (the observer reads it after each action)
+        st = game.new_state(seed=7919 * m + players, record=True)
         obs = Observer(st.n)
         obs.see(st)
         steps = 0
