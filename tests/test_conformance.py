@@ -9,6 +9,8 @@ import spelbok
 from spelbok.analysis.conformance import check_game
 from spelbok.lang.loader import read_spec
 
+from tests.budget import scaled
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 SHIPPED = sorted(p for p in SPECS.glob("*.yaml"))
 #: decisions per spec and player count (about 60 matches of Knektpass at four)
@@ -29,21 +31,28 @@ def test_random_matches_keep_every_invariant(path: Path, players: int) -> None:
     # up to 200 seeded random matches each, as many as BUDGET decisions allow (a long
     # game plays fewer); the bound on match length is tightened so that uniformly
     # random play (which rarely reaches a goal) ends quickly.
+    # A large pack's decisions cost more (longer hands): its budget and least number of
+    # matches are scaled down (tests/budget.py: about as many cards played as on 36).
     game = spelbok.load(path, players=players, max_hands=12)
-    rep = check_game(game, matches=200, seed=players, deep_every=11, budget=BUDGET)
+    budget = scaled(game, BUDGET)
+    rep = check_game(game, matches=200, seed=players, deep_every=11, budget=budget)
     assert rep.ok, rep.failures
-    assert rep.matches == 200 or rep.decisions >= BUDGET
-    assert rep.matches >= 10, rep.matches
+    assert rep.matches == 200 or rep.decisions >= budget
+    assert rep.matches >= scaled(game, 10), rep.matches
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_full_length_matches_end_within_the_declared_bound(path: Path) -> None:
+    # three matches of a pack of up to 36 cards, fewer of a larger (tests/budget.py),
+    # at least one; at each player count once (the fewest and the most, when they differ)
     tree = read_spec(path).tree
-    for players in (tree["players"]["min"], tree["players"]["max"]):
+    for players in sorted({tree["players"]["min"], tree["players"]["max"]}):
         game = spelbok.load(path, players=players)
-        rep = check_game(game, matches=3, seed=99, deep_every=97)
+        matches = scaled(game, 3)
+        rep = check_game(game, matches=matches, seed=99, deep_every=97)
         assert rep.ok, rep.failures
-        assert rep.hands <= 3 * game.program.max_hands
+        assert rep.matches == matches
+        assert rep.hands <= matches * game.program.max_hands
 
 
 def test_a_decision_budget_stops_new_matches_but_never_the_first() -> None:

@@ -13,6 +13,8 @@ from spelbok.analysis.conformance import check_game
 from spelbok.lang.loader import read_spec
 from spelbok.validation import validate
 
+from tests.budget import scaled
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
@@ -161,7 +163,8 @@ def cases() -> list[tuple[str, int]]:
 def test_variant_conformance(name: str, players: int) -> None:
     # Knektpass matches are longer, and a large pack's hands too (Tractor's 108 cards):
     # fewer of them keep this file quick, about as many cards played as 30 matches of 36
+    # (tests/budget.py)
     game = spelbok.load(VARIANTS / name, players=players, max_hands=15)
-    matches = 8 if name.startswith("knektpass") else max(6, 30 * 36 // max(36, len(game.deck)))
+    matches = 8 if name.startswith("knektpass") else max(6, scaled(game, 30))
     rep = check_game(game, matches=matches, seed=1)
     assert rep.ok, rep.failures
