@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import spelbok
 from spelbok.analysis.conformance import check_game
-from spelbok.lang.loader import read_spec
 
 from tests.budget import scaled
+from tests.spec_cases import players
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 SHIPPED = sorted(p for p in SPECS.glob("*.yaml"))
@@ -20,8 +20,8 @@ BUDGET = 15_000
 def cases() -> list[tuple[Path, int]]:
     out = []
     for path in SHIPPED:
-        tree = read_spec(path).tree
-        for n in range(tree["players"]["min"], tree["players"]["max"] + 1):
+        lo, hi = players(path)
+        for n in range(lo, hi + 1):
             out.append((path, n))
     return out
 
@@ -45,9 +45,8 @@ def test_random_matches_keep_every_invariant(path: Path, players: int) -> None:
 def test_full_length_matches_end_within_the_declared_bound(path: Path) -> None:
     # three matches of a pack of up to 36 cards, fewer of a larger (tests/budget.py),
     # at least one; at each player count once (the fewest and the most, when they differ)
-    tree = read_spec(path).tree
-    for players in sorted({tree["players"]["min"], tree["players"]["max"]}):
-        game = spelbok.load(path, players=players)
+    for n in sorted(set(players(path))):
+        game = spelbok.load(path, players=n)
         matches = scaled(game, 3)
         rep = check_game(game, matches=matches, seed=99, deep_every=97)
         assert rep.ok, rep.failures

@@ -14,6 +14,7 @@ from spelbok.lang.loader import read_spec
 from spelbok.validation import validate
 
 from tests.budget import scaled
+from tests.spec_cases import players
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"
@@ -154,8 +155,8 @@ def test_option_overrides_equal_loading_the_base_with_options() -> None:
 def cases() -> list[tuple[str, int]]:
     out = []
     for name in FILES:
-        players = read_spec(VARIANTS / name).tree["players"]
-        out += [(name, n) for n in range(players["min"], players["max"] + 1)]
+        lo, hi = players(VARIANTS / name)
+        out += [(name, n) for n in range(lo, hi + 1)]
     return out
 
 
