@@ -22,6 +22,8 @@ from spelbok.play.bots.heuristics import decision_kind
 from spelbok.play.bots.profile import game_profile, hand_rewards
 from spelbok.play.match import play_match
 
+from tests.budget import scaled
+
 BOTS = ["random", "greedy", "ismcts:12"]
 
 
@@ -57,6 +59,9 @@ def test_bots_choose_legal_actions_for_every_decision(name: str) -> None:
     doc_players = spelbok.load(name).tree["players"]
     for players in sorted({doc_players["min"], max(doc_players["min"], min(doc_players["max"], 4))}):
         game = load(name, players, max_hands=4)
+        # each bot is asked about 4 decisions of each kind, fewer of a large pack (a
+        # rollout plays a long hand out: tests/budget.py), at least one of each kind
+        asks = scaled(game, 4)
         for m in range(2):
             st = game.new_state(seed=100 + m)
             bots = [make_bot(b, seed=m) for b in BOTS]
@@ -64,7 +69,7 @@ def test_bots_choose_legal_actions_for_every_decision(name: str) -> None:
                 legal = st.legal_actions()
                 assert legal, "a running match always has a legal action"
                 label = kind_label(legal)
-                if seen[label] < 4 and len(legal) > 1:
+                if seen[label] < asks and len(legal) > 1:
                     seen[label] += 1
                     obs = observe(st)
                     for bot in bots:

@@ -33,9 +33,9 @@ import spelbok
 from spelbok.engine.actions import CARD, CARDS
 from spelbok.engine.observe import constraints
 from spelbok.engine.tricks import TrickPlay
-from spelbok.lang.loader import read_spec
 
 from tests.minispec import mini
+from tests.spec_cases import players
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.yaml")) + sorted((ROOT / "specs" / "variants").glob("*.yaml"))
@@ -189,8 +189,7 @@ def false_voids(st: Any, seat: int) -> list[str]:
 def cases() -> list[tuple[Path, int]]:
     out = []
     for path in SPECS:
-        tree = read_spec(path).tree
-        for n in sorted({tree["players"]["min"], tree["players"]["max"]}):
+        for n in sorted(set(players(path))):
             out.append((path, n))
     return out
 

@@ -33,9 +33,9 @@ import spelbok
 from spelbok.analysis.conformance import check_cards
 from spelbok.cards import CARD_NAMES, FRENCH, SUITS, Pack, cards_in, parse_card
 from spelbok.engine.auction import A_CALLED
-from spelbok.lang.loader import read_spec
 
 from tests.minispec import mini
+from tests.spec_cases import players
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.yaml"))
@@ -49,8 +49,7 @@ _CARD_TEXT = re.compile(r"(?:10|[2-9AKQJT])[CSHD♣♠♥♦]", re.IGNORECASE)
 def cases() -> list[tuple[Path, int]]:
     out = []
     for path in SPECS + VARIANTS:
-        tree = read_spec(path).tree
-        for n in sorted({tree["players"]["min"], tree["players"]["max"]}):
+        for n in sorted(set(players(path))):
             out.append((path, n))
     return out
 
@@ -216,7 +215,9 @@ def test_views_hide_and_samples_keep_what_a_seat_knows(path: Path, players: int)
     failures: list[str] = []
     samples = redealt = 0
     for m in range(4):
-        st = game.new_state(seed=7919 * m + players)
+        # the log kept as the match goes: ``st.log`` would otherwise replay the whole
+        # match at every step (the observer reads it after each action)
+        st = game.new_state(seed=7919 * m + players, record=True)
         obs = Observer(st.n)
         obs.see(st)
         steps = 0

@@ -29,9 +29,10 @@ from spelbok.cli.main import cli
 from spelbok.cli.play import SeatLog, _menu, _panel, _prompt_lines
 from spelbok.cli.render import Narrator, Style, card, transcript
 from spelbok.engine.events import EVENTS
-from spelbok.lang.loader import read_spec
 from spelbok.play.bots import make_bot
 from spelbok.web.sessions import Match
+
+from tests.spec_cases import players
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 SHIPPED = sorted(SPECS.glob("*.yaml")) + sorted((SPECS / "variants").glob("*.yaml"))
@@ -230,8 +231,7 @@ def current_hand(log: list[str]) -> list[str]:
 def cases() -> list[Any]:
     out = []
     for path in SHIPPED:
-        players = read_spec(path).tree["players"]
-        for n in sorted({int(players["min"]), int(players["max"])}):
+        for n in sorted(set(players(path))):
             rel = path.relative_to(SPECS).as_posix()
             out.append(pytest.param(path, n, id=f"{rel}-{n}"))
     return out

@@ -11,6 +11,8 @@ import spelbok
 from spelbok.engine.playouts import legal, play_random, random_action, step
 from spelbok.errors import ArgumentError
 
+from tests.budget import scaled
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 # every shipped game (each at its fewest players), a few hands per match
 GAMES = sorted(p.stem for p in SPECS.glob("*.yaml"))
@@ -31,7 +33,7 @@ def _public_loop(game: spelbok.Game, n: int, seed: int) -> list[spelbok.State]:
 @pytest.mark.parametrize("name", GAMES)
 def test_same_matches_as_the_public_loop(name: str) -> None:
     game = spelbok.load(SPECS / f"{name}.yaml", max_hands=3)
-    n, seed = 4, 11
+    n, seed = scaled(game, 4), 11  # 4 matches, fewer of a large pack (tests/budget.py)
     got = game.playouts(n, seed=seed)
     want = _public_loop(game, n, seed)
     assert got.winners == [st.winners for st in want]

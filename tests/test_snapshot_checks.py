@@ -12,6 +12,8 @@ import spelbok
 from spelbok.errors import SnapshotError, SpelbokError
 from spelbok.lang.loader import shipped_spec_names
 
+from tests.budget import scaled
+
 SPECS = sorted(shipped_spec_names())
 
 
@@ -154,7 +156,9 @@ def test_mutated_snapshots_are_refused_or_play_on(name: str) -> None:
     cards = game.deck + ["2C", "XX"]
     snaps = playout_snapshots(game, 1) + playout_snapshots(game, 2, every=23)
     restored = 0
-    for i in range(120):
+    # 120 mutations, fewer of a large pack (each restored one plays on: tests/budget.py)
+    mutations = scaled(game, 120)
+    for i in range(mutations):
         d = _mutate(rng.choice(snaps), rng, cards)
         try:
             state = game.restore(d)
@@ -167,7 +171,7 @@ def test_mutated_snapshots_are_refused_or_play_on(name: str) -> None:
             assert legal, f"mutation {i}: no legal action while the match runs"
             state.apply(rng.choice(legal))
             steps += 1
-    assert restored < 120  # most mutations are caught
+    assert restored < mutations  # most mutations are caught
 
 
 @pytest.mark.parametrize("bad", [None, 3, [], "JC", "x" * 100_000, ("JC",), 2.5])

@@ -13,6 +13,9 @@ from spelbok.analysis.conformance import check_game
 from spelbok.lang.loader import read_spec
 from spelbok.validation import validate
 
+from tests.budget import scaled
+from tests.spec_cases import players
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 VARIANTS = SPECS / "variants"
 KNEKTPASS = SPECS / "knektpass.yaml"
@@ -153,8 +156,8 @@ def test_option_overrides_equal_loading_the_base_with_options() -> None:
 def cases() -> list[tuple[str, int]]:
     out = []
     for name in FILES:
-        players = read_spec(VARIANTS / name).tree["players"]
-        out += [(name, n) for n in range(players["min"], players["max"] + 1)]
+        lo, hi = players(VARIANTS / name)
+        out += [(name, n) for n in range(lo, hi + 1)]
     return out
 
 
@@ -162,7 +165,8 @@ def cases() -> list[tuple[str, int]]:
 def test_variant_conformance(name: str, players: int) -> None:
     # Knektpass matches are longer, and a large pack's hands too (Tractor's 108 cards):
     # fewer of them keep this file quick, about as many cards played as 30 matches of 36
+    # (tests/budget.py)
     game = spelbok.load(VARIANTS / name, players=players, max_hands=15)
-    matches = 8 if name.startswith("knektpass") else max(6, 30 * 36 // max(36, len(game.deck)))
+    matches = 8 if name.startswith("knektpass") else max(6, scaled(game, 30))
     rep = check_game(game, matches=matches, seed=1)
     assert rep.ok, rep.failures
