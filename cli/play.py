@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
-from spelbok.engine.actions import lone_pass
+from spelbok.engine.actions import plays_itself
+from spelbok.engine.history import choices
 from spelbok.errors import SpelbokError
 from spelbok.play import matchlog
 from spelbok.play.matchlog import LOG_FORMAT as LOG_FORMAT
@@ -308,7 +309,7 @@ def _interactive(
     if resumed:
         _echo(f"Resumed after {len(state.actions)} actions, in hand {state.hand_number}.",
               style)
-        asked = [i for i, h in enumerate(state.history) if h.seat == human]
+        asked = choices(state, human)
         shown = len(state.log)
     tell = SeatLog(game, names, human, style, start_scores, shown)
 
@@ -322,11 +323,9 @@ def _interactive(
         if state.is_terminal:
             break
         legal = state.legal_actions()
-        if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
-            _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
-            state.apply(legal[0])
-            continue
-        if lone_pass(legal):  # nothing to decide (e.g. a card dealt that may not be shown)
+        if plays_itself(legal):  # a forced card; a lone pass (a card dealt not to show)
+            if legal[0].kind == _CARD:
+                _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
             state.apply(legal[0])
             continue
         action = _ask(state, human, names, style)

@@ -75,7 +75,10 @@ def first_card(st: spelbok.State) -> None:
     st.apply(next(a for a in st.legal_actions() if a.kind != "word"))
 
 
-def test_a_seat_nothing_is_offered_to_is_not_asked() -> None:
+def test_an_open_window_asks_every_seat_and_none_opens_when_nobody_may_announce() -> None:
+    """Whom the window asks tells nobody what decides an offer (a hidden side): once
+    someone may announce, every other seat is asked, pass the only choice of a seat
+    offered nothing; when nobody may, no window opens."""
     st = state()
     for _ in range(3):  # trick 1: every seat passes, then plays
         while "pass" in names(st):
@@ -88,6 +91,8 @@ def test_a_seat_nothing_is_offered_to_is_not_asked() -> None:
     first_card(st)  # the leader holds one card now: before the next card only the third is asked
     third = 3 - lead - st.trick.order[1]
     assert st.current == third and names(st) == ["high", "pass"]
+    st.apply("pass")
+    assert st.current == lead and names(st) == ["pass"]  # one card: offered nothing
     st.apply("pass")
     assert st.current == st.trick.order[1] and "pass" not in names(st)
     first_card(st)  # two seats hold one card: before the third's card nobody is asked

@@ -211,14 +211,38 @@ def test_the_tables_play_a_lone_pass_and_ask_only_real_choices(
     g = spelbok.load("tractor")
     from spelbok.play.bots import make_bot
 
-    m = Match(g, "tractor", 5, 0, {p: make_bot("random", seed=p) for p in (1, 2, 3)}, {})
-    for _ in range(400):
-        st = m.state
-        if st.decision_name != "show":
-            break
-        if st.current_player == 0:
-            assert legal(st) != ["pass"]  # a real choice
-            m.act("pass")
-        else:
-            m.advance()
-    assert m.state.decision_name != "show"
+    for seed in (5, 6):
+        m = Match(g, "tractor", seed, 0, {p: make_bot("random", seed=p) for p in (1, 2, 3)},
+                  {})
+        shows = 0
+        for _ in range(400):
+            st = m.state
+            if st.decision_name != "show":
+                break
+            if st.current_player == 0:
+                assert legal(st) != ["pass"]  # a real choice
+                m.act("pass")
+            else:
+                seen = len(st.rec)
+                m.advance()
+                # the page waits on a bot only after a move it sees (a show), never on
+                # a bot that happens to hold a card it may show
+                if m.state.decision_name == "show" and m.state.current_player != 0:
+                    assert len(st.rec) > seen and st.rec[-1]["event"] == "decision"
+                    shows += 1
+        assert m.state.decision_name != "show" and shows
+
+
+def test_a_resumed_match_undoes_back_to_real_choices_only() -> None:
+    """After a resume the terminal rebuilds its undo points from the history: the passes
+    it played for the person are none of them."""
+    from spelbok.engine.history import choices
+
+    st = game().new_state(deck=DECK)
+    real = []
+    while st.decision_name == "show":
+        if st.current == 0 and legal(st) != ["pass"]:
+            real.append(len(st.actions))
+        st.apply("pass")
+    assert real and choices(st, 0) == real
+    assert len([h for h in st.history if h.seat == 0]) > len(real)  # his 7C: no choice

@@ -86,7 +86,7 @@ RECORDED: dict[str, str] = {
     'bridge-0': '76193bd5a25a7659',
     'briscola-0': '6b7729d875722f7a',
     'coinche-0': '3f30ad485c46b72d',  # an auction of point contracts with coinche and surcoinche (doubling: closes, or any_turn by option), the générale by option, sans-atout and tout-atout as modes
-    'doppelkopf-0': '5e9aa1bd6b4960bd',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation
+    'doppelkopf-0': '4550771dc5b5c6e2',  # hidden sides (re masked, seen:re flags), crossed_calls; announcements at a player's turn in a trick (tricks.announce), out of turn too (any_turn: the others asked, pass); the queen, jack and ace solos (three more reservation words) and the fox; poverty's words (poverty, take, refuse, lay_out and give_back cards) in the action space; the compulsory solos' variables (duty, must, deals, duty_solo, forced) in the observation
     'ecarte-0': '01ebec5b1595529d',  # proposals in a repeat, the king marked by an announcement that may end the tricks
     'euchre-0': '92767ae1f2a454b2',
     'example-0': '3cb8bda4aa040e21',

@@ -38,9 +38,25 @@ def lone_pass(legal: Any) -> bool:
     >>> lone_pass([Action(WORD, "pass")]), lone_pass([Action(WORD, "pass"), Action("JC")])
     (True, False)
     """
-    if len(legal) != 1:
-        return False
-    a = legal[0]
+    return len(legal) == 1 and is_pass(legal[0])
+
+
+def plays_itself(legal: Any) -> bool:
+    """Whether a table plays the only legal action for its person without asking: a
+    forced card, or a lone ``pass``.
+
+    >>> plays_itself([Action("JC")]), plays_itself([Action(WORD, "knock")])
+    (True, False)
+    """
+    return len(legal) == 1 and (legal[0].kind == CARD or is_pass(legal[0]))
+
+
+def is_pass(a: Any) -> bool:
+    """Whether the action is the word ``pass``.
+
+    >>> is_pass(Action(WORD, "pass")), is_pass(Action(WORD, "play"))
+    (True, False)
+    """
     return bool(a.kind == WORD and a.verb == PASS_WORD)
 
 

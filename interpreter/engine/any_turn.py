@@ -66,15 +66,16 @@ class AnyTurnPlay(CardPlay):
         k = tr.ask
         if k >= 0:
             others = tr.order[pos + 1:] + tr.order[:pos]
-            while k < len(others):
-                s = others[k]
-                for call in self.anytime:
-                    if call.offered(st, s):
-                        if tr.ask != k:
-                            tr.own(st).ask = k
-                        st.current = s
-                        return False
-                k += 1
+            # the window opens when someone may announce, and then asks every other seat
+            # in turn, pass the only choice of one with nothing to announce: were only
+            # those who may be asked, every seat would learn what decides it (a side)
+            if k == 0 and not any(call.offered(st, s) for s in others for call in self.anytime):
+                k = len(others)
+            if k < len(others):
+                if tr.ask != k:
+                    tr.own(st).ask = k
+                st.current = others[k]
+                return False
             tr.own(st).ask = -1
         st.current = seat
         return False

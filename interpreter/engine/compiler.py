@@ -469,10 +469,11 @@ class Compiler:
         if name == "out":
 
             def set_out(st: State, p: int, v: Any) -> None:
+                was = st.out[p]
                 st.out[p] = bool(v)
-                if st.off is not st.out:  # sit_out: out of the match is out of the hand
-                    prog = st.prog
-                    st.off[p] = bool(v) or prog.sit_fn is not None and bool(prog.sit_fn(st, p))
+                if st.off is not st.out:  # sit_out: out of the match is out of the hand;
+                    # back in, he sits out still if he did as the hand began (read then)
+                    st.off[p] = bool(v) or (st.off[p] and not was)
                 if v and st.rec is not None:
                     st.event("eliminated", seat=p)
 

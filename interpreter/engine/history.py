@@ -62,6 +62,22 @@ def history(st: State) -> list[HistoryEntry]:
     return out
 
 
+def choices(st: State, seat: int) -> list[int]:
+    """The action counts at which ``seat`` was asked: its decisions less those a table
+    plays itself (:func:`~spelbok.engine.actions.plays_itself`).  A resumed match's undo
+    goes back to these."""
+    from .actions import plays_itself
+
+    out: list[int] = []
+
+    def note(replay: State, a: Action) -> None:
+        if replay.current == seat and not plays_itself(replay.legal_actions()):
+            out.append(len(replay.actions))
+
+    _replay(st, st.actions, note)
+    return out
+
+
 def undo(st: State, k: object = 1) -> list[Action]:
     """Take back the last ``k`` actions (python-chess's ``pop``); they are returned, oldest
     first.  The state becomes exactly what it was before them (its log too, if recorded)."""
@@ -79,4 +95,4 @@ def undo(st: State, k: object = 1) -> list[Action]:
     return actions[len(actions) - k:]
 
 
-__all__ = ["HistoryEntry", "history", "undo"]
+__all__ = ["HistoryEntry", "choices", "history", "undo"]

@@ -116,6 +116,8 @@ def start_from_position(game: Game, st: State, position: dict[str, Any]) -> None
     _start_hand(game, st, position, rd)
     # the variables after start_hand, which resets the per-hand ones
     given_vars = _set_vars(game, st, position, rd)
+    if prog.sit_fn is not None:  # sit_out reads the variables as the position gives them
+        prog.seat_hand(st, tell=False)
     if prog.mode_slot >= 0 and st.gv[prog.mode_slot] not in prog.modes:  # modes.py
         raise PositionError(f"unknown mode {short_repr(st.gv[prog.mode_slot])}: the modes are "
                             f"{', '.join(prog.modes)}", ("mode",),

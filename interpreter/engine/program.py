@@ -371,17 +371,18 @@ class Program:
         else:
             self.seat_hand(st)
 
-    def seat_hand(self, st: State) -> None:
+    def seat_hand(self, st: State, tell: bool = True) -> None:
         """Sets ``st.off``, the seats that take no part in the hand: those out of the
         match, and those ``sit_out`` seats out of it (its condition read as the hand
-        starts, its dealer known).  Without ``sit_out`` it is ``st.out`` itself."""
+        starts, its dealer known).  Without ``sit_out`` it is ``st.out`` itself.
+        ``tell``: record the ``sitting_out`` event (not when a position reads it again)."""
         fn = self.sit_fn
         if fn is None:
             st.off = st.out
             return
         out = st.out
         st.off = off = [out[p] or bool(fn(st, p)) for p in range(st.n)]
-        if st.rec is not None and off != out:
+        if tell and st.rec is not None and off != out:
             st.event("sitting_out", seats=[p for p in range(st.n) if off[p] and not out[p]])
 
     def set_trump(self, st: State, suit: int) -> None:

@@ -19,7 +19,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import lone_pass
+from ..engine.actions import is_pass, lone_pass
 from ..engine.observe import observe
 from ..errors import ActionError, SpelbokError
 from ..play.explain import SeatExplainer as SeatExplainer
@@ -124,20 +124,30 @@ class Match:
         self.play_lone_passes()
 
     def advance(self, step: object = None) -> None:
-        """One bot's move (the page calls this at its chosen pace)."""
+        """One bot's move (the page calls this at its chosen pace), and after a pass that
+        leaves no trace (a card dealt not shown) the bots' moves on to the next that
+        does: a pause on such a pass alone would tell which bot had a choice to make."""
         p = self.bot_to_move()
         if p is None:
             raise Conflict("no bot is to move" if not self.state.is_terminal
                            else "the match is over")
         self._check_step(step)
-        self.state.apply(self.bots[p].choose(observe(self.state, p)))
-        self.play_lone_passes()
+        st = self.state
+        while p is not None:
+            seen = len(st.rec or ())
+            action = self.bots[p].choose(observe(st, p))
+            st.apply(action)
+            self.play_lone_passes()
+            if not is_pass(action) or len(st.rec or ()) != seen:
+                break
+            p = self.bot_to_move()
 
     def play_lone_passes(self) -> None:
-        """Play every ``pass`` that is its player's only legal action, the human's or a
-        bot's: nothing to decide, nothing to show (a card dealt that may not be shown)."""
+        """Play the person's ``pass`` when it is his only legal action: nothing to decide
+        (a card dealt that he may not show).  The bots answer their own (``advance``)."""
         st = self.state
-        while not st.is_terminal and lone_pass(legal := st.legal_actions()):
+        while (self.human is not None and st.current_player == self.human
+               and lone_pass(legal := st.legal_actions())):
             st.apply(legal[0])
 
     def hint(self, bot: str) -> dict[str, str]:
