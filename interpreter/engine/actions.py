@@ -38,6 +38,11 @@ def lone_pass(legal: Any) -> bool:
     >>> lone_pass([Action(WORD, "pass")]), lone_pass([Action(WORD, "pass"), Action("JC")])
     (True, False)
     """
+    if type(legal) is not list:
+        from .play_sets import PlaySets
+
+        if isinstance(legal, PlaySets):
+            return False  # plays of cards (a lazy list, never counted here): no pass
     if len(legal) != 1:
         return False
     a = legal[0]

@@ -174,6 +174,66 @@ class PlaySets(list[Action]):
                 return self.make(m)
         return rng.choice(self)
 
+    def total(self) -> int:
+        """How many plays there are (as many as :meth:`masks` lists), without listing
+        them: the plays of a template are the hand's cards taken, for each name, its
+        lowest copies, holding the template's ``base`` within ``base | pool``; those of
+        several templates are counted once by inclusion and exclusion (a union of
+        templates only narrows, so the terms that cannot hold a play are cut)."""
+        if self.built:
+            return list.__len__(self)
+        pack = self.pack
+        groups: dict[int, list[int]] = {}
+        for c in cards_in(self.hand):
+            groups.setdefault(pack.face[c] if pack is not None else c, []).append(c)
+        faces = list(groups.values())
+        temps = [(b, b | p, b.bit_count() + lo, b.bit_count() + hi)
+                 for b, p, lo, hi in self.templates if lo <= hi]
+        total = 0
+
+        def term(base: int, inside: int, lo: int, hi: int) -> int:
+            # the plays within ``inside`` holding ``base``, of ``lo..hi`` cards
+            poly = [1]
+            for ids in faces:
+                need = got = 0
+                for i, c in enumerate(ids):
+                    if (base >> c) & 1:
+                        need = i + 1
+                for c in ids:
+                    if not (inside >> c) & 1:
+                        break
+                    got += 1
+                if got < need:
+                    return 0
+                if got == 0:
+                    continue
+                out = [0] * (len(poly) + got)
+                for k, v in enumerate(poly):
+                    if v:
+                        for j in range(need, got + 1):
+                            out[k + j] += v
+                poly = out
+            return sum(poly[max(lo, 1):hi + 1])
+
+        def rec(i: int, base: int, inside: int, lo: int, hi: int, sign: int) -> None:
+            nonlocal total
+            for j in range(i, len(temps)):
+                b, ins, l2, h2 = temps[j]
+                nb, ni, nl, nh = base | b, inside & ins, max(lo, l2), min(hi, h2)
+                if nb & ~ni or nb.bit_count() > nh or nl > nh:
+                    continue  # no play holds both: nor any more templates with them
+                got = term(nb, ni, nl, nh)
+                if got:
+                    total += sign * got
+                    rec(j + 1, nb, ni, nl, nh, -sign)
+
+        rec(0, 0, -1, 0, self.hand.bit_count(), 1)
+        return total
+
+    def first_picks(self) -> int:
+        """The cards some play holds (each may be picked first)."""
+        return self.next_picks(0)[0]
+
     # -- listing ---------------------------------------------------------------------
 
     def masks(self) -> list[int]:
@@ -242,6 +302,28 @@ class PlaySets(list[Action]):
         return (list, (list(list.__iter__(self)),))
 
     __hash__ = None
+
+
+def listed(legal: list[Action], limit: int) -> list[Action] | None:
+    """``legal`` as a list when it is one, or a lazy :class:`PlaySets` of at most
+    ``limit`` plays (listed then); None for more (counted by :meth:`PlaySets.total`,
+    never listed)."""
+    if not isinstance(legal, PlaySets):
+        return legal
+    if legal.built or legal.total() <= limit:
+        return list(legal)
+    return None
+
+
+def as_played(legal: list[Action], a: Action) -> Action:
+    """The action ``a`` (a play of ``legal``, written ``play 5D 5D``) as the engine
+    lists it (``pair 5D 5D``; one card alone as the card), so a history reads alike
+    whoever wrote it; any other action as it is."""
+    if not isinstance(legal, PlaySets) or a.kind != CARDS or type(a.value) is not int:
+        return a
+    pack = legal.pack
+    m = pack.held_copies(legal.hand, a.value) if pack is not None else a.value
+    return legal.make(m) if legal.fits(m) else a
 
 
 def _plain(pool: int, r: int) -> list[int]:
@@ -431,5 +513,5 @@ def follow_templates(t: TrumpTables, pack: Pack, order: list[int], hand: int,
     return out
 
 
-__all__ = ["PlaySets", "below_copies", "components", "failing", "fit_top",
+__all__ = ["PlaySets", "as_played", "below_copies", "listed", "components", "failing", "fit_top",
            "follow_templates", "shape_key", "shape_of"]
