@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from spelbok.engine.actions import lone_pass
+from spelbok.engine.play_sets import PlaySets
 from spelbok.errors import SpelbokError
 from spelbok.play import matchlog
 from spelbok.play.matchlog import LOG_FORMAT as LOG_FORMAT
@@ -322,7 +323,8 @@ def _interactive(
         if state.is_terminal:
             break
         legal = state.legal_actions()
-        if len(legal) == 1 and legal[0].kind == _CARD:  # a forced card plays itself
+        if not isinstance(legal, PlaySets) and len(legal) == 1 and legal[0].kind == _CARD:
+            # a forced card plays itself (plays of several cards are never listed here)
             _echo(f"  you play {card(str(legal[0]), style)}, your only legal card", style)
             state.apply(legal[0])
             continue

@@ -310,9 +310,7 @@ def listed(legal: list[Action], limit: int) -> list[Action] | None:
     never listed)."""
     if not isinstance(legal, PlaySets):
         return legal
-    if legal.built or legal.total() <= limit:
-        return list(legal)
-    return None
+    return list(legal) if legal.total() <= limit else None
 
 
 def as_played(legal: list[Action], a: Action) -> Action:

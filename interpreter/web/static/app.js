@@ -357,6 +357,8 @@ function updateExchange(t) {
   const go = $("exchange-go");
   if (!go) return;
   go.textContent = exchangeText(t);
+  // plays of several cards, too many to list: how many, the engine judges the cards sent
+  if (t.exchange.count) go.title = `${t.exchange.count.toLocaleString("en")} legal plays`;
   go.disabled = picked.size < t.exchange.min || picked.size > t.exchange.max || picked.size === 0;
 }
 
@@ -368,7 +370,8 @@ function drawHand(t) {
   for (const c of t.hand) {
     const b = cardEl(c, "button");
     b.type = "button";
-    const pickable = mine && t.exchange !== null;
+    // cards to pick (an exchange, or a play of several cards: those no play holds stay dimmed)
+    const pickable = mine && t.exchange !== null && c.legal !== false;
     const ok = mine && (c.legal || pickable);
     b.setAttribute("aria-disabled", ok ? "false" : "true");
     if (ok) b.classList.add("playable");
