@@ -155,10 +155,10 @@ class AuctionStart(Instr):
         if self.rules.hold:  # who is elder is counted from the first seat: kept in the flags
             a[A_FLAGS] |= start << F_START
         if self.rules.hold == H_DUEL:
-            order = [p for p in st.prog.rot[start] if not st.out[p]]
+            order = [p for p in st.prog.rot[start] if not st.off[p]]
             st.current = order[1] if len(order) > 1 else next(iter(order), None)
         else:
-            st.current = next((p for p in st.prog.rot[start] if not st.out[p]), None)
+            st.current = next((p for p in st.prog.rot[start] if not st.off[p]), None)
         st.pc += 1
         return True
 
@@ -257,7 +257,7 @@ class AuctionBid(Instr):
     def next_bidder(self, st: State, seat: int) -> int | None:
         """The next seat to bid after ``seat``, or None when the auction is over."""
         a = st.auction
-        out = st.out
+        out = st.off
         final = a[A_FLAGS] & F_PASS_FINAL
         passed = a[A_PASSED]
         d = a[A_DECLARER]
@@ -288,7 +288,7 @@ class AuctionBid(Instr):
         a = st.auction
         passed = a[A_PASSED]
         alive = [p for p in st.prog.rot[a[A_FLAGS] >> F_START]
-                 if not st.out[p] and not (passed >> p) & 1]
+                 if not st.off[p] and not (passed >> p) & 1]
         return (alive[0] if alive else None), (alive[1] if len(alive) > 1 else None)
 
     def next_duel(self, st: State, seat: int, action: Action) -> int | None:

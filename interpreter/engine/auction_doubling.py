@@ -30,7 +30,7 @@ class AnyTurnBid(AuctionBid):
         nxt = AuctionBid.next_bidder(self, st, d)
         side = self.rules.side
         return [p for p in st.prog.rot[st.prog.nxt[d]]
-                if not st.out[p] and p != nxt and not side(st, p, d)]
+                if not st.off[p] and p != nxt and not side(st, p, d)]
 
     def legal(self, st: State) -> list[Action]:
         if st.auction[A_FLAGS] >> F_ASK:

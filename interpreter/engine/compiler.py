@@ -246,6 +246,8 @@ class Compiler:
             compile_hidden(self, prog, t["hidden"])
         prog.set_turn(self.turn)
         self._dealer(prog, t.get("dealer", {}))
+        if t.get("sit_out"):  # seats sitting a hand out (lang/constructs/sit_out.py)
+            prog.sit_fn = self.formula(t["sit_out"]["when"], ("sit_out", "when"), True)
 
         code: list[Instr] = []
         self.compile_steps(t["hand"], ("hand",), code)
@@ -468,6 +470,9 @@ class Compiler:
 
             def set_out(st: State, p: int, v: Any) -> None:
                 st.out[p] = bool(v)
+                if st.off is not st.out:  # sit_out: out of the match is out of the hand
+                    prog = st.prog
+                    st.off[p] = bool(v) or prog.sit_fn is not None and bool(prog.sit_fn(st, p))
                 if v and st.rec is not None:
                     st.event("eliminated", seat=p)
 

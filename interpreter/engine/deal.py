@@ -82,9 +82,11 @@ class Deal(Instr):
     def run(self, st: State) -> bool:
         to = self.to
         seats = st.prog.rot[st.prog.nxt[st.dealer]]
-        out = st.out
+        out = st.off  # out of the match, or sitting this hand out
         if to is not None:
             order: Any = [p for p in seats if to(st, p)]
+            if out is not st.out:  # a seat sitting the hand out gets no card, whatever `to` says
+                order = [p for p in order if not out[p] or st.out[p]]
         elif True in out:
             order = [p for p in seats if not out[p]]
         else:

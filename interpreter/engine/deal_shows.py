@@ -71,9 +71,11 @@ class DealShows(Instr):
         """The players dealt to, in turn from the first."""
         d = self.deal
         seats = st.prog.rot[st.prog.nxt[st.dealer]]
-        if d.to is not None:
-            return [p for p in seats if d.to(st, p)]
-        return [p for p in seats if not st.out[p]]
+        off = st.off
+        if d.to is not None:  # a seat sitting the hand out gets no card, whatever `to` says
+            sat = off is not st.out
+            return [p for p in seats if d.to(st, p) and not (sat and off[p] and not st.out[p])]
+        return [p for p in seats if not off[p]]
 
     def _start(self, st: State) -> bool:
         """The queue of recipients, card by card; False when the stock cannot serve."""

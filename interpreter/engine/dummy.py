@@ -42,13 +42,13 @@ class DummyPlay(TrickPlayEach):
         n = st.n
         d = -1
         for p in range(n):
-            if not st.out[p] and self.dummy(st, p):
+            if not st.off[p] and self.dummy(st, p):
                 d = p
                 break
         if d < 0:
             return -1, -1
         for p in range(n):
-            if p != d and not st.out[p] and self.by(st, p):
+            if p != d and not st.off[p] and self.by(st, p):
                 return d, p
         return -1, -1
 

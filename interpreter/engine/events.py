@@ -20,6 +20,8 @@ EVENTS: Final[dict[str, str]] = {
     "cut_tie": "among: the seats tied at a cut, chosen: the seat picked",
     "first_dealer": "dealer, how: random, cut_low or cut_high",
     "hand": "number, dealer: a hand begins",
+    "sitting_out": "seats: the seats sitting this hand out (the spec's sit_out), after its "
+                   "hand event",
     "deal": "dealer, hands (hidden): each seat's dealt cards",
     "turn_up": "card, trump, seat (when from the dealer's hand): a card shown to all",
     "move": "seat, source, target, cards (a number), shown, position: cards moved "

@@ -145,6 +145,11 @@ FIELDS: tuple[StateField, ...] = (
     _F("pv_rows", "rows", _C, reset="match", snapshot="pv_rows"),  # hand rows again each hand
     _F("gv", "list", _C, reset="match", snapshot="gv"),  # hand slots again each hand
     _F("out", "seats", _C, reset="match", fresh=False, snapshot="out"),
+    # the seats that take no part in this hand: out of the match, or sitting out this hand
+    # (the `sit_out` section, lang/constructs/sit_out.py); without sit_out it IS `out` (the
+    # same list), so the steps read one mask at no cost. Set each hand (Program.seat_hand)
+    # and rebuilt by a replay
+    _F("off", "seats", _C, reset="hand"),
     _F("queue", "list", _C, reset="hand", fresh=(), snapshot="queue"),
     _F("auction", "list", _C, reset="hand", fresh=(), snapshot="auction"),  # engine/auction.py
     _F("counters", "list", _C, reset="hand", snapshot="counters"),

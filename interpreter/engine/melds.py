@@ -163,8 +163,10 @@ def _bits(mask: int) -> list[int]:
 
 def _declarers(st: State, each: Fn | None) -> list[int]:
     """The seats a step's ``for`` names (None: every seat still in), from forehand."""
+    off = st.off  # (a seat sitting the hand out never declares, whatever `for` says)
     return [p for p in st.order_from(st.prog.nxt[st.dealer])
-            if not (st.out[p] if each is None else not each(st, p))]
+            if (not off[p] if each is None
+                else each(st, p) and not (off is not st.out and off[p] and not st.out[p]))]
 
 
 class MeldStart(Instr):
@@ -458,7 +460,7 @@ def compile_declare_melds(c: Compiler, step: dict[str, Any], path: Path, code: l
 
 def _still_in(st: State, p: int) -> bool:
     """The default ``for`` of a waiting declaration: the seat is still in."""
-    return not st.out[p]
+    return not st.off[p]
 
 
 __all__ = ["DONE", "DeclareMelds", "Meld", "MeldChoice", "MeldStart", "RevealMelds",

@@ -66,8 +66,8 @@ def public_vars(st: State, seat: int | None = None) -> dict[str, Any]:
 #: The entries of a view that every seat sees alike, which State.var reads by name too;
 #: the rest of a view is the seat's own (a test checks every key is one or the other).
 SHARED = ("players", "hand_number", "dealer", "trump", "hand_sizes", "turn_up", "talon",
-          "widow", "discards", "shown", "led", "tricks", "voids", "out", "scores", "current_player",
-          "decision", "terminal", "winners")
+          "widow", "discards", "shown", "led", "tricks", "voids", "out", "sitting_out", "scores",
+          "current_player", "decision", "terminal", "winners")
 OWN = ("seat", "hand", "known_cards", "own_discards", "trick", "tricks_played", "decisions",
        "vars", "auction", "legal_actions", "legal_count", "legal_cards")
 
@@ -115,6 +115,8 @@ def view(st: State, seat: int) -> dict[str, Any]:
         "terminal": st.is_terminal,
         "winners": list(st.winner_seats),
     }
+    if st.off is not st.out:  # sit_out: the seats sitting this hand out (not out of the match)
+        v["sitting_out"] = [o and not x for o, x in zip(st.off, st.out, strict=True)]
     if st.auction:  # the hand's auction: the called card's holder stays hidden (auction.py)
         from .auction import auction_view
 

@@ -29,8 +29,8 @@ VERB = "pass"
 
 def _in(st: State) -> list[int]:
     """The seats still in, by seat number (the circle cards are passed around)."""
-    out = st.out
-    return [p for p in range(st.n) if not out[p]]
+    off = st.off  # out of the match, or sitting this hand out
+    return [p for p in range(st.n) if not off[p]]
 
 
 class PassStart(Instr):
@@ -54,7 +54,7 @@ class PassStart(Instr):
             return True
         first = st.prog.nxt[st.dealer]
         who = self.players
-        queue = [p for p in st.order_from(first) if not st.out[p] and (who is None or who(st, p))]
+        queue = [p for p in st.order_from(first) if not st.off[p] and (who is None or who(st, p))]
         if not queue:  # nobody passes this hand
             st.pc += 2
             return True

@@ -24,7 +24,7 @@ class Patterns(Instr):
         self.ranks = ranks  # None: rank 0 (no tie-break but the order from forehand)
 
     def run(self, st: State) -> bool:
-        seats = [p for p in st.order_from(st.prog.nxt[st.dealer]) if not st.out[p]]
+        seats = [p for p in st.order_from(st.prog.nxt[st.dealer]) if not st.off[p]]
         name, seat = "none", -1
         for i, cond in enumerate(self.conds):
             holders = [p for p in seats if cond(st, p)]

@@ -187,8 +187,9 @@ def _place_cards(game: Game, st: State, position: dict[str, Any], rd: _Reader,
             for c in rd.cards(v, where, f"hands.{where[-1]}"):
                 hands[seat] |= 1 << c
     for s in range(n):
-        if st.out[s] and hands[s]:
-            raise PositionError(f"seat {s} is out of the match but holds cards", ("hands", s))
+        if st.off[s] and hands[s]:
+            what = "out of the match" if st.out[s] else "sitting this hand out"
+            raise PositionError(f"seat {s} is {what} but holds cards", ("hands", s))
     turn_up = rd.cards(position.get("turn_up"), ("turn_up",), "turn_up")
     discarded = [0] * n
     if position.get("discarded") is not None:
@@ -320,7 +321,7 @@ def _place_after_tricks(game: Game, st: State, position: dict[str, Any], phase: 
                       game)
     if flag is not None and flag not in given_vars:
         # no word on who played: everyone still in did
-        st.pv_rows[prog.pvar_names.index(flag)] = [not o for o in st.out]
+        st.pv_rows[prog.pvar_names.index(flag)] = [not o for o in st.off]
     before, played, count = _tricks_played(game, st, position, tricks)
     if count is not None and "tricks_played" not in position:
         played = count  # the step is over: it played all its tricks
@@ -416,7 +417,7 @@ def _trick_players(game: Game, st: State, position: dict[str, Any], tricks: Orig
         st.pv_rows[row] = [bool(st.hands[s]) or s == given_leader for s in range(n)]
 
     def takes_part(p: int) -> bool:
-        return not st.out[p] and bool(ts.players(st, p))
+        return not st.off[p] and bool(ts.players(st, p))
 
     for s in holding:
         if not takes_part(s):

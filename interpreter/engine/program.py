@@ -115,6 +115,7 @@ class Program:
     skip_out: bool = True
     stays: Fn | None = None  # dealer.stays: the same dealer deals the next hand while it holds
     next_seat: Fn | None = None  # dealer.next: the seat that deals the next hand (else: rotate)
+    sit_fn: Fn | None = None  # sit_out.when: a seat sits this hand out (lang/constructs/sit_out.py)
     end_when: Fn = lambda st, p: False
     winners_fn: Fn = lambda st, p: False
     score_fn: Fn = lambda st, p: 0
@@ -365,6 +366,23 @@ class Program:
         st.pc = 0
         if st.rec is not None:
             st.event("hand", number=st.hand_number, dealer=st.dealer)
+        if self.sit_fn is None:
+            st.off = st.out  # one list: nothing more to keep (see seat_hand)
+        else:
+            self.seat_hand(st)
+
+    def seat_hand(self, st: State) -> None:
+        """Sets ``st.off``, the seats that take no part in the hand: those out of the
+        match, and those ``sit_out`` seats out of it (its condition read as the hand
+        starts, its dealer known).  Without ``sit_out`` it is ``st.out`` itself."""
+        fn = self.sit_fn
+        if fn is None:
+            st.off = st.out
+            return
+        out = st.out
+        st.off = off = [out[p] or bool(fn(st, p)) for p in range(st.n)]
+        if st.rec is not None and off != out:
+            st.event("sitting_out", seats=[p for p in range(st.n) if off[p] and not out[p]])
 
     def set_trump(self, st: State, suit: int) -> None:
         old = st.trump

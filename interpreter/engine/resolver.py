@@ -99,6 +99,7 @@ class Resolver:
         """The names of a seat, of the hand and of the decision."""
         self._put("seat", reads(lambda st, p: p))
         self._put("out", reads(lambda st, p: st.out[p]), ("out", None))
+        self._put("sits_out", reads(lambda st, p: st.off[p] and not st.out[p]))
         self._put("tricks", reads(lambda st, p: st.won[p]), ("won", None))
         self._put("cards", reads(lambda st, p: st.hands[p].bit_count()))
         self._put("is_dealer", reads(lambda st, p: p == st.dealer))

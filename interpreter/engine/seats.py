@@ -71,8 +71,8 @@ def seat_selector(c: Compiler, who: Any, where: Any, path: Path) -> Selector:
         return lambda st: st.forehand_order()  # `where` is applied lazily by Decide
 
     def single(st: State) -> list[int]:
-        # seats still in, in turn from the named one (from forehand for 'forehand')
-        out = st.out
+        # seats in the hand, in turn from the named one (from forehand for 'forehand')
+        out = st.off
         if who == "dealer" and not out[st.dealer]:
             start = st.dealer
         elif who == "last_winner" and st.last_winner >= 0 and not out[st.last_winner]:

@@ -80,6 +80,7 @@ class State:
     pv_rows: list[list[Any]]
     gv: list[Any]
     out: list[bool]
+    off: list[bool]  # out, or sitting out this hand: no part in it (fields.py)
     dealer: int
     hand_number: int
     hands_played: int
@@ -332,7 +333,8 @@ class State:
         c.won = self.won[:]
         c.pv_rows = list(map(list.copy, self.pv_rows))
         c.gv = self.gv[:]
-        c.out = self.out[:]
+        out = c.out = self.out[:]
+        c.off = out if self.off is self.out else self.off[:]
         c.queue = self.queue[:]
         c.auction = self.auction[:]
         c.counters = self.counters[:]
@@ -567,12 +569,9 @@ class State:
         return self.prog.rot[seat]
 
     def forehand_order(self) -> list[int]:
-        """Seats still in, from the dealer's left round to the dealer."""
-        out = self.out
-        seats = self.prog.rot[self.prog.nxt[self.dealer]]
-        if True in out:
-            return [s for s in seats if not out[s]]
-        return list(seats)  # nobody is out
+        """Seats in this hand, from the dealer's left round to the dealer."""
+        off, seats = self.off, self.prog.rot[self.prog.nxt[self.dealer]]
+        return [s for s in seats if not off[s]] if True in off else list(seats)
 
     def trump_letter(self) -> str:
         return self.prog.pack.letter(self.trump)

@@ -124,7 +124,7 @@ class Decision(Instr):
         q = st.queue
         while q:
             p = q[0]
-            if st.out[p] or (self.where is not None and not self.where(st, p)):
+            if st.off[p] or (self.where is not None and not self.where(st, p)):
                 q.pop(0)
                 continue
             st.current = p

@@ -56,7 +56,7 @@ class TricksStart(Instr):
     def run(self, st: State) -> bool:
         st.tf = self.rules(st)
         mask = 0
-        out = st.out
+        out = st.off  # out of the match, or sitting this hand out
         if self.everyone:
             for p in range(st.n):
                 if not out[p]:

@@ -38,6 +38,7 @@ from .names import CardContext, NameInfo
 BUILTIN_TYPES: dict[str, tuple[str, Any]] = {
     "seat": ("player", int),
     "out": ("player", bool),
+    "sits_out": ("player", bool),
     "tricks": ("player", int),
     "cards": ("player", int),
     "is_dealer": ("player", bool),

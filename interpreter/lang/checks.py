@@ -46,6 +46,7 @@ from .deck_size import (
     _hand_events,
     _option_combos,
     _shown_value,
+    _Sitters,
     hand_cards,
     turned_up,
 )
@@ -180,7 +181,8 @@ class _Checker:
         end = self.tree["end"]
         stop = _DeckFormula.make(end["when"], options)
         names: set[str] = set().union(*(e.names for e in events))
-        read = names | (stop.names if stop else set())
+        sitters = _Sitters(self.tree, options)  # seats sitting a hand out: dealt nothing
+        read = names | (stop.names if stop else set()) | sitters.names
         # every hand up to the bound, or to the first one end.when ends
         bound = int(end.get("max_hands", DEFAULT_MAX_HANDS)) if "hand_number" in names else 1
         lo, hi = self.tree["players"]["min"], self.tree["players"]["max"]
@@ -188,7 +190,8 @@ class _Checker:
         for entry in self.tree["deck"]:
             top = min(entry["players"][1], hi)
             # more seats need more cards, unless a formula reads `seats`
-            low = max(entry["players"][0], lo) if "seats" in names else top
+            low = (max(entry["players"][0], lo)
+                   if "seats" in names or sitters.text is not None else top)
             counts += [(entry, n) for n in range(top, low - 1, -1)]
         # an entry that is a reading of the deck (its `when`) holds only where it holds
         whens = {id(e): _DeckFormula.make(e["when"], options) for e in self.tree["deck"]
@@ -211,14 +214,15 @@ class _Checker:
                     # stop before a hand that would not fit: a doubt, not an error (play
                     # stops with a located error if such a hand comes)
                     certain = hand == 1 or stop is not None
-                    self._deals_fit(events, at, cards, _span(a, b), failed, certain)
+                    self._deals_fit(events, at, cards, _span(a, b), failed, certain,
+                                    sitters.count(at))
                     if len(failed) == len(deals):
                         return
                     if stop is not None and stop.value(at) is True:
                         break  # the match ends after this hand
 
     def _deals_fit(self, events: list[_DeckEvent], at: _At, cards: int, span: str,
-                   failed: set[Path], certain: bool = True) -> None:
+                   failed: set[Path], certain: bool = True, sitting: int = 0) -> None:
         happens = [e.happens(at) for e in events]  # None: cannot be told here
         for i, d in enumerate(events):
             if d.size is None or d.path in failed or happens[i] is False:
@@ -229,7 +233,8 @@ class _Checker:
             size = sum(e.cards(at) for e in counted)
             widow = sum(e.widow_cards(at) for e in counted)
             turn_ups = turned_up(events, happens, i, at)
-            need = at.seats * size + widow + turn_ups
+            dealt = at.seats - sitting  # (a seat sitting the hand out is dealt nothing)
+            need = dealt * size + widow + turn_ups
             if need <= cards:
                 continue
             failed.add(d.path)
@@ -240,7 +245,7 @@ class _Checker:
             opts = ", ".join(f"{k} = {_shown_value(v)}" for k, v in at.opts.items() if k in names)
             (self.err if certain else self.warn)(
                 (*d.path, "deal", "size"),
-                f"the deck is too small{where}: {at.seats} players × {size} cards{extra} = "
+                f"the deck is too small{where}: {dealt} players × {size} cards{extra} = "
                 f"{need} cards, but the deck for {span} players has {cards} cards"
                 + (f" (with the option {opts})" if opts else "")
                 + ("" if certain else " -- if the match lasts that long"),

@@ -72,6 +72,72 @@ class _DeckFormula:
             return None
 
 
+class _Sitters:
+    """How many seats sit a hand out (the ``sit_out`` section): the fewest over the
+    dealer's seats, so that the check counts the most seats dealt to; none when there is
+    no such section, or its condition reads anything but numbers, options, ``seats``,
+    ``seat``, ``dealer`` and ``hand_number`` (then every seat is counted)."""
+
+    def __init__(self, tree: Mapping[str, Any], options: dict[str, Any]) -> None:
+        sec = tree.get("sit_out") or {}
+        self.text = str(sec["when"]) if sec.get("when") is not None else None
+        self.options = options
+        self.names: set[str] = set()
+        if self.text is not None:
+            try:
+                self.names = formula_names(self.text)
+            except FormulaError:
+                self.text = None
+        if not self.names <= set(options) | {"seats", "hand_number", "seat", "dealer"}:
+            self.text = None
+        self.names &= set(options)
+        self._fns: dict[int, Any] = {}
+
+    def _fn(self, seats: int) -> Any:
+        if seats not in self._fns:
+            infos: dict[str, NameInfo] = {
+                "seats": NameInfo("global", lambda x: x[0].seats, int),
+                "hand_number": NameInfo("global", lambda x: x[0].hand_number, int),
+                "dealer": NameInfo("global", lambda x: x[1], int),
+                "seat": NameInfo("player", lambda x, q: q, int),
+            }
+            for name in self.names:
+                infos[name] = NameInfo("global", lambda x, k=name: x[0].opts[k],
+                                       type(self.options[name]["default"]))
+            try:
+                fn = compile_formula(str(self.text), DictResolver(seats, infos),
+                                     per_player=True).fn
+            except FormulaError:
+                fn = None
+            self._fns[seats] = fn
+        return self._fns[seats]
+
+    def count(self, at: _At, most: bool = False) -> int:
+        """The seats sitting a hand out at ``at``: the fewest over the dealer's seats (the
+        most with ``most``)."""
+        fn = None if self.text is None else self._fn(at.seats)
+        if fn is None:
+            return 0
+        try:
+            counts = [sum(1 for q in range(at.seats) if fn((at, d), q)) for d in range(at.seats)]
+        except (SpelbokError, ArithmeticError, ValueError):
+            return 0
+        return max(counts) if most else min(counts)
+
+
+def seats_dealt(tree: Mapping[str, Any], seats: int, most_sitting: bool = False) -> int:
+    """The seats a hand deals to under the spec's default options: all but those sitting
+    it out (``sit_out``; the fewest of them, or the most with ``most_sitting``).
+
+    >>> from spelbok.lang.loader import read_spec
+    >>> seats_dealt(read_spec("example").tree, 3)
+    3
+    """
+    options = tree.get("options", {})
+    at = _At(seats, 1, {k: o["default"] for k, o in options.items()})
+    return seats - _Sitters(tree, options).count(at, most_sitting)
+
+
 class _DeckEvent:
     """A deal or turn-up of the hand, for the deck-size check.
 

@@ -276,6 +276,12 @@ class _Kit(_Ctx):
 
         return hand_cards(self.tree, players)
 
+    def seats_dealt(self, players: int) -> int:
+        """The seats a hand deals to (all but those sitting it out, ``sit_out``)."""
+        from .deck_size import seats_dealt
+
+        return seats_dealt(self.tree, players)
+
     def changes(self) -> list[str]:
         """The section of what a variant changes against its base (none for a base)."""
         return _section_changes(self.doc)

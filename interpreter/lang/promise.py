@@ -38,7 +38,7 @@ from ..formula.tables import table_names
 from ..limits import MAX_CHOICES, MAX_EXCHANGES, MAX_REPEAT
 from . import vocabulary as _v
 from .constructs import entry_size
-from .deck_size import hand_cards
+from .deck_size import hand_cards, seats_dealt
 from .meaning import _DECIDE, _formula_fields
 from .yamlio import locate_in_text
 
@@ -368,14 +368,15 @@ class _Promise:
         if dealt is None:
             return cards, cards
         each, widow, ups = dealt
-        rest = max(0, cards - n * each - widow - ups)
+        playing = seats_dealt(self.tree, n, most_sitting=True)  # those sitting out get none
+        rest = max(0, cards - playing * each - widow - ups)
         hand = each
         for _path, step, looped in _moves(self.tree["hand"], ("hand",), False):
             if step["move"].get("to", "hand") != "hand":
                 continue
             count = step["move"].get("count", "all")
             if looped or count == "all":
-                k = cards - n * each if not looped else cards
+                k = cards - playing * each if not looped else cards
             else:
                 iv = self.interval(count, cards, n)
                 k = cards if iv is None or iv[1] is None else max(0, iv[1])

@@ -25,7 +25,7 @@ their default.  Bounds come from :mod:`spelbok.limits`.
 >>> step("tricks").field("lead_trumps").default, words("tricks", "lead_trumps")
 ('any', ('any', 'broken'))
 >>> [b.name for b in builtins("player")][:3]
-['seat', 'out', 'tricks']
+['seat', 'out', 'sits_out']
 >>> [b.name for b in BUILTINS if b.settable]
 ['out', 'trump', 'stock_closed', 'mode']
 >>> sorted(f.name for f in FUNCTIONS if f.aggregate and f.scalar)
@@ -213,6 +213,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("seat", "player", "int", "seat index 0..n-1"),
     Builtin("out", "player", "bool", "eliminated from the match (bool, **settable**)",
             settable=True),
+    Builtin("sits_out", "player", "bool", "sits this hand out (see `sit_out`): in the match, "
+            "but dealt no card and given no turn this hand"),
     Builtin("tricks", "player", "int", "tricks won this hand", per_trick=True),
     Builtin("cards", "player", "int", "cards now in hand", per_trick=True),
     Builtin("is_dealer", "player", "bool", "bool"),

@@ -126,9 +126,8 @@ class Narrator:
 
     def verb(self, seat: Any, third_person: str) -> str:
         """``keeps`` for a player, ``keep`` for ``you``."""
-        if self.who(seat) != "you":
-            return third_person
-        return {"is": "are", "has": "have"}.get(third_person, third_person.removesuffix("s"))
+        you = {"is": "are", "has": "have"}.get(third_person, third_person.removesuffix("s"))
+        return you if self.who(seat) == "you" else third_person
 
     def _cards(self, names: Iterable[str]) -> str:
         return cards(names, self.style)
@@ -535,10 +534,12 @@ class Narrator:
         return [f"  tie between {among}: the cut picks {self.who(e.get('chosen'))}"]
 
     def _ev_eliminated(self, e: Mapping[str, Any]) -> list[str]:
-        seat = e["seat"]
-        self._out.add(seat)
+        self._out.add(seat := e["seat"])
         return [f"  {self.style.paint(self.who(seat), bold=True)} {self.verb(seat, 'is')} "
                 "out of the match"]
+
+    def _ev_sitting_out(self, e: Mapping[str, Any]) -> list[str]:  # the spec's sit_out
+        return [f"  {self.who(p)} {self.verb(p, 'sits')} this hand out" for p in e["seats"]]
 
     def _ev_end_hand(self, e: Mapping[str, Any]) -> list[str]:
         self._hands += 1

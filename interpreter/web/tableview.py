@@ -402,6 +402,7 @@ def table(state: State, seat: int, names: Sequence[str], *, to_act: bool,
         "tricks": v.get("tricks") or [],
         "scores": _plain(v.get("scores")),
         "out": v.get("out") or [],
+        "sitting_out": v.get("sitting_out") or [],  # this hand only (the spec's sit_out)
         "vars": _plain(v.get("vars")),
         "current_player": v["current_player"],
         "decision": v.get("decision"),

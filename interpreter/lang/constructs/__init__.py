@@ -35,6 +35,7 @@ from .pack import PACK
 from .players import PLAYERS
 from .points import POINTS
 from .ranking import RANKING
+from .sit_out import SIT_OUT
 from .tables import TABLES
 from .teams import TEAMS
 from .variables import VARIABLES
@@ -45,14 +46,16 @@ STEP_HOMES: tuple[Home, ...] = (
     pass_cards.HOME, DECLARE_MELDS, patterns.HOME)
 #: The top level and the sections, in the order of the spec's keys.
 SECTION_HOMES: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, PACK, DECK, MELDS, TEAMS, RANKING,
-                                   POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
+                                   POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, SIT_OUT,
+                                   HAND, END)
 #: The order the DSL writes the sections in (the melds right after the options).
 DSL_ORDER: tuple[Home, ...] = (GAME, PLAYERS, OPTIONS, MELDS, PACK, DECK, TEAMS, RANKING,
-                               POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
+                               POINTS, MODES, TABLES, VARIABLES, HIDDEN, DEALER, SIT_OUT, HAND,
+                               END)
 #: The order of ``describe``'s sections: the players (with their teams), the cards (the
 #: pack and the deck), their ranking and points, then the options and the melds.
 PROSE_ORDER: tuple[Home, ...] = (GAME, PLAYERS, DECK, RANKING, POINTS, MODES, OPTIONS, MELDS,
-                                 TABLES, VARIABLES, HIDDEN, DEALER, HAND, END)
+                                 TABLES, VARIABLES, HIDDEN, DEALER, SIT_OUT, HAND, END)
 # the parts several steps share (a step's own parts are in its home's ``parts``)
 PART_HOMES: tuple[Home, ...] = shared.HOMES
 #: Every construct's home.

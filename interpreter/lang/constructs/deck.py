@@ -227,8 +227,11 @@ def _deal_arithmetic(tree: Mapping[str, Any], ctx: DescribeKit) -> list[str]:
     if counted is None:
         return []
     each, widow, ups = counted
-    left = size - each * n - widow - ups
-    text = f"With {n} players: {each} cards each ({each * n} in all)"
+    dealt = ctx.seats_dealt(n)  # (a seat sitting the hand out is dealt nothing: sit_out)
+    left = size - each * dealt - widow - ups
+    text = f"With {n} players: {each} cards each ({each * dealt} in all)"
+    if dealt < n:
+        text += f" to the {dealt} who play the hand"
     if widow:
         text += f", {widow} to the widow"
     if ups:

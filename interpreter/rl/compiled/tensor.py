@@ -286,7 +286,7 @@ class Layout:
         w.write(hot5[led if 0 <= led < 4 else 4])
         hands = st.hands
         won = st.won
-        out = st.out
+        out = st.off  # out of the match, or sitting this hand out (the same without sit_out)
         for s in seats:
             write_f32_le(w, float(count(hands[s])))
         for s in seats:

@@ -175,6 +175,7 @@ function seatEl(t, p) {
     s.appendChild(el("span", "aside", ` · ${t.aside_sizes[p]} face down`));
   }
   if (t.out[p]) s.appendChild(el("div", "", "out"));
+  else if (t.sitting_out && t.sitting_out[p]) s.appendChild(el("div", "", "sits this hand out"));
   if (t.shown && t.shown[p] && t.shown[p].length) {  // cards shown to all (a dummy, melds)
     const d = el("div", "cards shown");
     d.setAttribute("aria-label", names[p] + " shows");
