@@ -3,7 +3,7 @@
 to list: the tables (the terminal's menu, the browser's buttons) offer these, and the
 person may write or pick any other play of cards, which the engine checks.
 
-The suggestions are the hand's tractors and pairs that are plays (longest first),
+The suggestions are the hand's two longest tractors and three pairs that are plays,
 then the plays a bot considers (:func:`~spelbok.play.bots.heuristics.play_candidates`:
 the weakest and the strongest cards of each way to play) of several cards; a single
 card is picked or written by its name, so none is listed.
@@ -47,9 +47,10 @@ def suggestions(state: State, legal: Any, limit: int = SUGGESTED) -> list[Action
     order_of = getattr(ins, "order_of", None)
     if legal.pack is not None and order_of is not None:
         order = order_of(state.tables)
-        kinds = tractors_of(state.tables, legal.pack, order, hand)
+        kinds = [m for m in tractors_of(state.tables, legal.pack, order, hand) if legal.fits(m)]
         kinds.sort(key=lambda m: -m.bit_count())
-        masks += kinds + pairs_of(legal.pack, hand)
+        pairs = [m for m in pairs_of(legal.pack, hand) if legal.fits(m)]
+        masks += kinds[:2] + pairs[:3]  # the longest tractors, a few pairs: room for more
     out: list[Action] = []
     seen: set[int] = set()
     for m in masks:
