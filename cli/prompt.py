@@ -244,13 +244,15 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     if xverb and low.split()[:1] == ["give"] and xverb != "give":  # the menu's word for it
         word = xverb + word[len("give"):]
         low = word.lower()
-    if isinstance(legal, PlaySets):  # cards of a play: 'play 9c 9c', or the cards alone
+    if isinstance(legal, PlaySets) or _combo_turn(state):
+        # cards of a play: 'play 9c 9c', or the cards alone; the engine's words for it
         try:
-            return as_played(legal, state.parse_action(word))
+            a = state.parse_action(word)
         except InvalidActionError:
             if low.split()[0] == "play":
                 raise
-            return as_played(legal, state.parse_action(f"play {word}"))
+            a = state.parse_action(f"play {word}")
+        return _as_listed(legal, a)
     try:
         return state.parse_action(word)
     except ActionError:
@@ -258,6 +260,24 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
             raise
         # the cards alone, at an exchange: "7h 9s" means "exchange 7H 9S"
         return state.parse_action(f"{xverb} {word}")
+
+
+def _combo_turn(state: State) -> bool:
+    """Whether the decision is a play of one card or several (``tricks.combos``)."""
+    from spelbok.engine.combos import ComboPlay
+
+    return isinstance(state.game.program.code[state.pc], ComboPlay)
+
+
+def _as_listed(legal: Sequence[Action], a: Action) -> Action:
+    """The play ``a`` (``play 9C 9C``) as the engine writes it (``pair 9C 9C``)."""
+    if isinstance(legal, PlaySets):
+        return as_played(legal, a)
+    if a.kind == _CARDS:
+        for b in legal:
+            if b.kind == _CARDS and b.value == a.value:
+                return b
+    return a
 
 
 def _completer(words: Sequence[str]) -> Any:

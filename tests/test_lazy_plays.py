@@ -262,3 +262,16 @@ def test_spelbok_play_tractor_with_a_person() -> None:
                                    "--bot-time", "0.1"], input="1\n" * 400)
     assert out.exit_code == 0, out.output
     assert "are legal), e.g. play" in out.output
+
+
+def test_the_terminal_reads_a_written_play_among_a_few() -> None:
+    from spelbok.cli.prompt import _interpret, _menu
+
+    st = combos_state({0: "5C 5C 6C 6C 3D", 1: "7D 7D AS 4D 5D", 2: "AS 3D 5D 6D 8D",
+                       3: "AD 4D 3S 4S 5S"})
+    legal = listed(st.legal_actions(), 100)
+    assert legal is not None
+    menu = _menu(legal, st.game, "H")
+    for typed in ("5c 5c", "play 5C 5C", "pair 5c 5c"):
+        assert str(_interpret(typed, st, menu, legal)) == "pair 5C 5C", typed
+    assert str(_interpret("5c 5c 6c 6c", st, menu, legal)) == "tractor 5C 5C 6C 6C"
