@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..cards import Pack, cards_in
 from ..frozen import mypyc_attr
 from .actions import CARD, CARDS, Action
+from .lazy_list import LazyActions
 from .trick import key_of
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _choose(groups: list[list[int]], r: int, at: int) -> list[int]:
 
 
 @mypyc_attr(native_class=False)  # a list subclass: compiled methods, Python class
-class PlaySets(list[Action]):
+class PlaySets(LazyActions):
     """The plays of the templates ``templates`` from ``hand`` (see the module's doc);
     ``below``: :func:`below_copies` of the hand; ``make``: a play's action."""
 
@@ -267,41 +268,9 @@ class PlaySets(list[Action]):
         self._build()
         return list.__getitem__(self, i)
 
-    def __iter__(self) -> Any:
-        self._build()
-        return list.__iter__(self)
-
-    def __reversed__(self) -> Any:
-        self._build()
-        return list.__reversed__(self)
-
-    def __contains__(self, a: object) -> bool:
-        if self.built:
-            return list.__contains__(self, a)
-        return self.allows(a)
-
-    def __repr__(self) -> str:
-        self._build()
-        return list.__repr__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self._build()
-        if isinstance(other, PlaySets):
-            other._build()
-        return list.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
     def copy(self) -> list[Action]:
         self._build()
         return list(list.__iter__(self))
-
-    def __reduce__(self) -> Any:
-        self._build()
-        return (list, (list(list.__iter__(self)),))
-
-    __hash__ = None
 
 
 def listed(legal: list[Action], limit: int) -> list[Action] | None:
@@ -326,23 +295,6 @@ def as_played(legal: list[Action], a: Action) -> Action:
 
 def _plain(pool: int, r: int) -> list[int]:
     return [sum(1 << c for c in cs) for cs in combinations(list(cards_in(pool)), r)]
-
-
-def _building(name: str) -> Any:
-    base = getattr(list, name)
-
-    def method(self: PlaySets, *args: Any, **kwargs: Any) -> Any:
-        self._build()
-        return base(self, *args, **kwargs)
-
-    method.__name__ = name
-    return method
-
-
-for _name in ("__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__lt__", "__le__",
-              "__gt__", "__ge__", "__setitem__", "__delitem__", "append", "extend", "insert",
-              "pop", "remove", "clear", "index", "count", "sort", "reverse"):
-    setattr(PlaySets, _name, _building(_name))
 
 
 # -- components, shapes, throws ---------------------------------------------------------
