@@ -63,8 +63,11 @@ class LazyActions(list[Action]):
 
     def __eq__(self, other: object) -> bool:
         self._build()
-        if isinstance(other, LazyActions):
-            other._build()
+        # another lazy list is built too (found by its method: compiled, an isinstance
+        # test of this Python class would not see a subclass's instance)
+        build = getattr(type(other), "_build", None)
+        if build is not None:
+            build(other)
         return list.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
