@@ -37,7 +37,6 @@ HOT = ("cards", "frozen",
        # Instr, so compiled too), the formulas' run-time library and the names that read it
        "engine/state", "engine/fields", "engine/resolve", "engine/steps", "engine/program",
        "engine/rng", "engine/order", "engine/observe", "engine/compiler", "engine/subsets",
-       "engine/lazy_list",
        "engine/trick", "engine/trick_play", "engine/dummy", "engine/announce", "engine/card_play",
        "engine/any_turn", "engine/blind",
        "engine/tricks", "engine/flow", "engine/deal", "engine/decide", "engine/exchange",

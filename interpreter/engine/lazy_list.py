@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..frozen import mypyc_attr
 from .actions import Action
 
 
-@mypyc_attr(native_class=False)  # a list subclass: compiled methods, Python class
 class LazyActions(list[Action]):
+    # Not compiled (not in HOT): a compiled class's methods check ``self`` against the
+    # class they were compiled for, and PlaySets, a Python class, subclasses this one
+    # (the compiled SubsetActions, a Python class too, may subclass a Python class).
     """A list of actions built on demand (see the module's doc): ``built`` says
     whether it has been."""
 
@@ -63,11 +64,8 @@ class LazyActions(list[Action]):
 
     def __eq__(self, other: object) -> bool:
         self._build()
-        # another lazy list is built too (found by its method: compiled, an isinstance
-        # test of this Python class would not see a subclass's instance)
-        build = getattr(type(other), "_build", None)
-        if build is not None:
-            build(other)
+        if isinstance(other, LazyActions):
+            other._build()
         return list.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
