@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
-from spelbok.engine.actions import plays_itself
+from spelbok.engine.forced import plays_itself
 from spelbok.engine.history import choices
 from spelbok.errors import SpelbokError
 from spelbok.play import matchlog

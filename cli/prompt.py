@@ -13,8 +13,11 @@ from spelbok.engine.actions import CARD as _CARD
 from spelbok.engine.actions import CARDS as _CARDS
 from spelbok.engine.actions import SUIT as _SUIT
 from spelbok.engine.actions import WORD as _WORD
+from spelbok.engine.play_sets import PlaySets, as_played
+from spelbok.engine.play_sets import listed as plays_listed
 from spelbok.errors import ActionError, InvalidActionError
 from spelbok.play.seatlog import _seat_narrator, action_words, deed, exchange_verb, receiver
+from spelbok.play.suggest import suggestions
 from spelbok.view.panel import panel as _panel
 from spelbok.view.text import (
     PLAIN,
@@ -79,6 +82,8 @@ def _decision_name(state: State, legal: Sequence[Action]) -> str:
 
 
 def _plain_decision_name(state: State, legal: Sequence[Action]) -> str:
+    if isinstance(legal, PlaySets):
+        return "your play"  # several cards at once, too many to list (tricks.combos)
     kinds = {a.kind for a in legal}
     if kinds <= {_CARD, _WORD} and _CARD in kinds:
         return "your card"
@@ -123,8 +128,27 @@ def _exchange_verb(legal: Sequence[Action], state: State) -> str | None:
 _action_text = action_words
 
 
+def _plays_lines(state: State, menu: Sequence[Action], legal: PlaySets,
+                 style: Style) -> list[str]:
+    """The prompt of a play of several cards with too many to list: the suggestions by
+    number, then how to write any other play (the engine checks it)."""
+    name = style.paint(_decision_name(state, legal), bold=True)
+    items = [f"{i} {_action_text(a, style, None)}" for i, a in enumerate(menu, 1)]
+    lines = wrap_items(f"{name}: ", items, sep="  ", indent=4, width=style.width) \
+        if items else []
+    example = str(menu[0]).split()[1:] if menu else []
+    eg = f", e.g. play {' '.join(example).lower()}" if example else ""
+    say = (f"the cards of your play ({legal.total():,} are legal){eg}, or one card "
+           "by its name")
+    if items:
+        return lines + wrap_words(f"    or write {say}", style.width, 6)
+    return wrap_words(f"{name}: write {say}", style.width, 4)
+
+
 def _prompt_lines(state: State, menu: Sequence[Action], legal: Sequence[Action],
                   style: Style, names: Sequence[str] | None = None) -> list[str]:
+    if isinstance(legal, PlaySets):
+        return _plays_lines(state, menu, legal, style)
     name = _decision_name(state, legal)
     xverb = _exchange_verb(legal, state)
     items = [f"{i} {_action_text(a, style, xverb)}" for i, a in enumerate(menu, 1)]
@@ -220,6 +244,15 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
     if xverb and low.split()[:1] == ["give"] and xverb != "give":  # the menu's word for it
         word = xverb + word[len("give"):]
         low = word.lower()
+    if isinstance(legal, PlaySets) or _combo_turn(state):
+        # cards of a play: 'play 9c 9c', or the cards alone; the engine's words for it
+        try:
+            a = state.parse_action(word)
+        except InvalidActionError:
+            if low.split()[0] == "play":
+                raise
+            a = state.parse_action(f"play {word}")
+        return _as_listed(legal, a)
     try:
         return state.parse_action(word)
     except ActionError:
@@ -227,6 +260,24 @@ def _interpret(text: str, state: State, menu: Sequence[Action],
             raise
         # the cards alone, at an exchange: "7h 9s" means "exchange 7H 9S"
         return state.parse_action(f"{xverb} {word}")
+
+
+def _combo_turn(state: State) -> bool:
+    """Whether the decision is a play of one card or several (``tricks.combos``)."""
+    from spelbok.engine.combos import ComboPlay
+
+    return isinstance(state.game.program.code[state.pc], ComboPlay)
+
+
+def _as_listed(legal: Sequence[Action], a: Action) -> Action:
+    """The play ``a`` (``play 9C 9C``) as the engine writes it (``pair 9C 9C``)."""
+    if isinstance(legal, PlaySets):
+        return as_played(legal, a)
+    if a.kind == _CARDS:
+        for b in legal:
+            if b.kind == _CARDS and b.value == a.value:
+                return b
+    return a
 
 
 def _completer(words: Sequence[str]) -> Any:
@@ -291,8 +342,13 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
     abandon."""
     legal = state.legal_actions()
     v = state.view(human)
-    menu = _menu(legal, state.game, v.get("trump"), (v.get("vars") or {}).get("mode"))
-    _line_editing([str(a) for a in legal] + list(COMMANDS))
+    few = plays_listed(legal, _MENU_LIMIT)  # plays of several cards: listed when few
+    if few is None:  # too many to list: a few suggested, any other written
+        menu = suggestions(state, legal)
+    else:
+        legal = few
+        menu = _menu(legal, state.game, v.get("trump"), (v.get("vars") or {}).get("mode"))
+    _line_editing([str(a) for a in (menu if few is None else legal)] + list(COMMANDS))
 
     def show() -> None:
         for line in _panel(state, human, names, style) + \
@@ -311,7 +367,7 @@ def _ask(state: State, human: int, names: Sequence[str], style: Style,
         low = text.strip().lower()
         if not low:
             continue
-        named = {str(a).lower() for a in legal}
+        named = {str(a).lower() for a in (menu if few is None else legal)}
         if low not in named:
             if low in ("quit", "exit", "q"):
                 return None

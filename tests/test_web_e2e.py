@@ -259,6 +259,40 @@ def test_play_a_whole_match_by_clicking(server: str, page: Any, spec: str, playe
     assert page.is_hidden("#final") and "Hand 1" in page.inner_text("#log")
 
 
+def _pick_a_play(page: Any, look: dict[str, Any]) -> None:
+    """A play of several cards with too many to list: the cards of the first suggested
+    play picked one by one (two cards of one name are two clicks), then *play*."""
+    x = look["exchange"]
+    go = page.locator("#exchange-go")
+    assert go.is_disabled() and go.get_attribute("title").endswith("legal plays")
+    assert f"{x['count']:,}" in go.get_attribute("title")
+    names = page.evaluate("current.actions[0].text").split()[1:]
+    for name, k in ((n, names[:i].count(n)) for i, n in enumerate(names)):
+        page.locator(f"#hand .card.playable[data-card='{name}']").nth(k).click()
+    assert page.locator("#hand .card.picked").count() == len(names)
+    assert go.is_enabled()
+    go.click()
+
+
+def test_tractor_plays_are_picked_card_by_card(server: str, page: Any) -> None:
+    """Tractor (two decks): a play among thousands is its cards clicked, then *play*;
+    the page is sent a few suggestions and the count, never every play."""
+    _start(page, server, spec="tractor", seed=15, hands=1)
+    picked = 0
+    steps = 0
+    while _wait_my_turn_or_end(page) and steps < 80:
+        look = page.evaluate(_LOOK)
+        x = look["exchange"]
+        if x and x.get("count") and page.evaluate("current.actions.length"):
+            _pick_a_play(page, look)
+            picked += 1
+        else:
+            _decide(page, look)
+        page.wait_for_function(_NEXT, arg=look["step"])
+        steps += 1
+    assert picked >= 2
+
+
 def test_undo_and_a_hint(server: str, page: Any) -> None:
     _start(page, server, seed=11)
     _wait_my_turn_or_end(page)

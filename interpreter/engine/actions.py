@@ -30,27 +30,6 @@ NUMBER: Final = 4
 PASS_WORD: Final = "pass"
 
 
-def lone_pass(legal: Any) -> bool:
-    """Whether ``pass`` is the only legal action: nothing to decide, so a table plays it
-    for its player without asking (the engine asks all the same, so that who is asked
-    tells nobody what a hand holds).
-
-    >>> lone_pass([Action(WORD, "pass")]), lone_pass([Action(WORD, "pass"), Action("JC")])
-    (True, False)
-    """
-    return len(legal) == 1 and is_pass(legal[0])
-
-
-def plays_itself(legal: Any) -> bool:
-    """Whether a table plays the only legal action for its person without asking: a
-    forced card, or a lone ``pass``.
-
-    >>> plays_itself([Action("JC")]), plays_itself([Action(WORD, "knock")])
-    (True, False)
-    """
-    return len(legal) == 1 and (legal[0].kind == CARD or is_pass(legal[0]))
-
-
 def is_pass(a: Any) -> bool:
     """Whether the action is the word ``pass``.
 

@@ -344,11 +344,19 @@ class ComboPlay(TrickPlayEach):
 
 
 def _why(st: State, m: int, n: int) -> str:
-    """Why a follow of the cards ``m`` to a lead of ``n`` cards is refused."""
-    if m.bit_count() != n:
+    """Why a follow of the cards ``m`` to a lead of ``n`` cards is refused: the part of
+    the rule it breaks (how many cards, following suit, then the pairs and tractors)."""
+    hand = st.hands[st.current] if st.current is not None else 0
+    if m.bit_count() != min(n, hand.bit_count()):
         return f"play {n} cards, as many as were led"
-    return ("follow the lead: as many cards of the suit led as you hold, a pair to a pair "
-            "and a tractor to a tractor when you hold one, else as many pairs as you can")
+    led = st.trick.led
+    suit = st.tables.suit_mask[led] if 0 <= led < len(st.tables.suit_mask) else 0
+    need = min(n, (hand & suit).bit_count())
+    if (m & suit).bit_count() < need:
+        return (f"follow suit: play {need} cards of the suit led (you hold "
+                f"{(hand & suit).bit_count()}), then any others")
+    return ("follow the lead's kinds: a pair to a pair and a tractor to a tractor when "
+            "you hold one in the suit led, else as many pairs as you can")
 
 
 __all__ = ["KINDS", "ComboPlay", "classify", "follow_sets", "level_tables", "ordinals"]

@@ -64,9 +64,9 @@ def history(st: State) -> list[HistoryEntry]:
 
 def choices(st: State, seat: int) -> list[int]:
     """The action counts at which ``seat`` was asked: its decisions less those a table
-    plays itself (:func:`~spelbok.engine.actions.plays_itself`).  A resumed match's undo
+    plays itself (:func:`~spelbok.engine.forced.plays_itself`).  A resumed match's undo
     goes back to these."""
-    from .actions import plays_itself
+    from .forced import plays_itself
 
     out: list[int] = []
 

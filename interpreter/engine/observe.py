@@ -18,6 +18,7 @@ from ..errors import ArgumentError, SpelbokError
 from ..limits import seat_arg
 from .auction import A_CALLED, A_DECLARER
 from .hidden import hidden_masks, resample
+from .play_sets import PlaySets, listed
 
 if TYPE_CHECKING:
     from .order import TrumpTables
@@ -68,7 +69,11 @@ SHARED = ("players", "hand_number", "dealer", "trump", "hand_sizes", "turn_up", 
           "widow", "discards", "shown", "led", "tricks", "voids", "out", "sitting_out", "scores",
           "current_player", "decision", "terminal", "winners")
 OWN = ("seat", "hand", "known_cards", "own_discards", "trick", "tricks_played", "decisions",
-       "vars", "auction", "legal_actions")
+       "vars", "auction", "legal_actions", "legal_count", "legal_cards")
+
+#: A seat's view lists its legal actions up to this many plays of several cards; beyond
+#: it says how many there are (``legal_count``) and which cards they use (``legal_cards``).
+LISTED_PLAYS = 200
 
 
 def view(st: State, seat: int) -> dict[str, Any]:
@@ -117,7 +122,14 @@ def view(st: State, seat: int) -> dict[str, Any]:
 
         v["auction"] = auction_view(st, seat, st.prog.contracts)
     if st.current == seat:
-        v["legal_actions"] = [str(a) for a in st.legal_actions()]
+        legal = st.legal_actions()
+        shown = listed(legal, LISTED_PLAYS)
+        if shown is not None:
+            v["legal_actions"] = [str(a) for a in shown]
+        else:  # plays of several cards, too many to list: how many, and the cards they use
+            assert isinstance(legal, PlaySets)
+            v["legal_count"] = legal.total()
+            v["legal_cards"] = pack.names_of(legal.first_picks())
     return v
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..cards import Pack, cards_in
 from ..frozen import mypyc_attr
 from .actions import CARD, CARDS, Action
+from .lazy_list import LazyActions
 from .trick import key_of
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _choose(groups: list[list[int]], r: int, at: int) -> list[int]:
 
 
 @mypyc_attr(native_class=False)  # a list subclass: compiled methods, Python class
-class PlaySets(list[Action]):
+class PlaySets(LazyActions):
     """The plays of the templates ``templates`` from ``hand`` (see the module's doc);
     ``below``: :func:`below_copies` of the hand; ``make``: a play's action."""
 
@@ -174,6 +175,66 @@ class PlaySets(list[Action]):
                 return self.make(m)
         return rng.choice(self)
 
+    def total(self) -> int:
+        """How many plays there are (as many as :meth:`masks` lists), without listing
+        them: the plays of a template are the hand's cards taken, for each name, its
+        lowest copies, holding the template's ``base`` within ``base | pool``; those of
+        several templates are counted once by inclusion and exclusion (a union of
+        templates only narrows, so the terms that cannot hold a play are cut)."""
+        if self.built:
+            return list.__len__(self)
+        pack = self.pack
+        groups: dict[int, list[int]] = {}
+        for c in cards_in(self.hand):
+            groups.setdefault(pack.face[c] if pack is not None else c, []).append(c)
+        faces = list(groups.values())
+        temps = [(b, b | p, b.bit_count() + lo, b.bit_count() + hi)
+                 for b, p, lo, hi in self.templates if lo <= hi]
+        total = 0
+
+        def term(base: int, inside: int, lo: int, hi: int) -> int:
+            # the plays within ``inside`` holding ``base``, of ``lo..hi`` cards
+            poly = [1]
+            for ids in faces:
+                need = got = 0
+                for i, c in enumerate(ids):
+                    if (base >> c) & 1:
+                        need = i + 1
+                for c in ids:
+                    if not (inside >> c) & 1:
+                        break
+                    got += 1
+                if got < need:
+                    return 0
+                if got == 0:
+                    continue
+                out = [0] * (len(poly) + got)
+                for k, v in enumerate(poly):
+                    if v:
+                        for j in range(need, got + 1):
+                            out[k + j] += v
+                poly = out
+            return sum(poly[max(lo, 1):hi + 1])
+
+        def rec(i: int, base: int, inside: int, lo: int, hi: int, sign: int) -> None:
+            nonlocal total
+            for j in range(i, len(temps)):
+                b, ins, l2, h2 = temps[j]
+                nb, ni, nl, nh = base | b, inside & ins, max(lo, l2), min(hi, h2)
+                if nb & ~ni or nb.bit_count() > nh or nl > nh:
+                    continue  # no play holds both: nor any more templates with them
+                got = term(nb, ni, nl, nh)
+                if got:
+                    total += sign * got
+                    rec(j + 1, nb, ni, nl, nh, -sign)
+
+        rec(0, 0, -1, 0, self.hand.bit_count(), 1)
+        return total
+
+    def first_picks(self) -> int:
+        """The cards some play holds (each may be picked first)."""
+        return self.next_picks(0)[0]
+
     # -- listing ---------------------------------------------------------------------
 
     def masks(self) -> list[int]:
@@ -207,62 +268,33 @@ class PlaySets(list[Action]):
         self._build()
         return list.__getitem__(self, i)
 
-    def __iter__(self) -> Any:
-        self._build()
-        return list.__iter__(self)
-
-    def __reversed__(self) -> Any:
-        self._build()
-        return list.__reversed__(self)
-
-    def __contains__(self, a: object) -> bool:
-        if self.built:
-            return list.__contains__(self, a)
-        return self.allows(a)
-
-    def __repr__(self) -> str:
-        self._build()
-        return list.__repr__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self._build()
-        if isinstance(other, PlaySets):
-            other._build()
-        return list.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
     def copy(self) -> list[Action]:
         self._build()
         return list(list.__iter__(self))
 
-    def __reduce__(self) -> Any:
-        self._build()
-        return (list, (list(list.__iter__(self)),))
 
-    __hash__ = None
+def listed(legal: list[Action], limit: int) -> list[Action] | None:
+    """``legal`` as a list when it is one, or a lazy :class:`PlaySets` of at most
+    ``limit`` plays (listed then); None for more (counted by :meth:`PlaySets.total`,
+    never listed)."""
+    if not isinstance(legal, PlaySets):
+        return legal
+    return list(legal) if legal.total() <= limit else None
+
+
+def as_played(legal: list[Action], a: Action) -> Action:
+    """The action ``a`` (a play of ``legal``, written ``play 5D 5D``) as the engine
+    lists it (``pair 5D 5D``; one card alone as the card), so a history reads alike
+    whoever wrote it; any other action as it is."""
+    if not isinstance(legal, PlaySets) or a.kind != CARDS or type(a.value) is not int:
+        return a
+    pack = legal.pack
+    m = pack.held_copies(legal.hand, a.value) if pack is not None else a.value
+    return legal.make(m) if legal.fits(m) else a
 
 
 def _plain(pool: int, r: int) -> list[int]:
     return [sum(1 << c for c in cs) for cs in combinations(list(cards_in(pool)), r)]
-
-
-def _building(name: str) -> Any:
-    base = getattr(list, name)
-
-    def method(self: PlaySets, *args: Any, **kwargs: Any) -> Any:
-        self._build()
-        return base(self, *args, **kwargs)
-
-    method.__name__ = name
-    return method
-
-
-for _name in ("__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__lt__", "__le__",
-              "__gt__", "__ge__", "__setitem__", "__delitem__", "append", "extend", "insert",
-              "pop", "remove", "clear", "index", "count", "sort", "reverse"):
-    setattr(PlaySets, _name, _building(_name))
 
 
 # -- components, shapes, throws ---------------------------------------------------------
@@ -431,5 +463,5 @@ def follow_templates(t: TrumpTables, pack: Pack, order: list[int], hand: int,
     return out
 
 
-__all__ = ["PlaySets", "below_copies", "components", "failing", "fit_top",
+__all__ = ["PlaySets", "as_played", "below_copies", "listed", "components", "failing", "fit_top",
            "follow_templates", "shape_key", "shape_of"]

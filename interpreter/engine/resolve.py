@@ -20,6 +20,7 @@ from ..cards import Pack
 from ..errors import IllegalActionError, InvalidActionError
 from ..limits import MAX_NOTATION, MAX_VALUE, short_repr
 from .actions import CARD, CARDS, NUMBER, SUIT, WORD, Action, card_actions, parse_action
+from .play_sets import PlaySets
 
 if TYPE_CHECKING:
     from .state import State
@@ -49,9 +50,11 @@ def resolve_action(st: State, action: object) -> Action:
     reason = ins.check(st, a)
     if reason is None:
         return a
-    # notation that names a legal action another way (``exchange`` = keep all)
+    # notation that names a legal action another way (``exchange`` = keep all); not
+    # among plays of several cards, whose check reads the cards alone (never listed)
     text = str(a)
-    for other in ins.legal(st):
+    legal = ins.legal(st)
+    for other in (() if isinstance(legal, PlaySets) else legal):
         if str(other) == text:
             return other
     raise IllegalActionError(f"{a} is not allowed: {reason}", reason)

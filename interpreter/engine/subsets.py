@@ -28,6 +28,7 @@ from ..errors import SpecError
 from ..frozen import mypyc_attr
 from ..limits import MAX_EXCHANGES
 from .actions import CARDS, WORD, Action
+from .lazy_list import LazyActions
 
 _mk = tuple.__new__
 _ORDER: dict[tuple[int, int, int], list[int]] = {}
@@ -66,7 +67,7 @@ def subset_order(n: int, lo: int, hi: int) -> list[int]:
 
 
 @mypyc_attr(native_class=False)  # a list subclass: compiled methods, Python class
-class SubsetActions(list[Action]):
+class SubsetActions(LazyActions):
     """Every ``verb`` exchange of ``lo..hi`` cards of ``hand`` (by size, then card order)."""
 
     # Until built, the list itself holds each subset's index, so len() and
@@ -110,11 +111,6 @@ class SubsetActions(list[Action]):
         index: Any = list.__getitem__(self, i)  # IndexError as for any list
         return self._action(index)
 
-    def __contains__(self, a: object) -> bool:
-        if self.built:
-            return list.__contains__(self, a)
-        return self.allows(a)
-
     def allows(self, a: object) -> bool:
         """Whether ``a`` is one of these exchanges, by the rule alone (whatever
         a caller did to the list)."""
@@ -133,38 +129,7 @@ class SubsetActions(list[Action]):
             return list(list.__iter__(self))
         return subset_actions(self.verb, self.hand, self.lo, self.hi, self.order)
 
-    # -- everything else builds first ----------------------------------------------
-
-    def __iter__(self) -> Any:
-        self._build()
-        return list.__iter__(self)
-
-    def __reversed__(self) -> Any:
-        self._build()
-        return list.__reversed__(self)
-
-    def __repr__(self) -> str:
-        self._build()
-        return list.__repr__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self._build()
-        if isinstance(other, SubsetActions):
-            other._build()
-        return list.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __radd__(self, other: list[Any]) -> list[Any]:
-        self._build()
-        return list(other) + list(list.__iter__(self))
-
-    def __reduce__(self) -> Any:
-        self._build()
-        return (list, (list(list.__iter__(self)),))
-
-    __hash__ = None
+    # everything else builds first (LazyActions)
 
 
 _new = list.__new__
@@ -185,25 +150,3 @@ def subset_actions(verb: str, hand: int, lo: int, hi: int, order: list[int] | No
     c.built = False
     _extend(c, order)
     return c
-
-
-def _building(name: str) -> Any:
-    base = getattr(list, name)
-
-    def method(self: SubsetActions, *args: Any, **kwargs: Any) -> Any:
-        self._build()
-        return base(self, *args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = base.__doc__
-    return method
-
-
-# list methods that read or change the items: build the list, then defer to list
-for _name in (
-    "__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__lt__", "__le__", "__gt__",
-    "__ge__", "__setitem__", "__delitem__", "append", "extend", "insert", "pop", "remove",
-    "clear", "index", "count", "sort", "reverse",
-):
-    setattr(SubsetActions, _name, _building(_name))
-

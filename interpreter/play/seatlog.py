@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import CARD, CARDS, SUIT, WORD
+from ..engine.play_sets import PlaySets
 from ..view.narrator import Narrator
 from ..view.text import Style, card, cards, suit
 
@@ -44,6 +45,8 @@ def exchange_verb(legal: Sequence[Action], state: State | None = None) -> str | 
     True
     """
     if type(legal) is not list:  # the lazy list of every exchange: one verb
+        if isinstance(legal, PlaySets):
+            return None  # plays of several cards in a trick (never listed here): no exchange
         verb: str | None = str(legal[0].verb)
     else:
         verb = next((a.verb for a in legal if a.kind == CARDS), None)

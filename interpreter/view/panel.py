@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.actions import CARD
 from ..engine.dummy import hand_seat
+from ..engine.play_sets import PlaySets
 from .text import PLAIN, Style, card, hand_line, scores_line, suit, trick_line, wrap_items
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def panel(state: State, human: int, names: Sequence[str], style: Style = PLAIN) 
             lines += wrap_items(f"  {names[p]} shows ".ljust(13), shown.split(" "), sep=" ",
                                 width=style.width, indent=13)
     legal = state.legal_actions()
-    card_turn = any(a.kind == CARD for a in legal)
+    # plays of several cards in a trick (a lazy list, never listed here) are a card turn
+    card_turn = isinstance(legal, PlaySets) or any(a.kind == CARD for a in legal)
     held = hand_seat(state)
     if card_turn and held is not None and held != human:  # a dummy's turn: its hand plays
         lines.append(f"  you play {names[held]}'s card, from the hand {names[held]} shows")

@@ -19,8 +19,10 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import is_pass, lone_pass
+from ..engine.actions import is_pass
+from ..engine.forced import lone_pass
 from ..engine.observe import observe
+from ..engine.play_sets import PlaySets, as_played
 from ..errors import ActionError, SpelbokError
 from ..play.explain import SeatExplainer as SeatExplainer
 from ..play.matchlog import log_data, match_record
@@ -119,7 +121,11 @@ class Match:
             raise ActionError(f"{text[:40]!r} is not a legal move here: write numbers in the "
                               "digits 0-9")
         before = len(self.state.actions)
-        self.state.apply(text)  # the engine checks it; a refusal changes nothing
+        legal = self.state.legal_actions()
+        if isinstance(legal, PlaySets):  # cards picked: the play as the engine writes it
+            self.state.apply(as_played(legal, self.state.parse_action(text)))
+        else:
+            self.state.apply(text)  # the engine checks it; a refusal changes nothing
         self.asked.append(before)
         self.play_lone_passes()
 

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ..cards import COLOURS, FRENCH
 from ..engine.actions import CARD, CARDS, SUIT, WORD
 from ..engine.dummy import hand_seat
+from ..engine.play_sets import PlaySets
+from ..engine.play_sets import listed as plays_listed
 from ..errors import ActionError, IllegalActionError
 from ..play.explain import SeatExplainer
 from ..play.seatlog import (
@@ -32,6 +34,7 @@ from ..play.seatlog import (
     final_standing,
     score_name,
 )
+from ..play.suggest import suggestions
 from ..view.text import PLAIN, Style, card, sort_hand, suit
 
 if TYPE_CHECKING:
@@ -142,6 +145,11 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style, state: State | 
     many to list: its verb and how many cards it takes (``min``, ``max``).  The buttons
     say ``give`` only for cards given away at ``state``'s decision (an exchange, a pass:
     :func:`~spelbok.play.seatlog.exchange_verb`), as the terminal's menu."""
+    if isinstance(legal, PlaySets):
+        small = plays_listed(legal, MAX_LISTED)
+        if small is None:  # plays of several cards, too many to list: the page picks cards
+            return _plays(legal, pack, style, state)
+        legal = small  # a few: listed as any plays
     lazy = type(legal) is not list  # the lazy list of every exchange of many cards
     if lazy:
         first = legal[0]
@@ -168,6 +176,20 @@ def decisions(legal: Sequence[Action], pack: Pack, style: Style, state: State | 
         seen |= {str(a), label}
         out.append(action_json(a, pack, label))
     return out, exchange
+
+
+def _plays(legal: PlaySets, pack: Pack, style: Style, state: State | None
+           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The buttons of a few sensible plays (:func:`~spelbok.play.suggest.suggestions`)
+    and the cards to pick for any other play: ``play`` with how many cards a play
+    takes (``min``, ``max``) and how many plays are legal (``count``); the engine
+    judges the cards sent."""
+    sizes = [(b.bit_count() + lo, b.bit_count() + hi) for b, _p, lo, hi in legal.templates]
+    held = legal.hand.bit_count()
+    picker = {"verb": "play", "min": max(1, min(lo for lo, _ in sizes)),
+              "max": min(held, max(hi for _, hi in sizes)), "count": legal.total()}
+    shown = suggestions(state, legal) if state is not None else []
+    return [action_json(a, pack, action_words(a, style, None)) for a in shown], picker
 
 
 def action_json(a: Action, pack: Pack = FRENCH, label: str | None = None) -> dict[str, Any]:
@@ -278,9 +300,19 @@ def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
     """The seat's cards in the table's order; when it is to play a card, each says
     whether it is legal now and, when not, why."""
     game = state.game
-    listed = legal if type(legal) is list else []
-    legal_cards = {str(a) for a in listed if a.kind == CARD}
+    many = isinstance(legal, PlaySets) and plays_listed(legal, MAX_LISTED) is None
+    if isinstance(legal, PlaySets) and not many:
+        legal = list(legal)
+    shown = legal if type(legal) is list else []
+    legal_cards = {str(a) for a in shown if a.kind == CARD}
     plays = mine and bool(legal_cards)  # a card play (not a word, nor cards to pick)
+    sample: list[str] = []
+    if mine and many:  # cards picked for a play: those some play holds may be picked
+        assert isinstance(legal, PlaySets)
+        legal_cards = set(game.program.pack.names_of(legal.first_picks()))
+        plays = True
+        one = suggestions(state, legal, 1)
+        sample = str(one[0]).split()[1:] if one else []
     out = []
     for group in _sorted_hand(v["hand"], game, v.get("trump"), (v.get("vars") or {}).get("mode")):
         for name in group:
@@ -288,7 +320,9 @@ def _hand(state: State, v: dict[str, Any], mine: bool, legal: Sequence[Action],
             if plays:
                 c["legal"] = name in legal_cards
                 if name not in legal_cards:
-                    c["reason"] = refusal(state, name, style)
+                    # a play with this card for one of a legal play's: the engine says why
+                    tried = " ".join(["play"] + sample[1:] + [name]) if len(sample) > 1 else name
+                    c["reason"] = refusal(state, tried, style)
             out.append(c)
     return out
 
@@ -298,8 +332,8 @@ def _shown(state: State, v: dict[str, Any], seat: int,
     """The cards each other seat shows to all, in the table's order; at a dummy's turn
     (the seat plays another's hand) those of the hand played carry their legality."""
     game = state.game
-    held = hand_seat(state) if legal else None
-    plays = {str(a) for a in legal if type(legal) is list and a.kind == CARD}
+    held = hand_seat(state) if isinstance(legal, PlaySets) or legal else None
+    plays = {str(a) for a in legal if a.kind == CARD} if type(legal) is list else set()
     out = []
     for p, known in enumerate(v.get("known_cards") or []):
         cards = []

@@ -36,10 +36,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import CARDS, Action
+from ...engine.play_sets import PlaySets
 from ...engine.playouts import legal as legal_of
 from ...engine.playouts import step
 from .budget import DEFAULT_BOT_TIME, Budget
-from .heuristics import decision_kind, exchange_candidates, policy_action
+from .heuristics import decision_kind, exchange_candidates, play_candidates, policy_action
 from .profile import game_profile, hand_rewards
 from .rollout import sample_world
 
@@ -99,6 +100,8 @@ class ISMCTSBot:
 
     def _moves(self, s: State, seat: int, legal: list[Action], at_root: bool,
                want: bool) -> list[tuple[Any, Action]]:
+        if isinstance(legal, PlaySets):  # many plays at once: the few a bot considers
+            return [(a, a) for a in play_candidates(legal, s.tables, want)]
         if len(legal) == 1 or decision_kind(legal) != CARDS:
             return [(a, a) for a in legal]
         limit = ROOT_EXCHANGE_LIMIT if at_root else 0
@@ -109,7 +112,7 @@ class ISMCTSBot:
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
-        if len(legal) == 1:
+        if not isinstance(legal, PlaySets) and len(legal) == 1:
             return legal[0]
         rng = self.rng
         prof = game_profile(obs.game)
@@ -191,4 +194,5 @@ class ISMCTSBot:
         pick, best_child = max(root.children.items(),
                                key=lambda kv: (kv[1].visits, kv[1].total))
         self.last_estimate = (best_child.total / max(1, best_child.visits), best_child.visits)
-        return root_moves.get(pick, legal[0])
+        got = root_moves.get(pick)
+        return got if got is not None else legal[0]

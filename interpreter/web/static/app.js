@@ -7,7 +7,8 @@ const $ = (id) => document.getElementById(id);
 let current = null;     // the last table the server sent
 let timer = null;       // the pending bot move
 let paused = false;
-let picked = new Set(); // cards chosen for an exchange
+let picked = new Set(); // cards chosen for an exchange or a play: their places in the hand
+                        // (a pack of two decks holds two cards of one name)
 let finalSeen = null;   // the match whose final table was closed
 
 async function api(method, path, body) {
@@ -350,7 +351,7 @@ function exchangeText(t) {
   const x = t.exchange, n = picked.size;
   if (!n) return x.min === x.max ? `${x.verb}: choose ${x.min} card${x.min === 1 ? "" : "s"}`
     : `${x.verb}: choose ${x.min}–${x.max} cards`;
-  const shown = t.hand.filter((c) => picked.has(c.name)).map(cardName).join(" ");
+  const shown = t.hand.filter((c, i) => picked.has(i)).map(cardName).join(" ");
   return `${x.verb} ${shown}`;
 }
 
@@ -358,6 +359,8 @@ function updateExchange(t) {
   const go = $("exchange-go");
   if (!go) return;
   go.textContent = exchangeText(t);
+  // plays of several cards, too many to list: how many, the engine judges the cards sent
+  if (t.exchange.count) go.title = `${t.exchange.count.toLocaleString("en")} legal plays`;
   go.disabled = picked.size < t.exchange.min || picked.size > t.exchange.max || picked.size === 0;
 }
 
@@ -366,14 +369,15 @@ function drawHand(t) {
   hand.replaceChildren();
   const mine = myTurn(t);
   hand.classList.toggle("mine", mine);
-  for (const c of t.hand) {
+  t.hand.forEach((c, i) => {
     const b = cardEl(c, "button");
     b.type = "button";
-    const pickable = mine && t.exchange !== null;
+    // cards to pick (an exchange, or a play of several cards: those no play holds stay dimmed)
+    const pickable = mine && t.exchange !== null && c.legal !== false;
     const ok = mine && (c.legal || pickable);
     b.setAttribute("aria-disabled", ok ? "false" : "true");
     if (ok) b.classList.add("playable");
-    if (pickable && picked.has(c.name)) b.classList.add("picked");
+    if (pickable && picked.has(i)) b.classList.add("picked");
     if (c.reason) {  // a card play, and this card may not be played: dimmed, and why
       b.classList.add("illegal");
       b.title = cardName(c) + ": " + c.reason;
@@ -384,7 +388,7 @@ function drawHand(t) {
     b.addEventListener("click", () => {
       if (!myTurn(current)) return;
       if (pickable) {
-        picked.has(c.name) ? picked.delete(c.name) : picked.add(c.name);
+        picked.has(i) ? picked.delete(i) : picked.add(i);
         b.classList.toggle("picked");
         updateExchange(t);
       } else if (c.legal) {
@@ -394,7 +398,7 @@ function drawHand(t) {
       }
     });
     hand.appendChild(b);
-  }
+  });
 }
 
 function drawActions(t) {
@@ -413,7 +417,7 @@ function drawActions(t) {
     const b = el("button", "action exchange");
     b.id = "exchange-go";
     b.type = "button";
-    b.addEventListener("click", () => act(`${t.exchange.verb} ${t.hand.filter((c) => picked.has(c.name)).map((c) => c.name).join(" ")}`.trim()));
+    b.addEventListener("click", () => act(`${t.exchange.verb} ${t.hand.filter((c, i) => picked.has(i)).map((c) => c.name).join(" ")}`.trim()));
     box.appendChild(b);
     updateExchange(t);
   }
