@@ -173,7 +173,9 @@ class State:
         from .observe import SHARED, view
 
         if isinstance(name, str) and name in SHARED:
-            return view(self, 0)[name]
+            shown = view(self, 0)
+            if name in shown:  # some are shown only where the spec has them (sitting_out)
+                return shown[name]
         known = [*prog.pvar_names, *prog.gvar_names, *SHARED]
         hint = did_you_mean(name, known) if isinstance(name, str) and len(name) < 60 else None
         raise ArgumentError(f"{self.game.name} declares no variable {short_repr(name)}"
