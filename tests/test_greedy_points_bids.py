@@ -47,18 +47,27 @@ def test_a_quiet_rollout_buys_the_contract_bid() -> None:
     assert world.var("bid") == 85 and world.var("bidder") == obs.seat
 
 
-def test_greedy_rook_bids_low_or_passes() -> None:
-    game = spelbok.load("rook")
-    chosen = {}
-    for seed in (1, 2, 3, 4):
-        obs = observe(_first_bid("rook", seed))
-        chosen[seed] = GreedyBot(seed=1, bot_time=None).choose(obs)
-        assert chosen[seed] in obs.legal
+def test_greedy_rook_passes_a_weak_hand_and_opens_a_strong_one_low() -> None:
+    bot = GreedyBot(seed=1, bot_time=None)
     # seed 3 deals the opener 11G 12G 5Y 6G 7G 7Y 8B 8G 9B: no 14, no 13, no Rook
-    assert chosen[3] == PASS
-    bids = [a.value for a in chosen.values() if a != PASS]
-    assert bids and max(bids) <= 75  # before: 85 to 120 on these deals
-    assert game.program.contracts[-1].points == 120
+    weak = observe(_first_bid("rook", 3))
+    assert bot.choose(weak) == PASS  # before: bid 85
+    # seed 22: RK 14G 13G 10G 14Y 5R 8B 8G 9B, the Rook and a long green
+    strong = observe(_first_bid("rook", 22))
+    bid = bot.choose(strong)
+    assert bid != PASS and bid.value <= 75  # before: bid 100
+
+
+def test_thin_quiet_keeps_three_bids_of_each_trump() -> None:
+    from spelbok.play.bots.rollout import thin_quiet
+    obs = observe(_first_bid("rook", 1))
+    kept = thin_quiet(obs, list(obs.legal), 3)
+    assert [str(a) for a in kept] == ["pass", "bid 70", "bid 95", "bid 120"]
+    obs = observe(_first_bid("coinche", 2))
+    legal = list(obs.legal)
+    kept = thin_quiet(obs, legal, 3)
+    assert PASS in kept and len(kept) < len(legal)
+    assert all(a in legal for a in kept)
 
 
 def test_greedy_bots_end_rook_matches() -> None:

@@ -44,15 +44,15 @@ from .heuristics import (
     unseen_mask,
 )
 from .profile import game_profile
-from .rollout import option_stats, quiet_bids
+from .rollout import option_stats, quiet_bids, thin_quiet
 
 #: Most options of one decision that are played out: a long run of numbers (an
 #: auction's 63 bids) keeps the lowest, the highest and evenly spaced ones between.
 MAX_OPTIONS = 16
 
-#: Most numbers (bids) of an auction for points that are played out (the lowest,
-#: the highest and evenly spaced ones between; see :func:`rollout.quiet_bids`).
-QUIET_NUMBERS = 3
+#: Most bids of one trump in an auction for points that are played out (the
+#: lowest, the highest and evenly spaced ones between; see :func:`rollout.thin_quiet`).
+QUIET_BIDS = 3
 
 #: How many tricks short of a contract's aim the hand's quick count may be (a talon,
 #: a partner's surprise) for the greedy bot to bid it.
@@ -183,10 +183,9 @@ class GreedyBot:
             if bid is not None:
                 return bid
             quiet = quiet_bids(obs, list(options))
-            cap = MAX_OPTIONS
             if quiet:  # played out in the same worlds, bids differ only in their scoring
-                cap = sum(1 for a in options if a.kind != NUMBER) + QUIET_NUMBERS
-            options = thin_options(list(options), cap)
+                options = thin_quiet(obs, list(options), QUIET_BIDS)
+            options = thin_options(list(options))
         if len(options) == 1:
             return options[0]
         samples = max(min(self.samples, MIN_SAMPLES), min(self.samples, MAX_ROLLOUTS // len(options)))

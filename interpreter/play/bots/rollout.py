@@ -87,6 +87,31 @@ def quiet_bids(obs: Observation, options: list[Action]) -> frozenset[Action]:
     return bids
 
 
+def thin_quiet(obs: Observation, options: list[Action], keep: int) -> list[Action]:
+    """At most ``keep`` bids of each kind among ``options`` (bids of :func:`quiet_bids`).
+
+    Played out in the same worlds with the others passing, bids of one trump (and
+    one aim: points, tricks, none) lead to the same play and differ only in their
+    scoring: of each such run the lowest, the highest and evenly spaced ones between
+    are kept, every other option (``pass``, doubles) too."""
+    prog = obs.game.program
+    by_action = {bid_action(c.name): c for c in prog.contracts}
+    runs: dict[tuple[int, bool, bool], list[Action]] = {}
+    for a in options:
+        c = by_action.get(a)
+        if c is not None:
+            runs.setdefault((c.trump, c.points > 0, c.negative), []).append(a)
+    kept: set[Action] = set()
+    for run in runs.values():
+        run.sort(key=lambda a: by_action[a].level)
+        n = len(run)
+        if n <= keep:
+            kept.update(run)
+        else:
+            kept.update(run[round(i * (n - 1) / (keep - 1))] for i in range(keep))
+    return [a for a in options if a not in by_action or a in kept]
+
+
 def evaluate_options(
     obs: Observation,
     options: list[Action],
