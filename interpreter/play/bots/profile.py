@@ -16,7 +16,7 @@ seeded random hands and measures three things:
 When the scores do not follow the tricks taken in random play, each trick
 adds one to a seat's hand value (``trick_weight``), except in a game with
 contracts for points (random bids hide the points there: a trick worth a whole
-``scale`` made Rook's rollouts buy every contract, failing them).
+``scale`` made the rollouts of an auction buy every contract, failing them).
 
 :func:`hand_rewards` turns the end of a hand into a reward in [0, 1] per seat:
 1 / 0 (shared on ties) when the match is over, else a squashed *relative*
