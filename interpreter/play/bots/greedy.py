@@ -191,7 +191,10 @@ class GreedyBot:
         samples = max(min(self.samples, MIN_SAMPLES), min(self.samples, MAX_ROLLOUTS // len(options)))
         stats = option_stats(obs, options, self.rng, samples, prof, budget=self.budget,
                              quiet=quiet)
-        # cautious: the best mean less one standard error (risky options pay for their spread)
-        best = max(range(len(options)), key=lambda i: (stats[i][0] - stats[i][1], -i))
+        # cautious: the best mean less one standard error (risky options pay for their spread);
+        # not for the bids of an auction for points: a throw-in (pass) has no spread,
+        # and every bid, worth it or not, lost to it (nearly every deal thrown in)
+        err = 0.0 if quiet else 1.0
+        best = max(range(len(options)), key=lambda i: (stats[i][0] - err * stats[i][1], -i))
         return options[best]
 
