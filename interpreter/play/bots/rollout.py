@@ -61,6 +61,14 @@ def play_out_hand(
             st.apply(PASS)
             continue
         st.apply(policy_action(st, legal, rng, want, epsilon))
+    if quiet and not st.is_terminal and not any(won):
+        # thrown in (everybody passed): the next deal is the position the pass
+        # leads to, played out with the ordinary rollouts (a throw-in is not a
+        # neutral outcome near the end of a match: the bots passed forever there)
+        won = st.won
+        hp = st.hands_played
+        while not st.is_terminal and st.hands_played == hp:
+            st.apply(policy_action(st, st.legal_actions(), rng, want, epsilon))
     return won
 
 
