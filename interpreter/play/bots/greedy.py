@@ -44,11 +44,15 @@ from .heuristics import (
     unseen_mask,
 )
 from .profile import game_profile
-from .rollout import option_stats
+from .rollout import option_stats, quiet_bids, thin_quiet
 
 #: Most options of one decision that are played out: a long run of numbers (an
 #: auction's 63 bids) keeps the lowest, the highest and evenly spaced ones between.
 MAX_OPTIONS = 16
+
+#: Most bids of one trump in an auction for points that are played out (the
+#: lowest, the highest and evenly spaced ones between; see :func:`rollout.thin_quiet`).
+QUIET_BIDS = 3
 
 #: How many tricks short of a contract's aim the hand's quick count may be (a talon,
 #: a partner's surprise) for the greedy bot to bid it.
@@ -169,6 +173,7 @@ class GreedyBot:
             tables_now = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))
             return suit_choice(hand, legal, tables_now, want)
         options = legal
+        quiet: frozenset[Action] = frozenset()
         if kind == CARDS:
             tables = obs.game.program.tables_in((view.get("vars") or {}).get("mode"))[
                 trump_index(view, pack)]
@@ -177,12 +182,19 @@ class GreedyBot:
             bid = trick_bid(obs, hand, list(options))
             if bid is not None:
                 return bid
+            quiet = quiet_bids(obs, list(options))
+            if quiet:  # played out in the same worlds, bids differ only in their scoring
+                options = thin_quiet(obs, list(options), QUIET_BIDS)
             options = thin_options(list(options))
         if len(options) == 1:
             return options[0]
         samples = max(min(self.samples, MIN_SAMPLES), min(self.samples, MAX_ROLLOUTS // len(options)))
-        stats = option_stats(obs, options, self.rng, samples, prof, budget=self.budget)
-        # cautious: the best mean less one standard error (risky options pay for their spread)
-        best = max(range(len(options)), key=lambda i: (stats[i][0] - stats[i][1], -i))
+        stats = option_stats(obs, options, self.rng, samples, prof, budget=self.budget,
+                             quiet=quiet)
+        # cautious: the best mean less one standard error (risky options pay for their spread);
+        # not for the bids of an auction for points: a throw-in (pass) has no spread,
+        # and every bid, worth it or not, lost to it (nearly every deal thrown in)
+        err = 0.0 if quiet else 1.0
+        best = max(range(len(options)), key=lambda i: (stats[i][0] - err * stats[i][1], -i))
         return options[best]
 

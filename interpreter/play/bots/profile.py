@@ -10,7 +10,13 @@ seeded random hands and measures three things:
   winning direction* in one hand (failures can be far larger);
 * ``trick_sign``: whether, among the players who took part in a hand's
   tricks, taking more tricks goes with better hands (+1, most games) or
-  worse ones (-1, e.g. a misère reading).
+  worse ones (-1, e.g. a misère reading); never -1 in a game with
+  contracts for points, where the tricks carry the points.
+
+When the scores do not follow the tricks taken in random play, each trick
+adds one to a seat's hand value (``trick_weight``), except in a game with
+contracts for points (random bids hide the points there: a trick worth a whole
+``scale`` made the rollouts of an auction buy every contract, failing them).
 
 :func:`hand_rewards` turns the end of a hand into a reward in [0, 1] per seat:
 1 / 0 (shared on ties) when the match is over, else a squashed *relative*
@@ -150,6 +156,12 @@ def _measure(game: Game, matches: int = 24, hands: int = 12) -> GameProfile:
     kept = [(float(t), float(direction * d)) for t, d, out in trick_records if not out]
     in_score = abs(_corr([t for t, _ in kept], [d for _, d in kept])) if kept else 0.0
     trick_weight = 0.0 if in_score > TRICKS_IN_SCORE else float(trick_sign)
+    if any(c.points for c in prog.contracts):
+        # contracts for points: the points in the tricks make the score, whatever
+        # random bids (failed contracts, thrown-in deals) hide of it; tricks count
+        # for nothing by themselves, and taking them never hurts by itself
+        trick_weight = 0.0
+        trick_sign = max(trick_sign, 0)
     return GameProfile(direction, scale, trick_sign, scores_move, trick_weight, draw_from)
 
 
