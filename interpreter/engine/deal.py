@@ -116,6 +116,10 @@ class Deal(Instr):
                 [k or 0] * len(order) if need is None else need, widow, aside)
         if total:
             self._hand_out(st, order, plan, len(plan))
+        return self.dealt(st)
+
+    def dealt(self, st: State) -> bool:
+        """The deal done: its event (the hands as dealt), and on to the next step."""
         if st.rec is not None:
             pack = st.prog.pack
             st.event("deal", dealer=st.dealer, hands=[pack.names_of(h) for h in st.hands],

@@ -111,12 +111,7 @@ class DealShows(Instr):
             st.current = q.pop(1)
             return False
         st.queue = []
-        if st.rec is not None:
-            pack = st.prog.pack
-            st.event("deal", dealer=st.dealer, hands=[pack.names_of(h) for h in st.hands],
-                     widow=pack.names_of(st.widow))
-        st.pc += 1
-        return True
+        return self.deal.dealt(st)
 
     # -- the shows ----------------------------------------------------------------------
 
